@@ -1,0 +1,53 @@
+# statecore: `make demo` and `make test` do all set-up on a fresh machine.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+export CARGO_TERM_COLOR := never
+
+.PHONY: all setup build wasm python test test-rust test-node test-browser test-python test-packaging demo bench lint clean
+
+all: build
+
+setup:
+	bash scripts/setup.sh
+
+build: setup wasm python
+
+wasm:
+	bash scripts/build-wasm.sh
+
+python:
+	bash scripts/build-python.sh
+
+test: build test-rust test-node test-browser test-python test-packaging
+
+test-rust:
+	cargo fmt --all -- --check
+	cargo clippy -p statecore -p statecore-wasm --all-targets -- -D warnings
+	bash scripts/check-core-purity.sh
+	cargo test -p statecore -p statecore-wasm
+
+test-node:
+	cd npm && node --test test/*.test.mjs
+	cd npm && node_modules/.bin/tsc --noEmit -p tsconfig.json
+
+test-browser:
+	cd npm && node test/browser/run.mjs
+
+test-python:
+	$(VENV)/bin/ruff check python
+	$(VENV)/bin/ruff format --check python
+	cd python && ../$(VENV)/bin/python -m mypy.stubtest statecore._statecore --allowlist stubtest-allowlist.txt
+	cd python && ../$(VENV)/bin/python -m pytest -q tests
+
+test-packaging:
+	bash scripts/test-packaging.sh
+
+demo: build
+	bash examples/demo.sh
+
+bench: build
+	bash bench/run.sh
+
+clean:
+	rm -rf target npm/dist python/statecore/_statecore*.so

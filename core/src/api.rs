@@ -1,0 +1,185 @@
+//! The functions every binding exposes, over JSON values: documents in, documents out.
+//! Bindings convert host values to [`Value`] and back and map [`Error`] to host exceptions;
+//! nothing else. Names and argument order are the same in every language (ARCHITECTURE §2).
+
+use crate::error::{Code, Error, Result};
+use crate::machine::{events_value, Instance, Machine};
+use crate::merge::MergeOptions;
+use crate::{document, json, jsonl, kinds, time};
+use serde_json::{Map, Value};
+
+/// Parses JSON text (strict, limited, duplicate keys rejected).
+pub fn parse(bytes: &[u8]) -> Result<Value> {
+    json::parse(bytes)
+}
+
+/// Parses JSON text and returns its canonical text: numbers keep their exact text, so this
+/// is the lossless path for hosts whose numbers are doubles.
+pub fn canonical(bytes: &[u8]) -> Result<String> {
+    Ok(json::serialize(&json::parse(bytes)?))
+}
+
+/// Canonical text of a document (checks the limits first).
+pub fn serialize(value: &Value) -> Result<String> {
+    json::check_limits(value)?;
+    Ok(json::serialize(value))
+}
+
+/// Merges `patch` into `doc`; `options` as in [`MergeOptions::from_value`].
+pub fn merge(doc: &Value, patch: &Value, options: &Value) -> Result<Value> {
+    json::check_limits(doc)?;
+    json::check_limits(patch)?;
+    crate::merge::merge(doc, patch, &MergeOptions::from_value(options)?)
+}
+
+/// Validates a document of a kind: `{valid, errors, warnings}`.
+pub fn validate(kind: &str, doc: &Value) -> Result<Value> {
+    Ok(kinds::validate(kind, doc)?.to_value())
+}
+
+/// `[{name, description}]` for every document kind.
+pub fn kinds() -> Value {
+    Value::Array(
+        kinds::KINDS
+            .iter()
+            .map(|k| {
+                let mut m = Map::new();
+                m.insert("name".into(), k.name.into());
+                m.insert("description".into(), k.description.into());
+                Value::Object(m)
+            })
+            .collect(),
+    )
+}
+
+/// The document a reader gets for a missing file of this kind.
+pub fn default_document(kind: &str) -> Result<Value> {
+    kinds::default_document(kind)
+}
+
+/// The documented limits: `{max_depth, max_document_bytes, max_string_bytes}`.
+pub fn limits() -> Value {
+    let mut m = Map::new();
+    m.insert("max_depth".into(), (json::MAX_DEPTH as u64).into());
+    m.insert(
+        "max_document_bytes".into(),
+        (json::MAX_DOCUMENT_BYTES as u64).into(),
+    );
+    m.insert(
+        "max_string_bytes".into(),
+        (json::MAX_STRING_BYTES as u64).into(),
+    );
+    Value::Object(m)
+}
+
+/// The etag of a file's bytes.
+pub fn etag(bytes: &[u8]) -> String {
+    json::etag(bytes)
+}
+
+/// What a reader makes of a file's bytes (`None` = missing).
+pub fn load_document(kind: &str, bytes: Option<&[u8]>) -> Result<Value> {
+    Ok(document::load(kind, bytes)?.to_value())
+}
+
+/// Validates and serializes a document for writing: `{text, etag, warnings}` or `E_INVALID`.
+pub fn prepare_document(kind: &str, doc: &Value) -> Result<Value> {
+    let prepared = document::prepare(kind, doc)?;
+    let mut m = Map::new();
+    m.insert("text".into(), prepared.text.into());
+    m.insert("etag".into(), prepared.etag.into());
+    m.insert(
+        "warnings".into(),
+        crate::report::issues_value(&prepared.report.warnings),
+    );
+    Ok(Value::Object(m))
+}
+
+/// The pure update step: `{document, text, etag, changed, corrupt, warnings}`.
+pub fn apply_update(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    patch: &Value,
+    options: &Value,
+    if_match: Option<&str>,
+) -> Result<Value> {
+    let options = MergeOptions::from_value(options)?;
+    Ok(document::update(kind, bytes, patch, &options, if_match)?.to_value())
+}
+
+/// The update step for a document a host function produced from the loaded one.
+pub fn finish_update(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    doc: &Value,
+    if_match: Option<&str>,
+) -> Result<Value> {
+    let loaded = document::load(kind, bytes)?;
+    document::check_if_match(loaded.etag.as_deref(), if_match)?;
+    Ok(document::finish(kind, &loaded, doc.clone(), bytes)?.to_value())
+}
+
+/// `E_CONFLICT` unless `if_match` is absent or equals `current`.
+pub fn check_if_match(current: Option<&str>, if_match: Option<&str>) -> Result<()> {
+    document::check_if_match(current, if_match)
+}
+
+/// Parses a JSONL log: `{records, torn, needs_newline}`.
+pub fn parse_log(bytes: &[u8]) -> Result<Value> {
+    Ok(jsonl::parse_log(bytes)?.to_value())
+}
+
+/// One JSONL line (compact JSON + `\n`).
+pub fn log_line(value: &Value) -> Result<String> {
+    jsonl::line(value)
+}
+
+/// Parses an RFC 3339 timestamp into epoch milliseconds.
+pub fn parse_timestamp(text: &str) -> Result<i64> {
+    time::parse_timestamp(text)
+}
+
+/// Formats epoch milliseconds as RFC 3339 UTC with milliseconds.
+pub fn format_timestamp(millis: i64) -> Result<String> {
+    time::format_timestamp(millis)
+}
+
+/// Checks a machine definition: `{valid, errors, warnings}` (a malformed one is `E_MACHINE`).
+pub fn machine_check(definition: &Value) -> Result<Value> {
+    Ok(Machine::from_value(definition)?.check().to_value())
+}
+
+/// The legal events from `state`: `[{event, to, auto}]`.
+pub fn machine_events(definition: &Value, state: &str, context: &Value) -> Result<Value> {
+    Ok(events_value(
+        &Machine::from_value(definition)?.events(state, context)?,
+    ))
+}
+
+/// Fires an event: `{state, previous, changed, steps, scheduled}`.
+pub fn machine_fire(
+    definition: &Value,
+    instance: &Value,
+    event: &str,
+    context: &Value,
+) -> Result<Value> {
+    let machine = Machine::from_value(definition)?;
+    let instance = match instance {
+        Value::String(state) => Instance {
+            state: state.clone(),
+            previous: None,
+        },
+        other => Instance::from_value(other)?,
+    };
+    Ok(machine.fire(&instance, event, context)?.to_value())
+}
+
+/// The Mermaid `stateDiagram-v2` of a machine.
+pub fn machine_diagram(definition: &Value) -> Result<String> {
+    Ok(Machine::from_value(definition)?.mermaid())
+}
+
+/// `E_VALUE` for a host value that is not JSON; bindings use it for NaN, cycles, etc.
+pub fn value_error(path: &str, message: impl Into<String>) -> Error {
+    Error::new(Code::Value, path, message)
+}

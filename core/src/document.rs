@@ -1,0 +1,220 @@
+//! The pure half of the host I/O contract (ARCHITECTURE §5): what a reader makes of a file's
+//! bytes, and what a writer may write. Hosts do the locking, reading and renaming.
+
+use crate::error::{Code, Error, Result};
+use crate::json;
+use crate::kinds;
+use crate::merge::{merge, MergeOptions};
+use crate::report::{issues_value, Issue, Report};
+use serde_json::{Map, Value};
+
+/// What a reader gets from a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    /// The document, or the kind's default when the file is missing or unparseable.
+    pub document: Value,
+    /// The etag of the file's bytes (`None` when the file is missing).
+    pub etag: Option<String>,
+    /// True when the bytes were not JSON (a writer must keep a copy before replacing them).
+    pub corrupt: bool,
+    /// Validation of the document (warnings include `W_UNPARSEABLE` for a corrupt file).
+    pub report: Report,
+}
+
+impl Loaded {
+    /// `{document, etag, corrupt, valid, errors, warnings}`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("document".into(), self.document.clone());
+        map.insert(
+            "etag".into(),
+            self.etag.clone().map_or(Value::Null, Value::String),
+        );
+        map.insert("corrupt".into(), self.corrupt.into());
+        map.insert("valid".into(), self.report.valid().into());
+        map.insert("errors".into(), issues_value(&self.report.errors));
+        map.insert("warnings".into(), issues_value(&self.report.warnings));
+        Value::Object(map)
+    }
+}
+
+/// Interprets a file's bytes (`None` = missing file) as a document of `kind`.
+pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
+    let spec = kinds::kind(kind)?;
+    let Some(bytes) = bytes else {
+        return Ok(Loaded {
+            document: (spec.default)(),
+            etag: None,
+            corrupt: false,
+            report: Report::default(),
+        });
+    };
+    let etag = Some(json::etag(bytes));
+    match json::parse(bytes) {
+        Ok(document) => {
+            let report = if document.is_null() && (spec.default)().is_null() {
+                Report::default()
+            } else {
+                (spec.validate)(&document)
+            };
+            Ok(Loaded {
+                document,
+                etag,
+                corrupt: false,
+                report,
+            })
+        }
+        Err(error) => {
+            let mut report = Report::default();
+            report.warnings.push(Issue {
+                code: "W_UNPARSEABLE".into(),
+                path: error.path.clone(),
+                message: format!(
+                    "the file is not valid JSON ({}); using the default document instead",
+                    error.message
+                ),
+            });
+            Ok(Loaded {
+                document: (spec.default)(),
+                etag,
+                corrupt: true,
+                report,
+            })
+        }
+    }
+}
+
+/// A document ready to be written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    /// Canonical text to write.
+    pub text: String,
+    /// The etag the file will have.
+    pub etag: String,
+    /// Validation (valid; may carry warnings).
+    pub report: Report,
+}
+
+/// Validates `document` as `kind` and serializes it canonically. An invalid document is
+/// refused with `E_INVALID` whose `details.report` holds the whole report.
+pub fn prepare(kind: &str, document: &Value) -> Result<Prepared> {
+    json::check_limits(document)?;
+    let report = kinds::validate(kind, document)?;
+    if !report.valid() {
+        let first = report.errors.first().cloned();
+        let mut error = Error::new(
+            Code::Invalid,
+            first.as_ref().map(|i| i.path.clone()).unwrap_or_default(),
+            format!(
+                "refused to write an invalid {kind} document: {} (and {} more problem(s)); \
+                 the file was left unchanged",
+                first
+                    .map(|i| format!("{} at {:?}: {}", i.code, i.path, i.message))
+                    .unwrap_or_default(),
+                report.errors.len().saturating_sub(1)
+            ),
+        );
+        error.details = report.to_value();
+        return Err(error);
+    }
+    let text = json::serialize(document);
+    let etag = json::etag(text.as_bytes());
+    Ok(Prepared { text, etag, report })
+}
+
+/// `E_CONFLICT` unless `if_match` is absent or equal to the file's current etag
+/// (`None` = the file does not exist).
+pub fn check_if_match(current: Option<&str>, if_match: Option<&str>) -> Result<()> {
+    match if_match {
+        Some(expected) if Some(expected) != current => Err(Error::new(
+            Code::Conflict,
+            "",
+            format!(
+                "the file changed since it was read (etag {} is now {}); read it again and retry",
+                expected,
+                current.unwrap_or("absent")
+            ),
+        )
+        .with_detail("expected", expected)
+        .with_detail(
+            "actual",
+            current.map_or(Value::Null, |s| Value::String(s.to_owned())),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The outcome of a read-merge-validate step: what to write and what to tell the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Updated {
+    /// The new document.
+    pub document: Value,
+    /// Its canonical text.
+    pub text: String,
+    /// Its etag.
+    pub etag: String,
+    /// False when the new text equals the file's bytes (no write needed).
+    pub changed: bool,
+    /// True when the old bytes were not JSON (the host keeps a `.corrupt-` copy first).
+    pub corrupt: bool,
+    /// Warnings (unparseable old file, validation warnings).
+    pub warnings: Vec<Issue>,
+}
+
+impl Updated {
+    /// `{document, text, etag, changed, corrupt, warnings}`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("document".into(), self.document.clone());
+        map.insert("text".into(), self.text.clone().into());
+        map.insert("etag".into(), self.etag.clone().into());
+        map.insert("changed".into(), self.changed.into());
+        map.insert("corrupt".into(), self.corrupt.into());
+        map.insert("warnings".into(), issues_value(&self.warnings));
+        Value::Object(map)
+    }
+}
+
+/// Computes a write from the file's current bytes and a new document (already merged or
+/// produced by a host function).
+pub fn finish(
+    kind: &str,
+    loaded: &Loaded,
+    document: Value,
+    bytes: Option<&[u8]>,
+) -> Result<Updated> {
+    let prepared = prepare(kind, &document)?;
+    let changed = bytes != Some(prepared.text.as_bytes());
+    let mut warnings: Vec<Issue> = loaded
+        .report
+        .warnings
+        .iter()
+        .filter(|w| w.code == "W_UNPARSEABLE")
+        .cloned()
+        .collect();
+    warnings.extend(prepared.report.warnings);
+    Ok(Updated {
+        document,
+        text: prepared.text,
+        etag: prepared.etag,
+        changed,
+        corrupt: loaded.corrupt,
+        warnings,
+    })
+}
+
+/// The whole pure update: load the bytes, check `if_match`, merge the patch, validate,
+/// serialize. The host holds the lock around this and writes `text` atomically.
+pub fn update(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    patch: &Value,
+    options: &MergeOptions,
+    if_match: Option<&str>,
+) -> Result<Updated> {
+    let loaded = load(kind, bytes)?;
+    check_if_match(loaded.etag.as_deref(), if_match)?;
+    json::check_limits(patch)?;
+    let document = merge(&loaded.document, patch, options)?;
+    finish(kind, &loaded, document, bytes)
+}

@@ -1,0 +1,166 @@
+//! The error model shared by every surface (ARCHITECTURE §4).
+//!
+//! An [`Error`] is for input that cannot be processed at all, or an operation that was refused.
+//! Validation problems are *data* (see [`crate::report`]), not errors.
+
+use serde_json::{Map, Value};
+
+/// A stable, machine-readable error code. The string form (`"E_PARSE"`, ...) never changes;
+/// every code is listed in `docs/errors.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// The bytes are not JSON (RFC 8259): syntax, encoding, lone surrogate, trailing data.
+    Parse,
+    /// An object has the same key twice; statecore rejects rather than guesses which wins.
+    DuplicateKey,
+    /// A documented limit (depth, document size, string length) was exceeded.
+    Limit,
+    /// A number cannot be represented exactly by the host (e.g. an integer above 2^53 in JS).
+    Precision,
+    /// A host value that is not JSON (NaN, Infinity, a lone surrogate, a function, a cycle...).
+    Value,
+    /// The document kind is not known.
+    Kind,
+    /// Merge inputs of the wrong shape (e.g. a deep merge of an array into an object).
+    Merge,
+    /// An options object is malformed (unknown strategy, bad rule, bad stamp).
+    Options,
+    /// A timestamp is not RFC 3339 / ISO 8601 with a time zone.
+    Timestamp,
+    /// The document failed validation; `details.report` holds the whole report.
+    Invalid,
+    /// The event is not legal from the current state of a machine.
+    Transition,
+    /// A machine definition is malformed.
+    Machine,
+    /// A JSONL log has an unparseable line before its last valid line.
+    LogCorrupt,
+    /// A write required an etag (`if_match`) that no longer matches the file.
+    Conflict,
+}
+
+impl Code {
+    /// Every code, in documentation order.
+    pub const ALL: [Code; 14] = [
+        Code::Parse,
+        Code::DuplicateKey,
+        Code::Limit,
+        Code::Precision,
+        Code::Value,
+        Code::Kind,
+        Code::Merge,
+        Code::Options,
+        Code::Timestamp,
+        Code::Invalid,
+        Code::Transition,
+        Code::Machine,
+        Code::LogCorrupt,
+        Code::Conflict,
+    ];
+
+    /// The stable string form of the code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Parse => "E_PARSE",
+            Code::DuplicateKey => "E_DUPLICATE_KEY",
+            Code::Limit => "E_LIMIT",
+            Code::Precision => "E_PRECISION",
+            Code::Value => "E_VALUE",
+            Code::Kind => "E_KIND",
+            Code::Merge => "E_MERGE",
+            Code::Options => "E_OPTIONS",
+            Code::Timestamp => "E_TIMESTAMP",
+            Code::Invalid => "E_INVALID",
+            Code::Transition => "E_TRANSITION",
+            Code::Machine => "E_MACHINE",
+            Code::LogCorrupt => "E_LOG_CORRUPT",
+            Code::Conflict => "E_CONFLICT",
+        }
+    }
+
+    /// The error class (family) hosts raise for this code: `ParseError`, `LimitError`, ...
+    pub fn class_name(self) -> &'static str {
+        match self {
+            Code::Parse | Code::DuplicateKey => "ParseError",
+            Code::Limit => "LimitError",
+            Code::Precision | Code::Value => "DataError",
+            Code::Kind | Code::Options | Code::Machine => "UsageError",
+            Code::Merge => "MergeError",
+            Code::Timestamp => "TimestampError",
+            Code::Invalid => "ValidationError",
+            Code::Transition => "TransitionError",
+            Code::LogCorrupt => "LogCorruptError",
+            Code::Conflict => "ConflictError",
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error with a stable `code`, a JSON-pointer `path` into the document (`""` for the whole
+/// document), a one-line `message` a person can act on, and structured `details`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct Error {
+    /// Stable code.
+    pub code: Code,
+    /// JSON pointer (RFC 6901) to the offending place; `""` is the document itself.
+    pub path: String,
+    /// What went wrong and what to do about it.
+    pub message: String,
+    /// Structured details (line/column for parse errors, the report for `E_INVALID`, ...).
+    pub details: Value,
+}
+
+/// Result alias used across the core.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// A new error with empty details.
+    pub fn new(code: Code, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Error {
+            code,
+            path: path.into(),
+            message: message.into(),
+            details: Value::Object(Map::new()),
+        }
+    }
+
+    /// Adds one detail field.
+    pub fn with_detail(mut self, key: &str, value: impl Into<Value>) -> Self {
+        if let Value::Object(map) = &mut self.details {
+            map.insert(key.to_owned(), value.into());
+        }
+        self
+    }
+
+    /// The error as a JSON object: `{name, code, path, message, details}`. This is the one
+    /// shape every binding turns into its host's exception class.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("name".into(), self.code.class_name().into());
+        map.insert("code".into(), self.code.as_str().into());
+        map.insert("path".into(), self.path.clone().into());
+        map.insert("message".into(), self.message.clone().into());
+        map.insert("details".into(), self.details.clone());
+        Value::Object(map)
+    }
+}
+
+/// Escapes one reference token for a JSON pointer (RFC 6901: `~` → `~0`, `/` → `~1`).
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Appends a reference token to a JSON pointer.
+pub fn child_path(parent: &str, token: &str) -> String {
+    let mut out = String::with_capacity(parent.len().saturating_add(token.len()).saturating_add(1));
+    out.push_str(parent);
+    out.push('/');
+    out.push_str(&escape_token(token));
+    out
+}

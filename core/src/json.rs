@@ -1,0 +1,571 @@
+//! JSON documents: a strict RFC 8259 parser with positioned errors and explicit limits, and
+//! the canonical serializer (ARCHITECTURE §3).
+//!
+//! Choices (documented in `docs/merge.md` § Documents):
+//! - Duplicate keys are rejected (`E_DUPLICATE_KEY`): a validator must not guess which wins.
+//! - A leading UTF-8 byte-order mark is skipped; output never has one.
+//! - Numbers keep their exact text (`1.0`, `1e2`, `12345678901234567890` stay as written).
+//! - Lone surrogate escapes (`"\ud800"`) are rejected: they cannot be stored as UTF-8.
+//! - Limits: [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`], [`MAX_STRING_BYTES`], each `E_LIMIT`.
+
+use crate::error::{child_path, Code, Error, Result};
+use serde_json::{Map, Number, Value};
+use sha2::{Digest, Sha256};
+use std::str::FromStr;
+
+/// Maximum nesting depth of arrays and objects. `[]` has depth 1; depth 128 is accepted,
+/// depth 129 is `E_LIMIT`.
+pub const MAX_DEPTH: usize = 128;
+/// Maximum size of a document's text, in bytes (32 MiB).
+pub const MAX_DOCUMENT_BYTES: usize = 32 * 1024 * 1024;
+/// Maximum length of one string (key or value) after unescaping, in UTF-8 bytes (16 MiB).
+pub const MAX_STRING_BYTES: usize = 16 * 1024 * 1024;
+/// The largest integer every host represents exactly (2^53 − 1, `Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+
+/// Parses JSON text (UTF-8 bytes) into a document, preserving key order and exact numbers.
+pub fn parse(bytes: &[u8]) -> Result<Value> {
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(Error::new(
+            Code::Limit,
+            "",
+            format!(
+                "document is {} bytes; the limit is {} bytes",
+                bytes.len(),
+                MAX_DOCUMENT_BYTES
+            ),
+        )
+        .with_detail("limit", "document_bytes")
+        .with_detail("max", MAX_DOCUMENT_BYTES as u64));
+    }
+    let start = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    };
+    let mut parser = Parser { bytes, pos: start };
+    let result = parser.document();
+    result.map_err(|e| parser.locate(e))
+}
+
+/// Parses JSON text given as a string.
+pub fn parse_str(text: &str) -> Result<Value> {
+    parse(text.as_bytes())
+}
+
+/// Canonical text of a document: 2-space indent, `\n` line ends, a trailing newline, UTF-8,
+/// no BOM. The same document always gives the same bytes.
+pub fn serialize(value: &Value) -> String {
+    let mut out = Vec::with_capacity(256);
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    // Serializing a `Value` into a `Vec` cannot fail: keys are strings, no I/O errors.
+    if serde::Serialize::serialize(value, &mut ser).is_err() {
+        return String::new();
+    }
+    out.push(b'\n');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Compact one-line text of a document (no newline), as used for JSONL log lines.
+pub fn serialize_compact(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The entity tag of a file's bytes: the first 128 bits of its SHA-256, as 32 hex digits.
+pub fn etag(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(32);
+    for byte in digest.iter().take(16) {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out
+}
+
+/// Checks that every number in `value` can be held exactly by a JavaScript number: integers
+/// within ±(2^53 − 1) and finite floats. Otherwise `E_PRECISION` with the path of the first
+/// offending number (hosts that cannot keep it exactly must refuse rather than round).
+pub fn check_js_safe(value: &Value) -> Result<()> {
+    check_numbers(value, "", &|n: &Number| is_js_safe(n))
+}
+
+/// Checks that every number is finite as a 64-bit float (integers of any size pass): what a
+/// Python host needs (`int` is exact, `float` is f64). Otherwise `E_PRECISION`.
+pub fn check_float_range(value: &Value) -> Result<()> {
+    check_numbers(value, "", &|n: &Number| {
+        is_integer_text(n.as_str()) || n.as_f64().is_some_and(f64::is_finite)
+    })
+}
+
+/// True when the number's text is an integer literal (no fraction, no exponent).
+pub fn is_integer_text(text: &str) -> bool {
+    !text.contains(['.', 'e', 'E'])
+}
+
+fn is_js_safe(n: &Number) -> bool {
+    let text = n.as_str();
+    if is_integer_text(text) {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        return digits.parse::<u64>().is_ok_and(|v| v <= MAX_SAFE_INTEGER);
+    }
+    n.as_f64().is_some_and(f64::is_finite)
+}
+
+fn check_numbers(value: &Value, path: &str, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
+    match value {
+        Value::Number(n) if !ok(n) => Err(Error::new(
+            Code::Precision,
+            path,
+            format!(
+                "the number {} cannot be represented exactly by this host; \
+                 use the text API to keep it, or store it as a string",
+                n.as_str()
+            ),
+        )
+        .with_detail("number", n.as_str())),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| check_numbers(item, &child_path(path, &i.to_string()), ok)),
+        Value::Object(map) => map
+            .iter()
+            .try_for_each(|(k, v)| check_numbers(v, &child_path(path, k), ok)),
+        _ => Ok(()),
+    }
+}
+
+/// Checks a value built by a host against the limits: depth and string length.
+pub fn check_limits(value: &Value) -> Result<()> {
+    fn walk(value: &Value, depth: usize, path: &str) -> Result<()> {
+        match value {
+            Value::String(s) => check_string_len(s.len(), path),
+            Value::Array(items) => {
+                check_depth(depth.saturating_add(1), path)?;
+                items.iter().enumerate().try_for_each(|(i, item)| {
+                    walk(
+                        item,
+                        depth.saturating_add(1),
+                        &child_path(path, &i.to_string()),
+                    )
+                })
+            }
+            Value::Object(map) => {
+                check_depth(depth.saturating_add(1), path)?;
+                map.iter().try_for_each(|(k, v)| {
+                    let p = child_path(path, k);
+                    check_string_len(k.len(), &p)?;
+                    walk(v, depth.saturating_add(1), &p)
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+    walk(value, 0, "")
+}
+
+/// `E_LIMIT` when `depth` exceeds [`MAX_DEPTH`].
+pub fn check_depth(depth: usize, path: &str) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::new(
+            Code::Limit,
+            path,
+            format!("nesting depth exceeds the limit of {MAX_DEPTH} levels"),
+        )
+        .with_detail("limit", "depth")
+        .with_detail("max", MAX_DEPTH as u64));
+    }
+    Ok(())
+}
+
+/// `E_LIMIT` when a string of `len` bytes exceeds [`MAX_STRING_BYTES`].
+pub fn check_string_len(len: usize, path: &str) -> Result<()> {
+    if len > MAX_STRING_BYTES {
+        return Err(Error::new(
+            Code::Limit,
+            path,
+            format!("string of {len} bytes exceeds the limit of {MAX_STRING_BYTES} bytes"),
+        )
+        .with_detail("limit", "string_bytes")
+        .with_detail("max", MAX_STRING_BYTES as u64));
+    }
+    Ok(())
+}
+
+/// A parse failure before its position is turned into line/column details.
+struct Failure {
+    error: Error,
+    offset: usize,
+}
+
+type Parsed<T> = std::result::Result<T, Failure>;
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn fail(&self, code: Code, message: impl Into<String>) -> Failure {
+        Failure {
+            error: Error::new(code, "", message),
+            offset: self.pos,
+        }
+    }
+
+    fn locate(&self, failure: Failure) -> Error {
+        let offset = failure.offset.min(self.bytes.len());
+        let before = self.bytes.get(..offset).unwrap_or_default();
+        let line = before
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            .saturating_add(1);
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p.saturating_add(1));
+        let column = String::from_utf8_lossy(before.get(line_start..).unwrap_or_default())
+            .chars()
+            .count()
+            .saturating_add(1);
+        let mut error = failure.error;
+        error.message = format!("{} at line {line}, column {column}", error.message);
+        error
+            .with_detail("line", line as u64)
+            .with_detail("column", column as u64)
+            .with_detail("offset", offset as u64)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn bump(&mut self) {
+        self.pos = self.pos.saturating_add(1);
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.bump();
+        }
+    }
+
+    fn document(&mut self) -> Parsed<Value> {
+        self.skip_ws();
+        if self.peek().is_none() {
+            return Err(self.fail(Code::Parse, "empty document: expected a JSON value"));
+        }
+        let value = self.value(0)?;
+        self.skip_ws();
+        if self.peek().is_some() {
+            return Err(self.fail(
+                Code::Parse,
+                "unexpected data after the JSON value (only whitespace may follow)",
+            ));
+        }
+        Ok(value)
+    }
+
+    fn value(&mut self, depth: usize) -> Parsed<Value> {
+        match self.peek() {
+            Some(b'{') => self.object(depth.saturating_add(1)),
+            Some(b'[') => self.array(depth.saturating_add(1)),
+            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.literal(b"true", Value::Bool(true)),
+            Some(b'f') => self.literal(b"false", Value::Bool(false)),
+            Some(b'n') => self.literal(b"null", Value::Null),
+            Some(other) => Err(self.fail(
+                Code::Parse,
+                format!("unexpected {}: expected a JSON value", describe(other)),
+            )),
+            None => Err(self.fail(Code::Parse, "unexpected end of input: expected a value")),
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Parsed<()> {
+        check_depth(depth, "").map_err(|error| Failure {
+            error,
+            offset: self.pos,
+        })
+    }
+
+    fn object(&mut self, depth: usize) -> Parsed<Value> {
+        self.enter(depth)?;
+        self.bump(); // '{'
+        let mut map = Map::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.bump();
+            return Ok(Value::Object(map));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.fail(Code::Parse, "expected a string key in double quotes"));
+            }
+            let key_offset = self.pos;
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.fail(Code::Parse, "expected ':' after the object key"));
+            }
+            self.bump();
+            self.skip_ws();
+            let value = self.value(depth).map_err(|f| prefix(f, &key))?;
+            if map.contains_key(&key) {
+                let path = child_path("", &key);
+                return Err(Failure {
+                    error: Error::new(
+                        Code::DuplicateKey,
+                        path,
+                        format!("duplicate key {key:?} in object; keep one of them"),
+                    )
+                    .with_detail("key", key),
+                    offset: key_offset,
+                });
+            }
+            map.insert(key, value);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.bump(),
+                Some(b'}') => {
+                    self.bump();
+                    return Ok(Value::Object(map));
+                }
+                _ => return Err(self.fail(Code::Parse, "expected ',' or '}' in object")),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Parsed<Value> {
+        self.enter(depth)?;
+        self.bump(); // '['
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.bump();
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            let index = items.len().to_string();
+            items.push(self.value(depth).map_err(|f| prefix(f, &index))?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.bump(),
+                Some(b']') => {
+                    self.bump();
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.fail(Code::Parse, "expected ',' or ']' in array")),
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], value: Value) -> Parsed<Value> {
+        let end = self.pos.saturating_add(word.len());
+        if self.bytes.get(self.pos..end) == Some(word) {
+            self.pos = end;
+            Ok(value)
+        } else {
+            Err(self.fail(
+                Code::Parse,
+                format!(
+                    "invalid literal: expected `{}`",
+                    String::from_utf8_lossy(word)
+                ),
+            ))
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.bump();
+        }
+        self.pos.saturating_sub(start)
+    }
+
+    fn number(&mut self) -> Parsed<Value> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.bump();
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.bump();
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return Err(self.fail(Code::Parse, "numbers must not have leading zeros"));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.fail(Code::Parse, "invalid number: expected a digit")),
+        }
+        if self.peek() == Some(b'.') {
+            self.bump();
+            if self.digits() == 0 {
+                return Err(self.fail(Code::Parse, "invalid number: expected a digit after '.'"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.bump();
+            if let Some(b'+' | b'-') = self.peek() {
+                self.bump();
+            }
+            if self.digits() == 0 {
+                return Err(self.fail(
+                    Code::Parse,
+                    "invalid number: expected a digit in the exponent",
+                ));
+            }
+        }
+        let text = self.bytes.get(start..self.pos).unwrap_or_default();
+        check_string_len(text.len(), "").map_err(|error| Failure {
+            error,
+            offset: start,
+        })?;
+        let text = std::str::from_utf8(text).unwrap_or("0");
+        Number::from_str(text)
+            .map(Value::Number)
+            .map_err(|_| self.fail(Code::Parse, format!("invalid number {text}")))
+    }
+
+    fn string(&mut self) -> Parsed<String> {
+        self.bump(); // opening quote
+        let mut out: Vec<u8> = Vec::new();
+        loop {
+            let run_start = self.pos;
+            while let Some(b) = self.peek() {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.bump();
+            }
+            out.extend_from_slice(self.bytes.get(run_start..self.pos).unwrap_or_default());
+            if out.len() > MAX_STRING_BYTES {
+                return Err(Failure {
+                    error: check_string_len(out.len(), "")
+                        .err()
+                        .unwrap_or_else(|| Error::new(Code::Limit, "", "string too long")),
+                    offset: run_start,
+                });
+            }
+            match self.peek() {
+                Some(b'"') => {
+                    self.bump();
+                    return String::from_utf8(out).map_err(|e| {
+                        let bad = run_start.saturating_add(e.utf8_error().valid_up_to());
+                        Failure {
+                            error: Error::new(Code::Parse, "", "invalid UTF-8 in string"),
+                            offset: bad.min(self.pos),
+                        }
+                    });
+                }
+                Some(b'\\') => {
+                    self.bump();
+                    self.escape(&mut out)?;
+                }
+                Some(_) => {
+                    return Err(self.fail(
+                        Code::Parse,
+                        "control character in string: escape it (e.g. \\n, \\t, \\u0000)",
+                    ))
+                }
+                None => return Err(self.fail(Code::Parse, "unterminated string")),
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut Vec<u8>) -> Parsed<()> {
+        let simple = match self.peek() {
+            Some(b'"') => Some(b'"'),
+            Some(b'\\') => Some(b'\\'),
+            Some(b'/') => Some(b'/'),
+            Some(b'b') => Some(0x08),
+            Some(b'f') => Some(0x0c),
+            Some(b'n') => Some(b'\n'),
+            Some(b'r') => Some(b'\r'),
+            Some(b't') => Some(b'\t'),
+            Some(b'u') => None,
+            _ => return Err(self.fail(Code::Parse, "invalid escape sequence in string")),
+        };
+        self.bump();
+        if let Some(byte) = simple {
+            out.push(byte);
+            return Ok(());
+        }
+        let first = self.hex4()?;
+        let code = if (0xD800..0xDC00).contains(&first) {
+            if self.peek() != Some(b'\\')
+                || self.bytes.get(self.pos.saturating_add(1)) != Some(&b'u')
+            {
+                return Err(self.fail(
+                    Code::Parse,
+                    "lone surrogate escape in string: a high surrogate must be followed by a low one",
+                ));
+            }
+            self.pos = self.pos.saturating_add(2);
+            let second = self.hex4()?;
+            if !(0xDC00..0xE000).contains(&second) {
+                return Err(self.fail(
+                    Code::Parse,
+                    "lone surrogate escape in string: expected a low surrogate",
+                ));
+            }
+            let high = first.saturating_sub(0xD800);
+            let low = second.saturating_sub(0xDC00);
+            0x10000u32
+                .saturating_add(high.saturating_mul(0x400))
+                .saturating_add(low)
+        } else if (0xDC00..0xE000).contains(&first) {
+            return Err(self.fail(
+                Code::Parse,
+                "lone surrogate escape in string: a low surrogate without a high one",
+            ));
+        } else {
+            first
+        };
+        let ch =
+            char::from_u32(code).ok_or_else(|| self.fail(Code::Parse, "invalid unicode escape"))?;
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Parsed<u32> {
+        let mut code = 0u32;
+        for _ in 0..4 {
+            let digit = match self.peek() {
+                Some(b @ b'0'..=b'9') => b.saturating_sub(b'0'),
+                Some(b @ b'a'..=b'f') => b.saturating_sub(b'a').saturating_add(10),
+                Some(b @ b'A'..=b'F') => b.saturating_sub(b'A').saturating_add(10),
+                _ => {
+                    return Err(self.fail(Code::Parse, "invalid \\u escape: expected 4 hex digits"))
+                }
+            };
+            code = code.saturating_mul(16).saturating_add(u32::from(digit));
+            self.bump();
+        }
+        Ok(code)
+    }
+}
+
+/// Prefixes a failure's path with the token of the container member it happened in.
+fn prefix(mut failure: Failure, token: &str) -> Failure {
+    let tail = std::mem::take(&mut failure.error.path);
+    let mut path = child_path("", token);
+    path.push_str(&tail);
+    failure.error.path = path;
+    failure
+}
+
+fn describe(byte: u8) -> String {
+    if byte.is_ascii_graphic() {
+        format!("character '{}'", char::from(byte))
+    } else {
+        format!("byte 0x{byte:02x}")
+    }
+}

@@ -1,0 +1,92 @@
+//! Append-only JSONL logs (`EVENTS.jsonl`): one JSON value per line, `\n`-terminated.
+//!
+//! Reading rules (`docs/locking.md` § Logs): blank lines are skipped; a last line that does
+//! not parse is a torn write, dropped with a warning and reported so the next appender
+//! repairs it (keeping a copy); an unparseable line before the last valid line is corruption,
+//! `E_LOG_CORRUPT` naming the line.
+
+use crate::error::{Code, Error, Result};
+use crate::json;
+use serde_json::{Map, Value};
+
+/// A parsed log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Log {
+    /// The records, in file order.
+    pub records: Vec<Value>,
+    /// The torn tail, if the last line did not parse: 1-based line and byte offset where it
+    /// starts (a repair truncates the file there).
+    pub torn: Option<(usize, usize)>,
+    /// True when the file's last record has no trailing `\n` (an appender writes one first).
+    pub needs_newline: bool,
+}
+
+impl Log {
+    /// `{records, torn: {line, offset} | null, needs_newline}`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("records".into(), Value::Array(self.records.clone()));
+        let torn = self.torn.map_or(Value::Null, |(line, offset)| {
+            let mut t = Map::new();
+            t.insert("line".into(), (line as u64).into());
+            t.insert("offset".into(), (offset as u64).into());
+            Value::Object(t)
+        });
+        map.insert("torn".into(), torn);
+        map.insert("needs_newline".into(), self.needs_newline.into());
+        Value::Object(map)
+    }
+}
+
+/// Parses a JSONL log.
+pub fn parse_log(bytes: &[u8]) -> Result<Log> {
+    let mut records = Vec::new();
+    let mut failed: Option<(usize, usize, Error)> = None;
+    let mut offset = 0usize;
+    let mut needs_newline = false;
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line_no = index.saturating_add(1);
+        let start = offset;
+        offset = offset.saturating_add(raw.len()).saturating_add(1);
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if let Some((bad_line, _, error)) = failed.take() {
+            return Err(Error::new(
+                Code::LogCorrupt,
+                "",
+                format!(
+                    "line {bad_line} of the log is not JSON ({}) but valid lines follow it; \
+                     the log is corrupt and needs a person to look at it",
+                    error.message
+                ),
+            )
+            .with_detail("line", bad_line as u64));
+        }
+        match json::parse(line) {
+            Ok(value) => {
+                records.push(value);
+                needs_newline = offset > bytes.len();
+            }
+            Err(error) => failed = Some((line_no, start, error)),
+        }
+    }
+    let torn = failed.map(|(line, start, _)| (line, start));
+    if torn.is_some() {
+        needs_newline = false;
+    }
+    Ok(Log {
+        records,
+        torn,
+        needs_newline,
+    })
+}
+
+/// One log line: the compact JSON text of `value` followed by `\n`.
+pub fn line(value: &Value) -> Result<String> {
+    json::check_limits(value)?;
+    let mut text = json::serialize_compact(value);
+    text.push('\n');
+    Ok(text)
+}

@@ -1,0 +1,462 @@
+//! Merge strategies over documents (`docs/merge.md`).
+//!
+//! - [`Strategy::Shallow`]: top-level keys of the patch replace the document's (fctry's
+//!   read-modify-write).
+//! - [`Strategy::Deep`]: objects merge recursively; everything else, arrays included, is
+//!   replaced (hive `update_state`). A `null` in the patch is stored as `null`.
+//! - [`Strategy::MergePatch`]: RFC 7396 exactly; a `null` removes the key.
+//!
+//! Per-path [`Rule`]s refine shallow and deep merges: arrays of objects merged by a key,
+//! append with de-duplication, or replace. A [`Stamp`] sets a timestamp field from `now`.
+
+use crate::error::{child_path, Code, Error, Result};
+use crate::time::normalize_now;
+use serde_json::{Map, Value};
+
+/// How a patch is combined with a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Top-level keys replaced.
+    Shallow,
+    /// Objects merged recursively, everything else replaced; `null` kept.
+    #[default]
+    Deep,
+    /// RFC 7396 JSON Merge Patch; `null` removes.
+    MergePatch,
+}
+
+impl Strategy {
+    /// Parses `"shallow"`, `"deep"` or `"merge_patch"`.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "shallow" => Ok(Strategy::Shallow),
+            "deep" => Ok(Strategy::Deep),
+            "merge_patch" => Ok(Strategy::MergePatch),
+            other => Err(Error::new(
+                Code::Options,
+                "/strategy",
+                format!("unknown merge strategy {other:?}: use shallow, deep or merge_patch"),
+            )),
+        }
+    }
+}
+
+/// What a rule does with the array at its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// The patch value replaces the document value (the default for arrays).
+    Replace,
+    /// Patch items are appended, skipping items already present (JSON equality).
+    Append,
+    /// Arrays of objects matched on `key`: a patch item with a known key is deep-merged into
+    /// that item, a new key is appended.
+    ByKey(String),
+}
+
+/// A per-path merge rule. `path` is a JSON pointer whose segments may be `*` (any key or
+/// index), e.g. `/completedSteps` or `/buildRun/chunks`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// Pointer segments, unescaped; `*` matches any one segment.
+    pub path: Vec<String>,
+    /// What to do there.
+    pub mode: Mode,
+}
+
+/// Sets a top-level field to the host's `now` after merging.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    /// The field to set (`lastUpdated` for fctry).
+    pub field: String,
+    /// The timestamp text to store.
+    pub now: String,
+}
+
+/// Everything a merge needs besides the two documents.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MergeOptions {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Per-path rules (shallow and deep only).
+    pub rules: Vec<Rule>,
+    /// Optional timestamp stamping.
+    pub stamp: Option<Stamp>,
+}
+
+impl MergeOptions {
+    /// Options with the given strategy, no rules, no stamp.
+    pub fn with_strategy(strategy: Strategy) -> Self {
+        MergeOptions {
+            strategy,
+            ..Default::default()
+        }
+    }
+
+    /// Reads options from JSON: `{"strategy": "deep", "rules": [{"path": "/a", "mode":
+    /// "append" | "replace" | "by_key", "key": "id"}], "stamp": {"field": "lastUpdated",
+    /// "now": "2026-01-19T12:00:00Z" | 1768824000000}}`. `null` means the defaults.
+    pub fn from_value(value: &Value) -> Result<Self> {
+        let map = match value {
+            Value::Null => return Ok(MergeOptions::default()),
+            Value::Object(map) => map,
+            _ => {
+                return Err(Error::new(
+                    Code::Options,
+                    "",
+                    "merge options must be an object",
+                ))
+            }
+        };
+        let mut options = MergeOptions::default();
+        for (key, item) in map {
+            match key.as_str() {
+                "strategy" => {
+                    let name = item.as_str().ok_or_else(|| {
+                        Error::new(Code::Options, "/strategy", "strategy must be a string")
+                    })?;
+                    options.strategy = Strategy::from_name(name)?;
+                }
+                "rules" => options.rules = rules_from_value(item)?,
+                "stamp" => options.stamp = stamp_from_value(item)?,
+                other => {
+                    return Err(Error::new(
+                        Code::Options,
+                        child_path("", other),
+                        format!("unknown merge option {other:?}: use strategy, rules or stamp"),
+                    ))
+                }
+            }
+        }
+        if options.strategy == Strategy::MergePatch && !options.rules.is_empty() {
+            return Err(Error::new(
+                Code::Options,
+                "/rules",
+                "merge_patch is RFC 7396 exactly and takes no rules; use shallow or deep",
+            ));
+        }
+        Ok(options)
+    }
+}
+
+fn rules_from_value(value: &Value) -> Result<Vec<Rule>> {
+    let items = match value {
+        Value::Null => return Ok(Vec::new()),
+        Value::Array(items) => items,
+        _ => {
+            return Err(Error::new(
+                Code::Options,
+                "/rules",
+                "rules must be an array",
+            ))
+        }
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let at = format!("/rules/{i}");
+            let path = item.get("path").and_then(Value::as_str).ok_or_else(|| {
+                Error::new(
+                    Code::Options,
+                    format!("{at}/path"),
+                    "a rule needs a string path",
+                )
+            })?;
+            let mode = match item.get("mode").and_then(Value::as_str) {
+                Some("replace") => Mode::Replace,
+                Some("append") => Mode::Append,
+                Some("by_key") => Mode::ByKey(
+                    item.get("key")
+                        .and_then(Value::as_str)
+                        .ok_or_else(|| {
+                            Error::new(
+                                Code::Options,
+                                format!("{at}/key"),
+                                "a by_key rule needs a string key (e.g. \"id\")",
+                            )
+                        })?
+                        .to_owned(),
+                ),
+                _ => {
+                    return Err(Error::new(
+                        Code::Options,
+                        format!("{at}/mode"),
+                        "rule mode must be replace, append or by_key",
+                    ))
+                }
+            };
+            Ok(Rule {
+                path: pointer_segments(path).map_err(|e| Error {
+                    path: format!("{at}/path"),
+                    ..e
+                })?,
+                mode,
+            })
+        })
+        .collect()
+}
+
+fn stamp_from_value(value: &Value) -> Result<Option<Stamp>> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Object(map) => {
+            let field = map.get("field").and_then(Value::as_str).ok_or_else(|| {
+                Error::new(Code::Options, "/stamp/field", "stamp needs a string field")
+            })?;
+            let now = map.get("now").unwrap_or(&Value::Null);
+            let (now, _) = normalize_now(now).map_err(|e| Error {
+                path: "/stamp/now".into(),
+                ..e
+            })?;
+            Ok(Some(Stamp {
+                field: field.to_owned(),
+                now,
+            }))
+        }
+        _ => Err(Error::new(
+            Code::Options,
+            "/stamp",
+            "stamp must be an object",
+        )),
+    }
+}
+
+/// Splits a JSON pointer into unescaped segments (`""` → no segments).
+pub fn pointer_segments(pointer: &str) -> Result<Vec<String>> {
+    if pointer.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/').ok_or_else(|| {
+        Error::new(
+            Code::Options,
+            "",
+            format!("{pointer:?} is not a JSON pointer: it must start with '/'"),
+        )
+    })?;
+    Ok(rest
+        .split('/')
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect())
+}
+
+/// Merges `patch` into `doc` and returns the new document; the inputs are not changed.
+pub fn merge(doc: &Value, patch: &Value, options: &MergeOptions) -> Result<Value> {
+    let mut out = match options.strategy {
+        Strategy::MergePatch => merge_patch(doc, patch),
+        Strategy::Shallow => {
+            let (mut map, patch) = top_level(doc, patch)?;
+            for (key, value) in patch {
+                let segs = [key.as_str()];
+                let merged = match find_rule(&options.rules, &segs) {
+                    Some(mode) => apply_rule(mode, map.get(key), value, &segs, options)?,
+                    None => value.clone(),
+                };
+                map.insert(key.clone(), merged);
+            }
+            Value::Object(map)
+        }
+        Strategy::Deep => {
+            let (map, patch) = top_level(doc, patch)?;
+            let mut path = Vec::new();
+            merge_object(map, patch, &mut path, options)?
+        }
+    };
+    if let Some(stamp) = &options.stamp {
+        match &mut out {
+            Value::Object(map) => {
+                map.insert(stamp.field.clone(), Value::String(stamp.now.clone()));
+            }
+            _ => {
+                return Err(Error::new(
+                    Code::Merge,
+                    "",
+                    "cannot stamp a timestamp on a document that is not an object",
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// RFC 7396 §2 `MergePatch(Target, Patch)`.
+pub fn merge_patch(target: &Value, patch: &Value) -> Value {
+    let Value::Object(patch_map) = patch else {
+        return patch.clone();
+    };
+    let mut map = match target {
+        Value::Object(map) => map.clone(),
+        _ => Map::new(),
+    };
+    for (key, value) in patch_map {
+        if value.is_null() {
+            map.shift_remove(key);
+        } else {
+            let merged = merge_patch(map.get(key).unwrap_or(&Value::Null), value);
+            map.insert(key.clone(), merged);
+        }
+    }
+    Value::Object(map)
+}
+
+/// A JSON object.
+type Object = Map<String, Value>;
+
+fn top_level<'a>(doc: &Value, patch: &'a Value) -> Result<(Object, &'a Object)> {
+    let patch = patch.as_object().ok_or_else(|| {
+        Error::new(
+            Code::Merge,
+            "",
+            format!(
+                "the patch must be an object for this strategy, not {}",
+                type_name(patch)
+            ),
+        )
+    })?;
+    let map = match doc {
+        Value::Object(map) => map.clone(),
+        Value::Null => Map::new(),
+        other => {
+            return Err(Error::new(
+                Code::Merge,
+                "",
+                format!(
+                    "the document must be an object to merge into, not {}; \
+                     use merge_patch to replace it",
+                    type_name(other)
+                ),
+            ))
+        }
+    };
+    Ok((map, patch))
+}
+
+fn merge_object<'a>(
+    mut map: Map<String, Value>,
+    patch: &'a Map<String, Value>,
+    path: &mut Vec<&'a str>,
+    options: &MergeOptions,
+) -> Result<Value> {
+    for (key, value) in patch {
+        path.push(key.as_str());
+        let merged = merge_value(map.get(key), value, path, options);
+        path.pop();
+        map.insert(key.clone(), merged?);
+    }
+    Ok(Value::Object(map))
+}
+
+fn merge_value<'a>(
+    current: Option<&Value>,
+    patch: &'a Value,
+    path: &mut Vec<&'a str>,
+    options: &MergeOptions,
+) -> Result<Value> {
+    if let Some(mode) = find_rule(&options.rules, path) {
+        return apply_rule(mode, current, patch, path, options);
+    }
+    match patch {
+        Value::Object(patch_map) => {
+            let base = match current {
+                Some(Value::Object(map)) => map.clone(),
+                _ => Map::new(),
+            };
+            merge_object(base, patch_map, path, options)
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+fn apply_rule(
+    mode: &Mode,
+    current: Option<&Value>,
+    patch: &Value,
+    path: &[&str],
+    options: &MergeOptions,
+) -> Result<Value> {
+    if matches!(mode, Mode::Replace) || patch.is_null() {
+        return Ok(patch.clone());
+    }
+    let Value::Array(patch_items) = patch else {
+        return Err(Error::new(
+            Code::Merge,
+            pointer(path),
+            format!(
+                "the rule at this path merges arrays; the patch has {}",
+                type_name(patch)
+            ),
+        ));
+    };
+    let mut items = match current {
+        Some(Value::Array(items)) => items.clone(),
+        _ => Vec::new(),
+    };
+    match mode {
+        Mode::Append => {
+            for item in patch_items {
+                if !items.contains(item) {
+                    items.push(item.clone());
+                }
+            }
+        }
+        Mode::ByKey(key) => {
+            for (i, item) in patch_items.iter().enumerate() {
+                let id = item.get(key).filter(|id| !id.is_null()).ok_or_else(|| {
+                    Error::new(
+                        Code::Merge,
+                        format!("{}/{i}", pointer(path)),
+                        format!("items merged by key need a {key:?} field"),
+                    )
+                })?;
+                match items
+                    .iter()
+                    .position(|existing| existing.get(key) == Some(id))
+                {
+                    Some(index) => {
+                        let index_text = index.to_string();
+                        let mut element_path: Vec<&str> = path.to_vec();
+                        element_path.push(&index_text);
+                        let merged =
+                            merge_value(items.get(index), item, &mut element_path, options)?;
+                        if let Some(slot) = items.get_mut(index) {
+                            *slot = merged;
+                        }
+                    }
+                    None => items.push(item.clone()),
+                }
+            }
+        }
+        Mode::Replace => {}
+    }
+    Ok(Value::Array(items))
+}
+
+fn find_rule<'r>(rules: &'r [Rule], path: &[&str]) -> Option<&'r Mode> {
+    rules
+        .iter()
+        .find(|rule| {
+            rule.path.len() == path.len()
+                && rule
+                    .path
+                    .iter()
+                    .zip(path)
+                    .all(|(pattern, seg)| pattern == "*" || pattern == seg)
+        })
+        .map(|rule| &rule.mode)
+}
+
+fn pointer(path: &[&str]) -> String {
+    path.iter()
+        .fold(String::new(), |acc, seg| child_path(&acc, seg))
+}
+
+/// A short English name for a JSON value's type, for messages.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,74 @@
+//! Validation reports: problems as data, all of them, never an exception (ARCHITECTURE §4).
+
+use serde_json::{Map, Value};
+
+/// One problem found in a document: a stable `code`, a JSON-pointer `path`, a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// Stable code (`E_REQUIRED`, `W_UNKNOWN_FIELD`, ...), listed in `docs/errors.md`.
+    pub code: String,
+    /// JSON pointer to the offending place (`""` for the whole document).
+    pub path: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+/// The outcome of validating a document: `valid` is true when there are no errors;
+/// warnings never make a document invalid.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Problems that make the document invalid, in the order they were checked.
+    pub errors: Vec<Issue>,
+    /// Problems worth telling a person about (unknown fields, deprecated forms).
+    pub warnings: Vec<Issue>,
+}
+
+impl Report {
+    /// True when there is no error.
+    pub fn valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// Records an error.
+    pub fn error(&mut self, code: &str, path: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(Issue {
+            code: code.to_owned(),
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    /// Records a warning.
+    pub fn warn(&mut self, code: &str, path: impl Into<String>, message: impl Into<String>) {
+        self.warnings.push(Issue {
+            code: code.to_owned(),
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    /// The report as `{valid, errors: [{code, path, message}], warnings: [...]}`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("valid".into(), Value::Bool(self.valid()));
+        map.insert("errors".into(), issues_value(&self.errors));
+        map.insert("warnings".into(), issues_value(&self.warnings));
+        Value::Object(map)
+    }
+}
+
+impl Issue {
+    /// The issue as `{code, path, message}`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("code".into(), self.code.clone().into());
+        map.insert("path".into(), self.path.clone().into());
+        map.insert("message".into(), self.message.clone().into());
+        Value::Object(map)
+    }
+}
+
+/// A list of issues as a JSON array.
+pub fn issues_value(issues: &[Issue]) -> Value {
+    Value::Array(issues.iter().map(Issue::to_value).collect())
+}

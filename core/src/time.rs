@@ -1,0 +1,64 @@
+//! Timestamps and durations. The core never reads a clock: hosts pass `now` in, either as an
+//! RFC 3339 string or as epoch milliseconds.
+
+use crate::error::{Code, Error, Result};
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::Value;
+
+/// Parses an RFC 3339 / ISO 8601 timestamp with a time zone (`2026-01-19T12:00:00Z`,
+/// `2026-01-19T12:00:00.250+02:00`) into epoch milliseconds.
+pub fn parse_timestamp(text: &str) -> Result<i64> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.timestamp_millis())
+        .map_err(|e| {
+            Error::new(
+                Code::Timestamp,
+                "",
+                format!(
+                    "{text:?} is not an RFC 3339 timestamp with a time zone \
+                     (like 2026-01-19T12:00:00Z): {e}"
+                ),
+            )
+        })
+}
+
+/// True when `text` is an RFC 3339 timestamp with a time zone.
+pub fn is_timestamp(text: &str) -> bool {
+    DateTime::parse_from_rfc3339(text).is_ok()
+}
+
+/// Formats epoch milliseconds as RFC 3339 UTC with milliseconds (`2026-01-19T12:00:00.000Z`).
+pub fn format_timestamp(millis: i64) -> Result<String> {
+    DateTime::<Utc>::from_timestamp_millis(millis)
+        .map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
+        .ok_or_else(|| {
+            Error::new(
+                Code::Timestamp,
+                "",
+                format!("{millis} ms since the epoch is outside the supported range"),
+            )
+        })
+}
+
+/// A host-supplied `now`: an RFC 3339 string (kept exactly as given) or epoch milliseconds
+/// (formatted with [`format_timestamp`]). Returns the text to store and the epoch ms.
+pub fn normalize_now(now: &Value) -> Result<(String, i64)> {
+    match now {
+        Value::String(text) => Ok((text.clone(), parse_timestamp(text)?)),
+        Value::Number(n) => {
+            let millis = n.as_i64().ok_or_else(|| {
+                Error::new(
+                    Code::Timestamp,
+                    "",
+                    format!("now = {n} is not a whole number of epoch milliseconds"),
+                )
+            })?;
+            Ok((format_timestamp(millis)?, millis))
+        }
+        _ => Err(Error::new(
+            Code::Timestamp,
+            "",
+            "now must be an RFC 3339 string or epoch milliseconds",
+        )),
+    }
+}
