@@ -1,1 +1,659 @@
-//! placeholder until written
+//! `statecore._statecore`: the PyO3 binding of the statecore core (ARCHITECTURE §7).
+//!
+//! Thin by design: one `#[pyfunction]` per `statecore::api` function (plus the text fast
+//! paths `merge_text` and `validate_text`), value conversion and error mapping, nothing else.
+//! Every rule lives in the core.
+//!
+//! - **Python → JSON** is a direct walk over `dict`/`list`/`tuple`/`str`/`int`/`float`/`bool`/
+//!   `None` (no serde bridge: it is the hot spot). Depth and string-length limits are enforced
+//!   during the walk, which also stops cycles. JSON pointer paths are built only on failure.
+//! - **JSON → Python**: integers become `int` (any size, exact), other numbers `float` (out of
+//!   double range: `E_PRECISION` with its path).
+//! - **Errors** are the classes of `statecore.errors`, defined in Python and looked up by the
+//!   core's `code.class_name()`, so the abi3 wheel never needs to know them.
+
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+use statecore::error::child_path;
+use statecore::{api, json, Code, Error};
+use std::borrow::Cow;
+use std::str::FromStr;
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/// `statecore.errors`, imported on the first error and kept.
+static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
+/// The Python exception for a core error: `statecore.errors.<class_name>(message, code, path,
+/// details)`. Falls back to `ValueError` only if that module cannot be used (never expected).
+fn raise(py: Python<'_>, error: &Error) -> PyErr {
+    fn build(py: Python<'_>, error: &Error) -> PyResult<PyErr> {
+        let module = ERRORS.get_or_try_init(py, || {
+            py.import("statecore.errors").map(Bound::unbind)
+        })?;
+        let class = module.bind(py).getattr(error.code.class_name())?;
+        let details = to_py(py, &error.details).unwrap_or_else(|_| PyDict::new(py).into_any());
+        let exception = class.call1((
+            error.message.as_str(),
+            error.code.as_str(),
+            error.path.as_str(),
+            details,
+        ))?;
+        Ok(PyErr::from_value(exception))
+    }
+    build(py, error).unwrap_or_else(|_| PyValueError::new_err(error.to_string()))
+}
+
+/// Why a conversion stopped: a statecore error (its path relative to the value being
+/// converted), or a Python exception raised underneath (`MemoryError`, ...).
+enum Fail {
+    Core(Error),
+    Py(PyErr),
+}
+
+impl From<Error> for Fail {
+    fn from(error: Error) -> Self {
+        Fail::Core(error)
+    }
+}
+
+impl From<PyErr> for Fail {
+    fn from(error: PyErr) -> Self {
+        Fail::Py(error)
+    }
+}
+
+impl Fail {
+    /// Prefixes the path of a core error with one reference token of its container.
+    fn within(self, token: &str) -> Self {
+        match self {
+            Fail::Core(mut error) => {
+                let mut path = child_path("", token);
+                path.push_str(&error.path);
+                error.path = path;
+                Fail::Core(error)
+            }
+            other => other,
+        }
+    }
+
+    /// Adds `details.argument` (which argument held the bad value) to a core error.
+    fn in_argument(self, name: &str) -> Self {
+        match self {
+            Fail::Core(error) => Fail::Core(error.with_detail("argument", name)),
+            other => other,
+        }
+    }
+
+    fn into_pyerr(self, py: Python<'_>) -> PyErr {
+        match self {
+            Fail::Core(error) => raise(py, &error),
+            Fail::Py(error) => error,
+        }
+    }
+}
+
+/// Maps a core result to a Python one.
+fn core<T>(py: Python<'_>, result: statecore::Result<T>) -> PyResult<T> {
+    result.map_err(|error| raise(py, &error))
+}
+
+/// `E_VALUE` with an empty path (prefixed on the way out of the walk).
+fn value_error(message: String) -> Fail {
+    Fail::Core(api::value_error("", message))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "object".to_owned(), |name| name.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Python → JSON
+// ---------------------------------------------------------------------------------------------
+
+/// Converts a Python value to a document; `name` is the argument, reported in `details`.
+fn arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Value> {
+    to_value(obj, 0).map_err(|fail| fail.in_argument(name).into_pyerr(obj.py()))
+}
+
+/// Like [`arg`], with `None` (or an omitted argument) as `null`.
+fn opt_arg(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Value> {
+    obj.map_or(Ok(Value::Null), |obj| arg(obj, name))
+}
+
+/// The walk: `depth` is the number of containers around `obj`.
+fn to_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, Fail> {
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(string(s)?));
+    }
+    // `bool` before `int`: it is a subclass of it.
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        return Ok(Value::Number(int(i)?));
+    }
+    if let Ok(dict) = obj.cast::<PyDict>() {
+        return object(dict, depth);
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        return array(list.iter(), list.len(), depth);
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        let f = f.value();
+        return Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or_else(|| value_error(format!("{f} is not JSON: only finite floats are")));
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return array(tuple.iter(), tuple.len(), depth);
+    }
+    Err(value_error(format!(
+        "a value of type {} is not JSON: use dict, list, tuple, str, int, float, bool or None",
+        type_name(obj)
+    )))
+}
+
+/// One more level of nesting, or `E_LIMIT` (which is also what stops a cycle).
+fn enter(depth: usize) -> Result<usize, Fail> {
+    let depth = depth.saturating_add(1);
+    json::check_depth(depth, "")?;
+    Ok(depth)
+}
+
+fn object(dict: &Bound<'_, PyDict>, depth: usize) -> Result<Value, Fail> {
+    let depth = enter(depth)?;
+    let mut map = Map::with_capacity(dict.len());
+    for (key, item) in dict.iter() {
+        let Ok(key) = key.cast::<PyString>() else {
+            return Err(value_error(format!(
+                "object keys must be str, not {} ({})",
+                type_name(&key),
+                key.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
+            )));
+        };
+        let key = string(key)?;
+        let value = to_value(&item, depth).map_err(|fail| fail.within(&key))?;
+        if let Some(_previous) = map.insert(key, value) {
+            // Only possible with `str` subclasses whose equality differs from their text.
+            return Err(value_error("two keys of this dict have the same text".to_owned()));
+        }
+    }
+    Ok(Value::Object(map))
+}
+
+fn array<'py>(
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+    len: usize,
+    depth: usize,
+) -> Result<Value, Fail> {
+    let depth = enter(depth)?;
+    let mut out = Vec::with_capacity(len);
+    for (index, item) in items.enumerate() {
+        out.push(to_value(&item, depth).map_err(|fail| fail.within(&index.to_string()))?);
+    }
+    Ok(Value::Array(out))
+}
+
+/// A `str` as UTF-8, within the string-length limit; a lone surrogate is `E_VALUE`.
+fn string(s: &Bound<'_, PyString>) -> Result<String, Fail> {
+    let text = s.to_cow().map_err(|err| {
+        if err.is_instance_of::<PyUnicodeEncodeError>(s.py()) {
+            value_error("str contains a lone surrogate, which JSON text cannot hold".to_owned())
+        } else {
+            Fail::Py(err)
+        }
+    })?;
+    json::check_string_len(text.len(), "")?;
+    Ok(text.into_owned())
+}
+
+/// An `int` as an exact JSON number: `i64` directly, anything bigger through its decimal text.
+fn int(i: &Bound<'_, PyInt>) -> Result<Number, Fail> {
+    if let Ok(v) = i.extract::<i64>() {
+        return Ok(Number::from(v));
+    }
+    let py = i.py();
+    // `str()` of an `int` subclass (an IntEnum, say) need not be its digits: convert first.
+    let exact = if i.is_exact_instance_of::<PyInt>() {
+        i.clone().into_any()
+    } else {
+        py.get_type::<PyInt>().call1((i,))?
+    };
+    let digits = exact
+        .str()
+        .map_err(|err| value_error(format!("int cannot be converted to decimal text: {err}")))?;
+    let digits = digits.to_cow()?;
+    json::check_string_len(digits.len(), "")?;
+    Number::from_str(&digits).map_err(|_| value_error(format!("{digits} is not a JSON number")))
+}
+
+/// `str` or `bytes` (file contents) as bytes; `str` is encoded as UTF-8.
+fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<Cow<'a, [u8]>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Cow::Borrowed(b.as_bytes()));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return match s.to_cow() {
+            Ok(Cow::Borrowed(text)) => Ok(Cow::Borrowed(text.as_bytes())),
+            Ok(Cow::Owned(text)) => Ok(Cow::Owned(text.into_bytes())),
+            Err(_) => Err(value_error(
+                "str contains a lone surrogate, which JSON text cannot hold".to_owned(),
+            )
+            .in_argument(name)
+            .into_pyerr(obj.py())),
+        };
+    }
+    Err(PyTypeError::new_err(format!(
+        "{name} must be str or bytes, not {}",
+        type_name(obj)
+    )))
+}
+
+/// Like [`bytes_arg`], with `None` as "no file".
+fn opt_bytes_arg<'a>(
+    obj: Option<&'a Bound<'_, PyAny>>,
+    name: &str,
+) -> PyResult<Option<Cow<'a, [u8]>>> {
+    obj.map(|obj| bytes_arg(obj, name)).transpose()
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON → Python
+// ---------------------------------------------------------------------------------------------
+
+/// Converts a core result to Python.
+fn out<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, value).map_err(|fail| fail.into_pyerr(py))
+}
+
+fn to_py<'py>(py: Python<'py>, value: &Value) -> Result<Bound<'py, PyAny>, Fail> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => number(py, n)?,
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let mut list = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                list.push(to_py(py, item).map_err(|fail| fail.within(&index.to_string()))?);
+            }
+            PyList::new(py, list)?.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (key, item) in map {
+                let item = to_py(py, item).map_err(|fail| fail.within(key))?;
+                dict.set_item(PyString::new(py, key), item)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// An integer literal becomes an exact `int`; any other number a finite `float`.
+fn number<'py>(py: Python<'py>, n: &Number) -> Result<Bound<'py, PyAny>, Fail> {
+    let text = n.as_str();
+    if json::is_integer_text(text) {
+        if let Ok(v) = text.parse::<i64>() {
+            return Ok(PyInt::new(py, v).into_any());
+        }
+        // Python's `int()` reads any size (up to `sys.get_int_max_str_digits()`).
+        return py
+            .get_type::<PyInt>()
+            .call1((text,))
+            .map_err(|_| precision(n));
+    }
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() => Ok(PyFloat::new(py, f).into_any()),
+        _ => Err(precision(n)),
+    }
+}
+
+/// The core's `E_PRECISION` error for a number Python cannot hold.
+fn precision(n: &Number) -> Fail {
+    let error = json::check_float_range(&Value::Number(n.clone()))
+        .err()
+        .unwrap_or_else(|| {
+            Error::new(
+                Code::Precision,
+                "",
+                format!("the number {n} cannot be represented by a Python int or float"),
+            )
+            .with_detail("number", n.as_str())
+        });
+    Fail::Core(error)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API (docs/api.md), in the order of the table
+// ---------------------------------------------------------------------------------------------
+
+/// Parses JSON text (`str` or `bytes`) into a document.
+#[pyfunction]
+fn parse<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = bytes_arg(data, "data")?;
+    let value = core(py, py.detach(|| api::parse(&bytes)))?;
+    out(py, &value)
+}
+
+/// Canonical text of JSON text, numbers kept exactly.
+#[pyfunction]
+fn canonical(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
+    let bytes = bytes_arg(data, "data")?;
+    core(py, py.detach(|| api::canonical(&bytes)))
+}
+
+/// Canonical text of a document.
+#[pyfunction]
+fn serialize(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let value = arg(value, "value")?;
+    core(py, py.detach(|| api::serialize(&value)))
+}
+
+/// Merges `patch` into `doc` (`options`: `{strategy, rules, stamp}` or `None`).
+#[pyfunction]
+#[pyo3(signature = (doc, patch, options=None))]
+fn merge<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, PyAny>,
+    patch: &Bound<'py, PyAny>,
+    options: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let doc = arg(doc, "doc")?;
+    let patch = arg(patch, "patch")?;
+    let options = opt_arg(options, "options")?;
+    let merged = core(py, py.detach(|| api::merge(&doc, &patch, &options)))?;
+    out(py, &merged)
+}
+
+/// [`merge`] over JSON text: parses both, merges, returns canonical text.
+#[pyfunction]
+#[pyo3(signature = (doc, patch, options=None))]
+fn merge_text(
+    py: Python<'_>,
+    doc: &Bound<'_, PyAny>,
+    patch: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let doc = bytes_arg(doc, "doc")?;
+    let patch = bytes_arg(patch, "patch")?;
+    let options = opt_arg(options, "options")?;
+    let merged = py.detach(|| {
+        let doc = api::parse(&doc)?;
+        let patch = api::parse(&patch)?;
+        api::serialize(&api::merge(&doc, &patch, &options)?)
+    });
+    core(py, merged)
+}
+
+/// Validates a document of a kind: `{valid, errors, warnings}`.
+#[pyfunction]
+fn validate<'py>(
+    py: Python<'py>,
+    kind: String,
+    doc: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let doc = arg(doc, "doc")?;
+    let report = core(py, py.detach(|| api::validate(&kind, &doc)))?;
+    out(py, &report)
+}
+
+/// [`validate`] over JSON text (unparseable text raises `ParseError`).
+#[pyfunction]
+fn validate_text<'py>(
+    py: Python<'py>,
+    kind: String,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = bytes_arg(data, "data")?;
+    let report = core(
+        py,
+        py.detach(|| api::validate(&kind, &api::parse(&bytes)?)),
+    )?;
+    out(py, &report)
+}
+
+/// `[{name, description}]` for every document kind.
+#[pyfunction]
+fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    out(py, &api::kinds())
+}
+
+/// The document a reader gets for a missing file of this kind.
+#[pyfunction]
+fn default_document(py: Python<'_>, kind: String) -> PyResult<Bound<'_, PyAny>> {
+    let doc = core(py, api::default_document(&kind))?;
+    out(py, &doc)
+}
+
+/// `{max_depth, max_document_bytes, max_string_bytes}`.
+#[pyfunction]
+fn limits(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    out(py, &api::limits())
+}
+
+/// The etag of a file's contents: 32 hex digits.
+#[pyfunction]
+fn etag(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
+    let bytes = bytes_arg(data, "data")?;
+    Ok(py.detach(|| api::etag(&bytes)))
+}
+
+/// What a reader makes of a file's contents (`None` = missing file).
+#[pyfunction]
+#[pyo3(signature = (kind, data))]
+fn load_document<'py>(
+    py: Python<'py>,
+    kind: String,
+    data: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = opt_bytes_arg(data, "data")?;
+    let loaded = core(py, py.detach(|| api::load_document(&kind, bytes.as_deref())))?;
+    out(py, &loaded)
+}
+
+/// Validates and serializes a document for writing: `{text, etag, warnings}`.
+#[pyfunction]
+fn prepare_document<'py>(
+    py: Python<'py>,
+    kind: String,
+    doc: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let doc = arg(doc, "doc")?;
+    let prepared = core(py, py.detach(|| api::prepare_document(&kind, &doc)))?;
+    out(py, &prepared)
+}
+
+/// The pure update step: `{document, text, etag, changed, corrupt, warnings}`.
+#[pyfunction]
+#[pyo3(signature = (kind, data, patch, options=None, if_match=None))]
+fn apply_update<'py>(
+    py: Python<'py>,
+    kind: String,
+    data: Option<&Bound<'py, PyAny>>,
+    patch: &Bound<'py, PyAny>,
+    options: Option<&Bound<'py, PyAny>>,
+    if_match: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = opt_bytes_arg(data, "data")?;
+    let patch = arg(patch, "patch")?;
+    let options = opt_arg(options, "options")?;
+    let updated = core(
+        py,
+        py.detach(|| {
+            api::apply_update(
+                &kind,
+                bytes.as_deref(),
+                &patch,
+                &options,
+                if_match.as_deref(),
+            )
+        }),
+    )?;
+    out(py, &updated)
+}
+
+/// The update step for a document the host produced from the loaded one.
+#[pyfunction]
+#[pyo3(signature = (kind, data, doc, if_match=None))]
+fn finish_update<'py>(
+    py: Python<'py>,
+    kind: String,
+    data: Option<&Bound<'py, PyAny>>,
+    doc: &Bound<'py, PyAny>,
+    if_match: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = opt_bytes_arg(data, "data")?;
+    let doc = arg(doc, "doc")?;
+    let updated = core(
+        py,
+        py.detach(|| api::finish_update(&kind, bytes.as_deref(), &doc, if_match.as_deref())),
+    )?;
+    out(py, &updated)
+}
+
+/// `ConflictError` unless `if_match` is `None` or equals `current`.
+#[pyfunction]
+#[pyo3(signature = (current, if_match))]
+fn check_if_match(py: Python<'_>, current: Option<String>, if_match: Option<String>) -> PyResult<()> {
+    core(
+        py,
+        api::check_if_match(current.as_deref(), if_match.as_deref()),
+    )
+}
+
+/// Parses a JSONL log: `{records, torn, needs_newline}`.
+#[pyfunction]
+fn parse_log<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = bytes_arg(data, "data")?;
+    let log = core(py, py.detach(|| api::parse_log(&bytes)))?;
+    out(py, &log)
+}
+
+/// One JSONL line: compact JSON and `\n`.
+#[pyfunction]
+fn log_line(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let value = arg(value, "value")?;
+    core(py, api::log_line(&value))
+}
+
+/// Parses an RFC 3339 timestamp into epoch milliseconds.
+#[pyfunction]
+fn parse_timestamp(py: Python<'_>, text: String) -> PyResult<i64> {
+    core(py, api::parse_timestamp(&text))
+}
+
+/// Formats epoch milliseconds (an `int`) as RFC 3339 UTC with milliseconds.
+#[pyfunction]
+fn format_timestamp(py: Python<'_>, ms: &Bound<'_, PyInt>) -> PyResult<String> {
+    let ms = ms.extract::<i64>().map_err(|err| {
+        if err.is_instance_of::<PyOverflowError>(py) {
+            raise(
+                py,
+                &Error::new(
+                    Code::Timestamp,
+                    "",
+                    format!("{ms} milliseconds is outside the range of timestamps"),
+                ),
+            )
+        } else {
+            err
+        }
+    })?;
+    core(py, api::format_timestamp(ms))
+}
+
+/// Checks a machine definition: `{valid, errors, warnings}`.
+#[pyfunction]
+fn machine_check<'py>(
+    py: Python<'py>,
+    definition: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let definition = arg(definition, "definition")?;
+    let report = core(py, api::machine_check(&definition))?;
+    out(py, &report)
+}
+
+/// The legal events from `state`: `[{event, to, auto}]`.
+#[pyfunction]
+#[pyo3(signature = (definition, state, context=None))]
+fn machine_events<'py>(
+    py: Python<'py>,
+    definition: &Bound<'py, PyAny>,
+    state: String,
+    context: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let definition = arg(definition, "definition")?;
+    let context = opt_arg(context, "context")?;
+    let events = core(py, api::machine_events(&definition, &state, &context))?;
+    out(py, &events)
+}
+
+/// Fires an event: `{state, previous, changed, steps, scheduled}`.
+#[pyfunction]
+#[pyo3(signature = (definition, instance, event, context=None))]
+fn machine_fire<'py>(
+    py: Python<'py>,
+    definition: &Bound<'py, PyAny>,
+    instance: &Bound<'py, PyAny>,
+    event: String,
+    context: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let definition = arg(definition, "definition")?;
+    let instance = arg(instance, "instance")?;
+    let context = opt_arg(context, "context")?;
+    let fired = core(
+        py,
+        api::machine_fire(&definition, &instance, &event, &context),
+    )?;
+    out(py, &fired)
+}
+
+/// The Mermaid `stateDiagram-v2` text of a machine.
+#[pyfunction]
+fn machine_diagram(py: Python<'_>, definition: &Bound<'_, PyAny>) -> PyResult<String> {
+    let definition = arg(definition, "definition")?;
+    core(py, api::machine_diagram(&definition))
+}
+
+/// The native module `statecore._statecore`.
+#[pymodule(gil_used = false)]
+fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(serialize, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_text, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_text, m)?)?;
+    m.add_function(wrap_pyfunction!(kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(default_document, m)?)?;
+    m.add_function(wrap_pyfunction!(limits, m)?)?;
+    m.add_function(wrap_pyfunction!(etag, m)?)?;
+    m.add_function(wrap_pyfunction!(load_document, m)?)?;
+    m.add_function(wrap_pyfunction!(prepare_document, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_update, m)?)?;
+    m.add_function(wrap_pyfunction!(finish_update, m)?)?;
+    m.add_function(wrap_pyfunction!(check_if_match, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_log, m)?)?;
+    m.add_function(wrap_pyfunction!(log_line, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_timestamp, m)?)?;
+    m.add_function(wrap_pyfunction!(format_timestamp, m)?)?;
+    m.add_function(wrap_pyfunction!(machine_check, m)?)?;
+    m.add_function(wrap_pyfunction!(machine_events, m)?)?;
+    m.add_function(wrap_pyfunction!(machine_fire, m)?)?;
+    m.add_function(wrap_pyfunction!(machine_diagram, m)?)?;
+    Ok(())
+}

@@ -1,1 +1,239 @@
-//! placeholder until written
+//! wasm-bindgen bindings of `statecore::api`: JSON text in, JSON text out (ARCHITECTURE §6).
+//!
+//! One exported function per core function, nothing else: no protocol rule lives here.
+//!
+//! - Documents cross the boundary as JSON **text** (`&str`), which the JS layer produces with a
+//!   checking `JSON.stringify`; they are parsed here with the core's strict, limited parser.
+//!   File contents cross as **bytes** (`&[u8]`, or `Option<Vec<u8>>` where `null` means "no
+//!   file").
+//! - Every function that returns a *document-like value* returns compact JSON text that the JS
+//!   layer turns into objects with `JSON.parse` (so a `"__proto__"` key stays data). Because a
+//!   JS number cannot hold every JSON number, each such result is first checked with
+//!   [`json::check_js_safe`] (`E_PRECISION` with the path of the first offending number).
+//!   These are the "object API" functions.
+//! - The "text API" functions (`canonical`, `serialize`, `merge_text`, `log_line`,
+//!   `machine_diagram`, `etag`, `format_timestamp`) return their text exactly, so numbers of any
+//!   size and precision survive.
+//! - Errors are thrown as a JS string holding the JSON of [`Error::to_value`]:
+//!   `{name, code, path, message, details}`; the JS layer turns it into an error class.
+
+use statecore::{api, json, Error, Value};
+use wasm_bindgen::prelude::*;
+
+/// The error as the JSON text the JS layer parses into a `StatecoreError` subclass.
+fn throw(error: Error) -> JsValue {
+    JsValue::from_str(&json::serialize_compact(&error.to_value()))
+}
+
+/// A core result of a document-like value as compact JSON text for `JSON.parse`, refused
+/// with `E_PRECISION` when a number in it would not survive as a JS number.
+fn object_out(result: statecore::Result<Value>) -> Result<String, JsValue> {
+    let value = result.map_err(throw)?;
+    json::check_js_safe(&value).map_err(throw)?;
+    Ok(json::serialize_compact(&value))
+}
+
+/// A core result that is text, returned exactly.
+fn text_out(result: statecore::Result<String>) -> Result<String, JsValue> {
+    result.map_err(throw)
+}
+
+/// A JSON text argument produced by the JS layer (checked by the core's parser and limits).
+fn arg(text: &str) -> Result<Value, JsValue> {
+    json::parse_str(text).map_err(throw)
+}
+
+/// Parses JSON bytes into a document (object API).
+#[wasm_bindgen]
+pub fn parse(bytes: &[u8]) -> Result<String, JsValue> {
+    object_out(api::parse(bytes))
+}
+
+/// Parses JSON bytes and returns the canonical text, numbers exact (text API).
+#[wasm_bindgen]
+pub fn canonical(bytes: &[u8]) -> Result<String, JsValue> {
+    text_out(api::canonical(bytes))
+}
+
+/// Canonical text of a document given as JSON text.
+#[wasm_bindgen]
+pub fn serialize(value: &str) -> Result<String, JsValue> {
+    text_out(api::serialize(&arg(value)?))
+}
+
+/// Merges a patch into a document; `options` is JSON text (`null` for the defaults).
+#[wasm_bindgen]
+pub fn merge(doc: &str, patch: &str, options: &str) -> Result<String, JsValue> {
+    object_out(api::merge(&arg(doc)?, &arg(patch)?, &arg(options)?))
+}
+
+/// `merge` over JSON bytes, returning canonical text with exact numbers (text API).
+#[wasm_bindgen]
+pub fn merge_text(doc: &[u8], patch: &[u8], options: &str) -> Result<String, JsValue> {
+    let doc = api::parse(doc).map_err(throw)?;
+    let patch = api::parse(patch).map_err(throw)?;
+    let merged = api::merge(&doc, &patch, &arg(options)?).map_err(throw)?;
+    text_out(api::serialize(&merged))
+}
+
+/// Validates a document of a kind: `{valid, errors, warnings}`.
+#[wasm_bindgen]
+pub fn validate(kind: &str, doc: &str) -> Result<String, JsValue> {
+    object_out(api::validate(kind, &arg(doc)?))
+}
+
+/// `validate` over a file's JSON bytes.
+#[wasm_bindgen]
+pub fn validate_text(kind: &str, bytes: &[u8]) -> Result<String, JsValue> {
+    let doc = api::parse(bytes).map_err(throw)?;
+    object_out(api::validate(kind, &doc))
+}
+
+/// `[{name, description}]` for every document kind.
+#[wasm_bindgen]
+pub fn kinds() -> Result<String, JsValue> {
+    object_out(Ok(api::kinds()))
+}
+
+/// The document a reader gets for a missing file of this kind.
+#[wasm_bindgen]
+pub fn default_document(kind: &str) -> Result<String, JsValue> {
+    object_out(api::default_document(kind))
+}
+
+/// `{max_depth, max_document_bytes, max_string_bytes}`.
+#[wasm_bindgen]
+pub fn limits() -> Result<String, JsValue> {
+    object_out(Ok(api::limits()))
+}
+
+/// The etag (32 hex digits) of a file's bytes.
+#[wasm_bindgen]
+pub fn etag(bytes: &[u8]) -> String {
+    api::etag(bytes)
+}
+
+/// What a reader makes of a file's bytes (`None` = missing file).
+#[wasm_bindgen]
+pub fn load_document(kind: &str, bytes: Option<Vec<u8>>) -> Result<String, JsValue> {
+    object_out(api::load_document(kind, bytes.as_deref()))
+}
+
+/// Validates and serializes a document for writing: `{text, etag, warnings}`.
+#[wasm_bindgen]
+pub fn prepare_document(kind: &str, doc: &str) -> Result<String, JsValue> {
+    object_out(api::prepare_document(kind, &arg(doc)?))
+}
+
+/// The pure update step: `{document, text, etag, changed, corrupt, warnings}`.
+#[wasm_bindgen]
+pub fn apply_update(
+    kind: &str,
+    bytes: Option<Vec<u8>>,
+    patch: &str,
+    options: &str,
+    if_match: Option<String>,
+) -> Result<String, JsValue> {
+    object_out(api::apply_update(
+        kind,
+        bytes.as_deref(),
+        &arg(patch)?,
+        &arg(options)?,
+        if_match.as_deref(),
+    ))
+}
+
+/// The update step for a document the host produced from the loaded one.
+#[wasm_bindgen]
+pub fn finish_update(
+    kind: &str,
+    bytes: Option<Vec<u8>>,
+    doc: &str,
+    if_match: Option<String>,
+) -> Result<String, JsValue> {
+    object_out(api::finish_update(
+        kind,
+        bytes.as_deref(),
+        &arg(doc)?,
+        if_match.as_deref(),
+    ))
+}
+
+/// Throws `E_CONFLICT` unless `if_match` is absent or equals `current`.
+#[wasm_bindgen]
+pub fn check_if_match(current: Option<String>, if_match: Option<String>) -> Result<(), JsValue> {
+    api::check_if_match(current.as_deref(), if_match.as_deref()).map_err(throw)
+}
+
+/// Parses a JSONL log: `{records, torn, needs_newline}`.
+#[wasm_bindgen]
+pub fn parse_log(bytes: &[u8]) -> Result<String, JsValue> {
+    object_out(api::parse_log(bytes))
+}
+
+/// One JSONL line (compact JSON + `\n`) of a value given as JSON text.
+#[wasm_bindgen]
+pub fn log_line(value: &str) -> Result<String, JsValue> {
+    text_out(api::log_line(&arg(value)?))
+}
+
+/// Epoch milliseconds of an RFC 3339 timestamp. Every supported instant is within ±2^53 ms,
+/// so the `f64` is exact.
+#[wasm_bindgen]
+pub fn parse_timestamp(text: &str) -> Result<f64, JsValue> {
+    api::parse_timestamp(text)
+        .map(|millis| millis as f64)
+        .map_err(throw)
+}
+
+/// RFC 3339 UTC text of epoch milliseconds. The JS number must be a whole number
+/// (`E_VALUE` otherwise); one beyond the `i64` range saturates and the core reports it as
+/// out of range.
+#[wasm_bindgen]
+pub fn format_timestamp(millis: f64) -> Result<String, JsValue> {
+    if !millis.is_finite() || millis.fract() != 0.0 {
+        return Err(throw(api::value_error(
+            "",
+            format!("{millis} is not a whole number of epoch milliseconds"),
+        )));
+    }
+    text_out(api::format_timestamp(millis as i64))
+}
+
+/// Checks a machine definition: `{valid, errors, warnings}`.
+#[wasm_bindgen]
+pub fn machine_check(definition: &str) -> Result<String, JsValue> {
+    object_out(api::machine_check(&arg(definition)?))
+}
+
+/// The legal events from `state`: `[{event, to, auto}]`.
+#[wasm_bindgen]
+pub fn machine_events(definition: &str, state: &str, context: &str) -> Result<String, JsValue> {
+    object_out(api::machine_events(
+        &arg(definition)?,
+        state,
+        &arg(context)?,
+    ))
+}
+
+/// Fires an event: `{state, previous, changed, steps, scheduled}`.
+#[wasm_bindgen]
+pub fn machine_fire(
+    definition: &str,
+    instance: &str,
+    event: &str,
+    context: &str,
+) -> Result<String, JsValue> {
+    object_out(api::machine_fire(
+        &arg(definition)?,
+        &arg(instance)?,
+        event,
+        &arg(context)?,
+    ))
+}
+
+/// The Mermaid `stateDiagram-v2` text of a machine.
+#[wasm_bindgen]
+pub fn machine_diagram(definition: &str) -> Result<String, JsValue> {
+    text_out(api::machine_diagram(&arg(definition)?))
+}

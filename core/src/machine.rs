@@ -239,24 +239,25 @@ impl Guard {
                 "path must be a JSON pointer",
             ));
         }
-        let op =
-            match req_str(map, "op", at)? {
-                "eq" => Op::Eq,
-                "ne" => Op::Ne,
-                "lt" => Op::Lt,
-                "le" => Op::Le,
-                "gt" => Op::Gt,
-                "ge" => Op::Ge,
-                "exists" => Op::Exists,
-                "absent" => Op::Absent,
-                "in" => Op::In,
-                other => return Err(machine_error(
+        let op = match req_str(map, "op", at)? {
+            "eq" => Op::Eq,
+            "ne" => Op::Ne,
+            "lt" => Op::Lt,
+            "le" => Op::Le,
+            "gt" => Op::Gt,
+            "ge" => Op::Ge,
+            "exists" => Op::Exists,
+            "absent" => Op::Absent,
+            "in" => Op::In,
+            other => {
+                return Err(machine_error(
                     format!("{at}/op"),
                     format!(
                         "unknown op {other:?}: use eq, ne, lt, le, gt, ge, exists, absent or in"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         let value = map.get("value").cloned().unwrap_or(Value::Null);
         if op == Op::In && !value.is_array() {
             return Err(machine_error(

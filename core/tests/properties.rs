@@ -1,0 +1,144 @@
+//! Property tests for the laws: merge identity and idempotence, parse/serialize round trips,
+//! deterministic machines, and "never panics" on arbitrary bytes.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    missing_docs
+)]
+
+use proptest::prelude::*;
+use serde_json::{Map, Number, Value};
+use statecore::machine::{Instance, Machine};
+use statecore::merge::{merge, MergeOptions, Strategy as MergeStrategy};
+use statecore::{api, json};
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| Value::Number(n.into())),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        "[a-z\\u{e9}\\u{1F600}\"\\\\\n]{0,6}".prop_map(Value::String),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(4, 40, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec(("[a-e]{1,2}", inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+fn object() -> impl Strategy<Value = Value> {
+    prop::collection::vec(("[a-e]{1,2}", value()), 0..6)
+        .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>()))
+}
+
+const STRATEGIES: [MergeStrategy; 3] = [
+    MergeStrategy::Shallow,
+    MergeStrategy::Deep,
+    MergeStrategy::MergePatch,
+];
+
+proptest! {
+    #[test]
+    fn merging_an_empty_patch_is_identity(doc in object()) {
+        for s in STRATEGIES {
+            let out = merge(&doc, &Value::Object(Map::new()), &MergeOptions::with_strategy(s)).unwrap();
+            prop_assert_eq!(&out, &doc);
+        }
+    }
+
+    #[test]
+    fn merge_is_idempotent(doc in object(), patch in object()) {
+        for s in STRATEGIES {
+            let options = MergeOptions::with_strategy(s);
+            let once = merge(&doc, &patch, &options).unwrap();
+            let twice = merge(&once, &patch, &options).unwrap();
+            prop_assert_eq!(once, twice);
+        }
+    }
+
+    #[test]
+    fn rules_are_idempotent(doc in object(), items in prop::collection::vec(value(), 0..5)) {
+        let options = MergeOptions::from_value(&serde_json::json!({
+            "strategy": "deep", "rules": [{"path": "/s", "mode": "append"}]
+        })).unwrap();
+        let patch = serde_json::json!({"s": items});
+        let once = merge(&doc, &patch, &options).unwrap();
+        let twice = merge(&once, &patch, &options).unwrap();
+        prop_assert_eq!(once, twice);
+    }
+
+    #[test]
+    fn parse_serialize_round_trip(doc in value()) {
+        let text = json::serialize(&doc);
+        let back = json::parse(text.as_bytes()).unwrap();
+        prop_assert_eq!(&back, &doc);
+        prop_assert_eq!(json::serialize(&back), text);
+    }
+
+    #[test]
+    fn compact_and_canonical_agree(doc in value()) {
+        let compact = json::serialize_compact(&doc);
+        prop_assert_eq!(api::canonical(compact.as_bytes()).unwrap(), json::serialize(&doc));
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..64)) {
+        let _ = json::parse(&data);
+        let _ = api::parse_log(&data);
+    }
+
+    #[test]
+    fn json_like_text_never_panics(text in "[\\[\\]{}\",:0-9eE.+\\-tfnrul\\\\ a]{0,40}") {
+        let _ = json::parse(text.as_bytes());
+    }
+
+    #[test]
+    fn machines_are_deterministic(events in prop::collection::vec(0usize..6, 0..30), attempt in 0u8..5) {
+        let machine = Machine::from_value(&chunk_machine()).unwrap();
+        let names = ["start", "succeed", "fail", "pause", "resume", "nonsense"];
+        let context = serde_json::json!({"attempt": attempt});
+        let run = || {
+            let mut instance = Instance { state: machine.initial.clone(), previous: None };
+            let mut trace = Vec::new();
+            for &e in &events {
+                match machine.fire(&instance, names[e], &context) {
+                    Ok(fired) => { instance = fired.instance; trace.push(instance.state.clone()); }
+                    Err(err) => trace.push(err.code.as_str().to_owned()),
+                }
+            }
+            trace
+        };
+        let first = run();
+        prop_assert_eq!(&first, &run());
+        for state in first.iter().filter(|s| !s.starts_with("E_")) {
+            prop_assert!(machine.states.iter().any(|s| &s.name == state));
+        }
+    }
+}
+
+fn chunk_machine() -> Value {
+    serde_json::json!({"name": "chunk", "initial": "planned",
+      "states": [{"name": "planned"}, {"name": "active"}, {"name": "retrying"},
+                 {"name": "completed", "terminal": true}, {"name": "failed", "terminal": true},
+                 {"name": "paused"}],
+      "transitions": [
+        {"from": ["planned"], "event": "start", "to": "active"},
+        {"from": ["active", "retrying"], "event": "succeed", "to": "completed"},
+        {"from": ["active", "retrying"], "event": "fail", "to": "retrying",
+         "guard": {"path": "/attempt", "op": "lt", "value": 3}},
+        {"from": ["active", "retrying"], "event": "fail", "to": "failed"},
+        {"from": ["planned", "active", "retrying"], "event": "pause", "to": "paused"},
+        {"from": ["paused"], "event": "resume", "to": "$previous"}]})
+}
