@@ -114,9 +114,7 @@ pub fn finish_update(
     doc: &Value,
     if_match: Option<&str>,
 ) -> Result<Value> {
-    let loaded = document::load(kind, bytes)?;
-    document::check_if_match(loaded.etag.as_deref(), if_match)?;
-    Ok(document::finish(kind, &loaded, doc.clone(), bytes)?.to_value())
+    Ok(document::finish_update(kind, bytes, doc.clone(), if_match)?.to_value())
 }
 
 /// `E_CONFLICT` unless `if_match` is absent or equals `current`.

@@ -40,6 +40,18 @@ impl Loaded {
 
 /// Interprets a file's bytes (`None` = missing file) as a document of `kind`.
 pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
+    load_with(kind, bytes, true, true)
+}
+
+/// What a writer needs of the old bytes: the document, and the etag only to check `if_match`.
+/// The old document is not validated: only the new one is, before it is written.
+fn load_for_update(kind: &str, bytes: Option<&[u8]>, if_match: Option<&str>) -> Result<Loaded> {
+    let loaded = load_with(kind, bytes, false, if_match.is_some())?;
+    check_if_match(loaded.etag.as_deref(), if_match)?;
+    Ok(loaded)
+}
+
+fn load_with(kind: &str, bytes: Option<&[u8]>, validate: bool, hash: bool) -> Result<Loaded> {
     let spec = kinds::kind(kind)?;
     let Some(bytes) = bytes else {
         return Ok(Loaded {
@@ -49,10 +61,10 @@ pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
             report: Report::default(),
         });
     };
-    let etag = Some(json::etag(bytes));
+    let etag = hash.then(|| json::etag(bytes));
     match json::parse(bytes) {
         Ok(document) => {
-            let report = if document.is_null() && (spec.default)().is_null() {
+            let report = if !validate || (document.is_null() && (spec.default)().is_null()) {
                 Report::default()
             } else {
                 (spec.validate)(&document)
@@ -175,6 +187,17 @@ impl Updated {
     }
 }
 
+/// The update step for a document a host function produced from the loaded one.
+pub fn finish_update(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    document: Value,
+    if_match: Option<&str>,
+) -> Result<Updated> {
+    let loaded = load_for_update(kind, bytes, if_match)?;
+    finish(kind, &loaded, document, bytes)
+}
+
 /// Computes a write from the file's current bytes and a new document (already merged or
 /// produced by a host function).
 pub fn finish(
@@ -212,8 +235,7 @@ pub fn update(
     options: &MergeOptions,
     if_match: Option<&str>,
 ) -> Result<Updated> {
-    let loaded = load(kind, bytes)?;
-    check_if_match(loaded.etag.as_deref(), if_match)?;
+    let loaded = load_for_update(kind, bytes, if_match)?;
     json::check_limits(patch)?;
     let document = merge(&loaded.document, patch, options)?;
     finish(kind, &loaded, document, bytes)

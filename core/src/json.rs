@@ -4,13 +4,13 @@
 //! Choices (documented in `docs/merge.md` § Documents):
 //! - Duplicate keys are rejected (`E_DUPLICATE_KEY`): a validator must not guess which wins.
 //! - A leading UTF-8 byte-order mark is skipped; output never has one.
-//! - Numbers keep their exact text (`1.0`, `1e2`, `12345678901234567890` stay as written).
+//! - Numbers keep their digits (`1.0`, `-0`, `12345678901234567890` stay as written); an
+//!   exponent is written `e` with an explicit sign (`1E5` → `1e+5`).
 //! - Lone surrogate escapes (`"\ud800"`) are rejected: they cannot be stored as UTF-8.
 //! - Limits: [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`], [`MAX_STRING_BYTES`], each `E_LIMIT`.
 
 use crate::error::{child_path, Code, Error, Result};
 use serde_json::{Map, Number, Value};
-use sha2::{Digest, Sha256};
 use std::str::FromStr;
 
 /// Maximum nesting depth of arrays and objects. `[]` has depth 1; depth 128 is accepted,
@@ -72,27 +72,24 @@ pub fn serialize_compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// The entity tag of a file's bytes: the first 128 bits of its SHA-256, as 32 hex digits.
+/// The entity tag of a file's bytes: their 128-bit XXH3 hash as 32 hex digits. It detects
+/// any change between a read and a write (compare-and-swap); it is not a security hash.
 pub fn etag(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(32);
-    for byte in digest.iter().take(16) {
-        out.push_str(&format!("{byte:02x}"));
-    }
-    out
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
 }
 
-/// Checks that every number in `value` can be held exactly by a JavaScript number: integers
-/// within ±(2^53 − 1) and finite floats. Otherwise `E_PRECISION` with the path of the first
-/// offending number (hosts that cannot keep it exactly must refuse rather than round).
+/// Checks that every number in `value` can be held exactly by a JavaScript number: an
+/// integer whose digits a double holds exactly (every integer within ±(2^53 − 1), and larger
+/// ones such as `1e20` written out), or a finite float. Otherwise `E_PRECISION` with the path
+/// of the first offending number: a host that cannot keep it exactly must refuse, not round.
 pub fn check_js_safe(value: &Value) -> Result<()> {
-    check_numbers(value, "", &|n: &Number| is_js_safe(n))
+    check_numbers(value, &is_js_safe)
 }
 
 /// Checks that every number is finite as a 64-bit float (integers of any size pass): what a
 /// Python host needs (`int` is exact, `float` is f64). Otherwise `E_PRECISION`.
 pub fn check_float_range(value: &Value) -> Result<()> {
-    check_numbers(value, "", &|n: &Number| {
+    check_numbers(value, &|n: &Number| {
         is_integer_text(n.as_str()) || n.as_f64().is_some_and(f64::is_finite)
     })
 }
@@ -104,18 +101,52 @@ pub fn is_integer_text(text: &str) -> bool {
 
 fn is_js_safe(n: &Number) -> bool {
     let text = n.as_str();
-    if is_integer_text(text) {
-        let digits = text.strip_prefix('-').unwrap_or(text);
-        return digits.parse::<u64>().is_ok_and(|v| v <= MAX_SAFE_INTEGER);
+    if !is_integer_text(text) {
+        return n.as_f64().is_some_and(f64::is_finite);
     }
-    n.as_f64().is_some_and(f64::is_finite)
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.len() <= 15 {
+        return true; // below 10^15 < 2^53: always exact
+    }
+    // Exact when the nearest double, written out in full, has the same digits.
+    text.parse::<f64>()
+        .is_ok_and(|f| f.is_finite() && format!("{f:.0}") == text)
 }
 
-fn check_numbers(value: &Value, path: &str, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
-    match value {
-        Value::Number(n) if !ok(n) => Err(Error::new(
+/// Walks the numbers of `value`; the path is built only for the one that fails.
+fn check_numbers(value: &Value, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
+    fn find<'v>(
+        value: &'v Value,
+        ok: &dyn Fn(&Number) -> bool,
+        path: &mut Vec<Segment<'v>>,
+    ) -> Option<&'v Number> {
+        match value {
+            Value::Number(n) if !ok(n) => Some(n),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                path.push(Segment::Index(i));
+                let found = find(item, ok, path);
+                if found.is_none() {
+                    path.pop();
+                }
+                found
+            }),
+            Value::Object(map) => map.iter().find_map(|(k, v)| {
+                path.push(Segment::Key(k));
+                let found = find(v, ok, path);
+                if found.is_none() {
+                    path.pop();
+                }
+                found
+            }),
+            _ => None,
+        }
+    }
+    let mut path = Vec::new();
+    match find(value, ok, &mut path) {
+        None => Ok(()),
+        Some(n) => Err(Error::new(
             Code::Precision,
-            path,
+            pointer(&path),
             format!(
                 "the number {} cannot be represented exactly by this host; \
                  use the text API to keep it, or store it as a string",
@@ -123,44 +154,59 @@ fn check_numbers(value: &Value, path: &str, ok: &dyn Fn(&Number) -> bool) -> Res
             ),
         )
         .with_detail("number", n.as_str())),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, item)| check_numbers(item, &child_path(path, &i.to_string()), ok)),
-        Value::Object(map) => map
-            .iter()
-            .try_for_each(|(k, v)| check_numbers(v, &child_path(path, k), ok)),
-        _ => Ok(()),
     }
+}
+
+/// One step of a path being walked; turned into a JSON pointer only when an error needs it.
+enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn pointer(path: &[Segment<'_>]) -> String {
+    path.iter().fold(String::new(), |acc, seg| match seg {
+        Segment::Key(k) => child_path(&acc, k),
+        Segment::Index(i) => child_path(&acc, &i.to_string()),
+    })
 }
 
 /// Checks a value built by a host against the limits: depth and string length.
 pub fn check_limits(value: &Value) -> Result<()> {
-    fn walk(value: &Value, depth: usize, path: &str) -> Result<()> {
+    fn walk<'v>(value: &'v Value, path: &mut Vec<Segment<'v>>) -> Result<()> {
+        let here = |path: &[Segment<'_>]| pointer(path);
         match value {
-            Value::String(s) => check_string_len(s.len(), path),
+            Value::String(s) if s.len() > MAX_STRING_BYTES => {
+                check_string_len(s.len(), &here(path))
+            }
             Value::Array(items) => {
-                check_depth(depth.saturating_add(1), path)?;
-                items.iter().enumerate().try_for_each(|(i, item)| {
-                    walk(
-                        item,
-                        depth.saturating_add(1),
-                        &child_path(path, &i.to_string()),
-                    )
-                })
+                if path.len() >= MAX_DEPTH {
+                    return check_depth(path.len().saturating_add(1), &here(path));
+                }
+                for (i, item) in items.iter().enumerate() {
+                    path.push(Segment::Index(i));
+                    walk(item, path)?;
+                    path.pop();
+                }
+                Ok(())
             }
             Value::Object(map) => {
-                check_depth(depth.saturating_add(1), path)?;
-                map.iter().try_for_each(|(k, v)| {
-                    let p = child_path(path, k);
-                    check_string_len(k.len(), &p)?;
-                    walk(v, depth.saturating_add(1), &p)
-                })
+                if path.len() >= MAX_DEPTH {
+                    return check_depth(path.len().saturating_add(1), &here(path));
+                }
+                for (k, v) in map {
+                    path.push(Segment::Key(k));
+                    if k.len() > MAX_STRING_BYTES {
+                        return check_string_len(k.len(), &here(path));
+                    }
+                    walk(v, path)?;
+                    path.pop();
+                }
+                Ok(())
             }
             _ => Ok(()),
         }
     }
-    walk(value, 0, "")
+    walk(value, &mut Vec::new())
 }
 
 /// `E_LIMIT` when `depth` exceeds [`MAX_DEPTH`].
@@ -313,19 +359,23 @@ impl<'a> Parser<'a> {
             self.bump();
             self.skip_ws();
             let value = self.value(depth).map_err(|f| prefix(f, &key))?;
-            if map.contains_key(&key) {
-                let path = child_path("", &key);
-                return Err(Failure {
-                    error: Error::new(
-                        Code::DuplicateKey,
-                        path,
-                        format!("duplicate key {key:?} in object; keep one of them"),
-                    )
-                    .with_detail("key", key),
-                    offset: key_offset,
-                });
+            match map.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                serde_json::map::Entry::Occupied(slot) => {
+                    let key = slot.key().clone();
+                    return Err(Failure {
+                        error: Error::new(
+                            Code::DuplicateKey,
+                            child_path("", &key),
+                            format!("duplicate key {key:?} in object; keep one of them"),
+                        )
+                        .with_detail("key", key),
+                        offset: key_offset,
+                    });
+                }
             }
-            map.insert(key, value);
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.bump(),
@@ -428,6 +478,11 @@ impl<'a> Parser<'a> {
             offset: start,
         })?;
         let text = std::str::from_utf8(text).unwrap_or("0");
+        if text.len() <= 18 && is_integer_text(text) && text != "-0" {
+            if let Ok(n) = text.parse::<i64>() {
+                return Ok(Value::Number(n.into()));
+            }
+        }
         Number::from_str(text)
             .map(Value::Number)
             .map_err(|_| self.fail(Code::Parse, format!("invalid number {text}")))
@@ -435,6 +490,28 @@ impl<'a> Parser<'a> {
 
     fn string(&mut self) -> Parsed<String> {
         self.bump(); // opening quote
+        let start = self.pos;
+        while let Some(b) = self.peek() {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                break;
+            }
+            self.bump();
+        }
+        if self.peek() == Some(b'"') {
+            // Fast path: no escapes, one UTF-8 check over the slice.
+            let slice = self.bytes.get(start..self.pos).unwrap_or_default();
+            check_string_len(slice.len(), "").map_err(|error| Failure {
+                error,
+                offset: start,
+            })?;
+            let text = std::str::from_utf8(slice).map_err(|e| Failure {
+                error: Error::new(Code::Parse, "", "invalid UTF-8 in string"),
+                offset: start.saturating_add(e.valid_up_to()),
+            })?;
+            self.bump();
+            return Ok(text.to_owned());
+        }
+        self.pos = start;
         let mut out: Vec<u8> = Vec::new();
         loop {
             let run_start = self.pos;

@@ -57,9 +57,16 @@ fn a_hundred_thousand_open_brackets_are_e_limit_not_a_stack_overflow() {
 
 #[test]
 fn numbers_are_checked_for_host_precision() {
-    let doc = json::parse(br#"{"ok": 9007199254740991, "a": [1, 9007199254740992]}"#).unwrap();
+    // Integers a double holds exactly pass (2^53, 1e20 written out), others do not.
+    let exact = br#"{"max": 9007199254740991, "p53": 9007199254740992, "e20": 100000000000000000000, "neg": -9007199254740992}"#;
+    assert!(json::check_js_safe(&json::parse(exact).unwrap()).is_ok());
+    let doc = json::parse(br#"{"ok": 1, "a": [1, 9007199254740993]}"#).unwrap();
     let err = json::check_js_safe(&doc).unwrap_err();
     assert_eq!((err.code, err.path.as_str()), (Code::Precision, "/a/1"));
+    let doc = json::parse(br#"[123456789012345678901234567890]"#).unwrap();
+    assert_eq!(json::check_js_safe(&doc).unwrap_err().path, "/0");
+    let doc = json::parse(br#"{"f": 1e400}"#).unwrap();
+    assert_eq!(json::check_js_safe(&doc).unwrap_err().path, "/f");
     let doc = json::parse(br#"{"big": 123456789012345678901234567890, "f": 1e400}"#).unwrap();
     let err = json::check_float_range(&doc).unwrap_err();
     assert_eq!((err.code, err.path.as_str()), (Code::Precision, "/f"));
