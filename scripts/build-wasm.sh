@@ -3,7 +3,7 @@
 #   npm/dist/node/  wasm-bindgen --target nodejs (CommonJS, loads the .wasm synchronously)
 #   npm/dist/web/   wasm-bindgen --target web    (ES module, explicit `await init()`)
 #   npm/dist/node/api.cjs  CommonJS copy of npm/lib/api.mjs (the one hand-written API layer)
-# Both .wasm files are shrunk with `wasm-opt -Oz` from the npm package `binaryen` (never
+# Both .wasm files are shrunk with `wasm-opt -O3` (speed: the core runs on every prompt and request) from the npm package `binaryen` (never
 # Debian's binaryen: its output crashes at load). Idempotent; steps whose inputs did not
 # change since the last run are skipped.
 set -euo pipefail
@@ -29,7 +29,7 @@ raw=target/wasm32-unknown-unknown/wasm-release/statecore_wasm.wasm
 
 # One stamp over everything the outputs depend on: skip bindgen + wasm-opt when unchanged.
 stamp_file=npm/dist/.build-stamp
-stamp=$( { sha256sum "$raw" npm/lib/api.mjs "$0"; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
+stamp=$( { sha256sum "$raw" npm/lib/api.mjs npm/build/cjs-from-esm.mjs "$0"; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
    && [ -f npm/dist/node/api.cjs ]; then
@@ -42,8 +42,8 @@ for target in nodejs web; do
   out=npm/dist/$([ "$target" = nodejs ] && echo node || echo web)
   log "wasm-bindgen --target $target -> $out"
   wasm-bindgen "$raw" --target "$target" --out-dir "$out" --out-name statecore
-  log "wasm-opt -Oz $out/statecore_bg.wasm"
-  "$wasm_opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+  log "wasm-opt -O3 $out/statecore_bg.wasm"
+  "$wasm_opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$out/statecore_bg.wasm" -o "$out/statecore_bg.wasm"
 done

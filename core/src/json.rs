@@ -79,8 +79,8 @@ pub fn etag(bytes: &[u8]) -> String {
 }
 
 /// Checks that every number in `value` can be held exactly by a JavaScript number: an
-/// integer whose digits a double holds exactly (every integer within ±(2^53 − 1), and larger
-/// ones such as `1e20` written out), or a finite float. Otherwise `E_PRECISION` with the path
+/// integer that is a double written out in full or in its shortest form (every integer within
+/// ±(2^53 − 1), `100000000000000000000`, `1152921504606847000`), or a finite float. Otherwise `E_PRECISION` with the path
 /// of the first offending number: a host that cannot keep it exactly must refuse, not round.
 pub fn check_js_safe(value: &Value) -> Result<()> {
     check_numbers(value, &is_js_safe)
@@ -108,9 +108,11 @@ fn is_js_safe(n: &Number) -> bool {
     if digits.len() <= 15 {
         return true; // below 10^15 < 2^53: always exact
     }
-    // Exact when the nearest double, written out in full, has the same digits.
-    text.parse::<f64>()
-        .is_ok_and(|f| f.is_finite() && format!("{f:.0}") == text)
+    // Safe when the nearest double, written out in full (`{:.0}`) or in its shortest form
+    // (`{}`, what JavaScript writes: 2^60 is `1152921504606847000`), is this text.
+    text.parse::<f64>().is_ok_and(|f| {
+        f.is_finite() && (format!("{f:.0}") == text || format!("{f}") == text)
+    })
 }
 
 /// Walks the numbers of `value`; the path is built only for the one that fails.

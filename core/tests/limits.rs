@@ -58,7 +58,7 @@ fn a_hundred_thousand_open_brackets_are_e_limit_not_a_stack_overflow() {
 #[test]
 fn numbers_are_checked_for_host_precision() {
     // Integers a double holds exactly pass (2^53, 1e20 written out), others do not.
-    let exact = br#"{"max": 9007199254740991, "p53": 9007199254740992, "e20": 100000000000000000000, "neg": -9007199254740992}"#;
+    let exact = br#"{"max": 9007199254740991, "p53": 9007199254740992, "e20": 100000000000000000000, "neg": -9007199254740992, "js": 1152921504606847000, "full": 1152921504606846976}"#;
     assert!(json::check_js_safe(&json::parse(exact).unwrap()).is_ok());
     let doc = json::parse(br#"{"ok": 1, "a": [1, 9007199254740993]}"#).unwrap();
     let err = json::check_js_safe(&doc).unwrap_err();

@@ -1,0 +1,244 @@
+// The JS boundary (docs/api.md § Host values, ARCHITECTURE §6): prototype safety, limits,
+// values that are not JSON, precision, error objects, and a wasm instance that keeps working
+// after every error.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as sc from "statecore";
+
+/** Asserts `fn` throws a statecore error of `Class` with `code` (and `path` when given). */
+function throwsCode(fn, Class, code, path) {
+  let error;
+  try {
+    fn();
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error, `expected ${code}, nothing was thrown`);
+  assert.ok(error instanceof Class, `expected ${Class.name}, got ${error?.name}: ${error?.message}`);
+  assert.ok(error instanceof sc.StatecoreError && error instanceof Error);
+  assert.equal(error.code, code, error.message);
+  if (path !== undefined) assert.equal(error.path, path, error.message);
+  // the wasm instance is still usable after every error
+  assert.deepEqual(sc.merge({ a: 1 }, { b: 2 }), { a: 1, b: 2 });
+  return error;
+}
+
+/** Asserts an object is a plain object whose `__proto__` is an own data property. */
+function assertOwnProto(obj, inner) {
+  assert.equal(Object.getPrototypeOf(obj), Object.prototype);
+  assert.ok(Object.hasOwn(obj, "__proto__"), "__proto__ kept as an own key");
+  const desc = Object.getOwnPropertyDescriptor(obj, "__proto__");
+  assert.ok("value" in desc && desc.enumerable, "a data property");
+  assert.deepEqual(JSON.stringify(desc.value), JSON.stringify(inner));
+  assert.equal({}.polluted, undefined);
+  assert.equal(Object.prototype.polluted, undefined);
+}
+
+const PROTO_TEXT = '{"__proto__": {"polluted": 1}, "b": 2}';
+
+test("parse keeps __proto__ as data", () => {
+  const doc = sc.parse(PROTO_TEXT);
+  assertOwnProto(doc, { polluted: 1 });
+  assert.deepEqual(Object.keys(doc), ["__proto__", "b"]);
+  assert.equal(doc.polluted, undefined);
+  const nested = sc.parse('{"a": [{"__proto__": {"polluted": 1}}]}');
+  assertOwnProto(nested.a[0], { polluted: 1 });
+  const ctor = sc.parse('{"constructor": {"prototype": {"polluted": 1}}}');
+  assert.deepEqual(Object.keys(ctor), ["constructor"]);
+  assert.equal(ctor.constructor.prototype.polluted, 1);
+  assert.equal(Object.getPrototypeOf(ctor), Object.prototype);
+  assert.equal({}.polluted, undefined);
+  assert.equal(sc.serialize(doc), sc.canonical(PROTO_TEXT));
+});
+
+test("merge keeps __proto__ as data in every strategy, nothing dropped", () => {
+  const patch = JSON.parse(PROTO_TEXT); // JSON.parse makes an own "__proto__" key
+  for (const strategy of ["shallow", "deep", "merge_patch"]) {
+    const out = sc.merge({ x: 1 }, patch, { strategy });
+    assertOwnProto(out, { polluted: 1 });
+    assert.deepEqual(Object.keys(out), ["x", "__proto__", "b"]);
+    // merging into an existing __proto__ member
+    const again = sc.merge(out, JSON.parse('{"__proto__": {"more": 2}}'), { strategy });
+    assertOwnProto(again, strategy === "shallow" ? { more: 2 } : { polluted: 1, more: 2 });
+  }
+  const deep = sc.merge(
+    JSON.parse('{"a": {"__proto__": {"p": 1}}}'),
+    JSON.parse('{"a": {"__proto__": {"q": 2}}, "constructor": {"prototype": {"polluted": 1}}}'),
+  );
+  assertOwnProto(deep.a, { p: 1, q: 2 });
+  assert.equal(deep.constructor.prototype.polluted, 1);
+  assert.equal({}.polluted, undefined);
+});
+
+test("other results keep __proto__ as data (loadDocument, applyUpdate, parseLog, validate)", () => {
+  const loaded = sc.loadDocument("json", PROTO_TEXT);
+  assertOwnProto(loaded.document, { polluted: 1 });
+  const updated = sc.applyUpdate("json", PROTO_TEXT, JSON.parse('{"__proto__": {"x": 1}}'), null, null);
+  assertOwnProto(updated.document, { polluted: 1, x: 1 });
+  const log = sc.parseLog('{"__proto__": {"polluted": 1}}\n');
+  assertOwnProto(log.records[0], { polluted: 1 });
+  assert.equal(sc.validate("json", JSON.parse(PROTO_TEXT)).valid, true);
+  assert.equal(sc.mergeText(PROTO_TEXT, "{}"), sc.canonical(PROTO_TEXT));
+});
+
+/** Nested arrays of `depth` levels (`[]` has depth 1) as text, and nested objects. */
+const arrays = (depth) => "[".repeat(depth) + "]".repeat(depth);
+function objects(depth) {
+  let v = {};
+  for (let i = 1; i < depth; i++) v = { a: v };
+  return v;
+}
+
+test("depth 127 and 128 pass, 129 is E_LIMIT (text, documents and patches)", () => {
+  for (const depth of [127, 128]) {
+    assert.equal(sc.canonical(arrays(depth)).length > 0, true);
+    assert.equal(JSON.stringify(sc.parse(arrays(depth))), arrays(depth));
+    const doc = objects(depth);
+    assert.deepEqual(sc.merge(doc, {}), doc);
+    assert.deepEqual(sc.merge({}, doc), doc);
+    assert.deepEqual(sc.merge(doc, doc, { strategy: "merge_patch" }), doc);
+    assert.equal(sc.validate("json", doc).valid, true);
+  }
+  throwsCode(() => sc.parse(arrays(129)), sc.LimitError, "E_LIMIT");
+  throwsCode(() => sc.canonical(arrays(129)), sc.LimitError, "E_LIMIT");
+  throwsCode(() => sc.merge(objects(129), {}), sc.LimitError, "E_LIMIT");
+  throwsCode(() => sc.merge({}, objects(129)), sc.LimitError, "E_LIMIT");
+  throwsCode(() => sc.mergeText("{}", JSON.stringify(objects(129))), sc.LimitError, "E_LIMIT");
+  throwsCode(() => sc.serialize(objects(129)), sc.LimitError, "E_LIMIT");
+  // far too deep for JSON.stringify itself: still a LimitError, never a crash
+  let deep = [];
+  for (let i = 0; i < 200_000; i++) deep = [deep];
+  throwsCode(() => sc.merge({ deep }, {}), sc.LimitError, "E_LIMIT");
+});
+
+test("a 10 MB string round-trips; a 17 MB string is E_LIMIT", () => {
+  const ten = "é".repeat(5 * 1024 * 1024); // 10 MiB of UTF-8
+  assert.equal(sc.merge({}, { s: ten }).s, ten);
+  assert.equal(sc.parse(JSON.stringify({ s: ten })).s, ten);
+  assert.equal(sc.serialize(ten), JSON.stringify(ten) + "\n");
+  const big = "x".repeat(17 * 1024 * 1024);
+  throwsCode(() => sc.merge({}, { s: big }), sc.LimitError, "E_LIMIT", "/s");
+  throwsCode(() => sc.parse(JSON.stringify([big])), sc.LimitError, "E_LIMIT", "/0");
+  throwsCode(() => sc.merge({ [big]: 1 }, {}), sc.LimitError, "E_LIMIT");
+});
+
+test("host values that are not JSON are DataError E_VALUE with their path", () => {
+  const cycle = { a: { b: [] } };
+  cycle.a.b.push(cycle);
+  const cases = [
+    [{ a: NaN }, "/a"],
+    [{ a: [1, Infinity] }, "/a/1"],
+    [{ a: { b: -Infinity } }, "/a/b"],
+    [{ n: 1n }, "/n"],
+    [{ s: "ok", t: ["\ud800"] }, "/t/0"],
+    [{ ["k\udc00"]: 1 }, "/k\udc00"],
+    [{ f: () => 1 }, "/f"],
+    [{ y: Symbol("s") }, "/y"],
+    [{ u: [1, undefined] }, "/u/1"],
+    [cycle, "/a/b/0"],
+    [{ "a/b~c": NaN }, "/a~1b~0c"],
+    [{ boxed: new Number(NaN) }, "/boxed"],
+    [NaN, ""],
+  ];
+  for (const [value, path] of cases) {
+    for (const call of [
+      () => sc.merge(value, {}),
+      () => sc.merge({}, value),
+      () => sc.serialize(value),
+      () => sc.validate("json", value),
+      () => sc.logLine(value),
+    ]) {
+      const e = throwsCode(call, sc.DataError, "E_VALUE", path);
+      assert.ok(typeof e.details.argument === "string");
+    }
+  }
+  throwsCode(() => sc.serialize(undefined), sc.DataError, "E_VALUE", "");
+  throwsCode(() => sc.merge({}, {}, { strategy: NaN }), sc.DataError, "E_VALUE", "/strategy");
+  throwsCode(() => sc.machine.events({}, "a", { n: 1n }), sc.DataError, "E_VALUE", "/n");
+  // undefined object members are omitted, as in JSON; toJSON is honoured
+  assert.deepEqual(sc.merge({ a: undefined, b: 1 }, {}), { b: 1 });
+  assert.deepEqual(sc.merge({}, { at: new Date(0) }), { at: "1970-01-01T00:00:00.000Z" });
+  // a toJSON that throws its own error is not rewritten
+  assert.throws(() => sc.serialize({ toJSON() { throw new SyntaxError("mine"); } }), SyntaxError);
+});
+
+test("arguments of the wrong type are DataError E_VALUE", () => {
+  throwsCode(() => sc.parse(42), sc.DataError, "E_VALUE");
+  throwsCode(() => sc.parse("\ud800"), sc.DataError, "E_VALUE");
+  throwsCode(() => sc.validate(1, {}), sc.DataError, "E_VALUE");
+  throwsCode(() => sc.formatTimestamp("0"), sc.DataError, "E_VALUE");
+  throwsCode(() => sc.formatTimestamp(1.5), sc.DataError, "E_VALUE");
+  throwsCode(() => sc.formatTimestamp(NaN), sc.DataError, "E_VALUE");
+  throwsCode(() => sc.checkIfMatch(5, null), sc.DataError, "E_VALUE");
+});
+
+test("bytes arguments: string, Uint8Array and Buffer are the same bytes", () => {
+  const text = '{"é": [1, 2.50, 1e2]}';
+  const want = sc.canonical(text);
+  assert.equal(sc.canonical(new TextEncoder().encode(text)), want);
+  assert.equal(sc.canonical(Buffer.from(text)), want);
+  assert.equal(sc.etag(Buffer.from(text)), sc.etag(text));
+  assert.match(sc.etag(text), /^[0-9a-f]{32}$/);
+  // a BOM is skipped; invalid UTF-8 is a ParseError
+  assert.equal(sc.canonical(new Uint8Array([0xef, 0xbb, 0xbf, 0x31])), "1\n");
+  throwsCode(() => sc.parse(new Uint8Array([0x22, 0xff, 0x22])), sc.ParseError, "E_PARSE");
+});
+
+test("integers no double holds: parse refuses (E_PRECISION, path), the text API keeps them", () => {
+  const text = '{"a": [1, 9007199254740993], "b": -12345678901234567890123}';
+  throwsCode(() => sc.parse(text), sc.DataError, "E_PRECISION", "/a/1");
+  throwsCode(() => sc.parse("1e400"), sc.DataError, "E_PRECISION", "");
+  // the path points into the returned value
+  throwsCode(() => sc.loadDocument("json", text), sc.DataError, "E_PRECISION", "/document/a/1");
+  throwsCode(() => sc.parseLog('{"n": 18446744073709551617}\n'), sc.DataError, "E_PRECISION", "/records/0/n");
+  assert.equal(sc.parse("[9007199254740991, -9007199254740991]")[0], Number.MAX_SAFE_INTEGER);
+  // integers a double holds exactly come back exactly, however large (docs/api.md)
+  assert.deepEqual(sc.parse("[9007199254740992, 100000000000000000000]"), [2 ** 53, 1e20]);
+  assert.deepEqual(sc.merge({ a: 1e20, b: 2 ** 60 }, {}), { a: 1e20, b: 2 ** 60 });
+  const canonical = sc.canonical(text);
+  assert.match(canonical, /9007199254740993/);
+  assert.match(canonical, /-12345678901234567890123/);
+  const merged = sc.mergeText(text, '{"c": 1e400, "d": 1.10}');
+  assert.equal(
+    merged, // exponents are written with a sign (docs/merge.md § Documents)
+    '{\n  "a": [\n    1,\n    9007199254740993\n  ],\n  "b": -12345678901234567890123,\n  "c": 1e+400,\n  "d": 1.10\n}\n',
+  );
+});
+
+test("errors are real Error objects with code, path, details", () => {
+  const e = throwsCode(() => sc.parse('{"a": 1,\n "a": 2}'), sc.ParseError, "E_DUPLICATE_KEY", "/a");
+  assert.equal(e.name, "ParseError");
+  assert.ok(e.stack.includes("ParseError"));
+  assert.equal(e.details.line, 2);
+  const invalid = throwsCode(() => sc.prepareDocument("agency.runner_status", { nope: 1 }), sc.ValidationError, "E_INVALID");
+  assert.equal(typeof invalid.details, "object");
+  throwsCode(() => sc.validate("no.such.kind", {}), sc.UsageError, "E_KIND");
+  throwsCode(() => sc.merge({}, {}, { strategy: "sideways" }), sc.UsageError, "E_OPTIONS", "/strategy");
+  throwsCode(() => sc.merge([], {}), sc.MergeError, "E_MERGE");
+  throwsCode(() => sc.parseTimestamp("yesterday"), sc.TimestampError, "E_TIMESTAMP");
+  throwsCode(() => sc.checkIfMatch("a", "b"), sc.ConflictError, "E_CONFLICT");
+  throwsCode(() => sc.parseLog('{}\nnot json\n{}\n'), sc.LogCorruptError, "E_LOG_CORRUPT");
+  const def = { name: "m", initial: "a", states: [{ name: "a" }, { name: "b" }], transitions: [] };
+  throwsCode(() => sc.machine.fire(def, "a", "go"), sc.TransitionError, "E_TRANSITION");
+  throwsCode(() => sc.machine.check({ name: 1 }), sc.UsageError, "E_MACHINE");
+});
+
+test("errorFromRecord picks the class by name, then by code", () => {
+  const rec = { name: "LockTimeoutError", code: "E_LOCK_TIMEOUT", path: "/x", message: "m", details: { ms: 5 } };
+  const e = sc.errorFromRecord(rec);
+  assert.ok(e instanceof sc.LockTimeoutError && e instanceof sc.StatecoreError);
+  assert.deepEqual([e.name, e.code, e.path, e.message, e.details], ["LockTimeoutError", "E_LOCK_TIMEOUT", "/x", "m", { ms: 5 }]);
+  assert.ok(sc.errorFromRecord({ code: "E_CONFLICT", message: "c" }) instanceof sc.ConflictError);
+  assert.ok(sc.errorFromRecord({ name: "__proto__", code: "E_WHAT" }).constructor === sc.StatecoreError);
+  const own = new sc.ValidationError("bad", { code: "E_INVALID", details: { valid: false } });
+  assert.deepEqual([own.name, own.path, own.details.valid], ["ValidationError", "", false]);
+});
+
+test("many failures in a row leave the module working", () => {
+  for (let i = 0; i < 200; i++) {
+    assert.throws(() => sc.parse("{"), sc.ParseError);
+    assert.throws(() => sc.merge({ a: NaN }, {}), sc.DataError);
+    assert.throws(() => sc.parse(arrays(200)), sc.LimitError);
+    assert.deepEqual(sc.parse(`{"i": ${i}}`), { i });
+  }
+});
