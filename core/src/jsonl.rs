@@ -2,8 +2,9 @@
 //!
 //! Reading rules (`docs/locking.md` § Logs): blank lines are skipped; a last line that does
 //! not parse is a torn write, dropped with a warning and reported so the next appender
-//! repairs it (keeping a copy); an unparseable line before the last valid line is corruption,
-//! `E_LOG_CORRUPT` naming the line.
+//! repairs it (keeping a copy); an unparseable line followed by any other non-blank line is
+//! corruption, `E_LOG_CORRUPT` naming the line (one torn `write()` can only damage the last
+//! line, so two bad lines are never a torn tail).
 
 use crate::error::{Code, Error, Result};
 use crate::json;
