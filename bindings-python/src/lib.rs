@@ -9,6 +9,7 @@
 //!   during the walk, which also stops cycles. JSON pointer paths are built only on failure.
 //! - **JSON → Python**: integers become `int` (any size, exact), other numbers `float` (out of
 //!   double range: `E_PRECISION` with its path).
+//! - **Threads**: text inputs of 256 KiB or more are processed with the interpreter released.
 //! - **Errors** are the classes of `statecore.errors`, defined in Python and looked up by the
 //!   core's `code.class_name()`, so the abi3 wheel never needs to know them.
 
@@ -19,8 +20,12 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyT
 use serde_json::{Map, Number, Value};
 use statecore::error::child_path;
 use statecore::{api, json, Code, Error};
-use std::borrow::Cow;
 use std::str::FromStr;
+
+/// Rust-side allocations only (Python objects use Python's allocator): converted documents
+/// are many small strings and maps, where mimalloc is much faster than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -33,9 +38,8 @@ static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 /// details)`. Falls back to `ValueError` only if that module cannot be used (never expected).
 fn raise(py: Python<'_>, error: &Error) -> PyErr {
     fn build(py: Python<'_>, error: &Error) -> PyResult<PyErr> {
-        let module = ERRORS.get_or_try_init(py, || {
-            py.import("statecore.errors").map(Bound::unbind)
-        })?;
+        let module =
+            ERRORS.get_or_try_init(py, || py.import("statecore.errors").map(Bound::unbind))?;
         let class = module.bind(py).getattr(error.code.class_name())?;
         let details = to_py(py, &error.details).unwrap_or_else(|_| PyDict::new(py).into_any());
         let exception = class.call1((
@@ -96,6 +100,26 @@ impl Fail {
             Fail::Py(error) => error,
         }
     }
+}
+
+/// Inputs of at least this many bytes are processed with the interpreter released, so other
+/// Python threads run meanwhile. Smaller ones keep it: giving it up and waiting to get it back
+/// (up to the 5 ms switch interval when another thread is busy) would cost more than the work.
+const DETACH_BYTES: usize = 256 * 1024;
+
+/// Runs `work` (pure core code over `len` bytes of input) detached from the interpreter when
+/// the input is large, attached otherwise.
+fn unlocked<T: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> T + Send) -> T {
+    if len >= DETACH_BYTES {
+        py.detach(work)
+    } else {
+        work()
+    }
+}
+
+/// The size of an optional file's contents.
+fn size(bytes: Option<&[u8]>) -> usize {
+    bytes.map_or(0, <[u8]>::len)
 }
 
 /// Maps a core result to a Python one.
@@ -179,14 +203,17 @@ fn object(dict: &Bound<'_, PyDict>, depth: usize) -> Result<Value, Fail> {
             return Err(value_error(format!(
                 "object keys must be str, not {} ({})",
                 type_name(&key),
-                key.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
+                key.repr()
+                    .map_or_else(|_| "?".to_owned(), |r| r.to_string())
             )));
         };
         let key = string(key)?;
         let value = to_value(&item, depth).map_err(|fail| fail.within(&key))?;
         if let Some(_previous) = map.insert(key, value) {
             // Only possible with `str` subclasses whose equality differs from their text.
-            return Err(value_error("two keys of this dict have the same text".to_owned()));
+            return Err(value_error(
+                "two keys of this dict have the same text".to_owned(),
+            ));
         }
     }
     Ok(Value::Object(map))
@@ -207,7 +234,7 @@ fn array<'py>(
 
 /// A `str` as UTF-8, within the string-length limit; a lone surrogate is `E_VALUE`.
 fn string(s: &Bound<'_, PyString>) -> Result<String, Fail> {
-    let text = s.to_cow().map_err(|err| {
+    let text = utf8(s).map_err(|err| {
         if err.is_instance_of::<PyUnicodeEncodeError>(s.py()) {
             value_error("str contains a lone surrogate, which JSON text cannot hold".to_owned())
         } else {
@@ -215,7 +242,33 @@ fn string(s: &Bound<'_, PyString>) -> Result<String, Fail> {
         }
     })?;
     json::check_string_len(text.len(), "")?;
-    Ok(text.into_owned())
+    Ok(text.to_owned())
+}
+
+/// The UTF-8 text of a `str`, borrowed from the string object (no copy for ASCII strings).
+///
+/// PyO3 offers this (`to_str`) only for abi3 ≥ 3.10 and otherwise encodes into a temporary
+/// `bytes` object; `PyUnicode_AsUTF8AndSize` is exported by every CPython 3 (and in the stable
+/// ABI since 3.10), so the cp39-abi3 wheel calls it directly: strings are the hot spot of the
+/// conversion. Fails with `UnicodeEncodeError` on a lone surrogate.
+#[allow(unsafe_code)]
+fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+    extern "C" {
+        fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut pyo3::ffi::PyObject,
+            size: *mut pyo3::ffi::Py_ssize_t,
+        ) -> *const std::os::raw::c_char;
+    }
+    let mut size: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live `str` object and we are attached to the interpreter.
+    let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    if data.is_null() {
+        return Err(PyErr::fetch(s.py()));
+    }
+    let len = usize::try_from(size).unwrap_or(0);
+    // SAFETY: CPython returns `size` bytes of valid UTF-8 cached in the string object, which
+    // is immutable and outlives the borrow `'a` of `s`.
+    Ok(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(data.cast(), len)) })
 }
 
 /// An `int` as an exact JSON number: `i64` directly, anything bigger through its decimal text.
@@ -233,20 +286,19 @@ fn int(i: &Bound<'_, PyInt>) -> Result<Number, Fail> {
     let digits = exact
         .str()
         .map_err(|err| value_error(format!("int cannot be converted to decimal text: {err}")))?;
-    let digits = digits.to_cow()?;
+    let digits = utf8(&digits)?;
     json::check_string_len(digits.len(), "")?;
-    Number::from_str(&digits).map_err(|_| value_error(format!("{digits} is not a JSON number")))
+    Number::from_str(digits).map_err(|_| value_error(format!("{digits} is not a JSON number")))
 }
 
 /// `str` or `bytes` (file contents) as bytes; `str` is encoded as UTF-8.
-fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<Cow<'a, [u8]>> {
+fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&'a [u8]> {
     if let Ok(b) = obj.cast::<PyBytes>() {
-        return Ok(Cow::Borrowed(b.as_bytes()));
+        return Ok(b.as_bytes());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return match s.to_cow() {
-            Ok(Cow::Borrowed(text)) => Ok(Cow::Borrowed(text.as_bytes())),
-            Ok(Cow::Owned(text)) => Ok(Cow::Owned(text.into_bytes())),
+        return match utf8(s) {
+            Ok(text) => Ok(text.as_bytes()),
             Err(_) => Err(value_error(
                 "str contains a lone surrogate, which JSON text cannot hold".to_owned(),
             )
@@ -261,10 +313,7 @@ fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<Cow<'a, [u8]
 }
 
 /// Like [`bytes_arg`], with `None` as "no file".
-fn opt_bytes_arg<'a>(
-    obj: Option<&'a Bound<'_, PyAny>>,
-    name: &str,
-) -> PyResult<Option<Cow<'a, [u8]>>> {
+fn opt_bytes_arg<'a>(obj: Option<&'a Bound<'_, PyAny>>, name: &str) -> PyResult<Option<&'a [u8]>> {
     obj.map(|obj| bytes_arg(obj, name)).transpose()
 }
 
@@ -343,7 +392,7 @@ fn precision(n: &Number) -> Fail {
 #[pyfunction]
 fn parse<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let bytes = bytes_arg(data, "data")?;
-    let value = core(py, py.detach(|| api::parse(&bytes)))?;
+    let value = core(py, unlocked(py, bytes.len(), || api::parse(bytes)))?;
     out(py, &value)
 }
 
@@ -351,14 +400,14 @@ fn parse<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, 
 #[pyfunction]
 fn canonical(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
     let bytes = bytes_arg(data, "data")?;
-    core(py, py.detach(|| api::canonical(&bytes)))
+    core(py, unlocked(py, bytes.len(), || api::canonical(bytes)))
 }
 
 /// Canonical text of a document.
 #[pyfunction]
 fn serialize(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
     let value = arg(value, "value")?;
-    core(py, py.detach(|| api::serialize(&value)))
+    core(py, api::serialize(&value))
 }
 
 /// Merges `patch` into `doc` (`options`: `{strategy, rules, stamp}` or `None`).
@@ -373,7 +422,7 @@ fn merge<'py>(
     let doc = arg(doc, "doc")?;
     let patch = arg(patch, "patch")?;
     let options = opt_arg(options, "options")?;
-    let merged = core(py, py.detach(|| api::merge(&doc, &patch, &options)))?;
+    let merged = core(py, api::merge(&doc, &patch, &options))?;
     out(py, &merged)
 }
 
@@ -389,9 +438,9 @@ fn merge_text(
     let doc = bytes_arg(doc, "doc")?;
     let patch = bytes_arg(patch, "patch")?;
     let options = opt_arg(options, "options")?;
-    let merged = py.detach(|| {
-        let doc = api::parse(&doc)?;
-        let patch = api::parse(&patch)?;
+    let merged = unlocked(py, doc.len().saturating_add(patch.len()), || {
+        let doc = api::parse(doc)?;
+        let patch = api::parse(patch)?;
         api::serialize(&api::merge(&doc, &patch, &options)?)
     });
     core(py, merged)
@@ -405,7 +454,7 @@ fn validate<'py>(
     doc: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let doc = arg(doc, "doc")?;
-    let report = core(py, py.detach(|| api::validate(&kind, &doc)))?;
+    let report = core(py, api::validate(&kind, &doc))?;
     out(py, &report)
 }
 
@@ -419,7 +468,9 @@ fn validate_text<'py>(
     let bytes = bytes_arg(data, "data")?;
     let report = core(
         py,
-        py.detach(|| api::validate(&kind, &api::parse(&bytes)?)),
+        unlocked(py, bytes.len(), || {
+            api::validate(&kind, &api::parse(bytes)?)
+        }),
     )?;
     out(py, &report)
 }
@@ -447,7 +498,7 @@ fn limits(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 #[pyfunction]
 fn etag(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
     let bytes = bytes_arg(data, "data")?;
-    Ok(py.detach(|| api::etag(&bytes)))
+    Ok(unlocked(py, bytes.len(), || api::etag(bytes)))
 }
 
 /// What a reader makes of a file's contents (`None` = missing file).
@@ -459,7 +510,10 @@ fn load_document<'py>(
     data: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let bytes = opt_bytes_arg(data, "data")?;
-    let loaded = core(py, py.detach(|| api::load_document(&kind, bytes.as_deref())))?;
+    let loaded = core(
+        py,
+        unlocked(py, size(bytes), || api::load_document(&kind, bytes)),
+    )?;
     out(py, &loaded)
 }
 
@@ -471,7 +525,7 @@ fn prepare_document<'py>(
     doc: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let doc = arg(doc, "doc")?;
-    let prepared = core(py, py.detach(|| api::prepare_document(&kind, &doc)))?;
+    let prepared = core(py, api::prepare_document(&kind, &doc))?;
     out(py, &prepared)
 }
 
@@ -491,14 +545,8 @@ fn apply_update<'py>(
     let options = opt_arg(options, "options")?;
     let updated = core(
         py,
-        py.detach(|| {
-            api::apply_update(
-                &kind,
-                bytes.as_deref(),
-                &patch,
-                &options,
-                if_match.as_deref(),
-            )
+        unlocked(py, size(bytes), || {
+            api::apply_update(&kind, bytes, &patch, &options, if_match.as_deref())
         }),
     )?;
     out(py, &updated)
@@ -518,7 +566,9 @@ fn finish_update<'py>(
     let doc = arg(doc, "doc")?;
     let updated = core(
         py,
-        py.detach(|| api::finish_update(&kind, bytes.as_deref(), &doc, if_match.as_deref())),
+        unlocked(py, size(bytes), || {
+            api::finish_update(&kind, bytes, &doc, if_match.as_deref())
+        }),
     )?;
     out(py, &updated)
 }
@@ -526,7 +576,11 @@ fn finish_update<'py>(
 /// `ConflictError` unless `if_match` is `None` or equals `current`.
 #[pyfunction]
 #[pyo3(signature = (current, if_match))]
-fn check_if_match(py: Python<'_>, current: Option<String>, if_match: Option<String>) -> PyResult<()> {
+fn check_if_match(
+    py: Python<'_>,
+    current: Option<String>,
+    if_match: Option<String>,
+) -> PyResult<()> {
     core(
         py,
         api::check_if_match(current.as_deref(), if_match.as_deref()),
@@ -537,7 +591,7 @@ fn check_if_match(py: Python<'_>, current: Option<String>, if_match: Option<Stri
 #[pyfunction]
 fn parse_log<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let bytes = bytes_arg(data, "data")?;
-    let log = core(py, py.detach(|| api::parse_log(&bytes)))?;
+    let log = core(py, unlocked(py, bytes.len(), || api::parse_log(bytes)))?;
     out(py, &log)
 }
 

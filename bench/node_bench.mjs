@@ -1,0 +1,315 @@
+// Node benches of statecore (ARCHITECTURE §9): statecore and the alternative a user would pick,
+// on the same input, in the same run. Prints a markdown fragment on stdout (bench/run.sh puts it
+// in RESULTS.md); progress goes to stderr. Exits non-zero when statecore gives a wrong result
+// (checked once per comparison, outside the timed loops); never fails on speed.
+//
+//   node bench/node_bench.mjs [--quick]
+import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Ajv from "ajv";
+import deepmerge from "deepmerge";
+import lockfile from "proper-lockfile";
+import writeFileAtomic from "write-file-atomic";
+import {
+  assertSameJson,
+  check,
+  compareSync,
+  consume,
+  log,
+  summary,
+  table,
+} from "./lib.mjs";
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const statecorePath = path.join(here, "..", "npm", "lib", "node.cjs");
+const sc = require(statecorePath);
+
+const quick = process.argv.includes("--quick");
+const KIND = "agency.runner_status";
+const docBytes = fs.readFileSync(path.join(here, "fixtures", "runner_status.json"));
+const docText = docBytes.toString("utf8");
+const patch = JSON.parse(fs.readFileSync(path.join(here, "fixtures", "patch.json"), "utf8"));
+const patchText = JSON.stringify(patch);
+const schema = JSON.parse(fs.readFileSync(path.join(here, "schema.json"), "utf8"));
+
+const ajv = new Ajv({ allowUnionTypes: true, strictTypes: false });
+const validateAjv = ajv.compile(schema);
+const overwriteArrays = (_target, source) => source;
+const deep = (a, b) => deepmerge(a, b, { arrayMerge: overwriteArrays });
+
+function ajvOrThrow(doc) {
+  if (!validateAjv(doc)) throw new Error(`invalid: ${ajv.errorsText(validateAjv.errors)}`);
+  return doc;
+}
+
+const out = [];
+// Temporary directories, removed however the process ends (a failed check exits early).
+const tempDirs = [];
+const makeTempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-bench-"));
+  tempDirs.push(dir);
+  return dir;
+};
+process.on("exit", () => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15, sampleMs: 40, warmupMs: 150 };
+
+// ---------------------------------------------------------------------------------------
+// Correctness of the schema equivalent: it must agree with statecore on valid and invalid.
+// ---------------------------------------------------------------------------------------
+{
+  const cases = [
+    JSON.parse(docText),
+    { status: "needs_input", summary: "x", questions: [] },
+    { status: "Working", summary: "x" },
+    { status: "working", summary: "   " },
+    { status: "blocked", summary: "x", blockers: ["a"] },
+    { status: "ready_for_review", summary: "x", how_to_test: "" },
+    { status: "working", summary: "x", updated_at: "yesterday" },
+    { status: "working", summary: "x", risks: [1] },
+  ];
+  for (const doc of cases) {
+    const mine = sc.validate(KIND, doc).valid;
+    check("schema equivalence", mine === validateAjv(doc), JSON.stringify(doc));
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// (1) merge + validate, text in, text out
+// ---------------------------------------------------------------------------------------
+{
+  log("(1) merge+validate text→text");
+  const viaApply = () => sc.applyUpdate(KIND, docBytes, patch, null, null).text;
+  const viaText = () => {
+    const merged = sc.mergeText(docBytes, patchText);
+    const report = sc.validateText(KIND, merged);
+    if (!report.valid) throw new Error("invalid");
+    return merged;
+  };
+  const alternative = () => {
+    const doc = deep(JSON.parse(docBytes), patch);
+    return JSON.stringify(ajvOrThrow(doc), null, 2) + "\n";
+  };
+  const expected = JSON.parse(alternative());
+  assertSameJson("(1) applyUpdate", JSON.parse(viaApply()), expected);
+  assertSameJson("(1) mergeText+validateText", JSON.parse(viaText()), expected);
+  check("(1) canonical text equals JSON.stringify(x, null, 2)", viaApply() === alternative());
+  let threw = false;
+  try {
+    sc.applyUpdate(KIND, docBytes, { status: "nope" }, null, null);
+  } catch (e) {
+    threw = e instanceof sc.ValidationError;
+  }
+  check("(1) applyUpdate rejects an invalid result", threw);
+
+  const results = compareSync(
+    [
+      { name: "statecore applyUpdate(kind, bytes, patch).text", statecore: true, fn: viaApply },
+      { name: "statecore mergeText + validateText", statecore: true, fn: viaText },
+      { name: "JSON.parse + deepmerge + ajv + JSON.stringify", fn: alternative },
+    ],
+    micro,
+  );
+  out.push(
+    table(
+      "Node (1): merge + validate, text in → text out",
+      `A ${docBytes.length}-byte \`agency.runner_status\` document (Buffer, as read from a file) and a ` +
+        `${patchText.length}-byte deep patch; output is the 2-space-indented text. ` +
+        "`applyUpdate` also returns the merged document as an object and its etag.",
+      results,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// (2) merge + validate, object in, object out
+// ---------------------------------------------------------------------------------------
+{
+  log("(2) merge+validate object→object");
+  const docObj = JSON.parse(docText);
+  const viaObjects = () => {
+    const merged = sc.merge(docObj, patch);
+    if (!sc.validate(KIND, merged).valid) throw new Error("invalid");
+    return merged;
+  };
+  const viaDeepmerge = () => ajvOrThrow(deep(docObj, patch));
+  // What a user writes by hand for this patch: spread, one level deeper where the patch nests.
+  const viaSpread = () =>
+    ajvOrThrow({ ...docObj, ...patch, progress: { ...docObj.progress, ...patch.progress } });
+  const expected = viaDeepmerge();
+  assertSameJson("(2) merge+validate", viaObjects(), expected);
+  assertSameJson("(2) spread (sanity of the alternative)", viaSpread(), expected);
+  assertSameJson("(2) input untouched", docObj, JSON.parse(docText));
+
+  const results = compareSync(
+    [
+      { name: "statecore merge + validate", statecore: true, fn: viaObjects },
+      { name: "deepmerge + ajv", fn: viaDeepmerge },
+      { name: "spread + ajv", fn: viaSpread },
+    ],
+    micro,
+  );
+  out.push(
+    table(
+      "Node (2): merge + validate, object in → object out",
+      "The same document and patch as JS objects. statecore copies them across the wasm boundary " +
+        "as JSON text both ways; the alternatives never leave JS (spread shares unchanged subtrees).",
+      results,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// (3) locked file updates
+// ---------------------------------------------------------------------------------------
+{
+  log("(3) locked file updates");
+  const N = quick ? 40 : 200;
+  const samples = quick ? 1 : 5;
+  const dir = makeTempDir();
+  const patchFor = (i) => ({ summary: `update ${i}`, progress: { done: i, current: `step ${i}` } });
+
+  const scSync = (file, i) => sc.updateDocumentSync(file, KIND, patchFor(i));
+  const scAsync = (file, i) => sc.updateDocument(file, KIND, patchFor(i));
+  const altSync = (file, i) => {
+    const release = lockfile.lockSync(file, { realpath: false });
+    try {
+      const doc = deep(JSON.parse(fs.readFileSync(file, "utf8")), patchFor(i));
+      writeFileAtomic.sync(file, JSON.stringify(ajvOrThrow(doc), null, 2) + "\n");
+    } finally {
+      release();
+    }
+  };
+  const altAsync = async (file, i) => {
+    const release = await lockfile.lock(file, { realpath: false });
+    try {
+      const doc = deep(JSON.parse(await fs.promises.readFile(file, "utf8")), patchFor(i));
+      await writeFileAtomic(file, JSON.stringify(ajvOrThrow(doc), null, 2) + "\n");
+    } finally {
+      await release();
+    }
+  };
+  // The same, plus an fsync of the directory after the rename (what statecore does).
+  const fsyncDirSync = (dirPath) => {
+    const fd = fs.openSync(dirPath, "r");
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+  const altSyncDir = (file, i) => {
+    const release = lockfile.lockSync(file, { realpath: false });
+    try {
+      const doc = deep(JSON.parse(fs.readFileSync(file, "utf8")), patchFor(i));
+      writeFileAtomic.sync(file, JSON.stringify(ajvOrThrow(doc), null, 2) + "\n");
+      fsyncDirSync(path.dirname(file));
+    } finally {
+      release();
+    }
+  };
+  const cases = [
+    { name: "statecore updateDocumentSync", statecore: true, fn: scSync, async: false },
+    { name: "statecore updateDocument (async)", statecore: true, fn: scAsync, async: true },
+    { name: "proper-lockfile lockSync + JSON + deepmerge + ajv + write-file-atomic sync", fn: altSync, async: false },
+    { name: "proper-lockfile lock + JSON + deepmerge + ajv + write-file-atomic (async)", fn: altAsync, async: true },
+    { name: "the sync alternative + fsync of the directory", fn: altSyncDir, async: false },
+  ];
+
+  const runOnce = async (c, count) => {
+    const file = path.join(dir, `${cases.indexOf(c)}.json`);
+    fs.writeFileSync(file, docBytes);
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < count; i++) consume(c.async ? await c.fn(file, i) : c.fn(file, i));
+    const ns = Number(process.hrtime.bigint() - t0) / count;
+    return { ns, file };
+  };
+
+  // Warm-up, and the correctness check: the same updates give the same document.
+  const finals = [];
+  for (const c of cases) {
+    const { file } = await runOnce(c, 20);
+    finals.push(JSON.parse(fs.readFileSync(file, "utf8")));
+  }
+  for (let k = 1; k < cases.length; k++) assertSameJson(`(3) ${cases[k].name}`, finals[0], finals[k]);
+  const read = sc.readDocumentSync(path.join(dir, "0.json"), KIND);
+  check("(3) readDocumentSync after updates", read.valid && read.document.progress.done === 19);
+
+  const times = cases.map(() => []);
+  for (let s = 0; s < samples; s++) {
+    for (const [k, c] of cases.entries()) times[k].push((await runOnce(c, N)).ns);
+  }
+  const leftovers = fs.readdirSync(dir).filter((f) => !/^\d\.json$/.test(f));
+  check("(3) no temp or lock files left", leftovers.length === 0, leftovers.join(", "));
+  out.push(
+    table(
+      `Node (3): locked read-merge-validate-write, ${N} sequential updates`,
+      `Time per update (median of ${samples} runs of ${N} updates each, in ${os.tmpdir()}). ` +
+        "statecore: sidecar lock file, fsync of the temp file and of the directory, rename. " +
+        "proper-lockfile: a lock directory (plus its mtime refresh timer); write-file-atomic: " +
+        "temp file, fsync of the file (not the directory), rename; the last row adds the directory " +
+          "fsync, so that both sides make two fsyncs per update.",
+      cases.map((c, k) => summary(c, times[k])),
+      "per update",
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// (4) cold start of a status-line script
+// ---------------------------------------------------------------------------------------
+{
+  log("(4) cold start");
+  const N = quick ? 4 : 20;
+  const dir = makeTempDir();
+  const file = path.join(dir, "runner_status.json");
+  fs.writeFileSync(
+    file,
+    JSON.stringify(
+      { schema_version: "1.0", status: "working", updated_at: "2026-11-22T05:40:12Z", summary: "Starting work", questions: [], blockers: [], how_to_test: "", risks: [] },
+      null,
+      2,
+    ) + "\n",
+  );
+  const scripts = [
+    {
+      name: "statecore: require + readDocumentSync (validates) + print status",
+      statecore: true,
+      code: `const s=require(${JSON.stringify(statecorePath)});const r=s.readDocumentSync(${JSON.stringify(file)},"${KIND}");if(!r.valid)process.exit(3);console.log(r.document.status)`,
+    },
+    {
+      name: "plain: JSON.parse(readFileSync) + print status",
+      code: `const d=JSON.parse(require("fs").readFileSync(${JSON.stringify(file)},"utf8"));console.log(d.status)`,
+    },
+    { name: "reference: node -e '' (process start only)", code: "", reference: true },
+  ];
+  const spawn = (code) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
+    const ns = Number(process.hrtime.bigint() - t0);
+    if (r.status !== 0) throw new Error(`cold start script failed (${r.status}): ${r.stderr}`);
+    return { ns, stdout: r.stdout };
+  };
+  for (const s of scripts) spawn(s.code); // warm the page cache
+  check("(4) statecore prints the status", spawn(scripts[0].code).stdout === "working\n");
+  check("(4) plain prints the status", spawn(scripts[1].code).stdout === "working\n");
+  const times = scripts.map(() => []);
+  for (let i = 0; i < N; i++) scripts.forEach((s, k) => times[k].push(spawn(s.code).ns));
+  out.push(
+    table(
+      `Node (4): cold start of a status-line script (${N} spawns each, interleaved)`,
+      "Wall time of `node -e <script>` from spawn to exit, reading a 200-byte runner status.",
+      scripts.map((s, k) => summary(s, times[k])),
+      "per process",
+    ),
+  );
+}
+
+process.stdout.write(out.join("\n"));
+log("done");

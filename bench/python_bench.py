@@ -1,0 +1,451 @@
+"""Python benches of statecore (ARCHITECTURE §9): statecore and the stacks a user would assemble,
+on the same input, in the same run.
+
+Prints a markdown fragment on stdout (bench/run.sh puts it in RESULTS.md); progress goes to
+stderr. Exits non-zero when statecore gives a wrong result (checked once per comparison, outside
+the timed loops); never fails on speed.
+
+    .venv/bin/python bench/python_bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Annotated, Any, Callable, Literal
+
+import fastjsonschema
+import filelock
+import jsonschema
+import orjson
+import statecore
+from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
+
+try:
+    import jsonschema_rs
+except ImportError:  # optional: only when its wheel installs here
+    jsonschema_rs = None  # type: ignore[assignment]
+
+HERE = Path(__file__).resolve().parent
+KIND = "agency.runner_status"
+QUICK = "--quick" in sys.argv
+DOC_BYTES = (HERE / "fixtures" / "runner_status.json").read_bytes()
+PATCH = json.loads((HERE / "fixtures" / "patch.json").read_text())
+PATCH_TEXT = json.dumps(PATCH)
+SCHEMA = json.loads((HERE / "schema.json").read_text())
+
+sink = 0
+
+
+def log(message: str) -> None:
+    print(f"[python-bench] {message}", file=sys.stderr, flush=True)
+
+
+def fail(what: str, detail: str = "") -> None:
+    print(f"bench: WRONG RESULT in {what} {detail}", file=sys.stderr)
+    sys.exit(1)
+
+
+def same_json(what: str, actual: Any, expected: Any) -> None:
+    if actual != expected:
+        fail(what, f"\n  statecore:   {actual!r}\n  alternative: {expected!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Timing: warm-up, samples run round-robin over the cases, median
+# ---------------------------------------------------------------------------------------------
+class Case:
+    def __init__(self, name: str, fn: Callable[..., Any], statecore: bool = False) -> None:
+        self.name = name
+        self.fn = fn
+        self.statecore = statecore
+        self.times: list[float] = []
+
+
+def _loop(fn: Callable[[], Any], iters: int) -> float:
+    global sink
+    t0 = time.perf_counter_ns()
+    for _ in range(iters):
+        sink += fn() is not None
+    return (time.perf_counter_ns() - t0) / iters
+
+
+def compare(cases: list[Case]) -> list[Case]:
+    samples, sample_ms, warmup_ms = (3, 15, 40) if QUICK else (15, 40, 150)
+    iters = []
+    for c in cases:
+        n = 0
+        t0 = time.perf_counter_ns()
+        while time.perf_counter_ns() - t0 < warmup_ms * 1e6:
+            c.fn()
+            n += 1
+        per_op = warmup_ms * 1e6 / n
+        iters.append(max(5, round(sample_ms * 1e6 / per_op)))
+    for _ in range(samples):
+        for c, n in zip(cases, iters):
+            c.times.append(_loop(c.fn, n))
+    return cases
+
+
+def fmt(ns: float) -> str:
+    if ns >= 1e9:
+        return f"{ns / 1e9:.2f} s"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.1f} µs"
+    return f"{ns:.0f} ns"
+
+
+def table(title: str, note: str, cases: list[Case], unit: str = "per op") -> str:
+    sc = [c for c in cases if c.statecore]
+    head = ["implementation", f"median {unit}", "range of samples"]
+    head += [f"ratio `{s.name}` / this" for s in sc]
+    lines = [f"### {title}", "", note, "", "| " + " | ".join(head) + " |"]
+    lines.append("|" + "|".join("---" for _ in head) + "|")
+    for c in cases:
+        med = statistics.median(c.times)
+        row = [
+            f"**{c.name}**" if c.statecore else c.name,
+            fmt(med),
+            f"{fmt(min(c.times))} .. {fmt(max(c.times))} (n={len(c.times)})",
+        ]
+        row += ["" if c.statecore else f"{statistics.median(s.times) / med:.2f}" for s in sc]
+        lines.append("| " + " | ".join(row) + " |")
+    alts = [c for c in cases if not c.statecore]
+    if sc and alts:
+        best = min(sc, key=lambda c: statistics.median(c.times))
+        fastest = min(alts, key=lambda c: statistics.median(c.times))
+        b, f = statistics.median(best.times), statistics.median(fastest.times)
+        lines += [
+            "",
+            f"Key: **{title.split(':')[0]}: fastest statecore / fastest alternative = "
+            f"{b / f:.2f}** ({best.name}, {fmt(b)}; {fastest.name}, {fmt(f)})",
+        ]
+    lines.append("")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The alternatives: a deep merge (objects recursively, arrays and null replace) and validators
+# equivalent to the agency.runner_status rules
+# ---------------------------------------------------------------------------------------------
+def deep_merge(doc: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    out = dict(doc)
+    for key, value in patch.items():
+        current = out.get(key)
+        if isinstance(value, dict) and isinstance(current, dict):
+            out[key] = deep_merge(current, value)
+        else:
+            out[key] = value
+    return out
+
+
+fast_validate = fastjsonschema.compile(SCHEMA)
+js_validator = jsonschema.Draft7Validator(SCHEMA)
+rs_validator = jsonschema_rs.Draft7Validator(SCHEMA) if jsonschema_rs else None
+
+TIMESTAMP = SCHEMA["properties"]["updated_at"]["pattern"]
+NonBlank = Annotated[str, StringConstraints(pattern=r"\S")]
+
+
+class RunnerStatus(BaseModel):
+    """A pydantic model equivalent to the runner status rules (unknown fields kept)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    schema_version: str | None = None
+    status: Literal["working", "needs_input", "blocked", "ready_for_review"]
+    updated_at: Annotated[str, StringConstraints(pattern=TIMESTAMP)] | None = None
+    summary: NonBlank
+    questions: list[str] | None = None
+    blockers: list[str] | None = None
+    how_to_test: str | None = None
+    risks: list[str] | None = None
+
+    @model_validator(mode="after")
+    def per_status(self) -> RunnerStatus:
+        if self.status == "needs_input" and not self.questions:
+            raise ValueError("status needs_input requires a non-empty questions list")
+        if self.status == "blocked" and not self.blockers:
+            raise ValueError("status blocked requires a non-empty blockers list")
+        if self.status == "ready_for_review" and not (
+            self.how_to_test and self.how_to_test.strip()
+        ):
+            raise ValueError("status ready_for_review requires how_to_test")
+        return self
+
+
+def valid_by(name: str, doc: Any) -> bool:
+    try:
+        if name == "fastjsonschema":
+            fast_validate(doc)
+        elif name == "jsonschema":
+            js_validator.validate(doc)
+        elif name == "jsonschema_rs":
+            assert rs_validator is not None
+            return bool(rs_validator.is_valid(doc))
+        else:
+            RunnerStatus.model_validate(doc)
+    except (fastjsonschema.JsonSchemaException, jsonschema.ValidationError, ValueError):
+        return False
+    return True
+
+
+def check_equivalence() -> None:
+    """Every alternative validator agrees with statecore on valid and invalid documents."""
+    cases: list[Any] = [
+        json.loads(DOC_BYTES),
+        {"status": "needs_input", "summary": "x", "questions": []},
+        {"status": "Working", "summary": "x"},
+        {"status": "working", "summary": "   "},
+        {"status": "working", "summary": 3},
+        {"status": "blocked", "summary": "x", "blockers": ["a"]},
+        {"status": "ready_for_review", "summary": "x", "how_to_test": ""},
+        {"status": "working", "summary": "x", "updated_at": "yesterday"},
+        {"status": "working", "summary": "x", "risks": [1]},
+    ]
+    names = ["fastjsonschema", "jsonschema", "pydantic"]
+    if rs_validator is not None:
+        names.append("jsonschema_rs")
+    for doc in cases:
+        mine = statecore.validate(KIND, doc)["valid"]
+        for name in names:
+            if valid_by(name, doc) != mine:
+                fail(f"schema equivalence ({name})", repr(doc))
+
+
+def main() -> None:
+    out: list[str] = []
+    check_equivalence()
+
+    # -----------------------------------------------------------------------------------------
+    # (1) the dict boundary: a ~4 KB nested dict in and out
+    # -----------------------------------------------------------------------------------------
+    log("(1) dict boundary")
+    d = json.loads(DOC_BYTES)
+    empty: dict[str, Any] = {}
+    same_json("(1) statecore.merge(d, {})", statecore.merge(d, empty), d)
+    if statecore.merge(d, empty) is d:
+        fail("(1) statecore.merge returned its input")
+    cases = compare(
+        [
+            Case("statecore.merge(d, {})", lambda: statecore.merge(d, empty), statecore=True),
+            Case("json.loads(json.dumps(d))", lambda: json.loads(json.dumps(d))),
+            Case("orjson.loads(orjson.dumps(d))", lambda: orjson.loads(orjson.dumps(d))),
+        ]
+    )
+    out.append(
+        table(
+            "Python (1): the dict boundary (a 4 KB nested dict in, a new dict out)",
+            f"The runner status fixture as a dict ({len(DOC_BYTES)} bytes as JSON). "
+            "`statecore.merge(d, {})` converts the dict to the core's document and back.",
+            cases,
+        )
+    )
+
+    # -----------------------------------------------------------------------------------------
+    # (2) merge + validate, text in, text out
+    # -----------------------------------------------------------------------------------------
+    log("(2) merge+validate text→text")
+    data = DOC_BYTES
+
+    def sc_apply() -> str:
+        return statecore.apply_update(KIND, data, PATCH, None, None)["text"]
+
+    def sc_text() -> str:
+        merged = statecore.merge_text(data, PATCH_TEXT)
+        if not statecore.validate_text(KIND, merged)["valid"]:
+            raise ValueError("invalid")
+        return merged
+
+    def alt_fast() -> str:
+        doc = deep_merge(json.loads(data), PATCH)
+        fast_validate(doc)
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+    def alt_jsonschema() -> str:
+        doc = deep_merge(json.loads(data), PATCH)
+        js_validator.validate(doc)
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+    def alt_pydantic() -> str:
+        doc = deep_merge(json.loads(data), PATCH)
+        return RunnerStatus.model_validate(doc).model_dump_json(indent=2, exclude_unset=True)
+
+    def alt_pydantic_json() -> str:
+        # Validate on read with pydantic's own JSON parser, merge, validate again, dump.
+        read = RunnerStatus.model_validate_json(data).model_dump(exclude_unset=True)
+        merged = RunnerStatus.model_validate(deep_merge(read, PATCH))
+        return merged.model_dump_json(indent=2, exclude_unset=True)
+
+    def alt_rs() -> bytes:
+        assert rs_validator is not None
+        doc = deep_merge(orjson.loads(data), PATCH)
+        rs_validator.validate(doc)
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+    alternatives = [
+        Case("json + merge + fastjsonschema + json.dumps(indent=2)", alt_fast),
+        Case("json + merge + jsonschema + json.dumps(indent=2)", alt_jsonschema),
+        Case("json + merge + pydantic model_validate + model_dump_json", alt_pydantic),
+        Case(
+            "pydantic model_validate_json + merge + model_validate + model_dump_json",
+            alt_pydantic_json,
+        ),
+    ]
+    if rs_validator is not None:
+        alternatives.append(Case("orjson + merge + jsonschema_rs + orjson.dumps(INDENT_2)", alt_rs))
+    expected = json.loads(alt_fast())
+    same_json("(2) apply_update", json.loads(sc_apply()), expected)
+    same_json("(2) merge_text + validate_text", json.loads(sc_text()), expected)
+    for c in alternatives:
+        if json.loads(c.fn()) != expected:
+            fail(f"(2) alternative {c.name} disagrees with the others")
+    if sc_apply() != alt_fast():
+        fail("(2) canonical text", "differs from json.dumps(indent=2, ensure_ascii=False) + '\\n'")
+    try:
+        statecore.apply_update(KIND, data, {"status": "nope"}, None, None)
+        fail("(2) apply_update accepted an invalid result")
+    except statecore.ValidationError:
+        pass
+    cases = compare(
+        [
+            Case('statecore.apply_update(kind, bytes, patch)["text"]', sc_apply, statecore=True),
+            Case("statecore.merge_text + validate_text", sc_text, statecore=True),
+            *alternatives,
+        ]
+    )
+    out.append(
+        table(
+            "Python (2): merge + validate, text in → text out",
+            f"The {len(DOC_BYTES)}-byte runner status (bytes, as read from a file) and a "
+            f"{len(PATCH_TEXT)}-byte deep patch (a dict; a JSON string for `merge_text`). "
+            "`apply_update` also returns the merged document as a dict and its etag. "
+            "orjson returns bytes, the others str.",
+            cases,
+        )
+    )
+
+    # -----------------------------------------------------------------------------------------
+    # (3) locked file updates
+    # -----------------------------------------------------------------------------------------
+    log("(3) locked file updates")
+    tmp = Path(tempfile.mkdtemp(prefix="statecore-bench-"))
+    try:
+        out.append(locked_updates(tmp))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    if rs_validator is None:
+        out.append("_jsonschema-rs is not installed here: its rows are missing._\n")
+    sys.stdout.write("\n".join(out))
+    log("done")
+
+
+def locked_updates(tmp: Path) -> str:
+    """(3): statecore.update_document vs filelock + json + an atomic write."""
+    n_updates, samples = (40, 1) if QUICK else (200, 5)
+
+    def patch_for(i: int) -> dict[str, Any]:
+        return {"summary": f"update {i}", "progress": {"done": i, "current": f"step {i}"}}
+
+    def sc_update(path: str, i: int) -> Any:
+        return statecore.update_document(path, KIND, patch_for(i))
+
+    def write_atomic(path: str, data: bytes, fsync_dir: bool = False) -> None:
+        fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(temp, path)
+        except BaseException:
+            os.unlink(temp)
+            raise
+        if fsync_dir:
+            fd = os.open(os.path.dirname(path), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def alt_update(path: str, i: int) -> None:
+        with filelock.FileLock(path + ".lock"):
+            with open(path, "rb") as f:
+                doc = deep_merge(json.loads(f.read()), patch_for(i))
+            fast_validate(doc)
+            write_atomic(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode())
+
+    def alt_update_dir(path: str, i: int) -> None:
+        with filelock.FileLock(path + ".lock"):
+            with open(path, "rb") as f:
+                doc = deep_merge(json.loads(f.read()), patch_for(i))
+            fast_validate(doc)
+            text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+            write_atomic(path, text.encode(), fsync_dir=True)
+
+    def alt_update_rs(path: str, i: int) -> None:
+        assert rs_validator is not None
+        with filelock.FileLock(path + ".lock"):
+            with open(path, "rb") as f:
+                doc = deep_merge(orjson.loads(f.read()), patch_for(i))
+            rs_validator.validate(doc)
+            write_atomic(path, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+
+    locked = [
+        Case("statecore.update_document", sc_update, statecore=True),
+        Case("filelock + json + merge + fastjsonschema + atomic write", alt_update),
+    ]
+    locked.append(Case("the json alternative + fsync of the directory", alt_update_dir))
+    if rs_validator is not None:
+        locked.append(
+            Case("filelock + orjson + merge + jsonschema_rs + atomic write", alt_update_rs)
+        )
+
+    def run(c: Case, count: int) -> tuple[float, Path]:
+        path = tmp / f"{locked.index(c)}.json"
+        path.write_bytes(DOC_BYTES)
+        t0 = time.perf_counter_ns()
+        for i in range(count):
+            c.fn(str(path), i)
+        return (time.perf_counter_ns() - t0) / count, path
+
+    finals = []
+    for c in locked:  # warm-up and the correctness check
+        _, path = run(c, 20)
+        finals.append(json.loads(path.read_bytes()))
+    for c, final in zip(locked[1:], finals[1:]):
+        same_json(f"(3) {c.name}", finals[0], final)
+    read = statecore.read_document(str(tmp / "0.json"), KIND)
+    if not (read["valid"] and read["document"]["progress"]["done"] == 19):
+        fail("(3) read_document after updates", repr(read))
+    for _ in range(samples):
+        for c in locked:
+            c.times.append(run(c, n_updates)[0])
+    expected_files = {f"{k}.json" for k in range(len(locked))}
+    expected_files |= {f"{k}.json.lock" for k, c in enumerate(locked) if not c.statecore}
+    leftovers = [p.name for p in tmp.iterdir() if p.name not in expected_files]
+    if leftovers:
+        fail("(3) temp files left", ", ".join(leftovers))
+    return table(
+        f"Python (3): locked read-merge-validate-write, {n_updates} sequential updates",
+        f"Time per update (median of {samples} runs of {n_updates} updates each, in "
+        f"{tempfile.gettempdir()}). statecore: sidecar lock file, fsync of the temp file and "
+        "of the directory, rename. Alternatives: `filelock.FileLock` (flock on a `.lock` "
+        "file), `tempfile.mkstemp` + fsync of the file (not the directory) + `os.replace`; "
+        "the directory-fsync row adds it, so that both sides make two fsyncs per update.",
+        locked,
+        "per update",
+    )
+
+
+if __name__ == "__main__":
+    main()

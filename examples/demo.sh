@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `make demo`: two Python and two Node processes update one runner status file concurrently
+# while a Node watcher prints its validated status; ends with the final document and a check
+# that no update was lost.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
+file="$dir/.agency/state/runner_status.json"
+mkdir -p "$(dirname "$file")"
+steps=${DEMO_STEPS:-40}
+
+node examples/demo_watch.mjs "$file" & watcher=$!
+.venv/bin/python examples/demo_writer.py "$file" py-1 "$steps" &
+.venv/bin/python examples/demo_writer.py "$file" py-2 "$steps" &
+node examples/demo_writer.mjs "$file" node-1 "$steps" &
+node examples/demo_writer.mjs "$file" node-2 "$steps" &
+for job in $(jobs -p); do [ "$job" = "$watcher" ] || wait "$job"; done
+kill "$watcher" 2>/dev/null || true; wait "$watcher" 2>/dev/null || true
+node examples/demo_check.mjs "$file" 4 "$steps"

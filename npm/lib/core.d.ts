@@ -1,0 +1,325 @@
+// Types of the pure statecore API (docs/api.md), shared by the Node entry (index.d.ts) and
+// the browser entry (web.d.mts). Result objects use snake_case keys, as in every language.
+
+// ---------------------------------------------------------------------------------------
+// Values
+
+/** A JSON primitive. */
+export type JsonPrimitive = string | number | boolean | null;
+/** Any JSON value, as `JSON.parse` returns it. */
+export type Json = JsonPrimitive | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+/** File contents: a string (encoded as UTF-8) or raw bytes (a `Buffer` is a `Uint8Array`). */
+export type Bytes = string | Uint8Array;
+
+/**
+ * A document kind name (`kinds()` lists them; ARCHITECTURE §2). Any string is accepted by the
+ * types; an unknown one is a `UsageError` (`E_KIND`) at run time.
+ */
+export type DocumentKind = "json" | "agency.runner_status" | (string & {});
+
+// ---------------------------------------------------------------------------------------
+// Reports and results
+
+/** One problem in a document: stable `code`, JSON-pointer `path`, a message. */
+export interface Issue {
+  code: string;
+  path: string;
+  message: string;
+}
+
+/** A validation report: `valid` is true when `errors` is empty (warnings never invalidate). */
+export interface Report {
+  valid: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+/** An entry of `kinds()`. */
+export interface KindInfo {
+  name: DocumentKind;
+  description: string;
+}
+
+/** The documented limits (`limits()`). */
+export interface Limits {
+  /** Maximum nesting depth (`[]` has depth 1). */
+  max_depth: number;
+  /** Maximum size of a document's text, in bytes. */
+  max_document_bytes: number;
+  /** Maximum length of one string (key or value), in UTF-8 bytes. */
+  max_string_bytes: number;
+}
+
+/** A merge strategy: top-level replace, recursive object merge, or RFC 7396 merge patch. */
+export type MergeStrategy = "shallow" | "deep" | "merge_patch";
+
+/** A per-path array rule of shallow and deep merges. */
+export interface MergeRule {
+  /** JSON pointer; a `*` segment matches any key or index. */
+  path: string;
+  mode: "append" | "replace" | "by_key";
+  /** The identifying field for `by_key`. */
+  key?: string;
+}
+
+/** Sets a top-level timestamp field after merging. */
+export interface MergeStamp {
+  field: string;
+  /** RFC 3339 text (stored as given) or epoch milliseconds. */
+  now: string | number;
+}
+
+/** Merge options; `null`/omitted = deep merge, no rules, no stamp. */
+export interface MergeOptions {
+  strategy?: MergeStrategy;
+  rules?: MergeRule[];
+  stamp?: MergeStamp;
+}
+
+/** What a reader makes of a file (`loadDocument`). */
+export interface LoadResult<D = Json> {
+  /** The document, or the kind's default when the file is missing or unparseable. */
+  document: D;
+  /** The etag of the file's bytes; null for a missing file. */
+  etag: string | null;
+  /** True when the bytes were not JSON (a writer keeps a copy before replacing them). */
+  corrupt: boolean;
+  valid: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+/** A document ready to write (`prepareDocument`). */
+export interface PreparedDocument {
+  /** Canonical text to write. */
+  text: string;
+  /** Its etag. */
+  etag: string;
+  warnings: Issue[];
+}
+
+/** The pure update step (`applyUpdate`, `finishUpdate`). */
+export interface UpdateResult<D = Json> {
+  /** The new document. */
+  document: D;
+  /** Its canonical text. */
+  text: string;
+  /** Its etag. */
+  etag: string;
+  /** False when the new text equals the file's bytes (no write needed). */
+  changed: boolean;
+  /** True when the old bytes were not JSON (keep a `.corrupt-` copy first). */
+  corrupt: boolean;
+  warnings: Issue[];
+}
+
+/** A parsed JSONL log (`parseLog`). */
+export interface Log<R = Json> {
+  records: R[];
+  /** The torn last line (1-based line, byte offset where it starts), or null. */
+  torn: { line: number; offset: number } | null;
+  /** True when the last record has no trailing newline (an appender writes one first). */
+  needs_newline: boolean;
+}
+
+// ---------------------------------------------------------------------------------------
+// State machines (docs/machine.md)
+
+/** A guard comparison operator. */
+export type GuardOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "exists" | "absent" | "in";
+
+/** A condition over the context document, as data. */
+export type Guard =
+  | { path: string; op: GuardOp; value?: Json }
+  | { all: Guard[] }
+  | { any: Guard[] }
+  | { not: Guard };
+
+/** A state of a machine. */
+export interface MachineState {
+  name: string;
+  description?: string;
+  terminal?: boolean;
+}
+
+/** A transition rule; the first whose `from`, `event` and guard match wins. */
+export interface MachineTransition {
+  /** Source states, or `"*"` for every state. */
+  from: string[] | "*";
+  event: string;
+  /** Target state, or `"$previous"`. */
+  to: string;
+  guard?: Guard;
+  /** Fires by itself on entering a `from` state. */
+  auto?: boolean;
+  /** Delay of an automatic transition (0 = at once). */
+  after_ms?: number;
+}
+
+/** A machine definition. */
+export interface MachineDefinition {
+  name: string;
+  initial: string;
+  states: MachineState[];
+  transitions: MachineTransition[];
+}
+
+/** Where an instance is: `{state, previous}`, or just the state name. */
+export type MachineInstance = string | { state: string; previous?: string | null };
+
+/** A legal event from a state. */
+export interface MachineEvent {
+  event: string;
+  to: string;
+  auto: boolean;
+}
+
+/** One transition taken. */
+export interface MachineStep {
+  from: string;
+  event: string;
+  to: string;
+}
+
+/** A delayed automatic transition the host fires after `after_ms`. */
+export interface ScheduledTransition {
+  event: string;
+  to: string;
+  after_ms: number;
+}
+
+/** The outcome of `machine.fire`. */
+export interface FireResult {
+  state: string;
+  previous: string | null;
+  /** False when the event led to the current state. */
+  changed: boolean;
+  steps: MachineStep[];
+  scheduled: ScheduledTransition[];
+}
+
+// ---------------------------------------------------------------------------------------
+// Functions (docs/api.md). Object-API results are checked: a number a JS number cannot hold
+// exactly is a `DataError` (`E_PRECISION`); the text API (`canonical`, `mergeText`) keeps it.
+
+/** Parses JSON text (strict: duplicate keys, lone surrogates and limits are errors). */
+export declare function parse<T = Json>(data: Bytes): T;
+/** Parses JSON text and returns its canonical text, numbers exact. */
+export declare function canonical(data: Bytes): string;
+/** Canonical text: 2-space indent, `\n`, trailing newline. */
+export declare function serialize(value: unknown): string;
+/** Merges `patch` into `doc` (deep merge by default). */
+export declare function merge<T = Json>(doc: unknown, patch: unknown, options?: MergeOptions | null): T;
+/** `merge` over JSON text, returning canonical text (numbers exact). */
+export declare function mergeText(docText: Bytes, patchText: Bytes, options?: MergeOptions | null): string;
+/** Validates a document of a kind; problems are data, not exceptions. */
+export declare function validate(kind: DocumentKind, doc: unknown): Report;
+/** `validate` over JSON text. */
+export declare function validateText(kind: DocumentKind, data: Bytes): Report;
+/** Every document kind. */
+export declare function kinds(): KindInfo[];
+/** The document a reader gets for a missing file of this kind. */
+export declare function defaultDocument<T = Json>(kind: DocumentKind): T;
+/** The documented limits. */
+export declare function limits(): Limits;
+/** The etag of a file's bytes: 32 hex digits. */
+export declare function etag(data: Bytes): string;
+/** What a reader makes of a file's bytes (`null` = missing file). */
+export declare function loadDocument<D = Json>(kind: DocumentKind, data: Bytes | null | undefined): LoadResult<D>;
+/** Validates and serializes a document for writing; `ValidationError` when invalid. */
+export declare function prepareDocument(kind: DocumentKind, doc: unknown): PreparedDocument;
+/** The pure read-merge-validate step over a file's bytes. */
+export declare function applyUpdate<D = Json>(
+  kind: DocumentKind,
+  data: Bytes | null | undefined,
+  patch: unknown,
+  options?: MergeOptions | null,
+  ifMatch?: string | null,
+): UpdateResult<D>;
+/** The update step for a document the host produced from the loaded one. */
+export declare function finishUpdate<D = Json>(
+  kind: DocumentKind,
+  data: Bytes | null | undefined,
+  doc: unknown,
+  ifMatch?: string | null,
+): UpdateResult<D>;
+/** Throws `ConflictError` unless `ifMatch` is absent or equals `current`. */
+export declare function checkIfMatch(current: string | null | undefined, ifMatch?: string | null): void;
+/** Parses a JSONL log. */
+export declare function parseLog<R = Json>(data: Bytes): Log<R>;
+/** One JSONL line: compact JSON + `\n`. */
+export declare function logLine(value: unknown): string;
+/** Epoch milliseconds of an RFC 3339 timestamp. */
+export declare function parseTimestamp(text: string): number;
+/** RFC 3339 UTC text with milliseconds of epoch milliseconds. */
+export declare function formatTimestamp(millis: number): string;
+
+/** The generic state-machine engine. */
+export declare const machine: {
+  /** Checks a definition: a report (a malformed one throws `UsageError` `E_MACHINE`). */
+  check(definition: MachineDefinition): Report;
+  /** The legal events from `state` given a context document. */
+  events(definition: MachineDefinition, state: string, context?: unknown): MachineEvent[];
+  /** Fires an event; `TransitionError` when it is not legal. */
+  fire(definition: MachineDefinition, instance: MachineInstance, event: string, context?: unknown): FireResult;
+  /** The Mermaid `stateDiagram-v2` text. */
+  diagram(definition: MachineDefinition): string;
+};
+
+// ---------------------------------------------------------------------------------------
+// Errors (docs/api.md § Errors)
+
+/** The record the core reports an error as. */
+export interface ErrorRecord {
+  name?: string;
+  code: string;
+  path?: string;
+  message?: string;
+  details?: unknown;
+}
+
+/** Fields of a new error. */
+export interface ErrorFields {
+  code?: string;
+  path?: string;
+  details?: any;
+  cause?: unknown;
+}
+
+/** Base class of every statecore error. */
+export declare class StatecoreError extends Error {
+  constructor(message: string, fields?: ErrorFields);
+  /** Stable code, e.g. `"E_PARSE"`. */
+  code: string;
+  /** JSON pointer to the offending place (`""` = the whole value). */
+  path: string;
+  /** Structured details. */
+  details: any;
+}
+/** `E_PARSE`, `E_DUPLICATE_KEY`. */
+export declare class ParseError extends StatecoreError {}
+/** `E_LIMIT`. */
+export declare class LimitError extends StatecoreError {}
+/** `E_VALUE`, `E_PRECISION`. */
+export declare class DataError extends StatecoreError {}
+/** `E_KIND`, `E_OPTIONS`, `E_MACHINE`. */
+export declare class UsageError extends StatecoreError {}
+/** `E_MERGE`. */
+export declare class MergeError extends StatecoreError {}
+/** `E_TIMESTAMP`. */
+export declare class TimestampError extends StatecoreError {}
+/** `E_INVALID`; `details` is the report. */
+export declare class ValidationError extends StatecoreError {}
+/** `E_TRANSITION`. */
+export declare class TransitionError extends StatecoreError {}
+/** `E_LOG_CORRUPT`. */
+export declare class LogCorruptError extends StatecoreError {}
+/** `E_CONFLICT`. */
+export declare class ConflictError extends StatecoreError {}
+/** `E_LOCK_TIMEOUT` (host layer). */
+export declare class LockTimeoutError extends StatecoreError {}
+
+/** The error object for a record: class by `name`, else by `code`, else `StatecoreError`. */
+export declare function errorFromRecord(record: ErrorRecord): StatecoreError;

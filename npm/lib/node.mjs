@@ -1,0 +1,5 @@
+// `import ... from "statecore"` in Node: the same instance as `require("statecore")` (one
+// wasm module per process), re-exported with its names.
+export * from "./node.cjs";
+import node from "./node.cjs";
+export default node;

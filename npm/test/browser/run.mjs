@@ -1,0 +1,113 @@
+// Headless-Chromium run of the browser entry: `cd npm && node test/browser/run.mjs`.
+// Serves npm/ and tests/ read-only on 127.0.0.1 (random port), opens test/browser/index.html in
+// Debian's chromium through playwright-core, runs page.mjs (the shared corpus runner over the
+// conformance corpus, JSONTestSuite and RFC 7396), prints `browser: N passed, M failed` and
+// exits non-zero on any failure, on N = 0, or after 120 s.
+import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { extname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { corpusFiles, jsonTestSuite, I_OUTCOMES, RFC7396 } from "../files.mjs";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url)); // the repository
+const SERVED = ["npm", "tests"].map((d) => join(ROOT, d) + sep);
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+};
+const TIMEOUT_MS = 120_000;
+
+/** GET/HEAD of files under npm/ and tests/ only (no node_modules, no traversal). */
+function handle(req, res) {
+  const path = resolve(ROOT, "." + decodeURIComponent(new URL(req.url, "http://x").pathname));
+  const allowed =
+    (req.method === "GET" || req.method === "HEAD") &&
+    SERVED.some((dir) => path.startsWith(dir)) &&
+    !path.includes(`${sep}node_modules${sep}`);
+  let body;
+  try {
+    if (!allowed || !statSync(path).isFile()) throw new Error("not served");
+    body = readFileSync(path);
+  } catch {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, {
+    "content-type": TYPES[extname(path)] ?? "application/octet-stream",
+    "cache-control": "no-store",
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+async function main() {
+  const server = createServer(handle);
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const userDataDir = mkdtempSync(join(tmpdir(), "statecore-chromium-"));
+  let context;
+  const timer = setTimeout(async () => {
+    console.error(`browser: timed out after ${TIMEOUT_MS / 1000} s`);
+    console.log("browser: 0 passed, 1 failed");
+    await Promise.race([context?.close(), new Promise((ok) => setTimeout(ok, 5_000))]).catch(() => {});
+    rmSync(userDataDir, { recursive: true, force: true });
+    process.exit(1);
+  }, TIMEOUT_MS);
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+      timeout: 60_000,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const pageErrors = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") pageErrors.push(`console.${m.type()}: ${m.text()}`);
+    });
+    await page.goto(`${base}/npm/test/browser/index.html`);
+    const manifest = {
+      corpus: corpusFiles().map((f) => `${base}/tests/${f}`),
+      jsonTestSuiteDir: `${base}/tests/vectors/JSONTestSuite/test_parsing`,
+      jsonTestSuite: jsonTestSuite().map((f) => f.name),
+      iOutcomes: `${base}/tests/${I_OUTCOMES}`,
+      rfc7396: `${base}/tests/${RFC7396}`,
+    };
+    const result = await page.evaluate(async (m) => {
+      const { runAll } = await import("/npm/test/browser/page.mjs");
+      return runAll(m);
+    }, manifest);
+    for (const f of result.failures) console.error(`FAIL ${f}`);
+    for (const e of pageErrors) console.error(`page: ${e}`);
+    console.log(`browser: ${result.passed} passed, ${result.failed} failed`);
+    return result.failed === 0 && result.passed > 0 && pageErrors.length === 0 ? 0 : 1;
+  } finally {
+    clearTimeout(timer);
+    await context?.close().catch(() => {});
+    server.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    console.log("browser: 0 passed, 1 failed");
+    process.exit(1);
+  },
+);

@@ -1,0 +1,98 @@
+// Type-checks every export of "statecore" (tsc --noEmit -p tsconfig.json). Never executed.
+// A CommonJS-format file: `import` here compiles to `require("statecore")`.
+import {
+  parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument,
+  limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
+  logLine, parseTimestamp, formatTimestamp, machine, errorFromRecord,
+  StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
+  ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
+  // host layer (lib/host.d.ts)
+  readDocument, readDocumentSync, updateDocument, updateDocumentSync, appendLine, appendLineSync,
+  readLog, readLogSync, acquireLock, acquireLockSync, LOCK_LEASE_MS, LOCK_GRACE_MS,
+  DEFAULT_TIMEOUT_MS,
+} from "statecore";
+import type {
+  Json, JsonObject, Bytes, DocumentKind, Issue, Report, KindInfo, Limits, MergeOptions,
+  LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult,
+  MachineInstance, Guard, ErrorRecord, Lock,
+} from "statecore";
+
+interface Status { state: string; lastUpdated?: string | null }
+
+export async function usage(): Promise<void> {
+  const data: Bytes = new Uint8Array([123, 125]);
+  const doc: Json = parse("{}");
+  const typed: Status = parse<Status>(data);
+  const text: string = canonical(data) + serialize({ a: [1, null] }) + serialize(typed);
+  const opts: MergeOptions = {
+    strategy: "deep",
+    rules: [{ path: "/steps", mode: "by_key", key: "id" }],
+    stamp: { field: "lastUpdated", now: 0 },
+  };
+  const merged: JsonObject = merge<JsonObject>(doc, { a: 1 }, opts);
+  const merged2: Json = merge(typed, { state: "x" });
+  const mergedText: string = mergeText("{}", new Uint8Array(), null);
+  const report: Report = validate("json", merged);
+  const issues: Issue[] = validateText("agency.runner_status", "{}").errors;
+  const list: KindInfo[] = kinds();
+  const kind: DocumentKind = list[0]?.name ?? "json";
+  const dflt: Json = defaultDocument(kind);
+  const lim: Limits = limits();
+  const tag: string = etag("{}");
+  const loaded: LoadResult<Status> = loadDocument<Status>(kind, null);
+  const prepared: PreparedDocument = prepareDocument(kind, loaded.document);
+  const updated: UpdateResult = applyUpdate(kind, "{}", { a: 1 }, { strategy: "shallow" }, tag);
+  const finished: UpdateResult = finishUpdate(kind, undefined, { a: 1 });
+  checkIfMatch(null, undefined);
+  checkIfMatch(updated.etag, finished.etag);
+  const log: Log<{ type: string }> = parseLog<{ type: string }>("{\"type\":\"x\"}\n");
+  const line: string = logLine(log.records[0]);
+  const ms: number = parseTimestamp("2026-01-19T12:00:00Z");
+  const ts: string = formatTimestamp(ms + lim.max_depth);
+
+  const guard: Guard = { all: [{ path: "/attempt", op: "lt", value: 3 }, { not: { path: "/x", op: "exists" } }] };
+  const def: MachineDefinition = {
+    name: "chunk",
+    initial: "planned",
+    states: [{ name: "planned" }, { name: "active", terminal: true, description: "working" }],
+    transitions: [{ from: ["planned"], event: "start", to: "active", guard, auto: false, after_ms: 0 }],
+  };
+  const checked: Report = machine.check(def);
+  const events: MachineEvent[] = machine.events(def, "planned", { attempt: 1 });
+  const instance: MachineInstance = { state: "planned", previous: null };
+  const fired: FireResult = machine.fire(def, instance, "start");
+  const fired2: FireResult = machine.fire(def, "planned", events[0]?.event ?? "start", {});
+  const diagram: string = machine.diagram(def);
+
+  const record: ErrorRecord = { name: "ParseError", code: "E_PARSE", path: "", message: "m", details: {} };
+  const err: StatecoreError = errorFromRecord(record);
+  const classes: Array<typeof StatecoreError> = [
+    ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError,
+    TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
+  ];
+  try {
+    parse("{");
+  } catch (e) {
+    if (e instanceof ParseError) {
+      const fields: [string, string, unknown] = [e.code, e.path, e.details];
+      void fields;
+    }
+  }
+  const custom = new StatecoreError("x", { code: "E_X", path: "/a", details: { n: 1 } });
+
+  // host layer
+  const read = readDocumentSync<Status>("/tmp/x.json", "json");
+  const readAsync = await readDocument("/tmp/x.json", "json");
+  const upd = updateDocumentSync("/tmp/x.json", "json", { a: 1 }, opts, { ifMatch: read.etag });
+  const upd2 = await updateDocument<Status>("/tmp/x.json", "json", (d: Status) => ({ ...d, state: "y" }));
+  await appendLine("/tmp/x.jsonl", { type: "x" });
+  appendLineSync("/tmp/x.jsonl", { type: "y" }, { timeout: DEFAULT_TIMEOUT_MS });
+  const logged = readLogSync("/tmp/x.jsonl");
+  const logged2 = await readLog("/tmp/x.jsonl");
+  const lock: Lock = acquireLockSync("/tmp/x.json", LOCK_GRACE_MS);
+  lock.release();
+  (await acquireLock("/tmp/x.json", LOCK_LEASE_MS)).release();
+
+  void [text, merged2, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
+    diagram, err, classes, custom, readAsync, upd, upd2, logged, logged2];
+}

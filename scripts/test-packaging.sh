@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Packaging tests (ARCHITECTURE §8): install the packed artifacts into clean directories and
+# use them as a user would. Run after scripts/build-wasm.sh (and the Python build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# --- npm ---
+# `npm pack` the package, install the tarball into an empty project, and require/import it.
+[ -f npm/dist/node/statecore_bg.wasm ] || { echo "packaging: npm/dist missing: run scripts/build-wasm.sh" >&2; exit 1; }
+(cd npm && npm pack --silent --pack-destination "$work" >/dev/null)
+tarball=$(ls "$work"/statecore-*.tgz)
+
+# Only lib/ and dist/ (+ package.json, README, LICENSE) are shipped; no tests, no sources.
+listing=$(tar -tzf "$tarball")
+for want in package/package.json package/lib/node.cjs package/lib/node.mjs package/lib/web.mjs \
+            package/lib/index.d.ts package/lib/web.d.mts package/lib/core.d.ts \
+            package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
+            package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm; do
+  grep -qx "$want" <<<"$listing" || { echo "packaging: $want missing from $tarball" >&2; exit 1; }
+done
+if grep -E '^package/(test|build|node_modules)/' <<<"$listing"; then
+  echo "packaging: unexpected files in $tarball" >&2; exit 1
+fi
+node -e '
+  const p = require(process.argv[1]);
+  for (const k of ["dependencies", "optionalDependencies", "peerDependencies"])
+    if (p[k] && Object.keys(p[k]).length) throw new Error(`statecore must have no runtime ${k}`);
+  if (p.scripts && (p.scripts.install || p.scripts.postinstall || p.scripts.preinstall))
+    throw new Error("statecore must have no install scripts");
+' "$repo/npm/package.json"
+
+app=$work/app
+mkdir -p "$app"
+cd "$app"
+npm init -y >/dev/null
+npm install --no-audit --no-fund --loglevel=error "$tarball" >/dev/null
+
+cat > cjs.cjs <<'EOF'
+const assert = require("node:assert/strict");
+const sc = require("statecore");
+const doc = sc.parse('{"a": {"b": 1}, "__proto__": {"x": 1}}');
+assert.ok(Object.hasOwn(doc, "__proto__") && Object.getPrototypeOf(doc) === Object.prototype);
+assert.deepEqual(sc.merge({ a: { b: 1 } }, { a: { c: 2 } }), { a: { b: 1, c: 2 } });
+assert.equal(sc.mergeText('{"n": 12345678901234567890}', '{"m": 1}'), '{\n  "n": 12345678901234567890,\n  "m": 1\n}\n');
+assert.equal(sc.validate("json", { a: 1 }).valid, true);
+assert.throws(() => sc.parse("{"), (e) => e instanceof sc.ParseError && e.code === "E_PARSE");
+assert.equal(typeof sc.machine.fire, "function");
+assert.equal(require("statecore/package.json").name, "statecore");
+console.log("cjs ok");
+EOF
+cat > esm.mjs <<'EOF'
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { parse, merge, validate, canonical, DataError, StatecoreError } from "statecore";
+import init, { merge as webMerge, StatecoreError as WebError } from "statecore/web";
+assert.deepEqual(merge(parse('{"a": 1}'), { b: [true, null] }, { strategy: "shallow" }), { a: 1, b: [true, null] });
+assert.equal(validate("json", []).valid, false);
+assert.equal(canonical("[1.50]"), "[\n  1.50\n]\n");
+assert.throws(() => merge({ a: NaN }, {}), (e) => e instanceof DataError && e.path === "/a");
+assert.equal(typeof init, "function");
+// the web entry is a separate module instance with its own error classes
+assert.throws(() => webMerge({}, {}), (e) => e instanceof WebError && e.code === "E_NOT_INITIALIZED");
+assert.ok(StatecoreError !== WebError && StatecoreError.name === WebError.name);
+const wasm = readFileSync(createRequire(import.meta.url).resolve("statecore/statecore_bg.wasm"));
+await init(wasm);
+assert.deepEqual(webMerge({ a: 1 }, { a: null }, { strategy: "merge_patch" }), {});
+console.log("esm ok");
+EOF
+node cjs.cjs
+node esm.mjs
+cd "$repo"
+echo "packaging: npm ok"
+
+# --- python ---
+# Install the built wheel into a brand-new venv (no index, no dependencies: it needs none) and
+# use it from an unrelated directory, as a user would.
+wheels=(dist/wheels/statecore-*-cp39-abi3-*.whl)
+[ -f "${wheels[0]}" ] || { echo "packaging: no wheel in dist/wheels: run scripts/build-python.sh" >&2; exit 1; }
+python3 - "${wheels[0]}" <<'EOF'
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+for want in ("statecore/__init__.py", "statecore/errors.py", "statecore/machine.py",
+             "statecore/host.py", "statecore/py.typed", "statecore/_statecore.pyi",
+             "statecore/_statecore.abi3.so"):
+    assert want in names, f"{want} missing from {sys.argv[1]}"
+stray = [n for n in names if n.startswith(("tests/", "statecore/tests")) or n.endswith(".pyc")]
+assert not stray, f"unexpected files in the wheel: {stray}"
+EOF
+python3 -m venv "$work/pyenv"
+"$work/pyenv/bin/pip" install --quiet --disable-pip-version-check --no-index --no-deps "${wheels[0]}"
+mkdir -p "$work/pyapp"
+cd "$work/pyapp"
+"$work/pyenv/bin/python" - <<'EOF'
+import os, pickle, sys
+import statecore
+from statecore import machine
+
+assert statecore.__file__.startswith(sys.prefix) and "site-packages" in statecore.__file__
+doc = statecore.parse(b'{"b": 1, "a": {"n": 123456789012345678901234567890}, "__proto__": 1}')
+assert list(doc) == ["b", "a", "__proto__"] and doc["a"]["n"] == 123456789012345678901234567890
+assert statecore.merge(doc, {"a": {"m": 2}}) == {"b": 1, "a": {"n": 123456789012345678901234567890, "m": 2}, "__proto__": 1}
+assert statecore.merge({"a": 1}, {"a": None}, strategy="merge_patch") == {}
+assert statecore.merge_text('{"x": 1e400}', '{"y": [1.50]}') == '{\n  "x": 1e+400,\n  "y": [\n    1.50\n  ]\n}\n'
+assert statecore.validate("json", {"a": 1})["valid"] is True
+assert statecore.serialize({"a": [1, 2.5, None]}) == '{\n  "a": [\n    1,\n    2.5,\n    null\n  ]\n}\n'
+try:
+    statecore.parse('{"a": 1, "a": 2}')
+except statecore.ParseError as e:
+    assert isinstance(e, ValueError) and e.code == "E_DUPLICATE_KEY" and e.path == "/a", e
+    assert pickle.loads(pickle.dumps(e)).code == "E_DUPLICATE_KEY"
+else:
+    raise AssertionError("duplicate key accepted")
+try:
+    statecore.merge({"a": float("nan")}, {})
+except statecore.DataError as e:
+    assert e.code == "E_VALUE" and e.path == "/a", e
+else:
+    raise AssertionError("nan accepted")
+definition = {
+    "name": "job",
+    "initial": "idle",
+    "states": [{"name": "idle"}, {"name": "busy"}],
+    "transitions": [{"from": ["idle"], "event": "go", "to": "busy"}],
+}
+assert machine.check(definition)["valid"] is True
+assert machine.fire(definition, "idle", "go")["state"] == "busy"
+assert machine.diagram(definition).startswith("stateDiagram-v2")
+path = os.path.join(os.getcwd(), "state.json")
+statecore.update_document(path, "json", {"count": 1})
+assert statecore.read_document(path, "json")["document"] == {"count": 1}
+print("python", statecore.__version__, "from", os.path.dirname(statecore.__file__))
+EOF
+cd "$repo"
+echo "packaging: python ok"
