@@ -110,9 +110,8 @@ fn is_js_safe(n: &Number) -> bool {
     }
     // Safe when the nearest double, written out in full (`{:.0}`) or in its shortest form
     // (`{}`, what JavaScript writes: 2^60 is `1152921504606847000`), is this text.
-    text.parse::<f64>().is_ok_and(|f| {
-        f.is_finite() && (format!("{f:.0}") == text || format!("{f}") == text)
-    })
+    text.parse::<f64>()
+        .is_ok_and(|f| f.is_finite() && (format!("{f:.0}") == text || format!("{f}") == text))
 }
 
 /// Walks the numbers of `value`; the path is built only for the one that fails.
