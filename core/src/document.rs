@@ -108,7 +108,7 @@ pub struct Prepared {
 }
 
 /// Validates `document` as `kind` and serializes it canonically. An invalid document is
-/// refused with `E_INVALID` whose `details.report` holds the whole report.
+/// refused with `E_INVALID` whose `details` is the whole report.
 pub fn prepare(kind: &str, document: &Value) -> Result<Prepared> {
     json::check_limits(document)?;
     let report = kinds::validate(kind, document)?;

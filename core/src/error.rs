@@ -27,7 +27,7 @@ pub enum Code {
     Options,
     /// A timestamp is not RFC 3339 / ISO 8601 with a time zone.
     Timestamp,
-    /// The document failed validation; `details.report` holds the whole report.
+    /// The document failed validation; `details` is the whole report.
     Invalid,
     /// The event is not legal from the current state of a machine.
     Transition,
