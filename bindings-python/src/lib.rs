@@ -422,7 +422,7 @@ fn merge<'py>(
     let doc = arg(doc, "doc")?;
     let patch = arg(patch, "patch")?;
     let options = opt_arg(options, "options")?;
-    let merged = core(py, api::merge(&doc, &patch, &options))?;
+    let merged = core(py, api::merge(doc, &patch, &options))?;
     out(py, &merged)
 }
 
@@ -441,7 +441,7 @@ fn merge_text(
     let merged = unlocked(py, doc.len().saturating_add(patch.len()), || {
         let doc = api::parse(doc)?;
         let patch = api::parse(patch)?;
-        api::serialize(&api::merge(&doc, &patch, &options)?)
+        api::serialize(&api::merge(doc, &patch, &options)?)
     });
     core(py, merged)
 }

@@ -64,7 +64,7 @@ pub fn serialize(value: &str) -> Result<String, JsValue> {
 /// Merges a patch into a document; `options` is JSON text (`null` for the defaults).
 #[wasm_bindgen]
 pub fn merge(doc: &str, patch: &str, options: &str) -> Result<String, JsValue> {
-    object_out(api::merge(&arg(doc)?, &arg(patch)?, &arg(options)?))
+    object_out(api::merge(arg(doc)?, &arg(patch)?, &arg(options)?))
 }
 
 /// `merge` over JSON bytes, returning canonical text with exact numbers (text API).
@@ -72,7 +72,7 @@ pub fn merge(doc: &str, patch: &str, options: &str) -> Result<String, JsValue> {
 pub fn merge_text(doc: &[u8], patch: &[u8], options: &str) -> Result<String, JsValue> {
     let doc = api::parse(doc).map_err(throw)?;
     let patch = api::parse(patch).map_err(throw)?;
-    let merged = api::merge(&doc, &patch, &arg(options)?).map_err(throw)?;
+    let merged = api::merge(doc, &patch, &arg(options)?).map_err(throw)?;
     text_out(api::serialize(&merged))
 }
 

@@ -25,11 +25,12 @@ pub fn serialize(value: &Value) -> Result<String> {
     Ok(json::serialize(value))
 }
 
-/// Merges `patch` into `doc`; `options` as in [`MergeOptions::from_value`].
-pub fn merge(doc: &Value, patch: &Value, options: &Value) -> Result<Value> {
-    json::check_limits(doc)?;
+/// Merges `patch` into `doc` (consumed: bindings own their converted values); `options` as
+/// in [`MergeOptions::from_value`].
+pub fn merge(doc: Value, patch: &Value, options: &Value) -> Result<Value> {
+    json::check_limits(&doc)?;
     json::check_limits(patch)?;
-    crate::merge::merge(doc, patch, &MergeOptions::from_value(options)?)
+    crate::merge::merge_owned(doc, patch, &MergeOptions::from_value(options)?)
 }
 
 /// Validates a document of a kind: `{valid, errors, warnings}`.
@@ -79,7 +80,7 @@ pub fn etag(bytes: &[u8]) -> String {
 
 /// What a reader makes of a file's bytes (`None` = missing).
 pub fn load_document(kind: &str, bytes: Option<&[u8]>) -> Result<Value> {
-    Ok(document::load(kind, bytes)?.to_value())
+    Ok(document::load(kind, bytes)?.into_value())
 }
 
 /// Validates and serializes a document for writing: `{text, etag, warnings}` or `E_INVALID`.
@@ -104,7 +105,7 @@ pub fn apply_update(
     if_match: Option<&str>,
 ) -> Result<Value> {
     let options = MergeOptions::from_value(options)?;
-    Ok(document::update(kind, bytes, patch, &options, if_match)?.to_value())
+    Ok(document::update(kind, bytes, patch, &options, if_match)?.into_value())
 }
 
 /// The update step for a document a host function produced from the loaded one.
@@ -114,7 +115,7 @@ pub fn finish_update(
     doc: &Value,
     if_match: Option<&str>,
 ) -> Result<Value> {
-    Ok(document::finish_update(kind, bytes, doc.clone(), if_match)?.to_value())
+    Ok(document::finish_update(kind, bytes, doc.clone(), if_match)?.into_value())
 }
 
 /// `E_CONFLICT` unless `if_match` is absent or equals `current`.
@@ -124,7 +125,7 @@ pub fn check_if_match(current: Option<&str>, if_match: Option<&str>) -> Result<(
 
 /// Parses a JSONL log: `{records, torn, needs_newline}`.
 pub fn parse_log(bytes: &[u8]) -> Result<Value> {
-    Ok(jsonl::parse_log(bytes)?.to_value())
+    Ok(jsonl::parse_log(bytes)?.into_value())
 }
 
 /// One JSONL line (compact JSON + `\n`).

@@ -4,7 +4,7 @@
 use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::kinds;
-use crate::merge::{merge, MergeOptions};
+use crate::merge::{merge_owned, MergeOptions};
 use crate::report::{issues_value, Issue, Report};
 use serde_json::{Map, Value};
 
@@ -23,15 +23,13 @@ pub struct Loaded {
 
 impl Loaded {
     /// `{document, etag, corrupt, valid, errors, warnings}`.
-    pub fn to_value(&self) -> Value {
+    pub fn into_value(self) -> Value {
+        let valid = self.report.valid();
         let mut map = Map::new();
-        map.insert("document".into(), self.document.clone());
-        map.insert(
-            "etag".into(),
-            self.etag.clone().map_or(Value::Null, Value::String),
-        );
+        map.insert("document".into(), self.document);
+        map.insert("etag".into(), self.etag.map_or(Value::Null, Value::String));
         map.insert("corrupt".into(), self.corrupt.into());
-        map.insert("valid".into(), self.report.valid().into());
+        map.insert("valid".into(), valid.into());
         map.insert("errors".into(), issues_value(&self.report.errors));
         map.insert("warnings".into(), issues_value(&self.report.warnings));
         Value::Object(map)
@@ -175,11 +173,11 @@ pub struct Updated {
 
 impl Updated {
     /// `{document, text, etag, changed, corrupt, warnings}`.
-    pub fn to_value(&self) -> Value {
+    pub fn into_value(self) -> Value {
         let mut map = Map::new();
-        map.insert("document".into(), self.document.clone());
-        map.insert("text".into(), self.text.clone().into());
-        map.insert("etag".into(), self.etag.clone().into());
+        map.insert("document".into(), self.document);
+        map.insert("text".into(), self.text.into());
+        map.insert("etag".into(), self.etag.into());
         map.insert("changed".into(), self.changed.into());
         map.insert("corrupt".into(), self.corrupt.into());
         map.insert("warnings".into(), issues_value(&self.warnings));
@@ -235,8 +233,8 @@ pub fn update(
     options: &MergeOptions,
     if_match: Option<&str>,
 ) -> Result<Updated> {
-    let loaded = load_for_update(kind, bytes, if_match)?;
+    let mut loaded = load_for_update(kind, bytes, if_match)?;
     json::check_limits(patch)?;
-    let document = merge(&loaded.document, patch, options)?;
+    let document = merge_owned(std::mem::take(&mut loaded.document), patch, options)?;
     finish(kind, &loaded, document, bytes)
 }

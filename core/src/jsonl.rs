@@ -24,9 +24,9 @@ pub struct Log {
 
 impl Log {
     /// `{records, torn: {line, offset} | null, needs_newline}`.
-    pub fn to_value(&self) -> Value {
+    pub fn into_value(self) -> Value {
         let mut map = Map::new();
-        map.insert("records".into(), Value::Array(self.records.clone()));
+        map.insert("records".into(), Value::Array(self.records));
         let torn = self.torn.map_or(Value::Null, |(line, offset)| {
             let mut t = Map::new();
             t.insert("line".into(), (line as u64).into());

@@ -241,14 +241,23 @@ pub fn pointer_segments(pointer: &str) -> Result<Vec<String>> {
 
 /// Merges `patch` into `doc` and returns the new document; the inputs are not changed.
 pub fn merge(doc: &Value, patch: &Value, options: &MergeOptions) -> Result<Value> {
+    merge_owned(doc.clone(), patch, options)
+}
+
+/// [`merge`] that consumes the document instead of copying it (the fast path for callers
+/// that own it).
+pub fn merge_owned(doc: Value, patch: &Value, options: &MergeOptions) -> Result<Value> {
     let mut out = match options.strategy {
-        Strategy::MergePatch => merge_patch(doc, patch),
+        Strategy::MergePatch => merge_patch_owned(doc, patch),
         Strategy::Shallow => {
             let (mut map, patch) = top_level(doc, patch)?;
             for (key, value) in patch {
                 let segs = [key.as_str()];
                 let merged = match find_rule(&options.rules, &segs) {
-                    Some(mode) => apply_rule(mode, map.get(key), value, &segs, options)?,
+                    Some(mode) => {
+                        let current = map.get_mut(key).map(Value::take);
+                        apply_rule(mode, current, value, &segs, options)?
+                    }
                     None => value.clone(),
                 };
                 map.insert(key.clone(), merged);
@@ -280,19 +289,23 @@ pub fn merge(doc: &Value, patch: &Value, options: &MergeOptions) -> Result<Value
 
 /// RFC 7396 §2 `MergePatch(Target, Patch)`.
 pub fn merge_patch(target: &Value, patch: &Value) -> Value {
+    merge_patch_owned(target.clone(), patch)
+}
+
+fn merge_patch_owned(target: Value, patch: &Value) -> Value {
     let Value::Object(patch_map) = patch else {
         return patch.clone();
     };
     let mut map = match target {
-        Value::Object(map) => map.clone(),
+        Value::Object(map) => map,
         _ => Map::new(),
     };
     for (key, value) in patch_map {
         if value.is_null() {
             map.shift_remove(key);
         } else {
-            let merged = merge_patch(map.get(key).unwrap_or(&Value::Null), value);
-            map.insert(key.clone(), merged);
+            let current = map.get_mut(key).map(Value::take).unwrap_or(Value::Null);
+            map.insert(key.clone(), merge_patch_owned(current, value));
         }
     }
     Value::Object(map)
@@ -301,7 +314,7 @@ pub fn merge_patch(target: &Value, patch: &Value) -> Value {
 /// A JSON object.
 type Object = Map<String, Value>;
 
-fn top_level<'a>(doc: &Value, patch: &'a Value) -> Result<(Object, &'a Object)> {
+fn top_level(doc: Value, patch: &Value) -> Result<(Object, &Object)> {
     let patch = patch.as_object().ok_or_else(|| {
         Error::new(
             Code::Merge,
@@ -313,7 +326,7 @@ fn top_level<'a>(doc: &Value, patch: &'a Value) -> Result<(Object, &'a Object)> 
         )
     })?;
     let map = match doc {
-        Value::Object(map) => map.clone(),
+        Value::Object(map) => map,
         Value::Null => Map::new(),
         other => {
             return Err(Error::new(
@@ -322,7 +335,7 @@ fn top_level<'a>(doc: &Value, patch: &'a Value) -> Result<(Object, &'a Object)> 
                 format!(
                     "the document must be an object to merge into, not {}; \
                      use merge_patch to replace it",
-                    type_name(other)
+                    type_name(&other)
                 ),
             ))
         }
@@ -338,7 +351,8 @@ fn merge_object<'a>(
 ) -> Result<Value> {
     for (key, value) in patch {
         path.push(key.as_str());
-        let merged = merge_value(map.get(key), value, path, options);
+        let current = map.get_mut(key).map(Value::take);
+        let merged = merge_value(current, value, path, options);
         path.pop();
         map.insert(key.clone(), merged?);
     }
@@ -346,7 +360,7 @@ fn merge_object<'a>(
 }
 
 fn merge_value<'a>(
-    current: Option<&Value>,
+    current: Option<Value>,
     patch: &'a Value,
     path: &mut Vec<&'a str>,
     options: &MergeOptions,
@@ -357,7 +371,7 @@ fn merge_value<'a>(
     match patch {
         Value::Object(patch_map) => {
             let base = match current {
-                Some(Value::Object(map)) => map.clone(),
+                Some(Value::Object(map)) => map,
                 _ => Map::new(),
             };
             merge_object(base, patch_map, path, options)
@@ -368,7 +382,7 @@ fn merge_value<'a>(
 
 fn apply_rule(
     mode: &Mode,
-    current: Option<&Value>,
+    current: Option<Value>,
     patch: &Value,
     path: &[&str],
     options: &MergeOptions,
@@ -387,7 +401,7 @@ fn apply_rule(
         ));
     };
     let mut items = match current {
-        Some(Value::Array(items)) => items.clone(),
+        Some(Value::Array(items)) => items,
         _ => Vec::new(),
     };
     match mode {
@@ -415,8 +429,8 @@ fn apply_rule(
                         let index_text = index.to_string();
                         let mut element_path: Vec<&str> = path.to_vec();
                         element_path.push(&index_text);
-                        let merged =
-                            merge_value(items.get(index), item, &mut element_path, options)?;
+                        let existing = items.get_mut(index).map(Value::take);
+                        let merged = merge_value(existing, item, &mut element_path, options)?;
                         if let Some(slot) = items.get_mut(index) {
                             *slot = merged;
                         }

@@ -66,7 +66,7 @@ fn run(op: &str, args: &[Value]) -> Result<Value, Error> {
         "parse" => api::parse(&req_bytes(0))?,
         "canonical" => Value::String(api::canonical(&req_bytes(0))?),
         "serialize" => Value::String(api::serialize(&a(0))?),
-        "merge" => api::merge(&a(0), &a(1), &a(2))?,
+        "merge" => api::merge(a(0), &a(1), &a(2))?,
         "validate" => api::validate(text(&a(0)), &a(1))?,
         "kinds" => api::kinds(),
         "default_document" => api::default_document(text(&a(0)))?,
