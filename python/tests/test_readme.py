@@ -1,4 +1,5 @@
-"""The examples of python/README.md (the wheel's description) run as written."""
+"""The Python examples of python/README.md (the wheel's description) and of the repository
+README run as written."""
 
 from __future__ import annotations
 
@@ -7,15 +8,27 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+READMES = [
+    Path(__file__).resolve().parents[1] / "README.md",  # the wheel's description
+    Path(__file__).resolve().parents[2] / "README.md",  # the repository's
+]
+BLOCKS = [
+    (readme, code)
+    for readme in READMES
+    for code in re.findall(r"```python\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+]
 
 
-def test_readme_has_examples() -> None:
-    assert len(BLOCKS) >= 2
+def test_readmes_have_examples() -> None:
+    for readme in READMES:
+        assert any(r == readme for r, _ in BLOCKS), readme
 
 
-@pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
-def test_readme_example(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "readme,code", BLOCKS, ids=[f"{r.parent.name}-block{i}" for i, (r, _) in enumerate(BLOCKS)]
+)
+def test_readme_example(
+    readme: Path, code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, str(README), "exec"), {"__name__": "readme"})
+    exec(compile(code, str(readme), "exec"), {"__name__": "readme"})
