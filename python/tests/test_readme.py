@@ -25,7 +25,7 @@ def test_readmes_have_examples() -> None:
 
 
 @pytest.mark.parametrize(
-    "readme,code", BLOCKS, ids=[f"{r.parent.name}-block{i}" for i, (r, _) in enumerate(BLOCKS)]
+    ("readme", "code"), BLOCKS, ids=[f"{r.parent.name}-block{i}" for i, (r, _) in enumerate(BLOCKS)]
 )
 def test_readme_example(
     readme: Path, code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
