@@ -107,13 +107,7 @@ pub fn validate_runner_status(doc: &Value) -> Report {
         _ => {}
     }
     check_types(map, &mut report);
-    for key in map.keys().filter(|k| !KNOWN_FIELDS.contains(&k.as_str())) {
-        report.warn(
-            "W_UNKNOWN_FIELD",
-            crate::error::child_path("", key),
-            format!("field {key:?} is not part of the runner status schema; it is kept as is"),
-        );
-    }
+    crate::check::unknown_fields(&mut report, map, &KNOWN_FIELDS, "", "runner status");
     report
 }
 

@@ -25,6 +25,10 @@ fn null() -> Value {
     Value::Null
 }
 
+fn empty_list() -> Value {
+    Value::Array(Vec::new())
+}
+
 fn validate_json_object(doc: &Value) -> Report {
     let mut report = Report::default();
     if !doc.is_object() {
@@ -53,6 +57,24 @@ pub const KINDS: &[Kind] = &[
         description: ".agency/state/runner_status.json; missing file = null (no status)",
         default: null,
         validate: crate::agency::validate_runner_status,
+    },
+    Kind {
+        name: "fctry.state",
+        description: ".fctry/state.json; missing or unparseable file = {}",
+        default: empty_object,
+        validate: crate::fctry::validate_state,
+    },
+    Kind {
+        name: "fctry.inbox",
+        description: ".fctry/inbox.json, newest item first; missing file = []",
+        default: empty_list,
+        validate: crate::fctry::validate_inbox,
+    },
+    Kind {
+        name: "fctry.event",
+        description: "one fctry build, verification or context lifecycle event",
+        default: empty_object,
+        validate: crate::fctry::validate_event,
     },
 ];
 

@@ -7,13 +7,15 @@
 //! Modules: [`json`] (parse, limits, canonical output), [`merge`] (strategies), [`report`]
 //! (validation reports), [`error`] (stable error codes), [`time`], [`machine`] (generic state
 //! machines), [`kinds`] (document kinds), [`document`] (the pure half of file updates),
-//! [`jsonl`] (append-only logs), protocol modules ([`agency`]), and [`api`], the flat
+//! [`jsonl`] (append-only logs), protocol modules ([`agency`], [`fctry`]), [`check`] (shared field checks), and [`api`], the flat
 //! function set every binding exposes.
 
 pub mod agency;
 pub mod api;
+pub mod check;
 pub mod document;
 pub mod error;
+pub mod fctry;
 pub mod json;
 pub mod jsonl;
 pub mod kinds;
