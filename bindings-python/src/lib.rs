@@ -681,6 +681,121 @@ fn machine_diagram(py: Python<'_>, definition: &Bound<'_, PyAny>) -> PyResult<St
     core(py, api::machine_diagram(&definition))
 }
 
+/// fctry step 0: `currentCommand` set; `completedSteps`, `agentOutputs`, `workflowStep` cleared.
+#[pyfunction]
+fn fctry_start_command<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    command: String,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_start_command(state, &command, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: an agent starts its step (`workflowStep`).
+#[pyfunction]
+fn fctry_start_step<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    step: String,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_start_step(state, &step, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: an agent completes its step (appended once; its output stored when not `None`).
+#[pyfunction]
+#[pyo3(signature = (state, step, output, now))]
+fn fctry_complete_step<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    step: String,
+    output: Option<&Bound<'py, PyAny>>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let output = opt_arg(output, "output")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_complete_step(state, &step, &output, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: `{ok, agent, command, missing, message, options}` for an agent's prerequisites.
+#[pyfunction]
+#[pyo3(signature = (state, agent, command=None))]
+fn fctry_check_prerequisites<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    agent: String,
+    command: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let found = core(
+        py,
+        api::fctry_check_prerequisites(&state, &agent, command.as_deref()),
+    )?;
+    out(py, &found)
+}
+
+/// fctry: records that the user skipped an agent's missing prerequisites.
+#[pyfunction]
+#[pyo3(signature = (state, agent, command, now))]
+fn fctry_skip_prerequisites<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    agent: String,
+    command: Option<String>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let updated = core(
+        py,
+        api::fctry_skip_prerequisites(state, &agent, command.as_deref(), &now),
+    )?;
+    out(py, &updated)
+}
+
+/// fctry: adds an untracked change, de-duplicated by file.
+#[pyfunction]
+fn fctry_add_untracked_change<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    change: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let change = arg(change, "change")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_add_untracked_change(state, &change, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: clears the untracked changes of these sections (`None`: all of them).
+#[pyfunction]
+#[pyo3(signature = (state, sections, now))]
+fn fctry_clear_untracked_changes<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    sections: Option<&Bound<'py, PyAny>>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let sections = opt_arg(sections, "sections")?;
+    let now = arg(now, "now")?;
+    let updated = core(
+        py,
+        api::fctry_clear_untracked_changes(state, &sections, &now),
+    )?;
+    out(py, &updated)
+}
+
 /// The native module `statecore._statecore`.
 #[pymodule(gil_used = false)]
 fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -709,5 +824,12 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(machine_events, m)?)?;
     m.add_function(wrap_pyfunction!(machine_fire, m)?)?;
     m.add_function(wrap_pyfunction!(machine_diagram, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_start_command, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_start_step, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_complete_step, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_check_prerequisites, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_skip_prerequisites, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_add_untracked_change, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_clear_untracked_changes, m)?)?;
     Ok(())
 }

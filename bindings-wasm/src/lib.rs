@@ -237,3 +237,85 @@ pub fn machine_fire(
 pub fn machine_diagram(definition: &str) -> Result<String, JsValue> {
     text_out(api::machine_diagram(&arg(definition)?))
 }
+
+/// fctry step 0 (`now` is JSON text: an RFC 3339 string or epoch milliseconds).
+#[wasm_bindgen]
+pub fn fctry_start_command(state: &str, command: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_start_command(arg(state)?, command, &arg(now)?))
+}
+
+/// fctry: an agent starts its step.
+#[wasm_bindgen]
+pub fn fctry_start_step(state: &str, step: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_start_step(arg(state)?, step, &arg(now)?))
+}
+
+/// fctry: an agent completes its step (`output` is JSON text, `null` for none).
+#[wasm_bindgen]
+pub fn fctry_complete_step(
+    state: &str,
+    step: &str,
+    output: &str,
+    now: &str,
+) -> Result<String, JsValue> {
+    object_out(api::fctry_complete_step(
+        arg(state)?,
+        step,
+        &arg(output)?,
+        &arg(now)?,
+    ))
+}
+
+/// fctry: an agent's prerequisites, `{ok, agent, command, missing, message, options}`.
+#[wasm_bindgen]
+pub fn fctry_check_prerequisites(
+    state: &str,
+    agent: &str,
+    command: Option<String>,
+) -> Result<String, JsValue> {
+    object_out(api::fctry_check_prerequisites(
+        &arg(state)?,
+        agent,
+        command.as_deref(),
+    ))
+}
+
+/// fctry: records a skip of an agent's missing prerequisites.
+#[wasm_bindgen]
+pub fn fctry_skip_prerequisites(
+    state: &str,
+    agent: &str,
+    command: Option<String>,
+    now: &str,
+) -> Result<String, JsValue> {
+    object_out(api::fctry_skip_prerequisites(
+        arg(state)?,
+        agent,
+        command.as_deref(),
+        &arg(now)?,
+    ))
+}
+
+/// fctry: adds an untracked change (JSON text), de-duplicated by file.
+#[wasm_bindgen]
+pub fn fctry_add_untracked_change(state: &str, change: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_add_untracked_change(
+        arg(state)?,
+        &arg(change)?,
+        &arg(now)?,
+    ))
+}
+
+/// fctry: clears untracked changes of the sections (JSON list, or `null` for all).
+#[wasm_bindgen]
+pub fn fctry_clear_untracked_changes(
+    state: &str,
+    sections: &str,
+    now: &str,
+) -> Result<String, JsValue> {
+    object_out(api::fctry_clear_untracked_changes(
+        arg(state)?,
+        &arg(sections)?,
+        &arg(now)?,
+    ))
+}

@@ -182,3 +182,71 @@ pub fn machine_diagram(definition: &Value) -> Result<String> {
 pub fn value_error(path: &str, message: impl Into<String>) -> Error {
     Error::new(Code::Value, path, message)
 }
+
+/// fctry step 0: `currentCommand` set; `completedSteps`, `agentOutputs`, `workflowStep` cleared.
+pub fn fctry_start_command(state: Value, command: &str, now: &Value) -> Result<Value> {
+    crate::fctry::start_command(state, command, now)
+}
+
+/// fctry: an agent starts its step (`workflowStep`).
+pub fn fctry_start_step(state: Value, step: &str, now: &Value) -> Result<Value> {
+    crate::fctry::start_step(state, step, now)
+}
+
+/// fctry: an agent completes its step (appended once; its output stored when not null).
+pub fn fctry_complete_step(state: Value, step: &str, output: &Value, now: &Value) -> Result<Value> {
+    crate::fctry::complete_step(state, step, output, now)
+}
+
+/// fctry: `{ok, agent, command, missing, message, options}` for an agent's prerequisites.
+pub fn fctry_check_prerequisites(
+    state: &Value,
+    agent: &str,
+    command: Option<&str>,
+) -> Result<Value> {
+    Ok(crate::fctry::check_prerequisites(state, agent, command)?.to_value())
+}
+
+/// fctry: records that the user skipped an agent's missing prerequisites.
+pub fn fctry_skip_prerequisites(
+    state: Value,
+    agent: &str,
+    command: Option<&str>,
+    now: &Value,
+) -> Result<Value> {
+    crate::fctry::skip_prerequisites(state, agent, command, now)
+}
+
+/// fctry: adds an untracked change, de-duplicated by file.
+pub fn fctry_add_untracked_change(state: Value, change: &Value, now: &Value) -> Result<Value> {
+    crate::fctry::add_untracked_change(state, change, now)
+}
+
+/// fctry: clears the untracked changes of these sections (`null`: all of them).
+pub fn fctry_clear_untracked_changes(state: Value, sections: &Value, now: &Value) -> Result<Value> {
+    let sections = match sections {
+        Value::Null => None,
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .map(|s| {
+                    s.as_str().map(str::to_owned).ok_or_else(|| {
+                        Error::new(
+                            Code::Argument,
+                            "/sections",
+                            "sections must be a list of section aliases",
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        _ => {
+            return Err(Error::new(
+                Code::Argument,
+                "/sections",
+                "sections must be a list of section aliases, or null for all",
+            ))
+        }
+    };
+    crate::fctry::clear_untracked_changes(state, sections.as_deref(), now)
+}

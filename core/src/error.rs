@@ -37,11 +37,13 @@ pub enum Code {
     LogCorrupt,
     /// A write required an etag (`if_match`) that no longer matches the file.
     Conflict,
+    /// A function argument outside its allowed values (an unknown command, step or agent).
+    Argument,
 }
 
 impl Code {
     /// Every code, in documentation order.
-    pub const ALL: [Code; 14] = [
+    pub const ALL: [Code; 15] = [
         Code::Parse,
         Code::DuplicateKey,
         Code::Limit,
@@ -56,6 +58,7 @@ impl Code {
         Code::Machine,
         Code::LogCorrupt,
         Code::Conflict,
+        Code::Argument,
     ];
 
     /// The stable string form of the code.
@@ -75,6 +78,7 @@ impl Code {
             Code::Machine => "E_MACHINE",
             Code::LogCorrupt => "E_LOG_CORRUPT",
             Code::Conflict => "E_CONFLICT",
+            Code::Argument => "E_ARGUMENT",
         }
     }
 
@@ -84,7 +88,7 @@ impl Code {
             Code::Parse | Code::DuplicateKey => "ParseError",
             Code::Limit => "LimitError",
             Code::Precision | Code::Value => "DataError",
-            Code::Kind | Code::Options | Code::Machine => "UsageError",
+            Code::Kind | Code::Options | Code::Machine | Code::Argument => "UsageError",
             Code::Merge => "MergeError",
             Code::Timestamp => "TimestampError",
             Code::Invalid => "ValidationError",

@@ -99,6 +99,17 @@ fn run(op: &str, args: &[Value]) -> Result<Value, Error> {
         "machine_events" => api::machine_events(&a(0), text(&a(1)), &a(2))?,
         "machine_fire" => api::machine_fire(&a(0), &a(1), text(&a(2)), &a(3))?,
         "machine_diagram" => Value::String(api::machine_diagram(&a(0))?),
+        "fctry_start_command" => api::fctry_start_command(a(0), text(&a(1)), &a(2))?,
+        "fctry_start_step" => api::fctry_start_step(a(0), text(&a(1)), &a(2))?,
+        "fctry_complete_step" => api::fctry_complete_step(a(0), text(&a(1)), &a(2), &a(3))?,
+        "fctry_check_prerequisites" => {
+            api::fctry_check_prerequisites(&a(0), text(&a(1)), opt_text(args.get(2)))?
+        }
+        "fctry_skip_prerequisites" => {
+            api::fctry_skip_prerequisites(a(0), text(&a(1)), opt_text(args.get(2)), &a(3))?
+        }
+        "fctry_add_untracked_change" => api::fctry_add_untracked_change(a(0), &a(1), &a(2))?,
+        "fctry_clear_untracked_changes" => api::fctry_clear_untracked_changes(a(0), &a(1), &a(2))?,
         other => panic!("unknown op {other}"),
     })
 }

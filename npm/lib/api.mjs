@@ -78,6 +78,7 @@ const CLASS_BY_CODE = new Map([
   ["E_KIND", UsageError],
   ["E_OPTIONS", UsageError],
   ["E_MACHINE", UsageError],
+  ["E_ARGUMENT", UsageError],
   ["E_MERGE", MergeError],
   ["E_TIMESTAMP", TimestampError],
   ["E_INVALID", ValidationError],
@@ -317,6 +318,56 @@ export function makeApi(getRaw) {
     diagram: (definition) => call("machine_diagram", toJson(definition, "definition")),
   });
 
+  /** `now` for the core: the caller's value, or the host clock (epoch ms). */
+  const clock = (now) => toJson(now ?? Date.now(), "now");
+  const optionalText = (value, name) => (value == null ? undefined : text(value, name));
+
+  const fctry = Object.freeze({
+    /** Step 0 of a command: `currentCommand` set; steps, outputs and skips cleared. */
+    startCommand: (state, command, now) =>
+      object("fctry_start_command", toJson(state, "state"), text(command, "command"), clock(now)),
+    /** An agent starts: `workflowStep` set. */
+    startStep: (state, step, now) =>
+      object("fctry_start_step", toJson(state, "state"), text(step, "step"), clock(now)),
+    /** An agent completes: step appended once, `workflowStep` cleared, output stored. */
+    completeStep: (state, step, output, now) =>
+      object(
+        "fctry_complete_step",
+        toJson(state, "state"),
+        text(step, "step"),
+        optionalJson(output, "output"),
+        clock(now),
+      ),
+    /** `{ok, agent, command, missing, message, options}` for an agent's prerequisites. */
+    checkPrerequisites: (state, agent, command) =>
+      object(
+        "fctry_check_prerequisites",
+        toJson(state, "state"),
+        text(agent, "agent"),
+        optionalText(command, "command"),
+      ),
+    /** Records that the user skipped an agent's missing prerequisites. */
+    skipPrerequisites: (state, agent, command, now) =>
+      object(
+        "fctry_skip_prerequisites",
+        toJson(state, "state"),
+        text(agent, "agent"),
+        optionalText(command, "command"),
+        clock(now),
+      ),
+    /** Adds an untracked change `{file, section, sectionNumber, timestamp}`, by file. */
+    addUntrackedChange: (state, change, now) =>
+      object("fctry_add_untracked_change", toJson(state, "state"), toJson(change, "change"), clock(now)),
+    /** Clears the untracked changes of these sections (`null`/omitted: all of them). */
+    clearUntrackedChanges: (state, sections, now) =>
+      object(
+        "fctry_clear_untracked_changes",
+        toJson(state, "state"),
+        optionalJson(sections, "sections"),
+        clock(now),
+      ),
+  });
+
   return {
     parse: (data) => object("parse", bytes(data, "data")),
     canonical: (data) => call("canonical", bytes(data, "data")),
@@ -370,5 +421,6 @@ export function makeApi(getRaw) {
       return call("format_timestamp", millis);
     },
     machine,
+    fctry,
   };
 }

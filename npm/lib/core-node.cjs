@@ -37,6 +37,7 @@ const {
   parseTimestamp,
   formatTimestamp,
   machine,
+  fctry,
 } = layer.makeApi(() => raw);
 
 const {
@@ -78,6 +79,7 @@ module.exports = {
   parseTimestamp,
   formatTimestamp,
   machine,
+  fctry,
   StatecoreError,
   ParseError,
   LimitError,

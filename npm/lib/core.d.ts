@@ -269,6 +269,45 @@ export declare const machine: {
 };
 
 // ---------------------------------------------------------------------------------------
+// fctry (docs/fctry.md)
+
+/** A host-supplied time: RFC 3339 text or epoch milliseconds; omitted = the host clock. */
+export type Now = string | number;
+
+/** The outcome of `fctry.checkPrerequisites`. */
+export interface PrerequisiteCheck {
+  ok: boolean;
+  agent: string;
+  command: string | null;
+  /** Unmet requirements; each inner list is satisfied by any one of its steps. */
+  missing: string[][];
+  /** The seed's numbered "Workflow error" text, or null when nothing is missing. */
+  message: string | null;
+  /** The three numbered choices (empty when nothing is missing). */
+  options: string[];
+}
+
+/** An untracked change: a file write outside fctry commands. */
+export interface UntrackedChange {
+  file: string;
+  section?: string | null;
+  sectionNumber?: string | null;
+  timestamp?: string | null;
+  [field: string]: unknown;
+}
+
+/** The fctry workflow operations: each returns the new state (lastUpdated stamped). */
+export declare const fctry: {
+  startCommand<S = any>(state: S | null, command: "init" | "evolve" | "ref" | "review" | "execute", now?: Now): S;
+  startStep<S = any>(state: S | null, step: string, now?: Now): S;
+  completeStep<S = any>(state: S | null, step: string, output?: { summary: string; [field: string]: unknown } | null, now?: Now): S;
+  checkPrerequisites(state: unknown, agent: string, command?: string | null): PrerequisiteCheck;
+  skipPrerequisites<S = any>(state: S | null, agent: string, command?: string | null, now?: Now): S;
+  addUntrackedChange<S = any>(state: S | null, change: UntrackedChange, now?: Now): S;
+  clearUntrackedChanges<S = any>(state: S | null, sections?: string[] | null, now?: Now): S;
+};
+
+// ---------------------------------------------------------------------------------------
 // Errors (docs/api.md § Errors)
 
 /** The record the core reports an error as. */

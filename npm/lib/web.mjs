@@ -61,6 +61,7 @@ export const {
   parseTimestamp,
   formatTimestamp,
   machine,
+  fctry,
 } = api;
 
 export {

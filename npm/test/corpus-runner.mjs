@@ -13,6 +13,7 @@ export const CLASS_OF_CODE = {
   E_KIND: "UsageError",
   E_OPTIONS: "UsageError",
   E_MACHINE: "UsageError",
+  E_ARGUMENT: "UsageError",
   E_MERGE: "MergeError",
   E_TIMESTAMP: "TimestampError",
   E_INVALID: "ValidationError",
@@ -44,10 +45,14 @@ export function bytesArg(arg) {
   return arg;
 }
 
-/** The JS function for a corpus op name (Rust name): `load_document` -> `loadDocument`. */
+const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** The JS function for a corpus op name (Rust name): `load_document` -> `loadDocument`,
+ * `machine_fire` -> `machine.fire`, `fctry_start_step` -> `fctry.startStep`. */
 export function functionFor(sc, op) {
-  if (op.startsWith("machine_")) return sc.machine[op.slice("machine_".length)];
-  return sc[op.replace(/_([a-z])/g, (_, c) => c.toUpperCase())];
+  const namespaced = /^(machine|fctry)_(.+)$/.exec(op);
+  if (namespaced) return sc[namespaced[1]][camel(namespaced[2])];
+  return sc[camel(op)];
 }
 
 function describe(value) {

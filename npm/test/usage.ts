@@ -3,7 +3,7 @@
 import {
   parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument,
   limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
-  logLine, parseTimestamp, formatTimestamp, machine, errorFromRecord,
+  logLine, parseTimestamp, formatTimestamp, machine, fctry, errorFromRecord,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
   ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
   // host layer (lib/host.d.ts)
@@ -13,7 +13,7 @@ import {
 } from "statecore";
 import type {
   Json, JsonObject, Bytes, DocumentKind, Issue, Report, KindInfo, Limits, MergeOptions,
-  LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult,
+  LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult, PrerequisiteCheck,
   MachineInstance, Guard, ErrorRecord, Lock,
 } from "statecore";
 
@@ -63,6 +63,15 @@ export async function usage(): Promise<void> {
   const fired: FireResult = machine.fire(def, instance, "start");
   const fired2: FireResult = machine.fire(def, "planned", events[0]?.event ?? "start", {});
   const diagram: string = machine.diagram(def);
+  let state = fctry.startCommand({}, "evolve", "2026-02-12T15:23:45Z");
+  state = fctry.startStep(state, "state-owner-scan");
+  state = fctry.completeStep(state, "state-owner-scan", { summary: "scanned" }, Date.now());
+  const check: PrerequisiteCheck = fctry.checkPrerequisites(state, "spec-writer", "evolve");
+  const why: string | null = check.message;
+  state = fctry.skipPrerequisites(state, "spec-writer", "evolve");
+  state = fctry.addUntrackedChange(state, { file: "src/a.js", section: "#core-flow" });
+  state = fctry.clearUntrackedChanges(state, ["core-flow"]);
+  void why;
 
   const record: ErrorRecord = { name: "ParseError", code: "E_PARSE", path: "", message: "m", details: {} };
   const err: StatecoreError = errorFromRecord(record);

@@ -1,8 +1,9 @@
 """statecore: JSON state documents with a Rust core.
 
 Pure functions over documents (``parse``, ``merge``, ``validate``, ...) come from the native
-module ``statecore._statecore``; ``statecore.machine`` runs state machines; the host functions
-(``read_document``, ``update_document``, ``append_line``, ``read_log``) do safe file I/O.
+module ``statecore._statecore``; ``statecore.machine`` runs state machines; ``statecore.fctry``
+performs the fctry workflow operations; the host functions (``read_document``,
+``update_document``, ``append_line``, ``read_log``) do safe file I/O.
 Documents are plain ``dict``/``list``/``str``/``int``/``float``/``bool``/``None`` values; the
 API is the same as in every other language (docs/api.md).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from statecore import _statecore, machine
+from statecore import _statecore, fctry, machine
 from statecore._statecore import (
     canonical,
     check_if_match,
@@ -74,6 +75,7 @@ __all__ = [
     "check_if_match",
     "default_document",
     "etag",
+    "fctry",
     "finish_update",
     "format_timestamp",
     "kinds",

@@ -5,6 +5,7 @@ Documents are JSON values: ``dict`` (str keys), ``list``/``tuple``, ``str``, ``i
 the file-update steps are typed ``Any`` so that the host layer can give them TypedDicts.
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
@@ -14,6 +15,13 @@ __all__ = [
     "check_if_match",
     "default_document",
     "etag",
+    "fctry_add_untracked_change",
+    "fctry_check_prerequisites",
+    "fctry_clear_untracked_changes",
+    "fctry_complete_step",
+    "fctry_skip_prerequisites",
+    "fctry_start_command",
+    "fctry_start_step",
     "finish_update",
     "format_timestamp",
     "kinds",
@@ -73,3 +81,16 @@ def machine_fire(
     definition: Any, instance: Any, event: str, context: Any = None
 ) -> dict[str, Any]: ...
 def machine_diagram(definition: Any) -> str: ...
+def fctry_start_command(state: Any, command: str, now: str | int) -> dict[str, Any]: ...
+def fctry_start_step(state: Any, step: str, now: str | int) -> dict[str, Any]: ...
+def fctry_complete_step(state: Any, step: str, output: Any, now: str | int) -> dict[str, Any]: ...
+def fctry_check_prerequisites(
+    state: Any, agent: str, command: str | None = None
+) -> dict[str, Any]: ...
+def fctry_skip_prerequisites(
+    state: Any, agent: str, command: str | None, now: str | int
+) -> dict[str, Any]: ...
+def fctry_add_untracked_change(state: Any, change: Any, now: str | int) -> dict[str, Any]: ...
+def fctry_clear_untracked_changes(
+    state: Any, sections: Sequence[str] | None, now: str | int
+) -> dict[str, Any]: ...

@@ -91,9 +91,10 @@ class DataError(StatecoreError, ValueError):
 
 
 class UsageError(StatecoreError, ValueError):
-    """An unknown document kind, malformed merge options, or a malformed machine."""
+    """An unknown document kind, malformed merge options, a malformed machine, or an argument
+    outside its allowed values (an unknown fctry command, step or agent)."""
 
-    codes = ("E_KIND", "E_OPTIONS", "E_MACHINE")
+    codes = ("E_KIND", "E_OPTIONS", "E_MACHINE", "E_ARGUMENT")
 
 
 class MergeError(StatecoreError, ValueError):

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 import statecore
-from statecore import errors, machine
+from statecore import errors, fctry, machine
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 
@@ -54,6 +54,13 @@ OPS: dict[str, Callable[[list[Any]], Any]] = {
     "machine_events": lambda a: machine.events(a[0], a[1], at(a, 2)),
     "machine_fire": lambda a: machine.fire(a[0], a[1], a[2], at(a, 3)),
     "machine_diagram": lambda a: machine.diagram(a[0]),
+    "fctry_start_command": lambda a: fctry.start_command(a[0], a[1], a[2]),
+    "fctry_start_step": lambda a: fctry.start_step(a[0], a[1], a[2]),
+    "fctry_complete_step": lambda a: fctry.complete_step(a[0], a[1], a[2], a[3]),
+    "fctry_check_prerequisites": lambda a: fctry.check_prerequisites(a[0], a[1], at(a, 2)),
+    "fctry_skip_prerequisites": lambda a: fctry.skip_prerequisites(a[0], a[1], a[2], a[3]),
+    "fctry_add_untracked_change": lambda a: fctry.add_untracked_change(a[0], a[1], a[2]),
+    "fctry_clear_untracked_changes": lambda a: fctry.clear_untracked_changes(a[0], a[1], a[2]),
 }
 
 

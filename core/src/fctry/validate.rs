@@ -1,10 +1,5 @@
-//! The fctry Status State Protocol (seed 000): the document kinds `fctry.state`
-//! (`.fctry/state.json`), `fctry.inbox` (`.fctry/inbox.json`) and `fctry.event` (build,
-//! verification and context lifecycle events), and their validation. `docs/fctry.md` lists
-//! every rule and every choice made where the seed is silent.
-//!
-//! All fields are optional and `null` ≡ absent; unknown fields are kept and reported as
-//! warnings, never errors.
+//! Validation of the fctry document kinds: every field of the seed's tables with its type and
+//! enum values, the real-world variants, and the cross-field rules (`docs/fctry.md`).
 
 use crate::check::{
     array, boolean, object, one_of, present, required, root, string, strings, timestamp,
@@ -59,7 +54,7 @@ pub const CONTEXT_KINDS: [&str; 3] = [
     "context-compacted",
 ];
 
-const STATE_FIELDS: [&str; 14] = [
+const STATE_FIELDS: [&str; 15] = [
     "activeSection",
     "activeSectionNumber",
     "currentCommand",
@@ -74,6 +69,7 @@ const STATE_FIELDS: [&str; 14] = [
     "agentOutputs",
     "lastUpdated",
     "buildRun",
+    "skippedPrerequisites",
 ];
 
 /// Validates `.fctry/state.json`.
@@ -162,6 +158,17 @@ pub fn validate_state(doc: &Value) -> Report {
                     string(&mut report, output, "summary", &at);
                 }
                 strings(&mut report, output, "relevanceManifest", &at);
+            }
+        }
+    }
+    if let Some(skips) = array(&mut report, map, "skippedPrerequisites", "") {
+        for (i, skip) in skips.iter().enumerate() {
+            let at = format!("/skippedPrerequisites/{i}");
+            if let Some(skip) = root(&mut report, skip, &at, "a skipped prerequisite") {
+                string(&mut report, skip, "agent", &at);
+                string(&mut report, skip, "command", &at);
+                strings(&mut report, skip, "missing", &at);
+                timestamp(&mut report, skip, "timestamp", &at);
             }
         }
     }

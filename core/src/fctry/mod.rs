@@ -1,0 +1,20 @@
+//! The fctry Status State Protocol (seed 000): the document kinds `fctry.state`
+//! (`.fctry/state.json`), `fctry.inbox` (`.fctry/inbox.json`) and `fctry.event`, and the
+//! operations agents perform on them. `docs/fctry.md` lists every rule and every choice made
+//! where the seed is silent.
+//!
+//! All fields are optional and `null` ≡ absent; unknown fields are kept and reported as
+//! warnings, never errors.
+
+mod validate;
+mod workflow;
+
+pub use validate::{
+    find_cycle, is_inbox_id, validate_event, validate_inbox, validate_state, CHUNK_STATUSES,
+    COMMANDS, CONTEXT_KINDS, INBOX_STATUSES, INBOX_TYPES, PRIORITY_SOURCES, RUN_STATUSES, STEPS,
+    VERIFICATION_KINDS,
+};
+pub use workflow::{
+    add_untracked_change, check_prerequisites, clear_untracked_changes, complete_step,
+    skip_prerequisites, start_command, start_step, Prerequisites, AGENTS,
+};
