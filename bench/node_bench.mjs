@@ -311,5 +311,52 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
   );
 }
 
+// ---------------------------------------------------------------------------------------
+// (5) the fctry status line end to end: `statecore-statusline` vs a plain script
+// ---------------------------------------------------------------------------------------
+{
+  log("(5) status line end to end");
+  const N = quick ? 4 : 20;
+  const project = makeTempDir();
+  fs.mkdirSync(path.join(project, ".fctry"));
+  const state = {
+    activeSection: "#core-flow", activeSectionNumber: "2.2", currentCommand: "evolve", workflowStep: "interviewer",
+    completedSteps: ["state-owner-scan"], nextStep: "Run /fctry:execute to build the new behavior",
+    scenarioScore: { satisfied: 5, total: 8 }, chunkProgress: { current: 2, total: 4 },
+    readinessSummary: { aligned: 28, "spec-ahead": 5, draft: 7 }, specVersion: "1.2", lastUpdated: "2026-02-12T15:23:45Z",
+  };
+  fs.writeFileSync(path.join(project, ".fctry", "state.json"), JSON.stringify(state, null, 2) + "\n");
+  const plain = path.join(project, "plain-statusline.cjs");
+  fs.writeFileSync(
+    plain,
+    'const d=JSON.parse(require("fs").readFileSync(".fctry/state.json","utf8"));console.log(d.currentCommand);\n',
+  );
+  const bin = path.join(path.dirname(statecorePath), "..", "bin", "statecore-statusline.cjs");
+  const programs = [
+    { name: "statecore-statusline (find .fctry, read, summarize, render)", statecore: true, args: [bin, "--no-color"] },
+    { name: "plain script: JSON.parse(readFileSync) + print one field", args: [plain] },
+  ];
+  const spawn = (args) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { cwd: project, encoding: "utf8" });
+    const ns = Number(process.hrtime.bigint() - t0);
+    if (r.status !== 0) throw new Error(`status line script failed (${r.status}): ${r.stderr}`);
+    return { ns, stdout: r.stdout };
+  };
+  for (const p of programs) spawn(p.args); // warm the page cache
+  check("(5) statecore-statusline prints the line", spawn(programs[0].args).stdout.startsWith("fctry v1.2 │ evolve › interviewer"));
+  check("(5) the plain script prints the command", spawn(programs[1].args).stdout === "evolve\n");
+  const times = programs.map(() => []);
+  for (let i = 0; i < N; i++) programs.forEach((p, k) => times[k].push(spawn(p.args).ns));
+  out.push(
+    table(
+      `Node (5): the fctry status line end to end (${N} spawns each, interleaved)`,
+      "Wall time from spawn to exit of `node <script>` in a project with the seed's example `.fctry/state.json`. The plain script prints one field; statecore-statusline prints the whole line.",
+      programs.map((p, k) => summary(p, times[k])),
+      "per process",
+    ),
+  );
+}
+
 process.stdout.write(out.join("\n"));
 log("done");

@@ -72,6 +72,12 @@ console.log("esm ok");
 EOF
 node cjs.cjs
 node esm.mjs
+# The status-line script is installed as a bin and works in a project directory.
+mkdir -p .fctry
+printf '{"specVersion": "1.2", "currentCommand": "init"}' > .fctry/state.json
+line=$(./node_modules/.bin/statecore-statusline --no-color)
+[ "$line" = "fctry v1.2 │ init" ] || { echo "statecore-statusline printed: $line" >&2; exit 1; }
+echo "statusline ok"
 cd "$repo"
 echo "packaging: npm ok"
 

@@ -796,6 +796,242 @@ fn fctry_clear_untracked_changes<'py>(
     out(py, &updated)
 }
 
+/// fctry: the inbox item lifecycle as a machine definition.
+#[pyfunction]
+fn fctry_inbox_machine(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    out(py, &api::fctry_inbox_machine())
+}
+
+/// fctry: adds an inbox item first (`random`: 6 lowercase base36 characters from the host).
+#[pyfunction]
+fn fctry_inbox_add<'py>(
+    py: Python<'py>,
+    inbox: &Bound<'py, PyAny>,
+    kind: String,
+    content: String,
+    now: &Bound<'py, PyAny>,
+    random: String,
+) -> PyResult<Bound<'py, PyAny>> {
+    let inbox = arg(inbox, "inbox")?;
+    let now = arg(now, "now")?;
+    let updated = core(
+        py,
+        api::fctry_inbox_add(inbox, &kind, &content, &now, &random),
+    )?;
+    out(py, &updated)
+}
+
+/// fctry: moves one inbox item through its lifecycle.
+#[pyfunction]
+fn fctry_inbox_transition<'py>(
+    py: Python<'py>,
+    inbox: &Bound<'py, PyAny>,
+    id: String,
+    event: String,
+) -> PyResult<Bound<'py, PyAny>> {
+    let inbox = arg(inbox, "inbox")?;
+    let updated = core(py, api::fctry_inbox_transition(inbox, &id, &event))?;
+    out(py, &updated)
+}
+
+/// fctry: removes an inbox item (absent: unchanged).
+#[pyfunction]
+fn fctry_inbox_dismiss<'py>(
+    py: Python<'py>,
+    inbox: &Bound<'py, PyAny>,
+    id: String,
+) -> PyResult<Bound<'py, PyAny>> {
+    let inbox = arg(inbox, "inbox")?;
+    let updated = core(py, api::fctry_inbox_dismiss(inbox, &id))?;
+    out(py, &updated)
+}
+
+/// fctry: applies an event to every pending or processed item it is legal for.
+#[pyfunction]
+fn fctry_inbox_batch<'py>(
+    py: Python<'py>,
+    inbox: &Bound<'py, PyAny>,
+    event: String,
+) -> PyResult<Bound<'py, PyAny>> {
+    let inbox = arg(inbox, "inbox")?;
+    let updated = core(py, api::fctry_inbox_batch(inbox, &event))?;
+    out(py, &updated)
+}
+
+/// fctry: the chunk lifecycle as a machine definition.
+#[pyfunction]
+fn fctry_chunk_machine(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    out(py, &api::fctry_chunk_machine())
+}
+
+/// fctry: the build run lifecycle as a machine definition.
+#[pyfunction]
+fn fctry_run_machine(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    out(py, &api::fctry_run_machine())
+}
+
+/// fctry: creates a build run from an approved plan.
+#[pyfunction]
+fn fctry_create_build_run<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    plan: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let plan = arg(plan, "plan")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_create_build_run(state, &plan, &now))?;
+    out(py, &updated)
+}
+
+/// A chunk id: an `int` ≥ 0 (not a `bool`), else `E_ARGUMENT` at `/id` (the core says which
+/// chunk does not exist).
+fn chunk_id(id: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let whole = id
+        .cast::<PyInt>()
+        .ok()
+        .filter(|_| !id.is_instance_of::<PyBool>())
+        .and_then(|i| i.extract::<u64>().ok());
+    whole.ok_or_else(|| {
+        let shown = id.repr().map_or_else(|_| type_name(id), |r| r.to_string());
+        raise(
+            id.py(),
+            &Error::new(
+                Code::Argument,
+                "/id",
+                format!("a chunk id must be a whole number ≥ 0 (an int), not {shown}"),
+            ),
+        )
+    })
+}
+
+/// fctry: a chunk event (`start`, `complete`, `fail`).
+#[pyfunction]
+fn fctry_chunk_event<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    id: &Bound<'py, PyAny>,
+    event: String,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let id = chunk_id(id)?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_chunk_event(state, id, &event, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: planned chunks whose dependencies all completed.
+#[pyfunction]
+fn fctry_ready_chunks<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    out(py, &api::fctry_ready_chunks(&state))
+}
+
+/// fctry: `{layers, unplaced}` of the chunk DAG.
+#[pyfunction]
+fn fctry_dag_layers<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    out(py, &api::fctry_dag_layers(&state))
+}
+
+/// fctry: pauses a running build with its pending question.
+#[pyfunction]
+fn fctry_pause_build_run<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    question: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let question = arg(question, "question")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_pause_build_run(state, &question, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: resumes a paused build.
+#[pyfunction]
+fn fctry_resume_build_run<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_resume_build_run(state, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: finishes a build whose chunks are all done.
+#[pyfunction]
+fn fctry_finish_build_run<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let updated = core(py, api::fctry_finish_build_run(state, &now))?;
+    out(py, &updated)
+}
+
+/// fctry: the resume plan `{offer, completed, remaining, next, changed, options}`.
+#[pyfunction]
+#[pyo3(signature = (state, current_spec_version=None))]
+fn fctry_resume_plan<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    current_spec_version: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    out(
+        py,
+        &api::fctry_resume_plan(&state, current_spec_version.as_deref()),
+    )
+}
+
+/// fctry: what a status line shows.
+#[pyfunction]
+fn fctry_status_line<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    out(py, &api::fctry_status_line(&state))
+}
+
+/// fctry: one line of text from a status line summary (`options`: `{color}`).
+#[pyfunction]
+#[pyo3(signature = (summary, options=None))]
+fn fctry_render_status_line(
+    summary: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let summary = arg(summary, "summary")?;
+    let options = opt_arg(options, "options")?;
+    Ok(api::fctry_render_status_line(&summary, &options))
+}
+
+/// fctry: the rendered status line from the state file's contents (`None`: no file).
+#[pyfunction]
+#[pyo3(signature = (data, options=None))]
+fn fctry_status_line_text(
+    data: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let bytes = opt_bytes_arg(data, "data")?;
+    let options = opt_arg(options, "options")?;
+    Ok(api::fctry_status_line_text(bytes, &options))
+}
+
 /// The native module `statecore._statecore`.
 #[pymodule(gil_used = false)]
 fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -831,5 +1067,23 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fctry_skip_prerequisites, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_add_untracked_change, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_clear_untracked_changes, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_inbox_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_inbox_add, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_inbox_transition, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_inbox_dismiss, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_inbox_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_chunk_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_run_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_create_build_run, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_chunk_event, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_ready_chunks, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_dag_layers, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_pause_build_run, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_resume_build_run, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_finish_build_run, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_resume_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_status_line, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_render_status_line, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_status_line_text, m)?)?;
     Ok(())
 }

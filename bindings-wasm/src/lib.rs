@@ -319,3 +319,157 @@ pub fn fctry_clear_untracked_changes(
         &arg(now)?,
     ))
 }
+
+/// fctry: the inbox item lifecycle as a machine definition.
+#[wasm_bindgen]
+pub fn fctry_inbox_machine() -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_inbox_machine()))
+}
+
+/// fctry: adds an inbox item first (`now` JSON text; `random` 6 base36 characters).
+#[wasm_bindgen]
+pub fn fctry_inbox_add(
+    inbox: &str,
+    kind: &str,
+    content: &str,
+    now: &str,
+    random: &str,
+) -> Result<String, JsValue> {
+    object_out(api::fctry_inbox_add(
+        arg(inbox)?,
+        kind,
+        content,
+        &arg(now)?,
+        random,
+    ))
+}
+
+/// fctry: moves one inbox item through its lifecycle.
+#[wasm_bindgen]
+pub fn fctry_inbox_transition(inbox: &str, id: &str, event: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_inbox_transition(arg(inbox)?, id, event))
+}
+
+/// fctry: removes an inbox item.
+#[wasm_bindgen]
+pub fn fctry_inbox_dismiss(inbox: &str, id: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_inbox_dismiss(arg(inbox)?, id))
+}
+
+/// fctry: applies an event to every pending or processed item it is legal for.
+#[wasm_bindgen]
+pub fn fctry_inbox_batch(inbox: &str, event: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_inbox_batch(arg(inbox)?, event))
+}
+
+/// fctry: the chunk lifecycle as a machine definition.
+#[wasm_bindgen]
+pub fn fctry_chunk_machine() -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_chunk_machine()))
+}
+
+/// fctry: the build run lifecycle as a machine definition.
+#[wasm_bindgen]
+pub fn fctry_run_machine() -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_run_machine()))
+}
+
+/// fctry: creates a build run from an approved plan (JSON text).
+#[wasm_bindgen]
+pub fn fctry_create_build_run(state: &str, plan: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_create_build_run(
+        arg(state)?,
+        &arg(plan)?,
+        &arg(now)?,
+    ))
+}
+
+/// fctry: a chunk event (`start`, `complete`, `fail`); `id` is the chunk id.
+#[wasm_bindgen]
+pub fn fctry_chunk_event(state: &str, id: f64, event: &str, now: &str) -> Result<String, JsValue> {
+    let id = chunk_id(id)?;
+    object_out(api::fctry_chunk_event(arg(state)?, id, event, &arg(now)?))
+}
+
+/// A chunk id from JS: a whole number ≥ 0 (the core says which chunk does not exist).
+fn chunk_id(id: f64) -> Result<u64, JsValue> {
+    if id.is_finite() && id >= 0.0 && id.fract() == 0.0 && id <= 9_007_199_254_740_991.0 {
+        Ok(id as u64)
+    } else {
+        Err(throw(Error::new(
+            statecore::Code::Argument,
+            "/id",
+            "a chunk id must be a whole number",
+        )))
+    }
+}
+
+/// fctry: planned chunks whose dependencies all completed.
+#[wasm_bindgen]
+pub fn fctry_ready_chunks(state: &str) -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_ready_chunks(&arg(state)?)))
+}
+
+/// fctry: `{layers, unplaced}` of the chunk DAG.
+#[wasm_bindgen]
+pub fn fctry_dag_layers(state: &str) -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_dag_layers(&arg(state)?)))
+}
+
+/// fctry: pauses a running build with its pending question (JSON text).
+#[wasm_bindgen]
+pub fn fctry_pause_build_run(state: &str, question: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_pause_build_run(
+        arg(state)?,
+        &arg(question)?,
+        &arg(now)?,
+    ))
+}
+
+/// fctry: resumes a paused build.
+#[wasm_bindgen]
+pub fn fctry_resume_build_run(state: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_resume_build_run(arg(state)?, &arg(now)?))
+}
+
+/// fctry: finishes a build whose chunks are all done.
+#[wasm_bindgen]
+pub fn fctry_finish_build_run(state: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::fctry_finish_build_run(arg(state)?, &arg(now)?))
+}
+
+/// fctry: the resume plan.
+#[wasm_bindgen]
+pub fn fctry_resume_plan(
+    state: &str,
+    current_spec_version: Option<String>,
+) -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_resume_plan(
+        &arg(state)?,
+        current_spec_version.as_deref(),
+    )))
+}
+
+/// fctry: the status line summary of a state.
+#[wasm_bindgen]
+pub fn fctry_status_line(state: &str) -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_status_line(&arg(state)?)))
+}
+
+/// fctry: one line of text from a summary; `options` is JSON text (`{color}`).
+#[wasm_bindgen]
+pub fn fctry_render_status_line(summary: &str, options: &str) -> Result<String, JsValue> {
+    Ok(api::fctry_render_status_line(
+        &arg(summary)?,
+        &arg(options)?,
+    ))
+}
+
+/// fctry: the rendered status line straight from the state file's bytes (`undefined` = none).
+#[wasm_bindgen]
+pub fn fctry_status_line_text(bytes: Option<Vec<u8>>, options: &str) -> Result<String, JsValue> {
+    Ok(api::fctry_status_line_text(
+        bytes.as_deref(),
+        &arg(options)?,
+    ))
+}

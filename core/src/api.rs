@@ -250,3 +250,103 @@ pub fn fctry_clear_untracked_changes(state: Value, sections: &Value, now: &Value
     };
     crate::fctry::clear_untracked_changes(state, sections.as_deref(), now)
 }
+
+/// fctry: the inbox item lifecycle as a machine definition (for `machine_*` and diagrams).
+pub fn fctry_inbox_machine() -> Value {
+    crate::fctry::inbox_machine()
+}
+
+/// fctry: adds an inbox item first (`random`: 6 lowercase base36 characters from the host).
+pub fn fctry_inbox_add(
+    inbox: Value,
+    kind: &str,
+    content: &str,
+    now: &Value,
+    random: &str,
+) -> Result<Value> {
+    crate::fctry::inbox_add(inbox, kind, content, now, random)
+}
+
+/// fctry: moves one inbox item through its lifecycle.
+pub fn fctry_inbox_transition(inbox: Value, id: &str, event: &str) -> Result<Value> {
+    crate::fctry::inbox_transition(inbox, id, event)
+}
+
+/// fctry: removes an inbox item (absent: unchanged).
+pub fn fctry_inbox_dismiss(inbox: Value, id: &str) -> Result<Value> {
+    crate::fctry::inbox_dismiss(inbox, id)
+}
+
+/// fctry: applies an event to every pending or processed item it is legal for.
+pub fn fctry_inbox_batch(inbox: Value, event: &str) -> Result<Value> {
+    crate::fctry::inbox_batch(inbox, event)
+}
+
+/// fctry: the chunk lifecycle as a machine definition.
+pub fn fctry_chunk_machine() -> Value {
+    crate::fctry::chunk_machine()
+}
+
+/// fctry: the build run lifecycle as a machine definition.
+pub fn fctry_run_machine() -> Value {
+    crate::fctry::run_machine()
+}
+
+/// fctry: creates a build run from an approved plan.
+pub fn fctry_create_build_run(state: Value, plan: &Value, now: &Value) -> Result<Value> {
+    crate::fctry::create_build_run(state, plan, now)
+}
+
+/// fctry: a chunk event (`start`, `complete`, `fail`).
+pub fn fctry_chunk_event(state: Value, id: u64, event: &str, now: &Value) -> Result<Value> {
+    crate::fctry::chunk_event(state, id, event, now)
+}
+
+/// fctry: planned chunks whose dependencies all completed.
+pub fn fctry_ready_chunks(state: &Value) -> Value {
+    Value::from(crate::fctry::ready_chunks(state))
+}
+
+/// fctry: `{layers, unplaced}` of the chunk DAG.
+pub fn fctry_dag_layers(state: &Value) -> Value {
+    crate::fctry::dag_layers(state)
+}
+
+/// fctry: pauses a running build with its pending question.
+pub fn fctry_pause_build_run(state: Value, question: &Value, now: &Value) -> Result<Value> {
+    crate::fctry::pause_build_run(state, question, now)
+}
+
+/// fctry: resumes a paused build.
+pub fn fctry_resume_build_run(state: Value, now: &Value) -> Result<Value> {
+    crate::fctry::resume_build_run(state, now)
+}
+
+/// fctry: finishes a build whose chunks are all done.
+pub fn fctry_finish_build_run(state: Value, now: &Value) -> Result<Value> {
+    crate::fctry::finish_build_run(state, now)
+}
+
+/// fctry: the resume plan `{offer, completed, remaining, next, changed, options}`.
+pub fn fctry_resume_plan(state: &Value, current_spec_version: Option<&str>) -> Value {
+    crate::fctry::resume_plan(state, current_spec_version)
+}
+
+/// fctry: what a status line shows, from any state (see `fctry::status_line`).
+pub fn fctry_status_line(state: &Value) -> Value {
+    crate::fctry::status_line(state)
+}
+
+/// fctry: one line of text from a status line summary; `options`: `{color: bool}`.
+pub fn fctry_render_status_line(summary: &Value, options: &Value) -> String {
+    crate::fctry::render_status_line(summary, options)
+}
+
+/// fctry: the rendered status line straight from the state file's bytes (`None` = no file); a
+/// missing or unparseable file reads as `{}` (the status line's rule). One call per prompt.
+pub fn fctry_status_line_text(bytes: Option<&[u8]>, options: &Value) -> String {
+    let state = bytes
+        .and_then(|b| json::parse(b).ok())
+        .unwrap_or_else(|| Value::Object(Map::new()));
+    crate::fctry::render_status_line(&crate::fctry::status_line(&state), options)
+}

@@ -821,6 +821,13 @@ impl Fired {
     }
 }
 
+/// A built-in machine definition from its JSON text (a protocol's constant). Text parses
+/// smaller in wasm than a `json!` literal builds; a malformed constant gives `null`, which
+/// every machine function refuses with `E_MACHINE`, and the corpus pins each definition.
+pub fn definition(text: &str) -> Value {
+    crate::json::parse_str(text).unwrap_or(Value::Null)
+}
+
 /// Events as `[{event, to, auto}]`.
 pub fn events_value(events: &[EventInfo]) -> Value {
     Value::Array(

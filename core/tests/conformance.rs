@@ -110,6 +110,30 @@ fn run(op: &str, args: &[Value]) -> Result<Value, Error> {
         }
         "fctry_add_untracked_change" => api::fctry_add_untracked_change(a(0), &a(1), &a(2))?,
         "fctry_clear_untracked_changes" => api::fctry_clear_untracked_changes(a(0), &a(1), &a(2))?,
+        "fctry_inbox_machine" => api::fctry_inbox_machine(),
+        "fctry_inbox_add" => {
+            api::fctry_inbox_add(a(0), text(&a(1)), text(&a(2)), &a(3), text(&a(4)))?
+        }
+        "fctry_inbox_transition" => api::fctry_inbox_transition(a(0), text(&a(1)), text(&a(2)))?,
+        "fctry_inbox_dismiss" => api::fctry_inbox_dismiss(a(0), text(&a(1)))?,
+        "fctry_inbox_batch" => api::fctry_inbox_batch(a(0), text(&a(1)))?,
+        "fctry_chunk_machine" => api::fctry_chunk_machine(),
+        "fctry_run_machine" => api::fctry_run_machine(),
+        "fctry_create_build_run" => api::fctry_create_build_run(a(0), &a(1), &a(2))?,
+        "fctry_chunk_event" => {
+            api::fctry_chunk_event(a(0), a(1).as_u64().expect("id"), text(&a(2)), &a(3))?
+        }
+        "fctry_ready_chunks" => api::fctry_ready_chunks(&a(0)),
+        "fctry_dag_layers" => api::fctry_dag_layers(&a(0)),
+        "fctry_pause_build_run" => api::fctry_pause_build_run(a(0), &a(1), &a(2))?,
+        "fctry_resume_build_run" => api::fctry_resume_build_run(a(0), &a(1))?,
+        "fctry_finish_build_run" => api::fctry_finish_build_run(a(0), &a(1))?,
+        "fctry_resume_plan" => api::fctry_resume_plan(&a(0), opt_text(args.get(1))),
+        "fctry_status_line" => api::fctry_status_line(&a(0)),
+        "fctry_render_status_line" => Value::String(api::fctry_render_status_line(&a(0), &a(1))),
+        "fctry_status_line_text" => {
+            Value::String(api::fctry_status_line_text(bytes(&a(0)).as_deref(), &a(1)))
+        }
         other => panic!("unknown op {other}"),
     })
 }

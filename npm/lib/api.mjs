@@ -318,6 +318,13 @@ export function makeApi(getRaw) {
     diagram: (definition) => call("machine_diagram", toJson(definition, "definition")),
   });
 
+  /** 6 lowercase base36 characters from the host's randomness (inbox ids). */
+  const randomBase36 = () => {
+    const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+    const bytes = new Uint8Array(6);
+    globalThis.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => digits[b % 36]).join("");
+  };
   /** `now` for the core: the caller's value, or the host clock (epoch ms). */
   const clock = (now) => toJson(now ?? Date.now(), "now");
   const optionalText = (value, name) => (value == null ? undefined : text(value, name));
@@ -358,6 +365,57 @@ export function makeApi(getRaw) {
     /** Adds an untracked change `{file, section, sectionNumber, timestamp}`, by file. */
     addUntrackedChange: (state, change, now) =>
       object("fctry_add_untracked_change", toJson(state, "state"), toJson(change, "change"), clock(now)),
+    /** The inbox item lifecycle as a machine definition (for `machine.*`). */
+    inboxMachine: () => object("fctry_inbox_machine"),
+    /** Adds an inbox item first; `now` and the 6-character base36 `random` default to the host's. */
+    inboxAdd: (inbox, type, content, now, random) =>
+      object(
+        "fctry_inbox_add",
+        toJson(inbox, "inbox"),
+        text(type, "type"),
+        text(content, "content"),
+        clock(now),
+        random == null ? randomBase36() : text(random, "random"),
+      ),
+    /** Moves one item: `start`, `complete`, `fail`, `incorporate`, `retry`. */
+    inboxTransition: (inbox, id, event) =>
+      object("fctry_inbox_transition", toJson(inbox, "inbox"), text(id, "id"), text(event, "event")),
+    /** Removes an item (absent: unchanged). */
+    inboxDismiss: (inbox, id) => object("fctry_inbox_dismiss", toJson(inbox, "inbox"), text(id, "id")),
+    /** Applies an event to every pending or processed item it is legal for. */
+    inboxBatch: (inbox, event) => object("fctry_inbox_batch", toJson(inbox, "inbox"), text(event, "event")),
+    /** The chunk lifecycle as a machine definition (context `{retriesLeft}`). */
+    chunkMachine: () => object("fctry_chunk_machine"),
+    /** The build run lifecycle as a machine definition. */
+    runMachine: () => object("fctry_run_machine"),
+    /** Creates a build run (`runId` `run-{ms}`) from an approved plan. */
+    createBuildRun: (state, plan, now) =>
+      object("fctry_create_build_run", toJson(state, "state"), toJson(plan, "plan"), clock(now)),
+    /** A chunk event: `start`, `complete` or `fail` (retries, then failed + dependents blocked). */
+    chunkEvent: (state, id, event, now) =>
+      object("fctry_chunk_event", toJson(state, "state"), id, text(event, "event"), clock(now)),
+    /** Planned chunks whose dependencies all completed, in plan order. */
+    readyChunks: (state) => object("fctry_ready_chunks", toJson(state, "state")),
+    /** `{layers, unplaced}`: the chunk DAG in layers for drawing. */
+    dagLayers: (state) => object("fctry_dag_layers", toJson(state, "state")),
+    /** Pauses a running build with the question it waits on. */
+    pauseBuildRun: (state, question, now) =>
+      object("fctry_pause_build_run", toJson(state, "state"), toJson(question, "question"), clock(now)),
+    /** Resumes a paused build. */
+    resumeBuildRun: (state, now) => object("fctry_resume_build_run", toJson(state, "state"), clock(now)),
+    /** Finishes a build: all completed → cleared; failures → `partial`. */
+    finishBuildRun: (state, now) => object("fctry_finish_build_run", toJson(state, "state"), clock(now)),
+    /** The resume protocol: `{offer, completed, remaining, next, changed, options}`. */
+    resumePlan: (state, currentSpecVersion) =>
+      object("fctry_resume_plan", toJson(state, "state"), optionalText(currentSpecVersion, "currentSpecVersion")),
+    /** What a status line shows: `{specVersion, section, ..., chunks, scenarios, readiness, nextStep}`. */
+    statusLine: (state) => object("fctry_status_line", toJson(state, "state")),
+    /** One line of text from a status line summary; `options.color` adds ANSI colours. */
+    renderStatusLine: (summary, options) =>
+      call("fctry_render_status_line", toJson(summary, "summary"), optionalJson(options, "options")),
+    /** The rendered line straight from the state file's bytes (`null`: no file; unparseable = `{}`). */
+    statusLineText: (data, options) =>
+      call("fctry_status_line_text", data == null ? undefined : bytes(data, "data"), optionalJson(options, "options")),
     /** Clears the untracked changes of these sections (`null`/omitted: all of them). */
     clearUntrackedChanges: (state, sections, now) =>
       object(

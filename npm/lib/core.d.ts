@@ -305,7 +305,77 @@ export declare const fctry: {
   skipPrerequisites<S = any>(state: S | null, agent: string, command?: string | null, now?: Now): S;
   addUntrackedChange<S = any>(state: S | null, change: UntrackedChange, now?: Now): S;
   clearUntrackedChanges<S = any>(state: S | null, sections?: string[] | null, now?: Now): S;
+  /** The inbox item lifecycle as a machine definition. */
+  inboxMachine(): MachineDefinition;
+  /** Adds an item first (`now` and `random` default to the host's clock and randomness). */
+  inboxAdd(inbox: InboxItem[] | null, type: "evolve" | "reference" | "feature", content: string, now?: Now, random?: string): InboxItem[];
+  inboxTransition(inbox: InboxItem[] | null, id: string, event: "start" | "complete" | "fail" | "incorporate" | "retry"): InboxItem[];
+  inboxDismiss(inbox: InboxItem[] | null, id: string): InboxItem[];
+  inboxBatch(inbox: InboxItem[] | null, event: "start" | "complete" | "fail" | "incorporate" | "retry"): InboxItem[];
+  /** The chunk lifecycle as a machine definition (guards read `{retriesLeft}`). */
+  chunkMachine(): MachineDefinition;
+  /** The build run lifecycle as a machine definition. */
+  runMachine(): MachineDefinition;
+  createBuildRun<S = any>(state: S | null, plan: BuildPlan, now?: Now): S;
+  chunkEvent<S = any>(state: S, id: number, event: "start" | "complete" | "fail", now?: Now): S;
+  readyChunks(state: unknown): number[];
+  dagLayers(state: unknown): { layers: number[][]; unplaced: number[] };
+  pauseBuildRun<S = any>(state: S, question: unknown, now?: Now): S;
+  resumeBuildRun<S = any>(state: S, now?: Now): S;
+  finishBuildRun<S = any>(state: S, now?: Now): S;
+  resumePlan(state: unknown, currentSpecVersion?: string | null): ResumePlan;
+  /** What a status line shows. */
+  statusLine(state: unknown): StatusLineSummary;
+  /** One line of text from a summary (`color` adds ANSI colours). */
+  renderStatusLine(summary: StatusLineSummary, options?: { color?: boolean } | null): string;
+  /** The rendered line straight from the state file's bytes (null: no file). */
+  statusLineText(data: Bytes | null, options?: { color?: boolean } | null): string;
 };
+
+/** The summary `fctry.statusLine` returns. */
+export interface StatusLineSummary {
+  specVersion: string | null;
+  section: string | null;
+  sectionNumber: string | null;
+  command: string | null;
+  step: string | null;
+  chunks: { completed: number; total: number; active: number; retrying: number; failed: number; blocked: number } | null;
+  scenarios: { satisfied: number; total: number } | null;
+  readiness: { aligned: number; total: number } | null;
+  build: string | null;
+  untracked: number;
+  nextStep: string | null;
+}
+
+/** An approved build plan. */
+export interface BuildPlan {
+  chunks: { id: number; name?: string; sections?: string[]; scenarios?: string[]; dependsOn?: number[] }[];
+  priorities?: string[];
+  prioritySource?: "global" | "project" | "user-prompt";
+  specVersion?: string;
+  maxRetries?: number;
+  convergencePhase?: string;
+}
+
+/** The resume protocol's answer. */
+export interface ResumePlan {
+  offer: boolean;
+  completed: number[];
+  remaining: number[];
+  next: number[];
+  changed: { id: number; name: string | null; specVersionAtBuild: string; sections: string[] }[];
+  options: string[];
+}
+
+/** An item of `.fctry/inbox.json`. */
+export interface InboxItem {
+  id: string;
+  type: "evolve" | "reference" | "feature";
+  content: string;
+  timestamp: string;
+  status: "pending" | "processing" | "processed" | "error" | "incorporated";
+  [field: string]: unknown;
+}
 
 // ---------------------------------------------------------------------------------------
 // Errors (docs/api.md § Errors)

@@ -13,7 +13,7 @@ import {
 } from "statecore";
 import type {
   Json, JsonObject, Bytes, DocumentKind, Issue, Report, KindInfo, Limits, MergeOptions,
-  LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult, PrerequisiteCheck,
+  LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult, PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary,
   MachineInstance, Guard, ErrorRecord, Lock,
 } from "statecore";
 
@@ -72,6 +72,19 @@ export async function usage(): Promise<void> {
   state = fctry.addUntrackedChange(state, { file: "src/a.js", section: "#core-flow" });
   state = fctry.clearUntrackedChanges(state, ["core-flow"]);
   void why;
+  let inbox: InboxItem[] = fctry.inboxAdd(null, "evolve", "Make onboarding faster");
+  inbox = fctry.inboxTransition(inbox, inbox[0]?.id ?? "", "start");
+  inbox = fctry.inboxBatch(fctry.inboxDismiss(inbox, "nope"), "incorporate");
+  const inboxDiagram: string = machine.diagram(fctry.inboxMachine());
+  void inboxDiagram;
+  let run = fctry.createBuildRun({}, { chunks: [{ id: 1, name: "A" }, { id: 2, dependsOn: [1] }], specVersion: "2.4" });
+  run = fctry.chunkEvent(fctry.chunkEvent(run, 1, "start"), 1, "complete");
+  const next: number[] = fctry.readyChunks(run);
+  const layers: number[][] = fctry.dagLayers(run).layers;
+  const plan: ResumePlan = fctry.resumePlan(fctry.resumeBuildRun(fctry.pauseBuildRun(run, "why?")), "2.5");
+  const summary: StatusLineSummary = fctry.statusLine(run);
+  const statusText: string = fctry.renderStatusLine(summary, { color: true }) + fctry.statusLineText(null);
+  void [next, layers, plan, statusText, fctry.finishBuildRun, machine.diagram(fctry.chunkMachine()), fctry.runMachine()];
 
   const record: ErrorRecord = { name: "ParseError", code: "E_PARSE", path: "", message: "m", details: {} };
   const err: StatecoreError = errorFromRecord(record);

@@ -29,6 +29,11 @@ def at(args: list[Any], index: int) -> Any:
 
 
 # op (Rust name) -> how the Python API is called with the case's positional args.
+def color_of(options: Any) -> bool:
+    """The corpus passes options objects; the Python wrappers take ``color=``."""
+    return bool(options and options.get("color"))
+
+
 OPS: dict[str, Callable[[list[Any]], Any]] = {
     "parse": lambda a: statecore.parse(as_bytes(a[0])),  # type: ignore[arg-type]
     "canonical": lambda a: statecore.canonical(as_bytes(a[0])),  # type: ignore[arg-type]
@@ -61,6 +66,24 @@ OPS: dict[str, Callable[[list[Any]], Any]] = {
     "fctry_skip_prerequisites": lambda a: fctry.skip_prerequisites(a[0], a[1], a[2], a[3]),
     "fctry_add_untracked_change": lambda a: fctry.add_untracked_change(a[0], a[1], a[2]),
     "fctry_clear_untracked_changes": lambda a: fctry.clear_untracked_changes(a[0], a[1], a[2]),
+    "fctry_inbox_machine": lambda a: fctry.inbox_machine(),
+    "fctry_inbox_add": lambda a: fctry.inbox_add(a[0], a[1], a[2], a[3], a[4]),
+    "fctry_inbox_transition": lambda a: fctry.inbox_transition(a[0], a[1], a[2]),
+    "fctry_inbox_dismiss": lambda a: fctry.inbox_dismiss(a[0], a[1]),
+    "fctry_inbox_batch": lambda a: fctry.inbox_batch(a[0], a[1]),
+    "fctry_chunk_machine": lambda a: fctry.chunk_machine(),
+    "fctry_run_machine": lambda a: fctry.run_machine(),
+    "fctry_create_build_run": lambda a: fctry.create_build_run(a[0], a[1], a[2]),
+    "fctry_chunk_event": lambda a: fctry.chunk_event(a[0], a[1], a[2], a[3]),
+    "fctry_ready_chunks": lambda a: fctry.ready_chunks(a[0]),
+    "fctry_dag_layers": lambda a: fctry.dag_layers(a[0]),
+    "fctry_pause_build_run": lambda a: fctry.pause_build_run(a[0], a[1], a[2]),
+    "fctry_resume_build_run": lambda a: fctry.resume_build_run(a[0], a[1]),
+    "fctry_finish_build_run": lambda a: fctry.finish_build_run(a[0], a[1]),
+    "fctry_resume_plan": lambda a: fctry.resume_plan(a[0], at(a, 1)),
+    "fctry_status_line": lambda a: fctry.status_line(a[0]),
+    "fctry_render_status_line": lambda a: fctry.render_status_line(a[0], color_of(at(a, 1))),
+    "fctry_status_line_text": lambda a: fctry.status_line_text(a[0], color_of(at(a, 1))),
 }
 
 

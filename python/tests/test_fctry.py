@@ -3,6 +3,7 @@ the shapes the corpus (tests/conformance/fctry/) does not need to repeat."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -37,11 +38,29 @@ def test_exported() -> None:
     assert sorted(fctry.__all__) == [
         "add_untracked_change",
         "check_prerequisites",
+        "chunk_event",
+        "chunk_machine",
         "clear_untracked_changes",
         "complete_step",
+        "create_build_run",
+        "dag_layers",
+        "finish_build_run",
+        "inbox_add",
+        "inbox_batch",
+        "inbox_dismiss",
+        "inbox_machine",
+        "inbox_transition",
+        "pause_build_run",
+        "ready_chunks",
+        "render_status_line",
+        "resume_build_run",
+        "resume_plan",
+        "run_machine",
         "skip_prerequisites",
         "start_command",
         "start_step",
+        "status_line",
+        "status_line_text",
     ]
 
 
@@ -108,6 +127,166 @@ def test_clear_some_sections() -> None:
     assert [c["file"] for c in cleared["untrackedChanges"]] == ["b.md"]
 
 
+INBOX_ID = re.compile(r"^inbox-(\d+)-[0-9a-z]{6}$")
+
+
+def test_inbox_add_defaults_to_host_clock_and_randomness() -> None:
+    before = clock_ms()
+    inbox = fctry.inbox_add(None, "evolve", "first")
+    after = clock_ms()
+    match = INBOX_ID.match(inbox[0]["id"])
+    assert match is not None, inbox[0]["id"]
+    assert before <= int(match.group(1)) <= after, (before, match.group(1), after)
+    assert statecore.parse_timestamp(inbox[0]["timestamp"]) == int(match.group(1))
+    inbox = fctry.inbox_add(inbox, "evolve", "second")
+    assert INBOX_ID.match(inbox[0]["id"]) is not None, inbox[0]["id"]
+    assert inbox[0]["id"] != inbox[1]["id"]
+    assert [item["content"] for item in inbox] == ["second", "first"]
+
+
+def test_inbox_round() -> None:
+    ms = statecore.parse_timestamp(NOW)
+    inbox = fctry.inbox_add([], "feature", "dark mode", NOW, "abc123")
+    before = statecore.serialize(inbox)
+    assert inbox == [
+        {
+            "id": f"inbox-{ms}-abc123",
+            "type": "feature",
+            "content": "dark mode",
+            "timestamp": NOW,
+            "status": "pending",
+        }
+    ]
+    inbox = fctry.inbox_add(inbox, "reference", "https://example.org/", ms, "zzzzzz")
+    started = fctry.inbox_batch(inbox, "start")
+    assert [item["status"] for item in started] == ["processing", "processing"]
+    assert statecore.serialize(inbox[1:]) == before
+    done = fctry.inbox_transition(started, f"inbox-{ms}-abc123", "complete")
+    assert [item["status"] for item in done] == ["processing", "processed"]
+    assert fctry.inbox_dismiss(done, f"inbox-{ms}-zzzzzz") == done[1:]
+    assert fctry.inbox_dismiss(done, "inbox-1-gone00") == done
+    machine = fctry.inbox_machine()
+    assert machine["initial"] == "pending"
+    assert statecore.machine.check(machine)["valid"] is True
+
+
+def test_inbox_errors() -> None:
+    inbox = fctry.inbox_add([], "evolve", "x", NOW, "abcdef")
+    with pytest.raises(statecore.TransitionError):
+        fctry.inbox_transition(inbox, inbox[0]["id"], "complete")
+    with pytest.raises(statecore.UsageError) as raised:
+        fctry.inbox_add(inbox, "evolve", "x", NOW, "abcdef")
+    assert raised.value.path == "/id"
+    with pytest.raises(statecore.UsageError) as raised:
+        fctry.inbox_add([], "evolve", "x", NOW, "ABCDEF")
+    assert raised.value.path == "/random"
+    with pytest.raises(TypeError):
+        fctry.inbox_add([], "evolve", 1, NOW)  # type: ignore[arg-type]
+
+
+RUN_ID = re.compile(r"^run-(\d+)$")
+
+PLAN: dict[str, Any] = {
+    "chunks": [
+        {"id": 1, "name": "core", "sections": ["#core"], "dependsOn": []},
+        {"id": 2, "name": "flow", "sections": ["#flow"], "dependsOn": [1]},
+        {"id": 3, "name": "polish", "sections": ["#polish"], "dependsOn": [2]},
+    ],
+    "specVersion": "1.0",
+}
+
+
+def valid(state: dict[str, Any]) -> dict[str, Any]:
+    """``state``, after checking that it is a valid fctry state."""
+    report = statecore.validate("fctry.state", state)
+    assert report["valid"] is True, report
+    return state
+
+
+def statuses(state: dict[str, Any]) -> list[str]:
+    return [chunk["status"] for chunk in state["buildRun"]["chunks"]]
+
+
+def test_build_run_defaults_to_host_clock() -> None:
+    before = clock_ms()
+    state = valid(fctry.create_build_run({}, PLAN))
+    after = clock_ms()
+    match = RUN_ID.match(state["buildRun"]["runId"])
+    assert match is not None, state["buildRun"]["runId"]
+    assert before <= int(match.group(1)) <= after, (before, match.group(1), after)
+    assert statecore.parse_timestamp(state["buildRun"]["startedAt"]) == int(match.group(1))
+    assert statuses(state) == ["planned", "planned", "planned"]
+    assert state["chunkProgress"] == {"current": 0, "total": 3}
+    assert fctry.ready_chunks(state) == [1]
+    assert fctry.dag_layers(state) == {"layers": [[1], [2], [3]], "unplaced": []}
+
+    state = valid(fctry.chunk_event(state, 1, "start"))
+    assert_current(stamped_ms(state))
+    assert_current(statecore.parse_timestamp(state["buildRun"]["chunks"][0]["startedAt"]))
+    state = valid(fctry.chunk_event(state, 1, "complete"))
+    assert_current(statecore.parse_timestamp(state["buildRun"]["lastCheckpoint"]))
+    assert state["buildRun"]["chunks"][0]["specVersionAtBuild"] == "1.0"
+    assert state["chunkProgress"] == {"current": 1, "total": 3}
+    assert fctry.ready_chunks(state) == [2]
+    assert fctry.resume_plan(state)["offer"] is True
+
+    state = valid(fctry.chunk_event(state, 2, "start"))
+    # The default 3 retries: attempts 1 to 4 fail, the fourth for good.
+    for attempt in (2, 3, 4):
+        state = valid(fctry.chunk_event(state, 2, "fail"))
+        assert statuses(state)[1] == "retrying"
+        assert state["buildRun"]["chunks"][1]["attempt"] == attempt
+    state = valid(fctry.chunk_event(state, 2, "fail"))
+    assert statuses(state) == ["completed", "failed", "blocked"]
+    assert_current(statecore.parse_timestamp(state["buildRun"]["chunks"][1]["failedAt"]))
+    assert fctry.ready_chunks(state) == []
+
+    state = valid(fctry.finish_build_run(state))
+    assert state["buildRun"]["status"] == "partial"
+    assert state["chunkProgress"] is None
+    assert_current(statecore.parse_timestamp(state["buildRun"]["completedAt"]))
+    assert_current(stamped_ms(state))
+
+
+def test_build_run_pause_and_resume() -> None:
+    state = fctry.create_build_run({"specVersion": "1.1"}, PLAN, NOW)
+    before = statecore.serialize(state)
+    paused = valid(fctry.pause_build_run(state, {"question": "Which?"}))
+    assert statecore.serialize(state) == before
+    assert paused["buildRun"]["status"] == "paused"
+    assert paused["buildRun"]["pendingQuestion"] == {"question": "Which?"}
+    assert_current(stamped_ms(paused))
+    resumed = valid(fctry.resume_build_run(paused))
+    assert resumed["buildRun"]["status"] == "running"
+    assert resumed["buildRun"]["pendingQuestion"] is None
+    with pytest.raises(statecore.TransitionError):
+        fctry.resume_build_run(resumed, NOW)
+    state = fctry.chunk_event(resumed, 1, "start", NOW)
+    state = fctry.chunk_event(state, 1, "complete", NOW)
+    plan = fctry.resume_plan(state, "1.1")
+    assert plan["offer"] is True
+    assert plan["completed"] == [1]
+    assert plan["next"] == [2]
+    assert [chunk["id"] for chunk in plan["changed"]] == [1]
+    assert fctry.resume_plan(state, "1.0")["changed"] == []
+
+
+def test_build_machines() -> None:
+    for definition in (fctry.chunk_machine(), fctry.run_machine()):
+        assert statecore.machine.check(definition)["valid"] is True
+    assert fctry.chunk_machine()["initial"] == "planned"
+    assert fctry.run_machine()["initial"] == "running"
+
+
+@pytest.mark.parametrize("id", [-1, 2**64, 1.0, "1", None, True])
+def test_bad_chunk_id_raises_usage_error(id: Any) -> None:
+    state = fctry.create_build_run({}, PLAN, NOW)
+    with pytest.raises(statecore.UsageError) as raised:
+        fctry.chunk_event(state, id, "start")
+    assert raised.value.code == "E_ARGUMENT"
+    assert raised.value.path == "/id"
+
+
 @pytest.mark.parametrize(
     ("call", "path"),
     [
@@ -120,6 +299,15 @@ def test_clear_some_sections() -> None:
         (lambda: fctry.skip_prerequisites({}, "interviewer", "deploy", NOW), ""),
         (lambda: fctry.add_untracked_change({}, {"section": "#core"}, NOW), "/change/file"),
         (lambda: fctry.clear_untracked_changes({}, [1], NOW), "/sections"),  # type: ignore[list-item]
+        (lambda: fctry.inbox_add([], "bug", "x", NOW), "/type"),
+        (lambda: fctry.inbox_transition([], "inbox-1-abcdef", "start"), "/id"),
+        (lambda: fctry.inbox_batch([], "explode"), "/event"),
+        (lambda: fctry.inbox_dismiss({"items": []}, "inbox-1-abcdef"), ""),
+        (lambda: fctry.chunk_event({}, 1, "start", NOW), "/buildRun"),
+        (lambda: fctry.chunk_event(fctry.create_build_run({}, PLAN, NOW), 9, "start"), "/id"),
+        (lambda: fctry.chunk_event(fctry.create_build_run({}, PLAN, NOW), -1, "start"), "/id"),
+        (lambda: fctry.create_build_run({}, {"chunks": [{"id": 0}]}, NOW), "/plan/chunks/0/id"),
+        (lambda: fctry.finish_build_run(fctry.create_build_run({}, PLAN, NOW)), "/buildRun/chunks"),
     ],
 )
 def test_bad_arguments_raise_usage_error(call: Any, path: str) -> None:

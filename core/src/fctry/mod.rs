@@ -6,8 +6,18 @@
 //! All fields are optional and `null` ≡ absent; unknown fields are kept and reported as
 //! warnings, never errors.
 
+mod build;
+mod inbox;
+mod status;
 mod validate;
 mod workflow;
+
+pub use build::{
+    chunk_event, chunk_machine, create_build_run, dag_layers, finish_build_run, pause_build_run,
+    ready_chunks, resume_build_run, resume_plan, run_machine, DEFAULT_MAX_RETRIES,
+};
+pub use inbox::{inbox_add, inbox_batch, inbox_dismiss, inbox_machine, inbox_transition};
+pub use status::{render_status_line, status_line};
 
 pub use validate::{
     find_cycle, is_inbox_id, validate_event, validate_inbox, validate_state, CHUNK_STATUSES,
