@@ -1032,6 +1032,29 @@ fn fctry_status_line_text(
     Ok(api::fctry_status_line_text(bytes, &options))
 }
 
+/// fctry: a list of event lists merged oldest first, `{events, invalid}`.
+#[pyfunction]
+fn fctry_activity_feed<'py>(
+    py: Python<'py>,
+    sources: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let sources = arg(sources, "sources")?;
+    out(py, &api::fctry_activity_feed(&sources))
+}
+
+/// fctry: the context health indicator `{isolation, lastCheckpoint}`.
+#[pyfunction]
+#[pyo3(signature = (state, events=None))]
+fn fctry_context_health<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    events: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let events = opt_arg(events, "events")?;
+    out(py, &api::fctry_context_health(&state, &events))
+}
+
 /// The native module `statecore._statecore`.
 #[pymodule(gil_used = false)]
 fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1085,5 +1108,7 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fctry_status_line, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_render_status_line, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_status_line_text, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_activity_feed, m)?)?;
+    m.add_function(wrap_pyfunction!(fctry_context_health, m)?)?;
     Ok(())
 }

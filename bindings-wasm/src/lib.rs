@@ -473,3 +473,15 @@ pub fn fctry_status_line_text(bytes: Option<Vec<u8>>, options: &str) -> Result<S
         &arg(options)?,
     ))
 }
+
+/// fctry: event lists (JSON text of a list of lists) merged oldest first.
+#[wasm_bindgen]
+pub fn fctry_activity_feed(sources: &str) -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_activity_feed(&arg(sources)?)))
+}
+
+/// fctry: the context health indicator.
+#[wasm_bindgen]
+pub fn fctry_context_health(state: &str, events: &str) -> Result<String, JsValue> {
+    object_out(Ok(api::fctry_context_health(&arg(state)?, &arg(events)?)))
+}

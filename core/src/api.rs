@@ -350,3 +350,13 @@ pub fn fctry_status_line_text(bytes: Option<&[u8]>, options: &Value) -> String {
         .unwrap_or_else(|| Value::Object(Map::new()));
     crate::fctry::render_status_line(&crate::fctry::status_line(&state), options)
 }
+
+/// fctry: event lists merged oldest first, `{events, invalid}`.
+pub fn fctry_activity_feed(sources: &Value) -> Value {
+    crate::fctry::activity_feed(sources)
+}
+
+/// fctry: the context health indicator `{isolation, lastCheckpoint}`.
+pub fn fctry_context_health(state: &Value, events: &Value) -> Value {
+    crate::fctry::context_health(state, events)
+}

@@ -134,6 +134,8 @@ fn run(op: &str, args: &[Value]) -> Result<Value, Error> {
         "fctry_status_line_text" => {
             Value::String(api::fctry_status_line_text(bytes(&a(0)).as_deref(), &a(1)))
         }
+        "fctry_activity_feed" => api::fctry_activity_feed(&a(0)),
+        "fctry_context_health" => api::fctry_context_health(&a(0), &a(1)),
         other => panic!("unknown op {other}"),
     })
 }

@@ -416,6 +416,11 @@ export function makeApi(getRaw) {
     /** The rendered line straight from the state file's bytes (`null`: no file; unparseable = `{}`). */
     statusLineText: (data, options) =>
       call("fctry_status_line_text", data == null ? undefined : bytes(data, "data"), optionalJson(options, "options")),
+    /** A list of event lists merged oldest first: `{events, invalid}` (no valid timestamp). */
+    activityFeed: (sources) => object("fctry_activity_feed", toJson(sources, "sources")),
+    /** The context health indicator: `{isolation, lastCheckpoint}`. */
+    contextHealth: (state, events) =>
+      object("fctry_context_health", toJson(state, "state"), toJson(events ?? [], "events")),
     /** Clears the untracked changes of these sections (`null`/omitted: all of them). */
     clearUntrackedChanges: (state, sections, now) =>
       object(

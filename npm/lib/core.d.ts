@@ -330,6 +330,10 @@ export declare const fctry: {
   renderStatusLine(summary: StatusLineSummary, options?: { color?: boolean } | null): string;
   /** The rendered line straight from the state file's bytes (null: no file). */
   statusLineText(data: Bytes | null, options?: { color?: boolean } | null): string;
+  /** Event lists merged oldest first; entries without a valid timestamp are listed in `invalid`. */
+  activityFeed<E = any>(sources: E[][]): { events: E[]; invalid: { source: number; index: number }[] };
+  /** The context health indicator. */
+  contextHealth(state: unknown, events?: unknown[] | null): { isolation: string; lastCheckpoint: string | null };
 };
 
 /** The summary `fctry.statusLine` returns. */

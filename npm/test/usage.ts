@@ -84,7 +84,9 @@ export async function usage(): Promise<void> {
   const plan: ResumePlan = fctry.resumePlan(fctry.resumeBuildRun(fctry.pauseBuildRun(run, "why?")), "2.5");
   const summary: StatusLineSummary = fctry.statusLine(run);
   const statusText: string = fctry.renderStatusLine(summary, { color: true }) + fctry.statusLineText(null);
-  void [next, layers, plan, statusText, fctry.finishBuildRun, machine.diagram(fctry.chunkMachine()), fctry.runMachine()];
+  const feed = fctry.activityFeed([[{ kind: "chunk-verified", timestamp: "2026-02-17T14:32:05Z" }], []]);
+  const health: { isolation: string; lastCheckpoint: string | null } = fctry.contextHealth(run, feed.events);
+  void [next, layers, plan, statusText, health, fctry.finishBuildRun, machine.diagram(fctry.chunkMachine()), fctry.runMachine()];
 
   const record: ErrorRecord = { name: "ParseError", code: "E_PARSE", path: "", message: "m", details: {} };
   const err: StatecoreError = errorFromRecord(record);

@@ -27,12 +27,14 @@ from typing import Any, Union
 from statecore import _statecore
 
 __all__ = [
+    "activity_feed",
     "add_untracked_change",
     "check_prerequisites",
     "chunk_event",
     "chunk_machine",
     "clear_untracked_changes",
     "complete_step",
+    "context_health",
     "create_build_run",
     "dag_layers",
     "finish_build_run",
@@ -297,3 +299,16 @@ def status_line_text(data: str | bytes | None, color: bool = False) -> str:
     """The rendered status line straight from ``.fctry/state.json``'s contents (``None``: no
     file; unparseable contents read as ``{}``)."""
     return _statecore.fctry_status_line_text(data, {"color": color})
+
+
+def activity_feed(sources: Any) -> dict[str, Any]:
+    """Event lists (lifecycle, verification, context) merged oldest first: ``{events,
+    invalid}``; an event without a valid ``timestamp`` is listed in ``invalid`` as
+    ``{source, index}``, never dropped silently."""
+    return _statecore.fctry_activity_feed(sources)
+
+
+def context_health(state: Any, events: Any = None) -> dict[str, Any]:
+    """The context health indicator ``{isolation, lastCheckpoint}`` from the latest
+    ``context-boundary`` and ``context-checkpointed`` events and ``buildRun.lastCheckpoint``."""
+    return _statecore.fctry_context_health(state, events)

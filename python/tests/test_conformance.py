@@ -82,6 +82,8 @@ OPS: dict[str, Callable[[list[Any]], Any]] = {
     "fctry_finish_build_run": lambda a: fctry.finish_build_run(a[0], a[1]),
     "fctry_resume_plan": lambda a: fctry.resume_plan(a[0], at(a, 1)),
     "fctry_status_line": lambda a: fctry.status_line(a[0]),
+    "fctry_activity_feed": lambda a: fctry.activity_feed(a[0]),
+    "fctry_context_health": lambda a: fctry.context_health(a[0], a[1]),
     "fctry_render_status_line": lambda a: fctry.render_status_line(a[0], color_of(at(a, 1))),
     "fctry_status_line_text": lambda a: fctry.status_line_text(a[0], color_of(at(a, 1))),
 }

@@ -36,12 +36,14 @@ def test_exported() -> None:
     assert "fctry" in statecore.__all__
     assert statecore.fctry is fctry
     assert sorted(fctry.__all__) == [
+        "activity_feed",
         "add_untracked_change",
         "check_prerequisites",
         "chunk_event",
         "chunk_machine",
         "clear_untracked_changes",
         "complete_step",
+        "context_health",
         "create_build_run",
         "dag_layers",
         "finish_build_run",

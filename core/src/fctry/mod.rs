@@ -7,6 +7,7 @@
 //! warnings, never errors.
 
 mod build;
+mod feed;
 mod inbox;
 mod status;
 mod validate;
@@ -16,6 +17,7 @@ pub use build::{
     chunk_event, chunk_machine, create_build_run, dag_layers, finish_build_run, pause_build_run,
     ready_chunks, resume_build_run, resume_plan, run_machine, DEFAULT_MAX_RETRIES,
 };
+pub use feed::{activity_feed, context_health};
 pub use inbox::{inbox_add, inbox_batch, inbox_dismiss, inbox_machine, inbox_transition};
 pub use status::{render_status_line, status_line};
 
