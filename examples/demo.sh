@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: two Python and two Node processes update one runner status file concurrently
 # while a Node watcher prints its validated status; ends with the final document and a check
-# that no update was lost.
+# that no update was lost. Part 2 (examples/fctry_session.sh): a scripted fctry session in Python
+# and Node agent processes, printing the real `statecore-statusline` line after each step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -18,3 +19,7 @@ node examples/demo_writer.mjs "$file" node-2 "$steps" &
 for job in $(jobs -p); do [ "$job" = "$watcher" ] || wait "$job"; done
 kill "$watcher" 2>/dev/null || true; wait "$watcher" 2>/dev/null || true
 node examples/demo_check.mjs "$file" 4 "$steps"
+
+# Part 2: the fctry session (its own temp project, removed on exit; any failing step fails here).
+echo
+bash examples/fctry_session.sh
