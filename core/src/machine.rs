@@ -548,6 +548,42 @@ impl Machine {
         })
     }
 
+    /// Fires `event` on the state stored in `object[field]` (`default` when absent) and
+    /// stores the new state there; returns it. Errors carry `path` (the field's pointer).
+    /// Protocols keep an item's lifecycle state in a field (a chunk's or inbox item's
+    /// `status`), so this is the one place that reads, fires and writes it.
+    pub fn fire_field(
+        &self,
+        object: &mut Map<String, Value>,
+        field: &str,
+        default: &str,
+        event: &str,
+        context: &Value,
+        path: &str,
+    ) -> Result<String> {
+        let state = object
+            .get(field)
+            .and_then(Value::as_str)
+            .unwrap_or(default)
+            .to_owned();
+        let fired = self
+            .fire(
+                &Instance {
+                    state,
+                    previous: None,
+                },
+                event,
+                context,
+            )
+            .map_err(|e| Error {
+                path: path.to_owned(),
+                ..e
+            })?;
+        let next = fired.instance.state;
+        object.insert(field.to_owned(), Value::String(next.clone()));
+        Ok(next)
+    }
+
     fn scheduled(&self, state: &str, context: &Value) -> Vec<Scheduled> {
         self.transitions
             .iter()

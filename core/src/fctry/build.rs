@@ -6,7 +6,7 @@
 
 use super::validate::find_cycle;
 use crate::error::{Code, Error, Result};
-use crate::machine::{Instance, Machine};
+use crate::machine::Machine;
 use crate::time::normalize_now;
 use serde_json::{json, Map, Value};
 
@@ -257,30 +257,12 @@ pub fn chunk_event(state: Value, id: u64, event: &str, now: &Value) -> Result<Va
     let Some(chunk) = chunks.get_mut(index).and_then(Value::as_object_mut) else {
         return Err(argument("/id", format!("chunk {id} is not an object")));
     };
-    let status = chunk
-        .get("status")
-        .and_then(Value::as_str)
-        .unwrap_or("planned")
-        .to_owned();
     let attempt = chunk.get("attempt").and_then(Value::as_u64).unwrap_or(0);
     // Attempt n has used n - 1 retries; up to `maxRetries` retries (1 + maxRetries attempts).
     let used = attempt.max(1).saturating_sub(1);
     let context = json!({"retriesLeft": retries.saturating_sub(used)});
-    let fired = machine
-        .fire(
-            &Instance {
-                state: status,
-                previous: None,
-            },
-            event,
-            &context,
-        )
-        .map_err(|e| Error {
-            path: format!("/buildRun/chunks/{index}/status"),
-            ..e
-        })?;
-    let new_status = fired.instance.state;
-    chunk.insert("status".into(), new_status.clone().into());
+    let path = format!("/buildRun/chunks/{index}/status");
+    let new_status = machine.fire_field(chunk, "status", "planned", event, &context, &path)?;
     match new_status.as_str() {
         "active" => {
             chunk.insert("attempt".into(), 1.into());
@@ -394,25 +376,14 @@ pub fn dag_layers(state: &Value) -> Value {
 fn fire_run(map: &mut Object, event: &str) -> Result<()> {
     let machine = Machine::from_value(&run_machine())?;
     let run = run_of(map)?;
-    let status = run
-        .get("status")
-        .and_then(Value::as_str)
-        .unwrap_or("running")
-        .to_owned();
-    let fired = machine
-        .fire(
-            &Instance {
-                state: status,
-                previous: None,
-            },
-            event,
-            &Value::Null,
-        )
-        .map_err(|e| Error {
-            path: "/buildRun/status".into(),
-            ..e
-        })?;
-    run.insert("status".into(), fired.instance.state.into());
+    machine.fire_field(
+        run,
+        "status",
+        "running",
+        event,
+        &Value::Null,
+        "/buildRun/status",
+    )?;
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 
 use super::validate::{is_inbox_id, INBOX_TYPES};
 use crate::error::{Code, Error, Result};
-use crate::machine::{Instance, Machine};
+use crate::machine::Machine;
 use crate::time::normalize_now;
 use serde_json::{json, Value};
 
@@ -108,29 +108,9 @@ pub fn inbox_transition(inbox: Value, id: &str, event: &str) -> Result<Value> {
             format!("no inbox item has id {id:?}"),
         )
     })?;
-    let Some(item) = list.get_mut(index) else {
-        return Ok(Value::Array(list));
-    };
-    let status = item
-        .get("status")
-        .and_then(Value::as_str)
-        .unwrap_or("pending")
-        .to_owned();
-    let fired = machine
-        .fire(
-            &Instance {
-                state: status,
-                previous: None,
-            },
-            event,
-            &Value::Null,
-        )
-        .map_err(|e| Error {
-            path: format!("/{index}/status"),
-            ..e
-        })?;
-    if let Some(map) = item.as_object_mut() {
-        map.insert("status".into(), Value::String(fired.instance.state));
+    if let Some(item) = list.get_mut(index).and_then(Value::as_object_mut) {
+        let path = format!("/{index}/status");
+        machine.fire_field(item, "status", "pending", event, &Value::Null, &path)?;
     }
     Ok(Value::Array(list))
 }
@@ -165,26 +145,14 @@ pub fn inbox_batch(inbox: Value, event: &str) -> Result<Value> {
         ));
     }
     let mut list = items(inbox)?;
-    for item in &mut list {
+    for item in list.iter_mut().filter_map(Value::as_object_mut) {
         let status = item
             .get("status")
             .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        if status != "pending" && status != "processed" {
-            continue;
-        }
-        if let Ok(fired) = machine.fire(
-            &Instance {
-                state: status,
-                previous: None,
-            },
-            event,
-            &Value::Null,
-        ) {
-            if let Some(map) = item.as_object_mut() {
-                map.insert("status".into(), Value::String(fired.instance.state));
-            }
+            .unwrap_or_default();
+        if status == "pending" || status == "processed" {
+            // Items the event is not legal for are left as they are.
+            let _ = machine.fire_field(item, "status", "pending", event, &Value::Null, "");
         }
     }
     Ok(Value::Array(list))
