@@ -4,7 +4,7 @@
 //! drawing, `chunkProgress` derived from chunk statuses, pause/resume and finishing, and the
 //! resume plan offered after an interruption.
 
-use super::validate::find_cycle;
+use super::validate::{dependency_problems, DependencyProblem};
 use crate::error::{Code, Error, Result};
 use crate::machine::Machine;
 use crate::time::normalize_now;
@@ -113,42 +113,19 @@ fn max_retries(run: &Object) -> u64 {
         .unwrap_or(DEFAULT_MAX_RETRIES)
 }
 
-/// Dependency edges as indexes, or `E_ARGUMENT` naming an unknown id or a cycle.
-fn edges(chunks: &[Value], at: &str) -> Result<Vec<Vec<usize>>> {
-    let ids: Vec<Option<u64>> = chunks.iter().map(id_of).collect();
-    let mut edges = Vec::with_capacity(chunks.len());
-    for (i, chunk) in chunks.iter().enumerate() {
-        let mut list = Vec::new();
-        for dep in deps_of(chunk) {
-            let target = ids.iter().position(|id| *id == Some(dep)).ok_or_else(|| {
-                argument(
-                    &format!("{at}/{i}/dependsOn"),
-                    format!("chunk depends on chunk {dep}, which is not in the plan"),
-                )
-            })?;
-            list.push(target);
-        }
-        edges.push(list);
+/// `E_ARGUMENT` for the first unknown dependency or cycle of a plan's chunks (the same rule
+/// the validator applies to a build run).
+fn check_dependencies(chunks: &[Value]) -> Result<()> {
+    for problem in dependency_problems(chunks) {
+        let path = match &problem {
+            DependencyProblem::Unknown { chunk, .. } => format!("/plan/chunks/{chunk}/dependsOn"),
+            DependencyProblem::Cycle(_) => "/plan/chunks".to_owned(),
+            // Items that are not ids are left to the validator, which refuses the write.
+            DependencyProblem::NotAList { .. } | DependencyProblem::NotAnId { .. } => continue,
+        };
+        return Err(argument(&path, problem.message(chunks)));
     }
-    if let Some(cycle) = find_cycle(&edges) {
-        let names: Vec<String> = cycle
-            .iter()
-            .map(|&i| {
-                ids.get(i)
-                    .copied()
-                    .flatten()
-                    .map_or_else(|| "?".to_owned(), |id| id.to_string())
-            })
-            .collect();
-        return Err(argument(
-            at,
-            format!(
-                "chunks depend on each other in a cycle: {}",
-                names.join(" → ")
-            ),
-        ));
-    }
-    Ok(edges)
+    Ok(())
 }
 
 /// `chunkProgress` from the chunk statuses: `current` = completed chunks, `total` = chunks.
@@ -206,7 +183,7 @@ pub fn create_build_run(state: Value, plan: &Value, now: &Value) -> Result<Value
             ));
         }
     }
-    edges(&chunks, "/plan/chunks")?;
+    check_dependencies(&chunks)?;
     let mut plan_out = Map::new();
     plan_out.insert("totalChunks".into(), chunks.len().into());
     for key in ["priorities", "prioritySource", "specVersion", "maxRetries"] {

@@ -285,14 +285,14 @@ fn build_run(report: &mut Report, run: &Object) {
         unknown_fields(report, plan, &PLAN_FIELDS, here, "build plan");
     }
     if let Some(chunks) = array(report, run, "chunks", at) {
-        let ids = chunks_and_ids(report, chunks);
-        dependencies(report, chunks, &ids);
+        check_chunks(report, chunks);
+        dependencies(report, chunks);
     }
     unknown_fields(report, run, &RUN_FIELDS, at, "buildRun");
 }
 
-/// Checks each chunk's fields; returns the id of each chunk (None when missing or bad).
-fn chunks_and_ids(report: &mut Report, chunks: &[Value]) -> Vec<Option<u64>> {
+/// Checks each chunk's fields, ids unique.
+fn check_chunks(report: &mut Report, chunks: &[Value]) {
     let mut ids: Vec<Option<u64>> = Vec::with_capacity(chunks.len());
     for (i, chunk) in chunks.iter().enumerate() {
         let at = format!("/buildRun/chunks/{i}");
@@ -353,66 +353,147 @@ fn chunks_and_ids(report: &mut Report, chunks: &[Value]) -> Vec<Option<u64>> {
         }
         unknown_fields(report, chunk, &CHUNK_FIELDS, &at, "chunk");
     }
-    ids
 }
 
 /// `dependsOn`: every id known (`E_UNKNOWN_DEPENDENCY`), no cycle (`E_DEPENDENCY_CYCLE`).
-fn dependencies(report: &mut Report, chunks: &[Value], ids: &[Option<u64>]) {
-    // Edges as indexes into `chunks`; ids that do not resolve are reported, not followed.
+fn dependencies(report: &mut Report, chunks: &[Value]) {
+    for problem in dependency_problems(chunks) {
+        let message = problem.message(chunks);
+        match problem {
+            DependencyProblem::NotAList { chunk } => {
+                let at = format!("/buildRun/chunks/{chunk}");
+                if let Some(map) = chunks.get(chunk).and_then(Value::as_object) {
+                    array(report, map, "dependsOn", &at);
+                }
+            }
+            DependencyProblem::NotAnId { chunk, position } => report.error(
+                "E_TYPE",
+                format!("/buildRun/chunks/{chunk}/dependsOn/{position}"),
+                message,
+            ),
+            DependencyProblem::Unknown {
+                chunk, position, ..
+            } => report.error(
+                "E_UNKNOWN_DEPENDENCY",
+                format!("/buildRun/chunks/{chunk}/dependsOn/{position}"),
+                message,
+            ),
+            DependencyProblem::Cycle(cycle) => report.error(
+                "E_DEPENDENCY_CYCLE",
+                format!(
+                    "/buildRun/chunks/{}/dependsOn",
+                    cycle.first().copied().unwrap_or_default()
+                ),
+                message,
+            ),
+        }
+    }
+}
+
+/// A problem with the chunks' `dependsOn` lists. The one statement of the rule "every
+/// dependency names a chunk of the plan, and no chunks depend on each other in a cycle",
+/// used by validation and by `create_build_run`.
+pub(super) enum DependencyProblem {
+    /// `chunks[chunk].dependsOn` is present but not a list.
+    NotAList {
+        /// Index of the chunk.
+        chunk: usize,
+    },
+    /// `chunks[chunk].dependsOn[position]` is not a whole number.
+    NotAnId {
+        /// Index of the chunk.
+        chunk: usize,
+        /// Index in its `dependsOn`.
+        position: usize,
+    },
+    /// `chunks[chunk].dependsOn[position]` names an id no chunk has.
+    Unknown {
+        /// Index of the chunk.
+        chunk: usize,
+        /// Index in its `dependsOn`.
+        position: usize,
+        /// The id named.
+        id: u64,
+    },
+    /// Chunks (indexes, in order) that depend on each other in a cycle.
+    Cycle(Vec<usize>),
+}
+
+fn chunk_id(chunk: &Value) -> Option<u64> {
+    chunk
+        .get("id")
+        .and_then(Value::as_u64)
+        .filter(|id| *id >= 1)
+}
+
+impl DependencyProblem {
+    /// What is wrong, for people.
+    pub(super) fn message(&self, chunks: &[Value]) -> String {
+        match self {
+            DependencyProblem::NotAList { .. } => "dependsOn must be a list of chunk ids".into(),
+            DependencyProblem::NotAnId { .. } => {
+                "dependsOn items must be chunk ids (whole numbers)".into()
+            }
+            DependencyProblem::Unknown { id, .. } => {
+                format!("chunk depends on chunk {id}, which is not in the plan")
+            }
+            DependencyProblem::Cycle(cycle) => {
+                let names: Vec<String> = cycle
+                    .iter()
+                    .map(|&i| {
+                        chunks
+                            .get(i)
+                            .and_then(chunk_id)
+                            .map_or_else(|| "?".to_owned(), |id| id.to_string())
+                    })
+                    .collect();
+                format!(
+                    "chunks depend on each other in a cycle: {} → {}",
+                    names.join(" → "),
+                    names.first().cloned().unwrap_or_default()
+                )
+            }
+        }
+    }
+}
+
+/// Every dependency problem of `chunks`, in chunk order, a cycle last. Unresolved ids are
+/// reported, never followed, so the cycle search always ends.
+pub(super) fn dependency_problems(chunks: &[Value]) -> Vec<DependencyProblem> {
+    let ids: Vec<Option<u64>> = chunks.iter().map(chunk_id).collect();
+    let mut problems = Vec::new();
     let mut edges: Vec<Vec<usize>> = vec![Vec::new(); chunks.len()];
-    for (i, chunk) in chunks.iter().enumerate() {
-        let Some(chunk) = chunk.as_object() else {
+    for (chunk, value) in chunks.iter().enumerate() {
+        let Some(deps) = value.get("dependsOn").filter(|d| !d.is_null()) else {
             continue;
         };
-        let at = format!("/buildRun/chunks/{i}");
-        let Some(deps) = array(report, chunk, "dependsOn", &at) else {
+        let Some(deps) = deps.as_array() else {
+            problems.push(DependencyProblem::NotAList { chunk });
             continue;
         };
-        for (j, dep) in deps.iter().enumerate() {
-            let path = format!("{at}/dependsOn/{j}");
-            let Some(dep) = dep.as_u64() else {
-                report.error(
-                    "E_TYPE",
-                    path,
-                    "dependsOn items must be chunk ids (whole numbers)",
-                );
+        for (position, dep) in deps.iter().enumerate() {
+            let Some(id) = dep.as_u64() else {
+                problems.push(DependencyProblem::NotAnId { chunk, position });
                 continue;
             };
-            match ids.iter().position(|id| *id == Some(dep)) {
+            match ids.iter().position(|known| *known == Some(id)) {
                 Some(target) => {
-                    if let Some(list) = edges.get_mut(i) {
+                    if let Some(list) = edges.get_mut(chunk) {
                         list.push(target);
                     }
                 }
-                None => report.error(
-                    "E_UNKNOWN_DEPENDENCY",
-                    path,
-                    format!("chunk depends on chunk {dep}, which is not in the plan"),
-                ),
+                None => problems.push(DependencyProblem::Unknown {
+                    chunk,
+                    position,
+                    id,
+                }),
             }
         }
     }
     if let Some(cycle) = find_cycle(&edges) {
-        let names: Vec<String> = cycle
-            .iter()
-            .map(|&i| {
-                ids.get(i)
-                    .copied()
-                    .flatten()
-                    .map_or_else(|| "?".to_owned(), |id| id.to_string())
-            })
-            .collect();
-        let first = cycle.first().copied().unwrap_or_default();
-        report.error(
-            "E_DEPENDENCY_CYCLE",
-            format!("/buildRun/chunks/{first}/dependsOn"),
-            format!(
-                "chunks depend on each other in a cycle: {} → {}",
-                names.join(" → "),
-                names.first().cloned().unwrap_or_default()
-            ),
-        );
+        problems.push(DependencyProblem::Cycle(cycle));
     }
+    problems
 }
 
 /// The first cycle found in a dependency graph (node indexes, in order), if any. Iterative
