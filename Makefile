@@ -24,8 +24,10 @@ test: build test-rust test-node test-browser test-python test-packaging
 test-rust:
 	cargo fmt --all -- --check
 	cargo clippy -p statecore -p statecore-wasm --all-targets -- -D warnings
+	cargo clippy -p statecore --features schema --all-targets -- -D warnings
 	bash scripts/check-core-purity.sh
 	cargo test -p statecore -p statecore-wasm
+	cargo test -p statecore --features schema --lib --test schema
 
 test-node:
 	cd npm && node --test test/*.test.mjs

@@ -481,6 +481,13 @@ fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     out(py, &api::kinds())
 }
 
+/// The JSON Schema (draft 2020-12) of a document kind.
+#[pyfunction]
+fn schema(py: Python<'_>, kind: String) -> PyResult<Bound<'_, PyAny>> {
+    let schema = core(py, api::schema(&kind))?;
+    out(py, &schema)
+}
+
 /// The document a reader gets for a missing file of this kind.
 #[pyfunction]
 fn default_document(py: Python<'_>, kind: String) -> PyResult<Bound<'_, PyAny>> {
@@ -1068,6 +1075,7 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_text, m)?)?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(default_document, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(limits, m)?)?;
     m.add_function(wrap_pyfunction!(etag, m)?)?;
     m.add_function(wrap_pyfunction!(load_document, m)?)?;

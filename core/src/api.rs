@@ -38,6 +38,11 @@ pub fn validate(kind: &str, doc: &Value) -> Result<Value> {
     Ok(kinds::validate(kind, doc)?.to_value())
 }
 
+/// The JSON Schema (draft 2020-12) of a document kind (`E_KIND`: unknown, or none yet).
+pub fn schema(kind: &str) -> Result<Value> {
+    crate::schema::schema(kind)
+}
+
 /// `[{name, description}]` for every document kind.
 pub fn kinds() -> Value {
     Value::Array(

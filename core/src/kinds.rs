@@ -15,6 +15,8 @@ pub struct Kind {
     pub default: fn() -> Value,
     /// The validation rules.
     pub validate: fn(&Value) -> Report,
+    /// The kind's JSON Schema text (`core/schemas/<kind>.json`, generated; see `schema`).
+    pub schema: Option<&'static str>,
 }
 
 fn empty_object() -> Value {
@@ -51,30 +53,35 @@ pub const KINDS: &[Kind] = &[
         description: "any JSON object (no protocol rules); missing file = {}",
         default: empty_object,
         validate: validate_json_object,
+        schema: Some(include_str!("../schemas/json.json")),
     },
     Kind {
         name: "agency.runner_status",
         description: ".agency/state/runner_status.json; missing file = null (no status)",
         default: null,
         validate: crate::agency::validate_runner_status,
+        schema: None,
     },
     Kind {
         name: "fctry.state",
         description: ".fctry/state.json; missing or unparseable file = {}",
         default: empty_object,
         validate: crate::fctry::validate_state,
+        schema: Some(include_str!("../schemas/fctry.state.json")),
     },
     Kind {
         name: "fctry.inbox",
         description: ".fctry/inbox.json, newest item first; missing file = []",
         default: empty_list,
         validate: crate::fctry::validate_inbox,
+        schema: Some(include_str!("../schemas/fctry.inbox.json")),
     },
     Kind {
         name: "fctry.event",
         description: "one fctry build, verification or context lifecycle event",
         default: empty_object,
         validate: crate::fctry::validate_event,
+        schema: Some(include_str!("../schemas/fctry.event.json")),
     },
 ];
 

@@ -22,6 +22,7 @@ pub mod kinds;
 pub mod machine;
 pub mod merge;
 pub mod report;
+pub mod schema;
 pub mod time;
 
 pub use error::{Code, Error, Result};

@@ -70,6 +70,7 @@ fn run(op: &str, args: &[Value]) -> Result<Value, Error> {
         "validate" => api::validate(text(&a(0)), &a(1))?,
         "kinds" => api::kinds(),
         "default_document" => api::default_document(text(&a(0)))?,
+        "schema" => api::schema(text(&a(0)))?,
         "limits" => api::limits(),
         "etag" => Value::String(api::etag(&req_bytes(0))),
         "load_document" => api::load_document(text(&a(0)), bytes(&a(1)).as_deref())?,

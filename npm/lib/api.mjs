@@ -448,6 +448,7 @@ export function makeApi(getRaw) {
     validateText: (kind, data) => object("validate_text", text(kind, "kind"), bytes(data, "data")),
     kinds: () => object("kinds"),
     defaultDocument: (kind) => object("default_document", text(kind, "kind")),
+    schema: (kind) => object("schema", text(kind, "kind")),
     limits: () => object("limits"),
     etag: (data) => call("etag", bytes(data, "data")),
     loadDocument: (kind, data) =>

@@ -222,6 +222,12 @@ export declare function validateText(kind: DocumentKind, data: Bytes): Report;
 export declare function kinds(): KindInfo[];
 /** The document a reader gets for a missing file of this kind. */
 export declare function defaultDocument<T = Json>(kind: DocumentKind): T;
+/**
+ * The JSON Schema (draft 2020-12) of a document kind, generated from the core's Rust types.
+ * It states structure (fields, types, enums, required fields); `validate` also checks the
+ * cross-field rules. Throws `UsageError` with code `E_KIND` for an unknown kind or one without a schema.
+ */
+export declare function schema(kind: DocumentKind): Record<string, Json>;
 /** The documented limits. */
 export declare function limits(): Limits;
 /** The etag of a file's bytes: 32 hex digits. */

@@ -49,6 +49,7 @@ export const {
   validateText,
   kinds,
   defaultDocument,
+  schema,
   limits,
   etag,
   loadDocument,

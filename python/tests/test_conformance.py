@@ -42,6 +42,7 @@ OPS: dict[str, Callable[[list[Any]], Any]] = {
     "validate": lambda a: statecore.validate(a[0], a[1]),
     "kinds": lambda a: statecore.kinds(),
     "default_document": lambda a: statecore.default_document(a[0]),
+    "schema": lambda a: statecore.schema(a[0]),
     "limits": lambda a: statecore.limits(),
     "etag": lambda a: statecore.etag(as_bytes(a[0])),  # type: ignore[arg-type]
     "load_document": lambda a: statecore.load_document(a[0], as_bytes(at(a, 1))),

@@ -9,6 +9,8 @@
 mod build;
 mod feed;
 mod inbox;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod status;
 mod validate;
 mod workflow;

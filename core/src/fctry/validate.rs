@@ -54,7 +54,7 @@ pub const CONTEXT_KINDS: [&str; 3] = [
     "context-compacted",
 ];
 
-const STATE_FIELDS: [&str; 15] = [
+pub(super) const STATE_FIELDS: [&str; 15] = [
     "activeSection",
     "activeSectionNumber",
     "currentCommand",
@@ -216,7 +216,7 @@ fn chunk_progress(report: &mut Report, progress: &Object) {
     );
 }
 
-const RUN_FIELDS: [&str; 10] = [
+pub(super) const RUN_FIELDS: [&str; 10] = [
     "runId",
     "status",
     "startedAt",
@@ -228,14 +228,14 @@ const RUN_FIELDS: [&str; 10] = [
     "completedAt",
     "maxRetries",
 ];
-const PLAN_FIELDS: [&str; 5] = [
+pub(super) const PLAN_FIELDS: [&str; 5] = [
     "totalChunks",
     "priorities",
     "prioritySource",
     "specVersion",
     "maxRetries",
 ];
-const CHUNK_FIELDS: [&str; 12] = [
+pub(super) const CHUNK_FIELDS: [&str; 12] = [
     "id",
     "name",
     "status",
@@ -551,6 +551,10 @@ pub fn find_cycle(edges: &[Vec<usize>]) -> Option<Vec<usize>> {
     None
 }
 
+/// The fields of an inbox item.
+pub(super) const INBOX_ITEM_FIELDS: [&str; 6] =
+    ["id", "type", "content", "timestamp", "status", "error"];
+
 /// Validates `.fctry/inbox.json`: a list of items, newest first.
 pub fn validate_inbox(doc: &Value) -> Report {
     let mut report = Report::default();
@@ -595,13 +599,7 @@ pub fn validate_inbox(doc: &Value) -> Report {
         string(&mut report, item, "content", &at);
         timestamp(&mut report, item, "timestamp", &at);
         one_of(&mut report, item, "status", &at, &INBOX_STATUSES);
-        unknown_fields(
-            &mut report,
-            item,
-            &["id", "type", "content", "timestamp", "status", "error"],
-            &at,
-            "inbox item",
-        );
+        unknown_fields(&mut report, item, &INBOX_ITEM_FIELDS, &at, "inbox item");
         string(&mut report, item, "error", &at);
     }
     report
