@@ -3,6 +3,9 @@
 #   npm/dist/node/  wasm-bindgen --target nodejs (CommonJS, loads the .wasm synchronously)
 #   npm/dist/web/   wasm-bindgen --target web    (ES module, explicit `await init()`)
 #   npm/dist/node/api.cjs  CommonJS copy of npm/lib/api.mjs (the one hand-written API layer)
+#   npm/dist/statusline/  --target nodejs of the module built without the `full` feature: only
+#                  the status line's function, size-optimised (profile wasm-statusline, -Oz), for
+#                  bin/statecore-statusline.cjs, which runs on every shell prompt
 # Both .wasm files are shrunk with `wasm-opt -O3` (speed: the core runs on every prompt and request) from the npm package `binaryen` (never
 # Debian's binaryen: its output crashes at load). Idempotent; steps whose inputs did not
 # change since the last run are skipped.
@@ -26,33 +29,39 @@ fi
 log "cargo build (wasm-release)"
 cargo build -q -p statecore-wasm --target wasm32-unknown-unknown --profile wasm-release
 raw=target/wasm32-unknown-unknown/wasm-release/statecore_wasm.wasm
+log "cargo build (wasm-statusline: the status line's function only)"
+cargo build -q -p statecore-wasm --no-default-features --target wasm32-unknown-unknown --profile wasm-statusline
+raw_statusline=target/wasm32-unknown-unknown/wasm-statusline/statecore_wasm.wasm
 
 # One stamp over everything the outputs depend on: skip bindgen + wasm-opt when unchanged.
 stamp_file=npm/dist/.build-stamp
-stamp=$( { sha256sum "$raw" npm/lib/api.mjs npm/build/cjs-from-esm.mjs "$0"; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
+stamp=$( { sha256sum "$raw" "$raw_statusline" npm/lib/api.mjs npm/build/cjs-from-esm.mjs "$0"; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
-   && [ -f npm/dist/node/api.cjs ]; then
+   && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ]; then
   log "npm/dist is up to date"
   exit 0
 fi
 
 rm -rf npm/dist
-for target in nodejs web; do
-  out=npm/dist/$([ "$target" = nodejs ] && echo node || echo web)
-  log "wasm-bindgen --target $target -> $out"
-  wasm-bindgen "$raw" --target "$target" --out-dir "$out" --out-name statecore
-  log "wasm-opt -O3 $out/statecore_bg.wasm"
-  "$wasm_opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+# bindgen INPUT TARGET OUT LEVEL: wasm-bindgen, then wasm-opt at LEVEL.
+bindgen() {
+  log "wasm-bindgen --target $2 -> $3"
+  wasm-bindgen "$1" --target "$2" --out-dir "$3" --out-name statecore
+  log "wasm-opt $4 $3/statecore_bg.wasm"
+  "$wasm_opt" "$4" --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$out/statecore_bg.wasm" -o "$out/statecore_bg.wasm"
-done
+    "$3/statecore_bg.wasm" -o "$3/statecore_bg.wasm"
+}
+bindgen "$raw" nodejs npm/dist/node -O3
+bindgen "$raw" web npm/dist/web -O3
+bindgen "$raw_statusline" nodejs npm/dist/statusline -Oz
 # The web glue is an ES module inside a "type": "commonjs" package: say so for Node.
 printf '{\n  "type": "module"\n}\n' > npm/dist/web/package.json
-printf '{\n  "type": "commonjs"\n}\n' > npm/dist/node/package.json
+printf '{\n  "type": "commonjs"\n}\n' | tee npm/dist/node/package.json > npm/dist/statusline/package.json
 
 log "npm/dist/node/api.cjs from npm/lib/api.mjs"
 node npm/build/cjs-from-esm.mjs npm/lib/api.mjs npm/dist/node/api.cjs
 
 echo "$stamp" > "$stamp_file"
-log "done: $(wc -c < npm/dist/node/statecore_bg.wasm) bytes of wasm ($(gzip -9c npm/dist/web/statecore_bg.wasm | wc -c) gzipped)"
+log "done: $(wc -c < npm/dist/node/statecore_bg.wasm) bytes of wasm ($(gzip -9c npm/dist/web/statecore_bg.wasm | wc -c) gzipped); status line module $(wc -c < npm/dist/statusline/statecore_bg.wasm) bytes"

@@ -3,8 +3,10 @@
 // directory, for a shell prompt. It looks for `.fctry/` here or in a parent directory; with
 // none it prints nothing. A missing or unparseable `.fctry/state.json` reads as `{}` (the line
 // is then just `fctry`). Colours: `--color` / `--no-color`; by default when stdout is a
-// terminal and NO_COLOR is not set. Only the pure core is loaded (no file-locking layer): the
-// script reads one file and makes one wasm call.
+// terminal and NO_COLOR is not set. It loads the status-line module (dist/statusline: the core
+// built with only `fctry_status_line_text`, a fifth of the full module, so the prompt pays little
+// to read and compile it), reads one file and makes one wasm call; the line is the same as
+// `fctry.statusLineText` of the full package (npm/test/statusline.test.mjs).
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -37,6 +39,6 @@ if (fctryDir !== null) {
     : args.includes("--no-color")
       ? false
       : Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  const { fctry } = require("../lib/core-node.cjs");
-  process.stdout.write(fctry.statusLineText(data, { color }) + "\n");
+  const { fctry_status_line_text } = require("../dist/statusline/statecore.js");
+  process.stdout.write(fctry_status_line_text(data ?? undefined, JSON.stringify({ color })) + "\n");
 }

@@ -61,3 +61,23 @@ test("--color adds ANSI colours; piped output has none by default", (t) => {
   assert.match(run(root, ["--color"]), /\u001b\[1mfctry v1\.2\u001b\[0m/);
   assert.doesNotMatch(run(root), /\u001b\[/);
 });
+
+test("the script's small module renders every corpus state exactly as the full package", async () => {
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const small = require("../dist/statusline/statecore.js");
+  const { fctry } = require("statecore");
+  const { corpusFiles, readJson } = await import("./files.mjs");
+  const encoder = new TextEncoder();
+  const inputs = [undefined, encoder.encode("{broken"), encoder.encode("[]")];
+  for (const file of corpusFiles())
+    for (const c of readJson(file).cases ?? [])
+      if (c.op === "validate" && c.args[0] === "fctry.state") inputs.push(encoder.encode(JSON.stringify(c.args[1])));
+      else if (c.op === "fctry_status_line_text" && typeof c.args[0] === "string") inputs.push(encoder.encode(c.args[0]));
+  assert.ok(inputs.length > 50, `${inputs.length} inputs`);
+  for (const data of inputs)
+    for (const color of [false, true])
+      assert.equal(small.fctry_status_line_text(data, JSON.stringify({ color })), fctry.statusLineText(data ?? null, { color }));
+  // It is the small module: only the status line's function is exported.
+  assert.deepEqual(Object.keys(small).filter((k) => typeof small[k] === "function"), ["fctry_status_line_text"]);
+});
