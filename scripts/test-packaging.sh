@@ -17,8 +17,10 @@ tarball=$(ls "$work"/statecore-*.tgz)
 listing=$(tar -tzf "$tarball")
 for want in package/package.json package/lib/node.cjs package/lib/node.mjs package/lib/web.mjs \
             package/lib/index.d.ts package/lib/web.d.mts package/lib/core.d.ts \
+            package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
             package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
-            package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm; do
+            package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm \
+            package/dist/statusline/statecore.js package/dist/statusline/statecore_bg.wasm; do
   grep -qx "$want" <<<"$listing" || { echo "packaging: $want missing from $tarball" >&2; exit 1; }
 done
 if grep -E '^package/(test|build|node_modules)/' <<<"$listing"; then
@@ -49,6 +51,15 @@ assert.equal(sc.validate("json", { a: 1 }).valid, true);
 assert.throws(() => sc.parse("{"), (e) => e instanceof sc.ParseError && e.code === "E_PARSE");
 assert.equal(typeof sc.machine.fire, "function");
 assert.equal(require("statecore/package.json").name, "statecore");
+// statecore/fctry: the fctry helpers over a project directory, sharing the main entry's core.
+const fh = require("statecore/fctry");
+const os = require("node:os"), path = require("node:path"), fs = require("node:fs");
+const project = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-fctry-"));
+fh.startCommandSync(project, "evolve", { now: "2026-02-12T15:23:45Z" });
+assert.deepEqual(fh.readStateSync(project).document.currentCommand, "evolve");
+assert.equal(fs.readFileSync(path.join(project, ".fctry", "state.json"), "utf8"), fs.readFileSync(fh.statePath(project), "utf8"));
+assert.throws(() => fh.chunkEventSync(project, 1, "start"), (e) => e instanceof sc.UsageError);
+fs.rmSync(project, { recursive: true });
 console.log("cjs ok");
 EOF
 cat > esm.mjs <<'EOF'
@@ -68,6 +79,15 @@ assert.ok(StatecoreError !== WebError && StatecoreError.name === WebError.name);
 const wasm = readFileSync(createRequire(import.meta.url).resolve("statecore/statecore_bg.wasm"));
 await init(wasm);
 assert.deepEqual(webMerge({ a: 1 }, { a: null }, { strategy: "merge_patch" }), {});
+const { mkdtempSync, rmSync } = await import("node:fs");
+const { tmpdir } = await import("node:os");
+const { join } = await import("node:path");
+const { inboxAdd, readInbox } = await import("statecore/fctry");
+const project = mkdtempSync(join(tmpdir(), "statecore-fctry-"));
+const added = await inboxAdd(project, "feature", "dark mode", { now: 0, random: "abc123" });
+assert.equal(added.item.id, "inbox-0-abc123");
+assert.deepEqual((await readInbox(project)).document, added.document);
+rmSync(project, { recursive: true });
 console.log("esm ok");
 EOF
 node cjs.cjs

@@ -2,7 +2,8 @@
 // processes act as fctry agents on one `.fctry/state.json` at the same time, each applying the
 // workflow operations through the locked file API, while the parent reads the raw file.
 // Nothing may be lost, no agent may overwrite another's entries, every read must parse.
-// The Python agents use the wheel installed in ../.venv; the Node agents lib/node.cjs.
+// The Python agents use the wheel installed in ../.venv; the Node agents the one-call helpers
+// of lib/fctry.cjs (`statecore/fctry`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

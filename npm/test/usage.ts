@@ -1,7 +1,7 @@
 // Type-checks every export of "statecore" (tsc --noEmit -p tsconfig.json). Never executed.
 // A CommonJS-format file: `import` here compiles to `require("statecore")`.
 import {
-  parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument,
+  parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument, schema,
   limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
   logLine, parseTimestamp, formatTimestamp, machine, fctry, errorFromRecord,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
@@ -16,6 +16,8 @@ import type {
   LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult, PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary,
   MachineInstance, Guard, ErrorRecord, Lock,
 } from "statecore";
+import * as fh from "statecore/fctry";
+import type { FctryOptions, InboxAddResult } from "statecore/fctry";
 
 interface Status { state: string; lastUpdated?: string | null }
 
@@ -37,6 +39,8 @@ export async function usage(): Promise<void> {
   const list: KindInfo[] = kinds();
   const kind: DocumentKind = list[0]?.name ?? "json";
   const dflt: Json = defaultDocument(kind);
+  const jsonSchema: Record<string, Json> = schema("fctry.state");
+  void jsonSchema.title;
   const lim: Limits = limits();
   const tag: string = etag("{}");
   const loaded: LoadResult<Status> = loadDocument<Status>(kind, null);
@@ -116,6 +120,56 @@ export async function usage(): Promise<void> {
   const lock: Lock = acquireLockSync("/tmp/x.json", LOCK_GRACE_MS);
   lock.release();
   (await acquireLock("/tmp/x.json", LOCK_LEASE_MS)).release();
+
+  // fctry helpers over a project directory (lib/fctry.d.ts)
+  const dir = "/tmp/project";
+  const fo: FctryOptions = { now: "2026-02-12T15:23:45Z", timeout: 5_000, ifMatch: null };
+  const statePath: string = fh.statePath(dir) + fh.inboxPath(dir);
+  const st = fh.readStateSync<Status>(dir);
+  const stAsync = await fh.readState(dir);
+  const ib: InboxItem[] = fh.readInboxSync(dir).document.concat((await fh.readInbox(dir)).document);
+  const us = fh.updateStateSync<Status>(dir, (s) => ({ ...s, state: "x" }), fo);
+  const us2 = await fh.updateState(dir, { specVersion: "1.2" }, { now: 0 });
+  await fh.updateState<Status>(dir, async (s) => s);
+  let w = fh.startCommandSync(dir, "evolve", fo);
+  w = await fh.startCommand(dir, "init");
+  w = fh.startStepSync(dir, "interviewer", { timeout: 1 });
+  w = await fh.startStep(dir, "interviewer");
+  w = fh.completeStepSync(dir, "interviewer", { summary: "done" }, fo);
+  w = await fh.completeStep(dir, "interviewer", null, fo);
+  w = fh.skipPrerequisitesSync(dir, "spec-writer", "evolve", fo);
+  w = await fh.skipPrerequisites(dir, "spec-writer");
+  w = fh.addUntrackedChangeSync(dir, { file: "src/a.js", section: "#core-flow" }, fo);
+  w = await fh.addUntrackedChange(dir, { file: "src/b.js" });
+  w = fh.clearUntrackedChangesSync(dir, ["core-flow"], fo);
+  w = await fh.clearUntrackedChanges(dir);
+  w = fh.createBuildRunSync(dir, { chunks: [{ id: 1 }] }, fo);
+  w = await fh.createBuildRun(dir, { chunks: [{ id: 1, dependsOn: [] }], specVersion: "2" });
+  w = fh.chunkEventSync(dir, 1, "start", fo);
+  w = await fh.chunkEvent(dir, 1, "complete");
+  w = fh.pauseBuildRunSync(dir, "why?", fo);
+  w = await fh.pauseBuildRun(dir, { text: "why?" });
+  w = fh.resumeBuildRunSync(dir, fo);
+  w = await fh.resumeBuildRun(dir);
+  w = fh.finishBuildRunSync(dir, fo);
+  w = await fh.finishBuildRun(dir, { now: 0 });
+  const added: InboxAddResult = fh.inboxAddSync(dir, "feature", "dark mode", { random: "abc123", ...fo });
+  const addedItem: InboxItem = (await fh.inboxAdd(dir, "evolve", "x")).item;
+  let ibw = fh.inboxTransitionSync(dir, added.item.id, "start", fo);
+  ibw = await fh.inboxTransition(dir, addedItem.id, "retry");
+  ibw = fh.inboxDismissSync(dir, addedItem.id);
+  ibw = await fh.inboxDismiss(dir, addedItem.id, fo);
+  ibw = fh.inboxBatchSync(dir, "incorporate");
+  ibw = await fh.inboxBatch(dir, "start", { timeout: 1 });
+  const pre: PrerequisiteCheck = fh.checkPrerequisitesSync(dir, "interviewer", "evolve");
+  const pre2: PrerequisiteCheck = await fh.checkPrerequisites(dir, "executor");
+  const sl: StatusLineSummary = fh.statusLineSync(dir);
+  const sl2: StatusLineSummary = await fh.statusLine(dir);
+  const rp: ResumePlan = fh.resumePlanSync(dir, "2.5");
+  const rp2: ResumePlan = await fh.resumePlan(dir);
+  const rc: number[] = fh.readyChunksSync(dir).concat(await fh.readyChunks(dir));
+  void [statePath, st.document.state, stAsync.etag, ib, us.document.state, us2.corruptCopy, w.changed,
+    ibw.document[0]?.status, pre, pre2, sl, sl2, rp, rp2, rc];
 
   void [text, merged2, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
     diagram, err, classes, custom, readAsync, upd, upd2, logged, logged2];

@@ -51,8 +51,11 @@ def test_exported() -> None:
         "inbox_batch",
         "inbox_dismiss",
         "inbox_machine",
+        "inbox_path",
         "inbox_transition",
         "pause_build_run",
+        "read_inbox",
+        "read_state",
         "ready_chunks",
         "render_status_line",
         "resume_build_run",
@@ -61,8 +64,10 @@ def test_exported() -> None:
         "skip_prerequisites",
         "start_command",
         "start_step",
+        "state_path",
         "status_line",
         "status_line_text",
+        "update_state",
     ]
 
 
@@ -183,7 +188,7 @@ def test_inbox_errors() -> None:
         fctry.inbox_add([], "evolve", "x", NOW, "ABCDEF")
     assert raised.value.path == "/random"
     with pytest.raises(TypeError):
-        fctry.inbox_add([], "evolve", 1, NOW)  # type: ignore[arg-type]
+        fctry.inbox_add([], "evolve", 1, NOW)  # type: ignore[call-overload]
 
 
 RUN_ID = re.compile(r"^run-(\d+)$")
@@ -304,7 +309,7 @@ def test_bad_chunk_id_raises_usage_error(id: Any) -> None:
         (lambda: fctry.inbox_add([], "bug", "x", NOW), "/type"),
         (lambda: fctry.inbox_transition([], "inbox-1-abcdef", "start"), "/id"),
         (lambda: fctry.inbox_batch([], "explode"), "/event"),
-        (lambda: fctry.inbox_dismiss({"items": []}, "inbox-1-abcdef"), ""),
+        (lambda: fctry.inbox_dismiss({"items": []}, "inbox-1-abcdef"), ""),  # type: ignore[call-overload]
         (lambda: fctry.chunk_event({}, 1, "start", NOW), "/buildRun"),
         (lambda: fctry.chunk_event(fctry.create_build_run({}, PLAN, NOW), 9, "start"), "/id"),
         (lambda: fctry.chunk_event(fctry.create_build_run({}, PLAN, NOW), -1, "start"), "/id"),
@@ -334,6 +339,6 @@ def test_bad_now_raises_timestamp_error(now: Any) -> None:
 
 def test_type_errors() -> None:
     with pytest.raises(TypeError):
-        fctry.start_command({}, 1)  # type: ignore[arg-type]
+        fctry.start_command({}, 1)  # type: ignore[call-overload]
     with pytest.raises(statecore.DataError):
         fctry.start_command({"x": object()}, "init", NOW)
