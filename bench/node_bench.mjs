@@ -316,7 +316,7 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
 // ---------------------------------------------------------------------------------------
 {
   log("(5) status line end to end");
-  const N = quick ? 4 : 20;
+  const N = quick ? 4 : 40;
   const project = makeTempDir();
   fs.mkdirSync(path.join(project, ".fctry"));
   const state = {

@@ -51,7 +51,7 @@ log "python bench/python_bench.py"
   echo
   echo "| file | raw bytes | gzip -9 bytes |"
   echo "|---|---|---|"
-  for f in npm/dist/node/*.wasm npm/dist/web/*.wasm; do
+  for f in npm/dist/node/*.wasm npm/dist/web/*.wasm npm/dist/statusline/*.wasm; do
     echo "| \`$f\` | $(wc -c < "$f") | $(gzip -9c "$f" | wc -c) |"
   done
   echo

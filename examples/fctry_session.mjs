@@ -1,6 +1,8 @@
 // One step of the scripted fctry session (examples/fctry_session.sh), as a Node agent process.
-// Every write is one locked read-modify-write of .fctry/state.json (updateDocumentSync with a
-// fctry operation); events go to JSONL logs under .fctry/events/ (appendLineSync). The same
+// Every write is one locked read-modify-write of .fctry/state.json: a `statecore/fctry` helper
+// (one call per milestone), or updateDocumentSync with several pure fctry operations when an
+// agent writes more in the same update. Events go to JSONL logs under .fctry/events/
+// (appendLineSync). The same
 // actions exist in fctry_session.py, so the session can switch language at any step.
 // Usage: node fctry_session.mjs PROJECT ACTION ARGS...; prints a short note (or a block).
 import { readFileSync } from "node:fs";
@@ -8,6 +10,7 @@ import { join } from "node:path";
 import {
   fctry, validate, updateDocumentSync, readDocumentSync, appendLineSync, readLogSync,
 } from "../npm/lib/node.mjs";
+import * as files from "../npm/lib/fctry.mjs";
 
 const [project, action, ...args] = process.argv.slice(2);
 const stateFile = join(project, ".fctry", "state.json");
@@ -29,20 +32,20 @@ function record(source, event) {
 
 const actions = {
   // /fctry:<name>: step 0 of the command.
-  command: ([name]) => update((s) => fctry.startCommand(s, name)),
+  command: ([name]) => files.startCommandSync(project, name),
   // An agent starts / completes its step (FIELDS: other seed fields the agent writes).
   start: ([step, extra]) => update((s) => ({ ...fctry.startStep(s, step), ...fields(extra) })),
   complete: ([step, summary, extra]) =>
     update((s) => ({ ...fctry.completeStep(s, step, { summary }), ...fields(extra) })),
   // Prerequisites: prints "ok" or the Workflow error; EXPECT (ok | missing) must hold.
   check: ([agent, command, expect]) => {
-    const result = fctry.checkPrerequisites(read(), agent, command);
+    const result = files.checkPrerequisitesSync(project, agent, command);
     if (result.ok !== (expect === "ok")) fail(`expected ${expect}, got ${JSON.stringify(result)}`);
     console.log(result.ok ? "prerequisites met" : result.message);
   },
   // The user chose "(2) Skip".
   skip: ([agent, command]) => {
-    const state = update((s) => fctry.skipPrerequisites(s, agent, command));
+    const state = files.skipPrerequisitesSync(project, agent, command).document;
     const skip = (state.skippedPrerequisites ?? []).at(-1);
     if (skip?.agent !== agent) fail("the skip was not recorded");
     console.log("skip recorded");
@@ -60,7 +63,7 @@ const actions = {
   },
   // A chunk event (start | complete | fail); a completion or failure is a lifecycle event.
   chunk: ([id, event]) => {
-    const state = update((s) => fctry.chunkEvent(s, Number(id), event));
+    const state = files.chunkEventSync(project, Number(id), event).document;
     const chunk = chunkOf(state, Number(id));
     const attempt = chunk.status === "retrying" ? `, attempt ${chunk.attempt}` : "";
     if (event !== "start") {

@@ -1,7 +1,9 @@
 """One step of the scripted fctry session (examples/fctry_session.sh), as a Python agent process.
 
-Every write is one locked read-modify-write of .fctry/state.json (``update_document`` with a
-``statecore.fctry`` operation); events go to JSONL logs under .fctry/events/ (``append_line``).
+Every write is one locked read-modify-write of .fctry/state.json: a ``statecore.fctry``
+operation on the project directory (one call per milestone), or ``update_document`` with
+several pure operations when an agent writes more in the same update. Events go to JSONL logs
+under .fctry/events/ (``append_line``).
 The same actions exist in fctry_session.mjs, so the session can switch language at any step.
 Usage: python fctry_session.py PROJECT ACTION ARGS...; prints a short note (or a block).
 """
@@ -52,7 +54,7 @@ def record(source, event):
 
 def command(name):
     """/fctry:<name>: step 0 of the command."""
-    update(lambda s: fctry.start_command(s, name))
+    fctry.start_command(project, name)
 
 
 def start(step, extra=None):
@@ -67,7 +69,7 @@ def complete(step, summary, extra=None):
 
 def check(agent, command, expect):
     """Prerequisites: prints "ok" or the Workflow error; ``expect`` (ok | missing) must hold."""
-    result = fctry.check_prerequisites(read(), agent, command)
+    result = fctry.check_prerequisites(project, agent, command)
     if result["ok"] != (expect == "ok"):
         fail(f"expected {expect}, got {result}")
     print("prerequisites met" if result["ok"] else result["message"])
@@ -75,7 +77,7 @@ def check(agent, command, expect):
 
 def skip(agent, command):
     """The user chose "(2) Skip"."""
-    state = update(lambda s: fctry.skip_prerequisites(s, agent, command))
+    state = fctry.skip_prerequisites(project, agent, command)["document"]
     skips = state.get("skippedPrerequisites") or []
     if not skips or skips[-1]["agent"] != agent:
         fail("the skip was not recorded")
@@ -99,7 +101,7 @@ def plan(file):
 
 def chunk(id, event):
     """A chunk event (start | complete | fail); a completion or failure is a lifecycle event."""
-    state = update(lambda s: fctry.chunk_event(s, int(id), event))
+    state = fctry.chunk_event(project, int(id), event)["document"]
     c = chunk_of(state, int(id))
     attempt = f", attempt {c['attempt']}" if c["status"] == "retrying" else ""
     if event != "start":
