@@ -1062,6 +1062,78 @@ fn fctry_context_health<'py>(
     out(py, &api::fctry_context_health(&state, &events))
 }
 
+/// hivemind: the workflow as a machine definition.
+#[pyfunction]
+fn hivemind_machine(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    out(py, &api::hivemind_machine())
+}
+
+/// hivemind: the Mermaid state diagram of the workflow.
+#[pyfunction]
+fn hivemind_diagram(py: Python<'_>) -> PyResult<String> {
+    core(py, api::hivemind_diagram())
+}
+
+/// hivemind: each agent's mode in a state.
+#[pyfunction]
+fn hivemind_agents(py: Python<'_>, state: String) -> PyResult<Bound<'_, PyAny>> {
+    let modes = core(py, api::hivemind_agents(&state))?;
+    out(py, &modes)
+}
+
+/// hivemind: the context message of a state (`None`: none).
+#[pyfunction]
+fn hivemind_context_message(py: Python<'_>, state: String) -> PyResult<Bound<'_, PyAny>> {
+    out(py, &api::hivemind_context_message(&state))
+}
+
+/// hivemind: fires a host event on the state document (`None`: a missing file).
+#[pyfunction]
+#[pyo3(signature = (state, event, now, details=None))]
+fn hivemind_fire<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    event: String,
+    now: &Bound<'py, PyAny>,
+    details: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let details = opt_arg(details, "details")?;
+    let outcome = core(py, api::hivemind_fire(state, &event, &now, &details))?;
+    out(py, &outcome)
+}
+
+/// hivemind: fires a scheduled follow-up if it still applies.
+#[pyfunction]
+fn hivemind_follow_up<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    event: String,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let outcome = core(py, api::hivemind_follow_up(state, &event, &now))?;
+    out(py, &outcome)
+}
+
+/// hivemind: what a created or changed file under `workspace/` does in the current state.
+#[pyfunction]
+fn hivemind_on_file<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    path: String,
+    content: Option<String>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = arg(state, "state")?;
+    let now = arg(now, "now")?;
+    let content = content.map_or(Value::Null, Value::String);
+    let outcome = core(py, api::hivemind_on_file(state, &path, &content, &now))?;
+    out(py, &outcome)
+}
+
 /// The native module `statecore._statecore`.
 #[pymodule(gil_used = false)]
 fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1118,5 +1190,12 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fctry_status_line_text, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_activity_feed, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_context_health, m)?)?;
+    m.add_function(wrap_pyfunction!(hivemind_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(hivemind_diagram, m)?)?;
+    m.add_function(wrap_pyfunction!(hivemind_agents, m)?)?;
+    m.add_function(wrap_pyfunction!(hivemind_context_message, m)?)?;
+    m.add_function(wrap_pyfunction!(hivemind_fire, m)?)?;
+    m.add_function(wrap_pyfunction!(hivemind_follow_up, m)?)?;
+    m.add_function(wrap_pyfunction!(hivemind_on_file, m)?)?;
     Ok(())
 }

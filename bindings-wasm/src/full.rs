@@ -443,3 +443,66 @@ pub fn fctry_activity_feed(sources: &str) -> Result<String, JsValue> {
 pub fn fctry_context_health(state: &str, events: &str) -> Result<String, JsValue> {
     object_out(Ok(api::fctry_context_health(&arg(state)?, &arg(events)?)))
 }
+
+/// hivemind: the workflow as a machine definition.
+#[wasm_bindgen]
+pub fn hivemind_machine() -> Result<String, JsValue> {
+    object_out(Ok(api::hivemind_machine()))
+}
+
+/// hivemind: the Mermaid state diagram of the workflow.
+#[wasm_bindgen]
+pub fn hivemind_diagram() -> Result<String, JsValue> {
+    text_out(api::hivemind_diagram())
+}
+
+/// hivemind: each agent's mode in a state.
+#[wasm_bindgen]
+pub fn hivemind_agents(state: &str) -> Result<String, JsValue> {
+    object_out(api::hivemind_agents(state))
+}
+
+/// hivemind: the context message of a state (JSON text: a string or `null`).
+#[wasm_bindgen]
+pub fn hivemind_context_message(state: &str) -> Result<String, JsValue> {
+    object_out(Ok(api::hivemind_context_message(state)))
+}
+
+/// hivemind: fires a host event (`state`, `now`, `details` are JSON text).
+#[wasm_bindgen]
+pub fn hivemind_fire(
+    state: &str,
+    event: &str,
+    now: &str,
+    details: &str,
+) -> Result<String, JsValue> {
+    object_out(api::hivemind_fire(
+        arg(state)?,
+        event,
+        &arg(now)?,
+        &arg(details)?,
+    ))
+}
+
+/// hivemind: fires a scheduled follow-up if it still applies.
+#[wasm_bindgen]
+pub fn hivemind_follow_up(state: &str, event: &str, now: &str) -> Result<String, JsValue> {
+    object_out(api::hivemind_follow_up(arg(state)?, event, &arg(now)?))
+}
+
+/// hivemind: what a created or changed file under `workspace/` does (`content` is JSON text:
+/// the file's text or `null`).
+#[wasm_bindgen]
+pub fn hivemind_on_file(
+    state: &str,
+    path: &str,
+    content: &str,
+    now: &str,
+) -> Result<String, JsValue> {
+    object_out(api::hivemind_on_file(
+        arg(state)?,
+        path,
+        &arg(content)?,
+        &arg(now)?,
+    ))
+}

@@ -365,3 +365,39 @@ pub fn fctry_activity_feed(sources: &Value) -> Value {
 pub fn fctry_context_health(state: &Value, events: &Value) -> Value {
     crate::fctry::context_health(state, events)
 }
+
+/// hivemind: the workflow as a machine definition (for `machine_*`).
+pub fn hivemind_machine() -> Value {
+    crate::hivemind::hivemind_machine()
+}
+
+/// hivemind: the Mermaid state diagram of the workflow.
+pub fn hivemind_diagram() -> Result<String> {
+    Ok(Machine::from_value(&crate::hivemind::hivemind_machine())?.mermaid())
+}
+
+/// hivemind: each agent's mode (`active`, `reading`, `idle`) in a state.
+pub fn hivemind_agents(state: &str) -> Result<Value> {
+    crate::hivemind::agents(state)
+}
+
+/// hivemind: the context message agents get on entering a state (`null`: none).
+pub fn hivemind_context_message(state: &str) -> Value {
+    crate::hivemind::context_message(state).map_or(Value::Null, Value::from)
+}
+
+/// hivemind: fires a host event on `state.json`'s document (`null`: a missing file):
+/// `{state, changed, transitions, notifications, scheduled, ignored, problems}`.
+pub fn hivemind_fire(state: Value, event: &str, now: &Value, details: &Value) -> Result<Value> {
+    Ok(crate::hivemind::fire(state, event, now, details)?.to_value())
+}
+
+/// hivemind: fires a scheduled automatic follow-up if it still applies.
+pub fn hivemind_follow_up(state: Value, event: &str, now: &Value) -> Result<Value> {
+    Ok(crate::hivemind::follow_up(state, event, now)?.to_value())
+}
+
+/// hivemind: what a created or changed file under `workspace/` does in the current state.
+pub fn hivemind_on_file(state: Value, path: &str, content: &Value, now: &Value) -> Result<Value> {
+    Ok(crate::hivemind::on_file(state, path, content, now)?.to_value())
+}

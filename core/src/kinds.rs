@@ -83,6 +83,13 @@ pub const KINDS: &[Kind] = &[
         validate: crate::fctry::validate_event,
         schema: Some(include_str!("../schemas/fctry.event.json")),
     },
+    Kind {
+        name: "hivemind.state",
+        description: "workspace/state.json of a Hivemind project; missing file = the idle state",
+        default: crate::hivemind::default_state,
+        validate: crate::hivemind::validate_state,
+        schema: Some(include_str!("../schemas/hivemind.state.json")),
+    },
 ];
 
 /// Looks a kind up by name; `E_KIND` lists the known ones.

@@ -16,6 +16,7 @@ pub mod check;
 pub mod document;
 pub mod error;
 pub mod fctry;
+pub mod hivemind;
 pub mod json;
 pub mod jsonl;
 pub mod kinds;

@@ -53,6 +53,7 @@ mod generate {
     pub fn generate(kind: &str) -> Option<Value> {
         match kind {
             "json" => Some(root::<JsonObject>()),
+            "hivemind.state" => Some(root::<crate::hivemind::schema::State>()),
             _ => crate::fctry::schema::generate(kind),
         }
     }

@@ -137,6 +137,13 @@ fn run(op: &str, args: &[Value]) -> Result<Value, Error> {
         }
         "fctry_activity_feed" => api::fctry_activity_feed(&a(0)),
         "fctry_context_health" => api::fctry_context_health(&a(0), &a(1)),
+        "hivemind_machine" => api::hivemind_machine(),
+        "hivemind_diagram" => Value::String(api::hivemind_diagram()?),
+        "hivemind_agents" => api::hivemind_agents(text(&a(0)))?,
+        "hivemind_context_message" => api::hivemind_context_message(text(&a(0))),
+        "hivemind_fire" => api::hivemind_fire(a(0), text(&a(1)), &a(2), &a(3))?,
+        "hivemind_follow_up" => api::hivemind_follow_up(a(0), text(&a(1)), &a(2))?,
+        "hivemind_on_file" => api::hivemind_on_file(a(0), text(&a(1)), &a(2), &a(3))?,
         other => panic!("unknown op {other}"),
     })
 }

@@ -431,6 +431,34 @@ export function makeApi(getRaw) {
       ),
   });
 
+  /** A hivemind `state.json` document; null/undefined is a missing file. */
+  const hivemindState = (state) => toJson(state ?? null, "state");
+
+  const hivemind = Object.freeze({
+    machine: () => object("hivemind_machine"),
+    diagram: () => call("hivemind_diagram"),
+    agents: (state) => object("hivemind_agents", text(state, "state")),
+    contextMessage: (state) => object("hivemind_context_message", text(state, "state")),
+    fire: (state, event, now, details) =>
+      object(
+        "hivemind_fire",
+        hivemindState(state),
+        text(event, "event"),
+        clock(now),
+        optionalJson(details, "details"),
+      ),
+    followUp: (state, event, now) =>
+      object("hivemind_follow_up", hivemindState(state), text(event, "event"), clock(now)),
+    onFile: (state, path, content, now) =>
+      object(
+        "hivemind_on_file",
+        hivemindState(state),
+        text(path, "path"),
+        toJson(content == null ? null : text(content, "content"), "content"),
+        clock(now),
+      ),
+  });
+
   return {
     parse: (data) => object("parse", bytes(data, "data")),
     canonical: (data) => call("canonical", bytes(data, "data")),
@@ -486,5 +514,6 @@ export function makeApi(getRaw) {
     },
     machine,
     fctry,
+    hivemind,
   };
 }

@@ -39,6 +39,7 @@ const {
   formatTimestamp,
   machine,
   fctry,
+  hivemind,
 } = layer.makeApi(() => raw);
 
 const {
@@ -82,6 +83,7 @@ module.exports = {
   formatTimestamp,
   machine,
   fctry,
+  hivemind,
   StatecoreError,
   ParseError,
   LimitError,

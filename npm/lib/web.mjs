@@ -63,6 +63,7 @@ export const {
   formatTimestamp,
   machine,
   fctry,
+  hivemind,
 } = api;
 
 export {

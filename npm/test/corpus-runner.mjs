@@ -50,7 +50,7 @@ const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 /** The JS function for a corpus op name (Rust name): `load_document` -> `loadDocument`,
  * `machine_fire` -> `machine.fire`, `fctry_start_step` -> `fctry.startStep`. */
 export function functionFor(sc, op) {
-  const namespaced = /^(machine|fctry)_(.+)$/.exec(op);
+  const namespaced = /^(machine|fctry|hivemind)_(.+)$/.exec(op);
   if (namespaced) return sc[namespaced[1]][camel(namespaced[2])];
   return sc[camel(op)];
 }

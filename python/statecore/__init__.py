@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from statecore import _statecore, fctry, machine
+from statecore import _statecore, fctry, hivemind, machine
 from statecore._statecore import (
     canonical,
     check_if_match,
@@ -79,6 +79,7 @@ __all__ = [
     "fctry",
     "finish_update",
     "format_timestamp",
+    "hivemind",
     "kinds",
     "limits",
     "load_document",

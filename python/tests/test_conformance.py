@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 import statecore
-from statecore import errors, fctry, machine
+from statecore import errors, fctry, hivemind, machine
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 
@@ -85,6 +85,13 @@ OPS: dict[str, Callable[[list[Any]], Any]] = {
     "fctry_status_line": lambda a: fctry.status_line(a[0]),
     "fctry_activity_feed": lambda a: fctry.activity_feed(a[0]),
     "fctry_context_health": lambda a: fctry.context_health(a[0], a[1]),
+    "hivemind_machine": lambda a: hivemind.machine(),
+    "hivemind_diagram": lambda a: hivemind.diagram(),
+    "hivemind_agents": lambda a: hivemind.agents(a[0]),
+    "hivemind_context_message": lambda a: hivemind.context_message(a[0]),
+    "hivemind_fire": lambda a: hivemind.fire(a[0], a[1], a[2], at(a, 3)),
+    "hivemind_follow_up": lambda a: hivemind.follow_up(a[0], a[1], a[2]),
+    "hivemind_on_file": lambda a: hivemind.on_file(a[0], a[1], a[2], a[3]),
     "fctry_render_status_line": lambda a: fctry.render_status_line(a[0], color_of(at(a, 1))),
     "fctry_status_line_text": lambda a: fctry.status_line_text(a[0], color_of(at(a, 1))),
 }
