@@ -2,7 +2,10 @@
 //! that hang off it: which agents are active per state and the context message each state
 //! sends them.
 
+use crate::error::{Code, Error, Result};
+use crate::machine::Machine;
 use serde_json::Value;
+use std::sync::OnceLock;
 
 /// The 15 states of the seed plus `blocked` (the seed's question 4), in the seed's order.
 pub const STATES: [&str; 16] = [
@@ -34,6 +37,22 @@ pub const FOLLOW_UP_MS: u64 = 500;
 /// `block`/`user_input` returning to the exact previous state (`$previous`).
 pub fn hivemind_machine() -> Value {
     crate::machine::definition(MACHINE)
+}
+
+/// The workflow machine, read once: the definition is a constant, and every trigger file and
+/// event uses it (building it per call dominated `on_file`'s cost).
+pub(super) fn built() -> Result<&'static Machine> {
+    static BUILT: OnceLock<Option<Machine>> = OnceLock::new();
+    BUILT
+        .get_or_init(|| Machine::from_value(&hivemind_machine()).ok())
+        .as_ref()
+        .ok_or_else(|| {
+            Error::new(
+                Code::Machine,
+                "",
+                "the built-in hivemind machine is malformed",
+            )
+        })
 }
 
 const MACHINE: &str = r#"{

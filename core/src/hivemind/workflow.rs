@@ -4,9 +4,9 @@
 //! follow-ups the host must act on.
 
 use super::machine::STATES;
-use super::machine::{active_agents, context_message, hivemind_machine, modes, Mode, AGENTS};
+use super::machine::{active_agents, built, context_message, modes, Mode, AGENTS};
 use crate::error::{Code, Error, Result};
-use crate::machine::{Instance, Machine, Scheduled, Step};
+use crate::machine::{Instance, Scheduled, Step};
 use crate::report::{issues_value, Issue};
 use crate::time::normalize_now;
 use serde_json::{Map, Value};
@@ -119,10 +119,6 @@ pub(super) fn instance(map: &Map<String, Value>) -> Result<Instance> {
     })
 }
 
-fn machine() -> Result<Machine> {
-    Machine::from_value(&hivemind_machine())
-}
-
 /// The state name of the document (`idle` when absent).
 pub(super) fn current(map: &Map<String, Value>) -> Result<String> {
     Ok(instance(map)?.state)
@@ -131,7 +127,7 @@ pub(super) fn current(map: &Map<String, Value>) -> Result<String> {
 /// The events legal in the document's state now (automatic ones included).
 pub(super) fn legal(map: &Map<String, Value>) -> Result<Vec<String>> {
     let state = current(map)?;
-    Ok(machine()?
+    Ok(built()?
         .events(&state, &Value::Null)?
         .into_iter()
         .map(|e| e.event)
@@ -203,7 +199,7 @@ pub(super) fn fire_all(
     now: &Value,
     details: &Details,
 ) -> Result<Outcome> {
-    let machine = machine()?;
+    let machine = built()?;
     let (timestamp, _) = normalize_now(now)?;
     let mut outcome = Outcome::default();
     for event in events {
