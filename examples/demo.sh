@@ -23,3 +23,4 @@ node examples/demo_check.mjs "$file" 4 "$steps"
 # Part 2: the fctry session (its own temp project, removed on exit; any failing step fails here).
 echo
 bash examples/fctry_session.sh
+echo; node examples/hivemind_demo.mjs  # Part 3: a Hivemind project (watcher + Python agents); fails on any step

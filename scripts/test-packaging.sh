@@ -18,6 +18,7 @@ listing=$(tar -tzf "$tarball")
 for want in package/package.json package/lib/node.cjs package/lib/node.mjs package/lib/web.mjs \
             package/lib/index.d.ts package/lib/web.d.mts package/lib/core.d.ts \
             package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
+            package/lib/hivemind.cjs package/lib/hivemind.mjs package/lib/hivemind.d.ts \
             package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
             package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm \
             package/dist/statusline/statecore.js package/dist/statusline/statecore_bg.wasm; do
@@ -26,9 +27,13 @@ done
 if grep -E '^package/(test|build|node_modules)/' <<<"$listing"; then
   echo "packaging: unexpected files in $tarball" >&2; exit 1
 fi
+# The one runtime dependency is chokidar (exact version), for statecore/hivemind's watcher only.
 node -e '
   const p = require(process.argv[1]);
-  for (const k of ["dependencies", "optionalDependencies", "peerDependencies"])
+  const deps = Object.keys(p.dependencies ?? {});
+  if (deps.length !== 1 || deps[0] !== "chokidar" || !/^\d+\.\d+\.\d+$/.test(p.dependencies.chokidar))
+    throw new Error(`statecore must have exactly one runtime dependency, chokidar at an exact version: ${JSON.stringify(p.dependencies)}`);
+  for (const k of ["optionalDependencies", "peerDependencies"])
     if (p[k] && Object.keys(p[k]).length) throw new Error(`statecore must have no runtime ${k}`);
   if (p.scripts && (p.scripts.install || p.scripts.postinstall || p.scripts.preinstall))
     throw new Error("statecore must have no install scripts");
@@ -60,7 +65,24 @@ assert.deepEqual(fh.readStateSync(project).document.currentCommand, "evolve");
 assert.equal(fs.readFileSync(path.join(project, ".fctry", "state.json"), "utf8"), fs.readFileSync(fh.statePath(project), "utf8"));
 assert.throws(() => fh.chunkEventSync(project, 1, "start"), (e) => e instanceof sc.UsageError);
 fs.rmSync(project, { recursive: true });
-console.log("cjs ok");
+// statecore and statecore/fctry never load chokidar; statecore/hivemind's helpers do not either.
+const chokidarLoaded = () => Object.keys(require.cache).some((k) => k.split(path.sep).includes("chokidar"));
+assert.equal(chokidarLoaded(), false);
+const hm = require("statecore/hivemind");
+const hproject = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-hivemind-"));
+const out = hm.fireSync(hproject, "select_project", { now: "2026-01-23T10:30:00Z", details: { project: hproject } });
+assert.deepEqual(out.transitions, [{ from: "idle", event: "select_project", to: "project_selected" }]);
+assert.deepEqual(JSON.parse(fs.readFileSync(path.join(hproject, "workspace", "state.json"), "utf8")), out.state);
+assert.equal(hm.readStateSync(hproject).document.project, hproject);
+assert.throws(() => hm.fireSync(hproject, "plan_approved"), (e) => e instanceof sc.TransitionError);
+assert.equal(chokidarLoaded(), false);
+// the watcher runs with the installed chokidar
+const watcher = hm.watchWorkspace(hproject, { onError: (e) => { throw e; } });
+assert.equal(chokidarLoaded(), true);
+watcher.ready.then(() => watcher.close()).then(() => {
+  fs.rmSync(hproject, { recursive: true });
+  console.log("cjs ok");
+});
 EOF
 cat > esm.mjs <<'EOF'
 import assert from "node:assert/strict";
@@ -88,6 +110,15 @@ const added = await inboxAdd(project, "feature", "dark mode", { now: 0, random: 
 assert.equal(added.item.id, "inbox-0-abc123");
 assert.deepEqual((await readInbox(project)).document, added.document);
 rmSync(project, { recursive: true });
+const hm = await import("statecore/hivemind");
+const hproject = mkdtempSync(join(tmpdir(), "statecore-hivemind-"));
+await hm.fire(hproject, "select_project");
+const planning = await hm.fire(hproject, "give_task", { now: 0 });
+assert.equal(planning.state.state, "planning");
+assert.equal((await hm.readState(hproject)).document.state, "planning");
+assert.equal(typeof hm.watchWorkspace, "function");
+assert.equal(hm.default.fire, hm.fire);
+rmSync(hproject, { recursive: true });
 console.log("esm ok");
 EOF
 node cjs.cjs
@@ -110,7 +141,8 @@ python3 - "${wheels[0]}" <<'EOF'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 for want in ("statecore/__init__.py", "statecore/errors.py", "statecore/machine.py",
-             "statecore/host.py", "statecore/py.typed", "statecore/_statecore.pyi",
+             "statecore/host.py", "statecore/fctry.py", "statecore/hivemind.py",
+             "statecore/py.typed", "statecore/_statecore.pyi",
              "statecore/_statecore.abi3.so"):
     assert want in names, f"{want} missing from {sys.argv[1]}"
 stray = [n for n in names if n.startswith(("tests/", "statecore/tests")) or n.endswith(".pyc")]

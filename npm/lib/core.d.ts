@@ -342,6 +342,127 @@ export declare const fctry: {
   contextHealth(state: unknown, events?: unknown[] | null): { isolation: string; lastCheckpoint: string | null };
 };
 
+// ---------------------------------------------------------------------------------------
+// hivemind (docs/hivemind.md)
+
+/** The workflow's states (the seed's 15 and `blocked`). */
+export type HivemindStateName =
+  | "idle"
+  | "project_selected"
+  | "planning"
+  | "plan_review"
+  | "plan_revision"
+  | "executing"
+  | "checkpoint"
+  | "checkpoint_review"
+  | "checkpoint_fix"
+  | "friction_logged"
+  | "friction_sync"
+  | "friction_resolution"
+  | "complete"
+  | "error"
+  | "paused"
+  | "blocked";
+
+/** The agents. */
+export type HivemindAgent = "lead" | "reviewer" | "worker1" | "worker2";
+
+/** The events of the machine (`hivemind.machine()`); the host fires the ones not caused by files. */
+export type HivemindEvent =
+  | "select_project"
+  | "give_task"
+  | "plan_written"
+  | "plan_approved"
+  | "plan_feedback"
+  | "plan_updated"
+  | "checkpoint_reached"
+  | "worker_crashed"
+  | "review_checkpoint"
+  | "approve_continue"
+  | "approve_complete"
+  | "approve_friction"
+  | "checkpoint_issues"
+  | "fixes_applied"
+  | "friction_found"
+  | "sync_friction"
+  | "start_resolution"
+  | "friction_resolved"
+  | "new_task"
+  | "retry"
+  | "abandon"
+  | "pause"
+  | "resume"
+  | "block"
+  | "user_input";
+
+/** The `hivemind.state` document (`workspace/state.json`); unknown fields are kept. */
+export interface HivemindState {
+  state: HivemindStateName;
+  previous_state?: HivemindStateName | null;
+  active_agents?: HivemindAgent[] | null;
+  /** RFC 3339: when the last transition happened. */
+  timestamp?: string | null;
+  project?: string | null;
+  current_checkpoint?: number | null;
+  total_checkpoints?: number | null;
+  friction_count?: number | null;
+  error?: string | null;
+  [field: string]: unknown;
+}
+
+/** One transition taken. */
+export interface HivemindTransition {
+  from: HivemindStateName;
+  event: HivemindEvent;
+  to: HivemindStateName;
+}
+
+/** A context message to send to an agent (its terminal). */
+export interface HivemindNotification {
+  agent: HivemindAgent;
+  message: string;
+}
+
+/** An automatic follow-up to fire after `after_ms` (`hivemind.followUp`). */
+export interface HivemindScheduled {
+  event: HivemindEvent;
+  to: HivemindStateName;
+  after_ms: number;
+}
+
+/** What every workflow step returns (the core's outcome). */
+export interface HivemindOutcome<S = HivemindState> {
+  /** The new document (the old one when nothing changed). */
+  state: S;
+  /** False when nothing changed (then nothing was written). */
+  changed: boolean;
+  transitions: HivemindTransition[];
+  notifications: HivemindNotification[];
+  scheduled: HivemindScheduled[];
+  /** Why nothing happened (a file that triggers nothing, a stale follow-up), or null. */
+  ignored: string | null;
+  /** Problems with a trigger file's content (`W_DECISION_MISSING`, `W_CHECKPOINTS_INVALID`, ...). */
+  problems: Issue[];
+}
+
+/** The Hivemind workflow: pure functions over `workspace/state.json`'s document. */
+export declare const hivemind: {
+  /** The workflow as a machine definition (for `machine.*`). */
+  machine(): MachineDefinition;
+  /** Its Mermaid `stateDiagram-v2` text. */
+  diagram(): string;
+  /** Each agent's mode in a state. */
+  agents(state: HivemindStateName): Record<HivemindAgent, "active" | "reading" | "idle">;
+  /** The message agents get on entering a state, or null. */
+  contextMessage(state: HivemindStateName): string | null;
+  /** Fires a host event (`details`: `{project}` for `select_project`, `{error}` for `worker_crashed`). */
+  fire(state: HivemindState | null, event: HivemindEvent, now?: Now, details?: { project?: string; error?: string } | null): HivemindOutcome;
+  /** Fires a scheduled follow-up if it still applies. */
+  followUp(state: HivemindState | null, event: "review_checkpoint" | "sync_friction", now?: Now): HivemindOutcome;
+  /** What a file created or changed under `workspace/` does (`content`: its text, null if unreadable). */
+  onFile(state: HivemindState | null, path: string, content: string | null, now?: Now): HivemindOutcome;
+};
+
 /** The summary `fctry.statusLine` returns. */
 export interface StatusLineSummary {
   specVersion: string | null;

@@ -3,7 +3,7 @@
 import {
   parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument, schema,
   limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
-  logLine, parseTimestamp, formatTimestamp, machine, fctry, errorFromRecord,
+  logLine, parseTimestamp, formatTimestamp, machine, fctry, hivemind, errorFromRecord,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
   ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
   // host layer (lib/host.d.ts)
@@ -18,6 +18,8 @@ import type {
 } from "statecore";
 import * as fh from "statecore/fctry";
 import type { FctryOptions, InboxAddResult } from "statecore/fctry";
+import * as hm from "statecore/hivemind";
+import type { HivemindOutcome, HivemindState, HivemindWatcher } from "statecore/hivemind";
 
 interface Status { state: string; lastUpdated?: string | null }
 
@@ -170,6 +172,38 @@ export async function usage(): Promise<void> {
   const rc: number[] = fh.readyChunksSync(dir).concat(await fh.readyChunks(dir));
   void [statePath, st.document.state, stAsync.etag, ib, us.document.state, us2.corruptCopy, w.changed,
     ibw.document[0]?.status, pre, pre2, sl, sl2, rp, rp2, rc];
+
+  // the pure hivemind namespace (lib/core.d.ts)
+  const moved = hivemind.onFile(null, "workspace/plan.md", "Checkpoints: 2", 0);
+  const nextState: string = moved.state.state;
+  const paused = hivemind.fire(moved.state, "pause", "2026-01-23T10:30:00Z");
+  const later = hivemind.followUp(paused.state, "review_checkpoint");
+  const mode: "active" | "reading" | "idle" = hivemind.agents("executing").worker1;
+  const said: string | null = hivemind.contextMessage("plan_review");
+  void [nextState, later.ignored, mode, said, hivemind.diagram(), hivemind.machine().states, moved.notifications[0]?.agent];
+  // hivemind helpers and the workspace watcher (lib/hivemind.d.ts)
+  const hp: string = hm.statePath(dir);
+  const hs: HivemindState = hm.readStateSync(dir).document;
+  const hsEtag: string | null = (await hm.readState(dir)).etag;
+  let ho: HivemindOutcome = hm.fireSync(dir, "select_project", { now: 0, details: { project: dir }, timeout: 1_000 });
+  ho = await hm.fire(dir, "give_task");
+  const hw = hm.writeStateSync(dir, { ...ho.state, project: "p" }, { timeout: 1, ifMatch: null });
+  const hw2 = await hm.writeState(dir, hs);
+  const watcher: HivemindWatcher = hm.watchWorkspace(
+    dir,
+    {
+      onStateChanged: (state, outcome) => void [state.current_checkpoint, outcome.transitions[0]?.to],
+      onNotify: (agent, message, state) => void [agent === "worker1", message.length, state.state],
+      onIgnored: (path, reason) => void [path?.length, reason.length],
+      onProblem: (problem, path) => void [problem.code, path],
+      onError: (error) => void error,
+    },
+    { debounceMs: 100, now: () => Date.now(), timeout: 5_000 },
+  );
+  await watcher.ready;
+  const resumed: HivemindOutcome | null = await watcher.fire("resume", { details: null });
+  await watcher.close();
+  void [hp, hsEtag, ho.scheduled[0]?.after_ms, ho.ignored, ho.problems, hw.etag, hw2.changed, resumed?.state.state];
 
   void [text, merged2, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
     diagram, err, classes, custom, readAsync, upd, upd2, logged, logged2];

@@ -1,0 +1,257 @@
+"use strict";
+/**
+ * `statecore/hivemind`: the Hivemind workflow (docs/hivemind.md) over a project's
+ * `workspace/state.json`, and the watcher that drives it from trigger files.
+ *
+ * Every rule is the core's pure `hivemind.*` function; this file only does I/O: a locked
+ * read → `hivemind.fire | onFile | followUp` → atomic write of the outcome's state (only when
+ * it `changed`), file watching (chokidar, loaded on the first `watchWorkspace` call so that
+ * the other helpers, `statecore` and `statecore/fctry` never load it), debouncing, one
+ * reaction at a time, and the timers of the scheduled follow-ups.
+ *
+ * Plain CommonJS without top-level await: it runs in Node and in an Electron main process.
+ */
+const fs = require("node:fs");
+const fsp = require("node:fs/promises");
+const path = require("node:path");
+const host = require("./host.cjs");
+const { hivemind } = require("./core-node.cjs");
+
+/** The document's kind. */
+const KIND = "hivemind.state";
+/** Default quiet time of a path before the watcher reacts to it, in ms. */
+const DEFAULT_DEBOUNCE_MS = 50;
+
+/** `<projectDir>/workspace/state.json`. */
+const statePath = (projectDir) => path.join(String(projectDir), "workspace", "state.json");
+
+// The I/O a helper needs, sync and async; `then` sequences a step after a (maybe) Promise and
+// `guard` catches what a (maybe async) step throws.
+const SYNC = {
+  mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
+  read: host.readDocumentSync,
+  update: host.updateDocumentSync,
+  then: (value, next) => next(value),
+  guard: (run, onError) => {
+    try {
+      return run();
+    } catch (error) {
+      return onError(error);
+    }
+  },
+};
+const ASYNC = {
+  mkdir: (dir) => fsp.mkdir(dir, { recursive: true }),
+  read: host.readDocument,
+  update: host.updateDocument,
+  then: async (value, next) => next(await value),
+  guard: async (run, onError) => {
+    try {
+      return await run();
+    } catch (error) {
+      return onError(error);
+    }
+  },
+};
+
+/** Thrown out of an update function to leave the file untouched (the outcome changed nothing). */
+class Unchanged {}
+
+/**
+ * Under the lock of state.json: reads it (missing: the idle default), applies `step` (a pure
+ * `hivemind.*` call returning an outcome) and writes the outcome's state atomically only when
+ * the outcome `changed`. Returns the outcome; when `step` or the write throws, the file is
+ * untouched and the error propagates. Creates `workspace/` first.
+ */
+function transact(io, projectDir, step, timeout) {
+  const file = statePath(projectDir);
+  let outcome = null;
+  const apply = (state) => {
+    outcome = step(state);
+    if (!outcome.changed) throw new Unchanged();
+    return outcome.state;
+  };
+  return io.then(io.mkdir(path.dirname(file)), () =>
+    io.guard(
+      () => io.then(io.update(file, KIND, apply, null, { timeout }), () => outcome),
+      (error) => {
+        if (error instanceof Unchanged) return outcome;
+        throw error;
+      },
+    ),
+  );
+}
+
+const ops = {};
+
+/** Defines `name` (always a Promise) and `nameSync` from `run(io, ...args)`. */
+function both(name, run) {
+  ops[name] = async (...args) => run(ASYNC, ...args);
+  ops[`${name}Sync`] = (...args) => run(SYNC, ...args);
+}
+
+both("readState", (io, projectDir) => io.read(statePath(projectDir), KIND));
+
+both("writeState", (io, projectDir, state, options) => {
+  const file = statePath(projectDir);
+  const { timeout, ifMatch } = options ?? {};
+  return io.then(io.mkdir(path.dirname(file)), () =>
+    io.update(file, KIND, () => state, null, { timeout, ifMatch }),
+  );
+});
+
+both("fire", (io, projectDir, event, options) => {
+  const { now, details, timeout } = options ?? {};
+  return transact(io, projectDir, (state) => hivemind.fire(state, event, now, details), timeout);
+});
+
+/**
+ * True for state.json and the files written next to it (its lock, lock temp files and break
+ * markers, atomic-write temp files, `.corrupt-` copies): the watcher never reacts to them, so
+ * its own writes (and those of `fire`/`writeState` in any process) trigger nothing.
+ * chokidar passes `/`-separated paths.
+ */
+function isStateFile(file) {
+  const name = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+  return (
+    name === "state.json" ||
+    name === "state.json.lock" ||
+    name.startsWith("state.json.lock.") ||
+    name.startsWith("state.json.corrupt-") ||
+    name.startsWith(".state.json.tmp-")
+  );
+}
+
+/** Calls `handler(...args)` if it is given; what it throws goes to `fail`. */
+function call(handler, fail, ...args) {
+  if (typeof handler !== "function") return;
+  try {
+    handler(...args);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/**
+ * Watches `<projectDir>/workspace` (created if missing) and moves `state.json` by the trigger
+ * files written there: each file created or changed is debounced (`options.debounceMs`, 50 ms),
+ * read (null when unreadable or gone), and given to `hivemind.onFile` under the lock of
+ * state.json; the state is written only when the outcome changed. Reactions run one at a time,
+ * in order. Scheduled follow-ups fire `hivemind.followUp` after their `after_ms` (same
+ * handlers). `options.now()` is the clock (default `Date.now`), `options.timeout` the lock
+ * timeout in ms. Returns `{ready, close, fire}`.
+ */
+function watchWorkspace(projectDir, handlers = {}, options = {}) {
+  const chokidar = require("chokidar");
+  const project = String(projectDir);
+  const workspace = path.dirname(statePath(project));
+  const h = handlers ?? {};
+  const { debounceMs = DEFAULT_DEBOUNCE_MS, now = Date.now, timeout } = options ?? {};
+  fs.mkdirSync(workspace, { recursive: true });
+
+  let closed = false;
+  let queue = Promise.resolve();
+  const debounced = new Map(); // absolute path -> its debounce timer
+  const followUps = new Set(); // the armed follow-up timers
+
+  const fail = (error) => {
+    if (typeof h.onError === "function") {
+      try {
+        h.onError(error);
+        return;
+      } catch (thrown) {
+        error = thrown;
+      }
+    }
+    console.error("statecore/hivemind watcher:", error);
+  };
+
+  /**
+   * Runs `job` after every earlier one (skipped once closed: null). What it throws goes to
+   * `onError`, or with `rethrow` to the returned Promise; the queue goes on either way.
+   */
+  const enqueue = (job, rethrow = false) => {
+    const run = queue.then(() => (closed ? null : job()));
+    queue = run.then(
+      () => undefined,
+      (error) => (rethrow ? undefined : fail(error)),
+    );
+    return rethrow ? run : queue;
+  };
+
+  /** Reports an outcome to the handlers and arms its follow-ups. `where`: the trigger file or null. */
+  const dispatch = (outcome, where) => {
+    if (outcome.changed) call(h.onStateChanged, fail, outcome.state, outcome);
+    for (const problem of outcome.problems) call(h.onProblem, fail, problem, where);
+    if (outcome.ignored !== null) call(h.onIgnored, fail, where, outcome.ignored);
+    for (const { agent, message } of outcome.notifications) call(h.onNotify, fail, agent, message, outcome.state);
+    for (const { event, after_ms: afterMs } of outcome.scheduled) {
+      if (closed) break;
+      const timer = setTimeout(() => {
+        followUps.delete(timer);
+        enqueue(() => react(null, (state) => hivemind.followUp(state, event, now())));
+      }, afterMs);
+      followUps.add(timer);
+    }
+    return outcome;
+  };
+
+  const react = async (where, step) => dispatch(await transact(ASYNC, project, step, timeout), where);
+
+  const onFile = async (file) => {
+    const where = `workspace/${path.relative(workspace, file).split(path.sep).join("/")}`;
+    let content = null;
+    try {
+      content = await fsp.readFile(file, "utf8");
+    } catch {
+      // unreadable or deleted since: the core decides what a null content means
+    }
+    return react(where, (state) => hivemind.onFile(state, where, content, now()));
+  };
+
+  const changed = (file) => {
+    if (closed) return;
+    clearTimeout(debounced.get(file));
+    debounced.set(
+      file,
+      setTimeout(() => {
+        debounced.delete(file);
+        enqueue(() => onFile(file));
+      }, debounceMs),
+    );
+  };
+
+  const watcher = chokidar.watch(workspace, { ignoreInitial: true, ignored: isStateFile });
+  watcher.on("add", changed).on("change", changed).on("error", fail);
+  const ready = new Promise((resolve) => watcher.once("ready", () => resolve()));
+
+  return {
+    ready,
+    /**
+     * Fires a host event (`pause`, `resume`, `select_project`, ...) in turn with the file
+     * reactions, reports it to the handlers like one and arms its follow-ups (resuming into
+     * checkpoint schedules the review again). Resolves with the outcome (null once closed);
+     * rejects when the core refuses the event (`TransitionError`: not reported to `onError`).
+     */
+    fire(event, fireOptions = {}) {
+      const { details } = fireOptions ?? {};
+      const at = fireOptions?.now;
+      return enqueue(() => react(null, (state) => hivemind.fire(state, event, at ?? now(), details)), true);
+    },
+    /**
+     * Stops watching: pending debounces and follow-up timers are dropped, a reaction already
+     * running finishes (with its handlers); no handler is called once the Promise resolves.
+     */
+    async close() {
+      closed = true;
+      for (const timer of debounced.values()) clearTimeout(timer);
+      debounced.clear();
+      for (const timer of followUps) clearTimeout(timer);
+      followUps.clear();
+      await watcher.close();
+      await queue;
+    },
+  };
+}
+
+module.exports = { statePath, ...ops, watchWorkspace };
