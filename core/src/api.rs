@@ -401,3 +401,63 @@ pub fn hivemind_follow_up(state: Value, event: &str, now: &Value) -> Result<Valu
 pub fn hivemind_on_file(state: Value, path: &str, content: &Value, now: &Value) -> Result<Value> {
     Ok(crate::hivemind::on_file(state, path, content, now)?.to_value())
 }
+
+/// agency: the seed's initial `runner_status.json`, stamped with `now`.
+pub fn agency_initial_runner_status(now: &Value) -> Result<Value> {
+    crate::agency::initial_runner_status(now)
+}
+
+/// agency: a runner's milestone write applied to the current status document.
+pub fn agency_update_runner_status(current: &Value, update: &Value, now: &Value) -> Result<Value> {
+    crate::agency::update_runner_status(current, update, now)
+}
+
+/// agency: what a reader makes of the status file's bytes: `{status, report}`.
+pub fn agency_load_runner_status(bytes: Option<&[u8]>) -> Value {
+    crate::agency::load_runner_status(bytes)
+}
+
+/// agency: milliseconds since the status's `updated_at`.
+pub fn agency_age(status: &Value, now: &Value) -> Result<i64> {
+    crate::agency::age(status, now)
+}
+
+/// agency: the stall watchdog: `{is_stalled, stalled_duration?}`.
+pub fn agency_check_stall(
+    signals: &Value,
+    now: &Value,
+    threshold_ms: Option<i64>,
+) -> Result<Value> {
+    Ok(crate::agency::check_stall(signals, now, threshold_ms)?.to_value())
+}
+
+/// agency: the snapshot of a run from its files' bytes and the host's facts.
+pub fn agency_snapshot(
+    status_bytes: Option<&[u8]>,
+    meta_bytes: Option<&[u8]>,
+    facts: &Value,
+    now: &Value,
+    threshold_ms: Option<i64>,
+) -> Result<Value> {
+    crate::agency::snapshot(status_bytes, meta_bytes, facts, now, threshold_ms)
+}
+
+/// agency: the run status of a snapshot: `{status, display, archived, stalled_duration?}`.
+pub fn agency_derive(snapshot: &Value) -> Result<Value> {
+    Ok(crate::agency::derive(snapshot)?.to_value())
+}
+
+/// agency: the `ls` table of runs.
+pub fn agency_render_ls(rows: &Value) -> Result<String> {
+    crate::agency::render_ls(rows)
+}
+
+/// agency: the `show` output of one run, relative to `now`.
+pub fn agency_render_show(run: &Value, now: &Value) -> Result<String> {
+    crate::agency::render_show(run, now)
+}
+
+/// agency: the runner protocol document (`CLAUDE.md`).
+pub fn agency_protocol_document() -> String {
+    crate::agency::PROTOCOL_DOCUMENT.to_owned()
+}

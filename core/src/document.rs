@@ -105,27 +105,33 @@ pub struct Prepared {
     pub report: Report,
 }
 
+/// `E_INVALID` for a document whose `report` has errors: the first problem in the message,
+/// the whole report as `details`.
+pub fn invalid_error(kind: &str, report: &Report) -> Error {
+    let first = report.errors.first().cloned();
+    let mut error = Error::new(
+        Code::Invalid,
+        first.as_ref().map(|i| i.path.clone()).unwrap_or_default(),
+        format!(
+            "refused to write an invalid {kind} document: {} (and {} more problem(s)); \
+             the file was left unchanged",
+            first
+                .map(|i| format!("{} at {:?}: {}", i.code, i.path, i.message))
+                .unwrap_or_default(),
+            report.errors.len().saturating_sub(1)
+        ),
+    );
+    error.details = report.to_value();
+    error
+}
+
 /// Validates `document` as `kind` and serializes it canonically. An invalid document is
 /// refused with `E_INVALID` whose `details` is the whole report.
 pub fn prepare(kind: &str, document: &Value) -> Result<Prepared> {
     json::check_limits(document)?;
     let report = kinds::validate(kind, document)?;
     if !report.valid() {
-        let first = report.errors.first().cloned();
-        let mut error = Error::new(
-            Code::Invalid,
-            first.as_ref().map(|i| i.path.clone()).unwrap_or_default(),
-            format!(
-                "refused to write an invalid {kind} document: {} (and {} more problem(s)); \
-                 the file was left unchanged",
-                first
-                    .map(|i| format!("{} at {:?}: {}", i.code, i.path, i.message))
-                    .unwrap_or_default(),
-                report.errors.len().saturating_sub(1)
-            ),
-        );
-        error.details = report.to_value();
-        return Err(error);
+        return Err(invalid_error(kind, &report));
     }
     let text = json::serialize(document);
     let etag = json::etag(text.as_bytes());

@@ -7,7 +7,8 @@
 //! Modules: [`json`] (parse, limits, canonical output), [`merge`] (strategies), [`report`]
 //! (validation reports), [`error`] (stable error codes), [`time`], [`machine`] (generic state
 //! machines), [`kinds`] (document kinds), [`document`] (the pure half of file updates),
-//! [`jsonl`] (append-only logs), protocol modules ([`agency`], [`fctry`]), [`check`] (shared field checks), and [`api`], the flat
+//! [`jsonl`] (append-only logs), protocol modules ([`agency`], [`fctry`], [`hivemind`]),
+//! [`check`] (shared field checks), and [`api`], the flat
 //! function set every binding exposes.
 
 pub mod agency;

@@ -144,6 +144,22 @@ fn run(op: &str, args: &[Value]) -> Result<Value, Error> {
         "hivemind_fire" => api::hivemind_fire(a(0), text(&a(1)), &a(2), &a(3))?,
         "hivemind_follow_up" => api::hivemind_follow_up(a(0), text(&a(1)), &a(2))?,
         "hivemind_on_file" => api::hivemind_on_file(a(0), text(&a(1)), &a(2), &a(3))?,
+        "agency_initial_runner_status" => api::agency_initial_runner_status(&a(0))?,
+        "agency_update_runner_status" => api::agency_update_runner_status(&a(0), &a(1), &a(2))?,
+        "agency_load_runner_status" => api::agency_load_runner_status(bytes(&a(0)).as_deref()),
+        "agency_age" => Value::from(api::agency_age(&a(0), &a(1))?),
+        "agency_check_stall" => api::agency_check_stall(&a(0), &a(1), a(2).as_i64())?,
+        "agency_snapshot" => api::agency_snapshot(
+            bytes(&a(0)).as_deref(),
+            bytes(&a(1)).as_deref(),
+            &a(2),
+            &a(3),
+            a(4).as_i64(),
+        )?,
+        "agency_derive" => api::agency_derive(&a(0))?,
+        "agency_render_ls" => Value::String(api::agency_render_ls(&a(0))?),
+        "agency_render_show" => Value::String(api::agency_render_show(&a(0), &a(1))?),
+        "agency_protocol_document" => Value::String(api::agency_protocol_document()),
         other => panic!("unknown op {other}"),
     })
 }

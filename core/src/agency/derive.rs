@@ -1,0 +1,151 @@
+//! The run status: the seed's 12-level precedence over a snapshot of what the host observed
+//! (meta.json, the runner status file, the watchdog, tmux), plus the `archived` marker.
+
+use super::args;
+use super::status::validate_runner_status;
+use crate::error::Result;
+use serde_json::{Map, Value};
+
+/// The fields of a snapshot object.
+pub const SNAPSHOT_FIELDS: [&str; 6] = [
+    "meta",
+    "worktree_present",
+    "tmux_active",
+    "runner_status",
+    "runner_status_report",
+    "stall_result",
+];
+
+/// The derived statuses, in precedence order, with their display strings.
+pub const STATUSES: [(&str, &str); 12] = [
+    ("broken", "broken"),
+    ("merged", "merged"),
+    ("abandoned", "abandoned"),
+    ("failed", "failed"),
+    ("needs_attention", "needs attention"),
+    ("ready_for_review", "ready for review"),
+    ("needs_input", "needs input"),
+    ("blocked", "blocked"),
+    ("working", "working"),
+    ("stalled", "stalled"),
+    ("active", "active"),
+    ("idle", "idle"),
+];
+
+/// A derived run status.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derived {
+    /// The machine value (`"needs_input"`).
+    pub status: &'static str,
+    /// The display string (`"needs input"`, `"merged (archived)"`).
+    pub display: String,
+    /// True when the worktree is gone.
+    pub archived: bool,
+    /// How long the run has been stalled (ms), when `status` is `stalled`.
+    pub stalled_duration: Option<i64>,
+    /// The runner's summary, when the runner status counted (it was valid).
+    pub summary: Option<String>,
+}
+
+impl Derived {
+    /// `{status, display, archived}`, plus `stalled_duration` (ms) when stalled.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("status".into(), self.status.into());
+        map.insert("display".into(), self.display.clone().into());
+        map.insert("archived".into(), self.archived.into());
+        if let Some(ms) = self.stalled_duration {
+            map.insert("stalled_duration".into(), ms.into());
+        }
+        Value::Object(map)
+    }
+}
+
+fn display(status: &str) -> &'static str {
+    STATUSES
+        .iter()
+        .find(|(value, _)| *value == status)
+        .map_or("idle", |(_, shown)| shown)
+}
+
+/// True when `meta.flags[flag]` is `true`.
+fn flag_set(meta: &Map<String, Value>, flag: &str) -> bool {
+    meta.get("flags").and_then(|f| f.get(flag)) == Some(&Value::Bool(true))
+}
+
+/// True when `meta.archive.merged_at` is a non-empty string.
+fn merged(meta: &Map<String, Value>) -> bool {
+    meta.get("archive")
+        .and_then(|a| a.get("merged_at"))
+        .and_then(Value::as_str)
+        .is_some_and(|t| !t.is_empty())
+}
+
+/// The watchdog verdict in a snapshot (`stall_result`): `Some(duration)` when stalled.
+fn stalled(snapshot: &Map<String, Value>) -> Result<Option<i64>> {
+    let value = match snapshot.get("stall_result") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => v,
+    };
+    let map = args::object(
+        value,
+        "/stall_result",
+        "stall_result",
+        &["is_stalled", "stalled_duration"],
+    )?;
+    if !args::flag(map, "is_stalled", "/stall_result", false)? {
+        return Ok(None);
+    }
+    Ok(Some(
+        args::millis(map, "stalled_duration", "/stall_result")?.unwrap_or(0),
+    ))
+}
+
+/// The seed's `Derive`: the first of the 12 levels that applies. `snapshot` holds `meta`
+/// (meta.json's document; `null`, absent or not an object when the file is missing or
+/// unreadable: `broken`),
+/// `worktree_present` (default true; false adds the `archived` marker), `tmux_active`
+/// (default false), `runner_status` (the status document; `null` when missing, and one that
+/// does not validate counts as absent), `stall_result` (what `check_stall` returned, or
+/// `null`) and, ignored here, `runner_status_report`.
+pub fn derive(snapshot: &Value) -> Result<Derived> {
+    let map = args::object(snapshot, "", "a snapshot", &SNAPSHOT_FIELDS)?;
+    let archived = !args::flag(map, "worktree_present", "", true)?;
+    let tmux = args::flag(map, "tmux_active", "", false)?;
+    let stall = stalled(map)?;
+    let runner = map
+        .get("runner_status")
+        .filter(|s| s.is_object() && validate_runner_status(s).valid());
+    let runner_status = runner.and_then(|s| s.get("status")).and_then(Value::as_str);
+    let status = match map.get("meta").and_then(Value::as_object) {
+        None => "broken",
+        Some(meta) if merged(meta) => "merged",
+        Some(meta) if flag_set(meta, "abandoned") => "abandoned",
+        Some(meta) if flag_set(meta, "setup_failed") => "failed",
+        Some(meta) if flag_set(meta, "needs_attention") => "needs_attention",
+        Some(_) => match runner_status {
+            Some("ready_for_review") => "ready_for_review",
+            Some("needs_input") => "needs_input",
+            Some("blocked") => "blocked",
+            Some("working") => "working",
+            _ if stall.is_some() && tmux => "stalled",
+            _ if tmux => "active",
+            _ => "idle",
+        },
+    };
+    let shown = display(status);
+    Ok(Derived {
+        status,
+        display: if archived {
+            format!("{shown} (archived)")
+        } else {
+            shown.to_owned()
+        },
+        archived,
+        stalled_duration: stall.filter(|_| status == "stalled"),
+        summary: runner
+            .and_then(|s| s.get("summary"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    })
+}
