@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv from "ajv";
+import { agencySection } from "./agency_bench.mjs";
 import { hivemindSection } from "./hivemind_bench.mjs";
 import deepmerge from "deepmerge";
 import lockfile from "proper-lockfile";
@@ -361,6 +362,9 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
 
 // (7) hivemind trigger events (bench/hivemind_bench.mjs)
 hivemindSection({ sc, quick, out });
+
+// (8) agency derive and the ls table over 10,000 runs (bench/agency_bench.mjs)
+agencySection({ sc, quick, out });
 
 process.stdout.write(out.join("\n"));
 log("done");

@@ -3,6 +3,8 @@
 # while a Node watcher prints its validated status; ends with the final document and a check
 # that no update was lost. Part 2 (examples/fctry_session.sh): a scripted fctry session in Python
 # and Node agent processes, printing the real `statecore-statusline` line after each step.
+# Part 3 (examples/hivemind_demo.mjs): a Hivemind project driven by the Node watcher. Part 4
+# (examples/agency_demo.py): agency init, three runners (Python, Node, crashed), ls and show.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -24,3 +26,4 @@ node examples/demo_check.mjs "$file" 4 "$steps"
 echo
 bash examples/fctry_session.sh
 echo; node examples/hivemind_demo.mjs  # Part 3: a Hivemind project (watcher + Python agents); fails on any step
+echo; .venv/bin/python examples/agency_demo.py  # Part 4: agency init, runners, ls and show; fails on a wrong status

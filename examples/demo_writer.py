@@ -10,7 +10,12 @@ path, name, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
 def step(i: int):
     def apply(doc):
-        doc = doc or {"schema_version": "1.0", "questions": [], "blockers": [], "risks": []}
+        doc = doc or {
+            "schema_version": "1.0",
+            "questions": [],
+            "blockers": [],
+            "risks": [],
+        }
         progress = doc.setdefault("x-progress", {})
         progress[name] = progress.get(name, 0) + 1
         doc["status"] = "working"

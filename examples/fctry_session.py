@@ -64,7 +64,12 @@ def start(step, extra=None):
 
 def complete(step, summary, extra=None):
     """An agent completes its step with a summary output."""
-    update(lambda s: {**fctry.complete_step(s, step, {"summary": summary}), **fields(extra)})
+    update(
+        lambda s: {
+            **fctry.complete_step(s, step, {"summary": summary}),
+            **fields(extra),
+        }
+    )
 
 
 def check(agent, command, expect):
@@ -91,7 +96,9 @@ def plan(file):
 
     def apply(s):
         s = fctry.create_build_run(s, approved)
-        layers = " ".join(f"[{','.join(map(str, ids))}]" for ids in fctry.dag_layers(s)["layers"])
+        layers = " ".join(
+            f"[{','.join(map(str, ids))}]" for ids in fctry.dag_layers(s)["layers"]
+        )
         s = fctry.complete_step(s, "executor-plan", {"summary": f"layers {layers}"})
         return fctry.start_step(s, "executor-build")
 
@@ -129,7 +136,9 @@ def verify(id, checks):
     record(
         "verification",
         {
-            "kind": "chunk-verified" if passed == len(checks) else "verification-failed",
+            "kind": "chunk-verified"
+            if passed == len(checks)
+            else "verification-failed",
             "chunk": f"Chunk {c['id']}: {c['name']}",
             "timestamp": statecore.format_timestamp(time.time_ns() // 1_000_000),
             "summary": f"{passed}/{len(checks)} checks passed",
@@ -152,7 +161,10 @@ def resume(spec_version):
     offer = fctry.resume_plan(state, spec_version)
     if not offer["offer"]:
         fail(f"no resume offered: {offer}")
-    edited = {(c.get("section") or "").lstrip("#") for c in state.get("untrackedChanges") or []}
+    edited = {
+        (c.get("section") or "").lstrip("#")
+        for c in state.get("untrackedChanges") or []
+    }
     print(
         f"{state['buildRun']['runId']} was interrupted: "
         f"completed {', '.join(map(str, offer['completed']))}; "
@@ -177,7 +189,9 @@ def finish(summary, extra=None):
     """The build is done: buildRun cleared (or kept as partial), executor-build completed."""
 
     def apply(s):
-        s = fctry.complete_step(fctry.finish_build_run(s), "executor-build", {"summary": summary})
+        s = fctry.complete_step(
+            fctry.finish_build_run(s), "executor-build", {"summary": summary}
+        )
         return {**s, **fields(extra)}
 
     state = update(apply)
@@ -187,15 +201,22 @@ def finish(summary, extra=None):
 
 def feed():
     """The activity feed: lifecycle and verification events, oldest first."""
-    sources = [statecore.read_log(log_file(s))["records"] for s in ("lifecycle", "verification")]
+    sources = [
+        statecore.read_log(log_file(s))["records"]
+        for s in ("lifecycle", "verification")
+    ]
     result = fctry.activity_feed(sources)
     if result["invalid"]:
         fail(f"events without a valid timestamp: {result['invalid']}")
     for e in result["events"]:
-        print(f"{e['timestamp'][11:23]}  {e['kind']:<19} {e['chunk']:<26} {e['summary']}")
+        print(
+            f"{e['timestamp'][11:23]}  {e['kind']:<19} {e['chunk']:<26} {e['summary']}"
+        )
 
 
-actions = {f.__name__: f for f in (command, start, complete, check, skip, plan, chunk, verify)}
+actions = {
+    f.__name__: f for f in (command, start, complete, check, skip, plan, chunk, verify)
+}
 actions.update({f.__name__: f for f in (edit, resume, finish, feed)})
 if action not in actions:
     fail("unknown action")

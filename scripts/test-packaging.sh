@@ -19,6 +19,7 @@ for want in package/package.json package/lib/node.cjs package/lib/node.mjs packa
             package/lib/index.d.ts package/lib/web.d.mts package/lib/core.d.ts \
             package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
             package/lib/hivemind.cjs package/lib/hivemind.mjs package/lib/hivemind.d.ts \
+            package/lib/agency.cjs package/lib/agency.mjs package/lib/agency.d.ts \
             package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
             package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm \
             package/dist/statusline/statecore.js package/dist/statusline/statecore_bg.wasm; do
@@ -75,6 +76,14 @@ assert.deepEqual(out.transitions, [{ from: "idle", event: "select_project", to: 
 assert.deepEqual(JSON.parse(fs.readFileSync(path.join(hproject, "workspace", "state.json"), "utf8")), out.state);
 assert.equal(hm.readStateSync(hproject).document.project, hproject);
 assert.throws(() => hm.fireSync(hproject, "plan_approved"), (e) => e instanceof sc.TransitionError);
+const ag = require("statecore/agency");
+const repo = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-agency-"));
+assert.equal(ag.writeProtocolDocumentSync(repo), "created");
+assert.equal(ag.writeProtocolDocumentSync(repo), "exists");
+ag.writeRunnerStatusSync(path.join(repo, "wt"), { status: "blocked", summary: "CI down", blockers: ["runner offline"] });
+assert.equal(ag.loadRunnerStatusSync(path.join(repo, "wt")).status.status, "blocked");
+assert.equal(sc.agency.derive(ag.snapshotSync(path.join(repo, "wt"), null)).status, "broken");
+fs.rmSync(repo, { recursive: true });
 assert.equal(chokidarLoaded(), false);
 // the watcher runs with the installed chokidar
 const watcher = hm.watchWorkspace(hproject, { onError: (e) => { throw e; } });
@@ -119,6 +128,13 @@ assert.equal((await hm.readState(hproject)).document.state, "planning");
 assert.equal(typeof hm.watchWorkspace, "function");
 assert.equal(hm.default.fire, hm.fire);
 rmSync(hproject, { recursive: true });
+const ag = await import("statecore/agency");
+const { agency } = await import("statecore");
+const wt = mkdtempSync(join(tmpdir(), "statecore-agency-"));
+await ag.writeInitialRunnerStatus(wt, { now: 0 });
+assert.equal((await ag.loadRunnerStatus(wt)).status.updated_at, "1970-01-01T00:00:00.000Z");
+assert.equal(agency.derive(await ag.snapshot(wt, null, { tmuxActive: true })).display, "broken");
+rmSync(wt, { recursive: true });
 console.log("esm ok");
 EOF
 node cjs.cjs
@@ -142,6 +158,7 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 for want in ("statecore/__init__.py", "statecore/errors.py", "statecore/machine.py",
              "statecore/host.py", "statecore/fctry.py", "statecore/hivemind.py",
+             "statecore/agency.py",
              "statecore/py.typed", "statecore/_statecore.pyi",
              "statecore/_statecore.abi3.so"):
     assert want in names, f"{want} missing from {sys.argv[1]}"

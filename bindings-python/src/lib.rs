@@ -1134,6 +1134,128 @@ fn hivemind_on_file<'py>(
     out(py, &outcome)
 }
 
+/// agency: the initial runner status.
+#[pyfunction]
+fn agency_initial_runner_status<'py>(
+    py: Python<'py>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let now = arg(now, "now")?;
+    let status = core(py, api::agency_initial_runner_status(&now))?;
+    out(py, &status)
+}
+
+/// agency: a runner's milestone update applied to the current status (`None`: no file).
+#[pyfunction]
+fn agency_update_runner_status<'py>(
+    py: Python<'py>,
+    current: &Bound<'py, PyAny>,
+    update: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let current = arg(current, "current")?;
+    let update = arg(update, "update")?;
+    let now = arg(now, "now")?;
+    let status = core(
+        py,
+        api::agency_update_runner_status(&current, &update, &now),
+    )?;
+    out(py, &status)
+}
+
+/// agency: what a reader makes of the status file's bytes (`None`: no file).
+#[pyfunction]
+fn agency_parse_runner_status<'py>(
+    py: Python<'py>,
+    data: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = opt_bytes_arg(data, "data")?;
+    out(py, &api::agency_parse_runner_status(bytes))
+}
+
+/// agency: milliseconds since the status's `updated_at`.
+#[pyfunction]
+fn agency_age(py: Python<'_>, status: &Bound<'_, PyAny>, now: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let status = arg(status, "status")?;
+    let now = arg(now, "now")?;
+    core(py, api::agency_age(&status, &now))
+}
+
+/// agency: the stall watchdog.
+#[pyfunction]
+#[pyo3(signature = (signals, now, threshold_ms=None))]
+fn agency_check_stall<'py>(
+    py: Python<'py>,
+    signals: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+    threshold_ms: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let signals = arg(signals, "signals")?;
+    let now = arg(now, "now")?;
+    let threshold = opt_arg(threshold_ms, "threshold_ms")?;
+    let stall = core(py, api::agency_check_stall(&signals, &now, &threshold))?;
+    out(py, &stall)
+}
+
+/// agency: a run's snapshot from its files' bytes and the host's facts.
+#[pyfunction]
+#[pyo3(signature = (status_data, meta_data, facts, now, threshold_ms=None))]
+fn agency_build_snapshot<'py>(
+    py: Python<'py>,
+    status_data: Option<&Bound<'py, PyAny>>,
+    meta_data: Option<&Bound<'py, PyAny>>,
+    facts: &Bound<'py, PyAny>,
+    now: &Bound<'py, PyAny>,
+    threshold_ms: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let status = opt_bytes_arg(status_data, "status_data")?;
+    let meta = opt_bytes_arg(meta_data, "meta_data")?;
+    let facts = arg(facts, "facts")?;
+    let now = arg(now, "now")?;
+    let threshold = opt_arg(threshold_ms, "threshold_ms")?;
+    let snapshot = core(
+        py,
+        api::agency_build_snapshot(status, meta, &facts, &now, &threshold),
+    )?;
+    out(py, &snapshot)
+}
+
+/// agency: the run status of a snapshot.
+#[pyfunction]
+fn agency_derive<'py>(
+    py: Python<'py>,
+    snapshot: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let snapshot = arg(snapshot, "snapshot")?;
+    let derived = core(py, api::agency_derive(&snapshot))?;
+    out(py, &derived)
+}
+
+/// agency: the `ls` table of runs.
+#[pyfunction]
+fn agency_render_ls(py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<String> {
+    let rows = arg(rows, "rows")?;
+    core(py, api::agency_render_ls(&rows))
+}
+
+/// agency: the `show` output of one run.
+#[pyfunction]
+fn agency_render_show(
+    py: Python<'_>,
+    run: &Bound<'_, PyAny>,
+    now: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let run = arg(run, "run")?;
+    let now = arg(now, "now")?;
+    core(py, api::agency_render_show(&run, &now))
+}
+
+/// agency: the runner protocol document (`CLAUDE.md`).
+#[pyfunction]
+fn agency_protocol_document() -> String {
+    api::agency_protocol_document()
+}
+
 /// The native module `statecore._statecore`.
 #[pymodule(gil_used = false)]
 fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1190,6 +1312,16 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fctry_status_line_text, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_activity_feed, m)?)?;
     m.add_function(wrap_pyfunction!(fctry_context_health, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_initial_runner_status, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_update_runner_status, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_parse_runner_status, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_age, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_check_stall, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_build_snapshot, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_derive, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_render_ls, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_render_show, m)?)?;
+    m.add_function(wrap_pyfunction!(agency_protocol_document, m)?)?;
     m.add_function(wrap_pyfunction!(hivemind_machine, m)?)?;
     m.add_function(wrap_pyfunction!(hivemind_diagram, m)?)?;
     m.add_function(wrap_pyfunction!(hivemind_agents, m)?)?;

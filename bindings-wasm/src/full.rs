@@ -506,3 +506,89 @@ pub fn hivemind_on_file(
         &arg(now)?,
     ))
 }
+
+/// agency: the initial runner status (`now` is JSON text: an RFC 3339 string or epoch ms).
+#[wasm_bindgen]
+pub fn agency_initial_runner_status(now: &str) -> Result<String, JsValue> {
+    object_out(api::agency_initial_runner_status(&arg(now)?))
+}
+
+/// agency: a runner's milestone update applied to the current status (JSON text arguments).
+#[wasm_bindgen]
+pub fn agency_update_runner_status(
+    current: &str,
+    update: &str,
+    now: &str,
+) -> Result<String, JsValue> {
+    object_out(api::agency_update_runner_status(
+        &arg(current)?,
+        &arg(update)?,
+        &arg(now)?,
+    ))
+}
+
+/// agency: what a reader makes of the status file's bytes (`None`: no file).
+#[wasm_bindgen]
+pub fn agency_parse_runner_status(bytes: Option<Vec<u8>>) -> Result<String, JsValue> {
+    object_out(Ok(api::agency_parse_runner_status(bytes.as_deref())))
+}
+
+/// agency: milliseconds since the status's `updated_at` (exact in an `f64`).
+#[wasm_bindgen]
+pub fn agency_age(status: &str, now: &str) -> Result<f64, JsValue> {
+    api::agency_age(&arg(status)?, &arg(now)?)
+        .map(|millis| millis as f64)
+        .map_err(throw)
+}
+
+/// agency: the stall watchdog (`threshold_ms` is JSON text: `null` or a number).
+#[wasm_bindgen]
+pub fn agency_check_stall(signals: &str, now: &str, threshold_ms: &str) -> Result<String, JsValue> {
+    object_out(api::agency_check_stall(
+        &arg(signals)?,
+        &arg(now)?,
+        &arg(threshold_ms)?,
+    ))
+}
+
+/// agency: a run's snapshot from its files' bytes and the host's facts (JSON text).
+#[wasm_bindgen]
+pub fn agency_build_snapshot(
+    status_bytes: Option<Vec<u8>>,
+    meta_bytes: Option<Vec<u8>>,
+    facts: &str,
+    now: &str,
+    threshold_ms: &str,
+) -> Result<String, JsValue> {
+    object_out(api::agency_build_snapshot(
+        status_bytes.as_deref(),
+        meta_bytes.as_deref(),
+        &arg(facts)?,
+        &arg(now)?,
+        &arg(threshold_ms)?,
+    ))
+}
+
+/// agency: the run status of a snapshot.
+#[wasm_bindgen]
+pub fn agency_derive(snapshot: &str) -> Result<String, JsValue> {
+    object_out(api::agency_derive(&arg(snapshot)?))
+}
+
+/// agency: the `ls` table of runs.
+#[wasm_bindgen]
+pub fn agency_render_ls(rows: &str) -> Result<String, JsValue> {
+    text_out(api::agency_render_ls(&arg(rows)?))
+}
+
+/// agency: the `show` output of one run.
+#[wasm_bindgen]
+pub fn agency_render_show(run: &str, now: &str) -> Result<String, JsValue> {
+    text_out(api::agency_render_show(&arg(run)?, &arg(now)?))
+}
+
+/// agency: the runner protocol document (`CLAUDE.md`).
+#[wasm_bindgen]
+pub fn agency_protocol_document() -> String {
+    api::agency_protocol_document()
+}

@@ -413,8 +413,8 @@ pub fn agency_update_runner_status(current: &Value, update: &Value, now: &Value)
 }
 
 /// agency: what a reader makes of the status file's bytes: `{status, report}`.
-pub fn agency_load_runner_status(bytes: Option<&[u8]>) -> Value {
-    crate::agency::load_runner_status(bytes)
+pub fn agency_parse_runner_status(bytes: Option<&[u8]>) -> Value {
+    crate::agency::parse_runner_status(bytes)
 }
 
 /// agency: milliseconds since the status's `updated_at`.
@@ -423,23 +423,19 @@ pub fn agency_age(status: &Value, now: &Value) -> Result<i64> {
 }
 
 /// agency: the stall watchdog: `{is_stalled, stalled_duration?}`.
-pub fn agency_check_stall(
-    signals: &Value,
-    now: &Value,
-    threshold_ms: Option<i64>,
-) -> Result<Value> {
+pub fn agency_check_stall(signals: &Value, now: &Value, threshold_ms: &Value) -> Result<Value> {
     Ok(crate::agency::check_stall(signals, now, threshold_ms)?.to_value())
 }
 
 /// agency: the snapshot of a run from its files' bytes and the host's facts.
-pub fn agency_snapshot(
+pub fn agency_build_snapshot(
     status_bytes: Option<&[u8]>,
     meta_bytes: Option<&[u8]>,
     facts: &Value,
     now: &Value,
-    threshold_ms: Option<i64>,
+    threshold_ms: &Value,
 ) -> Result<Value> {
-    crate::agency::snapshot(status_bytes, meta_bytes, facts, now, threshold_ms)
+    crate::agency::build_snapshot(status_bytes, meta_bytes, facts, now, threshold_ms)
 }
 
 /// agency: the run status of a snapshot: `{status, display, archived, stalled_duration?}`.

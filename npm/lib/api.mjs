@@ -459,6 +459,39 @@ export function makeApi(getRaw) {
       ),
   });
 
+  const agency = Object.freeze({
+    initialRunnerStatus: (now) => object("agency_initial_runner_status", clock(now)),
+    updateRunnerStatus: (current, update, now) =>
+      object(
+        "agency_update_runner_status",
+        toJson(current ?? null, "current"),
+        toJson(update, "update"),
+        clock(now),
+      ),
+    parseRunnerStatus: (data) => object("agency_parse_runner_status", optionalBytes(data, "data")),
+    age: (status, now) => call("agency_age", toJson(status, "status"), clock(now)),
+    checkStall: (signals, now, thresholdMs) =>
+      object(
+        "agency_check_stall",
+        toJson(signals, "signals"),
+        clock(now),
+        toJson(thresholdMs ?? null, "thresholdMs"),
+      ),
+    buildSnapshot: (statusData, metaData, facts, now, thresholdMs) =>
+      object(
+        "agency_build_snapshot",
+        optionalBytes(statusData, "statusData"),
+        optionalBytes(metaData, "metaData"),
+        toJson(facts ?? {}, "facts"),
+        clock(now),
+        toJson(thresholdMs ?? null, "thresholdMs"),
+      ),
+    derive: (snapshot) => object("agency_derive", toJson(snapshot, "snapshot")),
+    renderLs: (rows) => call("agency_render_ls", toJson(rows, "rows")),
+    renderShow: (run, now) => call("agency_render_show", toJson(run, "run"), clock(now)),
+    protocolDocument: () => call("agency_protocol_document"),
+  });
+
   return {
     parse: (data) => object("parse", bytes(data, "data")),
     canonical: (data) => call("canonical", bytes(data, "data")),
@@ -515,5 +548,6 @@ export function makeApi(getRaw) {
     machine,
     fctry,
     hivemind,
+    agency,
   };
 }

@@ -40,6 +40,7 @@ const {
   machine,
   fctry,
   hivemind,
+  agency,
 } = layer.makeApi(() => raw);
 
 const {
@@ -84,6 +85,7 @@ module.exports = {
   machine,
   fctry,
   hivemind,
+  agency,
   StatecoreError,
   ParseError,
   LimitError,

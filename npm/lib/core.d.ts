@@ -463,6 +463,128 @@ export declare const hivemind: {
   onFile(state: HivemindState | null, path: string, content: string | null, now?: Now): HivemindOutcome;
 };
 
+// ---------------------------------------------------------------------------------------
+// agency (docs/agency.md)
+
+/** The four runner statuses (case-sensitive). */
+export type RunnerStatusName = "working" | "needs_input" | "blocked" | "ready_for_review";
+
+/** The `agency.runner_status` document (`.agency/state/runner_status.json`); unknown fields are kept. */
+export interface RunnerStatus {
+  schema_version: string;
+  status: RunnerStatusName;
+  updated_at: string;
+  summary: string;
+  questions: string[];
+  blockers: string[];
+  how_to_test: string;
+  risks: string[];
+  [extra: string]: unknown;
+}
+
+/** A runner's milestone update: `status`/`summary` kept when left out, the details cleared. */
+export interface RunnerStatusUpdate {
+  status?: RunnerStatusName;
+  summary?: string;
+  questions?: string[];
+  blockers?: string[];
+  how_to_test?: string;
+  risks?: string[];
+  [extra: string]: unknown;
+}
+
+/** What a reader makes of the status file: none (`status: null`) when missing or invalid. */
+export interface RunnerStatusParse {
+  status: RunnerStatus | null;
+  /** Null for a missing file; why a file counts as absent otherwise. */
+  report: Report | null;
+}
+
+/** The watchdog's signals: the status file's modification time (null: no file) and tmux. */
+export interface ActivitySignals {
+  status_file_mod_time?: Now | null;
+  tmux_session_exists?: boolean;
+}
+
+/** The watchdog's verdict; `stalled_duration` (ms) only when stalled. */
+export interface StallResult {
+  is_stalled: boolean;
+  stalled_duration?: number;
+}
+
+/** What the host observed of a run, for `agency.derive`. */
+export interface RunSnapshot {
+  /** meta.json's object; null or absent when it is missing or unreadable (`broken`). */
+  meta?: Record<string, unknown> | null;
+  /** Default true; false adds the `archived` marker. */
+  worktree_present?: boolean;
+  tmux_active?: boolean;
+  /** The status document; one that does not validate counts as absent. */
+  runner_status?: Record<string, unknown> | null;
+  runner_status_report?: Report | null;
+  stall_result?: StallResult | null;
+}
+
+/** The facts a host adds to a worktree's files for `agency.buildSnapshot`. */
+export interface SnapshotFacts {
+  status_file_mod_time?: Now | null;
+  tmux_active?: boolean;
+  worktree_present?: boolean;
+}
+
+/** The 12 derived run statuses, in precedence order. */
+export type RunStatusName =
+  | "broken" | "merged" | "abandoned" | "failed" | "needs_attention" | "ready_for_review"
+  | "needs_input" | "blocked" | "working" | "stalled" | "active" | "idle";
+
+/** The derived run status: machine value, display string (`"merged (archived)"`), marker. */
+export interface DerivedStatus {
+  status: RunStatusName;
+  display: string;
+  archived: boolean;
+  /** Milliseconds, only when `status` is `stalled`. */
+  stalled_duration?: number;
+}
+
+/** One run for `agency.renderLs` / `agency.renderShow`. */
+export interface RunRow {
+  run_id?: string | null;
+  name?: string | null;
+  /** A number `n` shows as `#n`; a string as it is. */
+  pr?: number | string | null;
+  snapshot: RunSnapshot;
+}
+
+/** The agency runner status contract and watchdog: pure functions. */
+export declare const agency: {
+  /** The seed's initial runner status, stamped with `now`. */
+  initialRunnerStatus(now?: Now): RunnerStatus;
+  /** A runner's milestone write on the current document (null: none); throws `ValidationError` if invalid. */
+  updateRunnerStatus(current: Record<string, unknown> | null, update: RunnerStatusUpdate, now?: Now): RunnerStatus;
+  /** What a reader makes of the status file's bytes (null: no file). */
+  parseRunnerStatus(data: string | Uint8Array | null): RunnerStatusParse;
+  /** Milliseconds since `updated_at` (0 when it is in the future). */
+  age(status: Record<string, unknown>, now?: Now): number;
+  /** The stall watchdog (threshold default 15 minutes, inclusive). */
+  checkStall(signals: ActivitySignals, now?: Now, thresholdMs?: number | null): StallResult;
+  /** A run's snapshot from its files' bytes (null: missing) and the host's facts. */
+  buildSnapshot(
+    statusData: string | Uint8Array | null,
+    metaData: string | Uint8Array | null,
+    facts?: SnapshotFacts,
+    now?: Now,
+    thresholdMs?: number | null,
+  ): Required<RunSnapshot>;
+  /** The 12-level run status of a snapshot. */
+  derive(snapshot: RunSnapshot): DerivedStatus;
+  /** The `ls` table (RUN_ID NAME STATUS SUMMARY PR). */
+  renderLs(rows: RunRow[]): string;
+  /** The `show` output of one run with its `runner_status:` section. */
+  renderShow(run: RunRow, now?: Now): string;
+  /** The runner protocol document (`CLAUDE.md`). */
+  protocolDocument(): string;
+};
+
 /** The summary `fctry.statusLine` returns. */
 export interface StatusLineSummary {
   specVersion: string | null;

@@ -64,6 +64,7 @@ export const {
   machine,
   fctry,
   hivemind,
+  agency,
 } = api;
 
 export {

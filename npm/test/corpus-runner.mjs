@@ -32,6 +32,8 @@ const BYTES_ARGS = {
   load_document: [1],
   apply_update: [1],
   finish_update: [1],
+  agency_parse_runner_status: [0],
+  agency_build_snapshot: [0, 1],
 };
 
 /** `{hex: "efbb"}` -> Uint8Array; strings and null stay as they are. */
@@ -50,7 +52,7 @@ const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 /** The JS function for a corpus op name (Rust name): `load_document` -> `loadDocument`,
  * `machine_fire` -> `machine.fire`, `fctry_start_step` -> `fctry.startStep`. */
 export function functionFor(sc, op) {
-  const namespaced = /^(machine|fctry|hivemind)_(.+)$/.exec(op);
+  const namespaced = /^(machine|fctry|hivemind|agency)_(.+)$/.exec(op);
   if (namespaced) return sc[namespaced[1]][camel(namespaced[2])];
   return sc[camel(op)];
 }

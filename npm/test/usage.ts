@@ -3,7 +3,7 @@
 import {
   parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument, schema,
   limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
-  logLine, parseTimestamp, formatTimestamp, machine, fctry, hivemind, errorFromRecord,
+  logLine, parseTimestamp, formatTimestamp, machine, fctry, hivemind, agency, errorFromRecord,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
   ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
   // host layer (lib/host.d.ts)
@@ -20,6 +20,8 @@ import * as fh from "statecore/fctry";
 import type { FctryOptions, InboxAddResult } from "statecore/fctry";
 import * as hm from "statecore/hivemind";
 import type { HivemindOutcome, HivemindState, HivemindWatcher } from "statecore/hivemind";
+import * as ag from "statecore/agency";
+import type { AgencySnapshotOptions, AgencyWriteOptions, RunnerStatus, RunnerStatusParse } from "statecore/agency";
 
 interface Status { state: string; lastUpdated?: string | null }
 
@@ -173,6 +175,18 @@ export async function usage(): Promise<void> {
   void [statePath, st.document.state, stAsync.etag, ib, us.document.state, us2.corruptCopy, w.changed,
     ibw.document[0]?.status, pre, pre2, sl, sl2, rp, rp2, rc];
 
+  // the pure agency namespace (lib/core.d.ts)
+  const started = agency.initialRunnerStatus("2026-01-19T12:00:00Z");
+  const asked = agency.updateRunnerStatus(started, { status: "needs_input", summary: "?", questions: ["Which?"] });
+  const statusRead = agency.parseRunnerStatus(JSON.stringify(asked));
+  const stall = agency.checkStall({ status_file_mod_time: 0, tmux_session_exists: true }, 900_000, null);
+  const snap = agency.buildSnapshot(null, "{}", { tmux_active: true }, 0);
+  const derived = agency.derive(snap);
+  const runStatus: "stalled" | string = derived.status;
+  const table: string = agency.renderLs([{ run_id: "r1", name: "n", pr: 1, snapshot: snap }]);
+  const shown: string = agency.renderShow({ snapshot: snap }, Date.now());
+  void [statusRead.status?.questions, statusRead.report?.valid, stall.stalled_duration, runStatus, table, shown,
+    agency.age(asked), agency.protocolDocument(), derived.archived];
   // the pure hivemind namespace (lib/core.d.ts)
   const moved = hivemind.onFile(null, "workspace/plan.md", "Checkpoints: 2", 0);
   const nextState: string = moved.state.state;
@@ -204,6 +218,26 @@ export async function usage(): Promise<void> {
   const resumed: HivemindOutcome | null = await watcher.fire("resume", { details: null });
   await watcher.close();
   void [hp, hsEtag, ho.scheduled[0]?.after_ms, ho.ignored, ho.problems, hw.etag, hw2.changed, resumed?.state.state];
+  // agency host helpers over a worktree (lib/agency.d.ts)
+  const agKind: "agency.runner_status" = ag.KIND;
+  const agThreshold: number = ag.DEFAULT_STALL_THRESHOLD_MS;
+  const agPath: string = ag.statusPath(dir);
+  const agWo: AgencyWriteOptions = { now: "2026-01-19T12:00:00Z", timeout: 5_000 };
+  let agW = ag.writeInitialRunnerStatusSync(dir, agWo);
+  agW = await ag.writeInitialRunnerStatus(dir);
+  agW = ag.writeRunnerStatusSync(dir, { status: "needs_input", summary: "?", questions: ["Which?"] }, agWo);
+  agW = await ag.writeRunnerStatus(dir, { status: "blocked", summary: "x", blockers: ["y"], extra: 1 }, { now: 0 });
+  const agStatus: RunnerStatus = agW.document;
+  const agRead: RunnerStatusParse = ag.loadRunnerStatusSync(dir);
+  const agRead2: RunnerStatus | null = (await ag.loadRunnerStatus(dir)).status;
+  const agSo: AgencySnapshotOptions = { tmuxActive: true, now: Date.now(), thresholdMs: agThreshold };
+  const agSnap = ag.snapshotSync(dir, "/tmp/meta.json", agSo);
+  const agSnap2 = await ag.snapshot(dir, null);
+  const agDerived: string = agency.derive(agSnap).display + agency.renderLs([{ run_id: "r", snapshot: agSnap2 }]);
+  const agDoc: "created" | "exists" = ag.writeProtocolDocumentSync(dir);
+  const agDoc2: "created" | "exists" = await ag.writeProtocolDocument(dir);
+  void [agKind, agPath, agW.corruptCopy, agStatus.updated_at, agRead.report?.errors, agRead2?.questions,
+    agSnap.stall_result?.is_stalled, agDerived, agDoc, agDoc2];
 
   void [text, merged2, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
     diagram, err, classes, custom, readAsync, upd, upd2, logged, logged2];

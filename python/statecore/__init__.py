@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from statecore import _statecore, fctry, hivemind, machine
+from statecore import _statecore, agency, fctry, hivemind, machine
 from statecore._statecore import (
     canonical,
     check_if_match,
@@ -70,6 +70,7 @@ __all__ = [
     "UsageError",
     "ValidationError",
     "__version__",
+    "agency",
     "append_line",
     "apply_update",
     "canonical",

@@ -10,6 +10,16 @@ from typing import Any
 
 __all__ = [
     "__version__",
+    "agency_age",
+    "agency_build_snapshot",
+    "agency_check_stall",
+    "agency_derive",
+    "agency_initial_runner_status",
+    "agency_parse_runner_status",
+    "agency_protocol_document",
+    "agency_render_ls",
+    "agency_render_show",
+    "agency_update_runner_status",
     "apply_update",
     "canonical",
     "check_if_match",
@@ -156,3 +166,21 @@ def hivemind_follow_up(state: Any, event: str, now: str | int) -> dict[str, Any]
 def hivemind_on_file(
     state: Any, path: str, content: str | None, now: str | int
 ) -> dict[str, Any]: ...
+def agency_initial_runner_status(now: str | int) -> dict[str, Any]: ...
+def agency_update_runner_status(current: Any, update: Any, now: str | int) -> dict[str, Any]: ...
+def agency_parse_runner_status(data: bytes | str | None) -> Any: ...
+def agency_age(status: Any, now: str | int) -> int: ...
+def agency_check_stall(
+    signals: Any, now: str | int, threshold_ms: int | None = None
+) -> dict[str, Any]: ...
+def agency_build_snapshot(
+    status_data: bytes | str | None,
+    meta_data: bytes | str | None,
+    facts: Any,
+    now: str | int,
+    threshold_ms: int | None = None,
+) -> dict[str, Any]: ...
+def agency_derive(snapshot: Any) -> dict[str, Any]: ...
+def agency_render_ls(rows: Any) -> str: ...
+def agency_render_show(run: Any, now: str | int) -> str: ...
+def agency_protocol_document() -> str: ...

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 import statecore
-from statecore import errors, fctry, hivemind, machine
+from statecore import agency, errors, fctry, hivemind, machine
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 
@@ -92,6 +92,18 @@ OPS: dict[str, Callable[[list[Any]], Any]] = {
     "hivemind_fire": lambda a: hivemind.fire(a[0], a[1], a[2], at(a, 3)),
     "hivemind_follow_up": lambda a: hivemind.follow_up(a[0], a[1], a[2]),
     "hivemind_on_file": lambda a: hivemind.on_file(a[0], a[1], a[2], a[3]),
+    "agency_initial_runner_status": lambda a: agency.initial_runner_status(a[0]),
+    "agency_update_runner_status": lambda a: agency.update_runner_status(a[0], a[1], a[2]),
+    "agency_parse_runner_status": lambda a: agency.parse_runner_status(as_bytes(a[0])),
+    "agency_age": lambda a: agency.age(a[0], a[1]),
+    "agency_check_stall": lambda a: agency.check_stall(a[0], a[1], at(a, 2)),
+    "agency_build_snapshot": lambda a: agency.build_snapshot(
+        as_bytes(a[0]), as_bytes(a[1]), a[2], a[3], at(a, 4)
+    ),
+    "agency_derive": lambda a: agency.derive(a[0]),
+    "agency_render_ls": lambda a: agency.render_ls(a[0]),
+    "agency_render_show": lambda a: agency.render_show(a[0], a[1]),
+    "agency_protocol_document": lambda a: agency.protocol_document(),
     "fctry_render_status_line": lambda a: fctry.render_status_line(a[0], color_of(at(a, 1))),
     "fctry_status_line_text": lambda a: fctry.status_line_text(a[0], color_of(at(a, 1))),
 }

@@ -14,9 +14,9 @@ pub use derive::{derive, Derived, SNAPSHOT_FIELDS, STATUSES as DERIVED_STATUSES}
 pub use render::{
     format_ago, format_stall, render_ls, render_show, truncate_summary, RUN_FIELDS, SUMMARY_WIDTH,
 };
-pub use snapshot::{snapshot, FACT_FIELDS};
+pub use snapshot::{build_snapshot, FACT_FIELDS};
 pub use status::{
-    age, initial_runner_status, load_runner_status, update_runner_status, validate_runner_status,
+    age, initial_runner_status, parse_runner_status, update_runner_status, validate_runner_status,
     KIND, STATUSES,
 };
 pub use watchdog::{check_stall, Stall, DEFAULT_STALL_THRESHOLD_MS, SIGNAL_FIELDS};

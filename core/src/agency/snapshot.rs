@@ -2,7 +2,7 @@
 //! modification time, meta.json's bytes, whether tmux runs and the worktree exists.
 
 use super::args;
-use super::status::load_runner_status;
+use super::status::parse_runner_status;
 use super::watchdog::check_stall;
 use crate::error::Result;
 use serde_json::{Map, Value};
@@ -13,14 +13,14 @@ pub const FACT_FIELDS: [&str; 3] = ["status_file_mod_time", "tmux_active", "work
 /// The snapshot `derive` takes, from the files' bytes (`None`: missing or unreadable) and
 /// `facts` = `{status_file_mod_time, tmux_active, worktree_present}`: `meta` is meta.json's
 /// object (`null` when missing, unparseable or not an object), `runner_status` and
-/// `runner_status_report` come from `load_runner_status`, `stall_result` from `check_stall`
+/// `runner_status_report` come from `parse_runner_status`, `stall_result` from `check_stall`
 /// with the status file's modification time and `threshold_ms` (default 15 minutes).
-pub fn snapshot(
+pub fn build_snapshot(
     status_bytes: Option<&[u8]>,
     meta_bytes: Option<&[u8]>,
     facts: &Value,
     now: &Value,
-    threshold_ms: Option<i64>,
+    threshold_ms: &Value,
 ) -> Result<Value> {
     let map = args::object(facts, "", "the facts", &FACT_FIELDS)?;
     let tmux = args::flag(map, "tmux_active", "", false)?;
@@ -37,7 +37,7 @@ pub fn snapshot(
         .and_then(|b| crate::json::parse(b).ok())
         .filter(Value::is_object)
         .unwrap_or(Value::Null);
-    let loaded = load_runner_status(status_bytes);
+    let loaded = parse_runner_status(status_bytes);
     let mut out = Map::new();
     out.insert("meta".into(), meta);
     out.insert("worktree_present".into(), present.into());

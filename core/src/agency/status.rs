@@ -235,7 +235,7 @@ pub fn update_runner_status(current: &Value, update: &Value, now: &Value) -> Res
 /// A missing file gives `status: null, report: null`; a file that does not parse or does not
 /// validate gives `status: null` and the report saying why (the seed: it counts as absent);
 /// a valid one gives the document and its report (which may carry warnings).
-pub fn load_runner_status(bytes: Option<&[u8]>) -> Value {
+pub fn parse_runner_status(bytes: Option<&[u8]>) -> Value {
     let mut out = Map::new();
     let (status, report) = match bytes {
         None => (Value::Null, Value::Null),

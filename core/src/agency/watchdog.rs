@@ -31,24 +31,31 @@ impl Stall {
     }
 }
 
+/// The threshold argument: `null` for the default, else a whole number of ms, 0 or more.
+fn threshold(value: &Value) -> Result<i64> {
+    match value {
+        Value::Null => Ok(DEFAULT_STALL_THRESHOLD_MS),
+        v => v.as_i64().filter(|n| *n >= 0).ok_or_else(|| {
+            Error::new(
+                Code::Argument,
+                "",
+                format!("the stall threshold must be a whole number of milliseconds, 0 or more, not {v}"),
+            )
+        }),
+    }
+}
+
 /// The seed's `CheckStall`: `signals` is `{status_file_mod_time, tmux_session_exists}` (the
 /// status file's modification time as RFC 3339 text or epoch ms, `null` for no file; whether
 /// the run's tmux session exists). Not stalled without a session or without a file; stalled
 /// when `now - mod_time >= threshold_ms` (inclusive). A mod time in the future (clock skew)
 /// is not stalled.
-pub fn check_stall(signals: &Value, now: &Value, threshold_ms: Option<i64>) -> Result<Stall> {
+pub fn check_stall(signals: &Value, now: &Value, threshold_ms: &Value) -> Result<Stall> {
     let map = args::object(signals, "", "the activity signals", &SIGNAL_FIELDS)?;
     let mod_time = args::time(map, "status_file_mod_time", "")?;
     let tmux = args::flag(map, "tmux_session_exists", "", false)?;
     let (_, now) = normalize_now(now)?;
-    let threshold = threshold_ms.unwrap_or(DEFAULT_STALL_THRESHOLD_MS);
-    if threshold < 0 {
-        return Err(Error::new(
-            Code::Argument,
-            "",
-            format!("the stall threshold must be 0 ms or more, not {threshold}"),
-        ));
-    }
+    let threshold = threshold(threshold_ms)?;
     let stalled_duration = match (tmux, mod_time) {
         (true, Some(modified)) => Some(now.saturating_sub(modified)).filter(|d| *d >= threshold),
         _ => None,
