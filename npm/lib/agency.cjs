@@ -13,7 +13,7 @@ const crypto = require("node:crypto");
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const host = require("./host.cjs");
+const shared = require("./io.cjs");
 const { agency } = require("./core-node.cjs");
 
 /** The document kind of `runner_status.json`. */
@@ -37,11 +37,10 @@ const ifExists = (value) => (error) => {
   throw error;
 };
 
-// The I/O a helper needs, sync and async; `then` sequences a step after a (maybe) Promise,
-// `guard` catches what a (maybe async) step throws and `always` runs `after` however it ends.
+// The I/O a helper needs, sync and async: the shared steps (lib/io.cjs) and the file steps of
+// the status file and the protocol document.
 const SYNC = {
-  mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
-  update: host.updateDocumentSync,
+  ...shared.SYNC,
   readFile: (file) => fs.readFileSync(file),
   /** `{data, mtime}` of one open file (mtime in whole ms), so both describe the same file. */
   readStamped(file) {
@@ -66,25 +65,9 @@ const SYNC = {
   },
   link: (from, to) => fs.linkSync(from, to),
   unlink: (file) => fs.unlinkSync(file),
-  then: (value, next) => next(value),
-  guard: (run, onError) => {
-    try {
-      return run();
-    } catch (error) {
-      return onError(error);
-    }
-  },
-  always: (run, after) => {
-    try {
-      return run();
-    } finally {
-      after();
-    }
-  },
 };
 const ASYNC = {
-  mkdir: (dir) => fsp.mkdir(dir, { recursive: true }),
-  update: host.updateDocument,
+  ...shared.ASYNC,
   readFile: (file) => fsp.readFile(file),
   async readStamped(file) {
     const handle = await fsp.open(file, "r");
@@ -107,30 +90,12 @@ const ASYNC = {
   },
   link: (from, to) => fsp.link(from, to),
   unlink: (file) => fsp.unlink(file),
-  then: async (value, next) => next(await value),
-  guard: async (run, onError) => {
-    try {
-      return await run();
-    } catch (error) {
-      return onError(error);
-    }
-  },
-  always: async (run, after) => {
-    try {
-      return await run();
-    } finally {
-      await after();
-    }
-  },
 };
 
 const ops = {};
 
 /** Defines `name` (always a Promise) and `nameSync` from `run(io, ...args)`. */
-function both(name, run) {
-  ops[name] = async (...args) => run(ASYNC, ...args);
-  ops[`${name}Sync`] = (...args) => run(SYNC, ...args);
-}
+const both = shared.definer(ops, SYNC, ASYNC);
 
 /**
  * A locked update of the worktree's status file with `make(current, now)` (a pure `agency.*`

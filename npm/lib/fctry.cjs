@@ -6,10 +6,8 @@
  * protocol rule lives here. Each writer and query exists as `name` (Promise) and `nameSync`,
  * both generated from the tables below.
  */
-const fs = require("node:fs");
-const fsp = require("node:fs/promises");
 const path = require("node:path");
-const host = require("./host.cjs");
+const shared = require("./io.cjs");
 const { fctry } = require("./core-node.cjs");
 
 /** The project's documents: file name under `.fctry/` and kind. */
@@ -31,25 +29,8 @@ const PATCH_OPTIONS = Object.freeze({ strategy: "shallow", stamp: Object.freeze(
 
 const ops = {};
 
-/** Defines `name` (always a Promise) and `nameSync` from `run(io, projectDir, ...args)`. */
-function both(name, run) {
-  ops[name] = async (...args) => run(ASYNC, ...args);
-  ops[`${name}Sync`] = (...args) => run(SYNC, ...args);
-}
-
-// The I/O a helper needs, sync and async; `then` sequences a step after a (maybe) Promise.
-const SYNC = {
-  mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
-  read: host.readDocumentSync,
-  update: host.updateDocumentSync,
-  then: (value, next) => next(value),
-};
-const ASYNC = {
-  mkdir: (dir) => fsp.mkdir(dir, { recursive: true }),
-  read: host.readDocument,
-  update: host.updateDocument,
-  then: async (value, next) => next(await value),
-};
+/** Defines `name` (always a Promise) and `nameSync` from `run(io, ...args)`. */
+const both = shared.definer(ops);
 
 /** A locked update of `doc`, creating `.fctry/` first. */
 function update(io, projectDir, doc, patchOrFunction, mergeOptions, options) {

@@ -14,7 +14,7 @@
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const host = require("./host.cjs");
+const shared = require("./io.cjs");
 const { hivemind } = require("./core-node.cjs");
 
 /** The document's kind. */
@@ -24,35 +24,6 @@ const DEFAULT_DEBOUNCE_MS = 50;
 
 /** `<projectDir>/workspace/state.json`. */
 const statePath = (projectDir) => path.join(String(projectDir), "workspace", "state.json");
-
-// The I/O a helper needs, sync and async; `then` sequences a step after a (maybe) Promise and
-// `guard` catches what a (maybe async) step throws.
-const SYNC = {
-  mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
-  read: host.readDocumentSync,
-  update: host.updateDocumentSync,
-  then: (value, next) => next(value),
-  guard: (run, onError) => {
-    try {
-      return run();
-    } catch (error) {
-      return onError(error);
-    }
-  },
-};
-const ASYNC = {
-  mkdir: (dir) => fsp.mkdir(dir, { recursive: true }),
-  read: host.readDocument,
-  update: host.updateDocument,
-  then: async (value, next) => next(await value),
-  guard: async (run, onError) => {
-    try {
-      return await run();
-    } catch (error) {
-      return onError(error);
-    }
-  },
-};
 
 /** Thrown out of an update function to leave the file untouched (the outcome changed nothing). */
 class Unchanged {}
@@ -85,10 +56,7 @@ function transact(io, projectDir, step, timeout) {
 const ops = {};
 
 /** Defines `name` (always a Promise) and `nameSync` from `run(io, ...args)`. */
-function both(name, run) {
-  ops[name] = async (...args) => run(ASYNC, ...args);
-  ops[`${name}Sync`] = (...args) => run(SYNC, ...args);
-}
+const both = shared.definer(ops);
 
 both("readState", (io, projectDir) => io.read(statePath(projectDir), KIND));
 
@@ -196,7 +164,7 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
     return outcome;
   };
 
-  const react = async (where, step) => dispatch(await transact(ASYNC, project, step, timeout), where);
+  const react = async (where, step) => dispatch(await transact(shared.ASYNC, project, step, timeout), where);
 
   const onFile = async (file) => {
     const where = `workspace/${path.relative(workspace, file).split(path.sep).join("/")}`;

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypedDict, Union
 
 from statecore import _statecore
-from statecore.host import DEFAULT_TIMEOUT, StrPath, UpdateResult, update_document
+from statecore.host import DEFAULT_TIMEOUT, StrPath, UpdateResult, _read_maybe, update_document
 
 __all__ = [
     "DEFAULT_STALL_THRESHOLD_MS",
@@ -151,14 +151,6 @@ def status_path(worktree: StrPath) -> str:
     return os.path.join(os.fspath(worktree), ".agency", "state", "runner_status.json")
 
 
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as file:
-            return file.read()
-    except FileNotFoundError:
-        return None
-
-
 def write_runner_status(
     worktree: StrPath,
     status: str | Mapping[str, Any] | None = None,
@@ -226,7 +218,7 @@ def write_initial_runner_status(
 def load_runner_status(worktree: StrPath) -> RunnerStatusParse:
     """The worktree's runner status: ``{status, report}``; a missing file is ``status: None,
     report: None``, one that does not parse or validate ``status: None`` and its report."""
-    return parse_runner_status(_read(status_path(worktree)))
+    return parse_runner_status(_read_maybe(status_path(worktree)))
 
 
 def snapshot(
@@ -253,7 +245,7 @@ def snapshot(
     meta: bytes | None = None
     if meta_path is not None:
         try:
-            meta = _read(os.fspath(meta_path))
+            meta = _read_maybe(os.fspath(meta_path))
         except OSError:
             meta = None
     facts = {
