@@ -29,6 +29,24 @@ pub fn schema(name: &str) -> Result<Value> {
 #[cfg(feature = "schema")]
 pub use generate::{generate, root};
 
+/// The values a generated schema allows for `$defs[name]`: the `const` of each `oneOf`
+/// variant, or its `enum` list (a non-string value shows as its JSON text; none: empty).
+/// Tests compare them with the validators' lists.
+#[cfg(all(test, feature = "schema"))]
+pub(crate) fn enum_values(root: &Value, name: &str) -> Vec<String> {
+    let def = root.get("$defs").and_then(|d| d.get(name));
+    let listed = |key: &str| def.and_then(|d| d.get(key)).and_then(Value::as_array);
+    let values: Vec<&Value> = match (listed("oneOf"), listed("enum")) {
+        (Some(variants), _) => variants.iter().filter_map(|v| v.get("const")).collect(),
+        (None, Some(values)) => values.iter().collect(),
+        (None, None) => Vec::new(),
+    };
+    values
+        .into_iter()
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        .collect()
+}
+
 #[cfg(feature = "schema")]
 mod generate {
     use schemars::JsonSchema;
