@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export CARGO_TERM_COLOR := never
 
-.PHONY: all setup build wasm python test test-rust test-node test-browser test-python test-packaging demo bench lint clean
+.PHONY: all setup build generate wasm python test test-generated test-rust test-node test-browser test-python test-packaging demo bench lint clean
 
 all: build
 
@@ -19,15 +19,21 @@ wasm:
 python:
 	bash scripts/build-python.sh
 
-test: build test-rust test-node test-browser test-python test-packaging
+test: build test-generated test-rust test-node test-browser test-python test-packaging
+
+# Every file generated from the core's operation table is up to date (a stale one fails).
+test-generated:
+	cargo run -q -p xtask -- codegen --check
+
+# Writes every file generated from the core's operation table (docs/architecture.md).
+generate:
+	cargo run -q -p xtask -- codegen
 
 test-rust:
 	cargo fmt --all -- --check
-	cargo clippy -p statecore -p statecore-wasm --all-targets -- -D warnings
-	cargo clippy -p statecore --features schema --all-targets -- -D warnings
+	cargo clippy -p statecore -p statecore-wasm -p statecore-python -p xtask --all-targets -- -D warnings
 	bash scripts/check-core-purity.sh
-	cargo test -p statecore -p statecore-wasm
-	cargo test -p statecore --features schema --lib --test schema
+	cargo test -p statecore -p statecore-wasm -p xtask
 
 test-node:
 	cd npm && node --test test/*.test.mjs
@@ -40,6 +46,8 @@ test-python:
 	$(VENV)/bin/ruff check python
 	$(VENV)/bin/ruff format --check python
 	cd python && ../$(VENV)/bin/python -m mypy.stubtest statecore._statecore --allowlist stubtest-allowlist.txt
+	cd python && ../$(VENV)/bin/python -m mypy
+	cd python && ../$(VENV)/bin/python -m mypy --strict tests/typing/usage.py
 	cd python && ../$(VENV)/bin/python -m pytest -q tests
 
 test-packaging:

@@ -52,12 +52,14 @@ def main() -> int:
         auth = base / "worktrees" / "20260119-a3f2"
         agency.write_runner_status(
             auth,
-            "needs_input",
-            "Which auth library?",
-            questions=[
-                "Passport or Auth.js?",
-                "Should sessions persist across restarts?",
-            ],
+            {
+                "status": "needs_input",
+                "summary": "Which auth library?",
+                "questions": [
+                    "Passport or Auth.js?",
+                    "Should sessions persist across restarts?",
+                ],
+            },
         )
         print(f"  python runner {auth.name}: needs_input (Which auth library?)")
         feature = base / "worktrees" / "20260118-e7f3"

@@ -20,6 +20,7 @@ for want in package/package.json package/lib/node.cjs package/lib/node.mjs packa
             package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
             package/lib/hivemind.cjs package/lib/hivemind.mjs package/lib/hivemind.d.ts \
             package/lib/agency.cjs package/lib/agency.mjs package/lib/agency.d.ts \
+            package/lib/generated.mjs package/schemas/fctry.state.json \
             package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
             package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm \
             package/dist/statusline/statecore.js package/dist/statusline/statecore_bg.wasm; do
@@ -54,6 +55,8 @@ assert.ok(Object.hasOwn(doc, "__proto__") && Object.getPrototypeOf(doc) === Obje
 assert.deepEqual(sc.merge({ a: { b: 1 } }, { a: { c: 2 } }), { a: { b: 1, c: 2 } });
 assert.equal(sc.mergeText('{"n": 12345678901234567890}', '{"m": 1}'), '{\n  "n": 12345678901234567890,\n  "m": 1\n}\n');
 assert.equal(sc.validate("json", { a: 1 }).valid, true);
+// the JSON Schemas ship with the package
+assert.equal(require("statecore/schemas/fctry.state.json").title, "fctry.state");
 assert.throws(() => sc.parse("{"), (e) => e instanceof sc.ParseError && e.code === "E_PARSE");
 assert.equal(typeof sc.machine.fire, "function");
 assert.equal(require("statecore/package.json").name, "statecore");
@@ -71,9 +74,10 @@ const chokidarLoaded = () => Object.keys(require.cache).some((k) => k.split(path
 assert.equal(chokidarLoaded(), false);
 const hm = require("statecore/hivemind");
 const hproject = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-hivemind-"));
-const out = hm.fireSync(hproject, "select_project", { now: "2026-01-23T10:30:00Z", details: { project: hproject } });
-assert.deepEqual(out.transitions, [{ from: "idle", event: "select_project", to: "project_selected" }]);
-assert.deepEqual(JSON.parse(fs.readFileSync(path.join(hproject, "workspace", "state.json"), "utf8")), out.state);
+const out = hm.fireSync(hproject, "select_project", { project: hproject }, { now: "2026-01-23T10:30:00Z" });
+assert.deepEqual(out.result.transitions, [{ from: "idle", event: "select_project", to: "project_selected" }]);
+assert.deepEqual(JSON.parse(fs.readFileSync(path.join(hproject, "workspace", "state.json"), "utf8")), out.document);
+assert.throws(() => hm.fireSync(hproject, "give_task", null, { timout: 1 }), (e) => e instanceof sc.UsageError && e.code === "E_OPTIONS");
 assert.equal(hm.readStateSync(hproject).document.project, hproject);
 assert.throws(() => hm.fireSync(hproject, "plan_approved"), (e) => e instanceof sc.TransitionError);
 const ag = require("statecore/agency");
@@ -122,8 +126,8 @@ rmSync(project, { recursive: true });
 const hm = await import("statecore/hivemind");
 const hproject = mkdtempSync(join(tmpdir(), "statecore-hivemind-"));
 await hm.fire(hproject, "select_project");
-const planning = await hm.fire(hproject, "give_task", { now: 0 });
-assert.equal(planning.state.state, "planning");
+const planning = await hm.fire(hproject, "give_task", null, { now: 0 });
+assert.equal(planning.result.state.state, "planning");
 assert.equal((await hm.readState(hproject)).document.state, "planning");
 assert.equal(typeof hm.watchWorkspace, "function");
 assert.equal(hm.default.fire, hm.fire);
@@ -158,7 +162,8 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 for want in ("statecore/__init__.py", "statecore/errors.py", "statecore/machine.py",
              "statecore/host.py", "statecore/fctry.py", "statecore/hivemind.py",
-             "statecore/agency.py",
+             "statecore/agency.py", "statecore/types.py", "statecore/types.pyi",
+             "statecore/_generated/fctry.py", "statecore/schemas/fctry.state.json",
              "statecore/py.typed", "statecore/_statecore.pyi",
              "statecore/_statecore.abi3.so"):
     assert want in names, f"{want} missing from {sys.argv[1]}"
@@ -170,7 +175,7 @@ python3 -m venv "$work/pyenv"
 mkdir -p "$work/pyapp"
 cd "$work/pyapp"
 "$work/pyenv/bin/python" - <<'EOF'
-import os, pickle, sys
+import json, os, pickle, sys
 import statecore
 from statecore import machine
 
@@ -207,6 +212,19 @@ assert machine.diagram(definition).startswith("stateDiagram-v2")
 path = os.path.join(os.getcwd(), "state.json")
 statecore.update_document(path, "json", {"count": 1})
 assert statecore.read_document(path, "json")["document"] == {"count": 1}
+try:
+    statecore.update_document(path, "json", {"count": 2}, timout=1)
+except statecore.UsageError as e:
+    assert e.code == "E_OPTIONS" and "timeout" in e.message, e
+else:
+    raise AssertionError("a misspelt option was ignored")
+from importlib import resources
+schema = json.loads(resources.files("statecore").joinpath("schemas", "fctry.state.json").read_text())
+assert schema == statecore.schema("fctry.state")
+from statecore import hivemind
+project = os.path.join(os.getcwd(), "hive")
+fired = hivemind.fire(project, "select_project", details={"project": project})
+assert fired["result"]["transitions"][0]["to"] == "project_selected"
 print("python", statecore.__version__, "from", os.path.dirname(statecore.__file__))
 EOF
 cd "$repo"

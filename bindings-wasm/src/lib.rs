@@ -1,28 +1,24 @@
-//! wasm-bindgen bindings of `statecore::api`: JSON text in, JSON text out (ARCHITECTURE §6).
+//! wasm-bindgen bindings of `statecore` (ARCHITECTURE §6): a handful of exports that dispatch
+//! through the core's operation table (`statecore::ops`), convert values and map errors;
+//! nothing else. No protocol rule lives here.
 //!
-//! One exported function per core function, nothing else: no protocol rule lives here.
-//!
-//! - Documents cross the boundary as JSON **text** (`&str`), which the JS layer produces with a
-//!   checking `JSON.stringify`; they are parsed here with the core's strict, limited parser.
-//!   File contents cross as **bytes** (`&[u8]`, or `Option<Vec<u8>>` where `null` means "no
-//!   file").
-//! - Every function that returns a *document-like value* returns compact JSON text that the JS
-//!   layer turns into objects with `JSON.parse` (so a `"__proto__"` key stays data). Because a
-//!   JS number cannot hold every JSON number, each such result is first checked with
-//!   [`json::check_js_safe`] (`E_PRECISION` with the path of the first offending number).
-//!   These are the "object API" functions.
-//! - The "text API" functions (`canonical`, `serialize`, `merge_text`, `log_line`,
-//!   `machine_diagram`, `etag`, `format_timestamp`) return their text exactly, so numbers of any
-//!   size and precision survive.
+//! - Arguments cross as the JSON **text** of an argument array, which the JS layer produces
+//!   with a checking `JSON.stringify` (npm/lib/api.mjs); file contents and random bytes cross
+//!   as **bytes** in byte slots. The core's strict, limited parser reads the text.
+//! - A JSON result comes back as compact JSON text that the JS layer turns into objects with
+//!   `JSON.parse` (so a `"__proto__"` key stays data). A JS number cannot hold every JSON
+//!   number, so each such result is first checked with [`json::check_js_safe`]
+//!   (`E_PRECISION` with the path of the first offending number). A text result (`canonical`,
+//!   `merge_text`, `serialize`, ...) comes back exactly, so numbers of any size survive.
 //! - Errors are thrown as a JS string holding the JSON of [`Error::to_value`]:
-//!   `{name, code, path, message, details}`; the JS layer turns it into an error class.
-
-//! - The `full` feature (default) exports the whole API; without it only the status line's
-//!   function is built (`statusline.rs`), a small module the `statecore-statusline` script
-//!   loads on every shell prompt (scripts/build-wasm.sh builds both).
+//!   `{name, code, path, message, details}`; the JS layer turns it into its error class.
+//! - The `full` feature (default) exports the table's dispatch; without it only the status
+//!   line's function is built (`statusline.rs`), a small module the `statecore-statusline`
+//!   script loads on every shell prompt (scripts/build-wasm.sh builds both).
 
 #![cfg_attr(not(feature = "full"), allow(dead_code))]
 
+use statecore::ops::{Form, Out, Updated};
 use statecore::{json, Error, Value};
 use wasm_bindgen::prelude::*;
 
@@ -35,17 +31,44 @@ pub(crate) fn throw(error: Error) -> JsValue {
     JsValue::from_str(&json::serialize_compact(&error.to_value()))
 }
 
-/// A core result of a document-like value as compact JSON text for `JSON.parse`, refused
-/// with `E_PRECISION` when a number in it would not survive as a JS number.
-pub(crate) fn object_out(result: statecore::Result<Value>) -> Result<String, JsValue> {
-    let value = result.map_err(throw)?;
-    json::check_js_safe(&value).map_err(throw)?;
-    Ok(json::serialize_compact(&value))
+/// A core result as the JS layer reads it: JSON text (checked to survive as JS numbers), the
+/// exact text of a text result, or `""` for nothing.
+pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, JsValue> {
+    match result.map_err(throw)? {
+        Out::Json(value) => {
+            json::check_js_safe(&value).map_err(throw)?;
+            Ok(json::serialize_compact(&value))
+        }
+        Out::Text(text) if form == Form::Text => Ok(text),
+        Out::Text(text) => Ok(json::serialize_compact(&Value::String(text))),
+        Out::Nothing => Ok(String::new()),
+    }
 }
 
-/// A core result that is text, returned exactly.
-pub(crate) fn text_out(result: statecore::Result<String>) -> Result<String, JsValue> {
-    result.map_err(throw)
+/// A file update's result: the compact JSON of everything but the document and its text, a
+/// newline, then the canonical text (the JS layer parses the document from it).
+pub(crate) fn meta_and_text(updated: Updated) -> Result<String, JsValue> {
+    json::check_js_safe(&updated.document).map_err(throw)?;
+    let text = updated.text.clone();
+    let mut meta = updated.into_value();
+    if let Value::Object(map) = &mut meta {
+        map.shift_remove("document");
+        map.shift_remove("text");
+    }
+    json::check_js_safe(&meta).map_err(throw)?;
+    let mut out = json::serialize_compact(&meta);
+    out.push('\n');
+    out.push_str(&text);
+    Ok(out)
+}
+
+/// The host's clock reading (epoch milliseconds) as the core's `now`.
+pub(crate) fn now_value(now: f64) -> Value {
+    if now.is_finite() && now.fract() == 0.0 && now.abs() <= 9_007_199_254_740_991.0 {
+        Value::from(now as i64)
+    } else {
+        Value::Null
+    }
 }
 
 /// A JSON text argument produced by the JS layer (checked by the core's parser and limits).

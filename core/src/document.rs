@@ -43,13 +43,22 @@ pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
 
 /// What a writer needs of the old bytes: the document, and the etag only to check `if_match`.
 /// The old document is not validated: only the new one is, before it is written.
-fn load_for_update(kind: &str, bytes: Option<&[u8]>, if_match: Option<&str>) -> Result<Loaded> {
+pub(crate) fn load_for_update(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    if_match: Option<&str>,
+) -> Result<Loaded> {
     let loaded = load_with(kind, bytes, false, if_match.is_some())?;
     check_if_match(loaded.etag.as_deref(), if_match)?;
     Ok(loaded)
 }
 
-fn load_with(kind: &str, bytes: Option<&[u8]>, validate: bool, hash: bool) -> Result<Loaded> {
+pub(crate) fn load_with(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    validate: bool,
+    hash: bool,
+) -> Result<Loaded> {
     let spec = kinds::kind(kind)?;
     let Some(bytes) = bytes else {
         return Ok(Loaded {

@@ -39,11 +39,15 @@ pub enum Code {
     Conflict,
     /// A function argument outside its allowed values (an unknown command, step or agent).
     Argument,
+    /// A lock held by a live owner was not released in time (raised by the host layers).
+    LockTimeout,
+    /// A function of the browser entry was called before `await init()` (JS only).
+    NotInitialized,
 }
 
 impl Code {
     /// Every code, in documentation order.
-    pub const ALL: [Code; 15] = [
+    pub const ALL: [Code; 17] = [
         Code::Parse,
         Code::DuplicateKey,
         Code::Limit,
@@ -59,6 +63,8 @@ impl Code {
         Code::LogCorrupt,
         Code::Conflict,
         Code::Argument,
+        Code::LockTimeout,
+        Code::NotInitialized,
     ];
 
     /// The stable string form of the code.
@@ -79,6 +85,8 @@ impl Code {
             Code::LogCorrupt => "E_LOG_CORRUPT",
             Code::Conflict => "E_CONFLICT",
             Code::Argument => "E_ARGUMENT",
+            Code::LockTimeout => "E_LOCK_TIMEOUT",
+            Code::NotInitialized => "E_NOT_INITIALIZED",
         }
     }
 
@@ -95,9 +103,87 @@ impl Code {
             Code::Transition => "TransitionError",
             Code::LogCorrupt => "LogCorruptError",
             Code::Conflict => "ConflictError",
+            Code::LockTimeout => "LockTimeoutError",
+            Code::NotInitialized => "StatecoreError",
         }
     }
 }
+
+/// An error class of the hosts: JS `Error` subclasses and Python exceptions, all subclasses
+/// of `StatecoreError`, with the codes they are raised for (generated into both hosts).
+#[derive(Debug)]
+pub struct Class {
+    /// The class name (`ParseError`).
+    pub name: &'static str,
+    /// What it means, for people.
+    pub doc: &'static str,
+    /// The Python built-in exceptions it also subclasses (`ValueError`, `TimeoutError`).
+    pub python_bases: &'static [&'static str],
+}
+
+/// Every error class, base class first.
+pub const CLASSES: [Class; 12] = [
+    Class {
+        name: "StatecoreError",
+        doc: "Base class of every statecore error: a stable `code`, a JSON-pointer `path`, a message, `details`.",
+        python_bases: &["Exception"],
+    },
+    Class {
+        name: "ParseError",
+        doc: "The bytes are not JSON, or an object repeats a key.",
+        python_bases: &["ValueError"],
+    },
+    Class {
+        name: "LimitError",
+        doc: "A documented limit (depth, document size, string length) was exceeded.",
+        python_bases: &["ValueError"],
+    },
+    Class {
+        name: "DataError",
+        doc: "A host value that is not JSON (`E_VALUE`), or a number the host cannot hold (`E_PRECISION`).",
+        python_bases: &["ValueError"],
+    },
+    Class {
+        name: "UsageError",
+        doc: "An unknown kind, malformed options or machine, or an argument outside its allowed values.",
+        python_bases: &["ValueError"],
+    },
+    Class {
+        name: "MergeError",
+        doc: "Merge inputs of the wrong shape.",
+        python_bases: &["ValueError"],
+    },
+    Class {
+        name: "TimestampError",
+        doc: "A timestamp that is not RFC 3339 with a time zone, or out of range.",
+        python_bases: &["ValueError"],
+    },
+    Class {
+        name: "ValidationError",
+        doc: "A document was refused because it is invalid; `details` is the validation report.",
+        python_bases: &["ValueError"],
+    },
+    Class {
+        name: "TransitionError",
+        doc: "The event is not legal from the machine's current state.",
+        python_bases: &[],
+    },
+    Class {
+        name: "LogCorruptError",
+        doc: "A JSONL log has an unparseable line before its last valid line.",
+        python_bases: &[],
+    },
+    Class {
+        name: "ConflictError",
+        doc: "A write required an etag (`if_match`) that no longer matches the file.",
+        python_bases: &[],
+    },
+    Class {
+        name: "LockTimeoutError",
+        doc: "A lock held by a live owner was not released in time (raised by the host layers).",
+        python_bases: &["TimeoutError"],
+    },
+];
 
 impl std::fmt::Display for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

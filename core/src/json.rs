@@ -43,7 +43,37 @@ pub fn parse(bytes: &[u8]) -> Result<Value> {
     } else {
         0
     };
-    let mut parser = Parser { bytes, pos: start };
+    let mut parser = Parser {
+        bytes,
+        pos: start,
+        allowance: 0,
+    };
+    let result = parser.document();
+    result.map_err(|e| parser.locate(e))
+}
+
+/// Parses the JSON text of an argument list (an array of documents, as a host sends a call's
+/// arguments): each item within the limits of a document, the list itself not counted in the
+/// depth, and the text at most four documents long.
+pub fn parse_args(text: &str) -> Result<Value> {
+    let limit = MAX_DOCUMENT_BYTES.saturating_mul(4);
+    if text.len() > limit {
+        return Err(Error::new(
+            Code::Limit,
+            "",
+            format!(
+                "the arguments are {} bytes; the limit is {limit} bytes",
+                text.len()
+            ),
+        )
+        .with_detail("limit", "document_bytes")
+        .with_detail("max", limit as u64));
+    }
+    let mut parser = Parser {
+        bytes: text.as_bytes(),
+        pos: 0,
+        allowance: 1,
+    };
     let result = parser.document();
     result.map_err(|e| parser.locate(e))
 }
@@ -249,6 +279,8 @@ type Parsed<T> = std::result::Result<T, Failure>;
 struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// Levels of nesting that do not count toward [`MAX_DEPTH`] (an argument list's array).
+    allowance: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -331,7 +363,7 @@ impl<'a> Parser<'a> {
     }
 
     fn enter(&self, depth: usize) -> Parsed<()> {
-        check_depth(depth, "").map_err(|error| Failure {
+        check_depth(depth.saturating_sub(self.allowance), "").map_err(|error| Failure {
             error,
             offset: self.pos,
         })

@@ -1,22 +1,40 @@
-//! Document kinds: the registry mapping a kind name to its validation and default document.
-//! Each protocol module registers its kinds here, in one table.
+//! Document kinds: the registry mapping a kind name to its type (its shapes), validation,
+//! default document and file. Each protocol module registers its kinds here, in one table.
 
 use crate::error::{Code, Error, Result};
 use crate::report::Report;
+use crate::shape::{Alias, Ty};
 use serde_json::{Map, Value};
 
-/// A document kind: its name, what a reader gets for a missing file, and its rules.
+/// A document kind: its name, type, rules, what a reader gets for a missing file, and where
+/// its file lives.
 pub struct Kind {
     /// The kind's name (`"agency.runner_status"`).
     pub name: &'static str,
     /// What the kind's file holds, for people.
     pub description: &'static str,
+    /// The documents' type: the one description of their fields.
+    pub root: Ty,
     /// The document a reader gets when the file is missing (or unparseable).
     pub default: fn() -> Value,
-    /// The validation rules.
+    /// The validation rules (the shape's field rules and the protocol's cross-field rules).
     pub validate: fn(&Value) -> Report,
-    /// The kind's JSON Schema text (`core/schemas/<kind>.json`, generated; see `schema`).
-    pub schema: Option<&'static str>,
+    /// Where the file lives, for the protocol's host helpers (`None`: no fixed place).
+    pub file: Option<File>,
+}
+
+/// Where a kind's file lives, relative to a directory the caller names.
+pub struct File {
+    /// The protocol module whose host helpers handle it (`"fctry"`).
+    pub module: &'static str,
+    /// The helpers' name for it: `state` gives `read_state`, `update_state`, `state_path`.
+    pub name: &'static str,
+    /// What the directory is, for people and parameter names (`"project_dir"`).
+    pub base: &'static str,
+    /// The path below the directory, one component at a time.
+    pub path: &'static [&'static str],
+    /// The merge options a patch to this file is merged with (JSON text; `None`: deep).
+    pub patch: Option<&'static str>,
 }
 
 fn empty_object() -> Value {
@@ -30,6 +48,13 @@ fn null() -> Value {
 fn empty_list() -> Value {
     Value::Array(Vec::new())
 }
+
+/// The `json` kind's documents: any object.
+pub static JSON_OBJECT: Alias = Alias {
+    name: "JsonObject",
+    doc: "A JSON object.",
+    ty: Ty::Map(&Ty::Json),
+};
 
 fn validate_json_object(doc: &Value) -> Report {
     let mut report = Report::default();
@@ -47,48 +72,79 @@ fn validate_json_object(doc: &Value) -> Report {
 }
 
 /// Every kind statecore knows.
-pub const KINDS: &[Kind] = &[
+pub static KINDS: &[Kind] = &[
     Kind {
         name: "json",
         description: "any JSON object (no protocol rules); missing file = {}",
+        root: Ty::Alias(&JSON_OBJECT),
         default: empty_object,
         validate: validate_json_object,
-        schema: Some(include_str!("../schemas/json.json")),
+        file: None,
     },
     Kind {
         name: "agency.runner_status",
         description: ".agency/state/runner_status.json; missing file = null (no status)",
+        root: Ty::Object(&crate::agency::shapes::RUNNER_STATUS),
         default: null,
         validate: crate::agency::validate_runner_status,
-        schema: None,
+        file: Some(File {
+            module: "agency",
+            name: "status",
+            base: "worktree",
+            path: &[".agency", "state", "runner_status.json"],
+            patch: None,
+        }),
     },
     Kind {
         name: "fctry.state",
         description: ".fctry/state.json; missing or unparseable file = {}",
+        root: Ty::Object(&crate::fctry::shapes::STATE),
         default: empty_object,
         validate: crate::fctry::validate_state,
-        schema: Some(include_str!("../schemas/fctry.state.json")),
+        file: Some(File {
+            module: "fctry",
+            name: "state",
+            base: "project_dir",
+            path: &[".fctry", "state.json"],
+            // The seed's writes: top-level fields replaced, `lastUpdated` stamped.
+            patch: Some(r#"{"strategy": "shallow", "stamp": {"field": "lastUpdated"}}"#),
+        }),
     },
     Kind {
         name: "fctry.inbox",
         description: ".fctry/inbox.json, newest item first; missing file = []",
+        root: Ty::Alias(&crate::fctry::shapes::INBOX),
         default: empty_list,
         validate: crate::fctry::validate_inbox,
-        schema: Some(include_str!("../schemas/fctry.inbox.json")),
+        file: Some(File {
+            module: "fctry",
+            name: "inbox",
+            base: "project_dir",
+            path: &[".fctry", "inbox.json"],
+            patch: None,
+        }),
     },
     Kind {
         name: "fctry.event",
         description: "one fctry build, verification or context lifecycle event",
+        root: Ty::Object(&crate::fctry::shapes::EVENT),
         default: empty_object,
         validate: crate::fctry::validate_event,
-        schema: Some(include_str!("../schemas/fctry.event.json")),
+        file: None,
     },
     Kind {
         name: "hivemind.state",
         description: "workspace/state.json of a Hivemind project; missing file = the idle state",
+        root: Ty::Object(&crate::hivemind::shapes::STATE),
         default: crate::hivemind::default_state,
         validate: crate::hivemind::validate_state,
-        schema: Some(include_str!("../schemas/hivemind.state.json")),
+        file: Some(File {
+            module: "hivemind",
+            name: "state",
+            base: "project_dir",
+            path: &["workspace", "state.json"],
+            patch: None,
+        }),
     },
 ];
 

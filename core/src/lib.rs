@@ -8,12 +8,11 @@
 //! (validation reports), [`error`] (stable error codes), [`time`], [`machine`] (generic state
 //! machines), [`kinds`] (document kinds), [`document`] (the pure half of file updates),
 //! [`jsonl`] (append-only logs), protocol modules ([`agency`], [`fctry`], [`hivemind`]),
-//! [`check`] (shared field checks), and [`api`], the flat
-//! function set every binding exposes.
+//! [`shape`] (the one description of every value: validation's field rules, JSON Schemas,
+//! host types), [`schema`], [`options`], and [`ops`]: the operation table every binding
+//! dispatches through, from which the hosts' code, types and docs are generated.
 
 pub mod agency;
-pub mod api;
-pub mod check;
 pub mod document;
 pub mod error;
 pub mod fctry;
@@ -23,8 +22,11 @@ pub mod jsonl;
 pub mod kinds;
 pub mod machine;
 pub mod merge;
+pub mod ops;
+pub mod options;
 pub mod report;
 pub mod schema;
+pub mod shape;
 pub mod time;
 
 pub use error::{Code, Error, Result};

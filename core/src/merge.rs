@@ -119,10 +119,10 @@ impl MergeOptions {
                 "rules" => options.rules = rules_from_value(item)?,
                 "stamp" => options.stamp = stamp_from_value(item)?,
                 other => {
-                    return Err(Error::new(
-                        Code::Options,
-                        child_path("", other),
-                        format!("unknown merge option {other:?}: use strategy, rules or stamp"),
+                    return Err(crate::options::unknown(
+                        "merge",
+                        other,
+                        &["strategy", "rules", "stamp"],
                     ))
                 }
             }

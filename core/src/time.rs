@@ -40,6 +40,34 @@ pub fn format_timestamp(millis: i64) -> Result<String> {
         })
 }
 
+/// [`format_timestamp`] of a JSON number: `E_VALUE` when it is not a whole number,
+/// `E_TIMESTAMP` when it is one beyond the supported range.
+pub fn format_millis_value(millis: &Value) -> Result<String> {
+    match millis {
+        Value::Number(n) => match n.as_i64() {
+            Some(ms) => format_timestamp(ms),
+            None if crate::json::is_integer_text(n.as_str()) => Err(Error::new(
+                Code::Timestamp,
+                "",
+                format!("{n} milliseconds is outside the range of timestamps"),
+            )),
+            None => Err(Error::new(
+                Code::Value,
+                "",
+                format!("{n} is not a whole number of epoch milliseconds"),
+            )),
+        },
+        other => Err(Error::new(
+            Code::Value,
+            "",
+            format!(
+                "millis must be a whole number of epoch milliseconds, not {}",
+                crate::merge::type_name(other)
+            ),
+        )),
+    }
+}
+
 /// A host-supplied `now`: an RFC 3339 string (kept exactly as given) or epoch milliseconds
 /// (formatted with [`format_timestamp`]). Returns the text to store and the epoch ms.
 pub fn normalize_now(now: &Value) -> Result<(String, i64)> {

@@ -96,7 +96,7 @@ proptest! {
     #[test]
     fn the_first_level_that_applies_wins(level in 0usize..12, noise in noise()) {
         let derived = agency::derive(&snapshot_for(level, &noise)).unwrap();
-        prop_assert_eq!(derived.status, DERIVED_STATUSES[level].0);
+        prop_assert_eq!(derived.status, DERIVED_STATUSES[level]);
         prop_assert_eq!(derived.archived, level > 0 && !noise.present);
     }
 

@@ -1,29 +1,47 @@
-// Writes the CommonJS copy of an import-free ES module (used for lib/api.mjs, the API layer
-// shared by the Node and web entries, so it is written once). The source may use only
-// top-level `export function|class|const|let` declarations and no `import`; anything else is
-// refused, so the copy can never silently differ from the source.
+// Writes one CommonJS module from import-free ES modules (lib/generated.mjs and lib/api.mjs:
+// the JS layer shared by the Node and web entries, so it is written once). The sources may use
+// only top-level `export function|class|const|let` declarations, and `import { ... }` of one
+// another (dropped: the copy puts them in one scope); anything else is refused, so the copy
+// can never silently differ from the sources.
 //
-// usage: node build/cjs-from-esm.mjs <in.mjs> <out.cjs>
+// usage: node build/cjs-from-esm.mjs <out.cjs> <in.mjs>...
 import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
 
-const [input, output] = process.argv.slice(2);
-const source = readFileSync(input, "utf8");
+const [output, ...inputs] = process.argv.slice(2);
+const siblings = new Set(inputs.map((file) => `./${basename(file)}`));
 const names = [];
-const body = source.split("\n").map((line, i) => {
-  const m = /^export (?:async )?(?:function\*?|class|const|let) +([A-Za-z_$][\w$]*)/.exec(line);
-  if (m) {
-    names.push(m[1]);
-    return line.slice("export ".length);
+const bodies = inputs.map((input) => {
+  const lines = readFileSync(input, "utf8").split("\n");
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^import\s*\{/.test(line)) {
+      // a multi-line `import { ... } from "./sibling.mjs";`: must name a sibling input
+      let end = i;
+      while (!/from\s+"[^"]+";\s*$/.test(lines[end])) end++;
+      const from = /from\s+"([^"]+)";\s*$/.exec(lines[end])[1];
+      if (!siblings.has(from)) throw new Error(`${input}:${i + 1}: import of ${from}, which is not an input`);
+      i = end;
+      continue;
+    }
+    const m = /^export (?:async )?(?:function\*?|class|const|let) +([A-Za-z_$][\w$]*)/.exec(line);
+    if (m) {
+      names.push(m[1]);
+      out.push(line.slice("export ".length));
+      continue;
+    }
+    if (/^\s*(export|import)\b/.test(line) || /\bimport\s*\(|\bimport\.meta\b/.test(line)) {
+      throw new Error(`${input}:${i + 1}: only 'export <declaration>' is supported: ${line}`);
+    }
+    out.push(line);
   }
-  if (/^\s*(export|import)\b/.test(line) || /\bimport\s*\(|\bimport\.meta\b/.test(line)) {
-    throw new Error(`${input}:${i + 1}: only 'export <declaration>' is supported: ${line}`);
-  }
-  return line;
+  return out.join("\n");
 });
 const out = [
-  `// GENERATED from ${input.replace(/^.*\/(lib\/)/, "$1")} by build/cjs-from-esm.mjs: do not edit.`,
+  `// GENERATED from ${inputs.map((f) => f.replace(/^.*\/(lib\/)/, "$1")).join(" and ")} by build/cjs-from-esm.mjs: do not edit.`,
   '"use strict";',
-  ...body,
+  ...bodies,
   `module.exports = { ${names.join(", ")} };`,
   "",
 ].join("\n");

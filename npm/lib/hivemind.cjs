@@ -3,75 +3,38 @@
  * `statecore/hivemind`: the Hivemind workflow (docs/hivemind.md) over a project's
  * `workspace/state.json`, and the watcher that drives it from trigger files.
  *
- * Every rule is the core's pure `hivemind.*` function; this file only does I/O: a locked
- * read → `hivemind.fire | onFile | followUp` → atomic write of the outcome's state (only when
- * it `changed`), file watching (chokidar, loaded on the first `watchWorkspace` call so that
- * the other helpers, `statecore` and `statecore/fctry` never load it), debouncing, one
- * reaction at a time, and the timers of the scheduled follow-ups.
+ * The helpers (`fire`, `followUp`, `onFile`, `readState`, `writeState`, ...) come from the
+ * table (lib/helpers.cjs): each is one locked update of state.json in one crossing, written
+ * only when the outcome `changed`. The watcher only does I/O: file watching (chokidar, loaded
+ * on the first `watchWorkspace` call so that the other helpers, `statecore` and
+ * `statecore/fctry` never load it), debouncing, one reaction at a time, and the timers of the
+ * scheduled follow-ups; every reaction is the core's `hivemind.onFile` / `followUp` / `fire`.
  *
  * Plain CommonJS without top-level await: it runs in Node and in an Electron main process.
  */
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const shared = require("./io.cjs");
-const { hivemind } = require("./core-node.cjs");
+const { runAsync, ASYNC } = require("./steps.cjs");
+const documents = require("./documents.cjs");
+const ops = require("./helpers.cjs").helpers("hivemind");
 
 /** The document's kind. */
 const KIND = "hivemind.state";
 /** Default quiet time of a path before the watcher reacts to it, in ms. */
 const DEFAULT_DEBOUNCE_MS = 50;
 
-/** `<projectDir>/workspace/state.json`. */
-const statePath = (projectDir) => path.join(String(projectDir), "workspace", "state.json");
-
-/** Thrown out of an update function to leave the file untouched (the outcome changed nothing). */
-class Unchanged {}
-
 /**
- * Under the lock of state.json: reads it (missing: the idle default), applies `step` (a pure
- * `hivemind.*` call returning an outcome) and writes the outcome's state atomically only when
- * the outcome `changed`. Returns the outcome; when `step` or the write throws, the file is
- * untouched and the error propagates. Creates `workspace/` first.
+ * Runs the writer `op` of the table on the project's state.json (locked, one crossing) and
+ * returns its outcome.
  */
-function transact(io, projectDir, step, timeout) {
-  const file = statePath(projectDir);
-  let outcome = null;
-  const apply = (state) => {
-    outcome = step(state);
-    if (!outcome.changed) throw new Unchanged();
-    return outcome.state;
-  };
-  return io.then(io.mkdir(path.dirname(file)), () =>
-    io.guard(
-      () => io.then(io.update(file, KIND, apply, null, { timeout }), () => outcome),
-      (error) => {
-        if (error instanceof Unchanged) return outcome;
-        throw error;
-      },
-    ),
+async function transact(project, op, args, timeout) {
+  const file = ops.statePath(project);
+  const updated = await runAsync(
+    documents.inDirectory(ASYNC, file, documents.update(ASYNC, file, KIND, op, args, { timeout })),
   );
+  return updated.result;
 }
-
-const ops = {};
-
-/** Defines `name` (always a Promise) and `nameSync` from `run(io, ...args)`. */
-const both = shared.definer(ops);
-
-both("readState", (io, projectDir) => io.read(statePath(projectDir), KIND));
-
-both("writeState", (io, projectDir, state, options) => {
-  const file = statePath(projectDir);
-  const { timeout, ifMatch } = options ?? {};
-  return io.then(io.mkdir(path.dirname(file)), () =>
-    io.update(file, KIND, () => state, null, { timeout, ifMatch }),
-  );
-});
-
-both("fire", (io, projectDir, event, options) => {
-  const { now, details, timeout } = options ?? {};
-  return transact(io, projectDir, (state) => hivemind.fire(state, event, now, details), timeout);
-});
 
 /**
  * True for state.json and the files written next to it (its lock, lock temp files and break
@@ -112,7 +75,7 @@ function call(handler, fail, ...args) {
 function watchWorkspace(projectDir, handlers = {}, options = {}) {
   const chokidar = require("chokidar");
   const project = String(projectDir);
-  const workspace = path.dirname(statePath(project));
+  const workspace = path.dirname(ops.statePath(project));
   const h = handlers ?? {};
   const { debounceMs = DEFAULT_DEBOUNCE_MS, now = Date.now, timeout } = options ?? {};
   fs.mkdirSync(workspace, { recursive: true });
@@ -157,14 +120,14 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
       if (closed) break;
       const timer = setTimeout(() => {
         followUps.delete(timer);
-        enqueue(() => react(null, (state) => hivemind.followUp(state, event, now())));
+        enqueue(() => react(null, "hivemind_follow_up", [event, now()]));
       }, afterMs);
       followUps.add(timer);
     }
     return outcome;
   };
 
-  const react = async (where, step) => dispatch(await transact(shared.ASYNC, project, step, timeout), where);
+  const react = async (where, op, args) => dispatch(await transact(project, op, args, timeout), where);
 
   const onFile = async (file) => {
     const where = `workspace/${path.relative(workspace, file).split(path.sep).join("/")}`;
@@ -174,7 +137,7 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
     } catch {
       // unreadable or deleted since: the core decides what a null content means
     }
-    return react(where, (state) => hivemind.onFile(state, where, content, now()));
+    return react(where, "hivemind_on_file", [where, content, now()]);
   };
 
   const changed = (file) => {
@@ -204,7 +167,7 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
     fire(event, fireOptions = {}) {
       const { details } = fireOptions ?? {};
       const at = fireOptions?.now;
-      return enqueue(() => react(null, (state) => hivemind.fire(state, event, at ?? now(), details)), true);
+      return enqueue(() => react(null, "hivemind_fire", [event, at ?? now(), details ?? null]), true);
     },
     /**
      * Stops watching: pending debounces and follow-up timers are dropped, a reaction already
@@ -222,4 +185,4 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
   };
 }
 
-module.exports = { statePath, ...ops, watchWorkspace };
+module.exports = { ...ops, watchWorkspace };

@@ -1,69 +1,46 @@
-// Types for the Node host layer (npm/lib/host.cjs): locked, atomic file I/O around the core.
+// Types of the Node host layer (npm/lib/host.cjs): locked, atomic file I/O around the core.
 // The lock protocol is described in docs/locking.md.
+import type { DocumentKind, DocumentOf, Issue, Json, LoadResult, MergeOptions, Now } from "./core";
 
-/** A problem or note, as the core reports it. */
-export interface HostIssue {
-  code: string;
-  path: string;
-  message: string;
-}
+/** What a read returns: the core's `loadDocument` over the file's bytes. */
+export type DocumentFile<D = Json> = LoadResult<D>;
 
-/** What `readDocument` returns: the core's `loadDocument` over the file's bytes. */
-export interface ReadDocumentResult<D = any> {
-  /** The document, or the kind's default when the file is missing or unparseable. */
-  document: D;
-  /** The etag of the file's bytes; null when the file does not exist. */
-  etag: string | null;
-  /** True when the file is not JSON (the next writer keeps a `.corrupt-` copy). */
-  corrupt: boolean;
-  valid: boolean;
-  errors: HostIssue[];
-  warnings: HostIssue[];
-}
-
-/** What `updateDocument` returns. */
-export interface UpdateDocumentResult<D = any> {
+/** What a locked update returns (`updateDocument`, and every writer of the protocol helpers). */
+export type FileResult<D = Json, R = never> = {
   /** The document now in the file. */
   document: D;
-  /** Its etag (pass it as `ifMatch` to the next update for compare-and-swap). */
-  etag: string;
-  /** False when the new text equalled the file's bytes (nothing was written). */
+  /** Its etag (pass it as `ifMatch` to the next update for compare-and-swap); null when there is no file. */
+  etag: string | null;
+  /** False when nothing was written (the new text equalled the file, or the outcome changed nothing). */
   changed: boolean;
-  warnings: HostIssue[];
+  warnings: Issue[];
   /** The `<file>.corrupt-<timestamp>` copy of unparseable old bytes, or null. */
   corruptCopy: string | null;
-}
+} & ([R] extends [never] ? unknown : { /** The operation's own result (a Hivemind outcome). */ result: R });
 
-/** Host options of `updateDocument` (merge options are the 4th argument). */
-export interface UpdateHostOptions {
+/** Options of a locked update (checked: a misspelt key is a `UsageError` `E_OPTIONS`). */
+export interface HelperOptions {
   /** Require the file's current etag (null = the file must not exist); else `ConflictError`. */
   ifMatch?: string | null;
-  /** The clock for a `stamp` without `now`: RFC 3339 text or epoch ms (default: the clock). */
-  now?: string | number | null;
+  /** The time for stamps and `now` arguments: RFC 3339 text or epoch ms (default: the clock). */
+  now?: Now | null;
   /** Milliseconds to wait for the lock before `LockTimeoutError` (default 10000). */
   timeout?: number;
 }
 
-/** Merge options, as in `merge` (strategy, rules, stamp). */
-export interface HostMergeOptions {
-  strategy?: "shallow" | "deep" | "merge_patch";
-  rules?: Array<{ path: string; mode: "append" | "replace" | "by_key"; key?: string }>;
-  stamp?: { field: string; now?: string | number };
-}
-
 /** What `appendLine` returns. */
 export interface AppendLineResult {
-  warnings: HostIssue[];
+  warnings: Issue[];
   /** Where a repaired torn tail's bytes were kept, or null. */
   corruptCopy: string | null;
 }
 
 /** What `readLog` returns. */
-export interface ReadLogResult<R = any> {
-  records: R[];
+export interface ReadLogResult {
+  records: Json[];
   /** The torn last line that was dropped (1-based line, byte offset), or null. */
   torn: { line: number; offset: number } | null;
-  warnings: HostIssue[];
+  warnings: Issue[];
 }
 
 /** The owner record stored in a lock file (docs/locking.md). */
@@ -87,59 +64,61 @@ export declare class Lock {
   release(): boolean;
 }
 
-export type UpdateFunction<D = any> = (document: D) => D | void;
-export type AsyncUpdateFunction<D = any> = (document: D) => D | void | Promise<D | void>;
-
 /** Reads a document (never writes; a missing file gives the kind's default). */
-export declare function readDocument<D = any>(file: string, kind: string): Promise<ReadDocumentResult<D>>;
-export declare function readDocumentSync<D = any>(file: string, kind: string): ReadDocumentResult<D>;
+export declare function readDocument<K extends DocumentKind>(file: string, kind: K): Promise<DocumentFile<DocumentOf<K>>>;
+/** Synchronous `readDocument`. */
+export declare function readDocumentSync<K extends DocumentKind>(file: string, kind: K): DocumentFile<DocumentOf<K>>;
 
 /**
- * Locked read-merge-validate-write with a function of the current document that returns the
- * new one (or mutates it and returns nothing); merge options do not apply (pass null).
- * Throws `ValidationError` (file untouched), `ConflictError`, `LockTimeoutError`.
+ * Locked read-validate-write with a function of the current document that returns the new one
+ * (or changes it and returns nothing); merge options do not apply (pass null). Throws
+ * `ValidationError` (file untouched), `ConflictError`, `LockTimeoutError`.
  */
-export declare function updateDocument<D = any>(
+export declare function updateDocument<K extends DocumentKind>(
   file: string,
-  kind: string,
-  update: AsyncUpdateFunction<D>,
+  kind: K,
+  update: (document: DocumentOf<K>) => DocumentOf<K> | void | Promise<DocumentOf<K> | void>,
   options?: null,
-  hostOptions?: UpdateHostOptions,
-): Promise<UpdateDocumentResult<D>>;
-/** Locked read-merge-validate-write of a patch merged with `options`. */
-export declare function updateDocument<D = any>(
+  hostOptions?: HelperOptions,
+): Promise<FileResult<DocumentOf<K>>>;
+/** Locked read-merge-validate-write of a patch merged with `options`: one crossing into the core. */
+export declare function updateDocument<K extends DocumentKind>(
   file: string,
-  kind: string,
+  kind: K,
   patch: unknown,
-  options?: HostMergeOptions | null,
-  hostOptions?: UpdateHostOptions,
-): Promise<UpdateDocumentResult<D>>;
+  options?: MergeOptions | null,
+  hostOptions?: HelperOptions,
+): Promise<FileResult<DocumentOf<K>>>;
 /** Synchronous `updateDocument` (the function must not return a Promise). */
-export declare function updateDocumentSync<D = any>(
+export declare function updateDocumentSync<K extends DocumentKind>(
   file: string,
-  kind: string,
-  update: UpdateFunction<D>,
+  kind: K,
+  update: (document: DocumentOf<K>) => DocumentOf<K> | void,
   options?: null,
-  hostOptions?: UpdateHostOptions,
-): UpdateDocumentResult<D>;
-export declare function updateDocumentSync<D = any>(
+  hostOptions?: HelperOptions,
+): FileResult<DocumentOf<K>>;
+/** Synchronous `updateDocument` of a patch. */
+export declare function updateDocumentSync<K extends DocumentKind>(
   file: string,
-  kind: string,
+  kind: K,
   patch: unknown,
-  options?: HostMergeOptions | null,
-  hostOptions?: UpdateHostOptions,
-): UpdateDocumentResult<D>;
+  options?: MergeOptions | null,
+  hostOptions?: HelperOptions,
+): FileResult<DocumentOf<K>>;
 
 /** Appends one JSONL record under the lock (one write(), fsync); repairs a torn tail first. */
 export declare function appendLine(file: string, value: unknown, hostOptions?: { timeout?: number }): Promise<AppendLineResult>;
+/** Synchronous `appendLine`. */
 export declare function appendLineSync(file: string, value: unknown, hostOptions?: { timeout?: number }): AppendLineResult;
 
 /** Reads a JSONL log (a torn last line is dropped with a warning; never writes). */
-export declare function readLog<R = any>(file: string): Promise<ReadLogResult<R>>;
-export declare function readLogSync<R = any>(file: string): ReadLogResult<R>;
+export declare function readLog(file: string): Promise<ReadLogResult>;
+/** Synchronous `readLog`. */
+export declare function readLogSync(file: string): ReadLogResult;
 
 /** Takes the sidecar lock `<file>.lock`, waiting up to `timeout` ms (default 10000). */
 export declare function acquireLock(file: string, timeout?: number): Promise<Lock>;
+/** Synchronous `acquireLock`. */
 export declare function acquireLockSync(file: string, timeout?: number): Lock;
 
 /** Lease of a lock held on another host, in ms (60000). */

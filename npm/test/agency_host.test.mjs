@@ -44,9 +44,10 @@ const lsRow = (ls) => ls.split("\n")[1];
 test("the ESM entry, the package self-reference and the .d.ts name the same API", async () => {
   const names = Object.keys(A).sort();
   assert.deepEqual(names, [
-    "DEFAULT_STALL_THRESHOLD_MS", "KIND", "loadRunnerStatus", "loadRunnerStatusSync", "snapshot", "snapshotSync",
-    "statusPath", "writeInitialRunnerStatus", "writeInitialRunnerStatusSync", "writeProtocolDocument",
-    "writeProtocolDocumentSync", "writeRunnerStatus", "writeRunnerStatusSync",
+    "DEFAULT_STALL_THRESHOLD_MS", "KIND", "loadRunnerStatus", "loadRunnerStatusSync", "readStatus", "readStatusSync",
+    "snapshot", "snapshotSync", "statusPath", "updateStatus", "updateStatusSync", "writeInitialRunnerStatus",
+    "writeInitialRunnerStatusSync", "writeProtocolDocument", "writeProtocolDocumentSync", "writeRunnerStatus",
+    "writeRunnerStatusSync", "writeStatus", "writeStatusSync",
   ]);
   const esm = await import("../lib/agency.mjs");
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
@@ -54,8 +55,10 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
   assert.equal(esm.default, A);
   assert.equal(require("statecore/agency"), A);
   assert.equal((await import("statecore/agency")).snapshot, A.snapshot);
-  const dts = fs.readFileSync(new URL("../lib/agency.d.ts", import.meta.url), "utf8");
-  const declared = [...dts.matchAll(/^export declare (?:function|const) (\w+)/gm)].map((m) => m[1]);
+  const dts = ["agency.d.ts", "agency-host.d.ts"]
+    .map((file) => fs.readFileSync(new URL(`../lib/${file}`, import.meta.url), "utf8"))
+    .join("\n");
+  const declared = [...new Set([...dts.matchAll(/^export declare (?:function|const) (\w+)/gm)].map((m) => m[1]))];
   assert.deepEqual(declared.sort(), names);
   assert.equal(A.KIND, "agency.runner_status");
   assert.equal(A.DEFAULT_STALL_THRESHOLD_MS, 900_000);

@@ -2,39 +2,33 @@
 // conformance corpus (tests/README.md), JSONTestSuite and the RFC 7396 vectors. Each check
 // takes the statecore module namespace (Node or web entry) and returns null when the case
 // passes, or a message saying what differed. No I/O here: callers load the files.
+//
 
-/** The error class for each code (docs/api.md § Errors), by class name. */
-export const CLASS_OF_CODE = {
-  E_PARSE: "ParseError",
-  E_DUPLICATE_KEY: "ParseError",
-  E_LIMIT: "LimitError",
-  E_VALUE: "DataError",
-  E_PRECISION: "DataError",
-  E_KIND: "UsageError",
-  E_OPTIONS: "UsageError",
-  E_MACHINE: "UsageError",
-  E_ARGUMENT: "UsageError",
-  E_MERGE: "MergeError",
-  E_TIMESTAMP: "TimestampError",
-  E_INVALID: "ValidationError",
-  E_TRANSITION: "TransitionError",
-  E_LOG_CORRUPT: "LogCorruptError",
-  E_CONFLICT: "ConflictError",
-  E_LOCK_TIMEOUT: "LockTimeoutError",
-};
+// The dispatcher is the table: `sc.manifest()` (the core's operation table as data) names each
+// operation's function (its namespace and camelCase name) and says which arguments are bytes;
+// no operation is listed here.
 
-/** Which arguments of an op are bytes (a string, `{hex}` or null in the corpus). */
-const BYTES_ARGS = {
-  parse: [0],
-  canonical: [0],
-  etag: [0],
-  parse_log: [0],
-  load_document: [1],
-  apply_update: [1],
-  finish_update: [1],
-  agency_parse_runner_status: [0],
-  agency_build_snapshot: [0, 1],
-};
+const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** What the corpus runner needs of the table, read once per module namespace. */
+const tables = new WeakMap();
+function table(sc) {
+  let t = tables.get(sc);
+  if (!t) {
+    const manifest = sc.manifest();
+    t = {
+      ops: new Map(manifest.ops.map((op) => [op.name, op])),
+      classOfCode: Object.fromEntries(manifest.errors.map((e) => [e.code, e.class])),
+    };
+    tables.set(sc, t);
+  }
+  return t;
+}
+
+/** The error class name of each code, from the table. */
+export function classOfCode(sc, code) {
+  return table(sc).classOfCode[code];
+}
 
 /** `{hex: "efbb"}` -> Uint8Array; strings and null stay as they are. */
 export function bytesArg(arg) {
@@ -47,14 +41,18 @@ export function bytesArg(arg) {
   return arg;
 }
 
-const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-
-/** The JS function for a corpus op name (Rust name): `load_document` -> `loadDocument`,
- * `machine_fire` -> `machine.fire`, `fctry_start_step` -> `fctry.startStep`. */
+/** The JS function of a corpus op (its table name): `fctry_start_step` -> `fctry.startStep`. */
 export function functionFor(sc, op) {
-  const namespaced = /^(machine|fctry|hivemind|agency)_(.+)$/.exec(op);
-  if (namespaced) return sc[namespaced[1]][camel(namespaced[2])];
-  return sc[camel(op)];
+  const entry = table(sc).ops.get(op);
+  if (!entry) return undefined;
+  const namespace = entry.module === "" ? sc : sc[entry.module];
+  return namespace?.[camel(entry.method)];
+}
+
+/** The corpus arguments of `op` as JS values: `{hex}` is bytes for bytes and random parameters. */
+function callArgs(sc, op, args) {
+  const params = table(sc).ops.get(op)?.params ?? [];
+  return args.map((a, i) => (["bytes", "random"].includes(params[i]?.kind) ? bytesArg(a) : a));
 }
 
 function describe(value) {
@@ -77,14 +75,12 @@ export function checkCase(sc, testCase) {
   const fn = functionFor(sc, op);
   if (typeof fn !== "function") return `unknown op ${op}`;
   if ((expect === undefined) === (error === undefined)) return "a case needs exactly one of expect/error";
-  const positions = BYTES_ARGS[op] ?? [];
-  const callArgs = args.map((a, i) => (positions.includes(i) ? bytesArg(a) : a));
   let result;
   try {
-    result = fn(...callArgs);
+    result = fn(...callArgs(sc, op, args));
   } catch (e) {
     if (error === undefined) return `want ${describe(expect)}\n  got error ${describeError(e)}`;
-    const className = CLASS_OF_CODE[error.code];
+    const className = classOfCode(sc, error.code);
     const Class = sc[className];
     if (!(e instanceof sc.StatecoreError)) return `want ${error.code}, got non-statecore ${describeError(e)}`;
     if (!Class || !(e instanceof Class)) return `want class ${className} for ${error.code}, got ${describeError(e)}`;

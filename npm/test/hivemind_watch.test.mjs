@@ -154,7 +154,8 @@ function checkStep(dir, step, expect) {
 test("the ESM entry, the package self-reference and the .d.ts name the same API", async () => {
   const names = Object.keys(H).sort();
   assert.deepEqual(names, [
-    "fire", "fireSync", "readState", "readStateSync", "statePath", "watchWorkspace", "writeState", "writeStateSync",
+    "fire", "fireSync", "followUp", "followUpSync", "onFile", "onFileSync", "readState", "readStateSync", "statePath",
+    "updateState", "updateStateSync", "watchWorkspace", "writeState", "writeStateSync",
   ]);
   const esm = await import("../lib/hivemind.mjs");
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
@@ -162,8 +163,10 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
   assert.equal(esm.default, H);
   assert.equal(require("statecore/hivemind"), H);
   assert.equal((await import("statecore/hivemind")).watchWorkspace, H.watchWorkspace);
-  const dts = fs.readFileSync(new URL("../lib/hivemind.d.ts", import.meta.url), "utf8");
-  const declared = [...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]);
+  const dts = ["hivemind.d.ts", "hivemind-watch.d.ts"]
+    .map((file) => fs.readFileSync(new URL(`../lib/${file}`, import.meta.url), "utf8"))
+    .join("\n");
+  const declared = [...new Set([...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]))];
   assert.deepEqual(declared.sort(), names);
 });
 
@@ -198,13 +201,15 @@ test("readState, writeState and fire: locked, atomic, workspace/ created, refuse
     const missing = await run("readState", dir);
     assert.deepEqual([missing.document, missing.etag], [sc.defaultDocument("hivemind.state"), null]);
     assert.deepEqual(fs.readdirSync(dir), []);
-    // fire: the outcome of hivemind.fire on the file, written; workspace/ created.
+    // fire: the outcome of hivemind.fire on the file (`result`), written; workspace/ created.
     const now = T0;
-    const selected = await run("fire", dir, "select_project", { now, details: { project: dir } });
+    const fired = await run("fire", dir, "select_project", { project: dir }, { now });
+    const selected = fired.result;
+    assert.deepEqual([fired.document, fired.changed], [selected.state, true]);
     assert.deepEqual(selected, hivemind.fire(null, "select_project", now, { project: dir }));
     assert.equal(fs.readFileSync(H.statePath(dir), "utf8"), serialize(selected.state));
     assert.equal(selected.state.project, dir);
-    const planning = await run("fire", dir, "give_task", { now: "2026-01-23T10:31:00Z" });
+    const planning = (await run("fire", dir, "give_task", null, { now: "2026-01-23T10:31:00Z" })).result;
     assert.deepEqual(planning, hivemind.fire(selected.state, "give_task", "2026-01-23T10:31:00Z"));
     assert.deepEqual(planning.notifications.map((n) => n.agent), ["lead"]);
     assert.deepEqual(onDisk(dir), planning.state);
@@ -226,12 +231,12 @@ test("readState, writeState and fire: locked, atomic, workspace/ created, refuse
     H.writeStateSync(dir, { state: "paused", previous_state: "paused" });
     const still = fs.readFileSync(H.statePath(dir));
     const noop = await run("fire", dir, "resume");
-    assert.deepEqual([noop.changed, noop.transitions], [false, []]);
+    assert.deepEqual([noop.changed, noop.result.changed, noop.result.transitions], [false, false, []]);
     assert.deepEqual(fs.readFileSync(H.statePath(dir)), still);
     H.writeStateSync(dir, written.document);
     const paused = sync ? H.fireSync(dir, "pause") : H.fire(dir, "pause");
     assert.equal(paused instanceof Promise, !sync);
-    assert.equal((await paused).state.state, "paused");
+    assert.equal((await paused).result.state.state, "paused");
   }
 });
 
@@ -242,9 +247,9 @@ test("a whole project driven by real file writes: plan, revision, checkpoints, f
   const w = await watch(t, proj, { now });
 
   // The user picks the folder and gives the task (host events, not files).
-  const selected = await H.fire(dir, "select_project", { now: now(), details: { project: dir } });
+  const selected = (await H.fire(dir, "select_project", { project: dir }, { now: now() })).result;
   assert.deepEqual(selected.transitions, [{ from: "idle", event: "select_project", to: "project_selected" }]);
-  const planning = H.fireSync(dir, "give_task", { now: now() });
+  const planning = H.fireSync(dir, "give_task", null, { now: now() }).result;
   assert.deepEqual(planning.notifications, [{ agent: "lead", message: hivemind.contextMessage("planning") }]);
   assert.equal(onDisk(dir).state, "planning");
   assert.equal(onDisk(dir).timestamp, now.last());

@@ -1,9 +1,12 @@
 // Type-checks every export of "statecore" (tsc --noEmit -p tsconfig.json). Never executed.
-// A CommonJS-format file: `import` here compiles to `require("statecore")`.
+// A CommonJS-format file: `import` here compiles to `require("statecore")`. Each
+// `@ts-expect-error` line must fail to type-check (tsc reports an unused directive otherwise):
+// misspelt kinds, strategies, events and options are compile errors.
 import {
   parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument, schema,
   limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
-  logLine, parseTimestamp, formatTimestamp, machine, fctry, hivemind, agency, errorFromRecord,
+  logLine, parseTimestamp, formatTimestamp, manifest, optionsError, updateFile, queryFile,
+  machine, fctry, hivemind, agency, errorFromRecord,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
   ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
   // host layer (lib/host.d.ts)
@@ -13,50 +16,67 @@ import {
 } from "statecore";
 import type {
   Json, JsonObject, Bytes, DocumentKind, Issue, Report, KindInfo, Limits, MergeOptions,
-  LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult, PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary,
-  MachineInstance, Guard, ErrorRecord, Lock,
+  LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult,
+  PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary, MachineInstance, Guard, ErrorRecord,
+  Lock, FctryState, FctryInbox, HivemindState, HivemindOutcome, RunnerStatus, RunnerStatusParse,
+  FileResult, HelperOptions, FileUpdate,
 } from "statecore";
 import * as fh from "statecore/fctry";
-import type { FctryOptions, InboxAddResult } from "statecore/fctry";
 import * as hm from "statecore/hivemind";
-import type { HivemindOutcome, HivemindState, HivemindWatcher } from "statecore/hivemind";
+import type { HivemindWatcher } from "statecore/hivemind";
 import * as ag from "statecore/agency";
-import type { AgencySnapshotOptions, AgencyWriteOptions, RunnerStatus, RunnerStatusParse } from "statecore/agency";
-
-interface Status { state: string; lastUpdated?: string | null }
+import type { AgencySnapshotOptions } from "statecore/agency";
 
 export async function usage(): Promise<void> {
   const data: Bytes = new Uint8Array([123, 125]);
   const doc: Json = parse("{}");
-  const typed: Status = parse<Status>(data);
-  const text: string = canonical(data) + serialize({ a: [1, null] }) + serialize(typed);
+  const text: string = canonical(data) + serialize({ a: [1, null] }) + serialize(doc);
   const opts: MergeOptions = {
     strategy: "deep",
     rules: [{ path: "/steps", mode: "by_key", key: "id" }],
     stamp: { field: "lastUpdated", now: 0 },
   };
-  const merged: JsonObject = merge<JsonObject>(doc, { a: 1 }, opts);
-  const merged2: Json = merge(typed, { state: "x" });
+  const merged: Json = merge(doc, { a: 1 }, opts);
+  // @ts-expect-error: a misspelt strategy does not type-check
+  merge({}, {}, { strategy: "deeep" });
+  // @ts-expect-error: a misspelt option does not type-check
+  merge({}, {}, { strateg: "deep" });
   const mergedText: string = mergeText("{}", new Uint8Array(), null);
   const report: Report = validate("json", merged);
+  // @ts-expect-error: a misspelt kind does not type-check
+  validate("fctry.stat", {});
   const issues: Issue[] = validateText("agency.runner_status", "{}").errors;
   const list: KindInfo[] = kinds();
   const kind: DocumentKind = list[0]?.name ?? "json";
-  const dflt: Json = defaultDocument(kind);
-  const jsonSchema: Record<string, Json> = schema("fctry.state");
-  void jsonSchema.title;
+  const dflt: Json = defaultDocument("json");
+  const emptyState: FctryState = defaultDocument("fctry.state");
+  const noStatus: RunnerStatus | null = defaultDocument("agency.runner_status");
+  const jsonSchema: { [key: string]: Json } = schema("fctry.state");
+  void [jsonSchema.title, emptyState, noStatus];
   const lim: Limits = limits();
   const tag: string = etag("{}");
-  const loaded: LoadResult<Status> = loadDocument<Status>(kind, null);
+  const loaded: LoadResult<FctryState> = loadDocument("fctry.state", null);
+  const step: string | null | undefined = loaded.document.workflowStep;
+  const inboxLoaded: FctryInbox = loadDocument("fctry.inbox", "[]").document;
   const prepared: PreparedDocument = prepareDocument(kind, loaded.document);
-  const updated: UpdateResult = applyUpdate(kind, "{}", { a: 1 }, { strategy: "shallow" }, tag);
-  const finished: UpdateResult = finishUpdate(kind, undefined, { a: 1 });
+  const updated: UpdateResult<JsonObject> = applyUpdate("json", "{}", { a: 1 }, { strategy: "shallow" }, tag);
+  const finished: UpdateResult<HivemindState> = finishUpdate("hivemind.state", undefined, { state: "idle" });
   checkIfMatch(null, undefined);
   checkIfMatch(updated.etag, finished.etag);
-  const log: Log<{ type: string }> = parseLog<{ type: string }>("{\"type\":\"x\"}\n");
+  const log: Log = parseLog("{\"type\":\"x\"}\n");
   const line: string = logLine(log.records[0]);
   const ms: number = parseTimestamp("2026-01-19T12:00:00Z");
   const ts: string = formatTimestamp(ms + lim.max_depth);
+  const table = manifest();
+  void [table, step, inboxLoaded];
+  try {
+    optionsError("update", "timout", true);
+  } catch (e) {
+    if (e instanceof UsageError) void e.code;
+  }
+  const fileUpdate: FileUpdate<FctryState> = updateFile("fctry.state", "fctry_start_step", null, ["interviewer"], { now: 0 });
+  const queried: Json = queryFile("fctry.state", "fctry_status_line", "{}", []);
+  void [fileUpdate.text, queried];
 
   const guard: Guard = { all: [{ path: "/attempt", op: "lt", value: 3 }, { not: { path: "/x", op: "exists" } }] };
   const def: MachineDefinition = {
@@ -71,7 +91,9 @@ export async function usage(): Promise<void> {
   const fired: FireResult = machine.fire(def, instance, "start");
   const fired2: FireResult = machine.fire(def, "planned", events[0]?.event ?? "start", {});
   const diagram: string = machine.diagram(def);
-  let state = fctry.startCommand({}, "evolve", "2026-02-12T15:23:45Z");
+  let state: FctryState = fctry.startCommand(null, "evolve", "2026-02-12T15:23:45Z");
+  // @ts-expect-error: a misspelt command does not type-check
+  fctry.startCommand(null, "evolv");
   state = fctry.startStep(state, "state-owner-scan");
   state = fctry.completeStep(state, "state-owner-scan", { summary: "scanned" }, Date.now());
   const check: PrerequisiteCheck = fctry.checkPrerequisites(state, "spec-writer", "evolve");
@@ -83,6 +105,7 @@ export async function usage(): Promise<void> {
   let inbox: InboxItem[] = fctry.inboxAdd(null, "evolve", "Make onboarding faster");
   inbox = fctry.inboxTransition(inbox, inbox[0]?.id ?? "", "start");
   inbox = fctry.inboxBatch(fctry.inboxDismiss(inbox, "nope"), "incorporate");
+  inbox = fctry.inboxAdd(inbox, "feature", "x", 0, new Uint8Array(32));
   const inboxDiagram: string = machine.diagram(fctry.inboxMachine());
   void inboxDiagram;
   let run = fctry.createBuildRun({}, { chunks: [{ id: 1, name: "A" }, { id: 2, dependsOn: [1] }], specVersion: "2.4" });
@@ -113,10 +136,13 @@ export async function usage(): Promise<void> {
   const custom = new StatecoreError("x", { code: "E_X", path: "/a", details: { n: 1 } });
 
   // host layer
-  const read = readDocumentSync<Status>("/tmp/x.json", "json");
+  const hostOptions: HelperOptions = { ifMatch: null, now: 0, timeout: 5_000 };
+  const read = readDocumentSync("/tmp/x.json", "fctry.state");
   const readAsync = await readDocument("/tmp/x.json", "json");
-  const upd = updateDocumentSync("/tmp/x.json", "json", { a: 1 }, opts, { ifMatch: read.etag });
-  const upd2 = await updateDocument<Status>("/tmp/x.json", "json", (d: Status) => ({ ...d, state: "y" }));
+  const upd: FileResult<JsonObject> = updateDocumentSync("/tmp/x.json", "json", { a: 1 }, opts, { ifMatch: read.etag });
+  const upd2 = await updateDocument("/tmp/x.json", "fctry.state", (d) => ({ ...d, specVersion: "y" }), null, hostOptions);
+  // @ts-expect-error: a misspelt host option does not type-check
+  updateDocumentSync("/tmp/x.json", "json", { a: 1 }, null, { timout: 100 });
   await appendLine("/tmp/x.jsonl", { type: "x" });
   appendLineSync("/tmp/x.jsonl", { type: "y" }, { timeout: DEFAULT_TIMEOUT_MS });
   const logged = readLogSync("/tmp/x.jsonl");
@@ -127,42 +153,41 @@ export async function usage(): Promise<void> {
 
   // fctry helpers over a project directory (lib/fctry.d.ts)
   const dir = "/tmp/project";
-  const fo: FctryOptions = { now: "2026-02-12T15:23:45Z", timeout: 5_000, ifMatch: null };
   const statePath: string = fh.statePath(dir) + fh.inboxPath(dir);
-  const st = fh.readStateSync<Status>(dir);
+  const st: FctryState = fh.readStateSync(dir).document;
   const stAsync = await fh.readState(dir);
   const ib: InboxItem[] = fh.readInboxSync(dir).document.concat((await fh.readInbox(dir)).document);
-  const us = fh.updateStateSync<Status>(dir, (s) => ({ ...s, state: "x" }), fo);
+  const us = fh.updateStateSync(dir, (s) => ({ ...s, specVersion: "x" }), hostOptions);
   const us2 = await fh.updateState(dir, { specVersion: "1.2" }, { now: 0 });
-  await fh.updateState<Status>(dir, async (s) => s);
-  let w = fh.startCommandSync(dir, "evolve", fo);
+  const ws = fh.writeStateSync(dir, { specVersion: "1.0" });
+  let w: FileResult<FctryState> = fh.startCommandSync(dir, "evolve", hostOptions);
   w = await fh.startCommand(dir, "init");
   w = fh.startStepSync(dir, "interviewer", { timeout: 1 });
   w = await fh.startStep(dir, "interviewer");
-  w = fh.completeStepSync(dir, "interviewer", { summary: "done" }, fo);
-  w = await fh.completeStep(dir, "interviewer", null, fo);
-  w = fh.skipPrerequisitesSync(dir, "spec-writer", "evolve", fo);
-  w = await fh.skipPrerequisites(dir, "spec-writer");
-  w = fh.addUntrackedChangeSync(dir, { file: "src/a.js", section: "#core-flow" }, fo);
+  w = fh.completeStepSync(dir, "interviewer", { summary: "done" }, hostOptions);
+  w = await fh.completeStep(dir, "interviewer", null, hostOptions);
+  w = fh.skipPrerequisitesSync(dir, "spec-writer", "evolve", hostOptions);
+  w = await fh.skipPrerequisites(dir, "spec-writer", null);
+  w = fh.addUntrackedChangeSync(dir, { file: "src/a.js", section: "#core-flow" }, hostOptions);
   w = await fh.addUntrackedChange(dir, { file: "src/b.js" });
-  w = fh.clearUntrackedChangesSync(dir, ["core-flow"], fo);
+  w = fh.clearUntrackedChangesSync(dir, ["core-flow"], hostOptions);
   w = await fh.clearUntrackedChanges(dir);
-  w = fh.createBuildRunSync(dir, { chunks: [{ id: 1 }] }, fo);
+  w = fh.createBuildRunSync(dir, { chunks: [{ id: 1 }] }, hostOptions);
   w = await fh.createBuildRun(dir, { chunks: [{ id: 1, dependsOn: [] }], specVersion: "2" });
-  w = fh.chunkEventSync(dir, 1, "start", fo);
+  w = fh.chunkEventSync(dir, 1, "start", hostOptions);
   w = await fh.chunkEvent(dir, 1, "complete");
-  w = fh.pauseBuildRunSync(dir, "why?", fo);
+  w = fh.pauseBuildRunSync(dir, "why?", hostOptions);
   w = await fh.pauseBuildRun(dir, { text: "why?" });
-  w = fh.resumeBuildRunSync(dir, fo);
+  w = fh.resumeBuildRunSync(dir, hostOptions);
   w = await fh.resumeBuildRun(dir);
-  w = fh.finishBuildRunSync(dir, fo);
+  w = fh.finishBuildRunSync(dir, hostOptions);
   w = await fh.finishBuildRun(dir, { now: 0 });
-  const added: InboxAddResult = fh.inboxAddSync(dir, "feature", "dark mode", { random: "abc123", ...fo });
+  const added = fh.inboxAddSync(dir, "feature", "dark mode", { random: "abc123", ...hostOptions });
   const addedItem: InboxItem = (await fh.inboxAdd(dir, "evolve", "x")).item;
-  let ibw = fh.inboxTransitionSync(dir, added.item.id, "start", fo);
+  let ibw: FileResult<FctryInbox> = fh.inboxTransitionSync(dir, added.item.id, "start", hostOptions);
   ibw = await fh.inboxTransition(dir, addedItem.id, "retry");
   ibw = fh.inboxDismissSync(dir, addedItem.id);
-  ibw = await fh.inboxDismiss(dir, addedItem.id, fo);
+  ibw = await fh.inboxDismiss(dir, addedItem.id, hostOptions);
   ibw = fh.inboxBatchSync(dir, "incorporate");
   ibw = await fh.inboxBatch(dir, "start", { timeout: 1 });
   const pre: PrerequisiteCheck = fh.checkPrerequisitesSync(dir, "interviewer", "evolve");
@@ -172,25 +197,29 @@ export async function usage(): Promise<void> {
   const rp: ResumePlan = fh.resumePlanSync(dir, "2.5");
   const rp2: ResumePlan = await fh.resumePlan(dir);
   const rc: number[] = fh.readyChunksSync(dir).concat(await fh.readyChunks(dir));
-  void [statePath, st.document.state, stAsync.etag, ib, us.document.state, us2.corruptCopy, w.changed,
-    ibw.document[0]?.status, pre, pre2, sl, sl2, rp, rp2, rc];
+  const dl = fh.dagLayersSync(dir).layers;
+  const ch = (await fh.contextHealth(dir, [])).isolation;
+  void [statePath, st.specVersion, stAsync.etag, ib, us.document.specVersion, us2.corruptCopy, ws.changed, w.changed,
+    ibw.document[0]?.status, pre, pre2, sl, sl2, rp, rp2, rc, dl, ch];
 
   // the pure agency namespace (lib/core.d.ts)
-  const started = agency.initialRunnerStatus("2026-01-19T12:00:00Z");
+  const started: RunnerStatus = agency.initialRunnerStatus("2026-01-19T12:00:00Z");
   const asked = agency.updateRunnerStatus(started, { status: "needs_input", summary: "?", questions: ["Which?"] });
-  const statusRead = agency.parseRunnerStatus(JSON.stringify(asked));
+  const statusRead: RunnerStatusParse = agency.parseRunnerStatus(JSON.stringify(asked));
   const stall = agency.checkStall({ status_file_mod_time: 0, tmux_session_exists: true }, 900_000, null);
   const snap = agency.buildSnapshot(null, "{}", { tmux_active: true }, 0);
   const derived = agency.derive(snap);
-  const runStatus: "stalled" | string = derived.status;
-  const table: string = agency.renderLs([{ run_id: "r1", name: "n", pr: 1, snapshot: snap }]);
+  const runStatus: "stalled" | "idle" | string = derived.status;
+  const table2: string = agency.renderLs([{ run_id: "r1", name: "n", pr: 1, snapshot: snap }]);
   const shown: string = agency.renderShow({ snapshot: snap }, Date.now());
-  void [statusRead.status?.questions, statusRead.report?.valid, stall.stalled_duration, runStatus, table, shown,
+  void [statusRead.status?.questions, statusRead.report?.valid, stall.stalled_duration, runStatus, table2, shown,
     agency.age(asked), agency.protocolDocument(), derived.archived];
   // the pure hivemind namespace (lib/core.d.ts)
-  const moved = hivemind.onFile(null, "workspace/plan.md", "Checkpoints: 2", 0);
+  const moved: HivemindOutcome = hivemind.onFile(null, "workspace/plan.md", "Checkpoints: 2", 0);
   const nextState: string = moved.state.state;
   const paused = hivemind.fire(moved.state, "pause", "2026-01-23T10:30:00Z");
+  // @ts-expect-error: a misspelt event does not type-check
+  hivemind.fire(moved.state, "pauze");
   const later = hivemind.followUp(paused.state, "review_checkpoint");
   const mode: "active" | "reading" | "idle" = hivemind.agents("executing").worker1;
   const said: string | null = hivemind.contextMessage("plan_review");
@@ -199,15 +228,17 @@ export async function usage(): Promise<void> {
   const hp: string = hm.statePath(dir);
   const hs: HivemindState = hm.readStateSync(dir).document;
   const hsEtag: string | null = (await hm.readState(dir)).etag;
-  let ho: HivemindOutcome = hm.fireSync(dir, "select_project", { now: 0, details: { project: dir }, timeout: 1_000 });
+  let ho: FileResult<HivemindState, HivemindOutcome> = hm.fireSync(dir, "select_project", { project: dir }, { now: 0, timeout: 1_000 });
   ho = await hm.fire(dir, "give_task");
-  const hw = hm.writeStateSync(dir, { ...ho.state, project: "p" }, { timeout: 1, ifMatch: null });
+  ho = await hm.onFile(dir, "workspace/plan.md", "Checkpoints: 2");
+  ho = hm.followUpSync(dir, "review_checkpoint", hostOptions);
+  const hw = hm.writeStateSync(dir, { ...ho.document, project: "p" }, { timeout: 1, ifMatch: null });
   const hw2 = await hm.writeState(dir, hs);
   const watcher: HivemindWatcher = hm.watchWorkspace(
     dir,
     {
-      onStateChanged: (state, outcome) => void [state.current_checkpoint, outcome.transitions[0]?.to],
-      onNotify: (agent, message, state) => void [agent === "worker1", message.length, state.state],
+      onStateChanged: (s, outcome) => void [s.current_checkpoint, outcome.transitions[0]?.to],
+      onNotify: (agent, message, s) => void [agent === "worker1", message.length, s.state],
       onIgnored: (path, reason) => void [path?.length, reason.length],
       onProblem: (problem, path) => void [problem.code, path],
       onError: (error) => void error,
@@ -217,17 +248,17 @@ export async function usage(): Promise<void> {
   await watcher.ready;
   const resumed: HivemindOutcome | null = await watcher.fire("resume", { details: null });
   await watcher.close();
-  void [hp, hsEtag, ho.scheduled[0]?.after_ms, ho.ignored, ho.problems, hw.etag, hw2.changed, resumed?.state.state];
+  void [hp, hsEtag, ho.result.scheduled[0]?.after_ms, ho.result.ignored, ho.result.problems, hw.etag, hw2.changed,
+    resumed?.state.state];
   // agency host helpers over a worktree (lib/agency.d.ts)
   const agKind: "agency.runner_status" = ag.KIND;
   const agThreshold: number = ag.DEFAULT_STALL_THRESHOLD_MS;
   const agPath: string = ag.statusPath(dir);
-  const agWo: AgencyWriteOptions = { now: "2026-01-19T12:00:00Z", timeout: 5_000 };
-  let agW = ag.writeInitialRunnerStatusSync(dir, agWo);
+  let agW: FileResult<RunnerStatus | null> = ag.writeInitialRunnerStatusSync(dir, hostOptions);
   agW = await ag.writeInitialRunnerStatus(dir);
-  agW = ag.writeRunnerStatusSync(dir, { status: "needs_input", summary: "?", questions: ["Which?"] }, agWo);
+  agW = ag.writeRunnerStatusSync(dir, { status: "needs_input", summary: "?", questions: ["Which?"] }, hostOptions);
   agW = await ag.writeRunnerStatus(dir, { status: "blocked", summary: "x", blockers: ["y"], extra: 1 }, { now: 0 });
-  const agStatus: RunnerStatus = agW.document;
+  const agStatus: RunnerStatus | null = agW.document;
   const agRead: RunnerStatusParse = ag.loadRunnerStatusSync(dir);
   const agRead2: RunnerStatus | null = (await ag.loadRunnerStatus(dir)).status;
   const agSo: AgencySnapshotOptions = { tmuxActive: true, now: Date.now(), thresholdMs: agThreshold };
@@ -236,9 +267,9 @@ export async function usage(): Promise<void> {
   const agDerived: string = agency.derive(agSnap).display + agency.renderLs([{ run_id: "r", snapshot: agSnap2 }]);
   const agDoc: "created" | "exists" = ag.writeProtocolDocumentSync(dir);
   const agDoc2: "created" | "exists" = await ag.writeProtocolDocument(dir);
-  void [agKind, agPath, agW.corruptCopy, agStatus.updated_at, agRead.report?.errors, agRead2?.questions,
+  void [agKind, agPath, agW.corruptCopy, agStatus?.updated_at, agRead.report?.errors, agRead2?.questions,
     agSnap.stall_result?.is_stalled, agDerived, agDoc, agDoc2];
 
-  void [text, merged2, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
+  void [text, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
     diagram, err, classes, custom, readAsync, upd, upd2, logged, logged2];
 }

@@ -77,9 +77,11 @@ def test_the_seeds_lifecycle_run_update_ls_show(tmp_path: Path) -> None:
 
     agency.write_runner_status(
         worktree,
-        "needs_input",
-        "Which auth library?",
-        questions=["Passport or Auth.js?"],
+        {
+            "status": "needs_input",
+            "summary": "Which auth library?",
+            "questions": ["Passport or Auth.js?"],
+        },
         now=NOW_MS - 5 * MINUTE,
     )
     snap = agency.snapshot(worktree, meta, tmux_active=True, now=NOW_MS)
@@ -93,7 +95,9 @@ def test_the_seeds_lifecycle_run_update_ls_show(tmp_path: Path) -> None:
     assert "runner_status:\n  status: needs_input\n  updated: 5m ago\n" in shown
     assert "  questions:\n    - Passport or Auth.js?\n" in shown
 
-    agency.write_runner_status(worktree, "blocked", "CI is down", blockers=["runner offline"])
+    agency.write_runner_status(
+        worktree, {"status": "blocked", "summary": "CI is down", "blockers": ["runner offline"]}
+    )
     assert agency.derive(agency.snapshot(worktree, meta))["status"] == "blocked"
     assert agency.load_runner_status(worktree)["status"]["questions"] == []  # type: ignore[index]
 
@@ -111,12 +115,14 @@ def test_an_invalid_update_is_refused_and_the_file_left_as_it_was(tmp_path: Path
     path = Path(agency.status_path(tmp_path))
     before = path.read_bytes()
     with pytest.raises(statecore.ValidationError) as info:
-        agency.write_runner_status(tmp_path, "needs_input", "Which library?")
+        agency.write_runner_status(tmp_path, {"status": "needs_input", "summary": "Which library?"})
     assert info.value.code == "E_INVALID"
     assert info.value.path == "/questions"
     assert path.read_bytes() == before
-    with pytest.raises(TypeError):
-        agency.write_runner_status(tmp_path, {"status": "working"}, "also a summary")
+    with pytest.raises(statecore.UsageError) as options:
+        agency.write_runner_status(tmp_path, {"status": "working"}, timout=1)  # type: ignore[call-arg]
+    assert (options.value.code, options.value.path) == ("E_OPTIONS", "/timout")
+    assert 'did you mean "timeout"?' in options.value.message
 
 
 def test_unknown_fields_of_the_file_are_kept_in_place(tmp_path: Path) -> None:
@@ -127,7 +133,7 @@ def test_unknown_fields_of_the_file_are_kept_in_place(tmp_path: Path) -> None:
         '"updated_at": "2026-01-19T12:00:00Z"}',
         encoding="utf-8",
     )
-    agency.write_runner_status(tmp_path, summary="b", now=NOW_MS)
+    agency.write_runner_status(tmp_path, {"summary": "b"}, now=NOW_MS)
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert list(doc)[:4] == ["status", "progress", "summary", "updated_at"]
     assert doc["progress"] == 0.4
@@ -148,7 +154,7 @@ def test_an_unparseable_file_counts_as_absent_and_is_kept_before_a_write(tmp_pat
     assert agency.derive(agency.snapshot(worktree, meta, tmux_active=False))["status"] == "idle"
     show = agency.render_show({"snapshot": agency.snapshot(worktree, meta)}, NOW_MS)
     assert "runner_status: invalid\n" in show
-    result = agency.write_runner_status(worktree, "working", "Recovered")
+    result = agency.write_runner_status(worktree, {"status": "working", "summary": "Recovered"})
     assert result["corrupt_copy"] is not None
     assert Path(result["corrupt_copy"]).read_text(encoding="utf-8") == '{"status": "work'
     assert agency.load_runner_status(worktree)["status"] is not None
@@ -170,7 +176,7 @@ def test_stall_comes_from_the_status_files_modification_time(tmp_path: Path) -> 
     snap = agency.snapshot(worktree, meta, tmux_active=True, now=NOW_MS)
     assert agency.derive(snap)["status"] == "active", "14:59 is not stalled"
     # A valid "working" file as old: working, the seed's precedence puts it above stalled.
-    agency.write_runner_status(worktree, "working", "Still on it")
+    agency.write_runner_status(worktree, {"status": "working", "summary": "Still on it"})
     set_mtime(path, NOW_MS - 45 * MINUTE)
     snap = agency.snapshot(worktree, meta, tmux_active=True, now=NOW_MS)
     assert snap["stall_result"]["is_stalled"] is True
@@ -179,7 +185,7 @@ def test_stall_comes_from_the_status_files_modification_time(tmp_path: Path) -> 
 
 def test_meta_flags_missing_meta_and_a_removed_worktree(tmp_path: Path) -> None:
     worktree = tmp_path / "wt"
-    agency.write_runner_status(worktree, "working", "x")
+    agency.write_runner_status(worktree, {"status": "working", "summary": "x"})
     assert agency.derive(agency.snapshot(worktree, None))["status"] == "broken"
     assert agency.derive(agency.snapshot(worktree, tmp_path / "nope.json"))["status"] == "broken"
     flagged = meta_file(tmp_path, needs_attention=True)
@@ -197,7 +203,8 @@ WRITER = """
 import sys
 from statecore import agency
 for i in range(int(sys.argv[3])):
-    agency.write_runner_status(sys.argv[1], "working", f"{sys.argv[2]} step {i}")
+    update = {"status": "working", "summary": f"{sys.argv[2]} step {i}"}
+    agency.write_runner_status(sys.argv[1], update)
 """
 
 
@@ -213,7 +220,9 @@ def test_concurrent_writers_from_threads_and_processes(tmp_path: Path) -> None:
     def write(name: str) -> None:
         try:
             for i in range(10):
-                agency.write_runner_status(worktree, "working", f"{name} step {i}")
+                agency.write_runner_status(
+                    worktree, {"status": "working", "summary": f"{name} step {i}"}
+                )
         except BaseException as error:
             errors.append(error)
 

@@ -67,7 +67,10 @@ def test_exported() -> None:
         "state_path",
         "status_line",
         "status_line_text",
+        "update_inbox",
         "update_state",
+        "write_inbox",
+        "write_state",
     ]
 
 

@@ -18,7 +18,6 @@ import pytest
 import statecore
 from statecore import _statecore as core
 from statecore import fctry
-from statecore.host import ReadResult, UpdateResult
 
 Project = Union[str, Path]
 
@@ -54,8 +53,8 @@ def on_disk(file: Path) -> Any:
 
 
 def check_write(
-    file: Path, call: Callable[[], UpdateResult], reference: Callable[[Any], Any]
-) -> UpdateResult:
+    file: Path, call: Callable[[], dict[str, Any]], reference: Callable[[Any], Any]
+) -> dict[str, Any]:
     """Runs ``call`` (a helper on the project directory) and checks that ``file`` then holds
     exactly ``reference`` (the core function) applied to its previous contents, in canonical
     bytes, and that the result reports it."""
@@ -93,7 +92,7 @@ def test_paths(tmp_path: Path) -> None:
 
 
 def test_read_missing_files_gives_defaults_without_warnings(tmp_path: Path) -> None:
-    state: ReadResult = fctry.read_state(tmp_path)
+    state = fctry.read_state(tmp_path)
     assert state["document"] == {}
     assert state["etag"] is None
     assert state["warnings"] == []
@@ -103,7 +102,7 @@ def test_read_missing_files_gives_defaults_without_warnings(tmp_path: Path) -> N
     assert inbox["etag"] is None
     assert inbox["warnings"] == []
     # Readers (also the operations that only read) never create anything.
-    assert fctry.status_line(tmp_path) == core.fctry_status_line({})
+    assert fctry.status_line(tmp_path) == core.call("fctry_status_line", ({},))
     assert fctry.ready_chunks(tmp_path) == []
     assert list(tmp_path.iterdir()) == []
 
@@ -118,7 +117,7 @@ def test_read_unparseable_state(tmp_path: Path) -> None:
     assert [w["code"] for w in read["warnings"]] == ["W_UNPARSEABLE"]
     assert read["etag"] == statecore.etag(file.read_bytes())
     assert file.read_bytes() == b'{"currentCommand": "init",'
-    assert fctry.status_line(tmp_path) == core.fctry_status_line({})
+    assert fctry.status_line(tmp_path) == core.call("fctry_status_line", ({},))
 
 
 def test_writer_keeps_a_copy_of_an_unparseable_state(tmp_path: Path) -> None:
@@ -127,7 +126,14 @@ def test_writer_keeps_a_copy_of_an_unparseable_state(tmp_path: Path) -> None:
     file.parent.mkdir()
     file.write_bytes(garbage)
     result = fctry.start_command(tmp_path, "init", NOW)
-    assert result["document"] == core.fctry_start_command({}, "init", NOW)
+    assert result["document"] == core.call(
+        "fctry_start_command",
+        (
+            {},
+            "init",
+            NOW,
+        ),
+    )
     assert on_disk(file) == result["document"]
     copy = result["corrupt_copy"]
     assert copy is not None
@@ -197,7 +203,15 @@ def chunk_event(file: Path, project: Project, id: int, event: str, now: str) -> 
     check_write(
         file,
         lambda: fctry.chunk_event(project, id, event, now),
-        lambda d: core.fctry_chunk_event(d, id, event, now),
+        lambda d: core.call(
+            "fctry_chunk_event",
+            (
+                d,
+                id,
+                event,
+                now,
+            ),
+        ),
     )
 
 
@@ -210,39 +224,84 @@ def test_milestones_on_a_project_directory(tmp_path: Path) -> None:
     check_write(
         file,
         lambda: fctry.start_command(p, "evolve", at(1)),
-        lambda d: core.fctry_start_command(d, "evolve", at(1)),
+        lambda d: core.call(
+            "fctry_start_command",
+            (
+                d,
+                "evolve",
+                at(1),
+            ),
+        ),
     )
     check_write(
         file,
         lambda: fctry.start_step(s, "state-owner-scan", at(2)),
-        lambda d: core.fctry_start_step(d, "state-owner-scan", at(2)),
+        lambda d: core.call(
+            "fctry_start_step",
+            (
+                d,
+                "state-owner-scan",
+                at(2),
+            ),
+        ),
     )
     assert on_disk(file)["workflowStep"] == "state-owner-scan"
     output = {"summary": "scanned 12 files", "relevanceManifest": ["spec.md"]}
     check_write(
         file,
         lambda: fctry.complete_step(p, "state-owner-scan", output, at(3)),
-        lambda d: core.fctry_complete_step(d, "state-owner-scan", output, at(3)),
+        lambda d: core.call(
+            "fctry_complete_step",
+            (
+                d,
+                "state-owner-scan",
+                output,
+                at(3),
+            ),
+        ),
     )
     assert on_disk(file)["agentOutputs"] == {"state-owner-scan": output}
 
     report = check_read(
         file,
         lambda: fctry.check_prerequisites(s, "spec-writer", "evolve"),
-        lambda d: core.fctry_check_prerequisites(d, "spec-writer", "evolve"),
+        lambda d: core.call(
+            "fctry_check_prerequisites",
+            (
+                d,
+                "spec-writer",
+                "evolve",
+            ),
+        ),
     )
     assert report["ok"] is False
     check_write(
         file,
         lambda: fctry.skip_prerequisites(p, "spec-writer", "evolve", at(4)),
-        lambda d: core.fctry_skip_prerequisites(d, "spec-writer", "evolve", at(4)),
+        lambda d: core.call(
+            "fctry_skip_prerequisites",
+            (
+                d,
+                "spec-writer",
+                "evolve",
+                at(4),
+            ),
+        ),
     )
     assert on_disk(file)["skippedPrerequisites"][0]["agent"] == "spec-writer"
     # Nothing missing: the state is returned unchanged and the file is not rewritten.
     unchanged = check_write(
         file,
         lambda: fctry.skip_prerequisites(s, "interviewer", "evolve", at(5)),
-        lambda d: core.fctry_skip_prerequisites(d, "interviewer", "evolve", at(5)),
+        lambda d: core.call(
+            "fctry_skip_prerequisites",
+            (
+                d,
+                "interviewer",
+                "evolve",
+                at(5),
+            ),
+        ),
     )
     assert unchanged["changed"] is False
 
@@ -250,28 +309,58 @@ def test_milestones_on_a_project_directory(tmp_path: Path) -> None:
     check_write(
         file,
         lambda: fctry.add_untracked_change(s, change, at(6)),
-        lambda d: core.fctry_add_untracked_change(d, change, at(6)),
+        lambda d: core.call(
+            "fctry_add_untracked_change",
+            (
+                d,
+                change,
+                at(6),
+            ),
+        ),
     )
     other = {"file": "src/flow.js", "section": "flow"}
     check_write(
         file,
         lambda: fctry.add_untracked_change(p, other, at(7)),
-        lambda d: core.fctry_add_untracked_change(d, other, at(7)),
+        lambda d: core.call(
+            "fctry_add_untracked_change",
+            (
+                d,
+                other,
+                at(7),
+            ),
+        ),
     )
     check_write(
         file,
         lambda: fctry.clear_untracked_changes(p, ["core"], at(8)),
-        lambda d: core.fctry_clear_untracked_changes(d, ["core"], at(8)),
+        lambda d: core.call(
+            "fctry_clear_untracked_changes",
+            (
+                d,
+                ["core"],
+                at(8),
+            ),
+        ),
     )
     assert [c["file"] for c in on_disk(file)["untrackedChanges"]] == ["src/flow.js"]
 
     check_write(
         file,
         lambda: fctry.create_build_run(s, PLAN, at(10)),
-        lambda d: core.fctry_create_build_run(d, PLAN, at(10)),
+        lambda d: core.call(
+            "fctry_create_build_run",
+            (
+                d,
+                PLAN,
+                at(10),
+            ),
+        ),
     )
-    assert check_read(file, lambda: fctry.ready_chunks(p), core.fctry_ready_chunks) == [1, 2]
-    check_read(file, lambda: fctry.dag_layers(s), core.fctry_dag_layers)
+    assert check_read(
+        file, lambda: fctry.ready_chunks(p), lambda d: core.call("fctry_ready_chunks", (d,))
+    ) == [1, 2]
+    check_read(file, lambda: fctry.dag_layers(s), lambda d: core.call("fctry_dag_layers", (d,)))
 
     events: list[tuple[int, str, str]] = [
         (1, "start", at(11)),
@@ -290,20 +379,41 @@ def test_milestones_on_a_project_directory(tmp_path: Path) -> None:
     check_write(
         file,
         lambda: fctry.pause_build_run(s, question, at(15)),
-        lambda d: core.fctry_pause_build_run(d, question, at(15)),
+        lambda d: core.call(
+            "fctry_pause_build_run",
+            (
+                d,
+                question,
+                at(15),
+            ),
+        ),
     )
-    line = check_read(file, lambda: fctry.status_line(p), core.fctry_status_line)
+    line = check_read(
+        file, lambda: fctry.status_line(p), lambda d: core.call("fctry_status_line", (d,))
+    )
     assert line["command"] == "evolve"
     check_write(
         file,
         lambda: fctry.resume_build_run(p, at(16)),
-        lambda d: core.fctry_resume_build_run(d, at(16)),
+        lambda d: core.call(
+            "fctry_resume_build_run",
+            (
+                d,
+                at(16),
+            ),
+        ),
     )
-    check_read(file, lambda: fctry.status_line(s), core.fctry_status_line)
+    check_read(file, lambda: fctry.status_line(s), lambda d: core.call("fctry_status_line", (d,)))
     plan = check_read(
         file,
         lambda: fctry.resume_plan(p, "1.1"),
-        lambda d: core.fctry_resume_plan(d, "1.1"),
+        lambda d: core.call(
+            "fctry_resume_plan",
+            (
+                d,
+                "1.1",
+            ),
+        ),
     )
     assert plan["offer"] is True
     assert [chunk["id"] for chunk in plan["changed"]] == [1]
@@ -311,7 +421,13 @@ def test_milestones_on_a_project_directory(tmp_path: Path) -> None:
     check_read(
         file,
         lambda: fctry.context_health(s, boundary),
-        lambda d: core.fctry_context_health(d, boundary),
+        lambda d: core.call(
+            "fctry_context_health",
+            (
+                d,
+                boundary,
+            ),
+        ),
     )
 
     chunk_event(file, s, 2, "complete", at(18))
@@ -320,7 +436,13 @@ def test_milestones_on_a_project_directory(tmp_path: Path) -> None:
     check_write(
         file,
         lambda: fctry.finish_build_run(p, at(21)),
-        lambda d: core.fctry_finish_build_run(d, at(21)),
+        lambda d: core.call(
+            "fctry_finish_build_run",
+            (
+                d,
+                at(21),
+            ),
+        ),
     )
     final = on_disk(file)
     assert final["buildRun"] is None
@@ -388,8 +510,30 @@ def test_timeout_applies_to_a_project_directory_only(tmp_path: Path) -> None:
 def test_refused_operations_leave_the_file_unchanged(
     tmp_path: Path, call: Callable[[Project], Any], error: type[Exception], code: str | None
 ) -> None:
-    state = core.fctry_create_build_run(core.fctry_start_command({}, "execute", NOW), PLAN, NOW)
-    state = core.fctry_chunk_event(state, 1, "start", NOW)
+    state = core.call(
+        "fctry_create_build_run",
+        (
+            core.call(
+                "fctry_start_command",
+                (
+                    {},
+                    "execute",
+                    NOW,
+                ),
+            ),
+            PLAN,
+            NOW,
+        ),
+    )
+    state = core.call(
+        "fctry_chunk_event",
+        (
+            state,
+            1,
+            "start",
+            NOW,
+        ),
+    )
     fctry.update_state(tmp_path, lambda _: state)
     file = state_file(tmp_path)
     before = file.read_bytes()
@@ -414,7 +558,16 @@ def test_inbox_on_a_project_directory(tmp_path: Path) -> None:
     first = check_write(
         file,
         lambda: fctry.inbox_add(tmp_path, "feature", "dark mode", NOW, "abc123"),
-        lambda i: core.fctry_inbox_add(i, "feature", "dark mode", NOW, "abc123"),
+        lambda i: core.call(
+            "fctry_inbox_add",
+            (
+                i,
+                "feature",
+                "dark mode",
+                NOW,
+                "abc123",
+            ),
+        ),
     )
     assert first["document"] == [
         {
@@ -429,7 +582,16 @@ def test_inbox_on_a_project_directory(tmp_path: Path) -> None:
     check_write(
         file,
         lambda: fctry.inbox_add(str(tmp_path), "reference", "https://example.org/", ms, "zzzzzz"),
-        lambda i: core.fctry_inbox_add(i, "reference", "https://example.org/", ms, "zzzzzz"),
+        lambda i: core.call(
+            "fctry_inbox_add",
+            (
+                i,
+                "reference",
+                "https://example.org/",
+                ms,
+                "zzzzzz",
+            ),
+        ),
     )
     assert [item["id"] for item in fctry.read_inbox(tmp_path)["document"]] == [
         f"inbox-{ms}-zzzzzz",
@@ -438,12 +600,25 @@ def test_inbox_on_a_project_directory(tmp_path: Path) -> None:
     check_write(
         file,
         lambda: fctry.inbox_batch(tmp_path, "start"),
-        lambda i: core.fctry_inbox_batch(i, "start"),
+        lambda i: core.call(
+            "fctry_inbox_batch",
+            (
+                i,
+                "start",
+            ),
+        ),
     )
     check_write(
         file,
         lambda: fctry.inbox_transition(str(tmp_path), f"inbox-{ms}-abc123", "complete"),
-        lambda i: core.fctry_inbox_transition(i, f"inbox-{ms}-abc123", "complete"),
+        lambda i: core.call(
+            "fctry_inbox_transition",
+            (
+                i,
+                f"inbox-{ms}-abc123",
+                "complete",
+            ),
+        ),
     )
     assert [item["status"] for item in on_disk(file)] == ["processing", "processed"]
 
@@ -459,12 +634,24 @@ def test_inbox_on_a_project_directory(tmp_path: Path) -> None:
     check_write(
         file,
         lambda: fctry.inbox_dismiss(tmp_path, f"inbox-{ms}-zzzzzz"),
-        lambda i: core.fctry_inbox_dismiss(i, f"inbox-{ms}-zzzzzz"),
+        lambda i: core.call(
+            "fctry_inbox_dismiss",
+            (
+                i,
+                f"inbox-{ms}-zzzzzz",
+            ),
+        ),
     )
     gone = check_write(
         file,
         lambda: fctry.inbox_dismiss(str(tmp_path), f"inbox-{ms}-zzzzzz"),
-        lambda i: core.fctry_inbox_dismiss(i, f"inbox-{ms}-zzzzzz"),
+        lambda i: core.call(
+            "fctry_inbox_dismiss",
+            (
+                i,
+                f"inbox-{ms}-zzzzzz",
+            ),
+        ),
     )
     assert gone["changed"] is False
     read = fctry.read_inbox(tmp_path)

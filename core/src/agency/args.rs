@@ -1,9 +1,9 @@
 //! Reading the host-built argument objects (signals, snapshots, rows): unknown keys and wrong
 //! types are `E_ARGUMENT` errors with a path, so a typo never silently reads as "absent".
 
-use crate::check::Object;
 use crate::error::{child_path, Code, Error, Result};
 use crate::merge::type_name;
+use crate::shape::check::Object;
 use serde_json::Value;
 
 /// The object `value` (at `at`), with every key one of `known`.

@@ -16,20 +16,21 @@ pub const SNAPSHOT_FIELDS: [&str; 6] = [
     "stall_result",
 ];
 
-/// The derived statuses, in precedence order, with their display strings.
-pub const STATUSES: [(&str, &str); 12] = [
-    ("broken", "broken"),
-    ("merged", "merged"),
-    ("abandoned", "abandoned"),
-    ("failed", "failed"),
-    ("needs_attention", "needs attention"),
-    ("ready_for_review", "ready for review"),
-    ("needs_input", "needs input"),
-    ("blocked", "blocked"),
-    ("working", "working"),
-    ("stalled", "stalled"),
-    ("active", "active"),
-    ("idle", "idle"),
+/// The derived statuses, in precedence order; each shows with spaces for underscores
+/// (`needs_attention` → `needs attention`).
+pub const STATUSES: [&str; 12] = [
+    "broken",
+    "merged",
+    "abandoned",
+    "failed",
+    "needs_attention",
+    "ready_for_review",
+    "needs_input",
+    "blocked",
+    "working",
+    "stalled",
+    "active",
+    "idle",
 ];
 
 /// A derived run status.
@@ -61,11 +62,8 @@ impl Derived {
     }
 }
 
-fn display(status: &str) -> &'static str {
-    STATUSES
-        .iter()
-        .find(|(value, _)| *value == status)
-        .map_or("idle", |(_, shown)| shown)
+fn display(status: &str) -> String {
+    status.replace('_', " ")
 }
 
 /// True when `meta.flags[flag]` is `true`.
@@ -139,7 +137,7 @@ pub fn derive(snapshot: &Value) -> Result<Derived> {
         display: if archived {
             format!("{shown} (archived)")
         } else {
-            shown.to_owned()
+            shown
         },
         archived,
         stalled_duration: stall.filter(|_| status == "stalled"),

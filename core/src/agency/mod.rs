@@ -6,6 +6,7 @@
 mod args;
 mod derive;
 mod render;
+pub mod shapes;
 mod snapshot;
 mod status;
 mod watchdog;

@@ -77,7 +77,7 @@ pub fn truncate_summary(text: &str) -> String {
 }
 
 /// The PR cell: a number `n` is `#n`, a string is shown as it is, none is `-`.
-fn pr_cell(run: &crate::check::Object, at: &str) -> Result<String> {
+fn pr_cell(run: &crate::shape::check::Object, at: &str) -> Result<String> {
     match run.get("pr") {
         None | Some(Value::Null) => Ok("-".into()),
         Some(Value::Number(n)) => Ok(format!("#{n}")),

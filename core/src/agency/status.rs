@@ -5,22 +5,12 @@
 
 use crate::error::{Code, Error, Result};
 use crate::report::Report;
-use crate::time::{is_timestamp, normalize_now, parse_timestamp};
+use crate::shape::check::{fields, root};
+use crate::time::{normalize_now, parse_timestamp};
 use serde_json::{Map, Value};
 
 /// The four runner statuses, case-sensitive.
 pub const STATUSES: [&str; 4] = ["working", "needs_input", "blocked", "ready_for_review"];
-
-const KNOWN_FIELDS: [&str; 8] = [
-    "schema_version",
-    "status",
-    "updated_at",
-    "summary",
-    "questions",
-    "blockers",
-    "how_to_test",
-    "risks",
-];
 
 /// The document kind's name.
 pub const KIND: &str = "agency.runner_status";
@@ -60,11 +50,11 @@ fn non_empty_array(value: Option<&Value>) -> bool {
         .is_some_and(|a| !a.is_empty())
 }
 
-/// Validates a runner status document; all problems are reported, in the seed's order.
+/// Validates a runner status document; all problems are reported: the seed's rules in the
+/// seed's order, then the field rules of [`super::shapes::RUNNER_STATUS`].
 pub fn validate_runner_status(doc: &Value) -> Report {
     let mut report = Report::default();
-    let Some(map) = doc.as_object() else {
-        report.error("E_TYPE", "", "a runner status must be a JSON object");
+    let Some(map) = root(&mut report, doc, "", super::shapes::RUNNER_STATUS.what) else {
         return report;
     };
     let status = map.get("status").filter(|v| !v.is_null());
@@ -118,54 +108,8 @@ pub fn validate_runner_status(doc: &Value) -> Report {
         ),
         _ => {}
     }
-    check_types(map, &mut report);
-    crate::check::unknown_fields(&mut report, map, &KNOWN_FIELDS, "", "runner status");
+    fields(&mut report, map, &super::shapes::RUNNER_STATUS, "");
     report
-}
-
-fn check_types(map: &Map<String, Value>, report: &mut Report) {
-    for key in ["schema_version", "summary", "how_to_test", "updated_at"] {
-        if let Some(v) = map.get(key).filter(|v| !v.is_null() && !v.is_string()) {
-            report.error(
-                "E_TYPE",
-                format!("/{key}"),
-                format!("{key} must be a string, not {}", crate::merge::type_name(v)),
-            );
-        }
-    }
-    if let Some(Value::String(t)) = map.get("updated_at") {
-        if !is_timestamp(t) {
-            report.error(
-                "E_TIMESTAMP_FORMAT",
-                "/updated_at",
-                format!("updated_at {t:?} is not an RFC 3339 timestamp like 2026-01-19T12:00:00Z"),
-            );
-        }
-    }
-    for key in ["questions", "blockers", "risks"] {
-        match map.get(key) {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(items)) => {
-                for (i, item) in items.iter().enumerate() {
-                    if !item.is_string() {
-                        report.error(
-                            "E_TYPE",
-                            format!("/{key}/{i}"),
-                            format!("{key} items must be strings"),
-                        );
-                    }
-                }
-            }
-            Some(v) => report.error(
-                "E_TYPE",
-                format!("/{key}"),
-                format!(
-                    "{key} must be a list of strings, not {}",
-                    crate::merge::type_name(v)
-                ),
-            ),
-        }
-    }
 }
 
 fn empty_detail(key: &str) -> Value {

@@ -55,6 +55,33 @@ fn position(items: &[Value], id: &str) -> Option<usize> {
         .position(|item| item.get("id").and_then(Value::as_str) == Some(id))
 }
 
+/// How many random bytes a host passes for an inbox id suffix ([`random_suffix`]).
+pub const RANDOM_BYTES: usize = 32;
+
+/// The 6 lowercase base36 characters of a new inbox id from random bytes, without bias:
+/// a byte below 252 (7 × 36) gives one character (`b % 36`), others are skipped. 32 bytes
+/// run out only with a probability below 10^-40; `E_ARGUMENT` then (or with too few bytes).
+pub fn random_suffix(bytes: &[u8]) -> Result<String> {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let suffix: String = bytes
+        .iter()
+        .filter(|b| **b < 252)
+        .filter_map(|b| DIGITS.get(usize::from(*b % 36)).map(|d| char::from(*d)))
+        .take(6)
+        .collect();
+    if suffix.len() < 6 {
+        return Err(Error::new(
+            Code::Argument,
+            "/random",
+            format!(
+                "{} random bytes gave too few usable values; pass {RANDOM_BYTES} random bytes",
+                bytes.len()
+            ),
+        ));
+    }
+    Ok(suffix)
+}
+
 /// Adds an item first: `{id: "inbox-{ms}-{random}", type, content, timestamp: now, status:
 /// "pending"}`. The host supplies `now` and `random` (6 lowercase base36 characters).
 pub fn inbox_add(

@@ -9,8 +9,7 @@
 mod build;
 mod feed;
 mod inbox;
-#[cfg(feature = "schema")]
-pub mod schema;
+pub mod shapes;
 mod status;
 mod validate;
 mod workflow;
@@ -20,8 +19,11 @@ pub use build::{
     ready_chunks, resume_build_run, resume_plan, run_machine, DEFAULT_MAX_RETRIES,
 };
 pub use feed::{activity_feed, context_health};
-pub use inbox::{inbox_add, inbox_batch, inbox_dismiss, inbox_machine, inbox_transition};
-pub use status::{render_status_line, status_line};
+pub use inbox::{
+    inbox_add, inbox_batch, inbox_dismiss, inbox_machine, inbox_transition, random_suffix,
+    RANDOM_BYTES,
+};
+pub use status::{render_status_line, status_line, status_line_text};
 
 pub use validate::{
     find_cycle, is_inbox_id, validate_event, validate_inbox, validate_state, CHUNK_STATUSES,

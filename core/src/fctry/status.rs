@@ -94,6 +94,15 @@ fn chunk_counts(state: &Value) -> Option<Value> {
     }))
 }
 
+/// The rendered status line straight from the state file's bytes (`None`: no file): a missing
+/// or unparseable file reads as `{}` (the status line's rule). One call per prompt.
+pub fn status_line_text(bytes: Option<&[u8]>, options: &Value) -> String {
+    let state = bytes
+        .and_then(|b| crate::json::parse(b).ok())
+        .unwrap_or_else(|| Value::Object(Map::new()));
+    render_status_line(&status_line(&state), options)
+}
+
 /// ANSI styles of the rendered segments.
 const DIM: &str = "\u{1b}[2m";
 const BOLD: &str = "\u{1b}[1m";

@@ -30,6 +30,36 @@ pub const STATES: [&str; 16] = [
 /// The agents, in the seed's column order (`active_agents` keeps this order).
 pub const AGENTS: [&str; 4] = ["lead", "reviewer", "worker1", "worker2"];
 
+/// The events of the workflow machine, in the order of its transitions (a test checks them
+/// against the definition).
+pub const EVENTS: [&str; 25] = [
+    "select_project",
+    "give_task",
+    "plan_written",
+    "plan_approved",
+    "plan_feedback",
+    "plan_updated",
+    "checkpoint_reached",
+    "worker_crashed",
+    "review_checkpoint",
+    "approve_continue",
+    "checkpoint_issues",
+    "approve_friction",
+    "approve_complete",
+    "fixes_applied",
+    "friction_found",
+    "sync_friction",
+    "start_resolution",
+    "friction_resolved",
+    "new_task",
+    "retry",
+    "abandon",
+    "pause",
+    "resume",
+    "block",
+    "user_input",
+];
+
 /// The delay of the automatic follow-ups (checkpoint → review, friction logged → sync).
 pub const FOLLOW_UP_MS: u64 = 500;
 

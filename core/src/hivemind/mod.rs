@@ -4,14 +4,14 @@
 //! `docs/hivemind.md` lists every rule and every choice made where the seed is silent.
 
 mod machine;
-#[cfg(feature = "schema")]
-pub mod schema;
+pub mod shapes;
 mod triggers;
 mod validate;
 mod workflow;
 
 pub use machine::{
-    active_agents, context_message, hivemind_machine, modes, Mode, AGENTS, FOLLOW_UP_MS, STATES,
+    active_agents, context_message, hivemind_machine, modes, Mode, AGENTS, EVENTS, FOLLOW_UP_MS,
+    STATES,
 };
 pub use triggers::on_file;
 pub use validate::{default_state, validate_state};

@@ -2,22 +2,10 @@
 //! Format"), and its default document (what a missing file reads as).
 
 use super::machine::{active_agents, AGENTS, STATES};
-use crate::check::{one_of, present, required, root, string, timestamp, unknown_fields, whole};
+use super::shapes;
 use crate::report::Report;
+use crate::shape::check::{present, type_error, walk};
 use serde_json::{Map, Value};
-
-/// The fields of `state.json`.
-pub(super) const FIELDS: [&str; 9] = [
-    "state",
-    "previous_state",
-    "active_agents",
-    "timestamp",
-    "project",
-    "current_checkpoint",
-    "total_checkpoints",
-    "friction_count",
-    "error",
-];
 
 /// What a missing `state.json` reads as: `idle`, no project, counters at zero.
 pub fn default_state() -> Value {
@@ -34,26 +22,21 @@ pub fn default_state() -> Value {
     Value::Object(map)
 }
 
-/// Validates `workspace/state.json`.
+/// Validates `workspace/state.json`: the field rules of [`shapes::STATE`], then the
+/// cross-field rules (the state's active agents, the checkpoint range).
 pub fn validate_state(doc: &Value) -> Report {
     let mut report = Report::default();
-    let Some(map) = root(&mut report, doc, "", "the hivemind state") else {
+    let Some(map) = walk(&mut report, doc, &shapes::STATE, "") else {
         return report;
     };
-    let state = match required(&mut report, map, "state", "") {
-        Some(_) => one_of(&mut report, map, "state", "", &STATES),
-        None => None,
-    };
-    one_of(&mut report, map, "previous_state", "", &STATES);
+    let state = present(map, "state")
+        .and_then(Value::as_str)
+        .filter(|s| STATES.contains(s));
     if let Some(state) = state {
         agents(&mut report, map, state);
     }
-    timestamp(&mut report, map, "timestamp", "");
-    string(&mut report, map, "project", "");
-    string(&mut report, map, "error", "");
-    let current = whole(&mut report, map, "current_checkpoint", "", 0);
-    let total = whole(&mut report, map, "total_checkpoints", "", 0);
-    whole(&mut report, map, "friction_count", "", 0);
+    let current = present(map, "current_checkpoint").and_then(Value::as_u64);
+    let total = present(map, "total_checkpoints").and_then(Value::as_u64);
     if let (Some(current), Some(total)) = (current, total) {
         if current > total {
             report.error(
@@ -65,7 +48,6 @@ pub fn validate_state(doc: &Value) -> Report {
             );
         }
     }
-    unknown_fields(&mut report, map, &FIELDS, "", "hivemind state");
     report
 }
 
@@ -76,7 +58,7 @@ fn agents(report: &mut Report, map: &Map<String, Value>, state: &str) {
         return;
     };
     let Some(items) = value.as_array() else {
-        crate::check::array(report, map, "active_agents", "");
+        type_error(report, "/active_agents", "active_agents", "a list", value);
         return;
     };
     let mut names = Vec::with_capacity(items.len());

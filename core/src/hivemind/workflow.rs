@@ -245,10 +245,20 @@ pub(super) fn notifications(state: &str) -> Vec<(String, String)> {
 /// Fires `event` (a host event such as `select_project`, `give_task`, `worker_crashed`,
 /// `pause`, `resume`, `block`, `user_input`, `retry`, `abandon`, `new_task`) on `state`.
 /// An illegal event is `E_TRANSITION`; an event leading to the current state changes nothing.
+/// `details` holds only the fields of [`super::shapes::DETAILS`] (`E_OPTIONS` otherwise).
 pub fn fire(state: Value, event: &str, now: &Value, details: &Value) -> Result<Outcome> {
     let details = match details {
         Value::Null => Map::new(),
-        Value::Object(map) => map.clone(),
+        Value::Object(map) => {
+            // A misspelt detail would be ignored: refuse it with the nearest valid name.
+            crate::options::check("details", details, &super::shapes::DETAILS).map_err(|e| {
+                Error {
+                    path: format!("/details{}", e.path),
+                    ..e
+                }
+            })?;
+            map.clone()
+        }
         _ => {
             return Err(Error::new(
                 Code::Argument,

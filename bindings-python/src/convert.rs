@@ -1,0 +1,241 @@
+//! Value conversion, the hot spot of the boundary: Python objects straight to the core's JSON
+//! values (a direct walk over `dict`/`list`/`tuple`/`str`/`int`/`float`/`bool`/`None`, no
+//! serde bridge; depth and string-length limits enforced during the walk, which also stops
+//! cycles; JSON pointer paths built only on failure), and JSON values back to Python
+//! (integers as exact `int`s, other numbers as `float`s, `E_PRECISION` out of range).
+
+use crate::errors::{type_name, value_error, Fail};
+use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+use statecore::{json, Code, Error};
+use std::str::FromStr;
+
+/// Converts a Python value to a document; `name` is the argument, reported in `details`.
+pub(crate) fn arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Value> {
+    to_value(obj, 0).map_err(|fail| fail.in_argument(name).into_pyerr(obj.py()))
+}
+
+/// The walk: `depth` is the number of containers around `obj`.
+pub(crate) fn to_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, Fail> {
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(string(s)?));
+    }
+    // `bool` before `int`: it is a subclass of it.
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        return Ok(Value::Number(int(i)?));
+    }
+    if let Ok(dict) = obj.cast::<PyDict>() {
+        return object(dict, depth);
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        return array(list.iter(), list.len(), depth);
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        let f = f.value();
+        return Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or_else(|| value_error(format!("{f} is not JSON: only finite floats are")));
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return array(tuple.iter(), tuple.len(), depth);
+    }
+    Err(value_error(format!(
+        "a value of type {} is not JSON: use dict, list, tuple, str, int, float, bool or None",
+        type_name(obj)
+    )))
+}
+
+/// One more level of nesting, or `E_LIMIT` (which is also what stops a cycle).
+fn enter(depth: usize) -> Result<usize, Fail> {
+    let depth = depth.saturating_add(1);
+    json::check_depth(depth, "")?;
+    Ok(depth)
+}
+
+fn object(dict: &Bound<'_, PyDict>, depth: usize) -> Result<Value, Fail> {
+    let depth = enter(depth)?;
+    let mut map = Map::with_capacity(dict.len());
+    for (key, item) in dict.iter() {
+        let Ok(key) = key.cast::<PyString>() else {
+            return Err(value_error(format!(
+                "object keys must be str, not {} ({})",
+                type_name(&key),
+                key.repr()
+                    .map_or_else(|_| "?".to_owned(), |r| r.to_string())
+            )));
+        };
+        let key = string(key)?;
+        let value = to_value(&item, depth).map_err(|fail| fail.within(&key))?;
+        if let Some(_previous) = map.insert(key, value) {
+            // Only possible with `str` subclasses whose equality differs from their text.
+            return Err(value_error(
+                "two keys of this dict have the same text".to_owned(),
+            ));
+        }
+    }
+    Ok(Value::Object(map))
+}
+
+fn array<'py>(
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+    len: usize,
+    depth: usize,
+) -> Result<Value, Fail> {
+    let depth = enter(depth)?;
+    let mut out = Vec::with_capacity(len);
+    for (index, item) in items.enumerate() {
+        out.push(to_value(&item, depth).map_err(|fail| fail.within(&index.to_string()))?);
+    }
+    Ok(Value::Array(out))
+}
+
+/// A `str` as UTF-8, within the string-length limit; a lone surrogate is `E_VALUE`.
+fn string(s: &Bound<'_, PyString>) -> Result<String, Fail> {
+    let text = utf8(s).map_err(|err| {
+        if err.is_instance_of::<PyUnicodeEncodeError>(s.py()) {
+            value_error("str contains a lone surrogate, which JSON text cannot hold".to_owned())
+        } else {
+            Fail::Py(err)
+        }
+    })?;
+    json::check_string_len(text.len(), "")?;
+    Ok(text.to_owned())
+}
+
+/// The UTF-8 text of a `str`, borrowed from the string object (no copy for ASCII strings).
+///
+/// PyO3 offers this (`to_str`) only for abi3 ≥ 3.10 and otherwise encodes into a temporary
+/// `bytes` object; `PyUnicode_AsUTF8AndSize` is exported by every CPython 3 (and in the stable
+/// ABI since 3.10), so the cp39-abi3 wheel calls it directly: strings are the hot spot of the
+/// conversion. Fails with `UnicodeEncodeError` on a lone surrogate.
+#[allow(unsafe_code)]
+pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+    extern "C" {
+        fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut pyo3::ffi::PyObject,
+            size: *mut pyo3::ffi::Py_ssize_t,
+        ) -> *const std::os::raw::c_char;
+    }
+    let mut size: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live `str` object and we are attached to the interpreter.
+    let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    if data.is_null() {
+        return Err(PyErr::fetch(s.py()));
+    }
+    let len = usize::try_from(size).unwrap_or(0);
+    // SAFETY: CPython returns `size` bytes of valid UTF-8 cached in the string object, which
+    // is immutable and outlives the borrow `'a` of `s`.
+    Ok(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(data.cast(), len)) })
+}
+
+/// An `int` as an exact JSON number: `i64` directly, anything bigger through its decimal text.
+fn int(i: &Bound<'_, PyInt>) -> Result<Number, Fail> {
+    if let Ok(v) = i.extract::<i64>() {
+        return Ok(Number::from(v));
+    }
+    let py = i.py();
+    // `str()` of an `int` subclass (an IntEnum, say) need not be its digits: convert first.
+    let exact = if i.is_exact_instance_of::<PyInt>() {
+        i.clone().into_any()
+    } else {
+        py.get_type::<PyInt>().call1((i,))?
+    };
+    let digits = exact
+        .str()
+        .map_err(|err| value_error(format!("int cannot be converted to decimal text: {err}")))?;
+    let digits = utf8(&digits)?;
+    json::check_string_len(digits.len(), "")?;
+    Number::from_str(digits).map_err(|_| value_error(format!("{digits} is not a JSON number")))
+}
+
+/// `str` or `bytes` (file contents) as bytes; `str` is encoded as UTF-8.
+pub(crate) fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&'a [u8]> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(b.as_bytes());
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return match utf8(s) {
+            Ok(text) => Ok(text.as_bytes()),
+            Err(_) => Err(value_error(
+                "str contains a lone surrogate, which JSON text cannot hold".to_owned(),
+            )
+            .in_argument(name)
+            .into_pyerr(obj.py())),
+        };
+    }
+    Err(PyTypeError::new_err(format!(
+        "{name} must be str or bytes, not {}",
+        type_name(obj)
+    )))
+}
+
+/// Converts a core result to Python.
+pub(crate) fn out<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, value).map_err(|fail| fail.into_pyerr(py))
+}
+
+pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> Result<Bound<'py, PyAny>, Fail> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => number(py, n)?,
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let mut list = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                list.push(to_py(py, item).map_err(|fail| fail.within(&index.to_string()))?);
+            }
+            PyList::new(py, list)?.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (key, item) in map {
+                let item = to_py(py, item).map_err(|fail| fail.within(key))?;
+                dict.set_item(PyString::new(py, key), item)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// An integer literal becomes an exact `int`; any other number a finite `float`.
+fn number<'py>(py: Python<'py>, n: &Number) -> Result<Bound<'py, PyAny>, Fail> {
+    let text = n.as_str();
+    if json::is_integer_text(text) {
+        if let Ok(v) = text.parse::<i64>() {
+            return Ok(PyInt::new(py, v).into_any());
+        }
+        // Python's `int()` reads any size (up to `sys.get_int_max_str_digits()`).
+        return py
+            .get_type::<PyInt>()
+            .call1((text,))
+            .map_err(|_| precision(n));
+    }
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() => Ok(PyFloat::new(py, f).into_any()),
+        _ => Err(precision(n)),
+    }
+}
+
+/// The core's `E_PRECISION` error for a number Python cannot hold.
+fn precision(n: &Number) -> Fail {
+    let error = json::check_float_range(&Value::Number(n.clone()))
+        .err()
+        .unwrap_or_else(|| {
+            Error::new(
+                Code::Precision,
+                "",
+                format!("the number {n} cannot be represented by a Python int or float"),
+            )
+            .with_detail("number", n.as_str())
+        });
+    Fail::Core(error)
+}

@@ -1,0 +1,80 @@
+//! An operation's arguments from a Python tuple, each converted by its parameter's kind in the
+//! core's table, and its result back to Python.
+
+use crate::convert::{arg, bytes_arg, out, utf8};
+use crate::errors::{type_name, value_error};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use statecore::ops::{Arg, Args, Kind, Op, Out, Param};
+use statecore::Value;
+use std::borrow::Cow;
+
+/// The arguments of `op`'s parameters from the `skip`-th on, converted from `objects`; also
+/// the number of bytes given (large inputs are processed with the interpreter released).
+pub(crate) fn args<'a>(
+    op: &Op,
+    skip: usize,
+    objects: &'a [Bound<'_, PyAny>],
+) -> PyResult<(Args<'a>, usize)> {
+    let params = op.params.get(skip..).unwrap_or_default();
+    if objects.len() > params.len() {
+        return Err(PyTypeError::new_err(format!(
+            "{} takes {} argument(s) after the document, not {}",
+            op.name(),
+            params.len(),
+            objects.len()
+        )));
+    }
+    let mut size = 0usize;
+    let mut items = Vec::with_capacity(objects.len());
+    for (obj, param) in objects.iter().zip(params) {
+        let item = one(obj, param)?;
+        if let Arg::Bytes(Some(bytes)) = &item {
+            size = size.saturating_add(bytes.len());
+        }
+        items.push(item);
+    }
+    Ok((Args::new(items), size))
+}
+
+/// One argument by its parameter's kind: documents walked, text and bytes checked for their
+/// Python type (`TypeError`), like any Python function.
+fn one<'a>(obj: &'a Bound<'_, PyAny>, param: &Param) -> PyResult<Arg<'a>> {
+    let name = param.name;
+    match param.kind {
+        Kind::Bytes if obj.is_none() => Ok(Arg::Bytes(None)),
+        Kind::Bytes => Ok(Arg::Bytes(Some(Cow::Borrowed(bytes_arg(obj, name)?)))),
+        Kind::Random if obj.is_none() => Ok(Arg::Value(Value::Null)),
+        Kind::Random if obj.is_instance_of::<PyBytes>() => {
+            Ok(Arg::Bytes(Some(Cow::Borrowed(bytes_arg(obj, name)?))))
+        }
+        Kind::Text | Kind::Random => {
+            if obj.is_none() && param.optional {
+                return Ok(Arg::Value(Value::Null));
+            }
+            let Ok(text) = obj.cast::<PyString>() else {
+                return Err(PyTypeError::new_err(format!(
+                    "{name} must be str, not {}",
+                    type_name(obj)
+                )));
+            };
+            let text = utf8(text).map_err(|_| {
+                value_error("str contains a lone surrogate, which JSON text cannot hold".into())
+                    .in_argument(name)
+                    .into_pyerr(obj.py())
+            })?;
+            Ok(Arg::Value(Value::String(text.to_owned())))
+        }
+        Kind::Value | Kind::Int | Kind::Now | Kind::Options(_) => Ok(Arg::Value(arg(obj, name)?)),
+    }
+}
+
+/// A result in Python: objects for JSON, `str` for text, `None` for nothing.
+pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> {
+    match result {
+        Out::Json(value) => out(py, &value),
+        Out::Text(text) => Ok(PyString::new(py, &text).into_any()),
+        Out::Nothing => Ok(py.None().into_bound(py)),
+    }
+}

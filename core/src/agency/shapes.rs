@@ -1,0 +1,229 @@
+//! The agency runner status document and the values of the watchdog, snapshot, run status and
+//! rendering operations, described once (`crate::shape`): validation's field rules, the JSON
+//! Schema and the TypeScript and Python types come from here.
+
+use super::derive::STATUSES as DERIVED;
+use super::status::STATUSES;
+use crate::shape::common::{NOW, REPORT};
+use crate::shape::{Enum, Field, Shape, Ty};
+
+/// The four runner statuses.
+pub static RUNNER_STATUS_NAME: Enum = Enum {
+    name: "RunnerStatusName",
+    doc: "A runner status (case-sensitive).",
+    values: &STATUSES,
+};
+
+/// The 12 derived run statuses.
+pub static RUN_STATUS_NAME: Enum = Enum {
+    name: "RunStatusName",
+    doc: "A derived run status, in precedence order.",
+    values: &DERIVED,
+};
+
+const STRINGS: Ty = Ty::List(&Ty::Str);
+
+/// `.agency/state/runner_status.json`.
+pub static RUNNER_STATUS: Shape = Shape::document(
+    "RunnerStatus",
+    "a runner status",
+    "`.agency/state/runner_status.json`: what a runner reports at each milestone.",
+    &[
+        Field::opt(
+            "$schema",
+            Ty::Str,
+            "The JSON Schema this document follows (kept as it is).",
+        ),
+        Field::opt("schema_version", Ty::Str, "The contract's version (`1.0`)."),
+        Field::req(
+            "status",
+            Ty::Enum(&RUNNER_STATUS_NAME),
+            "What the runner is doing.",
+        )
+        .by_rule(),
+        Field::opt("updated_at", Ty::Timestamp, "When it was written."),
+        Field::req(
+            "summary",
+            Ty::Line,
+            "One line saying what the runner is doing (not blank).",
+        )
+        .presence_by_rule(),
+        Field::opt(
+            "questions",
+            STRINGS,
+            "What the runner asks (non-empty for `needs_input`).",
+        ),
+        Field::opt(
+            "blockers",
+            STRINGS,
+            "What blocks it (non-empty for `blocked`).",
+        ),
+        Field::opt(
+            "how_to_test",
+            Ty::Str,
+            "How a reviewer checks the work (not empty for `ready_for_review`).",
+        ),
+        Field::opt("risks", STRINGS, "Known risks."),
+    ],
+);
+
+/// A runner's milestone update.
+pub static RUNNER_STATUS_UPDATE: Shape = Shape::open(
+    "RunnerStatusUpdate",
+    "a runner status update",
+    "A runner's milestone: `status`/`summary` kept when left out, the details cleared.",
+    &[
+        Field::opt("status", Ty::Enum(&RUNNER_STATUS_NAME), "The new status."),
+        Field::opt("summary", Ty::Str, "The new summary."),
+        Field::opt("questions", STRINGS, "Questions (`needs_input`)."),
+        Field::opt("blockers", STRINGS, "Blockers (`blocked`)."),
+        Field::opt("how_to_test", Ty::Str, "How to test (`ready_for_review`)."),
+        Field::opt("risks", STRINGS, "Known risks."),
+    ],
+);
+
+/// What a reader makes of the status file.
+pub static RUNNER_STATUS_PARSE: Shape = Shape::exact(
+    "RunnerStatusParse",
+    "What a reader makes of the status file: no status when it is missing or invalid.",
+    &[
+        Field::req(
+            "status",
+            Ty::Nullable(&Ty::Object(&RUNNER_STATUS)),
+            "The status, or null.",
+        ),
+        Field::req(
+            "report",
+            Ty::Nullable(&Ty::Object(&REPORT)),
+            "Null for a missing file; why a file counts as absent otherwise.",
+        ),
+    ],
+);
+
+/// The watchdog's signals.
+pub static SIGNALS: Shape = Shape::exact(
+    "ActivitySignals",
+    "The watchdog's signals: the status file's modification time (null: no file) and tmux.",
+    &[
+        Field::opt(
+            "status_file_mod_time",
+            Ty::Nullable(&Ty::Alias(&NOW)),
+            "When the status file was last modified.",
+        ),
+        Field::opt(
+            "tmux_session_exists",
+            Ty::Bool,
+            "Whether the run's tmux session exists.",
+        ),
+    ],
+);
+
+/// The watchdog's verdict.
+pub static STALL: Shape = Shape::exact(
+    "StallResult",
+    "The watchdog's verdict; `stalled_duration` (ms) only when stalled.",
+    &[
+        Field::req("is_stalled", Ty::Bool, "True when stalled."),
+        Field::opt(
+            "stalled_duration",
+            Ty::Whole(0),
+            "How long it has been stalled, in ms.",
+        ),
+    ],
+);
+
+/// What the host observed of a run.
+pub static SNAPSHOT: Shape = Shape::exact(
+    "RunSnapshot",
+    "What the host observed of a run, for `derive`.",
+    &[
+        Field::opt(
+            "meta",
+            Ty::Nullable(&Ty::Map(&Ty::Json)),
+            "meta.json's object; null when missing or unreadable (`broken`).",
+        ),
+        Field::opt(
+            "worktree_present",
+            Ty::Bool,
+            "Default true; false adds the `archived` marker.",
+        ),
+        Field::opt(
+            "tmux_active",
+            Ty::Bool,
+            "Whether the run's tmux session is alive.",
+        ),
+        Field::opt(
+            "runner_status",
+            Ty::Nullable(&Ty::Map(&Ty::Json)),
+            "The status document; one that does not validate counts as absent.",
+        ),
+        Field::opt(
+            "runner_status_report",
+            Ty::Nullable(&Ty::Object(&REPORT)),
+            "Why the status counts as absent.",
+        ),
+        Field::opt(
+            "stall_result",
+            Ty::Nullable(&Ty::Object(&STALL)),
+            "The watchdog's verdict.",
+        ),
+    ],
+);
+
+/// The facts a host adds to a worktree's files.
+pub static FACTS: Shape = Shape::exact(
+    "SnapshotFacts",
+    "The facts a host adds to a worktree's files for `build_snapshot`.",
+    &[
+        Field::opt(
+            "status_file_mod_time",
+            Ty::Nullable(&Ty::Alias(&NOW)),
+            "The status file's modification time.",
+        ),
+        Field::opt(
+            "tmux_active",
+            Ty::Bool,
+            "Whether the run's tmux session is alive.",
+        ),
+        Field::opt("worktree_present", Ty::Bool, "Whether the worktree exists."),
+    ],
+);
+
+/// The derived run status.
+pub static DERIVED_STATUS: Shape = Shape::exact(
+    "DerivedStatus",
+    "The derived run status: machine value, display string, archived marker.",
+    &[
+        Field::req("status", Ty::Enum(&RUN_STATUS_NAME), "The machine value."),
+        Field::req(
+            "display",
+            Ty::Str,
+            "The display string (`merged (archived)`).",
+        ),
+        Field::req("archived", Ty::Bool, "True when the worktree is gone."),
+        Field::opt(
+            "stalled_duration",
+            Ty::Whole(0),
+            "Milliseconds, only when `status` is `stalled`.",
+        ),
+    ],
+);
+
+/// One run of `ls` / `show`.
+pub static RUN_ROW: Shape = Shape::exact(
+    "RunRow",
+    "One run for `render_ls` / `render_show`.",
+    &[
+        Field::opt("run_id", Ty::Nullable(&Ty::Str), "The run id."),
+        Field::opt("name", Ty::Nullable(&Ty::Str), "The run's name."),
+        Field::opt(
+            "pr",
+            Ty::Nullable(&Ty::Union(&[Ty::Int, Ty::Str])),
+            "A number `n` shows as `#n`; a string as it is.",
+        ),
+        Field::req("snapshot", Ty::Object(&SNAPSHOT), "What the host observed."),
+    ],
+);
+
+/// A status argument: the document, or null for a missing file.
+pub const RUNNER_STATUS_IN: Ty = Ty::Nullable(&Ty::Object(&RUNNER_STATUS));

@@ -1,0 +1,270 @@
+//! An operation's arguments as a binding hands them over, and the typed accessors the table's
+//! functions read them with. Every argument rule (a string where a string is needed, a whole
+//! number for an id, known option keys) is stated here once, for every binding.
+
+use super::{Kind, Op, Param};
+use crate::error::{Code, Error, Result};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// One argument.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg<'a> {
+    /// A JSON value (text, numbers and documents alike).
+    Value(Value),
+    /// File contents or random bytes (`None`: no file).
+    Bytes(Option<Cow<'a, [u8]>>),
+}
+
+/// The arguments of one call, bound to the operation's parameters.
+#[derive(Debug, Default)]
+pub struct Args<'a> {
+    items: Vec<Arg<'a>>,
+    params: &'static [Param],
+    now: Option<Value>,
+}
+
+static NULL: Value = Value::Null;
+
+/// The suffix of a new inbox id: given, or drawn from random bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suffix<'a> {
+    /// The caller's 6 lowercase base36 characters.
+    Given(&'a str),
+    /// Random bytes from the host (at least 32).
+    Random(&'a [u8]),
+}
+
+impl<'a> Args<'a> {
+    /// Arguments in parameter order (fewer than the parameters: the rest are `null`).
+    pub fn new(items: Vec<Arg<'a>>) -> Args<'a> {
+        Args {
+            items,
+            params: &[],
+            now: None,
+        }
+    }
+
+    /// The arguments of `op` as a host sends them over a text boundary (wasm): the JSON text
+    /// of an array with one entry per parameter after the first `skip` (a file operation's
+    /// document comes from the file), and one byte slot per bytes or random parameter, in
+    /// order. A random parameter given as a string uses the string and not its slot. An
+    /// error inside an argument's JSON names the argument (`details.argument`) and has a
+    /// path within it.
+    pub fn from_wire(
+        op: &Op,
+        skip: usize,
+        json: &str,
+        mut slots: impl Iterator<Item = Option<Cow<'a, [u8]>>>,
+    ) -> Result<Args<'a>> {
+        let params = op.params.get(skip..).unwrap_or_default();
+        let values = match crate::json::parse_args(json) {
+            Ok(Value::Array(values)) => values,
+            Ok(_) => {
+                return Err(Error::new(
+                    Code::Argument,
+                    "",
+                    "the arguments must be a JSON array",
+                ))
+            }
+            Err(error) => return Err(within_argument(error, params)),
+        };
+        let mut items = Vec::with_capacity(params.len());
+        for (i, value) in values.into_iter().enumerate() {
+            let kind = params.get(i).map(|p| p.kind);
+            let item = match (kind, value) {
+                (Some(Kind::Bytes), _) => Arg::Bytes(slots.next().flatten()),
+                (Some(Kind::Random), Value::String(text)) => {
+                    slots.next();
+                    Arg::Value(Value::String(text))
+                }
+                (Some(Kind::Random), _) => match slots.next().flatten() {
+                    Some(bytes) => Arg::Bytes(Some(bytes)),
+                    None => Arg::Value(Value::Null),
+                },
+                (_, value) => Arg::Value(value),
+            };
+            items.push(item);
+        }
+        Ok(Args::new(items))
+    }
+
+    /// The same arguments after `first` (the document a file operation read).
+    pub fn prepend(mut self, first: Arg<'a>) -> Args<'a> {
+        self.items.insert(0, first);
+        self
+    }
+
+    /// The host's clock: every `now` parameter left out (or `null`) takes this value.
+    pub fn set_now(&mut self, now: &Value) {
+        self.now = Some(now.clone());
+    }
+
+    /// Arguments that are all JSON values (bytes parameters take a string's UTF-8 bytes).
+    pub fn values(values: Vec<Value>) -> Args<'a> {
+        Args::new(values.into_iter().map(Arg::Value).collect())
+    }
+
+    /// Binds the arguments to `op`'s parameters: `E_ARGUMENT` when there are too many; a
+    /// string given for a bytes parameter becomes its UTF-8 bytes.
+    pub(super) fn bind(&mut self, op: &Op) -> Result<()> {
+        if self.items.len() > op.params.len() {
+            return Err(Error::new(
+                Code::Argument,
+                "",
+                format!(
+                    "{} takes {} argument(s), not {}",
+                    op.name(),
+                    op.params.len(),
+                    self.items.len()
+                ),
+            ));
+        }
+        self.params = op.params;
+        if let Some(now) = &self.now {
+            for (i, param) in op.params.iter().enumerate() {
+                if matches!(param.kind, Kind::Now) && self.get(i).is_null() {
+                    while self.items.len() <= i {
+                        self.items.push(Arg::Value(Value::Null));
+                    }
+                    if let Some(item) = self.items.get_mut(i) {
+                        *item = Arg::Value(now.clone());
+                    }
+                }
+            }
+        }
+        for (item, param) in self.items.iter_mut().zip(op.params) {
+            if let (Kind::Bytes, Arg::Value(value)) = (param.kind, &*item) {
+                *item = match value {
+                    Value::Null => Arg::Bytes(None),
+                    Value::String(text) => Arg::Bytes(Some(Cow::Owned(text.clone().into_bytes()))),
+                    other => return Err(argument_type(param.name, "bytes or a string", other)),
+                };
+            }
+        }
+        Ok(())
+    }
+
+    fn name(&self, i: usize) -> &'static str {
+        self.params.get(i).map_or("argument", |p| p.name)
+    }
+
+    /// The JSON value at `i` (`null` when left out).
+    pub fn get(&self, i: usize) -> &Value {
+        match self.items.get(i) {
+            Some(Arg::Value(value)) => value,
+            _ => &NULL,
+        }
+    }
+
+    /// The JSON value at `i`, taken (documents are consumed, never copied).
+    pub fn take(&mut self, i: usize) -> Value {
+        match self.items.get_mut(i) {
+            Some(Arg::Value(value)) => std::mem::take(value),
+            _ => Value::Null,
+        }
+    }
+
+    /// The string at `i` (`E_VALUE` otherwise).
+    pub fn text(&self, i: usize) -> Result<&str> {
+        let value = self.get(i);
+        value
+            .as_str()
+            .ok_or_else(|| argument_type(self.name(i), "a string", value))
+    }
+
+    /// The string at `i`, or `None` when it is left out or `null`.
+    pub fn opt_text(&self, i: usize) -> Result<Option<&str>> {
+        match self.get(i) {
+            Value::Null => Ok(None),
+            _ => self.text(i).map(Some),
+        }
+    }
+
+    /// The bytes at `i`, or `None` (no file).
+    pub fn opt_bytes(&self, i: usize) -> Option<&[u8]> {
+        match self.items.get(i) {
+            Some(Arg::Bytes(Some(bytes))) => Some(bytes),
+            _ => None,
+        }
+    }
+
+    /// The bytes at `i` (`E_VALUE` when there are none).
+    pub fn bytes(&self, i: usize) -> Result<&[u8]> {
+        self.opt_bytes(i)
+            .ok_or_else(|| argument_type(self.name(i), "bytes or a string", &NULL))
+    }
+
+    /// A whole number ≥ 0 at `i` (`E_ARGUMENT` at `/<name>` otherwise).
+    pub fn whole(&self, i: usize) -> Result<u64> {
+        let value = self.get(i);
+        value.as_u64().ok_or_else(|| {
+            let name = self.name(i);
+            Error::new(
+                Code::Argument,
+                format!("/{name}"),
+                format!("{name} must be a whole number ≥ 0, not {value}"),
+            )
+            .with_detail("argument", name)
+        })
+    }
+
+    /// The id suffix at `i`: a given string, or the host's random bytes.
+    pub fn suffix(&self, i: usize) -> Result<Suffix<'_>> {
+        match self.items.get(i) {
+            Some(Arg::Value(Value::String(text))) => Ok(Suffix::Given(text)),
+            Some(Arg::Bytes(Some(bytes))) => Ok(Suffix::Random(bytes)),
+            Some(Arg::Value(other)) if !other.is_null() => {
+                Err(argument_type(self.name(i), "a string", other))
+            }
+            _ => Err(Error::new(
+                Code::Argument,
+                format!("/{}", self.name(i)),
+                "the host must pass random bytes (or a 6-character base36 suffix)",
+            )),
+        }
+    }
+
+    /// The options at `i` (`null` when left out), their keys checked against the parameter's
+    /// shape (`E_OPTIONS` naming the nearest valid key).
+    pub fn options(&self, i: usize) -> Result<&Value> {
+        let value = self.get(i);
+        if let Some(Param {
+            kind: Kind::Options(shape),
+            name,
+            ..
+        }) = self.params.get(i)
+        {
+            crate::options::check(name, value, shape)?;
+        }
+        Ok(value)
+    }
+}
+
+/// An error at `/<index>/...` of the argument array, moved into the argument it is in.
+fn within_argument(mut error: Error, params: &[Param]) -> Error {
+    let rest = error.path.strip_prefix('/').unwrap_or_default();
+    let (index, inner) = rest.split_once('/').map_or((rest, ""), |(i, r)| (i, r));
+    if let Some(param) = index.parse::<usize>().ok().and_then(|i| params.get(i)) {
+        error.path = if inner.is_empty() {
+            String::new()
+        } else {
+            format!("/{inner}")
+        };
+        error = error.with_detail("argument", param.name);
+    }
+    error
+}
+
+/// `E_VALUE`: an argument of the wrong type, with the argument's name in `details`.
+fn argument_type(name: &str, expected: &str, value: &Value) -> Error {
+    Error::new(
+        Code::Value,
+        "",
+        format!(
+            "{name} must be {expected}, not {}",
+            crate::merge::type_name(value)
+        ),
+    )
+    .with_detail("argument", name)
+}

@@ -1,0 +1,222 @@
+//! One crossing per file operation (ARCHITECTURE §1): a host passes a file's bytes and one
+//! operation with its arguments, and gets back everything it needs to write the file and
+//! answer its caller, from one parse, one validation and one serialization.
+
+use super::{Access, Arg, Args, Op, Out};
+use crate::document::{finish, load_for_update, load_with};
+use crate::error::{Code, Error, Result};
+use crate::json;
+use crate::merge::{merge_owned, MergeOptions};
+use crate::report::{issues_value, Issue};
+use serde_json::{Map, Value};
+
+/// What an update does to a file's document.
+#[derive(Debug)]
+pub enum Change<'a> {
+    /// A writer of the table with its arguments after the document, which comes from the
+    /// file (`fctry_start_step` with `[step, now]`).
+    Op(&'static Op, Args<'a>),
+    /// A patch merged with options (`now` fills a stamp's missing time).
+    Patch(Value, Value),
+    /// A whole new document.
+    Replace(Value),
+}
+
+impl<'a> Change<'a> {
+    /// The change a host names: `""` replaces the document with the first argument,
+    /// `"merge"` merges the first argument with the second (options), any other name is a
+    /// writer of the table.
+    pub fn named(name: &str, args: Args<'a>) -> Result<Change<'a>> {
+        let mut args = args;
+        match name {
+            "" => Ok(Change::Replace(args.take(0))),
+            "merge" => Ok(Change::Patch(args.take(0), args.take(1))),
+            other => Ok(Change::Op(super::find(other)?, args)),
+        }
+    }
+
+    /// The operation whose parameters a host passes for the change `name`, and how many of
+    /// its first parameters the file supplies (its document: 1; none for a writer that
+    /// replaces the document without reading it). A replacement or a patch takes `merge`'s
+    /// (plain JSON values).
+    pub fn params_of(name: &str) -> Result<(&'static Op, usize)> {
+        let op = super::find(if name.is_empty() { "merge" } else { name })?;
+        let skip = match op.access {
+            Access::Writes(write) if !write.takes_document => 0,
+            _ => 1,
+        };
+        Ok((op, skip))
+    }
+}
+
+/// The outcome of [`update`]: what to write and what to tell the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Updated {
+    /// The document the file holds afterwards.
+    pub document: Value,
+    /// Its canonical text.
+    pub text: String,
+    /// The etag of the file afterwards (`None`: there is no file and none was written).
+    pub etag: Option<String>,
+    /// True when `text` must be written.
+    pub changed: bool,
+    /// True when the old bytes were not JSON (keep a `.corrupt-` copy before writing).
+    pub corrupt: bool,
+    /// Warnings (an unparseable old file, validation warnings).
+    pub warnings: Vec<Issue>,
+    /// The operation's own result when it is not the document (a Hivemind outcome).
+    pub result: Option<Value>,
+    /// The operation's extra field for its helper (`("item", the added inbox item)`).
+    pub extra: Option<(&'static str, Value)>,
+}
+
+impl Updated {
+    /// `{document, text, etag, changed, corrupt, warnings}` plus `result` and the extra field
+    /// when there are any.
+    pub fn into_value(self) -> Value {
+        let mut map = Map::new();
+        map.insert("document".into(), self.document);
+        map.insert("text".into(), self.text.into());
+        map.insert("etag".into(), self.etag.map_or(Value::Null, Value::String));
+        map.insert("changed".into(), self.changed.into());
+        map.insert("corrupt".into(), self.corrupt.into());
+        map.insert("warnings".into(), issues_value(&self.warnings));
+        if let Some(result) = self.result {
+            map.insert("result".into(), result);
+        }
+        if let Some((name, value)) = self.extra {
+            map.insert(name.into(), value);
+        }
+        Value::Object(map)
+    }
+}
+
+/// The pure half of a locked file update: the file's `bytes` (`None`: missing) read as a
+/// document of `kind`, `if_match` checked against their etag, `change` applied, the result
+/// validated and serialized. `now` is the host's clock: it fills a stamp's missing time and
+/// every `now` argument left out. A writer whose outcome changed nothing leaves the file as
+/// it is (`changed: false`).
+pub fn update(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    change: Change<'_>,
+    now: &Value,
+    if_match: Option<&str>,
+) -> Result<Updated> {
+    let mut loaded = load_for_update(kind, bytes, if_match)?;
+    let current = std::mem::take(&mut loaded.document);
+    let (document, result, extra) = match change {
+        Change::Replace(document) => (document, None, None),
+        Change::Patch(patch, options) => {
+            json::check_limits(&patch)?;
+            let options = MergeOptions::from_value(&stamped(options, now))?;
+            (merge_owned(current, &patch, &options)?, None, None)
+        }
+        Change::Op(op, args) => {
+            let Access::Writes(write) = op.access else {
+                return Err(not_for(op, kind, "writes no document"));
+            };
+            if write.kind != kind {
+                return Err(not_for(op, kind, &format!("writes {}", write.kind)));
+            }
+            let mut args = if write.takes_document {
+                args.prepend(Arg::Value(current.clone()))
+            } else {
+                args
+            };
+            args.set_now(now);
+            let out = super::call(op, args)?.into_value();
+            let (document, result) = match write.document_at {
+                None => (out, None),
+                Some(field) => {
+                    if out.get("changed") == Some(&Value::Bool(false)) {
+                        return Ok(unchanged(current, bytes, loaded.corrupt, out));
+                    }
+                    (out.get(field).cloned().unwrap_or(Value::Null), Some(out))
+                }
+            };
+            let extra = write.extra.map(|(name, pointer, _)| {
+                (
+                    name,
+                    document.pointer(pointer).cloned().unwrap_or(Value::Null),
+                )
+            });
+            (document, result, extra)
+        }
+    };
+    let finished = finish(kind, &loaded, document, bytes)?;
+    Ok(Updated {
+        document: finished.document,
+        text: finished.text,
+        etag: Some(finished.etag),
+        changed: finished.changed,
+        corrupt: finished.corrupt,
+        warnings: finished.warnings,
+        result,
+        extra,
+    })
+}
+
+/// A writer's outcome that changed nothing: the file stays as it is.
+fn unchanged(document: Value, bytes: Option<&[u8]>, corrupt: bool, result: Value) -> Updated {
+    Updated {
+        text: json::serialize(&document),
+        document,
+        etag: bytes.map(json::etag),
+        changed: false,
+        corrupt,
+        warnings: Vec::new(),
+        result: Some(result),
+        extra: None,
+    }
+}
+
+/// Merge options whose stamp has no time get the host's `now`.
+fn stamped(mut options: Value, now: &Value) -> Value {
+    if let Some(stamp) = options.get_mut("stamp").and_then(Value::as_object_mut) {
+        if stamp.get("now").is_none_or(Value::is_null) {
+            stamp.insert("now".into(), now.clone());
+        }
+    }
+    options
+}
+
+/// A read of a file's document by a reader of the table: the `bytes` (`None`: missing) read
+/// as the operation's kind (the default when missing or unparseable; not validated), or
+/// passed as they are to an operation that reads bytes; then the operation with its other
+/// arguments.
+pub fn query(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    op: &'static Op,
+    args: Args<'_>,
+    now: &Value,
+) -> Result<Out> {
+    let Access::Reads {
+        kind: reads,
+        bytes: raw,
+        ..
+    } = op.access
+    else {
+        return Err(not_for(op, kind, "reads no document"));
+    };
+    if reads != kind {
+        return Err(not_for(op, kind, &format!("reads {reads}")));
+    }
+    let first = if raw {
+        Arg::Bytes(bytes.map(std::borrow::Cow::Borrowed))
+    } else {
+        Arg::Value(load_with(kind, bytes, false, false)?.document)
+    };
+    let mut args = args.prepend(first);
+    args.set_now(now);
+    super::call(op, args)
+}
+
+fn not_for(op: &Op, kind: &str, why: &str) -> Error {
+    Error::new(
+        Code::Argument,
+        "",
+        format!("{} cannot be applied to a {kind} file: it {why}", op.name()),
+    )
+}

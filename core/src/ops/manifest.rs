@@ -1,0 +1,180 @@
+//! The operation table as data (`manifest()`): what `xtask codegen` writes the hosts' code,
+//! types, error maps, dispatchers and docs from, and what tools can read at run time.
+
+use super::{Access, Form, Kind, Op};
+use crate::error::{Code, CLASSES};
+use crate::kinds::KINDS;
+use crate::shape::{reachable, Check, Field, Named, Role, Shape, Ty};
+use serde_json::{json, Map, Value};
+
+/// The manifest: `{version, ops, kinds, types, errors, classes, host}`.
+pub fn manifest() -> Value {
+    let mut roots: Vec<Ty> = Vec::new();
+    for op in super::all() {
+        roots.push(op.returns.ty);
+        for param in op.params {
+            roots.push(param.ty);
+        }
+    }
+    roots.extend(KINDS.iter().map(|k| k.root));
+    roots.extend(
+        super::table_host::HOST_OPTIONS
+            .iter()
+            .map(|(_, s)| Ty::Object(s)),
+    );
+    let named = reachable(&roots);
+    json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "ops": super::all().map(op).collect::<Vec<_>>(),
+        "kinds": KINDS.iter().map(|k| json!({
+            "name": k.name,
+            "description": k.description,
+            "type": ty(&k.root),
+            "file": k.file.as_ref().map(|f| json!({
+                "module": f.module,
+                "name": f.name,
+                "base": f.base,
+                "path": f.path,
+                "patch": f.patch.and_then(|p| crate::json::parse_str(p).ok()),
+            })),
+        })).collect::<Vec<_>>(),
+        "types": types(&named),
+        "errors": Code::ALL.iter().map(|c| json!({"code": c.as_str(), "class": c.class_name()})).collect::<Vec<_>>(),
+        "classes": CLASSES.iter().map(|c| json!({"name": c.name, "doc": c.doc, "python_bases": c.python_bases})).collect::<Vec<_>>(),
+        "host": {
+            "options": super::table_host::HOST_OPTIONS.iter().map(|(name, shape)| json!({"name": name, "type": shape.name})).collect::<Vec<_>>(),
+            "constants": {
+                "random_bytes": crate::fctry::RANDOM_BYTES,
+                "stall_threshold_ms": crate::agency::DEFAULT_STALL_THRESHOLD_MS,
+            },
+        },
+    })
+}
+
+fn op(op: &Op) -> Value {
+    let access = match op.access {
+        Access::Pure => Value::Null,
+        Access::Reads {
+            kind,
+            bytes,
+            helper,
+        } => json!({"reads": {"kind": kind, "bytes": bytes, "helper": helper}}),
+        Access::Writes(w) => json!({"writes": {
+            "kind": w.kind,
+            "takes_document": w.takes_document,
+            "document_at": w.document_at,
+            "helper": w.helper,
+            "extra": w.extra.map(|(name, pointer, t)| json!({"name": name, "pointer": pointer, "type": ty(&t)})),
+        }}),
+    };
+    json!({
+        "name": op.name(),
+        "module": op.module.name(),
+        "method": op.method,
+        "doc": op.doc,
+        "params": op.params.iter().map(|p| json!({
+            "name": p.name,
+            "kind": kind(p.kind),
+            "type": ty(&p.ty),
+            "optional": p.optional,
+        })).collect::<Vec<_>>(),
+        "returns": {"form": match op.returns.form {
+            Form::Json => "json",
+            Form::Text => "text",
+            Form::Nothing => "nothing",
+        }, "type": ty(&op.returns.ty)},
+        "access": access,
+    })
+}
+
+fn kind(kind: Kind) -> Value {
+    match kind {
+        Kind::Value => "value".into(),
+        Kind::Text => "text".into(),
+        Kind::Bytes => "bytes".into(),
+        Kind::Int => "int".into(),
+        Kind::Now => "now".into(),
+        Kind::Random => "random".into(),
+        Kind::Options(shape) => json!({"options": shape.name}),
+    }
+}
+
+/// A type as data: `"string"`, `{"list": ...}`, `{"object": "FctryState"}`, ...
+pub fn ty(ty: &Ty) -> Value {
+    match *ty {
+        Ty::Json => "json".into(),
+        Ty::Str => "string".into(),
+        Ty::Line => "line".into(),
+        Ty::Timestamp => "timestamp".into(),
+        Ty::Bool => "bool".into(),
+        Ty::Whole(min) => json!({"whole": min}),
+        Ty::Int => "int".into(),
+        Ty::Number => "number".into(),
+        Ty::Null => "null".into(),
+        Ty::Lit(value) => json!({"literal": value}),
+        Ty::Enum(e) => json!({"enum": e.name}),
+        Ty::Object(shape) => json!({"object": shape.name}),
+        Ty::List(item) => json!({"list": self::ty(item)}),
+        Ty::Map(item) => json!({"map": self::ty(item)}),
+        Ty::Nullable(inner) => json!({"nullable": self::ty(inner)}),
+        Ty::Union(items) => json!({"union": items.iter().map(self::ty).collect::<Vec<_>>()}),
+        Ty::Alias(alias) => json!({"alias": alias.name}),
+        Ty::Param => "param".into(),
+        Ty::Apply(shape, arg) => json!({"apply": shape.name, "to": self::ty(arg)}),
+        Ty::KindDoc => "kind_doc".into(),
+        Ty::Kind => "kind".into(),
+    }
+}
+
+fn field(f: &Field) -> Value {
+    json!({
+        "name": f.name,
+        "type": ty(&f.ty),
+        "required": f.required,
+        "doc": f.doc,
+        "checked": f.check == Check::Walk,
+    })
+}
+
+fn shape(s: &Shape) -> Value {
+    let mut map = Map::new();
+    map.insert("name".into(), s.name.into());
+    map.insert("doc".into(), s.doc.into());
+    map.insert(
+        "role".into(),
+        match s.role {
+            Role::Document => "document",
+            Role::Open => "open",
+            Role::Exact => "exact",
+        }
+        .into(),
+    );
+    map.insert("generic".into(), s.generic.into());
+    map.insert(
+        "fields".into(),
+        s.fields.iter().map(field).collect::<Vec<_>>().into(),
+    );
+    map.insert(
+        "variants".into(),
+        s.variants
+            .iter()
+            .map(|v| {
+                json!({
+                    "field": v.field,
+                    "values": v.values,
+                    "fields": v.fields.iter().map(field).collect::<Vec<_>>(),
+                })
+            })
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    Value::Object(map)
+}
+
+fn types(named: &Named) -> Value {
+    json!({
+        "shapes": named.shapes.iter().map(|s| shape(s)).collect::<Vec<_>>(),
+        "enums": named.enums.iter().map(|e| json!({"name": e.name, "doc": e.doc, "values": e.values})).collect::<Vec<_>>(),
+        "aliases": named.aliases.iter().map(|a| json!({"name": a.name, "doc": a.doc, "type": ty(&a.ty)})).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,390 @@
+//! The operation table: every operation statecore exposes, declared once (ARCHITECTURE §1).
+//!
+//! An [`Op`] names a core function, its parameters (how a host passes each: a JSON value,
+//! file bytes, text, the clock, randomness, options) with their types, its result, its doc
+//! comment and, for operations on a protocol's documents, which document kind it reads or
+//! writes. From the table come the generic dispatcher [`call`] that every binding uses, the
+//! one-crossing file update ([`update`]) and query ([`query`]), and the machine-readable
+//! [`manifest`] from which `xtask codegen` writes the JS namespaces, the TypeScript and Python
+//! types, the error maps, the conformance dispatchers and `docs/api.md`.
+//!
+//! Adding an operation: its core function, one entry in a table module below, its corpus
+//! cases, then `cargo run -p xtask -- codegen`.
+
+mod args;
+mod file;
+mod manifest;
+mod table_agency;
+mod table_core;
+mod table_fctry;
+mod table_hivemind;
+mod table_host;
+
+pub use args::{Arg, Args};
+pub use file::{query, update, Change, Updated};
+pub use manifest::manifest;
+pub use table_host::{APPEND_OPTIONS, HOST_OPTIONS, UPDATE_OPTIONS};
+
+use crate::error::{Code, Error, Result};
+use crate::shape::{Shape, Ty};
+use serde_json::Value;
+
+/// The namespace an operation belongs to (a JS namespace object, a Python module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Module {
+    /// The package itself (`statecore.parse`).
+    Root,
+    /// `machine`.
+    Machine,
+    /// `fctry`.
+    Fctry,
+    /// `hivemind`.
+    Hivemind,
+    /// `agency`.
+    Agency,
+}
+
+impl Module {
+    /// Every module, in documentation order.
+    pub const ALL: [Module; 5] = [
+        Module::Root,
+        Module::Machine,
+        Module::Fctry,
+        Module::Hivemind,
+        Module::Agency,
+    ];
+
+    /// The module's name (`""` for the root).
+    pub fn name(self) -> &'static str {
+        match self {
+            Module::Root => "",
+            Module::Machine => "machine",
+            Module::Fctry => "fctry",
+            Module::Hivemind => "hivemind",
+            Module::Agency => "agency",
+        }
+    }
+}
+
+/// How a host passes a parameter.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// A JSON value (a document, a list, a string, a number...).
+    Value,
+    /// A string.
+    Text,
+    /// File contents: bytes (JS `Uint8Array` or a string, Python `bytes` or `str`).
+    Bytes,
+    /// A whole number.
+    Int,
+    /// The time: RFC 3339 text or epoch milliseconds; omitted, the host's clock.
+    Now,
+    /// An explicit 6-character base36 id suffix, or (omitted) random bytes from the host.
+    Random,
+    /// An options object with the fields of a shape (Python: also keyword arguments).
+    Options(&'static Shape),
+}
+
+/// One parameter of an operation.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// Its name (snake_case; JS uses camelCase).
+    pub name: &'static str,
+    /// How a host passes it.
+    pub kind: Kind,
+    /// Its type, for the generated signatures.
+    pub ty: Ty,
+    /// True when it may be left out (`null`/`None`/`undefined`).
+    pub optional: bool,
+}
+
+impl Param {
+    /// A required JSON value.
+    pub const fn value(name: &'static str, ty: Ty) -> Param {
+        Param {
+            name,
+            kind: Kind::Value,
+            ty,
+            optional: false,
+        }
+    }
+
+    /// An optional JSON value (`null` when left out).
+    pub const fn opt_value(name: &'static str, ty: Ty) -> Param {
+        Param {
+            name,
+            kind: Kind::Value,
+            ty,
+            optional: true,
+        }
+    }
+
+    /// A required string.
+    pub const fn text(name: &'static str, ty: Ty) -> Param {
+        Param {
+            name,
+            kind: Kind::Text,
+            ty,
+            optional: false,
+        }
+    }
+
+    /// An optional string.
+    pub const fn opt_text(name: &'static str, ty: Ty) -> Param {
+        Param {
+            name,
+            kind: Kind::Text,
+            ty,
+            optional: true,
+        }
+    }
+
+    /// File contents.
+    pub const fn bytes(name: &'static str) -> Param {
+        Param {
+            name,
+            kind: Kind::Bytes,
+            ty: Ty::Str,
+            optional: false,
+        }
+    }
+
+    /// File contents, or none (a missing file).
+    pub const fn opt_bytes(name: &'static str) -> Param {
+        Param {
+            name,
+            kind: Kind::Bytes,
+            ty: Ty::Str,
+            optional: true,
+        }
+    }
+
+    /// A whole number.
+    pub const fn int(name: &'static str) -> Param {
+        Param {
+            name,
+            kind: Kind::Int,
+            ty: Ty::Int,
+            optional: false,
+        }
+    }
+
+    /// `now`: the time, the host's clock when left out.
+    pub const fn now() -> Param {
+        Param {
+            name: "now",
+            kind: Kind::Now,
+            ty: Ty::Alias(&crate::shape::common::NOW),
+            optional: true,
+        }
+    }
+
+    /// `random`: an id suffix, random bytes from the host when left out.
+    pub const fn random() -> Param {
+        Param {
+            name: "random",
+            kind: Kind::Random,
+            ty: Ty::Str,
+            optional: true,
+        }
+    }
+
+    /// Options with the fields of `shape` (all optional).
+    pub const fn options(name: &'static str, shape: &'static Shape) -> Param {
+        Param {
+            name,
+            kind: Kind::Options(shape),
+            ty: Ty::Object(shape),
+            optional: true,
+        }
+    }
+}
+
+/// How a result comes back to a host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// A JSON value (JS: parsed from JSON text; Python: objects).
+    Json,
+    /// Text, exactly (numbers of any size survive).
+    Text,
+    /// Nothing (the operation either succeeds or raises).
+    Nothing,
+}
+
+/// What an operation returns.
+#[derive(Debug, Clone, Copy)]
+pub struct Returns {
+    /// How it comes back.
+    pub form: Form,
+    /// Its type, for the generated signatures.
+    pub ty: Ty,
+}
+
+impl Returns {
+    /// A JSON value of type `ty`.
+    pub const fn json(ty: Ty) -> Returns {
+        Returns {
+            form: Form::Json,
+            ty,
+        }
+    }
+
+    /// Text.
+    pub const fn text() -> Returns {
+        Returns {
+            form: Form::Text,
+            ty: Ty::Str,
+        }
+    }
+
+    /// Nothing.
+    pub const fn nothing() -> Returns {
+        Returns {
+            form: Form::Nothing,
+            ty: Ty::Null,
+        }
+    }
+}
+
+/// What an operation does with a protocol's files (its first parameter is the document).
+#[derive(Debug, Clone, Copy)]
+pub enum Access {
+    /// Nothing: a pure function of its arguments.
+    Pure,
+    /// It reads a document of `kind` (the first parameter; `bytes`: the file's bytes).
+    Reads {
+        /// The document kind.
+        kind: &'static str,
+        /// True when the first parameter is the file's bytes rather than its document.
+        bytes: bool,
+        /// The name of the project-directory helper when it differs from the operation's.
+        helper: Option<&'static str>,
+    },
+    /// It computes a new document of a kind from the current one.
+    Writes(Write),
+}
+
+/// How a writer's result becomes the new document.
+#[derive(Debug, Clone, Copy)]
+pub struct Write {
+    /// The document kind.
+    pub kind: &'static str,
+    /// True when the first parameter is the current document (false: it replaces it).
+    pub takes_document: bool,
+    /// Where the new document is in the result: `None` for the result itself, or a field
+    /// (the Hivemind outcome's `state`, written only when its `changed` is true).
+    pub document_at: Option<&'static str>,
+    /// The name of the project-directory helper when it differs from the operation's.
+    pub helper: Option<&'static str>,
+    /// An extra field of the helper's result: its name, a JSON pointer into the document and
+    /// its type (`("item", "/0", InboxItem)`: the inbox item just added).
+    pub extra: Option<(&'static str, &'static str, Ty)>,
+}
+
+impl Write {
+    /// A writer of `kind` whose result is the new document.
+    pub const fn document(kind: &'static str) -> Write {
+        Write {
+            kind,
+            takes_document: true,
+            document_at: None,
+            helper: None,
+            extra: None,
+        }
+    }
+}
+
+/// A core result as a binding passes it on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Out {
+    /// A JSON value.
+    Json(Value),
+    /// Text.
+    Text(String),
+    /// Nothing.
+    Nothing,
+}
+
+impl Out {
+    /// The result as a JSON value (text as a string, nothing as `null`).
+    pub fn into_value(self) -> Value {
+        match self {
+            Out::Json(value) => value,
+            Out::Text(text) => Value::String(text),
+            Out::Nothing => Value::Null,
+        }
+    }
+}
+
+/// The function behind an operation.
+pub type Run = fn(&mut Args<'_>) -> Result<Out>;
+
+/// One operation.
+#[derive(Debug)]
+pub struct Op {
+    /// Its namespace.
+    pub module: Module,
+    /// Its name within the namespace (snake_case: `start_step`).
+    pub method: &'static str,
+    /// What it does, for people (the doc comment of every generated function).
+    pub doc: &'static str,
+    /// Its parameters, in order.
+    pub params: &'static [Param],
+    /// What it returns.
+    pub returns: Returns,
+    /// What it does with a protocol's files.
+    pub access: Access,
+    /// The core function.
+    pub run: Run,
+}
+
+impl Op {
+    /// The operation's full name: `fctry_start_step` (the corpus and the bindings use it).
+    pub fn name(&self) -> String {
+        match self.module {
+            Module::Root => self.method.to_owned(),
+            module => format!("{}_{}", module.name(), self.method),
+        }
+    }
+
+    /// True when this operation is called `name` (`fctry_start_step`).
+    pub fn is(&self, name: &str) -> bool {
+        match self.module {
+            Module::Root => self.method == name,
+            module => {
+                name.strip_prefix(module.name())
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    == Some(self.method)
+            }
+        }
+    }
+}
+
+/// Every operation, module by module.
+pub fn all() -> impl Iterator<Item = &'static Op> {
+    table_core::OPS
+        .iter()
+        .chain(table_fctry::OPS)
+        .chain(table_hivemind::OPS)
+        .chain(table_agency::OPS)
+        .chain(table_host::OPS)
+}
+
+/// The operation called `name`; `E_ARGUMENT` for an unknown one.
+pub fn find(name: &str) -> Result<&'static Op> {
+    all().find(|op| op.is(name)).ok_or_else(|| {
+        Error::new(
+            Code::Argument,
+            "",
+            format!("unknown operation {name:?}; the operations are listed by manifest()"),
+        )
+        .with_detail("op", name)
+    })
+}
+
+/// Runs an operation on its arguments (as many as it has parameters at most; missing ones
+/// are `null`). Every binding calls this.
+pub fn call(op: &Op, mut args: Args<'_>) -> Result<Out> {
+    args.bind(op)?;
+    (op.run)(&mut args)
+}

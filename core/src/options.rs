@@ -1,0 +1,125 @@
+//! Options objects: a misspelt or unknown key is refused (`E_OPTIONS`) with the nearest valid
+//! name, never ignored. The one rule for merge options, operation options and the hosts'
+//! options (`timeout`, `if_match`, ...).
+
+use crate::error::{child_path, Code, Error, Result};
+use crate::shape::Shape;
+use serde_json::Value;
+
+/// `E_OPTIONS` for the unknown key `key` of `what` (`"merge"`, `"update"`), whose valid keys
+/// are `known`: names the nearest valid key when one is close.
+pub fn unknown(what: &str, key: &str, known: &[&str]) -> Error {
+    let hint = nearest(key, known)
+        .map(|near| format!("did you mean {near:?}? "))
+        .unwrap_or_default();
+    Error::new(
+        Code::Options,
+        child_path("", key),
+        format!(
+            "unknown {what} option {key:?}: {hint}the options are {}",
+            known.join(", ")
+        ),
+    )
+    .with_detail("option", key)
+    .with_detail("known", known.to_vec())
+}
+
+/// Checks that `value` is `null` or an object whose keys are all fields of `shape`.
+pub fn check(what: &str, value: &Value, shape: &Shape) -> Result<()> {
+    match value {
+        Value::Null => Ok(()),
+        Value::Object(map) => {
+            let known = shape.field_names();
+            match map.keys().find(|key| !known.contains(&key.as_str())) {
+                Some(key) => Err(unknown(what, key, &known)),
+                None => Ok(()),
+            }
+        }
+        other => Err(Error::new(
+            Code::Options,
+            "",
+            format!(
+                "{what} options must be an object, not {}",
+                crate::merge::type_name(other)
+            ),
+        )),
+    }
+}
+
+/// A snake_case name in camelCase, as JS names it (`if_match` → `ifMatch`).
+pub fn camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The valid key closest to `key` (case-insensitive edit distance, at most a third of the
+/// key's length and at least 2), if any.
+pub fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    let key = key.to_lowercase();
+    let limit = (key.chars().count() / 3).max(2);
+    known
+        .iter()
+        .map(|name| (distance(&key, &name.to_lowercase()), *name))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name)
+}
+
+/// Levenshtein distance over characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = i;
+        let mut left = i.saturating_add(1);
+        let mut next = Vec::with_capacity(row.len());
+        next.push(left);
+        for (j, cb) in b.iter().enumerate() {
+            let up = row.get(j.saturating_add(1)).copied().unwrap_or(usize::MAX);
+            let cost = usize::from(ca != *cb);
+            let value = diagonal
+                .saturating_add(cost)
+                .min(up.saturating_add(1))
+                .min(left.saturating_add(1));
+            next.push(value);
+            diagonal = up;
+            left = value;
+        }
+        row = next;
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_names_the_misspelt_key() {
+        let known = ["if_match", "now", "timeout"];
+        assert_eq!(nearest("ifmatch", &known), Some("if_match"));
+        assert_eq!(nearest("timout", &known), Some("timeout"));
+        assert_eq!(nearest("TIMEOUT", &known), Some("timeout"));
+        assert_eq!(nearest("colour", &["color"]), Some("color"));
+        assert_eq!(nearest("something", &known), None);
+        let error = unknown("update", "timout", &known);
+        assert_eq!(error.code, Code::Options);
+        assert_eq!(error.path, "/timout");
+        assert!(
+            error.message.contains("did you mean \"timeout\"?"),
+            "{}",
+            error.message
+        );
+    }
+}

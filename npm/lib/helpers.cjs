@@ -1,0 +1,79 @@
+"use strict";
+/**
+ * The protocol helpers (`statecore/fctry`, `statecore/hivemind`, `statecore/agency`), built
+ * from the generated table (lib/generated.mjs `HELPERS`): each protocol file gets
+ * `<name>Path`, `read<Name>`, `write<Name>` (replace) and `update<Name>` (a patch merged the
+ * protocol's way, or a function); each operation of the table that reads or writes one of its
+ * files gets a helper of the same name on a directory: a writer is one locked update in one
+ * crossing (lib/documents.cjs), a reader one read. Each exists as `name` (a Promise) and
+ * `nameSync`. No operation is written out here.
+ */
+const path = require("node:path");
+const { define } = require("./steps.cjs");
+const { HELPERS, OPS } = require("./tables.cjs");
+const documents = require("./documents.cjs");
+
+const capital = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+const PARAMS = new Map(OPS.map(([, , op, params]) => [op, params]));
+
+/**
+ * The arguments of the operation `op` after the `skip` the file supplies: the caller's
+ * positional ones in order, `now` and `random` from the options.
+ */
+function operationArgs(op, skip, positional, options) {
+  const args = [];
+  let next = 0;
+  for (const [name, kind] of PARAMS.get(op).slice(skip)) {
+    if (kind === "n") args.push(options.now ?? null);
+    else if (kind === "r") args.push(options.random ?? null);
+    else args.push(positional[next++]);
+    void name;
+  }
+  return args;
+}
+
+/** The helpers of a protocol module (`fctry`, `hivemind`, `agency`). */
+function helpers(module) {
+  const table = HELPERS[module];
+  const out = {};
+  const files = new Map();
+  for (const [name, kind, parts, patch] of table.files) {
+    const at = (dir) => path.join(String(dir), ...parts);
+    files.set(name, { kind, at });
+    out[`${name}Path`] = at;
+    const cap = capital(name);
+    define(out, `read${cap}`, function* (io, dir) {
+      return documents.core().loadDocument(kind, yield io.read(at(dir)));
+    });
+    define(out, `write${cap}`, function* (io, dir, document, options) {
+      const checked = documents.checkOptions("update", options);
+      const file = at(dir);
+      return yield* documents.inDirectory(io, file, documents.update(io, file, kind, "", [document], checked));
+    });
+    define(out, `update${cap}`, function* (io, dir, patchOrFunction, options) {
+      const checked = documents.checkOptions("update", options);
+      const file = at(dir);
+      const routine =
+        typeof patchOrFunction === "function"
+          ? documents.updateWith(io, file, kind, patchOrFunction, checked)
+          : documents.update(io, file, kind, "merge", [patchOrFunction, patch], checked);
+      return yield* documents.inDirectory(io, file, routine);
+    });
+  }
+  for (const [name, op, fileName, mode, params, random, skip] of table.ops) {
+    const { kind, at } = files.get(fileName);
+    define(out, name, function* (io, dir, ...rest) {
+      const positional = rest.slice(0, params.length);
+      const file = at(dir);
+      if (mode === "write") {
+        const options = documents.checkOptions("update", rest[params.length], random ? ["random"] : []);
+        const args = operationArgs(op, skip, positional, options);
+        return yield* documents.inDirectory(io, file, documents.update(io, file, kind, op, args, options));
+      }
+      return documents.core().queryFile(kind, op, yield io.read(file), positional);
+    });
+  }
+  return out;
+}
+
+module.exports = { helpers };

@@ -1,0 +1,108 @@
+"use strict";
+/**
+ * The one sync/async mechanism of the Node host layer: each host routine is written once, as
+ * a generator over an I/O table that yields what the table's calls return; `runSync` drives it
+ * with the synchronous table (`...Sync` exports, for status-line scripts), `runAsync` with the
+ * promise-based one, awaiting each yielded value and throwing failures back into the
+ * generator. `define(target, name, routine)` makes `target[name]` (a Promise) and
+ * `target[name + "Sync"]` from one `routine(io, ...args)`.
+ */
+const fs = require("node:fs");
+const fsp = require("node:fs/promises");
+const atomic = require("./atomic.cjs");
+
+const pick = (variant) =>
+  Object.freeze({
+    read: atomic.readMaybe[variant],
+    write: atomic.writeAtomic[variant],
+    copy: atomic.writeCopy[variant],
+    append: atomic.appendOnce[variant],
+    writeNew: atomic.writeNew[variant],
+    readStamped: atomic.readStamped[variant],
+    sleep: atomic.sleep[variant],
+  });
+
+/** The synchronous I/O table. */
+const SYNC = Object.freeze({
+  ...pick("sync"),
+  sync: true,
+  mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
+  truncate: (file, length) => fs.truncateSync(file, length),
+  readFile: (file) => fs.readFileSync(file),
+  stat: (file) => fs.statSync(file),
+  lstat: (file) => fs.lstatSync(file),
+  link: (from, to) => fs.linkSync(from, to),
+  unlink: (file) => fs.unlinkSync(file),
+});
+
+/** The promise-based I/O table. */
+const ASYNC = Object.freeze({
+  ...pick("async"),
+  sync: false,
+  mkdir: (dir) => fsp.mkdir(dir, { recursive: true }),
+  truncate: (file, length) => fsp.truncate(file, length),
+  readFile: (file) => fsp.readFile(file),
+  stat: (file) => fsp.stat(file),
+  lstat: (file) => fsp.lstat(file),
+  link: (from, to) => fsp.link(from, to),
+  unlink: (file) => fsp.unlink(file),
+});
+
+function isThenable(value) {
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof value.then === "function"
+  );
+}
+
+/** Drives a routine synchronously (the yielded values are already results). */
+function runSync(steps) {
+  let step = steps.next();
+  while (!step.done) {
+    step = isThenable(step.value)
+      ? steps.throw(
+          new TypeError(
+            "a function returned a Promise: use the async form (without Sync), not the Sync one",
+          ),
+        )
+      : steps.next(step.value);
+  }
+  return step.value;
+}
+
+/** Drives a routine, awaiting each yielded value (failures are thrown back into it). */
+async function runAsync(steps) {
+  let step = steps.next();
+  while (!step.done) {
+    let value;
+    try {
+      value = await step.value;
+    } catch (error) {
+      step = steps.throw(error);
+      continue;
+    }
+    step = steps.next(value);
+  }
+  return step.value;
+}
+
+/** Defines `target[name]` (always a Promise) and `target[name + "Sync"]` from one routine. */
+function define(target, name, routine) {
+  target[name] = (...args) => runAsync(routine(ASYNC, ...args));
+  target[`${name}Sync`] = (...args) => runSync(routine(SYNC, ...args));
+}
+
+/**
+ * Yields `step` (a call of the I/O table) and returns its result, or `onError(error)` when it
+ * fails (use with `yield*`).
+ */
+function* attempt(step, onError) {
+  try {
+    return yield step();
+  } catch (error) {
+    return onError(error);
+  }
+}
+
+module.exports = { SYNC, ASYNC, runSync, runAsync, define, attempt };

@@ -1,0 +1,69 @@
+"""Type-checked with ``mypy --strict`` (make test), never run: the public API's types. Each line
+with a ``type: ignore[...]`` is a mistake the types must catch: with ``warn_unused_ignores``
+(part of ``--strict``), mypy fails if one of them stops being an error (a misspelt kind,
+strategy, command, event or option that type-checks)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import statecore
+from statecore import agency, fctry, hivemind, machine
+from statecore.types import (
+    FctryInbox,
+    FctryState,
+    HivemindOutcome,
+    HivemindState,
+    InboxItem,
+    Json,
+    LoadResult,
+    PrerequisiteCheck,
+    Report,
+    RunnerStatus,
+    StatusLineSummary,
+)
+
+
+def pure() -> None:
+    report: Report = statecore.validate("fctry.state", {"specVersion": "1"})
+    statecore.validate("fctry.stat", {})  # type: ignore[arg-type]
+    merged: Json = statecore.merge({"a": 1}, {"b": 2}, strategy="shallow")
+    statecore.merge({}, {}, strategy="deeep")  # type: ignore[arg-type]
+    statecore.merge({}, {}, {"strateg": "deep"})  # type: ignore[arg-type]
+    loaded: LoadResult[FctryState] = statecore.load_document("fctry.state", b"{}")
+    step = loaded["document"].get("workflowStep")
+    inbox: FctryInbox = statecore.load_document("fctry.inbox", None)["document"]
+    status: RunnerStatus | None = statecore.default_document("agency.runner_status")
+    state: FctryState = fctry.start_command(None, "evolve", 0)
+    fctry.start_command(None, "evolv", 0)  # type: ignore[call-overload]
+    state = fctry.start_step(state, "interviewer")
+    check: PrerequisiteCheck = fctry.check_prerequisites(state, "spec-writer", "evolve")
+    items: list[InboxItem] = fctry.inbox_add(None, "feature", "dark mode", 0, "abc123")
+    summary: StatusLineSummary = fctry.status_line(state)
+    line: str = fctry.render_status_line(summary, color=True)
+    outcome: HivemindOutcome = hivemind.fire(None, "select_project", 0, {"project": "p"})
+    hivemind.fire(None, "pauze")  # type: ignore[call-overload]
+    hstate: HivemindState = outcome["state"]
+    fired = machine.fire(hivemind.machine(), "idle", "select_project")
+    age: int = agency.age(agency.initial_runner_status(0), 1000)
+    print(report, merged, step, inbox, status, check, items, line, hstate, fired, age)
+
+
+def files(project: Path) -> None:
+    written = fctry.start_step(project, "interviewer", timeout=5.0, if_match=None)
+    doc: FctryState = written["document"]
+    fctry.start_step(project, "interviewer", timout=5.0)  # type: ignore[call-overload]
+    added = fctry.inbox_add(project, "evolve", "x")
+    item: Json = added["item"]
+    read: FctryState = fctry.read_state(project)["document"]
+    pre: PrerequisiteCheck = fctry.check_prerequisites(project, "interviewer")
+    fired = hivemind.fire(project, "give_task", if_match=None)
+    outcome: HivemindOutcome = fired["result"]
+    runner = agency.write_runner_status(project, {"status": "working", "summary": "x"})
+    runner_doc: RunnerStatus | None = runner["document"]
+    updated = statecore.update_document(project / "s.json", "fctry.state", {"a": 1}, timeout=1.0)
+    state: FctryState = updated["document"]
+    statecore.update_document(project / "s.json", "json", {}, timout=1.0)  # type: ignore[call-overload]
+    got = statecore.read_document(project / "h.json", "hivemind.state")
+    hstate: HivemindState = got["document"]
+    print(doc, item, read, pre, outcome, runner_doc, state, hstate)

@@ -1,0 +1,147 @@
+//! `cargo run -p xtask -- <task>`: development tasks of statecore.
+//!
+//! - `codegen`: writes every file generated from the core's operation table (docs/architecture.md
+//!   lists them); `codegen --check` fails, listing them, when a committed file is not what the
+//!   generator writes (`make test` runs it).
+//! - `call <op> [json-args]`: runs an operation of the table and prints its result as JSON (a
+//!   maintainer's tool for writing corpus cases).
+
+mod docs;
+mod helpers;
+mod js;
+mod names;
+mod py;
+mod py_types;
+mod ts;
+
+use serde_json::Value;
+use statecore::ops::{self, Arg, Args};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("codegen") => codegen(args.get(1).map(String::as_str) == Some("--check")),
+        Some("call") => call(
+            args.get(1).map(String::as_str),
+            args.get(2).map(String::as_str),
+        ),
+        _ => Err("usage: xtask codegen [--check] | xtask call <op> [json-args]".to_owned()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The repository's root (the workspace).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// Every generated file and its content.
+fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
+    let mut files = vec![
+        ("npm/lib/generated.mjs".to_owned(), js::generated_mjs()),
+        ("npm/lib/core.d.ts".to_owned(), ts::core_dts()),
+        ("npm/lib/core-node.cjs".to_owned(), js::core_node_cjs()),
+        ("npm/lib/web.mjs".to_owned(), js::web_mjs()),
+        (
+            "python/statecore/_statecore.pyi".to_owned(),
+            py::native_pyi(),
+        ),
+        ("python/statecore/errors.py".to_owned(), py::errors_py()),
+        (
+            "python/statecore/types.pyi".to_owned(),
+            py_types::types_pyi(),
+        ),
+        ("python/statecore/types.py".to_owned(), py_types::types_py()),
+    ];
+    for module in names::modules() {
+        if !helpers::files(module).is_empty() {
+            let name = module.name();
+            files.push((format!("npm/lib/{name}.mjs"), js::helper_mjs(module)));
+            files.push((format!("npm/lib/{name}.d.ts"), js::helper_dts(module)));
+        }
+    }
+    files.push((
+        "python/statecore/_generated/tables.py".to_owned(),
+        py::tables_py(),
+    ));
+    files.push((
+        "python/statecore/_generated/host.py".to_owned(),
+        py::host_py(),
+    ));
+    files.push((
+        "python/statecore/_generated/__init__.py".to_owned(),
+        py::package_init(),
+    ));
+    for (module, name) in py::module_names() {
+        files.push((
+            format!("python/statecore/_generated/{name}.py"),
+            py::module_py(module),
+        ));
+    }
+    for (kind, text) in docs::schemas() {
+        files.push((format!("npm/schemas/{kind}.json"), text.clone()));
+        files.push((format!("python/statecore/schemas/{kind}.json"), text));
+    }
+    let manifest = statecore::json::serialize(&ops::manifest());
+    files.push(("docs/manifest.json".to_owned(), manifest));
+    let api = std::fs::read_to_string(root.join("docs/api.md"))
+        .map_err(|e| format!("docs/api.md: {e}"))?;
+    files.push(("docs/api.md".to_owned(), docs::api_md(&api)?));
+    Ok(files)
+}
+
+fn codegen(check: bool) -> Result<(), String> {
+    let root = root();
+    let mut stale = Vec::new();
+    for (path, content) in generated(&root)? {
+        let target = root.join(&path);
+        let current = std::fs::read_to_string(&target).ok();
+        if current.as_deref() == Some(content.as_str()) {
+            continue;
+        }
+        if check {
+            stale.push(path);
+        } else {
+            if let Some(dir) = target.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            std::fs::write(&target, content).map_err(|e| format!("{path}: {e}"))?;
+            println!("xtask: wrote {path}");
+        }
+    }
+    if stale.is_empty() {
+        if check {
+            println!("xtask: every generated file is up to date");
+        }
+        Ok(())
+    } else {
+        Err(format!(
+            "generated files are stale (run `cargo run -p xtask -- codegen`): {}",
+            stale.join(", ")
+        ))
+    }
+}
+
+fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
+    let op = ops::find(name.ok_or("call needs an operation name")?).map_err(|e| e.to_string())?;
+    let args: Vec<Value> = match args {
+        None => Vec::new(),
+        Some(text) => serde_json::from_str(text).map_err(|e| format!("arguments: {e}"))?,
+    };
+    let out = ops::call(op, Args::new(args.into_iter().map(Arg::Value).collect()))
+        .map_err(|e| serde_json::to_string(&e.to_value()).unwrap_or_default())?;
+    // Text results print as a JSON string, so a script reads every result with one parser.
+    print!("{}", statecore::json::serialize(&out.into_value()));
+    Ok(())
+}
