@@ -253,3 +253,22 @@ pub fn update(
     let document = merge_owned(std::mem::take(&mut loaded.document), patch, options)?;
     finish(kind, &loaded, document, bytes)
 }
+
+/// The suffix of a `.corrupt-` copy made at `now_ms`: `.corrupt-YYYYMMDDTHHMMSSmmmZ` (a host
+/// adds `-1`, `-2`, ... when the name is taken: copies never overwrite).
+pub fn corrupt_copy_suffix(now_ms: i64) -> Result<String> {
+    let stamp: String = crate::time::format_timestamp(now_ms)?
+        .chars()
+        .filter(|c| !matches!(c, '-' | ':' | '.'))
+        .collect();
+    Ok(format!(".corrupt-{stamp}"))
+}
+
+/// `W_CORRUPT_COPY`: the unparseable file was kept as `copy` before being replaced.
+pub fn corrupt_copy_warning(copy: &str) -> Issue {
+    Issue {
+        code: "W_CORRUPT_COPY".into(),
+        path: String::new(),
+        message: format!("the unparseable file was kept as {copy} before being replaced"),
+    }
+}

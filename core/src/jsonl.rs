@@ -91,3 +91,67 @@ pub fn line(value: &Value) -> Result<String> {
     text.push('\n');
     Ok(text)
 }
+
+/// What an appender does to a log's bytes (`None`: no file) to add `value`, in one `write()`:
+/// `{text, truncate_at, torn_line}`. A torn last line (`torn_line`) is first copied from
+/// `truncate_at` to a `.corrupt-` file and cut off; `text` is the line (after a newline when the
+/// last record has none). `E_LOG_CORRUPT` leaves the file alone.
+pub fn append(bytes: Option<&[u8]>, value: &Value) -> Result<Value> {
+    let mut text = line(value)?;
+    let mut truncate_at = Value::Null;
+    let mut torn_line = Value::Null;
+    if let Some(bytes) = bytes {
+        let log = parse_log(bytes)?;
+        if let Some((line, offset)) = log.torn {
+            truncate_at = (offset as u64).into();
+            torn_line = (line as u64).into();
+        } else if log.needs_newline {
+            text.insert(0, '\n');
+        }
+    }
+    let mut map = Map::new();
+    map.insert("text".into(), text.into());
+    map.insert("truncate_at".into(), truncate_at);
+    map.insert("torn_line".into(), torn_line);
+    Ok(Value::Object(map))
+}
+
+/// What a reader gets of a log's bytes (`None`: no file, empty): `{records, torn, warnings}`;
+/// a torn last line is dropped with `W_TORN_TAIL` (the next append repairs it). Never writes.
+pub fn read(bytes: Option<&[u8]>) -> Result<Value> {
+    let log = match bytes {
+        Some(bytes) => parse_log(bytes)?,
+        None => Log {
+            records: Vec::new(),
+            torn: None,
+            needs_newline: false,
+        },
+    };
+    let mut warnings = Vec::new();
+    if let Some((line, _)) = log.torn {
+        warnings.push(crate::report::Issue {
+            code: "W_TORN_TAIL".into(),
+            path: String::new(),
+            message: format!(
+                "line {line} is an incomplete (torn) write and was ignored; the next append repairs it"
+            ),
+        });
+    }
+    let mut value = log.into_value();
+    if let Value::Object(map) = &mut value {
+        map.shift_remove("needs_newline");
+        map.insert("warnings".into(), crate::report::issues_value(&warnings));
+    }
+    Ok(value)
+}
+
+/// `W_TORN_TAIL` of an appender that moved the torn line `line` to `copy` and repaired the log.
+pub fn repaired(line: u64, copy: &str) -> crate::report::Issue {
+    crate::report::Issue {
+        code: "W_TORN_TAIL".into(),
+        path: String::new(),
+        message: format!(
+            "line {line} was an incomplete (torn) write; it was moved to {copy} and the log repaired"
+        ),
+    }
+}

@@ -20,6 +20,7 @@ pub mod hivemind;
 pub mod json;
 pub mod jsonl;
 pub mod kinds;
+pub mod lock;
 pub mod machine;
 pub mod merge;
 pub mod ops;

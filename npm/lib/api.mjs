@@ -261,7 +261,7 @@ export function makeApi(getRaw) {
     }
   };
   const byName = new Map();
-  const api = { machine: {}, fctry: {}, hivemind: {}, agency: {} };
+  const api = {};
   for (const [module, name, op, params, form, fromFile] of OPS) {
     byName.set(op, { params, form, fromFile });
     const fn = (...args) => {
@@ -270,9 +270,9 @@ export function makeApi(getRaw) {
       return decode(out, form);
     };
     if (module === "") api[name] = fn;
-    else api[module][name] = fn;
+    else (api[module] ??= {})[name] = fn;
   }
-  for (const module of ["machine", "fctry", "hivemind", "agency"]) Object.freeze(api[module]);
+  for (const [module] of OPS) if (module !== "") Object.freeze(api[module]);
 
   /**
    * One crossing per file update (docs/architecture.md): `change` is "" (replace with

@@ -914,6 +914,104 @@ export interface RunRow {
   snapshot: RunSnapshot;
 }
 
+/** What an appender does to a log: cut a torn last line (copying it first), then write `text`. */
+export interface LogAppend {
+  /** The bytes to append in one write. */
+  text: string;
+  /** Where a torn last line starts, or null. */
+  truncate_at: number | null;
+  /** Its line number, or null. */
+  torn_line: number | null;
+}
+
+/** What a reader gets of a log. */
+export interface LogRead {
+  /** The records, in order. */
+  records: Json[];
+  /** The torn last line that was dropped, or null. */
+  torn: TornLine | null;
+  /** `W_TORN_TAIL` when a line was dropped. */
+  warnings: Issue[];
+}
+
+/** A new owner record and the lock file's bytes (compact JSON and a newline). */
+export interface LockRecordText {
+  /** The record. */
+  record: LockRecord;
+  /** The lock file's bytes. */
+  text: string;
+}
+
+/** The owner record a lock file holds (docs/locking.md). */
+export interface LockRecord {
+  /** The owner's process id. */
+  pid: number;
+  /** Its start time, or null. */
+  start: string | null;
+  /** Its machine's boot id, or null. */
+  boot: string | null;
+  /** Its host name. */
+  host: string;
+  /** 32 hex digits naming this holding. */
+  token: string;
+  /** When it was taken. */
+  acquired_at: string;
+}
+
+/** This process as a lock record names it. */
+export interface LockIdentity {
+  /** The process id. */
+  pid: number;
+  /** Its start time (`/proc/<pid>/stat` field 22), or null. */
+  start: string | null;
+  /** The machine's boot id, or null. */
+  boot: string | null;
+  /** The host name. */
+  host: string;
+}
+
+/** What a lock file or break marker holds. */
+export interface LockOwner {
+  /** The record, or null when malformed. */
+  record: LockRecord | null;
+  /** The owner's id: its token, or `m` and a hash for a malformed record. */
+  id: string;
+}
+
+/** Whether a lock's owner is provably gone (then it may be broken), and why. */
+export interface LockVerdict {
+  /** True when the lock may be broken. */
+  dead: boolean;
+  /** Why, for people. */
+  reason: string;
+}
+
+/** What a host saw, for the verdict on a lock file's owner. */
+export interface LockFacts {
+  /** The host's clock. */
+  now_ms: number;
+  /** The lock file's modification time. */
+  mtime_ms?: number | null;
+  /** This host's name. */
+  host: string;
+  /** This machine's boot id. */
+  boot?: string | null;
+  /** False where processes cannot be probed (never guess). */
+  probe?: boolean;
+  /** Whether `kill(pid, 0)` found the record's process. */
+  exists?: boolean | null;
+  /** The text of its `/proc/<pid>/stat`, or null. */
+  stat?: string | null;
+}
+
+/** A process's state and start time from `/proc/<pid>/stat`. */
+export interface ProcStat {
+  /** Its state letter (`Z`: zombie). */
+  state: string;
+  /** Its start time in clock ticks since boot. */
+  start: string;
+}
+
 /** One fctry build, verification or context lifecycle event. */
 export interface FctryEvent {
   /** The event kind; verification and context kinds have more fields. */
@@ -951,7 +1049,7 @@ export interface VerificationCheck {
 /** Options of a locked file update. */
 export interface UpdateOptions {
   /** Require the file's current etag (null: the file must not exist); else `ConflictError`. */
-  if_match?: string | null;
+  ifMatch?: string | null;
   /** The time for stamps and `now` arguments (default: the host's clock, read under the lock). */
   now?: Now | null;
   /** How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds). */
@@ -1027,10 +1125,20 @@ export declare function logLine(value: unknown): string;
 export declare function parseTimestamp(text: string): number;
 /** RFC 3339 UTC text with milliseconds of epoch milliseconds. */
 export declare function formatTimestamp(millis: number): string;
+/** What an appender does to a log's bytes (none: no file) to add `value` in one write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut). */
+export declare function logAppend(data: Bytes | null | undefined, value: unknown): LogAppend;
+/** What a reader gets of a log's bytes (none: no file): `{records, torn, warnings}`. */
+export declare function logRead(data?: Bytes | null): LogRead;
+/** The `W_TORN_TAIL` warning of an appender that moved the torn line to `copy`. */
+export declare function logRepaired(line: number, copy: string): Issue;
+/** The suffix of a `.corrupt-` copy made now: `.corrupt-YYYYMMDDTHHMMSSmmmZ`. */
+export declare function corruptCopySuffix(now?: Now | null): string;
+/** The `W_CORRUPT_COPY` warning: the unparseable file was kept as `copy`. */
+export declare function corruptCopyWarning(copy: string): Issue;
 /** The operation table as data: every operation, its parameters and result, the types, the document kinds, the error classes and the hosts' constants. */
 export declare function manifest(): { [key: string]: Json };
 /** Raises the `E_OPTIONS` error for an unknown key of a host's options (`set`: `update` or `append`, and the keys `also` names), naming the nearest valid key (`camel`: in camelCase). */
-export declare function optionsError(set: string, key: string, camel?: boolean | null, also?: string[] | null): void;
+export declare function optionsError(set: string, key: string, camel?: boolean | null, also?: string[] | null): never;
 
 /** The `machine` operations. */
 export declare const machine: {
@@ -1142,6 +1250,20 @@ export declare const agency: {
   renderShow(run: RunRow, now?: Now | null): string;
   /** The runner protocol document (`CLAUDE.md`). */
   protocolDocument(): string;
+};
+
+/** The `lock` operations. */
+export declare const lock: {
+  /** A new owner record for this process (`identity`), its token from the host's random bytes: `{record, text}` (`text`: the lock file's bytes). */
+  record(identity: LockIdentity, random: Bytes, now?: Now | null): LockRecordText;
+  /** What a lock file's bytes say of its owner: `{record, id}` (`stamp`: the file's `inode:mtime_ns`, naming a malformed record). */
+  owner(data: Bytes, stamp: string): LockOwner;
+  /** Whether a lock's owner (its record, or null when malformed) is provably gone, from the facts the host saw: `{dead, reason}`. Only then may it be broken. */
+  verdict(record: LockRecord | null, facts: LockFacts): LockVerdict;
+  /** A process's `{state, start}` from the text of its `/proc/<pid>/stat`, or null. */
+  procStat(text: string): ProcStat | null;
+  /** Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what the lock file held, or null) for `timeout_ms`. */
+  timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
 };
 
 /** What `updateFile` returns: the file's new state and what to write. */

@@ -34,11 +34,6 @@ function checkOptions(set, options, extra = []) {
   return options;
 }
 
-/** `YYYYMMDDTHHMMSSmmmZ` for `.corrupt-` copies. */
-function compactTimestamp() {
-  return lock.nowIso().replace(/[-:.]/g, "");
-}
-
 /**
  * After the core's update: keeps a `.corrupt-` copy of unparseable old bytes before they are
  * replaced, writes the new text when it changed, and returns what the caller gets.
@@ -47,12 +42,9 @@ function* finish(io, file, bytes, update) {
   const { text: _text, corrupt, warnings, ...rest } = update;
   const out = { ...rest, warnings: [...warnings], corruptCopy: null };
   if (corrupt && bytes !== null && update.changed) {
-    out.corruptCopy = yield io.copy(`${file}.corrupt-${compactTimestamp()}`, bytes);
-    out.warnings.push({
-      code: "W_CORRUPT_COPY",
-      path: "",
-      message: `the unparseable file was kept as ${out.corruptCopy} before being replaced`,
-    });
+    const C = core();
+    out.corruptCopy = yield io.copy(`${file}${C.corruptCopySuffix(Date.now())}`, bytes);
+    out.warnings.push(C.corruptCopyWarning(out.corruptCopy));
   }
   if (update.changed) yield io.write(file, update.text);
   return out;

@@ -143,8 +143,18 @@ export const OPS = Object.freeze([
   ["agency", "renderLs", "agency_render_ls", [["rows", "v", true]], "text", null],
   ["agency", "renderShow", "agency_render_show", [["run", "v", true], ["now", "n"]], "text", null],
   ["agency", "protocolDocument", "agency_protocol_document", [], "text", null],
+  ["", "logAppend", "log_append", [["data", "b"], ["value", "v", true]], "json", null],
+  ["", "logRead", "log_read", [["data", "b"]], "json", null],
+  ["", "logRepaired", "log_repaired", [["line", "i", true], ["copy", "t", true]], "json", null],
+  ["", "corruptCopySuffix", "corrupt_copy_suffix", [["now", "n"]], "text", null],
+  ["", "corruptCopyWarning", "corrupt_copy_warning", [["copy", "t", true]], "json", null],
+  ["lock", "record", "lock_record", [["identity", "v", true], ["random", "b", true], ["now", "n"]], "json", null],
+  ["lock", "owner", "lock_owner", [["data", "b", true], ["stamp", "t", true]], "json", null],
+  ["lock", "verdict", "lock_verdict", [["record", "v", true], ["facts", "v", true]], "json", null],
+  ["lock", "procStat", "lock_proc_stat", [["text", "t", true]], "json", null],
+  ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null],
   ["", "manifest", "manifest", [], "json", null],
-  ["", "optionsError", "options_error", [["set", "t", true], ["key", "t", true], ["camel", "v"], ["also", "v"]], "nothing", null],
+  ["", "optionsError", "options_error", [["set", "t", true], ["key", "t", true], ["camel", "v"], ["also", "v"]], "raises", null],
 ]);
 
 /**
@@ -206,7 +216,20 @@ export const HELPERS = Object.freeze({
 });
 
 /** The hosts' constants (the core's). */
-export const CONSTANTS = Object.freeze({ randomBytes: 32, stallThresholdMs: 900000 });
+export const CONSTANTS = Object.freeze({
+  /** How many random bytes the core draws an id suffix from. */
+  randomBytes: 32,
+  /** The agency watchdog's default stall threshold, in ms. */
+  stallThresholdMs: 900000,
+  /** A lock held on another host is broken only this long after it was taken, in ms. */
+  lockLeaseMs: 60000,
+  /** A malformed lock record (or break marker) is broken only when this old, in ms. */
+  lockGraceMs: 2000,
+  /** How long a host waits for a lock by default, in ms. */
+  lockTimeoutMs: 10000,
+  /** How many random bytes a lock token is made of. */
+  tokenBytes: 16,
+});
 
 /** The keys of each host options object. */
 export const HOST_OPTIONS = Object.freeze({

@@ -1,6 +1,17 @@
 // Types of the Node host layer (npm/lib/host.cjs): locked, atomic file I/O around the core.
 // The lock protocol is described in docs/locking.md.
-import type { DocumentKind, DocumentOf, Issue, Json, LoadResult, MergeOptions, Now } from "./core";
+import type {
+  AppendOptions,
+  DocumentKind,
+  DocumentOf,
+  Issue,
+  Json,
+  LoadResult,
+  LockRecord,
+  LogRead,
+  MergeOptions,
+  UpdateOptions,
+} from "./core";
 
 /** What a read returns: the core's `loadDocument` over the file's bytes. */
 export type DocumentFile<D = Json> = LoadResult<D>;
@@ -19,14 +30,7 @@ export type FileResult<D = Json, R = never> = {
 } & ([R] extends [never] ? unknown : { /** The operation's own result (a Hivemind outcome). */ result: R });
 
 /** Options of a locked update (checked: a misspelt key is a `UsageError` `E_OPTIONS`). */
-export interface HelperOptions {
-  /** Require the file's current etag (null = the file must not exist); else `ConflictError`. */
-  ifMatch?: string | null;
-  /** The time for stamps and `now` arguments: RFC 3339 text or epoch ms (default: the clock). */
-  now?: Now | null;
-  /** Milliseconds to wait for the lock before `LockTimeoutError` (default 10000). */
-  timeout?: number;
-}
+export type HelperOptions = UpdateOptions;
 
 /** What `appendLine` returns. */
 export interface AppendLineResult {
@@ -36,22 +40,7 @@ export interface AppendLineResult {
 }
 
 /** What `readLog` returns. */
-export interface ReadLogResult {
-  records: Json[];
-  /** The torn last line that was dropped (1-based line, byte offset), or null. */
-  torn: { line: number; offset: number } | null;
-  warnings: Issue[];
-}
-
-/** The owner record stored in a lock file (docs/locking.md). */
-export interface LockOwnerRecord {
-  pid: number;
-  start: string | null;
-  boot: string | null;
-  host: string;
-  token: string;
-  acquired_at: string;
-}
+export type ReadLogResult = LogRead;
 
 /** A held lock on `<file>.lock`. */
 export declare class Lock {
@@ -59,7 +48,7 @@ export declare class Lock {
   /** The lock file path. */
   readonly path: string;
   /** Our owner record. */
-  readonly record: LockOwnerRecord;
+  readonly record: LockRecord;
   /** Removes the lock file if it still holds our token; true when it did. */
   release(): boolean;
 }
@@ -107,9 +96,9 @@ export declare function updateDocumentSync<K extends DocumentKind>(
 ): FileResult<DocumentOf<K>>;
 
 /** Appends one JSONL record under the lock (one write(), fsync); repairs a torn tail first. */
-export declare function appendLine(file: string, value: unknown, hostOptions?: { timeout?: number }): Promise<AppendLineResult>;
+export declare function appendLine(file: string, value: unknown, hostOptions?: AppendOptions): Promise<AppendLineResult>;
 /** Synchronous `appendLine`. */
-export declare function appendLineSync(file: string, value: unknown, hostOptions?: { timeout?: number }): AppendLineResult;
+export declare function appendLineSync(file: string, value: unknown, hostOptions?: AppendOptions): AppendLineResult;
 
 /** Reads a JSONL log (a torn last line is dropped with a warning; never writes). */
 export declare function readLog(file: string): Promise<ReadLogResult>;

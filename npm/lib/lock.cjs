@@ -4,54 +4,45 @@
  * python/statecore/_lock.py: a lock on `<file>` is `<file>.lock` holding a JSON owner record,
  * created complete (record written to a temp file, then link()ed into place), broken only
  * when its owner is provably dead (through a `<lock>.break-<id>` marker so that only one
- * process may remove it), and released only by the holder of its token.
+ * process may remove it), and released only by its holder.
+ *
+ * Every rule is the core's (`lock.*`: the record's bytes, what a lock file says of its owner,
+ * the verdict on whether that owner is gone, the timeout error); this file makes the system
+ * calls and gathers the facts (the file's stamp, `kill(pid, 0)`, `/proc/<pid>/stat`).
  */
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const crypto = require("node:crypto");
-const { randomToken, unlinkQuiet } = require("./atomic.cjs");
+const { unlinkQuiet } = require("./atomic.cjs");
+const { CONSTANTS } = require("./tables.cjs");
 
 /** A lock whose owner runs on another host is broken only this long after `acquired_at`. */
-const LOCK_LEASE_MS = 60_000;
+const LOCK_LEASE_MS = CONSTANTS.lockLeaseMs;
 /** A malformed lock record (or break marker) is broken only when its mtime is this old. */
-const LOCK_GRACE_MS = 2_000;
+const LOCK_GRACE_MS = CONSTANTS.lockGraceMs;
 /** Default time to wait for a lock before `LockTimeoutError`. */
-const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = CONSTANTS.lockTimeoutMs;
 /** Polling backoff: 1 ms doubling to this, plus up to 25 % jitter. */
 const MAX_BACKOFF_MS = 25;
 
 /** `link()` errors that mean "this file system cannot hard-link": fall back to O_EXCL. */
 const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
 const TOKEN_RE = /^[0-9a-f]{32}$/;
-const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 let coreModule = null;
-/** The pure API (loaded on first use, so the lock works before the wasm is needed). */
+/** The pure API (loaded on first use). */
 function core() {
   return (coreModule ??= require("./core-node.cjs"));
 }
 
-/** RFC 3339 UTC with milliseconds (`2026-11-22T05:43:00.123Z`), the core's format. */
-function nowIso() {
-  return new Date().toISOString();
-}
-
-// ---------------------------------------------------------------------------------------
-// Process identity and liveness (docs/locking.md § Liveness)
-// ---------------------------------------------------------------------------------------
-
-/** `{state, start}` from `/proc/<pid>/stat` (fields 3 and 22), or null without /proc. */
-function procStat(pid) {
-  let text;
+/** The text of `/proc/<pid>/stat`, or null (no /proc, or no such process). */
+function procStatText(pid) {
   try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+    return fs.readFileSync(`/proc/${pid}/stat`, "latin1");
   } catch {
     return null;
   }
-  // The command name (field 2) may hold spaces and parentheses: parse after the last ")".
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return fields.length > 19 ? { state: fields[0], start: fields[19] } : null;
 }
 
 let self = null;
@@ -64,56 +55,21 @@ function identity() {
     } catch {
       boot = null;
     }
-    const stat = procStat(process.pid);
+    const text = procStatText(process.pid);
+    const stat = text === null ? null : core().lock.procStat(text);
     self = { pid: process.pid, start: stat ? stat.start : null, boot, host: os.hostname() };
   }
   return self;
 }
 
-/** A fresh owner record; the key order is part of the byte format shared with Python. */
+/** A fresh owner record and the lock file's bytes (`{record, text}`, the core's format). */
 function newRecord() {
-  const me = identity();
-  return {
-    pid: me.pid,
-    start: me.start,
-    boot: me.boot,
-    host: me.host,
-    token: randomToken(),
-    acquired_at: nowIso(),
-  };
-}
-
-/** The owner record in `bytes`, or null when it is not a well-formed record. */
-function parseRecord(bytes) {
-  let r;
-  try {
-    r = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    return null;
-  }
-  const optionalString = (v) => v === null || v === undefined || typeof v === "string";
-  const ok =
-    r !== null &&
-    typeof r === "object" &&
-    !Array.isArray(r) &&
-    Number.isSafeInteger(r.pid) &&
-    r.pid > 0 &&
-    r.pid < 2 ** 31 &&
-    typeof r.host === "string" &&
-    typeof r.token === "string" &&
-    TOKEN_RE.test(r.token) &&
-    typeof r.acquired_at === "string" &&
-    TIMESTAMP_RE.test(r.acquired_at) &&
-    !Number.isNaN(Date.parse(r.acquired_at)) &&
-    optionalString(r.start) &&
-    optionalString(r.boot);
-  return ok ? r : null;
+  return core().lock.record(identity(), crypto.randomBytes(CONSTANTS.tokenBytes), Date.now());
 }
 
 /**
- * Reads a lock file or break marker: `{record, id, mtimeMs, text}`, or null when it does
- * not exist. `id` names the owner: its token, or for a malformed record `m` + a hash of
- * the inode, mtime (ns) and bytes (the same hash in Python, so both contend for one marker).
+ * Reads a lock file or break marker: `{record, id, mtimeMs, text}` (the core's reading of it,
+ * `id` naming its owner), or null when it does not exist.
  */
 function readOwner(file) {
   let fd;
@@ -130,48 +86,39 @@ function readOwner(file) {
   } finally {
     fs.closeSync(fd);
   }
-  const record = parseRecord(bytes);
-  const id =
-    record !== null
-      ? record.token
-      : "m" +
-        crypto
-          .createHash("sha256")
-          .update(`${stat.ino}:${stat.mtimeNs}\n`)
-          .update(bytes)
-          .digest("hex")
-          .slice(0, 32);
-  return { record, id, mtimeMs: Number(stat.mtimeNs / 1_000_000n), text: bytes.toString("utf8") };
+  const owner = core().lock.owner(bytes, `${stat.ino}:${stat.mtimeNs}`);
+  return { ...owner, mtimeMs: Number(stat.mtimeNs / 1_000_000n), text: bytes.toString("utf8") };
 }
 
-/** True when `pid` is provably not the process that wrote `start` (exited, zombie, reused). */
-function processDead(pid, start) {
+/** Whether `pid` exists (`kill(pid, 0)`; another user's process exists too). */
+function processExists(pid) {
   try {
     process.kill(pid, 0);
+    return true;
   } catch (error) {
-    if (error.code === "ESRCH") return true;
-    if (error.code !== "EPERM") throw error; // EPERM: exists, another user's
+    if (error.code === "ESRCH") return false;
+    if (error.code === "EPERM") return true;
+    throw error;
   }
-  const stat = procStat(pid);
-  if (stat === null) return false; // no /proc (or hidden): kill() said it exists
-  if (stat.state === "Z" || stat.state === "X") return true;
-  return start !== null && start !== undefined && stat.start !== start;
 }
 
-/** Whether a lock (or marker) may be broken: its owner is provably gone (docs/locking.md). */
+/** Whether a lock (or marker) may be broken: the core's verdict on the facts seen here. */
 function ownerDead(owner) {
-  const r = owner.record;
-  if (r === null) return Date.now() - owner.mtimeMs > LOCK_GRACE_MS;
   const me = identity();
-  if (r.host !== me.host) return Date.now() - Date.parse(r.acquired_at) > LOCK_LEASE_MS;
-  if (r.boot && me.boot && r.boot !== me.boot) return true;
-  if (process.platform === "win32") return false; // no kill(pid, 0) there: never guess
-  return processDead(r.pid, r.start);
+  const r = owner.record;
+  const probe = process.platform !== "win32"; // no kill(pid, 0) there: never guess
+  const local = r !== null && r.host === me.host && probe;
+  const facts = {
+    now_ms: Date.now(),
+    mtime_ms: owner.mtimeMs,
+    host: me.host,
+    boot: me.boot,
+    probe,
+    exists: local ? processExists(r.pid) : null,
+    stat: local ? procStatText(r.pid) : null,
+  };
+  return core().lock.verdict(r, facts).dead;
 }
-
-// ---------------------------------------------------------------------------------------
-// The lock protocol
-// ---------------------------------------------------------------------------------------
 
 /** `open(O_CREAT|O_EXCL)` + write: the fallback where link() is unsupported. */
 function createExclusive(target, text) {
@@ -191,15 +138,14 @@ function createExclusive(target, text) {
 }
 
 /**
- * Creates `target` holding `record`, complete from its first instant: the record goes to
- * `<target>.<token>.tmp`, which is link()ed to `target` (EEXIST = held by someone else).
+ * Creates `target` holding `mine` (a new record), complete from its first instant: its bytes
+ * go to `<target>.<token>.tmp`, which is link()ed to `target` (EEXIST = held by someone else).
  * Returns true when we created it.
  */
-function createComplete(target, record) {
-  const text = JSON.stringify(record) + "\n";
-  const tmp = `${target}.${record.token}.tmp`;
+function createComplete(target, mine) {
+  const tmp = `${target}.${mine.record.token}.tmp`;
   for (let attempt = 0; ; attempt++) {
-    fs.writeFileSync(tmp, text, { flag: "wx", mode: 0o644 });
+    fs.writeFileSync(tmp, mine.text, { flag: "wx", mode: 0o644 });
     try {
       fs.linkSync(tmp, target);
       return true;
@@ -207,7 +153,7 @@ function createComplete(target, record) {
       if (error.code === "EEXIST") return false;
       // ENOENT: our temp file was swept as litter while we were stopped; write it again.
       if (error.code === "ENOENT" && attempt < 3) continue;
-      if (LINK_UNSUPPORTED.has(error.code)) return createExclusive(target, text);
+      if (LINK_UNSUPPORTED.has(error.code)) return createExclusive(target, mine.text);
       throw error;
     } finally {
       unlinkQuiet(tmp);
@@ -215,10 +161,16 @@ function createComplete(target, record) {
   }
 }
 
-/** Unlinks `file` if it still holds `token`; never removes anyone else's. */
-function releaseFile(file, token) {
-  const current = readOwner(file);
-  if (current === null || current.id !== token) return false;
+/** Unlinks `file` if it still holds exactly our record's bytes; never anyone else's. */
+function releaseFile(file, mine) {
+  let bytes;
+  try {
+    bytes = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if (error.code === "ENOENT") return false;
+    throw error;
+  }
+  if (bytes !== mine.text) return false;
   unlinkQuiet(file);
   return true;
 }
@@ -238,7 +190,7 @@ function breakFile(lockPath, target, owner, depth = 0) {
       const current = readOwner(target);
       if (current !== null && current.id === owner.id && ownerDead(current)) unlinkQuiet(target);
     } finally {
-      releaseFile(marker, mine.token);
+      releaseFile(marker, mine);
     }
     return true;
   }
@@ -248,12 +200,12 @@ function breakFile(lockPath, target, owner, depth = 0) {
   return breakFile(lockPath, marker, breaker, depth + 1);
 }
 
-/** One acquisition attempt: `{acquired: true}` or `{owner}` (the holder to wait for). */
-function tryAcquire(lockPath, record) {
+/** One acquisition attempt: `{mine}` (acquired, our record) or `{owner}` (the holder to wait for). */
+function tryAcquire(lockPath) {
   let owner = null;
   for (let step = 0; step < 8; step++) {
-    record.acquired_at = nowIso();
-    if (createComplete(lockPath, record)) return { acquired: true };
+    const mine = newRecord();
+    if (createComplete(lockPath, mine)) return { mine };
     owner = readOwner(lockPath);
     if (owner === null) continue; // released meanwhile
     if (!ownerDead(owner) || !breakFile(lockPath, lockPath, owner)) return { owner };
@@ -261,13 +213,14 @@ function tryAcquire(lockPath, record) {
   return { owner };
 }
 
-/** A held lock. `release()` unlinks the lock file only if it still holds our token. */
+/** A held lock. `release()` unlinks the lock file only if it still holds our record. */
 class Lock {
-  constructor(lockPath, record) {
+  constructor(lockPath, mine) {
     /** The lock file (`<file>.lock`). */
     this.path = lockPath;
     /** Our owner record (its `token` identifies this holder). */
-    this.record = record;
+    this.record = mine.record;
+    this.mine = mine;
     this.released = false;
   }
 
@@ -275,26 +228,8 @@ class Lock {
   release() {
     if (this.released) return false;
     this.released = true;
-    return releaseFile(this.path, this.record.token);
+    return releaseFile(this.path, this.mine);
   }
-}
-
-function lockTimeoutError(lockPath, owner, timeout) {
-  const r = owner ? owner.record : null;
-  const who = r
-    ? `pid ${r.pid} on ${r.host} since ${r.acquired_at}`
-    : owner
-      ? `a malformed owner record (${JSON.stringify(owner.text.slice(0, 200))})`
-      : "another process";
-  return core().errorFromRecord({
-    name: "LockTimeoutError",
-    code: "E_LOCK_TIMEOUT",
-    path: "",
-    message:
-      `timed out after ${timeout} ms waiting for the lock ${lockPath}, held by ${who}; ` +
-      `if you know that process is gone, delete ${lockPath}`,
-    details: { path: lockPath, owner: r, timeout_ms: timeout },
-  });
 }
 
 /** Backoff sleep after a failed attempt: 1 ms doubling to 25 ms, + up to 25 % jitter. */
@@ -306,13 +241,15 @@ function backoff(attempt, left) {
 /** Takes the lock of `file` (the sidecar `<file>.lock`), waiting up to `timeout` ms. */
 function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
   const lockPath = `${file}.lock`;
-  const record = newRecord();
   const deadline = performance.now() + timeout;
   for (let attempt = 0; ; attempt++) {
-    const result = tryAcquire(lockPath, record);
-    if (result.acquired) return new Lock(lockPath, record);
+    const result = tryAcquire(lockPath);
+    if (result.mine) return new Lock(lockPath, result.mine);
     const left = deadline - performance.now();
-    if (left <= 0) throw lockTimeoutError(lockPath, result.owner, timeout);
+    if (left <= 0) {
+      const owner = result.owner && { record: result.owner.record, id: result.owner.id, text: result.owner.text };
+      core().lock.timeout(lockPath, owner, timeout); // throws E_LOCK_TIMEOUT
+    }
     yield io.sleep(backoff(attempt, left));
   }
 }
@@ -347,4 +284,4 @@ function sweep(file) {
   }
 }
 
-module.exports = { acquire, sweep, Lock, nowIso, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };
+module.exports = { acquire, sweep, Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };

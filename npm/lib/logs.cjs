@@ -8,40 +8,25 @@ const { define } = require("./steps.cjs");
 const lock = require("./lock.cjs");
 const { checkOptions, core } = require("./documents.cjs");
 
-/** `YYYYMMDDTHHMMSSmmmZ` for `.corrupt-` copies. */
-function compactTimestamp() {
-  return lock.nowIso().replace(/[-:.]/g, "");
-}
-
 const api = {};
 
-/** appendLine(file, value, {timeout}): one JSONL record under the lock. */
+/** appendLine(file, value, {timeout}): one JSONL record under the lock (the core's plan). */
 define(api, "appendLine", function* (io, file, value, hostOptions = {}) {
   const { timeout } = checkOptions("append", hostOptions);
   file = String(file);
   const C = core();
-  const line = C.logLine(value);
   const held = yield* lock.acquire(io, file, timeout);
   try {
     const bytes = yield io.read(file);
+    const plan = C.logAppend(bytes, value); // E_LOG_CORRUPT propagates: the file is left alone
     const warnings = [];
     let copy = null;
-    let prefix = "";
-    if (bytes !== null) {
-      const log = C.parseLog(bytes); // E_LOG_CORRUPT propagates: the file is left alone
-      if (log.torn) {
-        copy = yield io.copy(`${file}.corrupt-${compactTimestamp()}`, bytes.subarray(log.torn.offset));
-        yield io.truncate(file, log.torn.offset);
-        warnings.push({
-          code: "W_TORN_TAIL",
-          path: "",
-          message: `line ${log.torn.line} was an incomplete (torn) write; it was moved to ${copy} and the log repaired`,
-        });
-      } else if (log.needs_newline) {
-        prefix = "\n";
-      }
+    if (plan.truncate_at !== null && bytes !== null) {
+      copy = yield io.copy(`${file}${C.corruptCopySuffix(Date.now())}`, bytes.subarray(plan.truncate_at));
+      yield io.truncate(file, plan.truncate_at);
+      warnings.push(C.logRepaired(plan.torn_line, copy));
     }
-    yield io.append(file, prefix + line, bytes === null);
+    yield io.append(file, plan.text, bytes === null);
     return { warnings, corruptCopy: copy };
   } finally {
     held.release();
@@ -50,19 +35,7 @@ define(api, "appendLine", function* (io, file, value, hostOptions = {}) {
 
 /** readLog(file): `{records, torn, warnings}` (a missing file is empty; never writes). */
 define(api, "readLog", function* (io, file) {
-  const bytes = yield io.read(String(file));
-  if (bytes === null) return { records: [], torn: null, warnings: [] };
-  const log = core().parseLog(bytes);
-  const warnings = log.torn
-    ? [
-        {
-          code: "W_TORN_TAIL",
-          path: "",
-          message: `line ${log.torn.line} is an incomplete (torn) write and was ignored; the next append repairs it`,
-        },
-      ]
-    : [];
-  return { records: log.records, torn: log.torn, warnings };
+  return core().logRead(yield io.read(String(file)));
 });
 
 module.exports = api;

@@ -13,7 +13,7 @@ documents' types for annotations.
 
 from __future__ import annotations
 
-from statecore import _statecore, agency, fctry, hivemind, machine
+from statecore import _statecore, agency, fctry, hivemind, lock, machine
 from statecore._generated.root import *  # noqa: F403
 from statecore._generated.root import __all__ as _operations
 from statecore.errors import (
@@ -53,6 +53,7 @@ __all__ = [
     "append_line",
     "fctry",
     "hivemind",
+    "lock",
     "machine",
     "read_document",
     "read_log",

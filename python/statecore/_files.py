@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union
 
 from statecore import _atomic, _runtime
-from statecore._lock import DEFAULT_TIMEOUT, acquire_lock, now_iso, sweep
+from statecore._lock import DEFAULT_TIMEOUT, acquire_lock, sweep
 from statecore._statecore import call as _call
 from statecore._statecore import query as _query
 from statecore._statecore import update as _update
@@ -83,15 +83,9 @@ def _finish(file: str, data: bytes | None, result: dict[str, Any]) -> Any:
     warnings: list[Any] = list(result["warnings"])
     copy = None
     if result["corrupt"] and data is not None and result["changed"]:
-        stamp = now_iso().replace("-", "").replace(":", "").replace(".", "")
-        copy = _atomic.write_copy(f"{file}.corrupt-{stamp}", data)
-        warnings.append(
-            {
-                "code": "W_CORRUPT_COPY",
-                "path": "",
-                "message": f"the unparseable file was kept as {copy} before being replaced",
-            }
-        )
+        suffix: str = _call("corrupt_copy_suffix", (_runtime.clock(),))
+        copy = _atomic.write_copy(file + suffix, data)
+        warnings.append(_call("corrupt_copy_warning", (copy,)))
     if result["changed"]:
         _atomic.write_atomic(file, result["text"])
     out = {

@@ -1,161 +1,100 @@
-"""The sidecar lock protocol of docs/locking.md, byte-compatible with npm/lib/host.cjs.
+"""The sidecar lock protocol of docs/locking.md, byte-compatible with npm/lib/lock.cjs.
 
 A lock on ``<file>`` is the file ``<file>.lock`` holding a JSON owner record. It is created
 complete (record written to a temp file, then ``link()``-ed into place), broken only when its
 owner is provably dead (through a ``<file>.lock.break-<id>`` marker so that only one process
-may remove it), and released only by the holder of its token.
+may remove it), and released only by its holder.
+
+Every rule is the core's (``statecore.lock``: the record's bytes, what a lock file says of its
+owner, the verdict on whether that owner is gone, the timeout error); this module makes the
+system calls and gathers the facts (the file's stamp, ``kill(pid, 0)``, ``/proc/<pid>/stat``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import hashlib
-import json
 import os
 import random
 import re
-import secrets
 import socket
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING
 
-from statecore.errors import LockTimeoutError
+from statecore._atomic import unlink_quiet
+from statecore._generated import lock as _rules
+from statecore._generated.tables import LOCK_GRACE_MS, LOCK_LEASE_MS, LOCK_TIMEOUT_MS, TOKEN_BYTES
 
-LEASE_SECONDS = 60.0
+if TYPE_CHECKING:
+    from statecore.types import LockFacts, LockIdentity, LockRecord, LockRecordText
+
+LEASE_SECONDS = LOCK_LEASE_MS / 1000
 """A lock whose owner runs on another host is broken only this long after ``acquired_at``."""
-GRACE_SECONDS = 2.0
+GRACE_SECONDS = LOCK_GRACE_MS / 1000
 """A malformed lock record (or break marker) is broken only when its mtime is this old."""
-DEFAULT_TIMEOUT = 10.0
+DEFAULT_TIMEOUT = LOCK_TIMEOUT_MS / 1000
 """Default seconds to wait for a lock before :class:`LockTimeoutError`."""
 MAX_BACKOFF = 0.025
 """Polling backoff: 1 ms doubling to this, plus up to 25 % jitter."""
 
 _LINK_UNSUPPORTED = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
 _TOKEN_RE = re.compile(r"[0-9a-f]{32}")
-_TIMESTAMP_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 
 
-def now_iso() -> str:
-    """RFC 3339 UTC with milliseconds (``2026-11-22T05:43:00.123Z``), the core's format."""
-    ms = time.time_ns() // 1_000_000
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
-
-
-def parse_iso(text: str) -> float | None:
-    """Epoch seconds of an RFC 3339 timestamp, or None."""
-    match = _TIMESTAMP_RE.fullmatch(text)
-    if match is None:
-        return None
-    # Python < 3.11 reads only 0, 3 or 6 fraction digits and no "Z": normalize to 6 and +00:00.
-    fraction = (match.group(1) or ".")[1:]
-    zone = "+00:00" if match.group(2) == "Z" else match.group(2)
-    base = text[: match.start(1)] if match.group(1) else text[: match.start(2)]
-    try:
-        moment = datetime.fromisoformat(f"{base}.{fraction[:6].ljust(6, '0')}{zone}")
-    except ValueError:
-        return None
-    return moment.timestamp()
-
-
-def unlink_quiet(path: str) -> None:
-    """Unlinks ``path``; a file already gone is fine."""
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
+def clock_ms() -> int:
+    """The host's clock in epoch milliseconds."""
+    return time.time_ns() // 1_000_000
 
 
 # --- process identity and liveness -------------------------------------------------------
 
 
-def proc_stat(pid: int) -> tuple[str, str] | None:
-    """``(state, start)`` from ``/proc/<pid>/stat`` (fields 3 and 22), or None without /proc."""
+def proc_stat_text(pid: int) -> str | None:
+    """The text of ``/proc/<pid>/stat``, or None (no /proc, or no such process)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            text = f.read().decode("latin-1")
+            return f.read().decode("latin-1")
     except OSError:
         return None
-    # The command name (field 2) may hold spaces and parentheses: parse after the last ")".
-    fields = text[text.rfind(")") + 2 :].split(" ")
-    return (fields[0], fields[19]) if len(fields) > 19 else None
 
 
-_identity: dict[str, Any] = {}
+_identity: list[LockIdentity] = []  # this process's, computed once per pid
 
 
-def identity() -> dict[str, Any]:
+def identity() -> LockIdentity:
     """This process's ``{pid, start, boot, host}`` (recomputed after a fork)."""
     pid = os.getpid()
-    if _identity.get("pid") != pid:
+    if not _identity or _identity[0]["pid"] != pid:
         boot: str | None
         try:
             with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
                 boot = f.read().strip() or None
         except OSError:
             boot = None
-        stat = proc_stat(pid)
-        _identity.clear()
-        _identity.update(
-            pid=pid, start=stat[1] if stat else None, boot=boot, host=socket.gethostname()
-        )
-    return _identity
+        text = proc_stat_text(pid)
+        stat = None if text is None else _rules.proc_stat(text)
+        start = stat["start"] if stat else None
+        _identity[:] = [{"pid": pid, "start": start, "boot": boot, "host": socket.gethostname()}]
+    return _identity[0]
 
 
-def new_record() -> dict[str, Any]:
-    """A fresh owner record; the key order is part of the byte format shared with Node."""
-    me = identity()
-    return {
-        "pid": me["pid"],
-        "start": me["start"],
-        "boot": me["boot"],
-        "host": me["host"],
-        "token": secrets.token_hex(16),
-        "acquired_at": now_iso(),
-    }
-
-
-def record_text(record: dict[str, Any]) -> str:
-    """The bytes of a lock file: compact JSON and a newline (as ``JSON.stringify`` writes it)."""
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
-
-
-def parse_record(data: bytes) -> dict[str, Any] | None:
-    """The owner record in ``data``, or None when it is not a well-formed record."""
-    try:
-        r = json.loads(data.decode("utf-8", "replace"))
-    except ValueError:
-        return None
-    if not isinstance(r, dict):
-        return None
-    pid, token, acquired_at = r.get("pid"), r.get("token"), r.get("acquired_at")
-    if type(pid) is float and pid.is_integer():
-        pid = r["pid"] = int(pid)  # JSON.parse reads 1.0 as the integer 1: judge alike
-    ok = (
-        type(pid) is int
-        and 0 < pid < 2**31
-        and isinstance(r.get("host"), str)
-        and isinstance(token, str)
-        and _TOKEN_RE.fullmatch(token) is not None
-        and isinstance(acquired_at, str)
-        and parse_iso(acquired_at) is not None
-        and all(r.get(k) is None or isinstance(r.get(k), str) for k in ("start", "boot"))
-    )
-    return r if ok else None
+def new_record() -> LockRecordText:
+    """A fresh owner record and the lock file's bytes: ``{record, text}`` (the core's format)."""
+    return _rules.record(identity(), os.urandom(TOKEN_BYTES), clock_ms())
 
 
 @dataclass(frozen=True)
 class Owner:
-    """What a lock file or break marker holds."""
+    """What a lock file or break marker holds (the core's reading of it)."""
 
-    record: dict[str, Any] | None
+    record: LockRecord | None
     """The owner record, or None when malformed."""
     id: str
-    """The token, or for a malformed record ``m`` + a hash of inode, mtime (ns) and bytes."""
-    mtime: float
-    """The file's mtime (epoch seconds)."""
+    """The token, or for a malformed record ``m`` + a hash of its stamp and bytes."""
+    mtime_ms: int
+    """The file's mtime (epoch ms)."""
     text: str
     """The raw content (for messages)."""
 
@@ -168,46 +107,39 @@ def read_owner(path: str) -> Owner | None:
             data = f.read()
     except FileNotFoundError:
         return None
-    record = parse_record(data)
-    if record is not None:
-        owner_id = str(record["token"])
-    else:
-        digest = hashlib.sha256(f"{st.st_ino}:{st.st_mtime_ns}\n".encode() + data)
-        owner_id = "m" + digest.hexdigest()[:32]
+    owner = _rules.owner(data, f"{st.st_ino}:{st.st_mtime_ns}")
     text = data.decode("utf-8", "replace")
-    return Owner(record, owner_id, st.st_mtime_ns / 1e9, text)
+    return Owner(owner["record"], owner["id"], st.st_mtime_ns // 1_000_000, text)
 
 
-def process_dead(pid: int, start: str | None) -> bool:
-    """True when ``pid`` is provably not the process that wrote ``start``."""
+def process_exists(pid: int) -> bool:
+    """Whether ``pid`` exists (``kill(pid, 0)``; another user's process exists too)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        return True
+        return False
     except PermissionError:
-        pass  # exists, another user's
-    stat = proc_stat(pid)
-    if stat is None:
-        return False  # no /proc (or hidden): kill() said it exists
-    if stat[0] in ("Z", "X"):
         return True
-    return start is not None and stat[1] != start
+    return True
 
 
 def owner_dead(owner: Owner) -> bool:
-    """Whether a lock (or marker) may be broken: its owner is provably gone."""
-    r = owner.record
-    if r is None:
-        return time.time() - owner.mtime > GRACE_SECONDS
+    """Whether a lock (or marker) may be broken: the core's verdict on the facts seen here."""
     me = identity()
-    if r["host"] != me["host"]:
-        acquired = parse_iso(r["acquired_at"]) or 0.0
-        return time.time() - acquired > LEASE_SECONDS
-    if r.get("boot") and me["boot"] and r["boot"] != me["boot"]:
-        return True
-    if sys.platform == "win32":
-        return False  # no kill(pid, 0) there: never guess
-    return process_dead(int(r["pid"]), r.get("start"))
+    r = owner.record
+    probe = sys.platform != "win32"  # no kill(pid, 0) there: never guess
+    local = r is not None and r["host"] == me["host"] and probe
+    pid = r["pid"] if r is not None else 0
+    facts: LockFacts = {
+        "now_ms": clock_ms(),
+        "mtime_ms": owner.mtime_ms,
+        "host": me["host"],
+        "boot": me["boot"],
+        "probe": probe,
+        "exists": process_exists(pid) if local else None,
+        "stat": proc_stat_text(pid) if local else None,
+    }
+    return _rules.verdict(r, facts)["dead"]
 
 
 # --- the protocol ------------------------------------------------------------------------
@@ -226,14 +158,14 @@ def _create_exclusive(target: str, text: str) -> bool:
     return True
 
 
-def create_complete(target: str, record: dict[str, Any]) -> bool:
-    """Creates ``target`` holding ``record``, complete from its first instant.
+def create_complete(target: str, mine: LockRecordText) -> bool:
+    """Creates ``target`` holding ``mine`` (a new record), complete from its first instant.
 
-    The record goes to ``<target>.<token>.tmp``, which is link()-ed to ``target``
+    Its bytes go to ``<target>.<token>.tmp``, which is link()-ed to ``target``
     (EEXIST = held by someone else). Returns True when we created it.
     """
-    text = record_text(record)
-    tmp = f"{target}.{record['token']}.tmp"
+    text: str = mine["text"]
+    tmp = f"{target}.{mine['record']['token']}.tmp"
     attempt = 0
     while True:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -259,10 +191,14 @@ def create_complete(target: str, record: dict[str, Any]) -> bool:
             unlink_quiet(tmp)
 
 
-def release_file(path: str, token: str) -> bool:
-    """Unlinks ``path`` if it still holds ``token``; never removes anyone else's."""
-    current = read_owner(path)
-    if current is None or current.id != token:
+def release_file(path: str, mine: LockRecordText) -> bool:
+    """Unlinks ``path`` if it still holds exactly our record's bytes; never anyone else's."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            current = f.read()
+    except FileNotFoundError:
+        return False
+    if current != mine["text"]:
         return False
     unlink_quiet(path)
     return True
@@ -284,7 +220,7 @@ def break_file(lock_path: str, target: str, owner: Owner, depth: int = 0) -> boo
             if current is not None and current.id == owner.id and owner_dead(current):
                 unlink_quiet(target)
         finally:
-            release_file(marker, mine["token"])
+            release_file(marker, mine)
         return True
     breaker = read_owner(marker)
     if breaker is None:
@@ -294,29 +230,30 @@ def break_file(lock_path: str, target: str, owner: Owner, depth: int = 0) -> boo
     return break_file(lock_path, marker, breaker, depth + 1)
 
 
-def _try_acquire(lock_path: str, record: dict[str, Any]) -> tuple[bool, Owner | None]:
-    """One attempt: ``(True, None)`` when acquired, else ``(False, holder to wait for)``."""
+def _try_acquire(lock_path: str) -> tuple[LockRecordText | None, Owner | None]:
+    """One attempt: ``(our record, None)`` when acquired, else ``(None, holder to wait for)``."""
     owner: Owner | None = None
     for _ in range(8):
-        record["acquired_at"] = now_iso()
-        if create_complete(lock_path, record):
-            return True, None
+        mine = new_record()
+        if create_complete(lock_path, mine):
+            return mine, None
         owner = read_owner(lock_path)
         if owner is None:
             continue  # released meanwhile
         if not owner_dead(owner) or not break_file(lock_path, lock_path, owner):
-            return False, owner
-    return False, owner
+            return None, owner
+    return None, owner
 
 
 class Lock:
     """A held lock on ``<file>.lock``; a context manager that releases on exit."""
 
-    def __init__(self, path: str, record: dict[str, Any]) -> None:
+    def __init__(self, path: str, mine: LockRecordText) -> None:
         self.path = path
         """The lock file."""
-        self.record = record
+        self.record: LockRecord = mine["record"]
         """Our owner record (its ``token`` identifies this holder)."""
+        self._mine = mine
         self._released = False
 
     def release(self) -> bool:
@@ -324,7 +261,7 @@ class Lock:
         if self._released:
             return False
         self._released = True
-        return release_file(self.path, str(self.record["token"]))
+        return release_file(self.path, self._mine)
 
     def __enter__(self) -> Lock:
         return self
@@ -338,38 +275,26 @@ class Lock:
         self.release()
 
 
-def _timeout_error(lock_path: str, owner: Owner | None, timeout: float) -> LockTimeoutError:
-    r = owner.record if owner else None
-    if r is not None:
-        who = f"pid {r['pid']} on {r['host']} since {r['acquired_at']}"
-    elif owner is not None:
-        who = f"a malformed owner record ({json.dumps(owner.text[:200])})"
-    else:
-        who = "another process"
-    message = (
-        f"timed out after {timeout:g} s waiting for the lock {lock_path}, held by {who}; "
-        f"if you know that process is gone, delete {lock_path}"
-    )
-    details = {"path": lock_path, "owner": r, "timeout_ms": round(timeout * 1000)}
-    return LockTimeoutError(message, code="E_LOCK_TIMEOUT", path="", details=details)
-
-
 def acquire_lock(path: str | os.PathLike[str], timeout: float = DEFAULT_TIMEOUT) -> Lock:
     """Takes the lock of ``path`` (the sidecar ``<path>.lock``), waiting up to ``timeout`` s.
 
     Raises :class:`LockTimeoutError` (``E_LOCK_TIMEOUT``, ``details`` = path and owner record).
     """
     lock_path = os.fspath(path) + ".lock"
-    record = new_record()
     deadline = time.monotonic() + timeout
     attempt = 0
     while True:
-        acquired, owner = _try_acquire(lock_path, record)
-        if acquired:
-            return Lock(lock_path, record)
+        mine, owner = _try_acquire(lock_path)
+        if mine is not None:
+            return Lock(lock_path, mine)
         left = deadline - time.monotonic()
         if left <= 0:
-            raise _timeout_error(lock_path, owner, timeout)
+            held = (
+                None
+                if owner is None
+                else {"record": owner.record, "id": owner.id, "text": owner.text}
+            )
+            _rules.timeout(lock_path, held, round(timeout * 1000))
         base = min(0.001 * 2**attempt, MAX_BACKOFF)
         time.sleep(max(0.0, min(left, base * (1 + random.random() / 4))))
         attempt = min(attempt + 1, 10)

@@ -9,7 +9,7 @@ import os
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from statecore import _atomic, _runtime
-from statecore._lock import DEFAULT_TIMEOUT, acquire_lock, now_iso
+from statecore._lock import DEFAULT_TIMEOUT, acquire_lock
 from statecore._statecore import call as _call
 
 if TYPE_CHECKING:
@@ -50,48 +50,23 @@ def append_line(path: StrPath, value: object, **options: Unpack[AppendOptions]) 
     _runtime.check_options("append", options)
     timeout = options.get("timeout", DEFAULT_TIMEOUT)
     file = os.fspath(path)
-    line: str = _call("log_line", (value,))
     with acquire_lock(file, DEFAULT_TIMEOUT if timeout is None else timeout):
         data = _atomic.read_maybe(file)
+        # The core's plan; E_LOG_CORRUPT propagates and the file is left alone.
+        plan = _call("log_append", (data, value))
         warnings: list[Any] = []
         copy = None
-        prefix = ""
-        if data is not None:
-            log = _call("parse_log", (data,))
-            torn = log["torn"]
-            if torn is not None:
-                stamp = now_iso().replace("-", "").replace(":", "").replace(".", "")
-                copy = _atomic.write_copy(f"{file}.corrupt-{stamp}", data[torn["offset"] :])
-                os.truncate(file, torn["offset"])
-                warnings.append(
-                    {
-                        "code": "W_TORN_TAIL",
-                        "path": "",
-                        "message": f"line {torn['line']} was an incomplete (torn) write; "
-                        f"it was moved to {copy} and the log repaired",
-                    }
-                )
-            elif log["needs_newline"]:
-                prefix = "\n"
-        _atomic.append_once(file, prefix + line, data is None)
+        cut = plan["truncate_at"]
+        if cut is not None and data is not None:
+            suffix: str = _call("corrupt_copy_suffix", (_runtime.clock(),))
+            copy = _atomic.write_copy(file + suffix, data[cut:])
+            os.truncate(file, cut)
+            warnings.append(_call("log_repaired", (plan["torn_line"], copy)))
+        _atomic.append_once(file, plan["text"], data is None)
         return {"warnings": warnings, "corrupt_copy": copy}
 
 
 def read_log(path: StrPath) -> LogResult:
     """Reads a JSONL log: ``{records, torn, warnings}``; missing = empty; never writes."""
-    data = _atomic.read_maybe(os.fspath(path))
-    if data is None:
-        return {"records": [], "torn": None, "warnings": []}
-    log = _call("parse_log", (data,))
-    torn = log["torn"]
-    warnings: list[Any] = []
-    if torn is not None:
-        warnings.append(
-            {
-                "code": "W_TORN_TAIL",
-                "path": "",
-                "message": f"line {torn['line']} is an incomplete (torn) write and was ignored; "
-                "the next append repairs it",
-            }
-        )
-    return {"records": log["records"], "torn": torn, "warnings": warnings}
+    result: LogResult = _call("log_read", (_atomic.read_maybe(os.fspath(path)),))
+    return result

@@ -102,6 +102,15 @@ RunSnapshot: Any = dict
 SnapshotFacts: Any = dict
 DerivedStatus: Any = dict
 RunRow: Any = dict
+LogAppend: Any = dict
+LogRead: Any = dict
+LockRecordText: Any = dict
+LockRecord: Any = dict
+LockIdentity: Any = dict
+LockOwner: Any = dict
+LockVerdict: Any = dict
+LockFacts: Any = dict
+ProcStat: Any = dict
 FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
@@ -164,7 +173,15 @@ __all__ = [
     "KindInfo",
     "Limits",
     "LoadResult",
+    "LockFacts",
+    "LockIdentity",
+    "LockOwner",
+    "LockRecord",
+    "LockRecordText",
+    "LockVerdict",
     "Log",
+    "LogAppend",
+    "LogRead",
     "MachineDefinition",
     "MachineEvent",
     "MachineInstance",
@@ -182,6 +199,7 @@ __all__ = [
     "PreparedDocument",
     "PrerequisiteCheck",
     "PrioritySource",
+    "ProcStat",
     "ReadinessCounts",
     "Report",
     "ResumePlan",

@@ -641,6 +641,73 @@ class RunRow(TypedDict):
     pr: NotRequired[int | str | None]
     snapshot: RunSnapshot
 
+class LogAppend(TypedDict):
+    """What an appender does to a log: cut a torn last line (copying it first), then write `text`."""
+
+    text: str
+    truncate_at: int | None
+    torn_line: int | None
+
+class LogRead(TypedDict):
+    """What a reader gets of a log."""
+
+    records: list[Json]
+    torn: TornLine | None
+    warnings: list[Issue]
+
+class LockRecordText(TypedDict):
+    """A new owner record and the lock file's bytes (compact JSON and a newline)."""
+
+    record: LockRecord
+    text: str
+
+class LockRecord(TypedDict):
+    """The owner record a lock file holds (docs/locking.md)."""
+
+    pid: int
+    start: str | None
+    boot: str | None
+    host: str
+    token: str
+    acquired_at: str
+
+class LockIdentity(TypedDict):
+    """This process as a lock record names it."""
+
+    pid: int
+    start: str | None
+    boot: str | None
+    host: str
+
+class LockOwner(TypedDict):
+    """What a lock file or break marker holds."""
+
+    record: LockRecord | None
+    id: str
+
+class LockVerdict(TypedDict):
+    """Whether a lock's owner is provably gone (then it may be broken), and why."""
+
+    dead: bool
+    reason: str
+
+class LockFacts(TypedDict):
+    """What a host saw, for the verdict on a lock file's owner."""
+
+    now_ms: int
+    mtime_ms: NotRequired[int | None]
+    host: str
+    boot: NotRequired[str | None]
+    probe: NotRequired[bool]
+    exists: NotRequired[bool | None]
+    stat: NotRequired[str | None]
+
+class ProcStat(TypedDict):
+    """A process's state and start time from `/proc/<pid>/stat`."""
+
+    state: str
+    start: str
+
 class FctryEvent(TypedDict):
     """One fctry build, verification or context lifecycle event."""
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import statecore
-from statecore import agency, errors, fctry, hivemind, machine
+from statecore import errors
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 
@@ -28,12 +28,10 @@ def as_bytes(arg: Any) -> bytes | None:
 # names each operation's function (its module and name) and which arguments are bytes; no
 # operation is listed here.
 MANIFEST = {op["name"]: op for op in statecore.manifest()["ops"]}
-MODULES = {
-    "": statecore,
-    "machine": machine,
-    "fctry": fctry,
-    "hivemind": hivemind,
-    "agency": agency,
+MODULES = {"": statecore} | {
+    op["module"]: getattr(statecore, op["module"])
+    for op in statecore.manifest()["ops"]
+    if op["module"]
 }
 
 

@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
+import statecore
 from statecore import LockTimeoutError, StatecoreError, update_document
-from statecore._lock import GRACE_SECONDS, LEASE_SECONDS, now_iso, read_owner
+from statecore._lock import GRACE_SECONDS, LEASE_SECONDS, read_owner
 from statecore.host import acquire_lock
 
 REPO = Path(__file__).resolve().parents[2]
@@ -136,7 +137,7 @@ def plant_lock(file: Path, **fields: Any) -> dict[str, Any]:
         "boot": boot_id(),
         "host": socket.gethostname(),
         "token": "0123456789abcdef0123456789abcdef",
-        "acquired_at": now_iso(),
+        "acquired_at": statecore.format_timestamp(int(time.time() * 1000)),
         **fields,
     }
     Path(f"{file}.lock").write_text(json.dumps(record))

@@ -50,6 +50,7 @@ pub fn api_table() -> String {
     for op in ops::all() {
         let returns = match op.returns.form {
             Form::Nothing => "nothing".to_owned(),
+            Form::Raises => "never (raises)".to_owned(),
             Form::Text => "text".to_owned(),
             Form::Json => format!("`{}`", crate::ts::ty(&op.returns.ty, crate::ts::Side::Out)),
         };

@@ -76,6 +76,7 @@ pub fn generated_mjs() -> String {
             Form::Json => "json",
             Form::Text => "text",
             Form::Nothing => "nothing",
+            Form::Raises => "raises",
         };
         let from_file = match op.access {
             ops::Access::Writes(write) if !write.takes_document => "0",
@@ -134,12 +135,13 @@ pub fn generated_mjs() -> String {
         out.push_str("    ],\n  },\n");
     }
     out.push_str("});\n\n");
-    let _ = writeln!(
-        out,
-        "/** The hosts' constants (the core's). */\nexport const CONSTANTS = Object.freeze({{ randomBytes: {}, stallThresholdMs: {} }});\n",
-        statecore::fctry::RANDOM_BYTES,
-        statecore::agency::DEFAULT_STALL_THRESHOLD_MS
+    out.push_str(
+        "/** The hosts' constants (the core's). */\nexport const CONSTANTS = Object.freeze({\n",
     );
+    for c in ops::CONSTANTS {
+        let _ = writeln!(out, "  /** {} */\n  {}: {},", c.doc, camel(c.name), c.value);
+    }
+    out.push_str("});\n\n");
     out.push_str("/** The keys of each host options object. */\nexport const HOST_OPTIONS = Object.freeze({\n");
     for (name, shape) in ops::HOST_OPTIONS {
         let keys: Vec<String> = shape

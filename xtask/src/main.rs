@@ -11,11 +11,13 @@ mod helpers;
 mod js;
 mod names;
 mod py;
+mod py_package;
 mod py_types;
 mod ts;
 
 use serde_json::Value;
-use statecore::ops::{self, Arg, Args};
+use statecore::ops::{self, Arg, Args, Kind};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -55,9 +57,12 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
         ("npm/lib/web.mjs".to_owned(), js::web_mjs()),
         (
             "python/statecore/_statecore.pyi".to_owned(),
-            py::native_pyi(),
+            py_package::native_pyi(),
         ),
-        ("python/statecore/errors.py".to_owned(), py::errors_py()),
+        (
+            "python/statecore/errors.py".to_owned(),
+            py_package::errors_py(),
+        ),
         (
             "python/statecore/types.pyi".to_owned(),
             py_types::types_pyi(),
@@ -73,15 +78,15 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     }
     files.push((
         "python/statecore/_generated/tables.py".to_owned(),
-        py::tables_py(),
+        py_package::tables_py(),
     ));
     files.push((
         "python/statecore/_generated/host.py".to_owned(),
-        py::host_py(),
+        py_package::host_py(),
     ));
     files.push((
         "python/statecore/_generated/__init__.py".to_owned(),
-        py::package_init(),
+        py_package::package_init(),
     ));
     for (module, name) in py::module_names() {
         files.push((
@@ -139,7 +144,27 @@ fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
         None => Vec::new(),
         Some(text) => serde_json::from_str(text).map_err(|e| format!("arguments: {e}"))?,
     };
-    let out = ops::call(op, Args::new(args.into_iter().map(Arg::Value).collect()))
+    // As in the corpus: `{"hex": "..."}` is bytes for a bytes or random parameter.
+    let args = args
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| {
+            let bytes_param = op
+                .params
+                .get(i)
+                .is_some_and(|p| matches!(p.kind, Kind::Bytes | Kind::Random));
+            match value.get("hex").and_then(Value::as_str) {
+                Some(hex) if bytes_param => Arg::Bytes(Some(Cow::Owned(
+                    (0..hex.len() / 2)
+                        .filter_map(|i| hex.get(2 * i..2 * i + 2))
+                        .filter_map(|b| u8::from_str_radix(b, 16).ok())
+                        .collect(),
+                ))),
+                _ => Arg::Value(value),
+            }
+        })
+        .collect();
+    let out = ops::call(op, Args::new(args))
         .map_err(|e| serde_json::to_string(&e.to_value()).unwrap_or_default())?;
     // Text results print as a JSON string, so a script reads every result with one parser.
     print!("{}", statecore::json::serialize(&out.into_value()));

@@ -75,7 +75,8 @@ fn key(name: &str) -> String {
     }
 }
 
-fn field(out: &mut String, f: &Field, role: Role) {
+/// `host`: a host's options object, whose keys JS spells in camelCase.
+fn field(out: &mut String, f: &Field, role: Role, host: bool) {
     doc(out, "  ", f.doc);
     let mut t = ty(&f.ty, Side::Field);
     let optional = !f.required;
@@ -83,20 +84,26 @@ fn field(out: &mut String, f: &Field, role: Role) {
         t.push_str(" | null");
     }
     let mark = if optional { "?" } else { "" };
-    let _ = writeln!(out, "  {}{mark}: {t};", key(f.name));
+    let name = if host {
+        camel(f.name)
+    } else {
+        f.name.to_owned()
+    };
+    let _ = writeln!(out, "  {}{mark}: {t};", key(&name));
 }
 
 fn shape(out: &mut String, s: &Shape) {
     doc(out, "", s.doc);
     let generic = if s.generic { "<D = Json>" } else { "" };
     let _ = writeln!(out, "export interface {}{generic} {{", s.name);
+    let host = ops::HOST_OPTIONS.iter().any(|(_, h)| std::ptr::eq(*h, s));
     for f in s.fields {
-        field(out, f, s.role);
+        field(out, f, s.role, host);
     }
     for variant in s.variants {
         for f in variant.fields {
             let optional = Field::opt(f.name, f.ty, f.doc);
-            field(out, &optional, s.role);
+            field(out, &optional, s.role, host);
         }
     }
     if s.role != Role::Exact {
@@ -156,6 +163,7 @@ fn param_type(p: &Param) -> String {
 pub fn returns(op: &Op) -> String {
     match op.returns.form {
         Form::Nothing => "void".into(),
+        Form::Raises => "never".into(),
         Form::Text => "string".into(),
         Form::Json => ty(&op.returns.ty, Side::Out),
     }

@@ -9,6 +9,7 @@
 mod build;
 mod feed;
 mod inbox;
+pub mod results;
 pub mod shapes;
 mod status;
 mod validate;

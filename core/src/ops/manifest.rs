@@ -43,10 +43,7 @@ pub fn manifest() -> Value {
         "classes": CLASSES.iter().map(|c| json!({"name": c.name, "doc": c.doc, "python_bases": c.python_bases})).collect::<Vec<_>>(),
         "host": {
             "options": super::table_host::HOST_OPTIONS.iter().map(|(name, shape)| json!({"name": name, "type": shape.name})).collect::<Vec<_>>(),
-            "constants": {
-                "random_bytes": crate::fctry::RANDOM_BYTES,
-                "stall_threshold_ms": crate::agency::DEFAULT_STALL_THRESHOLD_MS,
-            },
+            "constants": super::CONSTANTS.iter().map(|c| (c.name.to_owned(), Value::from(c.value))).collect::<Map<_, _>>(),
         },
     })
 }
@@ -82,6 +79,7 @@ fn op(op: &Op) -> Value {
             Form::Json => "json",
             Form::Text => "text",
             Form::Nothing => "nothing",
+            Form::Raises => "raises",
         }, "type": ty(&op.returns.ty)},
         "access": access,
     })

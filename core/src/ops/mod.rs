@@ -23,7 +23,7 @@ mod table_host;
 pub use args::{Arg, Args};
 pub use file::{query, update, Change, Updated};
 pub use manifest::manifest;
-pub use table_host::{APPEND_OPTIONS, HOST_OPTIONS, UPDATE_OPTIONS};
+pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};
 
 use crate::error::{Code, Error, Result};
 use crate::shape::{Shape, Ty};
@@ -42,16 +42,19 @@ pub enum Module {
     Hivemind,
     /// `agency`.
     Agency,
+    /// `lock`: the rules of the lock protocol, for hosts.
+    Lock,
 }
 
 impl Module {
     /// Every module, in documentation order.
-    pub const ALL: [Module; 5] = [
+    pub const ALL: [Module; 6] = [
         Module::Root,
         Module::Machine,
         Module::Fctry,
         Module::Hivemind,
         Module::Agency,
+        Module::Lock,
     ];
 
     /// The module's name (`""` for the root).
@@ -62,6 +65,7 @@ impl Module {
             Module::Fctry => "fctry",
             Module::Hivemind => "hivemind",
             Module::Agency => "agency",
+            Module::Lock => "lock",
         }
     }
 }
@@ -209,6 +213,8 @@ pub enum Form {
     Text,
     /// Nothing (the operation either succeeds or raises).
     Nothing,
+    /// Never: the operation always raises (it builds an error a host throws).
+    Raises,
 }
 
 /// What an operation returns.
@@ -241,6 +247,14 @@ impl Returns {
     pub const fn nothing() -> Returns {
         Returns {
             form: Form::Nothing,
+            ty: Ty::Null,
+        }
+    }
+
+    /// Never: the operation always raises.
+    pub const fn raises() -> Returns {
+        Returns {
+            form: Form::Raises,
             ty: Ty::Null,
         }
     }

@@ -2,6 +2,7 @@
 
 use super::args::Suffix;
 use super::{Access, Module, Op, Out, Param, Returns, Write};
+use crate::fctry::results as r;
 use crate::fctry::shapes as s;
 use crate::fctry::{self as f};
 use crate::machine::shapes::DEFINITION;
@@ -81,7 +82,7 @@ pub(super) static OPS: &[Op] = &[
         doc: "An agent's prerequisites against `completedSteps`: `{ok, agent, command, missing, \
               message, options}` (the seed's numbered \"Workflow error\" text when missing).",
         params: &[STATE, Param::text("agent", Ty::Enum(&s::AGENT)), COMMAND],
-        returns: Returns::json(Ty::Object(&s::PREREQUISITES)),
+        returns: Returns::json(Ty::Object(&r::PREREQUISITES)),
         access: READS_STATE,
         run: |a| {
             let check = f::check_prerequisites(a.get(0), a.text(1)?, a.opt_text(2)?)?;
@@ -260,7 +261,7 @@ pub(super) static OPS: &[Op] = &[
         doc: "Creates `buildRun` (`runId` `run-{ms}`) from an approved plan.",
         params: &[
             STATE,
-            Param::value("plan", Ty::Object(&s::BUILD_PLAN)),
+            Param::value("plan", Ty::Object(&r::BUILD_PLAN)),
             Param::now(),
         ],
         returns: NEW_STATE,
@@ -303,7 +304,7 @@ pub(super) static OPS: &[Op] = &[
         method: "dag_layers",
         doc: "The chunk DAG in layers for drawing: `{layers, unplaced}`.",
         params: &[STATE],
-        returns: Returns::json(Ty::Object(&s::DAG_LAYERS)),
+        returns: Returns::json(Ty::Object(&r::DAG_LAYERS)),
         access: READS_STATE,
         run: |a| Ok(Out::Json(f::dag_layers(a.get(0)))),
     },
@@ -350,7 +351,7 @@ pub(super) static OPS: &[Op] = &[
         doc: "What to offer after an interruption: `{offer, completed, remaining, next, \
               changed, options}`.",
         params: &[STATE, Param::opt_text("current_spec_version", Ty::Str)],
-        returns: Returns::json(Ty::Object(&s::RESUME_PLAN)),
+        returns: Returns::json(Ty::Object(&r::RESUME_PLAN)),
         access: READS_STATE,
         run: |a| Ok(Out::Json(f::resume_plan(a.get(0), a.opt_text(1)?))),
     },
@@ -359,7 +360,7 @@ pub(super) static OPS: &[Op] = &[
         method: "status_line",
         doc: "What a status line shows, from any state (odd field types are ignored).",
         params: &[STATE],
-        returns: Returns::json(Ty::Object(&s::STATUS_LINE)),
+        returns: Returns::json(Ty::Object(&r::STATUS_LINE)),
         access: READS_STATE,
         run: |a| Ok(Out::Json(f::status_line(a.get(0)))),
     },
@@ -368,8 +369,8 @@ pub(super) static OPS: &[Op] = &[
         method: "render_status_line",
         doc: "One line of text from a status line summary (`color` adds ANSI colours).",
         params: &[
-            Param::value("summary", Ty::Object(&s::STATUS_LINE)),
-            Param::options("options", &s::RENDER_OPTIONS),
+            Param::value("summary", Ty::Object(&r::STATUS_LINE)),
+            Param::options("options", &r::RENDER_OPTIONS),
         ],
         returns: Returns::text(),
         access: Access::Pure,
@@ -385,7 +386,7 @@ pub(super) static OPS: &[Op] = &[
               unparseable bytes read as `{}`).",
         params: &[
             Param::opt_bytes("data"),
-            Param::options("options", &s::RENDER_OPTIONS),
+            Param::options("options", &r::RENDER_OPTIONS),
         ],
         returns: Returns::text(),
         access: Access::Pure,
@@ -400,7 +401,7 @@ pub(super) static OPS: &[Op] = &[
         doc: "Event lists merged oldest first: `{events, invalid}` (events without a valid \
               timestamp are listed in `invalid`, never dropped silently).",
         params: &[Param::value("sources", Ty::List(&Ty::List(&Ty::Json)))],
-        returns: Returns::json(Ty::Object(&s::ACTIVITY_FEED)),
+        returns: Returns::json(Ty::Object(&r::ACTIVITY_FEED)),
         access: Access::Pure,
         run: |a| Ok(Out::Json(f::activity_feed(a.get(0)))),
     },
@@ -412,7 +413,7 @@ pub(super) static OPS: &[Op] = &[
             STATE,
             Param::opt_value("events", Ty::Nullable(&Ty::List(&Ty::Json))),
         ],
-        returns: Returns::json(Ty::Object(&s::CONTEXT_HEALTH)),
+        returns: Returns::json(Ty::Object(&r::CONTEXT_HEALTH)),
         access: READS_STATE,
         run: |a| Ok(Out::Json(f::context_health(a.get(0), a.get(1)))),
     },

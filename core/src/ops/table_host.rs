@@ -3,6 +3,8 @@
 
 use super::{Access, Module, Op, Out, Param, Returns};
 use crate::error::{Code, Error};
+use crate::lock;
+use crate::shape::common::ISSUE;
 use crate::shape::common::NOW;
 use crate::shape::{Field, Shape, Ty};
 use serde_json::Value;
@@ -33,8 +35,174 @@ pub static APPEND_OPTIONS: Shape = Shape::exact(
 pub static HOST_OPTIONS: [(&str, &Shape); 2] =
     [("update", &UPDATE_OPTIONS), ("append", &APPEND_OPTIONS)];
 
+/// A number the hosts use, declared once (manifest `host.constants`; generated as
+/// `CONSTANTS.<camelName>` in JS and `<NAME>` in `statecore._generated.tables`).
+#[derive(Debug, Clone, Copy)]
+pub struct Constant {
+    /// Its snake_case name.
+    pub name: &'static str,
+    /// What it is.
+    pub doc: &'static str,
+    /// Its value.
+    pub value: i64,
+}
+
+/// Every host constant.
+pub static CONSTANTS: &[Constant] = &[
+    Constant {
+        name: "random_bytes",
+        doc: "How many random bytes the core draws an id suffix from.",
+        value: crate::fctry::RANDOM_BYTES as i64,
+    },
+    Constant {
+        name: "stall_threshold_ms",
+        doc: "The agency watchdog's default stall threshold, in ms.",
+        value: crate::agency::DEFAULT_STALL_THRESHOLD_MS,
+    },
+    Constant {
+        name: "lock_lease_ms",
+        doc: "A lock held on another host is broken only this long after it was taken, in ms.",
+        value: lock::LEASE_MS,
+    },
+    Constant {
+        name: "lock_grace_ms",
+        doc: "A malformed lock record (or break marker) is broken only when this old, in ms.",
+        value: lock::GRACE_MS,
+    },
+    Constant {
+        name: "lock_timeout_ms",
+        doc: "How long a host waits for a lock by default, in ms.",
+        value: lock::DEFAULT_TIMEOUT_MS,
+    },
+    Constant {
+        name: "token_bytes",
+        doc: "How many random bytes a lock token is made of.",
+        value: lock::TOKEN_BYTES as i64,
+    },
+];
+
 /// The host-facing operations.
 pub(super) static OPS: &[Op] = &[
+    Op {
+        module: Module::Root,
+        method: "log_append",
+        doc: "What an appender does to a log's bytes (none: no file) to add `value` in one \
+              write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut).",
+        params: &[Param::opt_bytes("data"), Param::value("value", Ty::Json)],
+        returns: Returns::json(Ty::Object(&lock::shapes::APPEND)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(crate::jsonl::append(a.opt_bytes(0), a.get(1))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "log_read",
+        doc: "What a reader gets of a log's bytes (none: no file): `{records, torn, warnings}`.",
+        params: &[Param::opt_bytes("data")],
+        returns: Returns::json(Ty::Object(&lock::shapes::READ)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(crate::jsonl::read(a.opt_bytes(0))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "log_repaired",
+        doc: "The `W_TORN_TAIL` warning of an appender that moved the torn line to `copy`.",
+        params: &[Param::int("line"), Param::text("copy", Ty::Str)],
+        returns: Returns::json(Ty::Object(&ISSUE)),
+        access: Access::Pure,
+        run: |a| {
+            Ok(Out::Json(
+                crate::jsonl::repaired(a.whole(0)?, a.text(1)?).to_value(),
+            ))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "corrupt_copy_suffix",
+        doc: "The suffix of a `.corrupt-` copy made now: `.corrupt-YYYYMMDDTHHMMSSmmmZ`.",
+        params: &[Param::now()],
+        returns: Returns::text(),
+        access: Access::Pure,
+        run: |a| {
+            let (_, millis) = crate::time::normalize_now(a.get(0))?;
+            Ok(Out::Text(crate::document::corrupt_copy_suffix(millis)?))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "corrupt_copy_warning",
+        doc: "The `W_CORRUPT_COPY` warning: the unparseable file was kept as `copy`.",
+        params: &[Param::text("copy", Ty::Str)],
+        returns: Returns::json(Ty::Object(&ISSUE)),
+        access: Access::Pure,
+        run: |a| {
+            Ok(Out::Json(
+                crate::document::corrupt_copy_warning(a.text(0)?).to_value(),
+            ))
+        },
+    },
+    Op {
+        module: Module::Lock,
+        method: "record",
+        doc: "A new owner record for this process (`identity`), its token from the host's \
+              random bytes: `{record, text}` (`text`: the lock file's bytes).",
+        params: &[
+            Param::value("identity", Ty::Object(&lock::shapes::IDENTITY)),
+            Param::bytes("random"),
+            Param::now(),
+        ],
+        returns: Returns::json(Ty::Object(&lock::shapes::NEW_RECORD)),
+        access: Access::Pure,
+        run: |a| {
+            let (_, millis) = crate::time::normalize_now(a.get(2))?;
+            Ok(Out::Json(lock::record(a.get(0), a.bytes(1)?, millis)?))
+        },
+    },
+    Op {
+        module: Module::Lock,
+        method: "owner",
+        doc: "What a lock file's bytes say of its owner: `{record, id}` (`stamp`: the file's \
+              `inode:mtime_ns`, naming a malformed record).",
+        params: &[Param::bytes("data"), Param::text("stamp", Ty::Str)],
+        returns: Returns::json(Ty::Object(&lock::shapes::OWNER)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(lock::owner(a.bytes(0)?, a.text(1)?))),
+    },
+    Op {
+        module: Module::Lock,
+        method: "verdict",
+        doc: "Whether a lock's owner (its record, or null when malformed) is provably gone, \
+              from the facts the host saw: `{dead, reason}`. Only then may it be broken.",
+        params: &[
+            Param::value("record", Ty::Nullable(&Ty::Object(&lock::shapes::RECORD))),
+            Param::value("facts", Ty::Object(&lock::shapes::FACTS)),
+        ],
+        returns: Returns::json(Ty::Object(&lock::shapes::VERDICT)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(lock::verdict(a.get(0), a.get(1))?)),
+    },
+    Op {
+        module: Module::Lock,
+        method: "proc_stat",
+        doc: "A process's `{state, start}` from the text of its `/proc/<pid>/stat`, or null.",
+        params: &[Param::text("text", Ty::Str)],
+        returns: Returns::json(Ty::Nullable(&Ty::Object(&lock::shapes::PROC_STAT))),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(lock::proc_stat(a.text(0)?))),
+    },
+    Op {
+        module: Module::Lock,
+        method: "timeout",
+        doc: "Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what \
+              the lock file held, or null) for `timeout_ms`.",
+        params: &[
+            Param::text("lock_path", Ty::Str),
+            Param::opt_value("owner", Ty::Nullable(&Ty::Object(&lock::shapes::OWNER))),
+            Param::value("timeout_ms", Ty::Number),
+        ],
+        returns: Returns::raises(),
+        access: Access::Pure,
+        run: |a| Err(lock::timeout_error(a.text(0)?, a.get(1), a.get(2))),
+    },
     Op {
         module: Module::Root,
         method: "manifest",
@@ -57,7 +225,7 @@ pub(super) static OPS: &[Op] = &[
             Param::opt_value("camel", Ty::Bool),
             Param::opt_value("also", Ty::Nullable(&Ty::List(&Ty::Str))),
         ],
-        returns: Returns::nothing(),
+        returns: Returns::raises(),
         access: Access::Pure,
         run: |a| {
             let set = a.text(0)?;

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast, overload
 
 from statecore import _runtime as _rt
 from statecore._statecore import call as _call
@@ -18,14 +18,18 @@ if TYPE_CHECKING:
         FctryInbox,
         FctryState,
         HivemindState,
+        Issue,
         Json,
         JsonObject,
         KindInfo,
         Limits,
         LoadResult,
         Log,
+        LogAppend,
+        LogRead,
         MergeOptions,
         MergeStrategy,
+        Now,
         PreparedDocument,
         Report,
         RunnerStatus,
@@ -165,19 +169,42 @@ def format_timestamp(millis: int) -> str:
     """RFC 3339 UTC text with milliseconds of epoch milliseconds."""
     return cast("str", _call("format_timestamp", (millis,)))
 
+def log_append(data: str | bytes | None, value: object) -> LogAppend:
+    """What an appender does to a log's bytes (none: no file) to add ``value`` in one write: ``{text, truncate_at, torn_line}`` (a torn last line is copied, then cut)."""
+    return cast("LogAppend", _call("log_append", (data, value)))
+
+def log_read(data: str | bytes | None = None) -> LogRead:
+    """What a reader gets of a log's bytes (none: no file): ``{records, torn, warnings}``."""
+    return cast("LogRead", _call("log_read", (data,)))
+
+def log_repaired(line: int, copy: str) -> Issue:
+    """The ``W_TORN_TAIL`` warning of an appender that moved the torn line to ``copy``."""
+    return cast("Issue", _call("log_repaired", (line, copy)))
+
+def corrupt_copy_suffix(now: Now | None = None) -> str:
+    """The suffix of a ``.corrupt-`` copy made now: ``.corrupt-YYYYMMDDTHHMMSSmmmZ``."""
+    return cast("str", _call("corrupt_copy_suffix", (now,), _rt.clock()))
+
+def corrupt_copy_warning(copy: str) -> Issue:
+    """The ``W_CORRUPT_COPY`` warning: the unparseable file was kept as ``copy``."""
+    return cast("Issue", _call("corrupt_copy_warning", (copy,)))
+
 def manifest() -> dict[str, Json]:
     """The operation table as data: every operation, its parameters and result, the types, the document kinds, the error classes and the hosts' constants."""
     return cast("dict[str, Json]", _call("manifest", ()))
 
-def options_error(set: str, key: str, camel: bool | None = None, also: Sequence[str] | None = None) -> None:
+def options_error(set: str, key: str, camel: bool | None = None, also: Sequence[str] | None = None) -> NoReturn:
     """Raises the ``E_OPTIONS`` error for an unknown key of a host's options (``set``: ``update`` or ``append``, and the keys ``also`` names), naming the nearest valid key (``camel``: in camelCase)."""
     _call("options_error", (set, key, camel, also))
+    raise AssertionError("options_error returned")
 
 
 __all__ = [
     "apply_update",
     "canonical",
     "check_if_match",
+    "corrupt_copy_suffix",
+    "corrupt_copy_warning",
     "default_document",
     "etag",
     "finish_update",
@@ -185,7 +212,10 @@ __all__ = [
     "kinds",
     "limits",
     "load_document",
+    "log_append",
     "log_line",
+    "log_read",
+    "log_repaired",
     "manifest",
     "merge",
     "merge_text",

@@ -11,3 +11,11 @@ HOST_OPTIONS: dict[str, tuple[str, ...]] = {
 RANDOM_BYTES = 32
 #: The agency watchdog's default stall threshold, in ms.
 STALL_THRESHOLD_MS = 900000
+#: A lock held on another host is broken only this long after it was taken, in ms.
+LOCK_LEASE_MS = 60000
+#: A malformed lock record (or break marker) is broken only when this old, in ms.
+LOCK_GRACE_MS = 2000
+#: How long a host waits for a lock by default, in ms.
+LOCK_TIMEOUT_MS = 10000
+#: How many random bytes a lock token is made of.
+TOKEN_BYTES = 16

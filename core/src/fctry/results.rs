@@ -1,0 +1,274 @@
+//! What the fctry operations take and return besides the documents (`shapes.rs`), described
+//! once for the generated TypeScript and Python types.
+
+use super::shapes::PRIORITY_SOURCE;
+use crate::shape::{Field, Shape, Ty};
+
+const STRINGS: Ty = Ty::List(&Ty::Str);
+
+/// An approved build plan (`create_build_run`'s argument).
+pub static BUILD_PLAN: Shape = Shape::exact(
+    "BuildPlan",
+    "An approved build plan.",
+    &[
+        Field::req(
+            "chunks",
+            Ty::List(&Ty::Object(&PLAN_CHUNK)),
+            "The chunks, in plan order.",
+        ),
+        Field::opt(
+            "priorities",
+            STRINGS,
+            "Build priorities, most important first.",
+        ),
+        Field::opt(
+            "prioritySource",
+            Ty::Enum(&PRIORITY_SOURCE),
+            "Where the priorities came from.",
+        ),
+        Field::opt(
+            "specVersion",
+            Ty::Str,
+            "The spec version the plan was made from.",
+        ),
+        Field::opt("maxRetries", Ty::Whole(0), "Retries per chunk (default 3)."),
+        Field::opt(
+            "convergencePhase",
+            Ty::Str,
+            "The convergence phase being built.",
+        ),
+    ],
+);
+
+/// A chunk of a build plan.
+pub static PLAN_CHUNK: Shape = Shape::exact(
+    "PlanChunk",
+    "A chunk of a build plan.",
+    &[
+        Field::req("id", Ty::Whole(1), "The chunk id (unique)."),
+        Field::opt("name", Ty::Str, "The chunk's name."),
+        Field::opt("sections", STRINGS, "Spec sections it builds."),
+        Field::opt("scenarios", STRINGS, "Scenarios it satisfies."),
+        Field::opt(
+            "dependsOn",
+            Ty::List(&Ty::Whole(1)),
+            "Ids of the chunks it needs first.",
+        ),
+    ],
+);
+
+/// The outcome of `check_prerequisites`.
+pub static PREREQUISITES: Shape = Shape::exact(
+    "PrerequisiteCheck",
+    "An agent's prerequisites checked against `completedSteps`.",
+    &[
+        Field::req("ok", Ty::Bool, "True when nothing is missing."),
+        Field::req("agent", Ty::Str, "The agent."),
+        Field::req("command", Ty::Nullable(&Ty::Str), "The command, or null."),
+        Field::req(
+            "missing",
+            Ty::List(&STRINGS),
+            "Unmet requirements; each is satisfied by any one of its steps.",
+        ),
+        Field::req(
+            "message",
+            Ty::Nullable(&Ty::Str),
+            "The seed's numbered \"Workflow error\" text, or null.",
+        ),
+        Field::req(
+            "options",
+            STRINGS,
+            "The three numbered choices (empty when nothing is missing).",
+        ),
+    ],
+);
+
+/// The chunk DAG in layers.
+pub static DAG_LAYERS: Shape = Shape::exact(
+    "DagLayers",
+    "The chunk DAG in layers for drawing.",
+    &[
+        Field::req(
+            "layers",
+            Ty::List(&Ty::List(&Ty::Whole(0))),
+            "Layer 0 has no dependencies; layer n depends on earlier layers only.",
+        ),
+        Field::req(
+            "unplaced",
+            Ty::List(&Ty::Whole(0)),
+            "Chunks in a cycle or depending on an unknown id.",
+        ),
+    ],
+);
+
+/// A completed chunk built against another spec version.
+pub static CHANGED_CHUNK: Shape = Shape::exact(
+    "ChangedChunk",
+    "A completed chunk built against another spec version.",
+    &[
+        Field::req("id", Ty::Json, "The chunk id."),
+        Field::req("name", Ty::Json, "Its name, or null."),
+        Field::req(
+            "specVersionAtBuild",
+            Ty::Json,
+            "The version it was built against.",
+        ),
+        Field::req("sections", Ty::Json, "Its sections."),
+    ],
+);
+
+/// The resume protocol's answer.
+pub static RESUME_PLAN: Shape = Shape::exact(
+    "ResumePlan",
+    "What to offer after an interruption.",
+    &[
+        Field::req(
+            "offer",
+            Ty::Bool,
+            "True when the run is running and some chunk completed.",
+        ),
+        Field::req("completed", Ty::List(&Ty::Whole(0)), "Completed chunk ids."),
+        Field::req("remaining", Ty::List(&Ty::Whole(0)), "The other chunk ids."),
+        Field::req("next", Ty::List(&Ty::Whole(0)), "The ready chunks."),
+        Field::req(
+            "changed",
+            Ty::List(&Ty::Object(&CHANGED_CHUNK)),
+            "Completed chunks built against another spec version.",
+        ),
+        Field::req(
+            "options",
+            STRINGS,
+            "The numbered choices (empty without an offer).",
+        ),
+    ],
+);
+
+/// Chunk counts of a status line.
+pub static CHUNK_COUNTS: Shape = Shape::exact(
+    "ChunkCounts",
+    "Chunk counts by status.",
+    &[
+        Field::req("completed", Ty::Whole(0), "Completed chunks."),
+        Field::req("total", Ty::Whole(0), "All chunks."),
+        Field::req("active", Ty::Whole(0), "Active chunks."),
+        Field::req("retrying", Ty::Whole(0), "Retrying chunks."),
+        Field::req("failed", Ty::Whole(0), "Failed chunks."),
+        Field::req("blocked", Ty::Whole(0), "Blocked chunks."),
+    ],
+);
+
+/// A `{part, total}` count.
+pub static SCENARIO_COUNTS: Shape = Shape::exact(
+    "ScenarioCounts",
+    "Satisfied scenarios out of the total.",
+    &[
+        Field::req("satisfied", Ty::Whole(0), "Satisfied scenarios."),
+        Field::req("total", Ty::Whole(0), "All scenarios."),
+    ],
+);
+
+/// Readiness counts.
+pub static READINESS_COUNTS: Shape = Shape::exact(
+    "ReadinessCounts",
+    "Aligned sections out of all counted sections.",
+    &[
+        Field::req("aligned", Ty::Whole(0), "Aligned sections."),
+        Field::req("total", Ty::Whole(0), "All counted sections."),
+    ],
+);
+
+/// What a status line shows.
+pub static STATUS_LINE: Shape = Shape::exact(
+    "StatusLineSummary",
+    "What a status line shows (absent parts are null).",
+    &[
+        Field::req("specVersion", Ty::Nullable(&Ty::Str), "The spec version."),
+        Field::req(
+            "section",
+            Ty::Nullable(&Ty::Str),
+            "The active section, without `#`.",
+        ),
+        Field::req("sectionNumber", Ty::Nullable(&Ty::Str), "Its number."),
+        Field::req(
+            "command",
+            Ty::Nullable(&Ty::Str),
+            "The command in progress.",
+        ),
+        Field::req("step", Ty::Nullable(&Ty::Str), "The step in progress."),
+        Field::req(
+            "chunks",
+            Ty::Nullable(&Ty::Object(&CHUNK_COUNTS)),
+            "Chunk counts.",
+        ),
+        Field::req(
+            "scenarios",
+            Ty::Nullable(&Ty::Object(&SCENARIO_COUNTS)),
+            "Scenario counts.",
+        ),
+        Field::req(
+            "readiness",
+            Ty::Nullable(&Ty::Object(&READINESS_COUNTS)),
+            "Readiness counts.",
+        ),
+        Field::req("build", Ty::Nullable(&Ty::Str), "The build run's status."),
+        Field::req("untracked", Ty::Whole(0), "How many untracked changes."),
+        Field::req("nextStep", Ty::Nullable(&Ty::Str), "What to do next."),
+    ],
+);
+
+/// Status line rendering options.
+pub static RENDER_OPTIONS: Shape = Shape::exact(
+    "StatusLineOptions",
+    "How a status line is rendered.",
+    &[Field::opt(
+        "color",
+        Ty::Bool,
+        "Add ANSI colours (default false).",
+    )],
+);
+
+/// Where an event without a valid timestamp was.
+pub static FEED_INVALID: Shape = Shape::exact(
+    "FeedEntry",
+    "The place of an event in the lists given to the activity feed.",
+    &[
+        Field::req("source", Ty::Whole(0), "Which list."),
+        Field::req("index", Ty::Whole(0), "Which entry of it."),
+    ],
+);
+
+/// The activity feed.
+pub static ACTIVITY_FEED: Shape = Shape::exact(
+    "ActivityFeed",
+    "Event lists merged oldest first.",
+    &[
+        Field::req(
+            "events",
+            Ty::List(&Ty::Json),
+            "The events with a valid timestamp, oldest first.",
+        ),
+        Field::req(
+            "invalid",
+            Ty::List(&Ty::Object(&FEED_INVALID)),
+            "Events without a valid timestamp.",
+        ),
+    ],
+);
+
+/// The context health indicator.
+pub static CONTEXT_HEALTH: Shape = Shape::exact(
+    "ContextHealth",
+    "The context health indicator.",
+    &[
+        Field::req(
+            "isolation",
+            Ty::Str,
+            "The latest boundary's isolation mode, or `standard`.",
+        ),
+        Field::req(
+            "lastCheckpoint",
+            Ty::Nullable(&Ty::Str),
+            "The latest checkpoint's time, or null.",
+        ),
+    ],
+);

@@ -1,0 +1,212 @@
+//! JSON documents: a strict RFC 8259 parser with positioned errors and explicit limits, and
+//! the canonical serializer (ARCHITECTURE §3).
+//!
+//! Choices (documented in `docs/merge.md` § Documents):
+//! - Duplicate keys are rejected (`E_DUPLICATE_KEY`): a validator must not guess which wins.
+//! - A leading UTF-8 byte-order mark is skipped; output never has one.
+//! - Numbers keep their digits (`1.0`, `-0`, `12345678901234567890` stay as written); an
+//!   exponent is written `e` with an explicit sign (`1E5` → `1e+5`).
+//! - Lone surrogate escapes (`"\ud800"`) are rejected: they cannot be stored as UTF-8.
+//! - Limits: [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`], [`MAX_STRING_BYTES`], each `E_LIMIT`.
+
+mod parser;
+
+pub use parser::{parse, parse_args, parse_str};
+
+use crate::error::{child_path, Code, Error, Result};
+use serde_json::{Number, Value};
+
+/// Maximum nesting depth of arrays and objects. `[]` has depth 1; depth 128 is accepted,
+/// depth 129 is `E_LIMIT`.
+pub const MAX_DEPTH: usize = 128;
+/// Maximum size of a document's text, in bytes (32 MiB).
+pub const MAX_DOCUMENT_BYTES: usize = 32 * 1024 * 1024;
+/// Maximum length of one string (key or value) after unescaping, in UTF-8 bytes (16 MiB).
+pub const MAX_STRING_BYTES: usize = 16 * 1024 * 1024;
+/// The largest integer every host represents exactly (2^53 − 1, `Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+
+/// Canonical text of a document: 2-space indent, `\n` line ends, a trailing newline, UTF-8,
+/// no BOM. The same document always gives the same bytes.
+pub fn serialize(value: &Value) -> String {
+    let mut out = Vec::with_capacity(256);
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    // Serializing a `Value` into a `Vec` cannot fail: keys are strings, no I/O errors.
+    if serde::Serialize::serialize(value, &mut ser).is_err() {
+        return String::new();
+    }
+    out.push(b'\n');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Compact one-line text of a document (no newline), as used for JSONL log lines.
+pub fn serialize_compact(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The entity tag of a file's bytes: their 128-bit XXH3 hash as 32 hex digits. It detects
+/// any change between a read and a write (compare-and-swap); it is not a security hash.
+pub fn etag(bytes: &[u8]) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+}
+
+/// Checks that every number in `value` can be held exactly by a JavaScript number: an
+/// integer that is a double written out in full or in its shortest form (every integer within
+/// ±(2^53 − 1), `100000000000000000000`, `1152921504606847000`), or a finite float. Otherwise `E_PRECISION` with the path
+/// of the first offending number: a host that cannot keep it exactly must refuse, not round.
+pub fn check_js_safe(value: &Value) -> Result<()> {
+    check_numbers(value, &is_js_safe)
+}
+
+/// Checks that every number is finite as a 64-bit float (integers of any size pass): what a
+/// Python host needs (`int` is exact, `float` is f64). Otherwise `E_PRECISION`.
+pub fn check_float_range(value: &Value) -> Result<()> {
+    check_numbers(value, &|n: &Number| {
+        is_integer_text(n.as_str()) || n.as_f64().is_some_and(f64::is_finite)
+    })
+}
+
+/// True when the number's text is an integer literal (no fraction, no exponent).
+pub fn is_integer_text(text: &str) -> bool {
+    !text.contains(['.', 'e', 'E'])
+}
+
+fn is_js_safe(n: &Number) -> bool {
+    let text = n.as_str();
+    if !is_integer_text(text) {
+        return n.as_f64().is_some_and(f64::is_finite);
+    }
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.len() <= 15 {
+        return true; // below 10^15 < 2^53: always exact
+    }
+    // Safe when the nearest double, written out in full (`{:.0}`) or in its shortest form
+    // (`{}`, what JavaScript writes: 2^60 is `1152921504606847000`), is this text.
+    text.parse::<f64>()
+        .is_ok_and(|f| f.is_finite() && (format!("{f:.0}") == text || format!("{f}") == text))
+}
+
+/// Walks the numbers of `value`; the path is built only for the one that fails.
+fn check_numbers(value: &Value, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
+    fn find<'v>(
+        value: &'v Value,
+        ok: &dyn Fn(&Number) -> bool,
+        path: &mut Vec<Segment<'v>>,
+    ) -> Option<&'v Number> {
+        match value {
+            Value::Number(n) if !ok(n) => Some(n),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                path.push(Segment::Index(i));
+                let found = find(item, ok, path);
+                if found.is_none() {
+                    path.pop();
+                }
+                found
+            }),
+            Value::Object(map) => map.iter().find_map(|(k, v)| {
+                path.push(Segment::Key(k));
+                let found = find(v, ok, path);
+                if found.is_none() {
+                    path.pop();
+                }
+                found
+            }),
+            _ => None,
+        }
+    }
+    let mut path = Vec::new();
+    match find(value, ok, &mut path) {
+        None => Ok(()),
+        Some(n) => Err(Error::new(
+            Code::Precision,
+            pointer(&path),
+            format!(
+                "the number {} cannot be represented exactly by this host; \
+                 use the text API to keep it, or store it as a string",
+                n.as_str()
+            ),
+        )
+        .with_detail("number", n.as_str())),
+    }
+}
+
+/// One step of a path being walked; turned into a JSON pointer only when an error needs it.
+enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn pointer(path: &[Segment<'_>]) -> String {
+    path.iter().fold(String::new(), |acc, seg| match seg {
+        Segment::Key(k) => child_path(&acc, k),
+        Segment::Index(i) => child_path(&acc, &i.to_string()),
+    })
+}
+
+/// Checks a value built by a host against the limits: depth and string length.
+pub fn check_limits(value: &Value) -> Result<()> {
+    fn walk<'v>(value: &'v Value, path: &mut Vec<Segment<'v>>) -> Result<()> {
+        let here = |path: &[Segment<'_>]| pointer(path);
+        match value {
+            Value::String(s) if s.len() > MAX_STRING_BYTES => {
+                check_string_len(s.len(), &here(path))
+            }
+            Value::Array(items) => {
+                if path.len() >= MAX_DEPTH {
+                    return check_depth(path.len().saturating_add(1), &here(path));
+                }
+                for (i, item) in items.iter().enumerate() {
+                    path.push(Segment::Index(i));
+                    walk(item, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            Value::Object(map) => {
+                if path.len() >= MAX_DEPTH {
+                    return check_depth(path.len().saturating_add(1), &here(path));
+                }
+                for (k, v) in map {
+                    path.push(Segment::Key(k));
+                    if k.len() > MAX_STRING_BYTES {
+                        return check_string_len(k.len(), &here(path));
+                    }
+                    walk(v, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    walk(value, &mut Vec::new())
+}
+
+/// `E_LIMIT` when `depth` exceeds [`MAX_DEPTH`].
+pub fn check_depth(depth: usize, path: &str) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::new(
+            Code::Limit,
+            path,
+            format!("nesting depth exceeds the limit of {MAX_DEPTH} levels"),
+        )
+        .with_detail("limit", "depth")
+        .with_detail("max", MAX_DEPTH as u64));
+    }
+    Ok(())
+}
+
+/// `E_LIMIT` when a string of `len` bytes exceeds [`MAX_STRING_BYTES`].
+pub fn check_string_len(len: usize, path: &str) -> Result<()> {
+    if len > MAX_STRING_BYTES {
+        return Err(Error::new(
+            Code::Limit,
+            path,
+            format!("string of {len} bytes exceeds the limit of {MAX_STRING_BYTES} bytes"),
+        )
+        .with_detail("limit", "string_bytes")
+        .with_detail("max", MAX_STRING_BYTES as u64));
+    }
+    Ok(())
+}

@@ -1,0 +1,441 @@
+//! The rules of the sidecar lock protocol (docs/locking.md), as pure functions of the facts a
+//! host gathers: the owner record a lock file holds, what a lock file's bytes say about its
+//! owner, whether that owner is provably gone (the only case where a lock may be broken), and
+//! the timeout error. The hosts only make the system calls (create, link, read, stat,
+//! `kill(pid, 0)`, `/proc/<pid>/stat`) and call these.
+
+use crate::error::{Code, Error, Result};
+use crate::time::{format_timestamp, parse_timestamp};
+use serde_json::{Map, Value};
+
+/// A lock whose owner runs on another host is broken only this long after `acquired_at`.
+pub const LEASE_MS: i64 = 60_000;
+/// A malformed lock record (or break marker) is broken only when its file is this old.
+pub const GRACE_MS: i64 = 2_000;
+/// How long a host waits for a lock by default before `E_LOCK_TIMEOUT`.
+pub const DEFAULT_TIMEOUT_MS: i64 = 10_000;
+/// How many random bytes a host passes for a new record's token.
+pub const TOKEN_BYTES: usize = 16;
+
+/// Lowercase hex of bytes.
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len().saturating_mul(2));
+    for b in bytes {
+        for nibble in [b >> 4, b & 0x0f] {
+            if let Some(d) = DIGITS.get(usize::from(nibble)) {
+                out.push(char::from(*d));
+            }
+        }
+    }
+    out
+}
+
+/// A new owner record `{pid, start, boot, host, token, acquired_at}` (the key order is part
+/// of the byte format) for the process `identity` (`{pid, start, boot, host}`), its token the
+/// hex of the host's random bytes: `{record, text}`, `text` being the lock file's bytes
+/// (compact JSON and a newline).
+pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
+    let field = |key: &str| identity.get(key).cloned().unwrap_or(Value::Null);
+    let text_or_null = |key: &str| match field(key) {
+        v @ (Value::String(_) | Value::Null) => Ok(v),
+        _ => Err(Error::new(
+            Code::Argument,
+            format!("/identity/{key}"),
+            format!("{key} must be a string or null"),
+        )),
+    };
+    let pid = field("pid")
+        .as_u64()
+        .filter(|p| (1..1 << 31).contains(p))
+        .ok_or_else(|| {
+            Error::new(
+                Code::Argument,
+                "/identity/pid",
+                "pid must be a whole number from 1 to 2^31 - 1",
+            )
+        })?;
+    let host = field("host");
+    if !host.is_string() {
+        return Err(Error::new(
+            Code::Argument,
+            "/identity/host",
+            "host must be a string",
+        ));
+    }
+    if random.len() < TOKEN_BYTES {
+        return Err(Error::new(
+            Code::Argument,
+            "/random",
+            format!("a token needs {TOKEN_BYTES} random bytes"),
+        ));
+    }
+    let token = hex(random.get(..TOKEN_BYTES).unwrap_or_default());
+    let mut map = Map::new();
+    map.insert("pid".into(), pid.into());
+    map.insert("start".into(), text_or_null("start")?);
+    map.insert("boot".into(), text_or_null("boot")?);
+    map.insert("host".into(), host);
+    map.insert("token".into(), token.into());
+    map.insert("acquired_at".into(), format_timestamp(now_ms)?.into());
+    let record = Value::Object(map);
+    let mut text = crate::json::serialize_compact(&record);
+    text.push('\n');
+    let mut out = Map::new();
+    out.insert("record".into(), record);
+    out.insert("text".into(), text.into());
+    Ok(Value::Object(out))
+}
+
+/// The owner record in a lock file's bytes, or `None` when they are not a well-formed record:
+/// an object with a whole `pid` in 1..2^31 (`1.0` counts: JSON readers differ on it), string
+/// `host`, a 32-hex-digit `token`, an RFC 3339 `acquired_at`, and `start`/`boot` strings or
+/// null.
+pub fn parse_record(bytes: &[u8]) -> Option<Value> {
+    let value = crate::json::parse(bytes).ok()?;
+    let map = value.as_object()?;
+    let pid = map.get("pid")?.as_f64()?;
+    let token = map.get("token")?.as_str()?;
+    let ok = pid.fract() == 0.0
+        && (1.0..2_147_483_648.0).contains(&pid)
+        && map.get("host")?.is_string()
+        && token.len() == 32
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && parse_timestamp(map.get("acquired_at")?.as_str()?).is_ok()
+        && ["start", "boot"]
+            .iter()
+            .all(|k| map.get(*k).is_none_or(|v| v.is_null() || v.is_string()));
+    ok.then_some(value)
+}
+
+/// What a lock file (or break marker) holds: `{record, id}`. `id` names the owner: the
+/// record's token, or for a malformed record `m` and the hash of `stamp` (the host's
+/// `inode:mtime_ns` of the file) and the bytes, so every host contends for one marker.
+pub fn owner(bytes: &[u8], stamp: &str) -> Value {
+    let record = parse_record(bytes);
+    let id = match record
+        .as_ref()
+        .and_then(|r| r.get("token"))
+        .and_then(Value::as_str)
+    {
+        Some(token) => token.to_owned(),
+        None => {
+            let mut keyed =
+                Vec::with_capacity(stamp.len().saturating_add(bytes.len()).saturating_add(1));
+            keyed.extend_from_slice(stamp.as_bytes());
+            keyed.push(b'\n');
+            keyed.extend_from_slice(bytes);
+            format!("m{}", crate::json::etag(&keyed))
+        }
+    };
+    let mut map = Map::new();
+    map.insert("record".into(), record.unwrap_or(Value::Null));
+    map.insert("id".into(), id.into());
+    Value::Object(map)
+}
+
+/// `{state, start}` from the text of `/proc/<pid>/stat` (fields 3 and 22; the command name,
+/// field 2, may hold spaces and parentheses, so fields are read after the last `)`), or null.
+pub fn proc_stat(text: &str) -> Value {
+    let Some(close) = text.rfind(')') else {
+        return Value::Null;
+    };
+    let fields: Vec<&str> = text
+        .get(close.saturating_add(2)..)
+        .unwrap_or_default()
+        .split(' ')
+        .collect();
+    match (fields.first(), fields.get(19)) {
+        (Some(state), Some(start)) => {
+            let mut map = Map::new();
+            map.insert("state".into(), (*state).into());
+            map.insert("start".into(), (*start).into());
+            Value::Object(map)
+        }
+        _ => Value::Null,
+    }
+}
+
+/// Whether the owner of a lock file (or marker) is provably gone, from the facts the host
+/// gathered: `{dead, reason}`. `facts`: `now_ms`, `mtime_ms` (the file's), `host` and `boot`
+/// (this machine's), `probe` (false where processes cannot be probed: never guess), and the
+/// record's process as the host saw it: `exists` (`kill(pid, 0)` found it; `null` when not
+/// probed) and `stat` (`/proc/<pid>/stat`'s text, or null). A live but slow owner is never
+/// dead: it is waited for.
+pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
+    let fact = |key: &str| facts.get(key).unwrap_or(&Value::Null);
+    let now = fact("now_ms").as_i64().ok_or_else(|| {
+        Error::new(
+            Code::Argument,
+            "/facts/now_ms",
+            "now_ms must be a whole number",
+        )
+    })?;
+    let (dead, reason) = match record {
+        Value::Object(r) => {
+            let host = r.get("host").and_then(Value::as_str);
+            let boot = r
+                .get("boot")
+                .and_then(Value::as_str)
+                .filter(|b| !b.is_empty());
+            let my_boot = fact("boot").as_str().filter(|b| !b.is_empty());
+            if host != fact("host").as_str() {
+                let acquired = r
+                    .get("acquired_at")
+                    .and_then(Value::as_str)
+                    .and_then(|t| parse_timestamp(t).ok())
+                    .unwrap_or(0);
+                (
+                    now.saturating_sub(acquired) > LEASE_MS,
+                    "another host's lock: broken only after its lease",
+                )
+            } else if boot.is_some() && my_boot.is_some() && boot != my_boot {
+                (true, "taken before this machine restarted")
+            } else if fact("probe") == &Value::Bool(false) {
+                (false, "processes cannot be probed here: never guessed")
+            } else {
+                process_gone(r, fact("exists"), fact("stat"))
+            }
+        }
+        _ => {
+            let mtime = fact("mtime_ms").as_i64().unwrap_or(now);
+            (
+                now.saturating_sub(mtime) > GRACE_MS,
+                "a malformed owner record: broken only after the grace period",
+            )
+        }
+    };
+    let mut map = Map::new();
+    map.insert("dead".into(), dead.into());
+    map.insert("reason".into(), reason.into());
+    Ok(Value::Object(map))
+}
+
+/// This host's process of a record: gone when `kill(pid, 0)` found none, when it is a zombie,
+/// or when its start time is not the record's (the pid was reused).
+fn process_gone(record: &Map<String, Value>, exists: &Value, stat: &Value) -> (bool, &'static str) {
+    if exists == &Value::Bool(false) {
+        return (true, "the process is gone");
+    }
+    let stat = match stat {
+        Value::String(text) => proc_stat(text),
+        _ => Value::Null,
+    };
+    let Some(stat) = stat.as_object() else {
+        return (false, "the process exists");
+    };
+    if matches!(stat.get("state").and_then(Value::as_str), Some("Z" | "X")) {
+        return (true, "the process has exited (zombie)");
+    }
+    match (
+        record.get("start").and_then(Value::as_str),
+        stat.get("start"),
+    ) {
+        (Some(start), Some(Value::String(now))) if start != now => {
+            (true, "the pid belongs to another process now")
+        }
+        _ => (false, "the process is alive"),
+    }
+}
+
+/// The `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (`{record, text}` of
+/// what the lock file held, or null) for `timeout_ms`.
+pub fn timeout_error(lock_path: &str, owner: &Value, timeout_ms: &Value) -> Error {
+    let record = owner.get("record").filter(|r| r.is_object());
+    let who = match (record, owner.get("text").and_then(Value::as_str)) {
+        (Some(r), _) => format!(
+            "pid {} on {} since {}",
+            r.get("pid").map_or_else(String::new, Value::to_string),
+            r.get("host").and_then(Value::as_str).unwrap_or("?"),
+            r.get("acquired_at").and_then(Value::as_str).unwrap_or("?")
+        ),
+        (None, Some(text)) => format!(
+            "a malformed owner record ({})",
+            Value::String(text.chars().take(200).collect())
+        ),
+        (None, None) => "another process".to_owned(),
+    };
+    Error::new(
+        Code::LockTimeout,
+        "",
+        format!(
+            "timed out after {timeout_ms} ms waiting for the lock {lock_path}, held by {who}; \
+             if you know that process is gone, delete {lock_path}"
+        ),
+    )
+    .with_detail("path", lock_path)
+    .with_detail("owner", record.cloned().unwrap_or(Value::Null))
+    .with_detail("timeout_ms", timeout_ms.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_is_lowercase_two_digits_a_byte() {
+        assert_eq!(hex(&[0, 15, 16, 255]), "000f10ff");
+    }
+}
+
+/// The values of the lock operations, described for the generated host types.
+pub mod shapes {
+    use crate::shape::common::{ISSUE, NOW};
+    use crate::shape::{Field, Shape, Ty};
+
+    /// A process's identity.
+    pub static IDENTITY: Shape = Shape::exact(
+        "LockIdentity",
+        "This process as a lock record names it.",
+        &[
+            Field::req("pid", Ty::Whole(1), "The process id."),
+            Field::req(
+                "start",
+                Ty::Nullable(&Ty::Str),
+                "Its start time (`/proc/<pid>/stat` field 22), or null.",
+            ),
+            Field::req(
+                "boot",
+                Ty::Nullable(&Ty::Str),
+                "The machine's boot id, or null.",
+            ),
+            Field::req("host", Ty::Str, "The host name."),
+        ],
+    );
+
+    /// An owner record.
+    pub static RECORD: Shape = Shape::exact(
+        "LockRecord",
+        "The owner record a lock file holds (docs/locking.md).",
+        &[
+            Field::req("pid", Ty::Whole(1), "The owner's process id."),
+            Field::req("start", Ty::Nullable(&Ty::Str), "Its start time, or null."),
+            Field::req(
+                "boot",
+                Ty::Nullable(&Ty::Str),
+                "Its machine's boot id, or null.",
+            ),
+            Field::req("host", Ty::Str, "Its host name."),
+            Field::req("token", Ty::Str, "32 hex digits naming this holding."),
+            Field::req("acquired_at", Ty::Timestamp, "When it was taken."),
+        ],
+    );
+
+    /// A new record and its bytes.
+    pub static NEW_RECORD: Shape = Shape::exact(
+        "LockRecordText",
+        "A new owner record and the lock file's bytes (compact JSON and a newline).",
+        &[
+            Field::req("record", Ty::Object(&RECORD), "The record."),
+            Field::req("text", Ty::Str, "The lock file's bytes."),
+        ],
+    );
+
+    /// What a lock file holds.
+    pub static OWNER: Shape = Shape::exact(
+        "LockOwner",
+        "What a lock file or break marker holds.",
+        &[
+            Field::req(
+                "record",
+                Ty::Nullable(&Ty::Object(&RECORD)),
+                "The record, or null when malformed.",
+            ),
+            Field::req(
+                "id",
+                Ty::Str,
+                "The owner's id: its token, or `m` and a hash for a malformed record.",
+            ),
+        ],
+    );
+
+    /// The facts of a verdict.
+    pub static FACTS: Shape = Shape::exact(
+        "LockFacts",
+        "What a host saw, for the verdict on a lock file's owner.",
+        &[
+            Field::req("now_ms", Ty::Int, "The host's clock."),
+            Field::opt(
+                "mtime_ms",
+                Ty::Nullable(&Ty::Int),
+                "The lock file's modification time.",
+            ),
+            Field::req("host", Ty::Str, "This host's name."),
+            Field::opt("boot", Ty::Nullable(&Ty::Str), "This machine's boot id."),
+            Field::opt(
+                "probe",
+                Ty::Bool,
+                "False where processes cannot be probed (never guess).",
+            ),
+            Field::opt(
+                "exists",
+                Ty::Nullable(&Ty::Bool),
+                "Whether `kill(pid, 0)` found the record's process.",
+            ),
+            Field::opt(
+                "stat",
+                Ty::Nullable(&Ty::Str),
+                "The text of its `/proc/<pid>/stat`, or null.",
+            ),
+        ],
+    );
+
+    /// A verdict.
+    pub static VERDICT: Shape = Shape::exact(
+        "LockVerdict",
+        "Whether a lock's owner is provably gone (then it may be broken), and why.",
+        &[
+            Field::req("dead", Ty::Bool, "True when the lock may be broken."),
+            Field::req("reason", Ty::Str, "Why, for people."),
+        ],
+    );
+
+    /// A process's state and start time.
+    pub static PROC_STAT: Shape = Shape::exact(
+        "ProcStat",
+        "A process's state and start time from `/proc/<pid>/stat`.",
+        &[
+            Field::req("state", Ty::Str, "Its state letter (`Z`: zombie)."),
+            Field::req(
+                "start",
+                Ty::Str,
+                "Its start time in clock ticks since boot.",
+            ),
+        ],
+    );
+
+    /// An appender's plan.
+    pub static APPEND: Shape = Shape::exact(
+        "LogAppend",
+        "What an appender does to a log: cut a torn last line (copying it first), then write `text`.",
+        &[
+            Field::req("text", Ty::Str, "The bytes to append in one write."),
+            Field::req("truncate_at", Ty::Nullable(&Ty::Whole(0)), "Where a torn last line starts, or null."),
+            Field::req("torn_line", Ty::Nullable(&Ty::Whole(1)), "Its line number, or null."),
+        ],
+    );
+
+    /// A read log.
+    pub static READ: Shape = Shape::exact(
+        "LogRead",
+        "What a reader gets of a log.",
+        &[
+            Field::req("records", Ty::List(&Ty::Json), "The records, in order."),
+            Field::req(
+                "torn",
+                Ty::Nullable(&Ty::Object(&crate::shape::common::TORN)),
+                "The torn last line that was dropped, or null.",
+            ),
+            Field::req(
+                "warnings",
+                Ty::List(&Ty::Object(&ISSUE)),
+                "`W_TORN_TAIL` when a line was dropped.",
+            ),
+        ],
+    );
+
+    /// The time of a copy name.
+    pub const NOW_IN: Ty = Ty::Alias(&NOW);
+}
