@@ -6,7 +6,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::time::{format_timestamp, parse_timestamp};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 /// A lock whose owner runs on another host is broken only this long after `acquired_at`.
 pub const LEASE_MS: i64 = 60_000;
@@ -99,10 +99,7 @@ pub fn parse_record(bytes: &[u8]) -> Option<Value> {
     let ok = pid.fract() == 0.0
         && (1.0..2_147_483_648.0).contains(&pid)
         && map.get("host")?.is_string()
-        && token.len() == 32
-        && token
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && is_token(token)
         && parse_timestamp(map.get("acquired_at")?.as_str()?).is_ok()
         && ["start", "boot"]
             .iter()
@@ -280,10 +277,42 @@ mod tests {
     }
 }
 
+/// What a lock holder may clean up next to the file `name`, among its directory's `entries`:
+/// `[{entry, what}]` in `entries` order. `what` is `write_temp` (an atomic write's
+/// `.<name>.tmp-<32 hex>`: nobody else writes while the lock is held, so remove it),
+/// `lock_temp` (`<name>.lock.<...>.tmp`, a lock or marker being created: remove it when its
+/// owner is dead) or `marker` (`<name>.lock.break-<id>`: break it when its owner is dead).
+pub fn litter(name: &str, entries: &[&str]) -> Value {
+    let write_temp = format!(".{name}.tmp-");
+    let lock_prefix = format!("{name}.lock.");
+    let marker = format!("{name}.lock.break-");
+    let found = entries.iter().filter_map(|&entry| {
+        let what = if entry.strip_prefix(&write_temp).is_some_and(is_token) {
+            "write_temp"
+        } else if entry.starts_with(&lock_prefix) && entry.ends_with(".tmp") {
+            "lock_temp"
+        } else if entry.starts_with(&marker) {
+            "marker"
+        } else {
+            return None;
+        };
+        Some(json!({"entry": entry, "what": what}))
+    });
+    Value::Array(found.collect())
+}
+
+/// A token: 32 lowercase hex digits (`TOKEN_BYTES` random bytes).
+fn is_token(text: &str) -> bool {
+    text.len() == 2 * TOKEN_BYTES
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// The values of the lock operations, described for the generated host types.
 pub mod shapes {
     use crate::shape::common::{ISSUE, NOW};
-    use crate::shape::{Field, Shape, Ty};
+    use crate::shape::{Enum, Field, Shape, Ty};
 
     /// A process's identity.
     pub static IDENTITY: Shape = Shape::exact(
@@ -414,6 +443,23 @@ pub mod shapes {
             Field::req("text", Ty::Str, "The bytes to append in one write."),
             Field::req("truncate_at", Ty::Nullable(&Ty::Whole(0)), "Where a torn last line starts, or null."),
             Field::req("torn_line", Ty::Nullable(&Ty::Whole(1)), "Its line number, or null."),
+        ],
+    );
+
+    /// What is left over by a dead writer.
+    pub static LITTER_KIND: Enum = Enum {
+        name: "LitterKind",
+        doc: "What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker.",
+        values: &["write_temp", "lock_temp", "marker"],
+    };
+
+    /// A leftover file next to a locked file.
+    pub static LITTER: Shape = Shape::exact(
+        "Litter",
+        "A file a dead writer may have left next to a locked file.",
+        &[
+            Field::req("entry", Ty::Str, "Its name in the directory."),
+            Field::req("what", Ty::Enum(&LITTER_KIND), "What it is."),
         ],
     );
 

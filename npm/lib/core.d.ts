@@ -69,6 +69,9 @@ export type RunnerStatusName = "working" | "needs_input" | "blocked" | "ready_fo
 /** A derived run status, in precedence order. */
 export type RunStatusName = "broken" | "merged" | "abandoned" | "failed" | "needs_attention" | "ready_for_review" | "needs_input" | "blocked" | "working" | "stalled" | "active" | "idle";
 
+/** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
+export type LitterKind = "write_temp" | "lock_temp" | "marker";
+
 /** A verification check's result. */
 export type CheckResult = "pass" | "fail";
 
@@ -1012,6 +1015,14 @@ export interface ProcStat {
   start: string;
 }
 
+/** A file a dead writer may have left next to a locked file. */
+export interface Litter {
+  /** Its name in the directory. */
+  entry: string;
+  /** What it is. */
+  what: LitterKind;
+}
+
 /** One fctry build, verification or context lifecycle event. */
 export interface FctryEvent {
   /** The event kind; verification and context kinds have more fields. */
@@ -1262,6 +1273,8 @@ export declare const lock: {
   verdict(record: LockRecord | null, facts: LockFacts): LockVerdict;
   /** A process's `{state, start}` from the text of its `/proc/<pid>/stat`, or null. */
   procStat(text: string): ProcStat | null;
+  /** What a lock holder may clean up next to the file `name` among its directory's `entries`: `[{entry, what}]` (`write_temp`: remove; `lock_temp`, `marker`: judge the owner first). */
+  litter(name: string, entries: string[]): Litter[];
   /** Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what the lock file held, or null) for `timeout_ms`. */
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
 };

@@ -152,6 +152,7 @@ export const OPS = Object.freeze([
   ["lock", "owner", "lock_owner", [["data", "b", true], ["stamp", "t", true]], "json", null],
   ["lock", "verdict", "lock_verdict", [["record", "v", true], ["facts", "v", true]], "json", null],
   ["lock", "procStat", "lock_proc_stat", [["text", "t", true]], "json", null],
+  ["lock", "litter", "lock_litter", [["name", "t", true], ["entries", "v", true]], "json", null],
   ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null],
   ["", "manifest", "manifest", [], "json", null],
   ["", "optionsError", "options_error", [["set", "t", true], ["key", "t", true], ["camel", "v"], ["also", "v"]], "raises", null],

@@ -28,7 +28,6 @@ const MAX_BACKOFF_MS = 25;
 
 /** `link()` errors that mean "this file system cannot hard-link": fall back to O_EXCL. */
 const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
-const TOKEN_RE = /^[0-9a-f]{32}$/;
 
 let coreModule = null;
 /** The pure API (loaded on first use). */
@@ -269,18 +268,17 @@ function sweep(file) {
   } catch {
     return;
   }
-  for (const entry of entries) {
+  for (const { entry, what } of core().lock.litter(name, entries)) {
     const full = path.join(dir, entry);
-    if (entry.startsWith(`.${name}.tmp-`) && TOKEN_RE.test(entry.slice(name.length + 6))) {
-      unlinkQuiet(full);
-    } else if (entry.startsWith(`${name}.lock.`) && entry.endsWith(".tmp")) {
-      // A lock (or marker) temp file holds its creator's record: judged like a lock.
-      const owner = readOwner(full);
-      if (owner !== null && ownerDead(owner)) unlinkQuiet(full);
-    } else if (entry.startsWith(`${name}.lock.break-`)) {
-      const owner = readOwner(full);
-      if (owner !== null && ownerDead(owner)) breakFile(lockPath, full, owner);
+    if (what === "write_temp") {
+      unlinkQuiet(full); // nobody else writes while we hold the lock
+      continue;
     }
+    // A lock temp file or break marker holds its creator's record: judged like a lock.
+    const owner = readOwner(full);
+    if (owner === null || !ownerDead(owner)) continue;
+    if (what === "lock_temp") unlinkQuiet(full);
+    else breakFile(lockPath, full, owner);
   }
 }
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import os
 import random
-import re
 import socket
 import sys
 import time
@@ -40,7 +39,6 @@ MAX_BACKOFF = 0.025
 """Polling backoff: 1 ms doubling to this, plus up to 25 % jitter."""
 
 _LINK_UNSUPPORTED = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
-_TOKEN_RE = re.compile(r"[0-9a-f]{32}")
 
 
 def clock_ms() -> int:
@@ -312,16 +310,16 @@ def sweep(path: str) -> None:
         entries = os.listdir(directory)
     except OSError:
         return
-    for entry in entries:
-        full = os.path.join(directory, entry)
-        if entry.startswith(f".{name}.tmp-") and _TOKEN_RE.fullmatch(entry[len(name) + 6 :]):
+    for item in _rules.litter(name, entries):
+        full = os.path.join(directory, item["entry"])
+        if item["what"] == "write_temp":
+            unlink_quiet(full)  # nobody else writes while we hold the lock
+            continue
+        # A lock temp file or break marker holds its creator's record: judged like a lock.
+        owner = read_owner(full)
+        if owner is None or not owner_dead(owner):
+            continue
+        if item["what"] == "lock_temp":
             unlink_quiet(full)
-        elif entry.startswith(f"{name}.lock.") and entry.endswith(".tmp"):
-            # A lock (or marker) temp file holds its creator's record: judged like a lock.
-            owner = read_owner(full)
-            if owner is not None and owner_dead(owner):
-                unlink_quiet(full)
-        elif entry.startswith(f"{name}.lock.break-"):
-            owner = read_owner(full)
-            if owner is not None and owner_dead(owner):
-                break_file(lock_path, full, owner)
+        else:
+            break_file(lock_path, full, owner)

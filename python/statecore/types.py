@@ -30,6 +30,7 @@ HivemindEvent = str
 HivemindFollowUp = str
 RunnerStatusName = str
 RunStatusName = str
+LitterKind = str
 CheckResult = str
 VerificationMode = str
 Now = object
@@ -111,6 +112,7 @@ LockOwner: Any = dict
 LockVerdict: Any = dict
 LockFacts: Any = dict
 ProcStat: Any = dict
+Litter: Any = dict
 FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
@@ -172,6 +174,8 @@ __all__ = [
     "JsonObject",
     "KindInfo",
     "Limits",
+    "Litter",
+    "LitterKind",
     "LoadResult",
     "LockFacts",
     "LockIdentity",

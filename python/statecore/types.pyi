@@ -71,6 +71,9 @@ RunnerStatusName: TypeAlias = Literal["working", "needs_input", "blocked", "read
 RunStatusName: TypeAlias = Literal["broken", "merged", "abandoned", "failed", "needs_attention", "ready_for_review", "needs_input", "blocked", "working", "stalled", "active", "idle"]
 """A derived run status, in precedence order."""
 
+LitterKind: TypeAlias = Literal["write_temp", "lock_temp", "marker"]
+"""What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker."""
+
 CheckResult: TypeAlias = Literal["pass", "fail"]
 """A verification check's result."""
 
@@ -707,6 +710,12 @@ class ProcStat(TypedDict):
 
     state: str
     start: str
+
+class Litter(TypedDict):
+    """A file a dead writer may have left next to a locked file."""
+
+    entry: str
+    what: LitterKind
 
 class FctryEvent(TypedDict):
     """One fctry build, verification or context lifecycle event."""

@@ -173,6 +173,25 @@ impl<'a> Args<'a> {
             .ok_or_else(|| argument_type(self.name(i), "a string", value))
     }
 
+    /// The list of strings at `i` (`E_VALUE` otherwise, at the item's path).
+    pub fn texts(&self, i: usize) -> Result<Vec<&str>> {
+        let value = self.get(i);
+        let name = self.name(i);
+        let list = value
+            .as_array()
+            .ok_or_else(|| argument_type(name, "a list of strings", value))?;
+        let mut texts = Vec::with_capacity(list.len());
+        for (n, v) in list.iter().enumerate() {
+            let text = v.as_str().ok_or_else(|| {
+                let mut error = argument_type(&format!("{name}[{n}]"), "a string", v);
+                error.path = format!("/{n}");
+                error.with_detail("argument", name)
+            })?;
+            texts.push(text);
+        }
+        Ok(texts)
+    }
+
     /// The string at `i`, or `None` when it is left out or `null`.
     pub fn opt_text(&self, i: usize) -> Result<Option<&str>> {
         match self.get(i) {

@@ -191,6 +191,20 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Lock,
+        method: "litter",
+        doc: "What a lock holder may clean up next to the file `name` among its directory's \
+              `entries`: `[{entry, what}]` (`write_temp`: remove; `lock_temp`, `marker`: judge \
+              the owner first).",
+        params: &[
+            Param::text("name", Ty::Str),
+            Param::value("entries", Ty::List(&Ty::Str)),
+        ],
+        returns: Returns::json(Ty::List(&Ty::Object(&lock::shapes::LITTER))),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(lock::litter(a.text(0)?, &a.texts(1)?))),
+    },
+    Op {
+        module: Module::Lock,
         method: "timeout",
         doc: "Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what \
               the lock file held, or null) for `timeout_ms`.",

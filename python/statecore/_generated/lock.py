@@ -10,9 +10,10 @@ from statecore import _runtime as _rt
 from statecore._statecore import call as _call
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from statecore.types import (
+        Litter,
         LockOwner,
         LockRecordText,
         LockVerdict,
@@ -37,6 +38,10 @@ def proc_stat(text: str) -> ProcStat | None:
     """A process's ``{state, start}`` from the text of its ``/proc/<pid>/stat``, or null."""
     return cast("ProcStat | None", _call("lock_proc_stat", (text,)))
 
+def litter(name: str, entries: Sequence[str]) -> list[Litter]:
+    """What a lock holder may clean up next to the file ``name`` among its directory's ``entries``: ``[{entry, what}]`` (``write_temp``: remove; ``lock_temp``, ``marker``: judge the owner first)."""
+    return cast("list[Litter]", _call("lock_litter", (name, entries)))
+
 def timeout(lock_path: str, owner: Mapping[str, object] | None, timeout_ms: float) -> NoReturn:
     """Raises the ``E_LOCK_TIMEOUT`` error: the lock ``lock_path`` was held by ``owner`` (what the lock file held, or null) for ``timeout_ms``."""
     _call("lock_timeout", (lock_path, owner, timeout_ms))
@@ -44,6 +49,7 @@ def timeout(lock_path: str, owner: Mapping[str, object] | None, timeout_ms: floa
 
 
 __all__ = [
+    "litter",
     "owner",
     "proc_stat",
     "record",
