@@ -9,10 +9,11 @@ use serde_json::Value;
 /// `E_OPTIONS` for the unknown key `key` of `what` (`"merge"`, `"update"`), whose valid keys
 /// are `known`: names the nearest valid key when one is close.
 pub fn unknown(what: &str, key: &str, known: &[&str]) -> Error {
-    let hint = nearest(key, known)
+    let near = nearest(key, known);
+    let hint = near
         .map(|near| format!("did you mean {near:?}? "))
         .unwrap_or_default();
-    Error::new(
+    let error = Error::new(
         Code::Options,
         child_path("", key),
         format!(
@@ -21,20 +22,26 @@ pub fn unknown(what: &str, key: &str, known: &[&str]) -> Error {
         ),
     )
     .with_detail("option", key)
-    .with_detail("known", known.to_vec())
+    .with_detail("known", known.to_vec());
+    match near {
+        Some(near) => error.with_detail("nearest", near),
+        None => error,
+    }
 }
 
 /// Checks that `value` is `null` or an object whose keys are all fields of `shape`.
 pub fn check(what: &str, value: &Value, shape: &Shape) -> Result<()> {
+    check_keys(what, value, &shape.field_names())
+}
+
+/// Checks that `value` is `null` or an object whose keys are all in `known`.
+pub fn check_keys(what: &str, value: &Value, known: &[&str]) -> Result<()> {
     match value {
         Value::Null => Ok(()),
-        Value::Object(map) => {
-            let known = shape.field_names();
-            match map.keys().find(|key| !known.contains(&key.as_str())) {
-                Some(key) => Err(unknown(what, key, &known)),
-                None => Ok(()),
-            }
-        }
+        Value::Object(map) => match map.keys().find(|key| !known.contains(&key.as_str())) {
+            Some(key) => Err(unknown(what, key, known)),
+            None => Ok(()),
+        },
         other => Err(Error::new(
             Code::Options,
             "",

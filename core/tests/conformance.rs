@@ -114,10 +114,16 @@ fn conformance_corpus() {
                     let path_ok = want
                         .get("path")
                         .is_none_or(|p| p.as_str() == Some(&err.path));
-                    if !code_ok || !path_ok {
+                    let details_ok = want
+                        .get("details")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten()
+                        .all(|(key, value)| err.details.get(key) == Some(value));
+                    if !code_ok || !path_ok || !details_ok {
                         failures.push(format!(
-                            "{name}\n  want error: {want}\n  got error:  {} at {:?}: {}",
-                            err.code, err.path, err.message
+                            "{name}\n  want error: {want}\n  got error:  {} at {:?}: {} {}",
+                            err.code, err.path, err.message, err.details
                         ));
                     }
                 }

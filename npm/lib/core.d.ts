@@ -1148,8 +1148,8 @@ export declare function corruptCopySuffix(now?: Now | null): string;
 export declare function corruptCopyWarning(copy: string): Issue;
 /** The operation table as data: every operation, its parameters and result, the types, the document kinds, the error classes and the hosts' constants. */
 export declare function manifest(): { [key: string]: Json };
-/** Raises the `E_OPTIONS` error for an unknown key of a host's options (`set`: `update` or `append`, and the keys `also` names), naming the nearest valid key (`camel`: in camelCase). */
-export declare function optionsError(set: string, key: string, camel?: boolean | null, also?: string[] | null): never;
+/** Checks a host's options (`set`: `update` or `append`, plus the keys `also` names): null or an object of known keys, else `E_OPTIONS` naming the nearest valid key (`camel`: keys in camelCase, as JS spells them). */
+export declare function checkOptions(set: string, options: unknown, camel?: boolean | null, also?: string[] | null): void;
 
 /** The `machine` operations. */
 export declare const machine: {

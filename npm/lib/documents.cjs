@@ -24,13 +24,12 @@ function core() {
  */
 function checkOptions(set, options, extra = []) {
   if (options === null || options === undefined) return {};
-  if (typeof options !== "object" || Array.isArray(options)) {
-    throw new TypeError(`options must be an object, not ${Array.isArray(options) ? "an array" : typeof options}`);
-  }
   const known = HOST_OPTIONS[set];
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key) && !extra.includes(key)) core().optionsError(set, key, true);
-  }
+  const fine =
+    typeof options === "object" &&
+    !Array.isArray(options) &&
+    Object.keys(options).every((key) => known.includes(key) || extra.includes(key));
+  if (!fine) core().checkOptions(set, options, true, extra); // raises the core's E_OPTIONS
   return options;
 }
 

@@ -155,7 +155,7 @@ export const OPS = Object.freeze([
   ["lock", "litter", "lock_litter", [["name", "t", true], ["entries", "v", true]], "json", null],
   ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null],
   ["", "manifest", "manifest", [], "json", null],
-  ["", "optionsError", "options_error", [["set", "t", true], ["key", "t", true], ["camel", "v"], ["also", "v"]], "raises", null],
+  ["", "checkOptions", "check_options", [["set", "t", true], ["options", "v", true], ["camel", "v"], ["also", "v"]], "nothing", null],
 ]);
 
 /**

@@ -35,7 +35,7 @@ export const {
   corruptCopySuffix,
   corruptCopyWarning,
   manifest,
-  optionsError,
+  checkOptions,
   machine,
   fctry,
   hivemind,

@@ -88,6 +88,12 @@ export function checkCase(sc, testCase) {
     if (error.path !== undefined && e.path !== error.path) {
       return `want path ${JSON.stringify(error.path)}, got ${describeError(e)}`;
     }
+    for (const [key, value] of Object.entries(error.details ?? {})) {
+      const got = e.details?.[key];
+      if (got === undefined || sc.serialize(got) !== sc.serialize(value)) {
+        return `want details.${key} ${describe(value)}, got ${describe(got)}: ${describeError(e)}`;
+      }
+    }
     return null;
   }
   if (error !== undefined) return `want error ${describe(error)}\n  got ${describe(result)}`;

@@ -5,7 +5,7 @@
 import {
   parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument, schema,
   limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
-  logLine, parseTimestamp, formatTimestamp, manifest, optionsError, updateFile, queryFile,
+  logLine, parseTimestamp, formatTimestamp, manifest, checkOptions, updateFile, queryFile,
   machine, fctry, hivemind, agency, errorFromRecord,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
   ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
@@ -70,7 +70,7 @@ export async function usage(): Promise<void> {
   const table = manifest();
   void [table, step, inboxLoaded];
   try {
-    optionsError("update", "timout", true);
+    checkOptions("update", { timout: 1 }, true);
   } catch (e) {
     if (e instanceof UsageError) void e.code;
   }

@@ -54,7 +54,6 @@ def check_options(
     """``given`` when every key is one of the host options ``set_name`` (or ``also``); else the
     core's ``E_OPTIONS`` (``UsageError``) naming the nearest valid key."""
     known = HOST_OPTIONS[set_name]
-    for key in given:
-        if key not in known and key not in also:
-            _call("options_error", (set_name, key, False, list(also)))
+    if any(key not in known and key not in also for key in given):
+        _call("check_options", (set_name, given, False, list(also)))  # raises E_OPTIONS
     return given

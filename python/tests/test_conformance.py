@@ -78,6 +78,9 @@ def test_case(case: dict[str, Any] | None) -> None:
         assert raised.value.code == want["code"], str(raised.value)
         if "path" in want:
             assert raised.value.path == want["path"], str(raised.value)
+        for key, value in want.get("details", {}).items():
+            got = raised.value.details.get(key)
+            assert render(got) == render(value), f"details.{key}: {raised.value}"
     else:
         assert render(call(case["op"], args)) == render(case["expect"])
 

@@ -229,17 +229,17 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
-        method: "options_error",
-        doc: "Raises the `E_OPTIONS` error for an unknown key of a host's options (`set`: \
-              `update` or `append`, and the keys `also` names), naming the nearest valid key \
-              (`camel`: in camelCase).",
+        method: "check_options",
+        doc: "Checks a host's options (`set`: `update` or `append`, plus the keys `also` \
+              names): null or an object of known keys, else `E_OPTIONS` naming the nearest \
+              valid key (`camel`: keys in camelCase, as JS spells them).",
         params: &[
             Param::text("set", Ty::Str),
-            Param::text("key", Ty::Str),
+            Param::value("options", Ty::Json),
             Param::opt_value("camel", Ty::Bool),
             Param::opt_value("also", Ty::Nullable(&Ty::List(&Ty::Str))),
         ],
-        returns: Returns::raises(),
+        returns: Returns::nothing(),
         access: Access::Pure,
         run: |a| {
             let set = a.text(0)?;
@@ -247,28 +247,29 @@ pub(super) static OPS: &[Op] = &[
                 .iter()
                 .find(|(name, _)| *name == set)
                 .ok_or_else(|| {
-                    Error::new(
-                        Code::Argument,
-                        "/set",
-                        format!("no host options named {set:?}"),
-                    )
+                    Error::new(Code::Argument, "", format!("no host options named {set:?}"))
+                        .with_detail("argument", "set")
                 })?;
             let camel_case = a.get(2).as_bool().unwrap_or(false);
-            let also = a.get(3).as_array().into_iter().flatten();
-            let known: Vec<String> = shape
-                .fields
+            let also = match a.get(3) {
+                Value::Null => Vec::new(),
+                _ => a.texts(3)?,
+            };
+            let names = shape.field_names();
+            let known: Vec<String> = names
                 .iter()
-                .map(|f| {
+                .map(|name| {
                     if camel_case {
-                        crate::options::camel(f.name)
+                        crate::options::camel(name)
                     } else {
-                        f.name.to_owned()
+                        (*name).to_owned()
                     }
                 })
-                .chain(also.filter_map(Value::as_str).map(str::to_owned))
+                .chain(also.into_iter().map(str::to_owned))
                 .collect();
             let known: Vec<&str> = known.iter().map(String::as_str).collect();
-            Err(crate::options::unknown(set, a.text(1)?, &known))
+            crate::options::check_keys(set, a.get(1), &known)?;
+            Ok(Out::Nothing)
         },
     },
 ];

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from statecore import _runtime as _rt
 from statecore._statecore import call as _call
@@ -193,16 +193,16 @@ def manifest() -> dict[str, Json]:
     """The operation table as data: every operation, its parameters and result, the types, the document kinds, the error classes and the hosts' constants."""
     return cast("dict[str, Json]", _call("manifest", ()))
 
-def options_error(set: str, key: str, camel: bool | None = None, also: Sequence[str] | None = None) -> NoReturn:
-    """Raises the ``E_OPTIONS`` error for an unknown key of a host's options (``set``: ``update`` or ``append``, and the keys ``also`` names), naming the nearest valid key (``camel``: in camelCase)."""
-    _call("options_error", (set, key, camel, also))
-    raise AssertionError("options_error returned")
+def check_options(set: str, options: object, camel: bool | None = None, also: Sequence[str] | None = None) -> None:
+    """Checks a host's options (``set``: ``update`` or ``append``, plus the keys ``also`` names): null or an object of known keys, else ``E_OPTIONS`` naming the nearest valid key (``camel``: keys in camelCase, as JS spells them)."""
+    _call("check_options", (set, options, camel, also))
 
 
 __all__ = [
     "apply_update",
     "canonical",
     "check_if_match",
+    "check_options",
     "corrupt_copy_suffix",
     "corrupt_copy_warning",
     "default_document",
@@ -219,7 +219,6 @@ __all__ = [
     "manifest",
     "merge",
     "merge_text",
-    "options_error",
     "parse",
     "parse_log",
     "parse_timestamp",
