@@ -553,6 +553,24 @@ export interface InboxItem {
   [field: string]: unknown;
 }
 
+/** How many inbox items are in each status. */
+export interface InboxCounts {
+  /** All items. */
+  total: number;
+  /** Queued, waiting for a command. */
+  pending: number;
+  /** Being worked on by a command. */
+  processing: number;
+  /** Done, not yet incorporated into the spec. */
+  processed: number;
+  /** Failed (can be retried). */
+  error: number;
+  /** Incorporated into the spec. */
+  incorporated: number;
+  /** Items whose status is missing or unknown. */
+  other: number;
+}
+
 /** An approved build plan. */
 export interface BuildPlan {
   /** The chunks, in plan order. */
@@ -1189,6 +1207,8 @@ export declare const fctry: {
   inboxDismiss(inbox: FctryInbox | null | undefined, id: string): FctryInbox;
   /** Applies an event to every pending or processed item it is legal for. */
   inboxBatch(inbox: FctryInbox | null | undefined, event: InboxEvent): FctryInbox;
+  /** How many items the inbox holds in each status: `{total, pending, processing, processed, error, incorporated, other}` (`other`: a missing or unknown status). */
+  inboxCounts(inbox?: FctryInbox | null): InboxCounts;
   /** The chunk lifecycle as a machine definition (guards read `{retriesLeft}`). */
   chunkMachine(): MachineDefinition;
   /** The build run lifecycle as a machine definition. */

@@ -86,6 +86,10 @@ export declare function inboxDismissSync(projectDir: string, id: string, options
 export declare function inboxBatch(projectDir: string, event: C.InboxEvent, options?: HelperOptions): Promise<FileResult<C.FctryInbox>>;
 /** Applies an event to every pending or processed item it is legal for. On the file of a directory. */
 export declare function inboxBatchSync(projectDir: string, event: C.InboxEvent, options?: HelperOptions): FileResult<C.FctryInbox>;
+/** How many items the inbox holds in each status: `{total, pending, processing, processed, error, incorporated, other}` (`other`: a missing or unknown status). On the file of a directory. */
+export declare function inboxCounts(projectDir: string): Promise<C.InboxCounts>;
+/** How many items the inbox holds in each status: `{total, pending, processing, processed, error, incorporated, other}` (`other`: a missing or unknown status). On the file of a directory. */
+export declare function inboxCountsSync(projectDir: string): C.InboxCounts;
 /** Creates `buildRun` (`runId` `run-{ms}`) from an approved plan. On the file of a directory. */
 export declare function createBuildRun(projectDir: string, plan: C.BuildPlan, options?: HelperOptions): Promise<FileResult<C.FctryState>>;
 /** Creates `buildRun` (`runId` `run-{ms}`) from an approved plan. On the file of a directory. */

@@ -40,6 +40,8 @@ export const {
   inboxDismissSync,
   inboxBatch,
   inboxBatchSync,
+  inboxCounts,
+  inboxCountsSync,
   createBuildRun,
   createBuildRunSync,
   chunkEvent,

@@ -74,6 +74,7 @@ BuildRunPlan: Any = dict
 Chunk: Any = dict
 PrerequisiteCheck: Any = dict
 InboxItem: Any = dict
+InboxCounts: Any = dict
 BuildPlan: Any = dict
 PlanChunk: Any = dict
 DagLayers: Any = dict
@@ -165,6 +166,7 @@ __all__ = [
     "HivemindState",
     "HivemindStateName",
     "HivemindTransition",
+    "InboxCounts",
     "InboxEvent",
     "InboxItem",
     "InboxStatus",

@@ -398,6 +398,17 @@ class InboxItem(TypedDict):
     status: InboxStatus
     error: NotRequired[str | None]
 
+class InboxCounts(TypedDict):
+    """How many inbox items are in each status."""
+
+    total: int
+    pending: int
+    processing: int
+    processed: int
+    error: int
+    incorporated: int
+    other: int
+
 class BuildPlan(TypedDict):
     """An approved build plan."""
 

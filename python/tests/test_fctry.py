@@ -33,45 +33,19 @@ def assert_current(ms: int) -> None:
 
 
 def test_exported() -> None:
+    """``statecore.fctry`` is the table's fctry operations and the file helpers of its kinds."""
     assert "fctry" in statecore.__all__
     assert statecore.fctry is fctry
-    assert sorted(fctry.__all__) == [
-        "activity_feed",
-        "add_untracked_change",
-        "check_prerequisites",
-        "chunk_event",
-        "chunk_machine",
-        "clear_untracked_changes",
-        "complete_step",
-        "context_health",
-        "create_build_run",
-        "dag_layers",
-        "finish_build_run",
-        "inbox_add",
-        "inbox_batch",
-        "inbox_dismiss",
-        "inbox_machine",
-        "inbox_path",
-        "inbox_transition",
-        "pause_build_run",
-        "read_inbox",
-        "read_state",
-        "ready_chunks",
-        "render_status_line",
-        "resume_build_run",
-        "resume_plan",
-        "run_machine",
-        "skip_prerequisites",
-        "start_command",
-        "start_step",
-        "state_path",
-        "status_line",
-        "status_line_text",
-        "update_inbox",
-        "update_state",
-        "write_inbox",
-        "write_state",
+    manifest = statecore.manifest()
+    operations = {op["method"] for op in manifest["ops"] if op["module"] == "fctry"}
+    files = [
+        k["file"]["name"] for k in manifest["kinds"] if (k["file"] or {}).get("module") == "fctry"
     ]
+    helpers = {f"{verb}_{name}" for name in files for verb in ("read", "write", "update")}
+    helpers |= {f"{name}_path" for name in files}
+    assert sorted(files) == ["inbox", "state"]
+    assert {"inbox_add", "start_step", "status_line"} <= operations
+    assert sorted(fctry.__all__) == sorted(operations | helpers)
 
 
 def test_now_none_stamps_the_host_clock() -> None:

@@ -2,11 +2,11 @@
 //! generic machine engine: the lifecycle is the data in [`inbox_machine`], so it can be
 //! listed, checked and drawn like every other machine.
 
-use super::validate::{is_inbox_id, INBOX_TYPES};
+use super::validate::{is_inbox_id, INBOX_STATUSES, INBOX_TYPES};
 use crate::error::{Code, Error, Result};
 use crate::machine::Machine;
 use crate::time::normalize_now;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// The inbox item lifecycle: `pending → processing → processed | error`,
 /// `processed → incorporated`, and (a statecore choice) `error → pending` to retry.
@@ -41,12 +41,12 @@ fn items(inbox: Value) -> Result<Vec<Value>> {
     match inbox {
         Value::Null => Ok(Vec::new()),
         Value::Array(items) => Ok(items),
-        _ => Err(Error::new(
-            Code::Argument,
-            "",
-            "the inbox must be a list of items",
-        )),
+        _ => Err(not_a_list()),
     }
+}
+
+fn not_a_list() -> Error {
+    Error::new(Code::Argument, "", "the inbox must be a list of items")
 }
 
 fn position(items: &[Value], id: &str) -> Option<usize> {
@@ -183,4 +183,35 @@ pub fn inbox_batch(inbox: Value, event: &str) -> Result<Value> {
         }
     }
     Ok(Value::Array(list))
+}
+
+/// How many items the inbox holds in each status, for a badge or the viewer's inbox panel:
+/// `{total, pending, processing, processed, error, incorporated, other}` (`other`: items whose
+/// status is missing or not one of the five, which `validate` reports).
+pub fn inbox_counts(inbox: &Value) -> Result<Value> {
+    let list = match inbox {
+        Value::Null => &[][..],
+        Value::Array(items) => items.as_slice(),
+        _ => return Err(not_a_list()),
+    };
+    let mut counts = [0_u64; INBOX_STATUSES.len()];
+    let mut other = 0_u64;
+    for item in list {
+        let status = item.get("status").and_then(Value::as_str);
+        match INBOX_STATUSES.iter().position(|s| Some(*s) == status) {
+            Some(i) => counts
+                .iter_mut()
+                .skip(i)
+                .take(1)
+                .for_each(|n| *n = n.saturating_add(1)),
+            None => other = other.saturating_add(1),
+        }
+    }
+    let mut out = Map::new();
+    out.insert("total".into(), list.len().into());
+    for (status, n) in INBOX_STATUSES.iter().zip(counts) {
+        out.insert((*status).into(), n.into());
+    }
+    out.insert("other".into(), other.into());
+    Ok(Value::Object(out))
 }

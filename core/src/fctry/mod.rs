@@ -21,8 +21,8 @@ pub use build::{
 };
 pub use feed::{activity_feed, context_health};
 pub use inbox::{
-    inbox_add, inbox_batch, inbox_dismiss, inbox_machine, inbox_transition, random_suffix,
-    RANDOM_BYTES,
+    inbox_add, inbox_batch, inbox_counts, inbox_dismiss, inbox_machine, inbox_transition,
+    random_suffix, RANDOM_BYTES,
 };
 pub use status::{render_status_line, status_line, status_line_text};
 

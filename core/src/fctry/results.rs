@@ -272,3 +272,26 @@ pub static CONTEXT_HEALTH: Shape = Shape::exact(
         ),
     ],
 );
+
+/// `inbox_counts`' result.
+pub static INBOX_COUNTS: Shape = Shape::exact(
+    "InboxCounts",
+    "How many inbox items are in each status.",
+    &[
+        Field::req("total", Ty::Whole(0), "All items."),
+        Field::req("pending", Ty::Whole(0), "Queued, waiting for a command."),
+        Field::req("processing", Ty::Whole(0), "Being worked on by a command."),
+        Field::req(
+            "processed",
+            Ty::Whole(0),
+            "Done, not yet incorporated into the spec.",
+        ),
+        Field::req("error", Ty::Whole(0), "Failed (can be retried)."),
+        Field::req("incorporated", Ty::Whole(0), "Incorporated into the spec."),
+        Field::req(
+            "other",
+            Ty::Whole(0),
+            "Items whose status is missing or unknown.",
+        ),
+    ],
+);

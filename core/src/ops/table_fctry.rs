@@ -20,6 +20,11 @@ const READS_STATE: Access = Access::Reads {
     bytes: false,
     helper: None,
 };
+const READS_INBOX: Access = Access::Reads {
+    kind: "fctry.inbox",
+    bytes: false,
+    helper: None,
+};
 const MACHINE: Returns = Returns::json(Ty::Object(&DEFINITION));
 const COMMAND: Param = Param::opt_text("command", Ty::Enum(&s::COMMAND));
 
@@ -236,6 +241,16 @@ pub(super) static OPS: &[Op] = &[
             let inbox = a.take(0);
             Ok(Out::Json(f::inbox_batch(inbox, a.text(1)?)?))
         },
+    },
+    Op {
+        module: Module::Fctry,
+        method: "inbox_counts",
+        doc: "How many items the inbox holds in each status: `{total, pending, processing, \
+              processed, error, incorporated, other}` (`other`: a missing or unknown status).",
+        params: &[INBOX],
+        returns: Returns::json(Ty::Object(&r::INBOX_COUNTS)),
+        access: READS_INBOX,
+        run: |a| Ok(Out::Json(f::inbox_counts(a.get(0))?)),
     },
     Op {
         module: Module::Fctry,

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         FctryInbox,
         FctryState,
         FctryStep,
+        InboxCounts,
         InboxEvent,
         InboxType,
         LoadResult,
@@ -161,6 +162,16 @@ def inbox_batch(inbox: Any, event: InboxEvent, **options: Any) -> Any:
         return _files.write("fctry.inbox", _files.path(inbox, (".fctry", "inbox.json",)), "fctry_inbox_batch", (event,), options)
     _rt.no_options(options)
     return _call("fctry_inbox_batch", (inbox, event))
+
+@overload
+def inbox_counts(inbox: StrPath) -> InboxCounts: ...
+@overload
+def inbox_counts(inbox: Sequence[Mapping[str, object]] | None) -> InboxCounts: ...
+def inbox_counts(inbox: Any) -> Any:
+    """How many items the inbox holds in each status: ``{total, pending, processing, processed, error, incorporated, other}`` (``other``: a missing or unknown status). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file."""
+    if _rt.is_path(inbox):
+        return _files.query("fctry.inbox", _files.path(inbox, (".fctry", "inbox.json",)), "fctry_inbox_counts", ())
+    return _call("fctry_inbox_counts", (inbox,))
 
 def chunk_machine() -> MachineDefinition:
     """The chunk lifecycle as a machine definition (guards read ``{retriesLeft}``)."""
@@ -350,6 +361,7 @@ __all__ = [
     "finish_build_run",
     "inbox_add",
     "inbox_batch",
+    "inbox_counts",
     "inbox_dismiss",
     "inbox_machine",
     "inbox_path",
