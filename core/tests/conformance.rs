@@ -53,7 +53,60 @@ fn arg(value: Value, kind: Option<Kind>) -> Arg<'static> {
     }
 }
 
+/// The file's bytes of a file routine case: a string (its UTF-8), `{"hex": ...}`, or null.
+fn data(value: Value) -> Option<Vec<u8>> {
+    match arg(value, Some(Kind::Bytes)) {
+        Arg::Bytes(bytes) => bytes.map(Cow::into_owned),
+        Arg::Value(Value::String(text)) => Some(text.into_bytes()),
+        Arg::Value(_) => None,
+    }
+}
+
+/// The arguments after the document of a file routine's operation `op` (`skip`: how many
+/// first parameters the file supplies).
+fn routine_args(op: &ops::Op, skip: usize, args: Value) -> Args<'static> {
+    let list = match args {
+        Value::Array(list) => list,
+        _ => Vec::new(),
+    };
+    let params = op.params.get(skip..).unwrap_or_default();
+    Args::new(
+        list.into_iter()
+            .enumerate()
+            .map(|(i, v)| arg(v, params.get(i).map(|p| p.kind)))
+            .collect(),
+    )
+}
+
+/// The file routines (tests/README.md): `update_file [kind, change, data, args, now,
+/// if_match]` and `query_file [kind, op, data, args]`, not table operations.
+fn routine(name: &str, args: Vec<Value>) -> Option<Result<Out, Error>> {
+    let mut args = args.into_iter();
+    let mut next = || args.next().unwrap_or(Value::Null);
+    let (kind, op, bytes, list) = (next(), next(), next(), next());
+    let (kind, op) = (kind.as_str()?.to_owned(), op.as_str()?.to_owned());
+    let bytes = data(bytes);
+    Some(match name {
+        "update_file" => {
+            let (now, if_match) = (next(), next());
+            ops::Change::params_of(&op).and_then(|(params, skip)| {
+                let change = ops::Change::named(&op, routine_args(params, skip, list))?;
+                ops::update(&kind, bytes.as_deref(), change, &now, if_match.as_str())
+                    .map(|updated| Out::Json(updated.into_value()))
+            })
+        }
+        "query_file" => ops::find(&op).and_then(|params| {
+            let args = routine_args(params, 1, list);
+            ops::query(&kind, bytes.as_deref(), params, args, &Value::Null)
+        }),
+        _ => return None,
+    })
+}
+
 fn run(name: &str, args: Vec<Value>) -> Result<Out, Error> {
+    if matches!(name, "update_file" | "query_file") {
+        return routine(name, args).expect("a file routine case names its kind and operation");
+    }
     let op = ops::find(name)?;
     let args = args
         .into_iter()
@@ -171,7 +224,15 @@ fn every_operation_has_corpus_cases() {
         missing.is_empty(),
         "operations without corpus cases: {missing:?}"
     );
-    let unknown: Vec<&String> = used.iter().filter(|n| ops::find(n).is_err()).collect();
+    let routines = ["update_file", "query_file"];
+    assert!(
+        routines.iter().all(|r| used.contains(*r)),
+        "the file routines have corpus cases"
+    );
+    let unknown: Vec<&String> = used
+        .iter()
+        .filter(|n| ops::find(n).is_err() && !routines.contains(&n.as_str()))
+        .collect();
     assert!(
         unknown.is_empty(),
         "corpus cases of unknown operations: {unknown:?}"

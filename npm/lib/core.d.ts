@@ -1091,6 +1091,26 @@ export interface AppendOptions {
   timeout?: number;
 }
 
+/** What a file update returns: the file's new state and what to write. */
+export interface FileUpdate<D = Json> {
+  /** The document the file holds afterwards. */
+  document: D;
+  /** Its canonical text (write it when `changed`). */
+  text: string;
+  /** The file's etag afterwards; null when there is no file and none was written. */
+  etag: string | null;
+  /** True when `text` must be written. */
+  changed: boolean;
+  /** True when the old bytes were not JSON (keep a `.corrupt-` copy first). */
+  corrupt: boolean;
+  /** Warnings (unparseable old file, validation warnings). */
+  warnings: Issue[];
+  /** The operation's own result when it is not the document (a Hivemind outcome). */
+  result?: Json;
+  /** A writer's extra field: the inbox item `fctry_inbox_add` added. */
+  item?: Json;
+}
+
 /** The document type of each kind (`kinds()` lists them). */
 export interface Documents {
   /** any JSON object (no protocol rules); missing file = {} */
@@ -1298,25 +1318,6 @@ export declare const lock: {
   /** Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what the lock file held, or null) for `timeout_ms`. */
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
 };
-
-/** What `updateFile` returns: the file's new state and what to write. */
-export interface FileUpdate<D = Json> {
-  /** The document the file holds afterwards. */
-  document: D;
-  /** Its canonical text (write it when `changed`). */
-  text: string;
-  /** The file's etag afterwards; null when there is no file and none was written. */
-  etag: string | null;
-  /** True when `text` must be written. */
-  changed: boolean;
-  /** True when the old bytes were not JSON (keep a `.corrupt-` copy first). */
-  corrupt: boolean;
-  warnings: Issue[];
-  /** The operation's own result when it is not the document (a Hivemind outcome). */
-  result?: Json;
-  /** A writer's extra field (`item`: the inbox item just added). */
-  [extra: string]: unknown;
-}
 
 /**
  * One crossing per file update: the file's bytes (null: missing) read as `kind`, `change`

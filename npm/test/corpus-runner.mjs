@@ -41,8 +41,28 @@ export function bytesArg(arg) {
   return arg;
 }
 
+/**
+ * The file routines (tests/README.md), not table operations: `update_file [kind, change, data,
+ * args, now, if_match]` is `updateFile(kind, change, data, args, {now, ifMatch})`, and
+ * `query_file [kind, op, data, args]` is `queryFile`. `{hex}` is bytes in `data` and, by the
+ * operation's parameter kinds, in `args`.
+ */
+const ROUTINES = {
+  update_file: (sc) => (kind, change, data, args, now, ifMatch) =>
+    sc.updateFile(kind, change, bytesArg(data), routineArgs(sc, change || "merge", args), { now, ifMatch }),
+  query_file: (sc) => (kind, op, data, args) => sc.queryFile(kind, op, bytesArg(data), routineArgs(sc, op, args)),
+};
+
+function routineArgs(sc, op, args) {
+  const entry = table(sc).ops.get(op);
+  const params = entry?.params ?? [];
+  const skip = entry?.access?.writes && entry.access.writes.takes_document === false ? 0 : 1;
+  return (args ?? []).map((a, i) => (["bytes", "random"].includes(params[i + skip]?.kind) ? bytesArg(a) : a));
+}
+
 /** The JS function of a corpus op (its table name): `fctry_start_step` -> `fctry.startStep`. */
 export function functionFor(sc, op) {
+  if (Object.hasOwn(ROUTINES, op)) return ROUTINES[op](sc);
   const entry = table(sc).ops.get(op);
   if (!entry) return undefined;
   const namespace = entry.module === "" ? sc : sc[entry.module];
@@ -51,6 +71,7 @@ export function functionFor(sc, op) {
 
 /** The corpus arguments of `op` as JS values: `{hex}` is bytes for bytes and random parameters. */
 function callArgs(sc, op, args) {
+  if (Object.hasOwn(ROUTINES, op)) return args;
   const params = table(sc).ops.get(op)?.params ?? [];
   return args.map((a, i) => (["bytes", "random"].includes(params[i]?.kind) ? bytesArg(a) : a));
 }

@@ -16,6 +16,7 @@ from __future__ import annotations
 from statecore import _statecore, agency, fctry, hivemind, lock, machine
 from statecore._generated.root import *  # noqa: F403
 from statecore._generated.root import __all__ as _operations
+from statecore._routines import query_file, update_file
 from statecore.errors import (
     ConflictError,
     DataError,
@@ -55,7 +56,9 @@ __all__ = [
     "hivemind",
     "lock",
     "machine",
+    "query_file",
     "read_document",
     "read_log",
     "update_document",
+    "update_file",
 ]

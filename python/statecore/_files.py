@@ -9,18 +9,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union, cast
 
 from statecore import _atomic, _runtime
 from statecore._lock import DEFAULT_TIMEOUT, acquire_lock, sweep
+from statecore._routines import query_file, update_file
 from statecore._statecore import call as _call
-from statecore._statecore import query as _query
-from statecore._statecore import update as _update
 
 if TYPE_CHECKING:
     from typing_extensions import NotRequired, TypedDict
 
-    from statecore.types import Issue, Json, MergeRule, MergeStamp, MergeStrategy
+    from statecore.types import (
+        DocumentKind,
+        FileUpdate,
+        Issue,
+        Json,
+        MergeRule,
+        MergeStamp,
+        MergeStrategy,
+        Now,
+    )
 
     D = TypeVar("D")
     R = TypeVar("R")
@@ -67,17 +75,17 @@ def path(base: StrPath, parts: tuple[str, ...]) -> str:
     return os.path.join(os.fspath(base), *parts)
 
 
-def read(kind: str, file: str) -> Any:
+def read(kind: DocumentKind, file: str) -> Any:
     """The core's ``load_document`` over the file's bytes (never writes)."""
     return _call("load_document", (kind, _atomic.read_maybe(file)))
 
 
-def query(kind: str, file: str, op: str, args: tuple[object, ...]) -> Any:
+def query(kind: DocumentKind, file: str, op: str, args: tuple[object, ...]) -> Any:
     """A reader of the table on the file's document (or bytes): one crossing, no lock."""
-    return _query(kind, op, _atomic.read_maybe(file), args, _runtime.clock())
+    return query_file(kind, op, _atomic.read_maybe(file), args)
 
 
-def _finish(file: str, data: bytes | None, result: dict[str, Any]) -> Any:
+def _finish(file: str, data: bytes | None, result: FileUpdate[Any]) -> Any:
     """Keeps a ``.corrupt-`` copy of unparseable old bytes before they are replaced, writes the
     new text when it changed, and returns what the caller gets."""
     warnings: list[Any] = list(result["warnings"])
@@ -102,11 +110,11 @@ def _finish(file: str, data: bytes | None, result: dict[str, Any]) -> Any:
 
 
 def update(
-    kind: str,
+    kind: DocumentKind,
     file: str,
     change: str,
     args: tuple[object, ...],
-    now: object,
+    now: Now | None,
     if_match: str | None,
     timeout: float,
 ) -> Any:
@@ -116,13 +124,16 @@ def update(
     with acquire_lock(file, timeout):
         sweep(file)
         data = _atomic.read_maybe(file)
-        clock = _runtime.clock() if now is None else now
-        result = _update(kind, change, data, args, clock, if_match)
+        result = update_file(kind, change, data, args, now, if_match)
         return _finish(file, data, result)
 
 
 def update_with(
-    kind: str, file: str, function: Callable[[Any], Any], if_match: str | None, timeout: float
+    kind: DocumentKind,
+    file: str,
+    function: Callable[[Any], Any],
+    if_match: str | None,
+    timeout: float,
 ) -> Any:
     """An update by a function of the current document (it returns the new one, or changes it
     and returns ``None``): the core loads the bytes, the function runs, the core finishes."""
@@ -146,7 +157,11 @@ def _host_options(options: Mapping[str, object], also: tuple[str, ...] = ()) -> 
 
 
 def write(
-    kind: str, file: str, change: str, args: tuple[object, ...], options: Mapping[str, object]
+    kind: DocumentKind,
+    file: str,
+    change: str,
+    args: tuple[object, ...],
+    options: Mapping[str, object],
 ) -> Any:
     """A protocol helper's locked write: ``.fctry/``-like directories created first."""
     if_match, timeout = _host_options(options)
@@ -155,11 +170,11 @@ def write(
 
 
 def patch(
-    kind: str,
+    kind: DocumentKind,
     file: str,
     patch_or_function: object,
     merge: Mapping[str, object] | None,
-    now: object,
+    now: Now | None,
     options: Mapping[str, object],
 ) -> Any:
     """``update_<file>``: a patch merged with the protocol's options, or a function."""
@@ -174,7 +189,7 @@ def patch(
 
 def update_document(
     file: StrPath,
-    kind: str,
+    kind: DocumentKind,
     patch_or_function: object,
     options: Mapping[str, object] | None,
     keywords: Mapping[str, object],
@@ -196,6 +211,5 @@ def update_document(
                 "merge options apply to a patch; an update function builds the document"
             )
         return update_with(kind, target, patch_or_function, if_match, timeout)
-    return update(
-        kind, target, "merge", (patch_or_function, merge), keywords.get("now"), if_match, timeout
-    )
+    now = cast("Now | None", keywords.get("now"))  # checked by the core
+    return update(kind, target, "merge", (patch_or_function, merge), now, if_match, timeout)

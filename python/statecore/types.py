@@ -118,6 +118,7 @@ FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
 AppendOptions: Any = dict
+FileUpdate: Any = dict
 
 __all__ = [
     "ActivityFeed",
@@ -147,6 +148,7 @@ __all__ = [
     "FctryState",
     "FctryStep",
     "FeedEntry",
+    "FileUpdate",
     "FireResult",
     "Guard",
     "GuardAll",

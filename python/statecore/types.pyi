@@ -759,5 +759,17 @@ class AppendOptions(TypedDict):
 
     timeout: NotRequired[float]
 
+class FileUpdate(TypedDict, Generic[D]):
+    """What a file update returns: the file's new state and what to write."""
+
+    document: D
+    text: str
+    etag: str | None
+    changed: bool
+    corrupt: bool
+    warnings: list[Issue]
+    result: NotRequired[Json]
+    item: NotRequired[Json]
+
 DocumentKind: TypeAlias = Literal["json", "agency.runner_status", "fctry.state", "fctry.inbox", "fctry.event", "hivemind.state"]
 """A document kind name."""

@@ -35,8 +35,36 @@ MODULES = {"": statecore} | {
 }
 
 
+def routine_args(op_name: str, args: list[Any] | None) -> list[Any]:
+    """The arguments after the document of a file routine's operation: ``{hex}`` is bytes
+    where the operation's parameter is bytes or random."""
+    op = MANIFEST.get(op_name or "merge", {"params": [], "access": None})
+    writes = (op["access"] or {}).get("writes") or {}
+    params = op["params"][0 if writes.get("takes_document") is False else 1 :]
+    return [
+        as_bytes(arg)
+        if i < len(params) and params[i]["kind"] in ("bytes", "random") and isinstance(arg, dict)
+        else arg
+        for i, arg in enumerate(args or [])
+    ]
+
+
+def call_routine(name: str, args: list[Any]) -> Any:
+    """The file routines (tests/README.md), not table operations: ``update_file [kind,
+    change, data, args, now, if_match]`` and ``query_file [kind, op, data, args]``."""
+    kind, op, data, rest = (args + [None] * 4)[:4]
+    if name == "update_file":
+        now, if_match = ([*args[4:], None, None])[:2]
+        return statecore.update_file(
+            kind, op, as_bytes(data), routine_args(op, rest), now=now, if_match=if_match
+        )
+    return statecore.query_file(kind, op, as_bytes(data), routine_args(op, rest))
+
+
 def call(name: str, args: list[Any]) -> Any:
     """Calls the Python function of the corpus op ``name`` with the case's arguments."""
+    if name in ("update_file", "query_file"):
+        return call_routine(name, args)
     op = MANIFEST[name]
     function = getattr(MODULES[op["module"]], op["method"])
     converted = [
@@ -95,4 +123,6 @@ def test_every_op_has_a_python_function() -> None:
         for file in CORPUS.rglob("*.json")
         for case in json.loads(file.read_text(encoding="utf-8"))["cases"]
     }
-    assert used <= MANIFEST.keys(), f"unknown ops: {sorted(used - MANIFEST.keys())}"
+    routines = {"update_file", "query_file"}
+    assert routines <= used, "the file routines have corpus cases"
+    assert used <= MANIFEST.keys() | routines, f"unknown ops: {sorted(used - MANIFEST.keys())}"

@@ -1,8 +1,7 @@
 //! Names across languages (ARCHITECTURE §2): the table's snake_case names in camelCase for
 //! JS, and the named types every generator lists.
 
-use statecore::kinds::KINDS;
-use statecore::ops::{self, Kind, Op};
+use statecore::ops::{self, Op};
 use statecore::shape::{reachable, Named, Ty};
 
 pub use statecore::options::camel;
@@ -18,23 +17,7 @@ pub fn capital(name: &str) -> String {
 
 /// Every named type the table, the kinds and the host options use.
 pub fn named() -> Named {
-    let mut roots: Vec<Ty> = Vec::new();
-    for op in ops::all() {
-        roots.push(op.returns.ty);
-        for param in op.params {
-            roots.push(param.ty);
-            if let Kind::Options(shape) = param.kind {
-                roots.push(Ty::Object(shape));
-            }
-        }
-    }
-    roots.extend(KINDS.iter().map(|k| k.root));
-    roots.extend(
-        statecore::ops::HOST_OPTIONS
-            .iter()
-            .map(|(_, shape)| Ty::Object(shape)),
-    );
-    reachable(&roots)
+    reachable(&statecore::ops::type_roots())
 }
 
 /// True when the operation takes a document kind as an argument (its signature is generic in

@@ -249,25 +249,6 @@ pub fn core_dts() -> String {
 
 /// The one-crossing file routines of the JS layer (not table operations).
 const FILE_OPS: &str = "\
-/** What `updateFile` returns: the file's new state and what to write. */
-export interface FileUpdate<D = Json> {
-  /** The document the file holds afterwards. */
-  document: D;
-  /** Its canonical text (write it when `changed`). */
-  text: string;
-  /** The file's etag afterwards; null when there is no file and none was written. */
-  etag: string | null;
-  /** True when `text` must be written. */
-  changed: boolean;
-  /** True when the old bytes were not JSON (keep a `.corrupt-` copy first). */
-  corrupt: boolean;
-  warnings: Issue[];
-  /** The operation's own result when it is not the document (a Hivemind outcome). */
-  result?: Json;
-  /** A writer's extra field (`item`: the inbox item just added). */
-  [extra: string]: unknown;
-}
-
 /**
  * One crossing per file update: the file's bytes (null: missing) read as `kind`, `change`
  * applied (`\"\"`: replace with `args[0]`; `\"merge\"`: `args` = `[patch, options]`; else a

@@ -7,13 +7,18 @@ use crate::kinds::KINDS;
 use crate::shape::{reachable, Check, Field, Named, Role, Shape, Ty};
 use serde_json::{json, Map, Value};
 
-/// The manifest: `{version, ops, kinds, types, errors, classes, host}`.
-pub fn manifest() -> Value {
+/// Every type the hosts name: the operations' parameters and results (and options shapes), the
+/// kinds' documents, the hosts' options and the file update's result. The generators and the
+/// manifest describe the types reachable from these.
+pub fn type_roots() -> Vec<Ty> {
     let mut roots: Vec<Ty> = Vec::new();
     for op in super::all() {
         roots.push(op.returns.ty);
         for param in op.params {
             roots.push(param.ty);
+            if let Kind::Options(shape) = param.kind {
+                roots.push(Ty::Object(shape));
+            }
         }
     }
     roots.extend(KINDS.iter().map(|k| k.root));
@@ -22,6 +27,13 @@ pub fn manifest() -> Value {
             .iter()
             .map(|(_, s)| Ty::Object(s)),
     );
+    roots.push(Ty::Object(&crate::shape::common::FILE_UPDATE));
+    roots
+}
+
+/// The manifest: `{version, ops, kinds, types, errors, classes, host}`.
+pub fn manifest() -> Value {
+    let roots = type_roots();
     let named = reachable(&roots);
     json!({
         "version": env!("CARGO_PKG_VERSION"),

@@ -22,7 +22,7 @@ mod table_host;
 
 pub use args::{Arg, Args};
 pub use file::{query, update, Change, Updated};
-pub use manifest::manifest;
+pub use manifest::{manifest, type_roots};
 pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};
 
 use crate::error::{Code, Error, Result};

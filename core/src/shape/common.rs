@@ -217,6 +217,51 @@ pub static UPDATE_RESULT: Shape = Shape::exact(
 )
 .generic();
 
+/// What the one-crossing file update returns (`update_file`, the hosts' update routine).
+pub static FILE_UPDATE: Shape = Shape::exact(
+    "FileUpdate",
+    "What a file update returns: the file's new state and what to write.",
+    &[
+        Field::req(
+            "document",
+            Ty::Param,
+            "The document the file holds afterwards.",
+        ),
+        Field::req(
+            "text",
+            Ty::Str,
+            "Its canonical text (write it when `changed`).",
+        ),
+        Field::req(
+            "etag",
+            Ty::Nullable(&Ty::Str),
+            "The file's etag afterwards; null when there is no file and none was written.",
+        ),
+        Field::req("changed", Ty::Bool, "True when `text` must be written."),
+        Field::req(
+            "corrupt",
+            Ty::Bool,
+            "True when the old bytes were not JSON (keep a `.corrupt-` copy first).",
+        ),
+        Field::req(
+            "warnings",
+            ISSUES,
+            "Warnings (unparseable old file, validation warnings).",
+        ),
+        Field::opt(
+            "result",
+            Ty::Json,
+            "The operation's own result when it is not the document (a Hivemind outcome).",
+        ),
+        Field::opt(
+            "item",
+            Ty::Json,
+            "A writer's extra field: the inbox item `fctry_inbox_add` added.",
+        ),
+    ],
+)
+.generic();
+
 /// Where a torn last line of a log starts.
 pub static TORN: Shape = Shape::exact(
     "TornLine",
