@@ -1,9 +1,14 @@
-"""One sample set of a protocol helper's locked update, for bench/helper_compare.py:
-``fctry.start_step(project_dir, step, now)`` (lock, read, update, validate, atomic write,
-unlock) with the ``statecore`` package found first on ``sys.path`` after ``argv[1]`` (a
-baseline build's unpacked wheel) or the installed one (``-``).
+"""One sample set of a protocol helper's update, for bench/helper_compare.py, with the
+``statecore`` package found in ``argv[2]`` (a baseline build's unpacked wheel) or the
+installed one (``-``):
 
-    python helper_bench.py <site dir | -> <samples> <ops per sample>
+    python helper_bench.py locked <site dir | -> <samples> <ops per sample>
+        ``fctry.start_step(project_dir, step, now)``: lock, read, update, validate, atomic
+        write, unlock, on a real project directory;
+    python helper_bench.py memory <site dir | -> <samples> <ops per sample>
+        the same update without I/O: what the helper asks of the core for one update (this
+        tree: ``update_file``, one crossing; before the operation table: load_document,
+        check_if_match, fctry_start_step, finish_update, four crossings).
 
 Prints ``{"times": [ns per op, one per sample]}``; exits 1 when a result is wrong."""
 
@@ -14,32 +19,67 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-site, samples, ops = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+mode, site, samples, ops = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 if site != "-":
     sys.path.insert(0, site)
 
-import statecore  # noqa: E402
-from statecore import fctry  # noqa: E402
+import statecore
+from statecore import fctry
 
 if site != "-" and not statecore.__file__.startswith(site):
     sys.exit(f"imported {statecore.__file__}, not the build in {site}")
 STEPS = ["interviewer", "spec-writer"]
 NOW = 1_770_910_200_000  # 2026-02-12T15:30:00Z
+FIXTURE = (Path(__file__).parent / "fixtures" / "fctry_state.json").read_bytes()
+
+
+def memory() -> tuple[Callable[[int], None], Callable[[], Any]]:
+    """The update without I/O, as the helper asks the core for it."""
+    data = [FIXTURE]
+    core: Any = statecore
+    if hasattr(core, "update_file"):
+
+        def update(step: str, now: int) -> Any:
+            return core.update_file("fctry.state", "fctry_start_step", data[0], [step], now)
+
+    else:
+        native = core._statecore
+
+        def update(step: str, now: int) -> Any:
+            loaded = native.load_document("fctry.state", data[0])
+            native.check_if_match(loaded["etag"], None)
+            document = native.fctry_start_step(loaded["document"], step, now)
+            return native.finish_update("fctry.state", data[0], document, None)
+
+    def step(i: int) -> None:
+        data[0] = update(STEPS[i % 2], NOW + i)["text"].encode()
+
+    return step, lambda: json.loads(data[0])
 
 
 def main() -> None:
     project = Path(tempfile.mkdtemp(prefix="statecore-helper-bench-"))
     try:
         file = project / ".fctry" / "state.json"
-        file.parent.mkdir()
-        file.write_bytes((Path(__file__).parent / "fixtures" / "fctry_state.json").read_bytes())
+        if mode == "locked":
+            file.parent.mkdir()
+            file.write_bytes(FIXTURE)
 
-        def step(i: int) -> object:
-            return fctry.start_step(str(project), STEPS[i % 2], NOW + i)
+            def step(i: int) -> None:
+                fctry.start_step(str(project), STEPS[i % 2], NOW + i)  # type: ignore[arg-type]
 
-        for i in range(50):  # warm-up
+            def last() -> Any:
+                if sorted(p.name for p in file.parent.iterdir()) != ["state.json"]:
+                    sys.exit(f"left files behind: {list(file.parent.iterdir())}")
+                return json.loads(file.read_text())
+
+        else:
+            step, last = memory()
+        for i in range(max(50, ops // 4)):  # warm-up
             step(i)
         times = []
         for _ in range(samples):
@@ -47,12 +87,11 @@ def main() -> None:
             for i in range(ops):
                 step(i)
             times.append((time.perf_counter_ns() - t0) / ops)
-        last = json.loads(file.read_text())
+        state = last()
         want = STEPS[(ops - 1) % 2]
-        if (last["workflowStep"], last["currentCommand"], last["specVersion"]) != (want, "evolve", "1.2"):
-            sys.exit(f"wrong result: workflowStep {last['workflowStep']}, want {want}")
-        if sorted(p.name for p in file.parent.iterdir()) != ["state.json"]:
-            sys.exit(f"left files behind: {list(file.parent.iterdir())}")
+        got = (state["workflowStep"], state["currentCommand"], state["specVersion"])
+        if got != (want, "evolve", "1.2"):
+            sys.exit(f"wrong result: {got}, want workflowStep {want}")
         print(json.dumps({"times": times}))
     finally:
         shutil.rmtree(project, ignore_errors=True)

@@ -45,6 +45,14 @@ node bench/node_bench.mjs "${quick[@]}" > "$work/node.md"
 log "python bench/python_bench.py"
 (cd bench && "$root/.venv/bin/python" python_bench.py "${quick[@]}") > "$work/python.md"
 
+# --- before/after: a protocol helper's update against the last build before the operation
+# table (issue 9), built once into bench/.baseline/ -------------------------------------------
+baseline_commit=${STATECORE_BENCH_BASELINE:-455b932}
+log "baseline build of $baseline_commit (bench/baseline.sh; cached)"
+baseline=$(bash bench/baseline.sh "$baseline_commit")
+log "python bench/helper_compare.py"
+(cd bench && "$root/.venv/bin/python" helper_compare.py "$baseline" "$baseline_commit" "${quick[@]}") > "$work/helpers.md"
+
 # --- wasm sizes ----------------------------------------------------------------------------------
 {
   echo "### Size of the .wasm (npm/dist)"
@@ -86,7 +94,7 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "## Key ratios"
   echo
-  grep -h '^Key: ' "$work/node.md" "$work/python.md" | sed 's/^Key: /- /'
+  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" | sed 's/^Key: /- /'
   echo
   echo "## Node"
   echo
@@ -95,6 +103,13 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo "## Python"
   echo
   cat "$work/python.md"
+  echo
+  echo "## Before and after the operation table"
+  echo
+  echo "The same protocol helper on this tree and on \`$baseline_commit\` (the last commit before"
+  echo "one crossing per update), both built by this run's toolchain (\`bench/baseline.sh\`)."
+  echo
+  cat "$work/helpers.md"
   echo
   echo "## Package size"
   echo

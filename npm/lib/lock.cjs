@@ -268,7 +268,12 @@ function sweep(file) {
   } catch {
     return;
   }
-  for (const { entry, what } of core().lock.litter(name, entries)) {
+  // Only names that contain the file's name (other than it and its lock) can be its litter:
+  // no crossing when there are none.
+  const own = [name, `${name}.lock`];
+  const candidates = entries.filter((entry) => !own.includes(entry) && entry.includes(name));
+  if (candidates.length === 0) return;
+  for (const { entry, what } of core().lock.litter(name, candidates)) {
     const full = path.join(dir, entry);
     if (what === "write_temp") {
       unlinkQuiet(full); // nobody else writes while we hold the lock

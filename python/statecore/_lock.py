@@ -310,7 +310,13 @@ def sweep(path: str) -> None:
         entries = os.listdir(directory)
     except OSError:
         return
-    for item in _rules.litter(name, entries):
+    # Only names that contain the file's name (other than it and its lock) can be its litter:
+    # no crossing when there are none.
+    own = (name, f"{name}.lock")
+    candidates = [entry for entry in entries if entry not in own and name in entry]
+    if not candidates:
+        return
+    for item in _rules.litter(name, candidates):
         full = os.path.join(directory, item["entry"])
         if item["what"] == "write_temp":
             unlink_quiet(full)  # nobody else writes while we hold the lock

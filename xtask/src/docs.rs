@@ -7,10 +7,15 @@ use statecore::kinds::KINDS;
 use statecore::ops::{self, Form, Module, Op};
 use std::fmt::Write as _;
 
-/// The markers around the generated table in `docs/api.md`.
-pub const BEGIN: &str = "<!-- BEGIN GENERATED: operations (cargo run -p xtask -- codegen) -->";
-/// The end marker.
-pub const END: &str = "<!-- END GENERATED: operations -->";
+/// The start marker of the generated section `name` of a document.
+fn begin(name: &str) -> String {
+    format!("<!-- BEGIN GENERATED: {name} (cargo run -p xtask -- codegen) -->")
+}
+
+/// Its end marker.
+fn end(name: &str) -> String {
+    format!("<!-- END GENERATED: {name} -->")
+}
 
 fn js_name(op: &Op) -> String {
     match op.module {
@@ -42,8 +47,8 @@ fn args(op: &Op, case: fn(&str) -> String) -> String {
 }
 
 /// The generated part of `docs/api.md`.
-pub fn api_table() -> String {
-    let mut out = String::from(BEGIN);
+fn api_table() -> String {
+    let mut out = String::new();
     out.push_str(
         "\n\n| operation (Rust `statecore::ops`, the corpus) | JS (`statecore`) | Python | returns | what it does |\n|---|---|---|---|---|\n",
     );
@@ -105,21 +110,81 @@ pub fn api_table() -> String {
         }
     }
     out.push('\n');
-    out.push_str(END);
     out
 }
 
-/// `docs/api.md` with its generated part replaced.
+/// The error classes with their codes and Python bases (`error::CLASSES`, `Code::ALL`).
+fn errors_table() -> String {
+    let mut out = String::from(
+        "\n| class | codes | Python also subclasses | what it means |\n|---|---|---|---|\n",
+    );
+    for class in statecore::error::CLASSES {
+        let codes: Vec<String> = statecore::Code::ALL
+            .iter()
+            .filter(|c| c.class_name() == class.name)
+            .map(|c| format!("`{}`", c.as_str()))
+            .collect();
+        let bases: Vec<&str> = class
+            .python_bases
+            .iter()
+            .copied()
+            .filter(|b| *b != "Exception")
+            .collect();
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            class.name,
+            codes.join(", "),
+            bases.join(", "),
+            class.doc.replace('|', "\\|")
+        );
+    }
+    out.push('\n');
+    out
+}
+
+/// The hosts' constants (`ops::CONSTANTS`).
+fn constants_table() -> String {
+    let mut out =
+        String::from("\n| JS `CONSTANTS.` | Python | value | what it is |\n|---|---|---|---|\n");
+    for c in ops::CONSTANTS {
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | {} | {} |",
+            camel(c.name),
+            c.name.to_uppercase(),
+            c.value,
+            c.doc
+        );
+    }
+    out.push('\n');
+    out
+}
+
+/// A generated section of a document: its marker name and what writes it.
+type Section = (&'static str, fn() -> String);
+
+/// `docs/api.md` with each generated section (between its markers) replaced.
 pub fn api_md(current: &str) -> Result<String, String> {
-    let start = current
-        .find(BEGIN)
-        .ok_or("docs/api.md has no BEGIN GENERATED marker")?;
-    let end = current
-        .find(END)
-        .ok_or("docs/api.md has no END GENERATED marker")?;
-    let tail = current.get(end + END.len()..).unwrap_or_default();
-    let head = current.get(..start).unwrap_or_default();
-    Ok(format!("{head}{}{tail}", api_table()))
+    let mut text = current.to_owned();
+    let sections: [Section; 3] = [
+        ("operations", api_table),
+        ("errors", errors_table),
+        ("constants", constants_table),
+    ];
+    for (name, make) in sections {
+        let (open, close) = (begin(name), end(name));
+        let start = text
+            .find(&open)
+            .ok_or_else(|| format!("docs/api.md has no {open} marker"))?;
+        let stop = text
+            .find(&close)
+            .ok_or_else(|| format!("docs/api.md has no {close} marker"))?;
+        let head = text.get(..start + open.len()).unwrap_or_default();
+        let tail = text.get(stop..).unwrap_or_default();
+        text = format!("{head}\n{}{tail}", make());
+    }
+    Ok(text)
 }
 
 /// The JSON Schema files: `(kind, text)`.
