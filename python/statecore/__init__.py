@@ -17,38 +17,15 @@ from statecore import _statecore, agency, fctry, hivemind, lock, machine
 from statecore._generated.root import *  # noqa: F403
 from statecore._generated.root import __all__ as _operations
 from statecore._routines import query_file, update_file
-from statecore.errors import (
-    ConflictError,
-    DataError,
-    LimitError,
-    LockTimeoutError,
-    LogCorruptError,
-    MergeError,
-    ParseError,
-    StatecoreError,
-    TimestampError,
-    TransitionError,
-    UsageError,
-    ValidationError,
-)
+from statecore.errors import *  # noqa: F403 (the exception classes, generated)
+from statecore.errors import __all__ as _errors
 from statecore.host import append_line, read_document, read_log, update_document
 
 __version__: str = _statecore.__version__
 
 __all__ = [
     *_operations,
-    "ConflictError",
-    "DataError",
-    "LimitError",
-    "LockTimeoutError",
-    "LogCorruptError",
-    "MergeError",
-    "ParseError",
-    "StatecoreError",
-    "TimestampError",
-    "TransitionError",
-    "UsageError",
-    "ValidationError",
+    *(name for name in _errors if name.endswith("Error")),
     "__version__",
     "agency",
     "append_line",

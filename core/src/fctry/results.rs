@@ -1,7 +1,7 @@
 //! What the fctry operations take and return besides the documents (`shapes.rs`), described
 //! once for the generated TypeScript and Python types.
 
-use super::shapes::PRIORITY_SOURCE;
+use super::shapes::{PLAN_PRIORITIES, PLAN_PRIORITY_SOURCE, PLAN_SPEC_VERSION};
 use crate::shape::{Field, Shape, Ty};
 
 const STRINGS: Ty = Ty::List(&Ty::Str);
@@ -16,21 +16,9 @@ pub static BUILD_PLAN: Shape = Shape::exact(
             Ty::List(&Ty::Object(&PLAN_CHUNK)),
             "The chunks, in plan order.",
         ),
-        Field::opt(
-            "priorities",
-            STRINGS,
-            "Build priorities, most important first.",
-        ),
-        Field::opt(
-            "prioritySource",
-            Ty::Enum(&PRIORITY_SOURCE),
-            "Where the priorities came from.",
-        ),
-        Field::opt(
-            "specVersion",
-            Ty::Str,
-            "The spec version the plan was made from.",
-        ),
+        PLAN_PRIORITIES,
+        PLAN_PRIORITY_SOURCE,
+        PLAN_SPEC_VERSION,
         Field::opt("maxRetries", Ty::Whole(0), "Retries per chunk (default 3)."),
         Field::opt(
             "convergencePhase",

@@ -185,6 +185,25 @@ pub static SKIPPED: Shape = Shape::open(
     ],
 );
 
+/// `priorities` of a plan (the approved one and the one stored in `buildRun.plan`).
+pub const PLAN_PRIORITIES: Field = Field::opt(
+    "priorities",
+    STRINGS,
+    "Build priorities, most important first.",
+);
+/// `prioritySource` of a plan.
+pub const PLAN_PRIORITY_SOURCE: Field = Field::opt(
+    "prioritySource",
+    Ty::Enum(&PRIORITY_SOURCE),
+    "Where the priorities came from.",
+);
+/// `specVersion` of a plan.
+pub const PLAN_SPEC_VERSION: Field = Field::opt(
+    "specVersion",
+    Ty::Str,
+    "The spec version the plan was made from.",
+);
+
 /// The approved plan stored in `buildRun.plan`.
 pub static PLAN: Shape = Shape::document(
     "BuildRunPlan",
@@ -192,21 +211,9 @@ pub static PLAN: Shape = Shape::document(
     "The approved plan a build run was created from.",
     &[
         Field::opt("totalChunks", Ty::Whole(0), "Number of chunks."),
-        Field::opt(
-            "priorities",
-            STRINGS,
-            "Build priorities, most important first.",
-        ),
-        Field::opt(
-            "prioritySource",
-            Ty::Enum(&PRIORITY_SOURCE),
-            "Where the priorities came from.",
-        ),
-        Field::opt(
-            "specVersion",
-            Ty::Str,
-            "The spec version the plan was made from.",
-        ),
+        PLAN_PRIORITIES,
+        PLAN_PRIORITY_SOURCE,
+        PLAN_SPEC_VERSION,
         Field::opt("maxRetries", Ty::Whole(0), "Retries per chunk."),
     ],
 );
