@@ -307,5 +307,8 @@ export function makeApi(getRaw) {
     const out = raw("query", String(kind), String(op), file, json, slots[0], clock ? Date.now() : undefined);
     return decode(out, entry.form);
   };
+
+  /** The hosts' constants (lock lease, stall threshold, ...), declared once in the core. */
+  api.CONSTANTS = CONSTANTS;
   return api;
 }

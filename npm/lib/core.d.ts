@@ -1335,6 +1335,22 @@ export declare function updateFile<K extends DocumentKind>(
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 
+/** The hosts' constants, declared once in the core (`ops::CONSTANTS`). */
+export declare const CONSTANTS: {
+  /** How many random bytes the core draws an id suffix from. */
+  readonly randomBytes: number;
+  /** The agency watchdog's default stall threshold, in ms. */
+  readonly stallThresholdMs: number;
+  /** A lock held on another host is broken only this long after it was taken, in ms. */
+  readonly lockLeaseMs: number;
+  /** A malformed lock record (or break marker) is broken only when this old, in ms. */
+  readonly lockGraceMs: number;
+  /** How long a host waits for a lock by default, in ms. */
+  readonly lockTimeoutMs: number;
+  /** How many random bytes a lock token is made of. */
+  readonly tokenBytes: number;
+};
+
 /** The record the core reports an error as. */
 export interface ErrorRecord {
   name?: string;

@@ -43,6 +43,7 @@ export const {
   lock,
   updateFile,
   queryFile,
+  CONSTANTS,
 } = api;
 
 export {

@@ -36,3 +36,13 @@ test("the ESM and CommonJS entries are one instance with the same exports", () =
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
   for (const name of names) assert.equal(esm[name], cjs[name], name);
 });
+
+test("CONSTANTS are the core's host constants (manifest().host.constants), in camelCase", () => {
+  const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+  const want = Object.fromEntries(
+    Object.entries(esm.manifest().host.constants).map(([name, value]) => [camel(name), value]),
+  );
+  assert.deepEqual({ ...esm.CONSTANTS }, want);
+  assert.equal(esm.CONSTANTS.lockLeaseMs, 60000);
+  assert.ok(Object.isFrozen(esm.CONSTANTS));
+});

@@ -16,6 +16,7 @@ from __future__ import annotations
 from statecore import _statecore, agency, fctry, hivemind, lock, machine
 from statecore._generated.root import *  # noqa: F403
 from statecore._generated.root import __all__ as _operations
+from statecore._generated.tables import CONSTANTS
 from statecore._routines import query_file, update_file
 from statecore.errors import *  # noqa: F403 (the exception classes, generated)
 from statecore.errors import __all__ as _errors
@@ -26,6 +27,7 @@ __version__: str = _statecore.__version__
 __all__ = [
     *_operations,
     *(name for name in _errors if name.endswith("Error")),
+    "CONSTANTS",
     "__version__",
     "agency",
     "append_line",

@@ -126,3 +126,10 @@ def test_every_op_has_a_python_function() -> None:
     routines = {"update_file", "query_file"}
     assert routines <= used, "the file routines have corpus cases"
     assert used <= MANIFEST.keys() | routines, f"unknown ops: {sorted(used - MANIFEST.keys())}"
+
+
+def test_constants_are_the_cores_host_constants() -> None:
+    assert dict(statecore.CONSTANTS) == statecore.manifest()["host"]["constants"]
+    assert statecore.CONSTANTS["lock_lease_ms"] == 60000
+    with pytest.raises(TypeError):
+        statecore.CONSTANTS["lock_lease_ms"] = 1  # type: ignore[index]

@@ -145,14 +145,15 @@ fn errors_table() -> String {
 
 /// The hosts' constants (`ops::CONSTANTS`).
 fn constants_table() -> String {
-    let mut out =
-        String::from("\n| JS `CONSTANTS.` | Python | value | what it is |\n|---|---|---|---|\n");
+    let mut out = String::from(
+        "\n| JS `CONSTANTS.` | Python `CONSTANTS[...]` | value | what it is |\n|---|---|---|---|\n",
+    );
     for c in ops::CONSTANTS {
         let _ = writeln!(
             out,
-            "| `{}` | `{}` | {} | {} |",
+            "| `{}` | `{:?}` | {} | {} |",
             camel(c.name),
-            c.name.to_uppercase(),
+            c.name,
             c.value,
             c.doc
         );

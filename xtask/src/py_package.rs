@@ -148,7 +148,7 @@ pub fn native_pyi() -> String {
 /// `statecore/_generated/tables.py`: the hosts' options and constants of the core.
 pub fn tables_py() -> String {
     let mut out = String::from(HEADER);
-    out.push_str("\"\"\"The core's host options and constants, for the host layer (statecore/_files.py).\"\"\"\n\n");
+    out.push_str("\"\"\"The core's host options and constants, for the host layer (statecore/_files.py).\"\"\"\n\nfrom __future__ import annotations\n\nfrom collections.abc import Mapping\nfrom types import MappingProxyType\n\n");
     out.push_str("#: The keys of each host options set (a misspelt key is E_OPTIONS, from the core).\nHOST_OPTIONS: dict[str, tuple[str, ...]] = {\n");
     for (name, shape) in ops::HOST_OPTIONS {
         let keys: Vec<String> = shape
@@ -162,6 +162,13 @@ pub fn tables_py() -> String {
     for c in statecore::ops::CONSTANTS {
         let _ = writeln!(out, "#: {}\n{} = {}", c.doc, c.name.to_uppercase(), c.value);
     }
+    out.push_str(
+        "#: The hosts' constants by name (``statecore.CONSTANTS``), declared once in the core.\nCONSTANTS: Mapping[str, int] = MappingProxyType({\n",
+    );
+    for c in statecore::ops::CONSTANTS {
+        let _ = writeln!(out, "    {:?}: {},", c.name, c.value);
+    }
+    out.push_str("})\n");
     out
 }
 

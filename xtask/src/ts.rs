@@ -243,6 +243,12 @@ pub fn core_dts() -> String {
         out.push_str("};\n\n");
     }
     out.push_str(FILE_OPS);
+    out.push_str("/** The hosts' constants, declared once in the core (`ops::CONSTANTS`). */\nexport declare const CONSTANTS: {\n");
+    for c in ops::CONSTANTS {
+        doc(&mut out, "  ", c.doc);
+        let _ = writeln!(out, "  readonly {}: number;", camel(c.name));
+    }
+    out.push_str("};\n\n");
     errors(&mut out);
     out
 }

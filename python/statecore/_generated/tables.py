@@ -2,6 +2,11 @@
 # (core/src/ops): do not edit.
 """The core's host options and constants, for the host layer (statecore/_files.py)."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
 #: The keys of each host options set (a misspelt key is E_OPTIONS, from the core).
 HOST_OPTIONS: dict[str, tuple[str, ...]] = {
     "update": ("if_match", "now", "timeout",),
@@ -19,3 +24,12 @@ LOCK_GRACE_MS = 2000
 LOCK_TIMEOUT_MS = 10000
 #: How many random bytes a lock token is made of.
 TOKEN_BYTES = 16
+#: The hosts' constants by name (``statecore.CONSTANTS``), declared once in the core.
+CONSTANTS: Mapping[str, int] = MappingProxyType({
+    "random_bytes": 32,
+    "stall_threshold_ms": 900000,
+    "lock_lease_ms": 60000,
+    "lock_grace_ms": 2000,
+    "lock_timeout_ms": 10000,
+    "token_bytes": 16,
+})
