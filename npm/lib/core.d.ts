@@ -276,7 +276,7 @@ export interface GuardAll {
 /** At least one guard holds. */
 export interface GuardAny {
   /** The guards. */
-  any: Guard[];
+  "any": Guard[];
 }
 
 /** The guard does not hold. */

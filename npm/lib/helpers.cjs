@@ -23,11 +23,10 @@ const PARAMS = new Map(OPS.map(([, , op, params]) => [op, params]));
 function operationArgs(op, skip, positional, options) {
   const args = [];
   let next = 0;
-  for (const [name, kind] of PARAMS.get(op).slice(skip)) {
+  for (const [, kind] of PARAMS.get(op).slice(skip)) {
     if (kind === "n") args.push(options.now ?? null);
     else if (kind === "r") args.push(options.random ?? null);
     else args.push(positional[next++]);
-    void name;
   }
   return args;
 }

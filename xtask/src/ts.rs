@@ -64,10 +64,15 @@ pub fn doc(out: &mut String, indent: &str, text: &str) {
     let _ = writeln!(out, "{indent}/** {} */", text.replace("*/", "*\\/"));
 }
 
+/// A property key: bare when it is an identifier, else quoted. Keys spelled like a TypeScript
+/// type keyword (the machine guard `{"any": [...]}`) are quoted too, so a reader never takes
+/// the data key for the `any` type.
 fn key(name: &str) -> String {
-    if name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    const TYPE_WORDS: [&str; 4] = ["any", "unknown", "never", "object"];
+    if !TYPE_WORDS.contains(&name)
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
     {
         name.to_owned()
     } else {
