@@ -1,7 +1,8 @@
 //! Value conversion, the hot spot of the boundary: Python objects straight to the core's JSON
 //! values (a direct walk over `dict`/`list`/`tuple`/`str`/`int`/`float`/`bool`/`None`, no
 //! serde bridge; depth and string-length limits enforced during the walk, which also stops
-//! cycles; JSON pointer paths built only on failure), and JSON values back to Python
+//! cycles, told apart from deep values only then; JSON pointer paths built only on failure),
+//! and JSON values back to Python
 //! (integers as exact `int`s, other numbers as `float`s, `E_PRECISION` out of range).
 
 use crate::errors::{type_name, value_error, Fail};
@@ -14,11 +15,15 @@ use std::str::FromStr;
 
 /// Converts a Python value to a document; `name` is the argument, reported in `details`.
 pub(crate) fn arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Value> {
-    to_value(obj, 0).map_err(|fail| fail.in_argument(name).into_pyerr(obj.py()))
+    to_value(obj, &mut Vec::new()).map_err(|fail| fail.in_argument(name).into_pyerr(obj.py()))
 }
 
-/// The walk: `depth` is the number of containers around `obj`.
-pub(crate) fn to_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, Fail> {
+/// The containers around the value being converted, outermost first (their addresses): its
+/// length is the depth, and a container met again on it is a cycle.
+type Around = Vec<*mut pyo3::ffi::PyObject>;
+
+/// The walk: `around` holds the containers around `obj`.
+pub(crate) fn to_value(obj: &Bound<'_, PyAny>, around: &mut Around) -> Result<Value, Fail> {
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -33,19 +38,23 @@ pub(crate) fn to_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, Fa
         return Ok(Value::Number(int(i)?));
     }
     if let Ok(dict) = obj.cast::<PyDict>() {
-        return object(dict, depth);
+        return within(obj, around, |around| object(dict, around));
     }
     if let Ok(list) = obj.cast::<PyList>() {
-        return array(list.iter(), list.len(), depth);
+        return within(obj, around, |around| array(list.iter(), list.len(), around));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
+        // -0.0 is read as 0.0, as the parser reads `-0` (docs/api.md § Numbers).
         let f = f.value();
+        let f = if f == 0.0 { 0.0 } else { f };
         return Number::from_f64(f)
             .map(Value::Number)
             .ok_or_else(|| value_error(format!("{f} is not JSON: only finite floats are")));
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return array(tuple.iter(), tuple.len(), depth);
+        return within(obj, around, |around| {
+            array(tuple.iter(), tuple.len(), around)
+        });
     }
     Err(value_error(format!(
         "a value of type {} is not JSON: use dict, list, tuple, str, int, float, bool or None",
@@ -53,15 +62,27 @@ pub(crate) fn to_value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, Fa
     )))
 }
 
-/// One more level of nesting, or `E_LIMIT` (which is also what stops a cycle).
-fn enter(depth: usize) -> Result<usize, Fail> {
-    let depth = depth.saturating_add(1);
-    json::check_depth(depth, "")?;
-    Ok(depth)
+/// Converts the items of the container `obj` (`convert`) one level deeper: `E_LIMIT` past the
+/// depth limit, which is also what stops a cycle; only then is `obj` looked for among the
+/// containers around it, to report a cycle as `E_VALUE` (no cost on the way down).
+fn within(
+    obj: &Bound<'_, PyAny>,
+    around: &mut Around,
+    convert: impl FnOnce(&mut Around) -> Result<Value, Fail>,
+) -> Result<Value, Fail> {
+    if let Err(error) = json::check_depth(around.len().saturating_add(1), "") {
+        if around.contains(&obj.as_ptr()) {
+            return Err(value_error("a cycle: the value contains itself".to_owned()));
+        }
+        return Err(error.into());
+    }
+    around.push(obj.as_ptr());
+    let value = convert(around);
+    around.pop();
+    value
 }
 
-fn object(dict: &Bound<'_, PyDict>, depth: usize) -> Result<Value, Fail> {
-    let depth = enter(depth)?;
+fn object(dict: &Bound<'_, PyDict>, around: &mut Around) -> Result<Value, Fail> {
     let mut map = Map::with_capacity(dict.len());
     for (key, item) in dict.iter() {
         let Ok(key) = key.cast::<PyString>() else {
@@ -73,7 +94,7 @@ fn object(dict: &Bound<'_, PyDict>, depth: usize) -> Result<Value, Fail> {
             )));
         };
         let key = string(key)?;
-        let value = to_value(&item, depth).map_err(|fail| fail.within(&key))?;
+        let value = to_value(&item, around).map_err(|fail| fail.within(&key))?;
         if let Some(_previous) = map.insert(key, value) {
             // Only possible with `str` subclasses whose equality differs from their text.
             return Err(value_error(
@@ -87,12 +108,11 @@ fn object(dict: &Bound<'_, PyDict>, depth: usize) -> Result<Value, Fail> {
 fn array<'py>(
     items: impl Iterator<Item = Bound<'py, PyAny>>,
     len: usize,
-    depth: usize,
+    around: &mut Around,
 ) -> Result<Value, Fail> {
-    let depth = enter(depth)?;
     let mut out = Vec::with_capacity(len);
     for (index, item) in items.enumerate() {
-        out.push(to_value(&item, depth).map_err(|fail| fail.within(&index.to_string()))?);
+        out.push(to_value(&item, around).map_err(|fail| fail.within(&index.to_string()))?);
     }
     Ok(Value::Array(out))
 }
@@ -179,7 +199,10 @@ pub(crate) fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&
 
 /// Converts a core result to Python.
 pub(crate) fn out<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    to_py(py, value).map_err(|fail| fail.into_pyerr(py))
+    to_py(py, value).map_err(|fail| match fail {
+        Fail::Core(error) => Fail::Core(json::document_relative(value, error)).into_pyerr(py),
+        other => other.into_pyerr(py),
+    })
 }
 
 pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> Result<Bound<'py, PyAny>, Fail> {
@@ -220,7 +243,7 @@ fn number<'py>(py: Python<'py>, n: &Number) -> Result<Bound<'py, PyAny>, Fail> {
             .map_err(|_| precision(n));
     }
     match text.parse::<f64>() {
-        Ok(f) if f.is_finite() => Ok(PyFloat::new(py, f).into_any()),
+        Ok(f) if json::keeps_value(text, f) => Ok(PyFloat::new(py, f).into_any()),
         _ => Err(precision(n)),
     }
 }

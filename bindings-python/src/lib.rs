@@ -18,6 +18,7 @@ use convert::{arg, out};
 use errors::core;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
+use statecore::document::Precondition;
 use statecore::ops::{self, Change};
 use statecore::Value;
 
@@ -79,9 +80,10 @@ fn call<'py>(
 /// `op` applied (`""`: replace with the first argument, `"merge"`: a patch and its options,
 /// else a writer of the table with its arguments after the document), validated and
 /// serialized: `{document, text, etag, changed, corrupt, warnings}` (and `result`, or the
-/// writer's extra field, when it has them).
+/// writer's extra field, when it has them). `reset`: replace a file that breaks a limit.
 #[pyfunction]
-#[pyo3(signature = (kind, op, data, args, now, if_match=None))]
+#[pyo3(signature = (kind, op, data, args, now, if_match=None, reset=false))]
+#[allow(clippy::too_many_arguments)] // the Python signature, flat
 fn update<'py>(
     py: Python<'py>,
     kind: &str,
@@ -90,8 +92,10 @@ fn update<'py>(
     args: &Bound<'py, PyTuple>,
     now: &Bound<'py, PyAny>,
     if_match: Option<&str>,
+    reset: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (params, skip) = core(py, Change::params_of(op))?;
+    let pre = Precondition { if_match, reset };
     let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
     let (args, size) = dispatch::args(params, skip, &objects)?;
     let bytes = file(data)?;
@@ -100,7 +104,7 @@ fn update<'py>(
     let updated = core(
         py,
         unlocked(py, len, || {
-            ops::update(kind, bytes, Change::named(op, args)?, &now, if_match)
+            ops::update(kind, bytes, Change::named(op, args)?, &now, pre)
         }),
     )?;
     let dict = PyDict::new(py);

@@ -3,6 +3,7 @@
 //! operation and pass its arguments.
 
 use crate::{arg, meta_and_text, now_value, out, throw};
+use statecore::document::Precondition;
 use statecore::ops::{self, Args, Change};
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
@@ -33,9 +34,11 @@ pub fn call(
 /// A file update: `data` (the file's bytes; none: missing) read as `kind`, the change `op`
 /// applied (`""`: replace with the first argument, `"merge"`: a patch and its options, else
 /// a writer of the table with its arguments after the document), validated and serialized.
-/// Returns the compact JSON of `{etag, changed, corrupt, warnings, result?, <extra>?}`, a
-/// newline, then the document's canonical text (which the JS layer parses for the document).
+/// `reset`: replace a file that breaks a limit (else its error). Returns the compact JSON of
+/// `{etag, changed, corrupt, warnings, result?, <extra>?}`, a newline, then the document's
+/// canonical text (which the JS layer parses for the document).
 #[wasm_bindgen]
+#[allow(clippy::too_many_arguments)] // flat scalars cross the boundary without an object
 pub fn update(
     kind: &str,
     op: &str,
@@ -44,6 +47,7 @@ pub fn update(
     slot: Option<Vec<u8>>,
     now: &str,
     if_match: Option<String>,
+    reset: bool,
 ) -> Result<String, JsValue> {
     let (params, skip) = Change::params_of(op).map_err(throw)?;
     let args = Args::from_wire(params, skip, args, slots([slot, None])).map_err(throw)?;
@@ -52,8 +56,11 @@ pub fn update(
         statecore::Value::Array(mut items) if items.len() == 1 => items.pop().unwrap_or_default(),
         _ => statecore::Value::Null,
     };
-    let updated =
-        ops::update(kind, data.as_deref(), change, &now, if_match.as_deref()).map_err(throw)?;
+    let pre = Precondition {
+        if_match: if_match.as_deref(),
+        reset,
+    };
+    let updated = ops::update(kind, data.as_deref(), change, &now, pre).map_err(throw)?;
     meta_and_text(updated)
 }
 

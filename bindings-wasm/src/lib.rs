@@ -36,7 +36,8 @@ pub(crate) fn throw(error: Error) -> JsValue {
 pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, JsValue> {
     match result.map_err(throw)? {
         Out::Json(value) => {
-            json::check_js_safe(&value).map_err(throw)?;
+            json::check_js_safe(&value)
+                .map_err(|error| throw(json::document_relative(&value, error)))?;
             Ok(json::serialize_compact(&value))
         }
         Out::Text(text) if form == Form::Text => Ok(text),

@@ -19,6 +19,30 @@ pub struct Loaded {
     pub corrupt: bool,
     /// Validation of the document (warnings include `W_UNPARSEABLE` for a corrupt file).
     pub report: Report,
+    /// For bytes that are JSON-like but were refused by a limit or a repeated key (not a torn
+    /// or garbled file): the parse error. A writer refuses to replace such a file with it,
+    /// unless asked to reset the file ([`Precondition::reset`]).
+    pub refused: Option<Error>,
+}
+
+/// What a writer requires of the file before it replaces it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Precondition<'a> {
+    /// The file's etag must be this one (`E_CONFLICT` otherwise).
+    pub if_match: Option<&'a str>,
+    /// Replace a file that breaks a limit or repeats a key (a `.corrupt-` copy is kept first)
+    /// instead of refusing with its error.
+    pub reset: bool,
+}
+
+impl<'a> Precondition<'a> {
+    /// Only the etag check.
+    pub fn if_match(if_match: Option<&'a str>) -> Self {
+        Precondition {
+            if_match,
+            reset: false,
+        }
+    }
 }
 
 impl Loaded {
@@ -42,15 +66,37 @@ pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
 }
 
 /// What a writer needs of the old bytes: the document, and the etag only to check `if_match`.
-/// The old document is not validated: only the new one is, before it is written.
+/// The old document is not validated: only the new one is, before it is written. Bytes that
+/// break a limit or repeat a key are refused with their error (the file is well-formed
+/// shared state, never silently reset), unless `pre.reset`.
 pub(crate) fn load_for_update(
     kind: &str,
     bytes: Option<&[u8]>,
-    if_match: Option<&str>,
+    pre: Precondition<'_>,
 ) -> Result<Loaded> {
-    let loaded = load_with(kind, bytes, false, if_match.is_some())?;
-    check_if_match(loaded.etag.as_deref(), if_match)?;
-    Ok(loaded)
+    let mut loaded = load_with(kind, bytes, false, pre.if_match.is_some())?;
+    check_if_match(loaded.etag.as_deref(), pre.if_match)?;
+    match loaded.refused.take() {
+        Some(error) if !pre.reset => Err(refused_error(error)),
+        _ => Ok(loaded),
+    }
+}
+
+/// The error of a writer that found a file it must not reset: the reader's parse error, told
+/// that the file was left as it is and how to replace it on purpose.
+fn refused_error(mut error: Error) -> Error {
+    error.message = format!(
+        "the file holds a document statecore refuses to read ({}); it was left unchanged: \
+         fix it, or update with reset to replace it (a .corrupt- copy is kept)",
+        error.message
+    );
+    error
+}
+
+/// True for a parse error of bytes that are not a torn or garbled file but a document that
+/// breaks a limit or repeats a key.
+fn is_refusal(error: &Error) -> bool {
+    matches!(error.code, Code::Limit | Code::DuplicateKey)
 }
 
 pub(crate) fn load_with(
@@ -66,6 +112,7 @@ pub(crate) fn load_with(
             etag: None,
             corrupt: false,
             report: Report::default(),
+            refused: None,
         });
     };
     let etag = hash.then(|| json::etag(bytes));
@@ -81,23 +128,34 @@ pub(crate) fn load_with(
                 etag,
                 corrupt: false,
                 report,
+                refused: None,
             })
         }
         Err(error) => {
             let mut report = Report::default();
+            let refused = is_refusal(&error);
             report.warnings.push(Issue {
                 code: "W_UNPARSEABLE".into(),
                 path: error.path.clone(),
-                message: format!(
-                    "the file is not valid JSON ({}); using the default document instead",
-                    error.message
-                ),
+                message: if refused {
+                    format!(
+                        "the file was refused ({}); using the default document instead; \
+                         writers leave it unchanged unless asked to reset it",
+                        error.message
+                    )
+                } else {
+                    format!(
+                        "the file is not valid JSON ({}); using the default document instead",
+                        error.message
+                    )
+                },
             });
             Ok(Loaded {
                 document: (spec.default)(),
                 etag,
                 corrupt: true,
                 report,
+                refused: refused.then_some(error),
             })
         }
     }
@@ -143,6 +201,7 @@ pub fn prepare(kind: &str, document: &Value) -> Result<Prepared> {
         return Err(invalid_error(kind, &report));
     }
     let text = json::serialize(document);
+    json::check_document_size(text.len(), "the new document")?;
     let etag = json::etag(text.as_bytes());
     Ok(Prepared { text, etag, report })
 }
@@ -205,9 +264,9 @@ pub fn finish_update(
     kind: &str,
     bytes: Option<&[u8]>,
     document: Value,
-    if_match: Option<&str>,
+    pre: Precondition<'_>,
 ) -> Result<Updated> {
-    let loaded = load_for_update(kind, bytes, if_match)?;
+    let loaded = load_for_update(kind, bytes, pre)?;
     finish(kind, &loaded, document, bytes)
 }
 
@@ -246,9 +305,9 @@ pub fn update(
     bytes: Option<&[u8]>,
     patch: &Value,
     options: &MergeOptions,
-    if_match: Option<&str>,
+    pre: Precondition<'_>,
 ) -> Result<Updated> {
-    let mut loaded = load_for_update(kind, bytes, if_match)?;
+    let mut loaded = load_for_update(kind, bytes, pre)?;
     json::check_limits(patch)?;
     let document = merge_owned(std::mem::take(&mut loaded.document), patch, options)?;
     finish(kind, &loaded, document, bytes)

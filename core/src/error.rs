@@ -41,13 +41,19 @@ pub enum Code {
     Argument,
     /// A lock held by a live owner was not released in time (raised by the host layers).
     LockTimeout,
+    /// The lock path holds a file that is not a statecore lock record (`poetry.lock`): it is
+    /// never removed (raised by the host layers).
+    LockForeign,
+    /// The path is not a regular file (a FIFO, a device, a directory, or a symbolic link where
+    /// a log is written): statecore does not read or write it (raised by the host layers).
+    FileType,
     /// A function of the browser entry was called before `await init()` (JS only).
     NotInitialized,
 }
 
 impl Code {
     /// Every code, in documentation order.
-    pub const ALL: [Code; 17] = [
+    pub const ALL: [Code; 19] = [
         Code::Parse,
         Code::DuplicateKey,
         Code::Limit,
@@ -64,6 +70,8 @@ impl Code {
         Code::Conflict,
         Code::Argument,
         Code::LockTimeout,
+        Code::LockForeign,
+        Code::FileType,
         Code::NotInitialized,
     ];
 
@@ -86,6 +94,8 @@ impl Code {
             Code::Conflict => "E_CONFLICT",
             Code::Argument => "E_ARGUMENT",
             Code::LockTimeout => "E_LOCK_TIMEOUT",
+            Code::LockForeign => "E_LOCK_FOREIGN",
+            Code::FileType => "E_FILE_TYPE",
             Code::NotInitialized => "E_NOT_INITIALIZED",
         }
     }
@@ -104,6 +114,8 @@ impl Code {
             Code::LogCorrupt => "LogCorruptError",
             Code::Conflict => "ConflictError",
             Code::LockTimeout => "LockTimeoutError",
+            Code::LockForeign => "LockForeignError",
+            Code::FileType => "FileTypeError",
             Code::NotInitialized => "StatecoreError",
         }
     }
@@ -122,7 +134,7 @@ pub struct Class {
 }
 
 /// Every error class, base class first.
-pub const CLASSES: [Class; 12] = [
+pub const CLASSES: [Class; 14] = [
     Class {
         name: "StatecoreError",
         doc: "Base class of every statecore error: a stable `code`, a JSON-pointer `path`, a message, `details`.",
@@ -183,6 +195,16 @@ pub const CLASSES: [Class; 12] = [
         doc: "A lock held by a live owner was not released in time (raised by the host layers).",
         python_bases: &["TimeoutError"],
     },
+    Class {
+        name: "LockForeignError",
+        doc: "The lock path holds a file that is not a statecore lock (it is left alone).",
+        python_bases: &["FileExistsError"],
+    },
+    Class {
+        name: "FileTypeError",
+        doc: "The path is not a regular file (a FIFO, a device, a directory, a symlink for a log).",
+        python_bases: &["OSError"],
+    },
 ];
 
 impl std::fmt::Display for Code {
@@ -239,6 +261,24 @@ impl Error {
         map.insert("details".into(), self.details.clone());
         Value::Object(map)
     }
+}
+
+/// The `E_FILE_TYPE` error of the hosts: `path` is a `what` (`fifo`, `directory`, `symbolic
+/// link`, ...), not a regular file: statecore neither reads nor writes it.
+pub fn file_type_error(path: &str, what: &str) -> Error {
+    let why = if what == "symbolic link" {
+        "a log is appended only to a regular file, never through a link to another file; \
+         point statecore at the file itself"
+    } else {
+        "statecore only reads and writes regular files; point it at one"
+    };
+    Error::new(
+        Code::FileType,
+        "",
+        format!("{path} is a {what}, not a regular file: {why}"),
+    )
+    .with_detail("path", path)
+    .with_detail("type", what)
 }
 
 /// Escapes one reference token for a JSON pointer (RFC 6901: `~` → `~0`, `/` → `~1`).

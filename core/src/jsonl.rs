@@ -1,10 +1,11 @@
 //! Append-only JSONL logs (`EVENTS.jsonl`): one JSON value per line, `\n`-terminated.
 //!
-//! Reading rules (`docs/locking.md` § Logs): blank lines are skipped; a last line that does
-//! not parse is a torn write, dropped with a warning and reported so the next appender
-//! repairs it (keeping a copy); an unparseable line followed by any other non-blank line is
-//! corruption, `E_LOG_CORRUPT` naming the line (one torn `write()` can only damage the last
-//! line, so two bad lines are never a torn tail).
+//! Reading rules (`docs/locking.md` § Logs): blank lines (JSON white space only) are skipped; a last line that does
+//! not parse *and has no final newline* is a torn write, dropped with a warning and reported
+//! so the next appender repairs it (keeping a copy). Any other unparseable line (followed by
+//! another non-blank line, or complete with its `\n`) is corruption, `E_LOG_CORRUPT` naming
+//! the line: one torn `write()` can only leave an unterminated last line, so a complete bad
+//! line was written whole by someone else, and a file that is not a log is never cut.
 
 use crate::error::{Code, Error, Result};
 use crate::json;
@@ -50,25 +51,21 @@ pub fn parse_log(bytes: &[u8]) -> Result<Log> {
         let start = offset;
         offset = offset.saturating_add(raw.len()).saturating_add(1);
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if line.iter().all(u8::is_ascii_whitespace) {
+        // Blank: JSON white space only (a form feed is not: it cannot precede a record).
+        if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             continue;
         }
         if let Some((bad_line, _, error)) = failed.take() {
-            return Err(Error::new(
-                Code::LogCorrupt,
-                "",
-                format!(
-                    "line {bad_line} of the log is not JSON ({}) but valid lines follow it; \
-                     the log is corrupt and needs a person to look at it",
-                    error.message
-                ),
-            )
-            .with_detail("line", bad_line as u64));
+            return Err(corrupt(bad_line, &error, "valid lines follow it"));
         }
         match json::parse(line) {
             Ok(value) => {
                 records.push(value);
                 needs_newline = offset > bytes.len();
+            }
+            Err(error) if offset <= bytes.len() => {
+                // A complete line (its `\n` is there): not a torn write.
+                return Err(corrupt(line_no, &error, "it is a complete line"));
             }
             Err(error) => failed = Some((line_no, start, error)),
         }
@@ -84,10 +81,26 @@ pub fn parse_log(bytes: &[u8]) -> Result<Log> {
     })
 }
 
-/// One log line: the compact JSON text of `value` followed by `\n`.
+/// `E_LOG_CORRUPT` for the unparseable line `line` that cannot be a torn write (`why`).
+fn corrupt(line: usize, error: &Error, why: &str) -> Error {
+    Error::new(
+        Code::LogCorrupt,
+        "",
+        format!(
+            "line {line} of the log is not JSON ({}) and {why}, so it is not a torn write; \
+             the file was left unchanged: if it is a log, a person needs to look at it",
+            error.message
+        ),
+    )
+    .with_detail("line", line as u64)
+}
+
+/// One log line: the compact JSON text of `value` followed by `\n` (within the document size
+/// limit, so that readers can read it back).
 pub fn line(value: &Value) -> Result<String> {
     json::check_limits(value)?;
     let mut text = json::serialize_compact(value);
+    json::check_document_size(text.len(), "the log line")?;
     text.push('\n');
     Ok(text)
 }

@@ -79,7 +79,7 @@ fn routine_args(op: &ops::Op, skip: usize, args: Value) -> Args<'static> {
 }
 
 /// The file routines (tests/README.md): `update_file [kind, change, data, args, now,
-/// if_match]` and `query_file [kind, op, data, args]`, not table operations.
+/// if_match, reset]` and `query_file [kind, op, data, args]`, not table operations.
 fn routine(name: &str, args: Vec<Value>) -> Option<Result<Out, Error>> {
     let mut args = args.into_iter();
     let mut next = || args.next().unwrap_or(Value::Null);
@@ -88,10 +88,14 @@ fn routine(name: &str, args: Vec<Value>) -> Option<Result<Out, Error>> {
     let bytes = data(bytes);
     Some(match name {
         "update_file" => {
-            let (now, if_match) = (next(), next());
+            let (now, if_match, reset) = (next(), next(), next());
+            let pre = statecore::document::Precondition {
+                if_match: if_match.as_str(),
+                reset: reset.as_bool().unwrap_or(false),
+            };
             ops::Change::params_of(&op).and_then(|(params, skip)| {
                 let change = ops::Change::named(&op, routine_args(params, skip, list))?;
-                ops::update(&kind, bytes.as_deref(), change, &now, if_match.as_str())
+                ops::update(&kind, bytes.as_deref(), change, &now, pre)
                     .map(|updated| Out::Json(updated.into_value()))
             })
         }

@@ -85,3 +85,45 @@ fn error_codes_are_unique_and_documented() {
         );
     }
 }
+
+/// A document of `n` strings of 1 MiB: about `n` MiB of text.
+fn megabytes(n: usize) -> Value {
+    let chunk = "y".repeat(1024 * 1024);
+    Value::Array((0..n).map(|_| Value::String(chunk.clone())).collect())
+}
+
+#[test]
+fn a_writer_never_creates_a_document_readers_refuse() {
+    // 20 MiB on file, a 20 MiB patch: the merged document would be 40 MiB.
+    let old = json::serialize(&serde_json::json!({ "a": megabytes(20) }));
+    let patch = serde_json::json!({ "b": megabytes(20) });
+    let options = statecore::merge::MergeOptions::default();
+    let pre = statecore::document::Precondition::default();
+    let error = statecore::document::update("json", Some(old.as_bytes()), &patch, &options, pre)
+        .expect_err("over the document limit");
+    assert_eq!(error.code, Code::Limit);
+    assert!(error.message.contains("the new document"), "{}", error.message);
+    // The same for a log line.
+    let error = statecore::jsonl::line(&megabytes(33)).expect_err("over the limit");
+    assert_eq!(error.code, Code::Limit);
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_by_writers_unless_reset() {
+    // What a host reads of a larger file: the limit + 1 bytes.
+    let bytes = vec![b' '; json::MAX_DOCUMENT_BYTES + 1];
+    let patch = serde_json::json!({ "counter": 1 });
+    let options = statecore::merge::MergeOptions::default();
+    let keep = statecore::document::Precondition::default();
+    let error = statecore::document::update("json", Some(&bytes), &patch, &options, keep)
+        .expect_err("refused");
+    assert_eq!(error.code, Code::Limit);
+    assert!(error.message.contains("left unchanged"), "{}", error.message);
+    let reset = statecore::document::Precondition {
+        if_match: None,
+        reset: true,
+    };
+    let updated = statecore::document::update("json", Some(&bytes), &patch, &options, reset)
+        .expect("reset on request");
+    assert!(updated.corrupt && updated.changed);
+}

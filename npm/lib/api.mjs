@@ -46,6 +46,23 @@ export function errorFromRecord(record) {
 const encoder = new TextEncoder();
 const NOT_JSON = { notJson: true }; // thrown by the replacer; the slow walk finds the path
 
+/**
+ * The name of a built-in object JSON.stringify would silently turn into `{}` (or an object of
+ * its indices), or null: a `Map`, `Set`, typed array, `RegExp`, `Error`, ... is `E_VALUE`.
+ */
+function lossyObject(value) {
+  if (value instanceof Map) return "Map";
+  if (value instanceof Set) return "Set";
+  if (value instanceof WeakMap) return "WeakMap";
+  if (value instanceof WeakSet) return "WeakSet";
+  if (ArrayBuffer.isView(value)) return value.constructor?.name ?? "typed array";
+  if (value instanceof ArrayBuffer) return "ArrayBuffer";
+  if (value instanceof RegExp) return "RegExp";
+  if (value instanceof Error) return "Error";
+  if (value instanceof Promise) return "Promise";
+  return null;
+}
+
 /** JSON.stringify replacer that refuses every value JSON cannot hold (docs/api.md). */
 function strict(key, value) {
   switch (typeof value) {
@@ -60,6 +77,8 @@ function strict(key, value) {
     case "object":
       if (value instanceof Number || value instanceof String) {
         if (!isJsonPrimitive(value.valueOf())) throw NOT_JSON;
+      } else if (value !== null && !Array.isArray(value) && lossyObject(value) !== null) {
+        throw NOT_JSON;
       }
       break;
     case "undefined":
@@ -113,6 +132,10 @@ function findNonJson(root) {
         return { path, message: `a ${typeof value} is not JSON` };
     }
     if (value === null) return null;
+    const lossy = Array.isArray(value) ? null : lossyObject(value);
+    if (lossy !== null) {
+      return { path, message: `a ${lossy} is not JSON (it would be written as {}): convert it to an object or array` };
+    }
     if (ancestors.includes(value)) return { path, message: "a cycle: the value contains itself" };
     ancestors.push(value);
     try {
@@ -282,7 +305,7 @@ export function makeApi(getRaw) {
   api.updateFile = (kind, change, data, args, options = {}) => {
     const entry = byName.get(change === "" ? "merge" : change) ?? { params: [], fromFile: 1 };
     const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
-    const { now = null, ifMatch = null } = options ?? {};
+    const { now = null, ifMatch = null, reset = false } = options ?? {};
     const out = raw(
       "update",
       String(kind),
@@ -292,6 +315,7 @@ export function makeApi(getRaw) {
       slots[0],
       argsJson([now ?? Date.now()], ["now"]),
       ifMatch ?? undefined,
+      reset === true,
     );
     const cut = out.indexOf("\n");
     const meta = JSON.parse(out.slice(0, cut));

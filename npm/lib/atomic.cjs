@@ -10,6 +10,48 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const crypto = require("node:crypto");
 
+/**
+ * The fault-injection seam (docs/locking.md § Fault injection): every system call of the host
+ * layer goes through `sys` / `sysp`, which first report the step (`open`, `write`, `fsync`,
+ * `close`, `rename`, `link`, `unlink`, `truncate`, `chmod`, `stat`, `read`) to the injector set
+ * by `setFaultInjector(fn)`; `fn(step)` may throw (an `ENOSPC` error, say) to fail that call.
+ * Tests use it to fail every step of an update and an append; `null` (the default) injects
+ * nothing.
+ */
+let injector = null;
+
+/** Sets (or with null clears) the fault injector: `fn(step)` runs before each system call. */
+function setFaultInjector(fn) {
+  injector = typeof fn === "function" ? fn : null;
+}
+
+const STEP_NAMES = { writeFile: "write", sync: "fsync", ftruncate: "truncate", fchmod: "chmod", fstat: "stat", readFile: "read" };
+
+/** The step a system call `name` (`openSync`, `writeFile`, ...) reports. */
+function stepOf(name) {
+  const bare = name.endsWith("Sync") ? name.slice(0, -4) : name;
+  return STEP_NAMES[bare] ?? bare;
+}
+
+/** `target`'s functions, each reporting its step to the injector first (a FileHandle too). */
+function faulty(target) {
+  return new Proxy(target, {
+    get(object, key) {
+      const value = object[key];
+      if (typeof value !== "function" || typeof key !== "string") return value;
+      return (...args) => {
+        if (injector !== null) injector(stepOf(key));
+        const result = value.apply(object, args);
+        return key === "open" && result instanceof Promise ? result.then(faulty) : result;
+      };
+    },
+  });
+}
+
+/** The synchronous and promise-based file systems of the host layer, behind the seam. */
+const sys = faulty(fs);
+const sysp = faulty(fsp);
+
 /** Directory fsync errors of platforms that cannot fsync a directory. */
 const DIR_FSYNC_UNSUPPORTED = new Set(["EINVAL", "EISDIR", "EPERM", "ENOTSUP", "EBADF"]);
 
@@ -20,7 +62,7 @@ function randomToken() {
 
 function unlinkQuiet(file) {
   try {
-    fs.unlinkSync(file);
+    sys.unlinkSync(file);
   } catch (error) {
     if (error.code !== "ENOENT") throw error;
   }
@@ -29,24 +71,24 @@ function unlinkQuiet(file) {
 function fsyncDirSync(dir) {
   let fd;
   try {
-    fd = fs.openSync(dir, "r");
+    fd = sys.openSync(dir, "r");
   } catch (error) {
     if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return;
     throw error;
   }
   try {
-    fs.fsyncSync(fd);
+    sys.fsyncSync(fd);
   } catch (error) {
     if (!DIR_FSYNC_UNSUPPORTED.has(error.code)) throw error;
   } finally {
-    fs.closeSync(fd);
+    sys.closeSync(fd);
   }
 }
 
 async function fsyncDir(dir) {
   let handle;
   try {
-    handle = await fsp.open(dir, "r");
+    handle = await sysp.open(dir, "r");
   } catch (error) {
     if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return;
     throw error;
@@ -70,22 +112,96 @@ function existingMode(stat) {
   return stat ? Number(stat.mode) & 0o7777 : null;
 }
 
-/** The file's bytes, or null when it does not exist. */
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
+
+/** What a file that is not a regular file is, for `E_FILE_TYPE` (null: a regular file). */
+function fileType(stat) {
+  if (stat.isFile()) return null;
+  if (stat.isFIFO()) return "fifo";
+  if (stat.isCharacterDevice()) return "character device";
+  if (stat.isBlockDevice()) return "block device";
+  if (stat.isDirectory()) return "directory";
+  if (stat.isSocket()) return "socket";
+  return stat.isSymbolicLink() ? "symbolic link" : "special file";
+}
+
+/** Raises the core's `E_FILE_TYPE` for `file` when `stat` is not a regular file. */
+function requireRegular(file, stat) {
+  const what = fileType(stat);
+  if (what !== null) require("./core-node.cjs").fileTypeError(file, what);
+}
+
+/** `open()` flags of a read: never blocks on a FIFO; `noFollow` refuses a symbolic link. */
+function readFlags(noFollow) {
+  return O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0);
+}
+
+/** ELOOP of an O_NOFOLLOW open: the core's `E_FILE_TYPE` for a symbolic link. */
+function refuseLink(file, error) {
+  if (error.code === "ELOOP") require("./core-node.cjs").fileTypeError(file, "symbolic link");
+  throw error;
+}
+
+/**
+ * The bytes of the regular file `file` (at most `cap` + 1 of them when `cap` is a number, so a
+ * reader never holds more than the limit), or null when it does not exist. A FIFO, device or
+ * directory is `E_FILE_TYPE` at once: it is opened without blocking and checked with fstat.
+ */
 const readMaybe = {
-  sync(file) {
+  sync(file, cap = null, noFollow = false) {
+    let fd;
     try {
-      return fs.readFileSync(file);
+      fd = sys.openSync(file, readFlags(noFollow));
     } catch (error) {
       if (error.code === "ENOENT") return null;
-      throw error;
+      return refuseLink(file, error);
+    }
+    try {
+      const stat = sys.fstatSync(fd);
+      requireRegular(file, stat);
+      const limit = cap === null ? Infinity : cap + 1;
+      const chunks = [];
+      let total = 0;
+      for (;;) {
+        const want = Math.min(Math.max(Number(stat.size) - total, 0) + 65536, limit - total);
+        if (want <= 0) break;
+        const chunk = Buffer.allocUnsafe(want);
+        const got = sys.readSync(fd, chunk, 0, want, null);
+        if (got === 0) break;
+        chunks.push(got === want ? chunk : chunk.subarray(0, got));
+        total += got;
+      }
+      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    } finally {
+      sys.closeSync(fd);
     }
   },
-  async async(file) {
+  async async(file, cap = null, noFollow = false) {
+    let handle;
     try {
-      return await fsp.readFile(file);
+      handle = await sysp.open(file, readFlags(noFollow));
     } catch (error) {
       if (error.code === "ENOENT") return null;
-      throw error;
+      return refuseLink(file, error);
+    }
+    try {
+      const stat = await handle.stat();
+      requireRegular(file, stat);
+      const limit = cap === null ? Infinity : cap + 1;
+      const chunks = [];
+      let total = 0;
+      for (;;) {
+        const want = Math.min(Math.max(Number(stat.size) - total, 0) + 65536, limit - total);
+        if (want <= 0) break;
+        const chunk = Buffer.allocUnsafe(want);
+        const { bytesRead: got } = await handle.read(chunk, 0, want, null);
+        if (got === 0) break;
+        chunks.push(got === want ? chunk : chunk.subarray(0, got));
+        total += got;
+      }
+      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    } finally {
+      await handle.close();
     }
   },
 };
@@ -95,22 +211,22 @@ const writeAtomic = {
   sync(file, text) {
     let stat = null;
     try {
-      stat = fs.statSync(file);
+      stat = sys.statSync(file);
     } catch (error) {
       if (error.code !== "ENOENT") throw error;
     }
     const mode = existingMode(stat);
     const tmp = tempPath(file);
-    const fd = fs.openSync(tmp, "wx", 0o666);
+    const fd = sys.openSync(tmp, "wx", 0o666);
     try {
       try {
-        if (mode !== null) fs.fchmodSync(fd, mode);
-        fs.writeFileSync(fd, text);
-        fs.fsyncSync(fd);
+        if (mode !== null) sys.fchmodSync(fd, mode);
+        sys.writeFileSync(fd, text);
+        sys.fsyncSync(fd);
       } finally {
-        fs.closeSync(fd);
+        sys.closeSync(fd);
       }
-      fs.renameSync(tmp, file);
+      sys.renameSync(tmp, file);
     } catch (error) {
       unlinkQuiet(tmp);
       throw error;
@@ -120,13 +236,13 @@ const writeAtomic = {
   async async(file, text) {
     let stat = null;
     try {
-      stat = await fsp.stat(file);
+      stat = await sysp.stat(file);
     } catch (error) {
       if (error.code !== "ENOENT") throw error;
     }
     const mode = existingMode(stat);
     const tmp = tempPath(file);
-    const handle = await fsp.open(tmp, "wx", 0o666);
+    const handle = await sysp.open(tmp, "wx", 0o666);
     try {
       try {
         if (mode !== null) await handle.chmod(mode);
@@ -135,7 +251,7 @@ const writeAtomic = {
       } finally {
         await handle.close();
       }
-      await fsp.rename(tmp, file);
+      await sysp.rename(tmp, file);
     } catch (error) {
       unlinkQuiet(tmp);
       throw error;
@@ -151,16 +267,21 @@ const writeCopy = {
       const copy = n === 0 ? name : `${name}-${n}`;
       let fd;
       try {
-        fd = fs.openSync(copy, "wx", 0o644);
+        fd = sys.openSync(copy, "wx", 0o644);
       } catch (error) {
         if (error.code === "EEXIST") continue;
         throw error;
       }
       try {
-        fs.writeFileSync(fd, bytes);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
+        try {
+          sys.writeFileSync(fd, bytes);
+          sys.fsyncSync(fd);
+        } finally {
+          sys.closeSync(fd);
+        }
+      } catch (error) {
+        unlinkQuiet(copy); // never a partial copy
+        throw error;
       }
       fsyncDirSync(path.dirname(copy));
       return copy;
@@ -171,16 +292,21 @@ const writeCopy = {
       const copy = n === 0 ? name : `${name}-${n}`;
       let handle;
       try {
-        handle = await fsp.open(copy, "wx", 0o644);
+        handle = await sysp.open(copy, "wx", 0o644);
       } catch (error) {
         if (error.code === "EEXIST") continue;
         throw error;
       }
       try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
+        try {
+          await handle.writeFile(bytes);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      } catch (error) {
+        unlinkQuiet(copy); // never a partial copy
+        throw error;
       }
       await fsyncDir(path.dirname(copy));
       return copy;
@@ -191,20 +317,30 @@ const writeCopy = {
 /** One O_APPEND write() of `text`, fsync; fsyncs the directory when the file is new. */
 const appendOnce = {
   sync(file, text, created) {
-    const fd = fs.openSync(file, "a", 0o666);
+    let fd;
+    try {
+      fd = sys.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o666);
+    } catch (error) {
+      refuseLink(file, error);
+    }
     try {
       const buffer = Buffer.from(text, "utf8");
-      let done = fs.writeSync(fd, buffer);
+      let done = sys.writeSync(fd, buffer);
       // A short write only happens on a full disk or similar; finish it (or fail) honestly.
-      while (done < buffer.length) done += fs.writeSync(fd, buffer, done);
-      fs.fsyncSync(fd);
+      while (done < buffer.length) done += sys.writeSync(fd, buffer, done);
+      sys.fsyncSync(fd);
     } finally {
-      fs.closeSync(fd);
+      sys.closeSync(fd);
     }
     if (created) fsyncDirSync(path.dirname(file));
   },
   async async(file, text, created) {
-    const handle = await fsp.open(file, "a", 0o666);
+    let handle;
+    try {
+      handle = await sysp.open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o666);
+    } catch (error) {
+      refuseLink(file, error);
+    }
     try {
       const buffer = Buffer.from(text, "utf8");
       let done = (await handle.write(buffer)).bytesWritten;
@@ -217,19 +353,66 @@ const appendOnce = {
   },
 };
 
+/** Cuts `file` to `length` bytes through a descriptor that never follows a symbolic link. */
+const truncate = {
+  sync(file, length) {
+    let fd;
+    try {
+      fd = sys.openSync(file, O_WRONLY | O_NOFOLLOW);
+    } catch (error) {
+      refuseLink(file, error);
+    }
+    try {
+      sys.ftruncateSync(fd, length);
+      sys.fsyncSync(fd);
+    } finally {
+      sys.closeSync(fd);
+    }
+  },
+  async async(file, length) {
+    let handle;
+    try {
+      handle = await sysp.open(file, O_WRONLY | O_NOFOLLOW);
+    } catch (error) {
+      refuseLink(file, error);
+    }
+    try {
+      await handle.truncate(length);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+};
+
+/**
+ * Copies the regular file `file` whole to a new file `name` or `name-1`, ... (never an existing
+ * one), fsynced: a document's `.corrupt-` copy, which a capped read could not hold.
+ */
+const copyFile = {
+  sync(file, name) {
+    const bytes = readMaybe.sync(file) ?? Buffer.alloc(0);
+    return writeCopy.sync(name, bytes);
+  },
+  async async(file, name) {
+    const bytes = (await readMaybe.async(file)) ?? Buffer.alloc(0);
+    return writeCopy.async(name, bytes);
+  },
+};
+
 /** Creates `file` (never an existing one: EEXIST) holding `text`, fsynced. */
 const writeNew = {
   sync(file, text) {
-    const fd = fs.openSync(file, "wx", 0o666);
+    const fd = sys.openSync(file, "wx", 0o666);
     try {
-      fs.writeFileSync(fd, text);
-      fs.fsyncSync(fd);
+      sys.writeFileSync(fd, text);
+      sys.fsyncSync(fd);
     } finally {
-      fs.closeSync(fd);
+      sys.closeSync(fd);
     }
   },
   async async(file, text) {
-    const handle = await fsp.open(file, "wx", 0o666);
+    const handle = await sysp.open(file, "wx", 0o666);
     try {
       await handle.writeFile(text);
       await handle.sync();
@@ -242,15 +425,15 @@ const writeNew = {
 /** `{data, mtime}` of one open file (mtime in whole ms), so both describe the same file. */
 const readStamped = {
   sync(file) {
-    const fd = fs.openSync(file, "r");
+    const fd = sys.openSync(file, "r");
     try {
-      return { mtime: Math.floor(fs.fstatSync(fd).mtimeMs), data: fs.readFileSync(fd) };
+      return { mtime: Math.floor(sys.fstatSync(fd).mtimeMs), data: sys.readFileSync(fd) };
     } finally {
-      fs.closeSync(fd);
+      sys.closeSync(fd);
     }
   },
   async async(file) {
-    const handle = await fsp.open(file, "r");
+    const handle = await sysp.open(file, "r");
     try {
       return { mtime: Math.floor((await handle.stat()).mtimeMs), data: await handle.readFile() };
     } finally {
@@ -272,9 +455,17 @@ const sleep = {
 };
 
 module.exports = {
+  sys,
+  setFaultInjector,
   randomToken,
   unlinkQuiet,
+  fileType,
+  requireRegular,
+  refuseLink,
+  readFlags,
   readMaybe,
+  truncate,
+  copyFile,
   writeAtomic,
   writeCopy,
   appendOnce,

@@ -34,6 +34,7 @@ const {
   logRepaired,
   corruptCopySuffix,
   corruptCopyWarning,
+  fileTypeError,
   manifest,
   checkOptions,
   machine,
@@ -56,6 +57,8 @@ const {
   LogCorruptError,
   ConflictError,
   LockTimeoutError,
+  LockForeignError,
+  FileTypeError,
   errorFromRecord,
 } = api;
 
@@ -86,6 +89,7 @@ module.exports = {
   logRepaired,
   corruptCopySuffix,
   corruptCopyWarning,
+  fileTypeError,
   manifest,
   checkOptions,
   machine,
@@ -108,5 +112,7 @@ module.exports = {
   LogCorruptError,
   ConflictError,
   LockTimeoutError,
+  LockForeignError,
+  FileTypeError,
   errorFromRecord,
 };

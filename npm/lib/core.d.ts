@@ -997,6 +997,8 @@ export interface LockOwner {
   record: LockRecord | null;
   /** The owner's id: its token, or `m` and a hash for a malformed record. */
   id: string;
+  /** True when the file is not a statecore lock at all (never removed). */
+  foreign: boolean;
 }
 
 /** Whether a lock's owner is provably gone (then it may be broken), and why. */
@@ -1041,6 +1043,14 @@ export interface Litter {
   what: LitterKind;
 }
 
+/** Whether an acquirer lets the claimant of the next turn go first. */
+export interface LockTurn {
+  /** True: do not try the lock now, poll again. */
+  wait: boolean;
+  /** True: the claimant is gone; break its claim. */
+  dead: boolean;
+}
+
 /** One fctry build, verification or context lifecycle event. */
 export interface FctryEvent {
   /** The event kind; verification and context kinds have more fields. */
@@ -1081,14 +1091,16 @@ export interface UpdateOptions {
   ifMatch?: string | null;
   /** The time for stamps and `now` arguments (default: the host's clock, read under the lock). */
   now?: Now | null;
-  /** How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds). */
-  timeout?: number;
+  /** How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds): a finite number ≥ 0; null: the default. */
+  timeout?: number | null;
+  /** Replace a file that breaks a limit or repeats a key (a `.corrupt-` copy is kept first) instead of refusing with its error. */
+  reset?: boolean | null;
 }
 
 /** Options of a locked log append. */
 export interface AppendOptions {
-  /** How long to wait for the lock (JS: milliseconds; Python: seconds). */
-  timeout?: number;
+  /** How long to wait for the lock (JS: milliseconds; Python: seconds): a finite number ≥ 0; null: the default. */
+  timeout?: number | null;
 }
 
 /** What a file update returns: the file's new state and what to write. */
@@ -1161,9 +1173,9 @@ export declare function loadDocument<K extends DocumentKind>(kind: K, data?: Byt
 /** Validates and serializes a document for writing (`ValidationError` when invalid). */
 export declare function prepareDocument<K extends DocumentKind>(kind: K, doc: unknown): PreparedDocument;
 /** The pure read-merge-validate step over a file's bytes (none: a missing file). */
-export declare function applyUpdate<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, patch: unknown, options?: MergeOptions | null, ifMatch?: string | null): UpdateResult<DocumentOf<K>>;
+export declare function applyUpdate<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, patch: unknown, options?: MergeOptions | null, ifMatch?: string | null, reset?: boolean | null): UpdateResult<DocumentOf<K>>;
 /** The update step for a document the host produced from the loaded one. */
-export declare function finishUpdate<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, doc: unknown, ifMatch?: string | null): UpdateResult<DocumentOf<K>>;
+export declare function finishUpdate<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, doc: unknown, ifMatch?: string | null, reset?: boolean | null): UpdateResult<DocumentOf<K>>;
 /** Raises `ConflictError` unless `if_match` is left out or equals `current`. */
 export declare function checkIfMatch(current?: string | null, ifMatch?: string | null): void;
 /** Parses a JSONL log: `{records, torn, needs_newline}`. */
@@ -1184,6 +1196,8 @@ export declare function logRepaired(line: number, copy: string): Issue;
 export declare function corruptCopySuffix(now?: Now | null): string;
 /** The `W_CORRUPT_COPY` warning: the unparseable file was kept as `copy`. */
 export declare function corruptCopyWarning(copy: string): Issue;
+/** Raises the `E_FILE_TYPE` error: `path` is a `what` (`fifo`, `character device`, `directory`, `symbolic link`, ...), not a regular file statecore may read or write. */
+export declare function fileTypeError(path: string, what: string): never;
 /** The operation table as data: every operation, its parameters and result, the types, the document kinds, the error classes and the hosts' constants. */
 export declare function manifest(): { [key: string]: Json };
 /** Checks a host's options (`set`: `update` or `append`, plus the keys `also` names): null or an object of known keys, else `E_OPTIONS` naming the nearest valid key (`camel`: keys in camelCase, as JS spells them). */
@@ -1317,20 +1331,25 @@ export declare const lock: {
   litter(name: string, entries: string[]): Litter[];
   /** Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what the lock file held, or null) for `timeout_ms`. */
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
+  /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token. */
+  turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null): LockTurn;
+  /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */
+  foreign(lockPath: string, text: string): never;
 };
 
 /**
  * One crossing per file update: the file's bytes (null: missing) read as `kind`, `change`
  * applied (`""`: replace with `args[0]`; `"merge"`: `args` = `[patch, options]`; else a
  * writer of the table, `args` being its arguments after the document), validated and
- * serialized. `now` (default: the clock) fills stamps and `now` arguments.
+ * serialized. `now` (default: the clock) fills stamps and `now` arguments; `reset` replaces a
+ * file that breaks a limit or repeats a key (else its error is raised).
  */
 export declare function updateFile<K extends DocumentKind>(
   kind: K,
   change: string,
   data: Bytes | null | undefined,
   args: unknown[],
-  options?: { now?: Now | null; ifMatch?: string | null },
+  options?: { now?: Now | null; ifMatch?: string | null; reset?: boolean },
 ): FileUpdate<DocumentOf<K>>;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
@@ -1343,6 +1362,12 @@ export declare const CONSTANTS: {
   readonly stallThresholdMs: number;
   /** A lock held on another host is broken only this long after it was taken, in ms. */
   readonly lockLeaseMs: number;
+  /** A lock waiter claims the next turn (`<file>.lock.next`) after waiting this long, in ms. */
+  readonly lockQueueAfterMs: number;
+  /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
+  readonly lockTurnMs: number;
+  /** The largest document (file) a reader accepts; a host reads at most this + 1 bytes. */
+  readonly maxDocumentBytes: number;
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */
   readonly lockGraceMs: number;
   /** How long a host waits for a lock by default, in ms. */
@@ -1400,6 +1425,10 @@ export declare class LogCorruptError extends StatecoreError {}
 export declare class ConflictError extends StatecoreError {}
 /** A lock held by a live owner was not released in time (raised by the host layers). Codes: E_LOCK_TIMEOUT. */
 export declare class LockTimeoutError extends StatecoreError {}
+/** The lock path holds a file that is not a statecore lock (it is left alone). Codes: E_LOCK_FOREIGN. */
+export declare class LockForeignError extends StatecoreError {}
+/** The path is not a regular file (a FIFO, a device, a directory, a symlink for a log). Codes: E_FILE_TYPE. */
+export declare class FileTypeError extends StatecoreError {}
 
 /** The error object for a record: class by `name`, else by `code`, else `StatecoreError`. */
 export declare function errorFromRecord(record: ErrorRecord): StatecoreError;

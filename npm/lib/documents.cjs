@@ -10,7 +10,11 @@
 const path = require("node:path");
 const { define } = require("./steps.cjs");
 const lock = require("./lock.cjs");
-const { HOST_OPTIONS } = require("./tables.cjs");
+const { HOST_OPTIONS, CONSTANTS } = require("./tables.cjs");
+const { resolvePath } = require("./paths.cjs");
+
+/** A document is read up to the limit + 1 bytes: a larger file is refused, never held. */
+const READ_CAP = CONSTANTS.maxDocumentBytes;
 
 let coreModule = null;
 /** The pure API (loaded on first use). */
@@ -18,9 +22,23 @@ function core() {
   return (coreModule ??= require("./core-node.cjs"));
 }
 
+/** A `timeout` the core accepts: absent, null, or a finite number ≥ 0. */
+const goodTimeout = (t) => t === undefined || t === null || (typeof t === "number" && t >= 0 && t < Infinity);
+
+/** Options as JSON can carry them: a number JSON cannot hold (`NaN`) as its text. */
+function asJson(options) {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) return options;
+  const out = {};
+  for (const [key, value] of Object.entries(options)) {
+    out[key] = typeof value === "number" && !Number.isFinite(value) ? String(value) : value;
+  }
+  return out;
+}
+
 /**
  * `options` checked against the host options `set` (`update`, `append`) and `extra` keys:
- * an unknown key raises the core's `E_OPTIONS` (`UsageError`) naming the nearest valid one.
+ * an unknown key or a bad value (a `timeout` that is not a finite number ≥ 0) raises the
+ * core's `E_OPTIONS` (`UsageError`), naming the nearest valid key.
  */
 function checkOptions(set, options, extra = []) {
   if (options === null || options === undefined) return {};
@@ -28,8 +46,11 @@ function checkOptions(set, options, extra = []) {
   const fine =
     typeof options === "object" &&
     !Array.isArray(options) &&
-    Object.keys(options).every((key) => known.includes(key) || extra.includes(key));
-  if (!fine) core().checkOptions(set, options, true, extra); // raises the core's E_OPTIONS
+    Object.keys(options).every((key) => known.includes(key) || extra.includes(key)) &&
+    goodTimeout(options.timeout) &&
+    (options.reset === undefined || typeof options.reset === "boolean") &&
+    (options.ifMatch === undefined || options.ifMatch === null || typeof options.ifMatch === "string");
+  if (!fine) core().checkOptions(set, asJson(options), true, extra); // raises the core's E_OPTIONS
   return options;
 }
 
@@ -42,7 +63,8 @@ function* finish(io, file, bytes, update) {
   const out = { ...rest, warnings: [...warnings], corruptCopy: null };
   if (corrupt && bytes !== null && update.changed) {
     const C = core();
-    out.corruptCopy = yield io.copy(`${file}${C.corruptCopySuffix(Date.now())}`, bytes);
+    // From the file, whole: the bytes read stop at the limit + 1.
+    out.corruptCopy = yield io.copyFile(file, `${file}${C.corruptCopySuffix(Date.now())}`);
     out.warnings.push(C.corruptCopyWarning(out.corruptCopy));
   }
   if (update.changed) yield io.write(file, update.text);
@@ -54,12 +76,12 @@ function* finish(io, file, bytes, update) {
  * table, "" to replace the document, "merge" for a patch) with `args` go to the core once.
  */
 function* update(io, file, kind, change, args, options) {
-  const { ifMatch = null, now = null, timeout } = options;
+  const { ifMatch = null, now = null, timeout, reset = false } = options;
   const held = yield* lock.acquire(io, file, timeout);
   try {
     lock.sweep(file);
-    const bytes = yield io.read(file);
-    const result = core().updateFile(kind, change, bytes, args, { now, ifMatch });
+    const bytes = yield io.read(file, READ_CAP);
+    const result = core().updateFile(kind, change, bytes, args, { now, ifMatch, reset });
     return yield* finish(io, file, bytes, result);
   } finally {
     held.release();
@@ -71,16 +93,16 @@ function* update(io, file, kind, change, args, options) {
  * returns undefined): the core loads the bytes, the function runs, the core finishes.
  */
 function* updateWith(io, file, kind, fn, options) {
-  const { ifMatch = null, timeout } = options;
+  const { ifMatch = null, timeout, reset = false } = options;
   const held = yield* lock.acquire(io, file, timeout);
   try {
     lock.sweep(file);
-    const bytes = yield io.read(file);
+    const bytes = yield io.read(file, READ_CAP);
     const C = core();
     const loaded = C.loadDocument(kind, bytes);
     C.checkIfMatch(loaded.etag, ifMatch);
     const returned = yield fn(loaded.document);
-    const result = C.finishUpdate(kind, bytes, returned === undefined ? loaded.document : returned, null);
+    const result = C.finishUpdate(kind, bytes, returned === undefined ? loaded.document : returned, null, reset);
     return yield* finish(io, file, bytes, result);
   } finally {
     held.release();
@@ -91,23 +113,24 @@ const api = {};
 
 /** readDocument(file, kind): the core's `loadDocument` over the file's bytes (never writes). */
 define(api, "readDocument", function* (io, file, kind) {
-  return core().loadDocument(kind, yield io.read(String(file)));
+  return core().loadDocument(kind, yield io.read(resolvePath(file), READ_CAP));
 });
 
 /**
- * updateDocument(file, kind, patchOrFunction, mergeOptions, {ifMatch, now, timeout}): a locked
- * read-merge-validate-write. A patch is merged with `mergeOptions`; a function gets the
+ * updateDocument(file, kind, patchOrFunction, mergeOptions, {ifMatch, now, timeout, reset}): a
+ * locked read-merge-validate-write. A patch is merged with `mergeOptions`; a function gets the
  * current document and returns the new one (or changes it and returns undefined).
  */
 define(api, "updateDocument", function* (io, file, kind, patchOrFunction, mergeOptions = null, hostOptions = {}) {
+  file = resolvePath(file);
   const options = checkOptions("update", hostOptions);
   if (typeof patchOrFunction === "function") {
     if (mergeOptions !== null && mergeOptions !== undefined) {
       throw new TypeError("merge options apply to a patch; an update function builds the document itself");
     }
-    return yield* updateWith(io, String(file), kind, patchOrFunction, options);
+    return yield* updateWith(io, file, kind, patchOrFunction, options);
   }
-  return yield* update(io, String(file), kind, "merge", [patchOrFunction, mergeOptions], options);
+  return yield* update(io, file, kind, "merge", [patchOrFunction, mergeOptions], options);
 });
 
 /** Creates the directory of `file` (and its parents) first. */
@@ -116,4 +139,4 @@ function* inDirectory(io, file, routine) {
   return yield* routine;
 }
 
-module.exports = { ...api, update, updateWith, inDirectory, checkOptions, core };
+module.exports = { ...api, update, updateWith, inDirectory, checkOptions, core, READ_CAP };

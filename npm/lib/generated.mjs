@@ -42,9 +42,13 @@ export class LogCorruptError extends StatecoreError {}
 export class ConflictError extends StatecoreError {}
 /** A lock held by a live owner was not released in time (raised by the host layers). */
 export class LockTimeoutError extends StatecoreError {}
+/** The lock path holds a file that is not a statecore lock (it is left alone). */
+export class LockForeignError extends StatecoreError {}
+/** The path is not a regular file (a FIFO, a device, a directory, a symlink for a log). */
+export class FileTypeError extends StatecoreError {}
 
 /** Every error class. */
-export const ERROR_CLASSES = Object.freeze([StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError]);
+export const ERROR_CLASSES = Object.freeze([StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError, LockForeignError, FileTypeError]);
 
 /** The class name of each error code. */
 export const CLASS_OF_CODE = Object.freeze({
@@ -64,6 +68,8 @@ export const CLASS_OF_CODE = Object.freeze({
   E_CONFLICT: "ConflictError",
   E_ARGUMENT: "UsageError",
   E_LOCK_TIMEOUT: "LockTimeoutError",
+  E_LOCK_FOREIGN: "LockForeignError",
+  E_FILE_TYPE: "FileTypeError",
   E_NOT_INITIALIZED: "StatecoreError",
 });
 
@@ -88,8 +94,8 @@ export const OPS = Object.freeze([
   ["", "etag", "etag", [["data", "b", true]], "text", null],
   ["", "loadDocument", "load_document", [["kind", "t", true], ["data", "b"]], "json", null],
   ["", "prepareDocument", "prepare_document", [["kind", "t", true], ["doc", "v", true]], "json", null],
-  ["", "applyUpdate", "apply_update", [["kind", "t", true], ["data", "b"], ["patch", "v", true], ["options", "o"], ["ifMatch", "t"]], "json", null],
-  ["", "finishUpdate", "finish_update", [["kind", "t", true], ["data", "b"], ["doc", "v", true], ["ifMatch", "t"]], "json", null],
+  ["", "applyUpdate", "apply_update", [["kind", "t", true], ["data", "b"], ["patch", "v", true], ["options", "o"], ["ifMatch", "t"], ["reset", "v"]], "json", null],
+  ["", "finishUpdate", "finish_update", [["kind", "t", true], ["data", "b"], ["doc", "v", true], ["ifMatch", "t"], ["reset", "v"]], "json", null],
   ["", "checkIfMatch", "check_if_match", [["current", "t"], ["ifMatch", "t"]], "nothing", null],
   ["", "parseLog", "parse_log", [["data", "b", true]], "json", null],
   ["", "logLine", "log_line", [["value", "v", true]], "text", null],
@@ -155,6 +161,9 @@ export const OPS = Object.freeze([
   ["lock", "procStat", "lock_proc_stat", [["text", "t", true]], "json", null],
   ["lock", "litter", "lock_litter", [["name", "t", true], ["entries", "v", true]], "json", null],
   ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null],
+  ["lock", "turn", "lock_turn", [["claim", "v"], ["facts", "v", true], ["token", "t"]], "json", null],
+  ["", "fileTypeError", "file_type_error", [["path", "t", true], ["what", "t", true]], "raises", null],
+  ["lock", "foreign", "lock_foreign", [["lockPath", "t", true], ["text", "t", true]], "raises", null],
   ["", "manifest", "manifest", [], "json", null],
   ["", "checkOptions", "check_options", [["set", "t", true], ["options", "v", true], ["camel", "v"], ["also", "v"]], "nothing", null],
 ]);
@@ -226,6 +235,12 @@ export const CONSTANTS = Object.freeze({
   stallThresholdMs: 900000,
   /** A lock held on another host is broken only this long after it was taken, in ms. */
   lockLeaseMs: 60000,
+  /** A lock waiter claims the next turn (`<file>.lock.next`) after waiting this long, in ms. */
+  lockQueueAfterMs: 10,
+  /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
+  lockTurnMs: 1000,
+  /** The largest document (file) a reader accepts; a host reads at most this + 1 bytes. */
+  maxDocumentBytes: 33554432,
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */
   lockGraceMs: 2000,
   /** How long a host waits for a lock by default, in ms. */
@@ -236,6 +251,6 @@ export const CONSTANTS = Object.freeze({
 
 /** The keys of each host options object. */
 export const HOST_OPTIONS = Object.freeze({
-  update: Object.freeze(["ifMatch", "now", "timeout"]),
+  update: Object.freeze(["ifMatch", "now", "timeout", "reset"]),
   append: Object.freeze(["timeout"]),
 });

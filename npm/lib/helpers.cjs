@@ -12,6 +12,7 @@ const path = require("node:path");
 const { define } = require("./steps.cjs");
 const { HELPERS, OPS } = require("./tables.cjs");
 const documents = require("./documents.cjs");
+const { resolvePath } = require("./paths.cjs");
 
 const capital = (name) => name.charAt(0).toUpperCase() + name.slice(1);
 const PARAMS = new Map(OPS.map(([, , op, params]) => [op, params]));
@@ -37,12 +38,12 @@ function helpers(module) {
   const out = {};
   const files = new Map();
   for (const [name, kind, parts, patch] of table.files) {
-    const at = (dir) => path.join(String(dir), ...parts);
+    const at = (dir) => path.join(resolvePath(dir, "directory"), ...parts);
     files.set(name, { kind, at });
     out[`${name}Path`] = at;
     const cap = capital(name);
     define(out, `read${cap}`, function* (io, dir) {
-      return documents.core().loadDocument(kind, yield io.read(at(dir)));
+      return documents.core().loadDocument(kind, yield io.read(at(dir), documents.READ_CAP));
     });
     define(out, `write${cap}`, function* (io, dir, document, options) {
       const checked = documents.checkOptions("update", options);
@@ -69,7 +70,7 @@ function helpers(module) {
         const args = operationArgs(op, skip, positional, options);
         return yield* documents.inDirectory(io, file, documents.update(io, file, kind, op, args, options));
       }
-      return documents.core().queryFile(kind, op, yield io.read(file), positional);
+      return documents.core().queryFile(kind, op, yield io.read(file, documents.READ_CAP), positional);
     });
   }
   return out;

@@ -10,15 +10,27 @@ const { runAsync, runSync, ASYNC, SYNC } = require("./steps.cjs");
 const lock = require("./lock.cjs");
 const documents = require("./documents.cjs");
 const logs = require("./logs.cjs");
+const { resolvePath } = require("./paths.cjs");
+
+/** `file` resolved and `timeout` checked (a finite number ≥ 0, or null: the default). */
+function lockArgs(file, timeout) {
+  const path = resolvePath(file);
+  documents.checkOptions("append", timeout === undefined ? {} : { timeout });
+  return [path, timeout];
+}
 
 /** Takes the sidecar lock `<file>.lock`, waiting up to `timeout` ms (default 10000). */
 function acquireLock(file, timeout) {
-  return runAsync(lock.acquire(ASYNC, String(file), timeout));
+  try {
+    return runAsync(lock.acquire(ASYNC, ...lockArgs(file, timeout)));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** Synchronous `acquireLock`. */
 function acquireLockSync(file, timeout) {
-  return runSync(lock.acquire(SYNC, String(file), timeout));
+  return runSync(lock.acquire(SYNC, ...lockArgs(file, timeout)));
 }
 
 const { readDocument, readDocumentSync, updateDocument, updateDocumentSync } = documents;

@@ -42,6 +42,12 @@ export interface AppendLineResult {
 /** What `readLog` returns. */
 export type ReadLogResult = LogRead;
 
+/**
+ * A file path: a string, a Buffer or a `file:` URL (resolved once to an absolute path);
+ * anything else is `UsageError` `E_ARGUMENT`.
+ */
+export type FilePath = string | Buffer | URL;
+
 /** A held lock on `<file>.lock`. */
 export declare class Lock {
   private constructor();
@@ -49,14 +55,17 @@ export declare class Lock {
   readonly path: string;
   /** Our owner record. */
   readonly record: LockRecord;
-  /** Removes the lock file if it still holds our token; true when it did. */
+  /**
+   * Removes the lock file if it still holds our token; true when it did (false in another
+   * process than the one that took it, or when the file system fails).
+   */
   release(): boolean;
 }
 
 /** Reads a document (never writes; a missing file gives the kind's default). */
-export declare function readDocument<K extends DocumentKind>(file: string, kind: K): Promise<DocumentFile<DocumentOf<K>>>;
+export declare function readDocument<K extends DocumentKind>(file: FilePath, kind: K): Promise<DocumentFile<DocumentOf<K>>>;
 /** Synchronous `readDocument`. */
-export declare function readDocumentSync<K extends DocumentKind>(file: string, kind: K): DocumentFile<DocumentOf<K>>;
+export declare function readDocumentSync<K extends DocumentKind>(file: FilePath, kind: K): DocumentFile<DocumentOf<K>>;
 
 /**
  * Locked read-validate-write with a function of the current document that returns the new one
@@ -64,7 +73,7 @@ export declare function readDocumentSync<K extends DocumentKind>(file: string, k
  * `ValidationError` (file untouched), `ConflictError`, `LockTimeoutError`.
  */
 export declare function updateDocument<K extends DocumentKind>(
-  file: string,
+  file: FilePath,
   kind: K,
   update: (document: DocumentOf<K>) => DocumentOf<K> | void | Promise<DocumentOf<K> | void>,
   options?: null,
@@ -72,7 +81,7 @@ export declare function updateDocument<K extends DocumentKind>(
 ): Promise<FileResult<DocumentOf<K>>>;
 /** Locked read-merge-validate-write of a patch merged with `options`: one crossing into the core. */
 export declare function updateDocument<K extends DocumentKind>(
-  file: string,
+  file: FilePath,
   kind: K,
   patch: unknown,
   options?: MergeOptions | null,
@@ -80,7 +89,7 @@ export declare function updateDocument<K extends DocumentKind>(
 ): Promise<FileResult<DocumentOf<K>>>;
 /** Synchronous `updateDocument` (the function must not return a Promise). */
 export declare function updateDocumentSync<K extends DocumentKind>(
-  file: string,
+  file: FilePath,
   kind: K,
   update: (document: DocumentOf<K>) => DocumentOf<K> | void,
   options?: null,
@@ -88,7 +97,7 @@ export declare function updateDocumentSync<K extends DocumentKind>(
 ): FileResult<DocumentOf<K>>;
 /** Synchronous `updateDocument` of a patch. */
 export declare function updateDocumentSync<K extends DocumentKind>(
-  file: string,
+  file: FilePath,
   kind: K,
   patch: unknown,
   options?: MergeOptions | null,
@@ -96,19 +105,19 @@ export declare function updateDocumentSync<K extends DocumentKind>(
 ): FileResult<DocumentOf<K>>;
 
 /** Appends one JSONL record under the lock (one write(), fsync); repairs a torn tail first. */
-export declare function appendLine(file: string, value: unknown, hostOptions?: AppendOptions): Promise<AppendLineResult>;
+export declare function appendLine(file: FilePath, value: unknown, hostOptions?: AppendOptions): Promise<AppendLineResult>;
 /** Synchronous `appendLine`. */
-export declare function appendLineSync(file: string, value: unknown, hostOptions?: AppendOptions): AppendLineResult;
+export declare function appendLineSync(file: FilePath, value: unknown, hostOptions?: AppendOptions): AppendLineResult;
 
 /** Reads a JSONL log (a torn last line is dropped with a warning; never writes). */
-export declare function readLog(file: string): Promise<ReadLogResult>;
+export declare function readLog(file: FilePath): Promise<ReadLogResult>;
 /** Synchronous `readLog`. */
-export declare function readLogSync(file: string): ReadLogResult;
+export declare function readLogSync(file: FilePath): ReadLogResult;
 
 /** Takes the sidecar lock `<file>.lock`, waiting up to `timeout` ms (default 10000). */
-export declare function acquireLock(file: string, timeout?: number): Promise<Lock>;
+export declare function acquireLock(file: FilePath, timeout?: number | null): Promise<Lock>;
 /** Synchronous `acquireLock`. */
-export declare function acquireLockSync(file: string, timeout?: number): Lock;
+export declare function acquireLockSync(file: FilePath, timeout?: number | null): Lock;
 
 /** Lease of a lock held on another host, in ms (60000). */
 export declare const LOCK_LEASE_MS: number;

@@ -14,7 +14,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const crypto = require("node:crypto");
-const { unlinkQuiet } = require("./atomic.cjs");
+const { unlinkQuiet, requireRegular, readFlags, sys } = require("./atomic.cjs");
 const { CONSTANTS } = require("./tables.cjs");
 
 /** A lock whose owner runs on another host is broken only this long after `acquired_at`. */
@@ -25,6 +25,12 @@ const LOCK_GRACE_MS = CONSTANTS.lockGraceMs;
 const DEFAULT_TIMEOUT_MS = CONSTANTS.lockTimeoutMs;
 /** Polling backoff: 1 ms doubling to this, plus up to 25 % jitter. */
 const MAX_BACKOFF_MS = 25;
+/** A waiter claims the next turn (`<lock>.next`) after waiting this long. */
+const QUEUE_AFTER_MS = CONSTANTS.lockQueueAfterMs;
+/** A turn claim is honoured this long after its mtime; its claimant refreshes it at half. */
+const TURN_MS = CONSTANTS.lockTurnMs;
+/** A lock record is one short line: a lock file is read up to this many bytes. */
+const MAX_RECORD_BYTES = 65536;
 
 /** `link()` errors that mean "this file system cannot hard-link": fall back to O_EXCL. */
 const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
@@ -67,23 +73,26 @@ function newRecord() {
 }
 
 /**
- * Reads a lock file or break marker: `{record, id, mtimeMs, text}` (the core's reading of it,
- * `id` naming its owner), or null when it does not exist.
+ * Reads a lock file, break marker or turn claim: `{record, id, foreign, mtimeMs, text}` (the
+ * core's reading of it, `id` naming its owner), or null when it does not exist. A FIFO or
+ * device there is `E_FILE_TYPE` (opened without blocking, never read).
  */
 function readOwner(file) {
   let fd;
   try {
-    fd = fs.openSync(file, "r");
+    fd = sys.openSync(file, readFlags(false));
   } catch (error) {
     if (error.code === "ENOENT") return null;
     throw error;
   }
   let bytes, stat;
   try {
-    stat = fs.fstatSync(fd, { bigint: true });
-    bytes = fs.readFileSync(fd);
+    stat = sys.fstatSync(fd, { bigint: true });
+    requireRegular(file, stat);
+    const buffer = Buffer.allocUnsafe(MAX_RECORD_BYTES);
+    bytes = buffer.subarray(0, sys.readSync(fd, buffer, 0, MAX_RECORD_BYTES, 0));
   } finally {
-    fs.closeSync(fd);
+    sys.closeSync(fd);
   }
   const owner = core().lock.owner(bytes, `${stat.ino}:${stat.mtimeNs}`);
   return { ...owner, mtimeMs: Number(stat.mtimeNs / 1_000_000n), text: bytes.toString("utf8") };
@@ -101,13 +110,13 @@ function processExists(pid) {
   }
 }
 
-/** Whether a lock (or marker) may be broken: the core's verdict on the facts seen here. */
-function ownerDead(owner) {
+/** The facts the core's verdict needs about the owner of a lock file (or marker, or claim). */
+function facts(owner) {
   const me = identity();
   const r = owner.record;
   const probe = process.platform !== "win32"; // no kill(pid, 0) there: never guess
   const local = r !== null && r.host === me.host && probe;
-  const facts = {
+  return {
     now_ms: Date.now(),
     mtime_ms: owner.mtimeMs,
     host: me.host,
@@ -116,22 +125,26 @@ function ownerDead(owner) {
     exists: local ? processExists(r.pid) : null,
     stat: local ? procStatText(r.pid) : null,
   };
-  return core().lock.verdict(r, facts).dead;
+}
+
+/** Whether a lock (or marker) may be broken: the core's verdict on the facts seen here. */
+function ownerDead(owner) {
+  return core().lock.verdict(owner.record, facts(owner)).dead;
 }
 
 /** `open(O_CREAT|O_EXCL)` + write: the fallback where link() is unsupported. */
 function createExclusive(target, text) {
   let fd;
   try {
-    fd = fs.openSync(target, "wx", 0o644);
+    fd = sys.openSync(target, "wx", 0o644);
   } catch (error) {
     if (error.code === "EEXIST") return false;
     throw error;
   }
   try {
-    fs.writeSync(fd, text);
+    sys.writeSync(fd, text);
   } finally {
-    fs.closeSync(fd);
+    sys.closeSync(fd);
   }
   return true;
 }
@@ -144,9 +157,9 @@ function createExclusive(target, text) {
 function createComplete(target, mine) {
   const tmp = `${target}.${mine.record.token}.tmp`;
   for (let attempt = 0; ; attempt++) {
-    fs.writeFileSync(tmp, mine.text, { flag: "wx", mode: 0o644 });
     try {
-      fs.linkSync(tmp, target);
+      sys.writeFileSync(tmp, mine.text, { flag: "wx", mode: 0o644 });
+      sys.linkSync(tmp, target);
       return true;
     } catch (error) {
       if (error.code === "EEXIST") return false;
@@ -155,7 +168,11 @@ function createComplete(target, mine) {
       if (LINK_UNSUPPORTED.has(error.code)) return createExclusive(target, mine.text);
       throw error;
     } finally {
-      unlinkQuiet(tmp);
+      try {
+        unlinkQuiet(tmp);
+      } catch {
+        // It holds our record: harmless, and swept once this process is gone.
+      }
     }
   }
 }
@@ -164,7 +181,7 @@ function createComplete(target, mine) {
 function releaseFile(file, mine) {
   let bytes;
   try {
-    bytes = fs.readFileSync(file, "utf8");
+    bytes = sys.readFileSync(file, "utf8");
   } catch (error) {
     if (error.code === "ENOENT") return false;
     throw error;
@@ -187,7 +204,8 @@ function breakFile(lockPath, target, owner, depth = 0) {
   if (createComplete(marker, mine)) {
     try {
       const current = readOwner(target);
-      if (current !== null && current.id === owner.id && ownerDead(current)) unlinkQuiet(target);
+      const same = current !== null && !current.foreign && current.id === owner.id;
+      if (same && ownerDead(current)) unlinkQuiet(target);
     } finally {
       releaseFile(marker, mine);
     }
@@ -199,7 +217,10 @@ function breakFile(lockPath, target, owner, depth = 0) {
   return breakFile(lockPath, marker, breaker, depth + 1);
 }
 
-/** One acquisition attempt: `{mine}` (acquired, our record) or `{owner}` (the holder to wait for). */
+/**
+ * One acquisition attempt: `{mine}` (acquired, our record) or `{owner}` (the holder to wait
+ * for). A file at the lock path that is not a statecore lock is `E_LOCK_FOREIGN`, untouched.
+ */
 function tryAcquire(lockPath) {
   let owner = null;
   for (let step = 0; step < 8; step++) {
@@ -207,6 +228,7 @@ function tryAcquire(lockPath) {
     if (createComplete(lockPath, mine)) return { mine };
     owner = readOwner(lockPath);
     if (owner === null) continue; // released meanwhile
+    if (owner.foreign) core().lock.foreign(lockPath, owner.text); // throws E_LOCK_FOREIGN
     if (!ownerDead(owner) || !breakFile(lockPath, lockPath, owner)) return { owner };
   }
   return { owner };
@@ -215,7 +237,7 @@ function tryAcquire(lockPath) {
 /** A held lock. `release()` unlinks the lock file only if it still holds our record. */
 class Lock {
   constructor(lockPath, mine) {
-    /** The lock file (`<file>.lock`). */
+    /** The lock file (`<file>.lock`, absolute). */
     this.path = lockPath;
     /** Our owner record (its `token` identifies this holder). */
     this.record = mine.record;
@@ -223,11 +245,20 @@ class Lock {
     this.released = false;
   }
 
-  /** Releases the lock; true when our lock file was removed, false if it was not ours. */
+  /**
+   * Releases the lock; true when our lock file was removed, false if it was not ours (or this
+   * is not the process that took it).
+   */
   release() {
-    if (this.released) return false;
+    if (this.released || this.record.pid !== process.pid) return false;
     this.released = true;
-    return releaseFile(this.path, this.mine);
+    try {
+      return releaseFile(this.path, this.mine);
+    } catch {
+      // The file system failed (EIO): the lock stays, ours, until this process exits; the
+      // caller's own outcome (or error) is what it must see.
+      return false;
+    }
   }
 }
 
@@ -237,26 +268,86 @@ function backoff(attempt, left) {
   return Math.max(0, Math.min(left, base * (1 + Math.random() / 4)));
 }
 
-/** Takes the lock of `file` (the sidecar `<file>.lock`), waiting up to `timeout` ms. */
-function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
-  const lockPath = `${file}.lock`;
-  const deadline = performance.now() + timeout;
-  for (let attempt = 0; ; attempt++) {
-    const result = tryAcquire(lockPath);
-    if (result.mine) return new Lock(lockPath, result.mine);
-    const left = deadline - performance.now();
-    if (left <= 0) {
-      const owner = result.owner && { record: result.owner.record, id: result.owner.id, text: result.owner.text };
-      core().lock.timeout(lockPath, owner, timeout); // throws E_LOCK_TIMEOUT
+/**
+ * Whether this acquirer lets the claimant of the next turn (`<lock>.next`) go first: the core's
+ * `lock.turn` on what the claim file holds (no crossing when there is none). A claim whose
+ * claimant is gone is broken here.
+ */
+function mustWait(lockPath, nextPath, claim) {
+  const next = readOwner(nextPath);
+  if (next === null) return false;
+  const turn = core().lock.turn(
+    { record: next.record, id: next.id, foreign: next.foreign },
+    facts(next),
+    claim ? claim.mine.record.token : null,
+  );
+  if (turn.dead) breakFile(lockPath, nextPath, next);
+  return turn.wait;
+}
+
+/**
+ * Claims or refreshes this waiter's turn (docs/locking.md § Fairness): a waiter that has
+ * waited `QUEUE_AFTER_MS` creates `<lock>.next`; its claim is renewed at half its life.
+ * Returns the claim `{mine, at}` or null; a claim that cannot be made is no error.
+ */
+function claimTurn(nextPath, claim, waited) {
+  try {
+    if (claim !== null && performance.now() - claim.at > TURN_MS / 2) {
+      releaseFile(nextPath, claim.mine);
+      claim = null;
     }
-    yield io.sleep(backoff(attempt, left));
+    if (claim === null && waited >= QUEUE_AFTER_MS) {
+      const mine = newRecord();
+      if (createComplete(nextPath, mine)) return { mine, at: performance.now() };
+    }
+  } catch {
+    // no claim: this waiter polls like the others
+  }
+  return claim;
+}
+
+/**
+ * Takes the lock of `file` (the sidecar `<file>.lock`, `file` absolute), waiting up to
+ * `timeout` ms (null or undefined: the default; 0: one attempt). Callers checked `timeout`.
+ */
+function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
+  const wait = timeout ?? DEFAULT_TIMEOUT_MS;
+  const lockPath = `${file}.lock`;
+  const nextPath = `${lockPath}.next`;
+  const start = performance.now();
+  const deadline = start + wait;
+  let claim = null;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let result = { owner: null };
+      if (!mustWait(lockPath, nextPath, claim)) {
+        result = tryAcquire(lockPath);
+        if (result.mine) return new Lock(lockPath, result.mine);
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        const held = result.owner ?? readOwner(lockPath);
+        const owner = held && { record: held.record, id: held.id, text: held.text };
+        core().lock.timeout(lockPath, owner, wait); // throws E_LOCK_TIMEOUT
+      }
+      claim = claimTurn(nextPath, claim, performance.now() - start);
+      yield io.sleep(claim ? Math.min(1, left) : backoff(attempt, left));
+    }
+  } finally {
+    if (claim !== null) {
+      try {
+        releaseFile(nextPath, claim.mine);
+      } catch {
+        // a stale claim of ours is ignored after lockTurnMs, and broken once we are gone
+      }
+    }
   }
 }
 
 /**
  * Removes what dead writers left next to `file`; called by the lock holder before writing:
  * `.<name>.tmp-*` (no one else writes while we hold the lock), and lock temp files and break
- * markers whose owners are dead.
+ * markers whose owners are dead. A file that is not a statecore lock is never removed.
  */
 function sweep(file) {
   const dir = path.dirname(file);
@@ -264,13 +355,13 @@ function sweep(file) {
   const lockPath = `${file}.lock`;
   let entries;
   try {
-    entries = fs.readdirSync(dir);
+    entries = sys.readdirSync(dir);
   } catch {
     return;
   }
   // Only names that contain the file's name (other than it and its lock) can be its litter:
   // no crossing when there are none.
-  const own = [name, `${name}.lock`];
+  const own = [name, `${name}.lock`, `${name}.lock.next`];
   const candidates = entries.filter((entry) => !own.includes(entry) && entry.includes(name));
   if (candidates.length === 0) return;
   for (const { entry, what } of core().lock.litter(name, candidates)) {
@@ -280,8 +371,13 @@ function sweep(file) {
       continue;
     }
     // A lock temp file or break marker holds its creator's record: judged like a lock.
-    const owner = readOwner(full);
-    if (owner === null || !ownerDead(owner)) continue;
+    let owner;
+    try {
+      owner = readOwner(full);
+    } catch {
+      continue; // not a regular file: not ours to judge
+    }
+    if (owner === null || owner.foreign || !ownerDead(owner)) continue;
     if (what === "lock_temp") unlinkQuiet(full);
     else breakFile(lockPath, full, owner);
   }

@@ -7,17 +7,23 @@
 const { define } = require("./steps.cjs");
 const lock = require("./lock.cjs");
 const { checkOptions, core } = require("./documents.cjs");
+const { resolvePath } = require("./paths.cjs");
 
 const api = {};
 
-/** appendLine(file, value, {timeout}): one JSONL record under the lock (the core's plan). */
+/**
+ * appendLine(file, value, {timeout}): one JSONL record under the lock (the core's plan); the
+ * log must be a regular file, not a symbolic link (`E_FILE_TYPE`).
+ */
 define(api, "appendLine", function* (io, file, value, hostOptions = {}) {
+  file = resolvePath(file);
   const { timeout } = checkOptions("append", hostOptions);
-  file = String(file);
   const C = core();
   const held = yield* lock.acquire(io, file, timeout);
   try {
-    const bytes = yield io.read(file);
+    lock.sweep(file);
+    // A symbolic link is refused (E_FILE_TYPE): an appender never modifies a link's target.
+    const bytes = yield io.read(file, null, true);
     const plan = C.logAppend(bytes, value); // E_LOG_CORRUPT propagates: the file is left alone
     const warnings = [];
     let copy = null;
@@ -35,7 +41,7 @@ define(api, "appendLine", function* (io, file, value, hostOptions = {}) {
 
 /** readLog(file): `{records, torn, warnings}` (a missing file is empty; never writes). */
 define(api, "readLog", function* (io, file) {
-  return core().logRead(yield io.read(String(file)));
+  return core().logRead(yield io.read(resolvePath(file)));
 });
 
 module.exports = api;

@@ -20,6 +20,8 @@ const pick = (variant) =>
     writeNew: atomic.writeNew[variant],
     readStamped: atomic.readStamped[variant],
     sleep: atomic.sleep[variant],
+    truncate: atomic.truncate[variant],
+    copyFile: atomic.copyFile[variant],
   });
 
 /** The synchronous I/O table. */
@@ -27,7 +29,6 @@ const SYNC = Object.freeze({
   ...pick("sync"),
   sync: true,
   mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
-  truncate: (file, length) => fs.truncateSync(file, length),
   readFile: (file) => fs.readFileSync(file),
   stat: (file) => fs.statSync(file),
   lstat: (file) => fs.lstatSync(file),
@@ -40,7 +41,6 @@ const ASYNC = Object.freeze({
   ...pick("async"),
   sync: false,
   mkdir: (dir) => fsp.mkdir(dir, { recursive: true }),
-  truncate: (file, length) => fsp.truncate(file, length),
   readFile: (file) => fsp.readFile(file),
   stat: (file) => fsp.stat(file),
   lstat: (file) => fsp.lstat(file),

@@ -34,6 +34,7 @@ export const {
   logRepaired,
   corruptCopySuffix,
   corruptCopyWarning,
+  fileTypeError,
   manifest,
   checkOptions,
   machine,
@@ -59,5 +60,7 @@ export {
   LogCorruptError,
   ConflictError,
   LockTimeoutError,
+  LockForeignError,
+  FileTypeError,
 } from "./generated.mjs";
 export { errorFromRecord } from "./api.mjs";

@@ -43,13 +43,13 @@ export function bytesArg(arg) {
 
 /**
  * The file routines (tests/README.md), not table operations: `update_file [kind, change, data,
- * args, now, if_match]` is `updateFile(kind, change, data, args, {now, ifMatch})`, and
+ * args, now, if_match, reset]` is `updateFile(kind, change, data, args, {now, ifMatch, reset})`, and
  * `query_file [kind, op, data, args]` is `queryFile`. `{hex}` is bytes in `data` and, by the
  * operation's parameter kinds, in `args`.
  */
 const ROUTINES = {
-  update_file: (sc) => (kind, change, data, args, now, ifMatch) =>
-    sc.updateFile(kind, change, bytesArg(data), routineArgs(sc, change || "merge", args), { now, ifMatch }),
+  update_file: (sc) => (kind, change, data, args, now, ifMatch, reset) =>
+    sc.updateFile(kind, change, bytesArg(data), routineArgs(sc, change || "merge", args), { now, ifMatch, reset }),
   query_file: (sc) => (kind, op, data, args) => sc.queryFile(kind, op, bytesArg(data), routineArgs(sc, op, args)),
 };
 

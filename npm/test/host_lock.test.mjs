@@ -124,7 +124,7 @@ test("another host's lock is broken only after its 60 s lease", (t) => {
 
 test("a malformed lock record is broken only after the 2 s grace period", (t) => {
   const file = path.join(tempDir(t), "state.json");
-  for (const content of ["", "garbage", '{"pid": 1}', '{"pid":1,"token":"../../x"}']) {
+  for (const content of ["", "\0\0\0", '{"pid": 1}', '{"pid":1,"token":"../../x"}']) {
     fs.writeFileSync(`${file}.lock`, content);
     assert.throws(() => acquireLockSync(file, 30), isTimeout, JSON.stringify(content));
     assert.equal(fs.readFileSync(`${file}.lock`, "utf8"), content);
@@ -167,15 +167,18 @@ test("an update clears dead breakers' markers and stale lock temp files", async 
   const record = { ...plantLock(file, { pid: dead }), token: "11111111111111111111111111111111" };
   fs.unlinkSync(`${file}.lock`);
   fs.writeFileSync(`${file}.lock.break-22222222222222222222222222222222`, JSON.stringify(record));
-  const oldTmp = `${file}.lock.33333333333333333333333333333333.tmp`; // malformed, old
-  fs.writeFileSync(oldTmp, "{}");
+  const oldTmp = `${file}.lock.33333333333333333333333333333333.tmp`; // empty (killed), old
+  fs.writeFileSync(oldTmp, "");
   setAge(oldTmp, 3);
+  const foreignTmp = `${file}.lock.66666666666666666666666666666666.tmp`; // not ours: kept
+  fs.writeFileSync(foreignTmp, "{}");
+  setAge(foreignTmp, 3);
   const deadTmp = `${file}.lock.44444444444444444444444444444444.tmp`; // a dead owner's
   fs.writeFileSync(deadTmp, JSON.stringify({ ...record, token: "44444444444444444444444444444444" }));
   const liveTmp = `${file}.lock.55555555555555555555555555555555.tmp`; // a live owner's: kept
   fs.writeFileSync(liveTmp, JSON.stringify({ ...record, pid: process.pid, token: "55555555555555555555555555555555" }));
   updateDocumentSync(file, "json", { a: 1 });
-  assert.deepEqual(fs.readdirSync(dir).sort(), ["state.json", path.basename(liveTmp)]);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ["state.json", path.basename(liveTmp), path.basename(foreignTmp)]);
 });
 
 test("a killed holder's lock (dead, even as an unreaped zombie) is taken over", async (t) => {

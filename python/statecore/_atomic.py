@@ -1,7 +1,8 @@
-"""File primitives of the Python host layer (ARCHITECTURE §5): reads that treat a missing file as
-``None``, atomic replaces (temp file, fsync, rename, fsync of the directory), ``.corrupt-``
-copies that never overwrite, whole writes. System calls only: every decision is the core's.
-Behaviour and file formats match ``npm/lib/atomic.cjs``."""
+"""File primitives of the Python host layer (ARCHITECTURE §5): reads of regular files only (a
+FIFO, device, directory or socket is the core's ``E_FILE_TYPE``; a missing file is ``None``),
+atomic replaces (temp file, fsync, rename, fsync of the directory), ``.corrupt-`` copies that
+never overwrite and never stay half-written, whole writes. System calls only: every decision
+is the core's. Behaviour and file formats match ``npm/lib/atomic.cjs``."""
 
 from __future__ import annotations
 
@@ -9,8 +10,23 @@ import contextlib
 import errno
 import os
 import secrets
+import stat
+from collections.abc import Callable
+
+from statecore._generated.root import file_type_error
+from statecore._generated.tables import MAX_DOCUMENT_BYTES
 
 _DIR_FSYNC_UNSUPPORTED = {errno.EINVAL, errno.EISDIR, errno.EPERM, errno.ENOTSUP, errno.EBADF}
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
+"""``O_NOFOLLOW`` where the platform has it (0 elsewhere)."""
+NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)
+"""``O_NONBLOCK``: opening a FIFO never waits for its other end."""
+READ_FLAGS: int = os.O_RDONLY | NONBLOCK | _CLOEXEC | getattr(os, "O_NOCTTY", 0)
+"""How every read opens a file: it never blocks, never becomes a controlling terminal."""
+DOCUMENT_READ_LIMIT = MAX_DOCUMENT_BYTES + 1
+"""A document read stops here: the core then reports the file as more than the limit."""
+_CHUNK = 1 << 20
 
 
 def unlink_quiet(path: str) -> None:
@@ -19,19 +35,97 @@ def unlink_quiet(path: str) -> None:
         os.unlink(path)
 
 
-def read_maybe(path: str) -> bytes | None:
-    """The file's bytes, or ``None`` when it does not exist."""
+def file_type(mode: int) -> str | None:
+    """What a file of ``st_mode`` is, as the core's ``E_FILE_TYPE`` names it; None if regular."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, what in (
+        (stat.S_ISFIFO, "fifo"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISSOCK, "socket"),
+        (stat.S_ISLNK, "symbolic link"),
+    ):
+        if test(mode):
+            return what
+    return "special file"
+
+
+def _refuse_special(path: str, error: OSError, follow: bool) -> None:
+    """After ``open`` failed with ``error``: the core's ``E_FILE_TYPE`` when ``path`` is not a
+    regular file (a socket, or a FIFO opened for writing: ``ENXIO``; a directory opened for
+    writing: ``EISDIR``; a symbolic link opened with ``O_NOFOLLOW``: ``ELOOP``)."""
+    if error.errno not in (errno.ENXIO, errno.ELOOP, errno.EISDIR, errno.EOPNOTSUPP, errno.ENODEV):
+        return
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        mode = (os.stat(path) if follow else os.lstat(path)).st_mode
+    except OSError:
+        return
+    what = file_type(mode)
+    if what is not None:
+        file_type_error(path, what)
+
+
+def open_regular(path: str, flags: int = READ_FLAGS) -> tuple[int, os.stat_result] | None:
+    """``path`` opened with ``flags`` (by default for reading, without blocking) and its
+    ``fstat``, or None when it does not exist. Anything but a regular file is closed again and
+    raises the core's ``E_FILE_TYPE`` (``FileTypeError``) naming what it is."""
+    try:
+        fd = os.open(path, flags, 0o666)
     except FileNotFoundError:
         return None
+    except OSError as error:
+        _refuse_special(path, error, follow=not flags & NOFOLLOW)
+        raise
+    try:
+        st = os.fstat(fd)
+        what = file_type(st.st_mode)
+        if what is not None:
+            file_type_error(path, what)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_fd(fd: int, size: int, limit: int | None) -> bytes:
+    """The bytes of an open file (``size``: its ``st_size``, a hint), at most ``limit``."""
+    cap = -1 if limit is None else limit
+    parts: list[bytes] = []
+    total = 0
+    while cap < 0 or total < cap:
+        want = max(size + 1 - total, _CHUNK)
+        chunk = os.read(fd, want if cap < 0 else min(want, cap - total))
+        if not chunk:
+            break
+        parts.append(chunk)
+        total += len(chunk)
+    return b"".join(parts)
+
+
+def read_maybe(path: str, limit: int | None = None, flags: int = READ_FLAGS) -> bytes | None:
+    """The bytes of the regular file ``path`` (at most ``limit``), or ``None`` when it does not
+    exist; ``E_FILE_TYPE`` when it is not a regular file."""
+    opened = open_regular(path, flags)
+    if opened is None:
+        return None
+    fd, st = opened
+    try:
+        return read_fd(fd, st.st_size, limit)
+    finally:
+        os.close(fd)
+
+
+def read_document(path: str) -> bytes | None:
+    """A document's bytes (None: missing), at most one byte more than the core accepts."""
+    return read_maybe(path, DOCUMENT_READ_LIMIT)
 
 
 def fsync_dir(directory: str) -> None:
     """fsyncs a directory; a platform that cannot is ignored."""
     try:
-        fd = os.open(directory, os.O_RDONLY)
+        fd = os.open(directory, os.O_RDONLY | _CLOEXEC)
     except OSError as error:
         if error.errno in _DIR_FSYNC_UNSUPPORTED:
             return
@@ -53,14 +147,18 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Atomic replace: ``.<name>.tmp-<token>``, fsync, rename over ``path``, fsync the dir."""
+    """Atomic replace: ``.<name>.tmp-<token>``, fsync, rename over ``path``, fsync the dir.
+
+    The temp file is removed again when any step fails. A symbolic link at ``path`` is
+    replaced by a regular file (the link's target is left alone); the mode of the file
+    replaced is kept (a read-only file stays read-only)."""
     try:
         mode: int | None = os.stat(path).st_mode & 0o7777
     except FileNotFoundError:
         mode = None
     directory, name = os.path.split(os.path.abspath(path))
     tmp = os.path.join(directory, f".{name}.tmp-{secrets.token_hex(16)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
     try:
         try:
             if mode is not None:
@@ -76,28 +174,64 @@ def write_atomic(path: str, text: str) -> None:
     fsync_dir(directory)
 
 
-def write_copy(name: str, data: bytes) -> str:
-    """Writes ``data`` to a new file ``name`` or ``name-1``, ``name-2``, ... and returns it."""
+def _write_exclusive(name: str, fill: Callable[[int], None]) -> str:
+    """Creates ``name`` (or ``name-1``, ``name-2``, ... when taken) exclusively, ``fill``s it and
+    fsyncs it; a failure removes the partial file and re-raises. Returns the name used."""
     n = 0
     while True:
         copy = name if n == 0 else f"{name}-{n}"
         try:
-            fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
         except FileExistsError:
             n += 1
             continue
         try:
-            write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            try:
+                fill(fd)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except BaseException:
+            unlink_quiet(copy)
+            raise
         fsync_dir(os.path.dirname(os.path.abspath(copy)))
         return copy
 
 
+def write_copy(name: str, data: bytes) -> str:
+    """Writes ``data`` to a new file ``name`` or ``name-1``, ``name-2``, ... and returns it."""
+    return _write_exclusive(name, lambda fd: write_all(fd, data))
+
+
+def copy_file(source: str, name: str, data: bytes) -> str:
+    """Copies the whole regular file ``source`` to a new file ``name`` (or ``name-1``, ...) and
+    returns it: a copy of the file, not of the bytes read (a read may stop at the limit).
+    ``data`` is written instead when ``source`` has gone."""
+    opened = open_regular(source)
+    if opened is None:
+        return write_copy(name, data)
+    src, _ = opened
+
+    def fill(fd: int) -> None:
+        while chunk := os.read(src, _CHUNK):
+            write_all(fd, chunk)
+
+    try:
+        return _write_exclusive(name, fill)
+    finally:
+        os.close(src)
+
+
 def append_once(path: str, text: str, created: bool) -> None:
-    """One O_APPEND ``write()`` of ``text``, fsync; fsyncs the directory when the file is new."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    """One O_APPEND ``write()`` of ``text``, fsync; fsyncs the directory when the file is new.
+
+    Opened with ``O_NOFOLLOW`` and without blocking: a symbolic link (or a FIFO, a device)
+    put at ``path`` meanwhile is the core's ``E_FILE_TYPE``, never written through."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW | NONBLOCK | _CLOEXEC
+    opened = open_regular(path, flags)
+    if opened is None:  # a directory component vanished
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    fd, _ = opened
     try:
         write_all(fd, text.encode("utf-8"))
         os.fsync(fd)
@@ -105,3 +239,16 @@ def append_once(path: str, text: str, created: bool) -> None:
         os.close(fd)
     if created:
         fsync_dir(os.path.dirname(os.path.abspath(path)))
+
+
+def truncate(path: str, size: int) -> None:
+    """Cuts the regular file ``path`` at ``size`` through a descriptor opened ``O_NOFOLLOW``
+    (a symbolic link is ``E_FILE_TYPE``)."""
+    opened = open_regular(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | _CLOEXEC)
+    if opened is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    fd, _ = opened
+    try:
+        os.ftruncate(fd, size)
+    finally:
+        os.close(fd)

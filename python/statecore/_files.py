@@ -2,7 +2,9 @@
 helpers generated in ``statecore._generated`` and :func:`statecore.update_document`): under the
 lock of the file, its bytes and the change cross into the core once (one parse, one validation,
 one serialization), then a ``.corrupt-`` copy of unparseable old bytes is kept and the new text
-written atomically. Readers read without the lock. Behaviour matches ``npm/lib/documents.cjs``.
+written atomically. Readers read without the lock. Paths are made absolute once, first; only a
+regular file is read (``E_FILE_TYPE`` otherwise), at most one byte past the core's limit.
+Behaviour matches ``npm/lib/documents.cjs``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union, cast
 
 from statecore import _atomic, _runtime
-from statecore._lock import DEFAULT_TIMEOUT, acquire_lock, sweep
+from statecore._lock import acquire, sweep
 from statecore._routines import query_file, update_file
 from statecore._statecore import call as _call
 
@@ -48,14 +50,16 @@ if TYPE_CHECKING:
         """The options of a locked update of a protocol file."""
 
         if_match: str | None
-        timeout: float
+        timeout: float | None
+        reset: bool
 
     class UpdateKeywords(TypedDict, total=False):
         """The keywords of :func:`statecore.update_document`: host and merge options."""
 
         if_match: str | None
         now: str | int | None
-        timeout: float
+        timeout: float | None
+        reset: bool
         strategy: MergeStrategy
         rules: list[MergeRule]
         stamp: MergeStamp
@@ -65,34 +69,35 @@ if TYPE_CHECKING:
 StrPath = Union[str, "os.PathLike[str]"]
 
 
-def fspath(file: StrPath) -> str:
-    """A path as ``str``."""
-    return os.fspath(file)
+def fspath(file: object) -> str:
+    """A path argument as an absolute ``str`` (``E_ARGUMENT`` for anything else)."""
+    return _runtime.path_arg(file)
 
 
-def path(base: StrPath, parts: tuple[str, ...]) -> str:
-    """``base`` joined with a protocol file's path components."""
-    return os.path.join(os.fspath(base), *parts)
+def path(base: object, parts: tuple[str, ...]) -> str:
+    """``base`` (a directory argument, made absolute) joined with a protocol file's path
+    components."""
+    return os.path.join(_runtime.path_arg(base), *parts)
 
 
 def read(kind: DocumentKind, file: str) -> Any:
     """The core's ``load_document`` over the file's bytes (never writes)."""
-    return _call("load_document", (kind, _atomic.read_maybe(file)))
+    return _call("load_document", (kind, _atomic.read_document(file)))
 
 
 def query(kind: DocumentKind, file: str, op: str, args: tuple[object, ...]) -> Any:
     """A reader of the table on the file's document (or bytes): one crossing, no lock."""
-    return query_file(kind, op, _atomic.read_maybe(file), args)
+    return query_file(kind, op, _atomic.read_document(file), args)
 
 
 def _finish(file: str, data: bytes | None, result: FileUpdate[Any]) -> Any:
-    """Keeps a ``.corrupt-`` copy of unparseable old bytes before they are replaced, writes the
-    new text when it changed, and returns what the caller gets."""
+    """Keeps a ``.corrupt-`` copy of the old file (the whole file, not the bytes read) before it
+    is replaced, writes the new text when it changed, and returns what the caller gets."""
     warnings: list[Any] = list(result["warnings"])
     copy = None
     if result["corrupt"] and data is not None and result["changed"]:
         suffix: str = _call("corrupt_copy_suffix", (_runtime.clock(),))
-        copy = _atomic.write_copy(file + suffix, data)
+        copy = _atomic.copy_file(file, file + suffix, data)
         warnings.append(_call("corrupt_copy_warning", (copy,)))
     if result["changed"]:
         _atomic.write_atomic(file, result["text"])
@@ -109,51 +114,55 @@ def _finish(file: str, data: bytes | None, result: FileUpdate[Any]) -> Any:
     return out
 
 
+class _Host:
+    """Checked host options of one update: ``if_match``, ``timeout`` (seconds), ``reset``."""
+
+    __slots__ = ("if_match", "reset", "timeout")
+
+    def __init__(self, options: Mapping[str, object]) -> None:
+        _runtime.check_options("update", options)
+        if_match = options.get("if_match")
+        self.if_match: str | None = if_match if isinstance(if_match, str) else None
+        self.timeout: float = _runtime.timeout_seconds(options.get("timeout"))
+        self.reset: bool = options.get("reset") is True
+
+
 def update(
     kind: DocumentKind,
     file: str,
     change: str,
     args: tuple[object, ...],
     now: Now | None,
-    if_match: str | None,
-    timeout: float,
+    host: _Host,
 ) -> Any:
-    """The one update routine: under the lock of ``file``, its bytes and ``change`` (a writer
-    of the table, ``""`` to replace the document, ``"merge"`` for a patch) with ``args`` go to
-    the core once."""
-    with acquire_lock(file, timeout):
+    """The one update routine: under the lock of ``file`` (absolute), its bytes and ``change``
+    (a writer of the table, ``""`` to replace the document, ``"merge"`` for a patch) with
+    ``args`` go to the core once."""
+    with acquire(file + ".lock", host.timeout):
         sweep(file)
-        data = _atomic.read_maybe(file)
-        result = update_file(kind, change, data, args, now, if_match)
+        data = _atomic.read_document(file)
+        result = update_file(kind, change, data, args, now, host.if_match, host.reset)
         return _finish(file, data, result)
 
 
-def update_with(
-    kind: DocumentKind,
-    file: str,
-    function: Callable[[Any], Any],
-    if_match: str | None,
-    timeout: float,
-) -> Any:
+def update_with(kind: DocumentKind, file: str, function: Callable[[Any], Any], host: _Host) -> Any:
     """An update by a function of the current document (it returns the new one, or changes it
-    and returns ``None``): the core loads the bytes, the function runs, the core finishes."""
-    with acquire_lock(file, timeout):
+    and returns ``None``): the core loads the bytes, the function runs, the core finishes. A
+    file the core refuses to replace (a limit, a repeated key) raises before the function
+    runs, unless ``reset``."""
+    with acquire(file + ".lock", host.timeout):
         sweep(file)
-        data = _atomic.read_maybe(file)
+        data = _atomic.read_document(file)
         loaded = _call("load_document", (kind, data))
-        _call("check_if_match", (loaded["etag"], if_match))
+        _call("check_if_match", (loaded["etag"], host.if_match))
         document = loaded["document"]
+        if loaded["corrupt"] and not host.reset:
+            # The core's refusal of a file that breaks a limit, before the function runs.
+            _call("finish_update", (kind, data, loaded["document"], None, False))
         returned = function(document)
         new_document = document if returned is None else returned
-        result = _call("finish_update", (kind, data, new_document, None))
+        result = _call("finish_update", (kind, data, new_document, None, host.reset))
         return _finish(file, data, result)
-
-
-def _host_options(options: Mapping[str, object], also: tuple[str, ...] = ()) -> tuple[Any, Any]:
-    """``(if_match, timeout)`` of checked host options."""
-    _runtime.check_options("update", options, also)
-    timeout = options.get("timeout", DEFAULT_TIMEOUT)
-    return options.get("if_match"), DEFAULT_TIMEOUT if timeout is None else timeout
 
 
 def write(
@@ -164,9 +173,9 @@ def write(
     options: Mapping[str, object],
 ) -> Any:
     """A protocol helper's locked write: ``.fctry/``-like directories created first."""
-    if_match, timeout = _host_options(options)
+    host = _Host(options)
     os.makedirs(os.path.dirname(file), exist_ok=True)
-    return update(kind, file, change, args, None, if_match, timeout)
+    return update(kind, file, change, args, None, host)
 
 
 def patch(
@@ -178,38 +187,50 @@ def patch(
     options: Mapping[str, object],
 ) -> Any:
     """``update_<file>``: a patch merged with the protocol's options, or a function."""
-    if_match, timeout = _host_options(options)
+    host = _Host(options)
     os.makedirs(os.path.dirname(file), exist_ok=True)
     if callable(patch_or_function):
         if now is not None:
             raise TypeError("now stamps a patch; an update function writes its fields itself")
-        return update_with(kind, file, patch_or_function, if_match, timeout)
-    return update(kind, file, "merge", (patch_or_function, merge), now, if_match, timeout)
+        return update_with(kind, file, patch_or_function, host)
+    return update(kind, file, "merge", (patch_or_function, merge), now, host)
+
+
+def _merge_options(given: object) -> Mapping[str, object] | None:
+    """Merge options as the core receives them: a mapping as a ``dict``; anything else that is
+    not None is the core's ``E_OPTIONS`` at once (before any lock)."""
+    if given is None:
+        return None
+    if isinstance(given, Mapping):
+        return dict(given)
+    _call("merge", ({}, {}, _runtime.as_json(given)))  # raises E_OPTIONS
+    raise AssertionError("merge options that are not a mapping were accepted")
 
 
 def update_document(
-    file: StrPath,
+    file: object,
     kind: DocumentKind,
     patch_or_function: object,
-    options: Mapping[str, object] | None,
+    options: object,
     keywords: Mapping[str, object],
 ) -> Any:
     """:func:`statecore.update_document`: ``keywords`` are the host options (``if_match``,
-    ``now``, ``timeout``) and the merge options (``strategy``, ``rules``, ``stamp``)."""
+    ``now``, ``timeout``, ``reset``) and the merge options (``strategy``, ``rules``,
+    ``stamp``). Options are checked, and the path made absolute, before the lock is taken."""
     merge_keys = ("strategy", "rules", "stamp")
     _runtime.check_options("update", keywords, merge_keys)
     merge = _runtime.options(
-        "merge options", options, **{key: keywords.get(key) for key in merge_keys}
+        "merge options",
+        _merge_options(options),
+        **{key: keywords.get(key) for key in merge_keys},
     )
-    if_match, timeout = _host_options(
-        {k: v for k, v in keywords.items() if k not in merge_keys and k != "now"}
-    )
-    target = os.fspath(file)
+    host = _Host({k: v for k, v in keywords.items() if k not in merge_keys and k != "now"})
+    target = _runtime.path_arg(file)
     if callable(patch_or_function):
         if merge is not None:
             raise TypeError(
                 "merge options apply to a patch; an update function builds the document"
             )
-        return update_with(kind, target, patch_or_function, if_match, timeout)
+        return update_with(kind, target, patch_or_function, host)
     now = cast("Now | None", keywords.get("now"))  # checked by the core
-    return update(kind, target, "merge", (patch_or_function, merge), now, if_match, timeout)
+    return update(kind, target, "merge", (patch_or_function, merge), now, host)

@@ -3,15 +3,19 @@
 A lock on ``<file>`` is the file ``<file>.lock`` holding a JSON owner record. It is created
 complete (record written to a temp file, then ``link()``-ed into place), broken only when its
 owner is provably dead (through a ``<file>.lock.break-<id>`` marker so that only one process
-may remove it), and released only by its holder.
+may remove it), and released only by its holder (in the process that took it). A lock path
+holding another tool's file (``poetry.lock``) is never touched: ``E_LOCK_FOREIGN``. Waiters are
+served fairly: one that has waited a moment claims the next turn in ``<file>.lock.next``.
 
 Every rule is the core's (``statecore.lock``: the record's bytes, what a lock file says of its
-owner, the verdict on whether that owner is gone, the timeout error); this module makes the
-system calls and gathers the facts (the file's stamp, ``kill(pid, 0)``, ``/proc/<pid>/stat``).
+owner, the verdict on whether that owner is gone, whose turn it is, the timeout error); this
+module makes the system calls and gathers the facts (the file's stamp, ``kill(pid, 0)``,
+``/proc/<pid>/stat``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import random
@@ -22,23 +26,36 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from statecore._atomic import unlink_quiet
+from statecore import _runtime
+from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
 from statecore._generated import lock as _rules
-from statecore._generated.tables import LOCK_GRACE_MS, LOCK_LEASE_MS, LOCK_TIMEOUT_MS, TOKEN_BYTES
+from statecore._generated.tables import (
+    LOCK_GRACE_MS,
+    LOCK_LEASE_MS,
+    LOCK_QUEUE_AFTER_MS,
+    LOCK_TURN_MS,
+    TOKEN_BYTES,
+)
+from statecore.errors import FileTypeError
 
 if TYPE_CHECKING:
-    from statecore.types import LockFacts, LockIdentity, LockRecord, LockRecordText
+    from statecore.types import LockFacts, LockIdentity, LockOwner, LockRecord, LockRecordText
 
 LEASE_SECONDS = LOCK_LEASE_MS / 1000
 """A lock whose owner runs on another host is broken only this long after ``acquired_at``."""
 GRACE_SECONDS = LOCK_GRACE_MS / 1000
 """A malformed lock record (or break marker) is broken only when its mtime is this old."""
-DEFAULT_TIMEOUT = LOCK_TIMEOUT_MS / 1000
+DEFAULT_TIMEOUT = _runtime.DEFAULT_TIMEOUT
 """Default seconds to wait for a lock before :class:`LockTimeoutError`."""
 MAX_BACKOFF = 0.025
 """Polling backoff: 1 ms doubling to this, plus up to 25 % jitter."""
+CLAIM_POLL = 0.001
+"""How often a waiter holding the claim to the next turn polls (seconds)."""
+RECORD_READ_LIMIT = 64 * 1024
+"""A lock file, marker or claim is read up to this many bytes (a record is ~200)."""
 
 _LINK_UNSUPPORTED = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def clock_ms() -> int:
@@ -85,29 +102,39 @@ def new_record() -> LockRecordText:
 
 @dataclass(frozen=True)
 class Owner:
-    """What a lock file or break marker holds (the core's reading of it)."""
+    """What a lock file, break marker or turn claim holds (the core's reading of it)."""
 
     record: LockRecord | None
     """The owner record, or None when malformed."""
     id: str
     """The token, or for a malformed record ``m`` + a hash of its stamp and bytes."""
+    foreign: bool
+    """Not a statecore file at all (``poetry.lock``): never judged, never removed."""
     mtime_ms: int
     """The file's mtime (epoch ms)."""
     text: str
     """The raw content (for messages)."""
 
+    def reading(self) -> LockOwner:
+        """The core's ``{record, id, foreign}`` of the file."""
+        return {"record": self.record, "id": self.id, "foreign": self.foreign}
+
 
 def read_owner(path: str) -> Owner | None:
-    """Reads a lock file or break marker; None when it does not exist."""
-    try:
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            data = f.read()
-    except FileNotFoundError:
+    """Reads a lock file, break marker or claim (at most 64 KiB); None when it does not exist.
+
+    Anything but a regular file (a FIFO, a directory) is the core's ``E_FILE_TYPE``."""
+    opened = open_regular(path)
+    if opened is None:
         return None
+    fd, st = opened
+    try:
+        data = read_fd(fd, st.st_size, RECORD_READ_LIMIT)
+    finally:
+        os.close(fd)
     owner = _rules.owner(data, f"{st.st_ino}:{st.st_mtime_ns}")
     text = data.decode("utf-8", "replace")
-    return Owner(owner["record"], owner["id"], st.st_mtime_ns // 1_000_000, text)
+    return Owner(owner["record"], owner["id"], owner["foreign"], st.st_mtime_ns // 1_000_000, text)
 
 
 def process_exists(pid: int) -> bool:
@@ -121,14 +148,14 @@ def process_exists(pid: int) -> bool:
     return True
 
 
-def owner_dead(owner: Owner) -> bool:
-    """Whether a lock (or marker) may be broken: the core's verdict on the facts seen here."""
+def facts(owner: Owner) -> LockFacts:
+    """What this host sees of a lock file's owner, for the core's verdict (and turn)."""
     me = identity()
     r = owner.record
     probe = sys.platform != "win32"  # no kill(pid, 0) there: never guess
     local = r is not None and r["host"] == me["host"] and probe
     pid = r["pid"] if r is not None else 0
-    facts: LockFacts = {
+    return {
         "now_ms": clock_ms(),
         "mtime_ms": owner.mtime_ms,
         "host": me["host"],
@@ -137,22 +164,33 @@ def owner_dead(owner: Owner) -> bool:
         "exists": process_exists(pid) if local else None,
         "stat": proc_stat_text(pid) if local else None,
     }
-    return _rules.verdict(r, facts)["dead"]
+
+
+def owner_dead(owner: Owner) -> bool:
+    """Whether a lock (or marker) may be broken: the core's verdict on the facts seen here.
+
+    A foreign file is never dead: it is not ours to remove."""
+    return not owner.foreign and _rules.verdict(owner.record, facts(owner))["dead"]
 
 
 # --- the protocol ------------------------------------------------------------------------
 
 
-def _create_exclusive(target: str, text: str) -> bool:
-    """``open(O_CREAT|O_EXCL)`` + write: the fallback where link() is unsupported."""
+def _create_exclusive(target: str, data: bytes) -> bool:
+    """``open(O_CREAT|O_EXCL)`` + write: the fallback where link() is unsupported. A failed
+    write removes the half-made file again (it is ours)."""
     try:
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
     except FileExistsError:
         return False
     try:
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
+        try:
+            write_all(fd, data)
+        finally:
+            os.close(fd)
+    except BaseException:
+        unlink_quiet(target)
+        raise
     return True
 
 
@@ -160,18 +198,19 @@ def create_complete(target: str, mine: LockRecordText) -> bool:
     """Creates ``target`` holding ``mine`` (a new record), complete from its first instant.
 
     Its bytes go to ``<target>.<token>.tmp``, which is link()-ed to ``target``
-    (EEXIST = held by someone else). Returns True when we created it.
+    (EEXIST = held by someone else). Returns True when we created it. The temp file is
+    removed whatever happens (a failed write, a full disk included).
     """
-    text: str = mine["text"]
+    data = mine["text"].encode()
     tmp = f"{target}.{mine['record']['token']}.tmp"
     attempt = 0
     while True:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
         try:
-            os.write(fd, text.encode())
-        finally:
-            os.close(fd)
-        try:
+            try:
+                write_all(fd, data)
+            finally:
+                os.close(fd)
             os.link(tmp, target)
             return True
         except FileExistsError:
@@ -183,33 +222,43 @@ def create_complete(target: str, mine: LockRecordText) -> bool:
                 raise
         except OSError as error:
             if error.errno in _LINK_UNSUPPORTED:
-                return _create_exclusive(target, text)
+                return _create_exclusive(target, data)
             raise
         finally:
             unlink_quiet(tmp)
 
 
 def release_file(path: str, mine: LockRecordText) -> bool:
-    """Unlinks ``path`` if it still holds exactly our record's bytes; never anyone else's."""
+    """Unlinks ``path`` if it still holds exactly our record's bytes; never anyone else's
+    (nor anything that is not a regular file)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            current = f.read()
-    except FileNotFoundError:
+        opened = open_regular(path)
+    except FileTypeError:
         return False
-    if current != mine["text"]:
+    if opened is None:
+        return False
+    fd, st = opened
+    try:
+        current = read_fd(fd, st.st_size, RECORD_READ_LIMIT)
+    finally:
+        os.close(fd)
+    if current != mine["text"].encode():
         return False
     unlink_quiet(path)
     return True
 
 
 def break_file(lock_path: str, target: str, owner: Owner, depth: int = 0) -> bool:
-    """Removes ``target`` (the lock or a marker) whose ``owner`` was judged dead.
+    """Removes ``target`` (the lock, a marker or a claim) whose ``owner`` was judged dead.
 
     Only the winner of the marker ``<lock>.break-<owner.id>`` may: it re-reads ``target``,
     confirms the same owner is there and still dead, and unlinks it. A marker whose own owner
-    is dead is removed the same way one level up. Returns True after progress (something
-    removed, or already gone), False to wait for a live breaker.
+    is dead is removed the same way one level up. A foreign file is never removed. Returns
+    True after progress (something removed, or already gone), False to wait for a live
+    breaker.
     """
+    if owner.foreign:
+        return False
     marker = f"{lock_path}.break-{owner.id}"
     mine = new_record()
     if create_complete(marker, mine):
@@ -229,7 +278,9 @@ def break_file(lock_path: str, target: str, owner: Owner, depth: int = 0) -> boo
 
 
 def _try_acquire(lock_path: str) -> tuple[LockRecordText | None, Owner | None]:
-    """One attempt: ``(our record, None)`` when acquired, else ``(None, holder to wait for)``."""
+    """One attempt: ``(our record, None)`` when acquired, else ``(None, holder to wait for)``.
+
+    A lock path holding another tool's file is the core's ``E_LOCK_FOREIGN`` at once."""
     owner: Owner | None = None
     for _ in range(8):
         mine = new_record()
@@ -238,25 +289,32 @@ def _try_acquire(lock_path: str) -> tuple[LockRecordText | None, Owner | None]:
         owner = read_owner(lock_path)
         if owner is None:
             continue  # released meanwhile
+        if owner.foreign:
+            _rules.foreign(lock_path, owner.text)
         if not owner_dead(owner) or not break_file(lock_path, lock_path, owner):
             return None, owner
     return None, owner
 
 
 class Lock:
-    """A held lock on ``<file>.lock``; a context manager that releases on exit."""
+    """A held lock on ``<file>.lock``; a context manager that releases on exit.
+
+    Only the process that took it releases it: after a ``fork``, :meth:`release` in the child
+    does nothing and returns False (the parent still holds the lock)."""
 
     def __init__(self, path: str, mine: LockRecordText) -> None:
         self.path = path
-        """The lock file."""
+        """The lock file (an absolute path)."""
         self.record: LockRecord = mine["record"]
         """Our owner record (its ``token`` identifies this holder)."""
         self._mine = mine
+        self._pid = os.getpid()
         self._released = False
 
     def release(self) -> bool:
-        """Releases the lock; True when our lock file was removed, False if it was not ours."""
-        if self._released:
+        """Releases the lock; True when our lock file was removed, False if it was not ours
+        (or when called in another process than the one that took it)."""
+        if self._released or os.getpid() != self._pid:
             return False
         self._released = True
         return release_file(self.path, self._mine)
@@ -273,46 +331,119 @@ class Lock:
         self.release()
 
 
-def acquire_lock(path: str | os.PathLike[str], timeout: float = DEFAULT_TIMEOUT) -> Lock:
-    """Takes the lock of ``path`` (the sidecar ``<path>.lock``), waiting up to ``timeout`` s.
+def _read_claim(next_path: str) -> Owner | None:
+    """What ``<file>.lock.next`` holds; None when there is none, or it cannot be read (the
+    claim file never makes an acquisition fail)."""
+    try:
+        return read_owner(next_path)
+    except OSError:
+        return None
 
-    Raises :class:`LockTimeoutError` (``E_LOCK_TIMEOUT``, ``details`` = path and owner record).
-    """
-    lock_path = os.fspath(path) + ".lock"
-    deadline = time.monotonic() + timeout
+
+def _claim(next_path: str) -> LockRecordText | None:
+    """Claims the next turn: our record in ``<file>.lock.next``, or None when someone else holds
+    it (or it cannot be created: then we just do not claim)."""
+    mine = new_record()
+    try:
+        return mine if create_complete(next_path, mine) else None
+    except OSError:
+        return None
+
+
+def _unclaim(next_path: str, claim: LockRecordText) -> None:
+    """Removes our claim (only if it is still ours); never raises."""
+    with contextlib.suppress(OSError):
+        release_file(next_path, claim)
+
+
+def _must_wait(lock_path: str, claimed: Owner, claim: LockRecordText | None) -> bool:
+    """The core's ``lock.turn`` on the claim ``claimed``: True to let its claimant go first; a
+    dead claimant's claim is broken."""
+    token = None if claim is None else claim["record"]["token"]
+    turn = _rules.turn(claimed.reading(), facts(claimed), token)
+    if turn["dead"]:
+        with contextlib.suppress(OSError):
+            break_file(lock_path, lock_path + ".next", claimed)
+    return turn["wait"]
+
+
+def _timeout(lock_path: str, owner: Owner | None, timeout: float) -> None:
+    """Raises the core's ``E_LOCK_TIMEOUT`` naming the holder (read now if not seen)."""
+    if owner is None:
+        try:
+            owner = read_owner(lock_path)
+        except OSError:
+            owner = None
+    held = None if owner is None else {"record": owner.record, "id": owner.id, "text": owner.text}
+    _rules.timeout(lock_path, held, round(timeout * 1000))
+
+
+def acquire(lock_path: str, timeout: float) -> Lock:
+    """Takes the lock file ``lock_path`` (absolute), waiting up to ``timeout`` seconds (checked).
+
+    Fair under contention (docs/locking.md § Fairness): a waiter that has waited
+    ``LOCK_QUEUE_AFTER_MS`` claims the next turn in ``<lock>.next`` (refreshed every half
+    ``LOCK_TURN_MS``); every other acquirer lets a live claimant go first."""
+    next_path = lock_path + ".next"
+    start = time.monotonic()
+    claim: LockRecordText | None = None
+    claimed_at = start
+    owner: Owner | None = None
     attempt = 0
-    while True:
-        mine, owner = _try_acquire(lock_path)
-        if mine is not None:
-            return Lock(lock_path, mine)
-        left = deadline - time.monotonic()
-        if left <= 0:
-            held = (
-                None
-                if owner is None
-                else {"record": owner.record, "id": owner.id, "text": owner.text}
-            )
-            _rules.timeout(lock_path, held, round(timeout * 1000))
-        base = min(0.001 * 2**attempt, MAX_BACKOFF)
-        time.sleep(max(0.0, min(left, base * (1 + random.random() / 4))))
-        attempt = min(attempt + 1, 10)
+    try:
+        while True:
+            claimed = _read_claim(next_path)
+            if claimed is None or not _must_wait(lock_path, claimed, claim):
+                mine, owner = _try_acquire(lock_path)
+                if mine is not None:
+                    return Lock(lock_path, mine)
+            now = time.monotonic()
+            elapsed = now - start
+            if elapsed >= timeout:
+                _timeout(lock_path, owner, timeout)
+            if claim is None:
+                if claimed is None and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
+                    claim = _claim(next_path)
+                    claimed_at = now
+            elif (now - claimed_at) * 1000 > LOCK_TURN_MS / 2:
+                _unclaim(next_path, claim)
+                claim = _claim(next_path)
+                claimed_at = now
+            base = CLAIM_POLL if claim is not None else min(0.001 * 2**attempt, MAX_BACKOFF)
+            time.sleep(max(0.0, min(timeout - elapsed, base * (1 + random.random() / 4))))
+            attempt = min(attempt + 1, 10)
+    finally:
+        if claim is not None:
+            _unclaim(next_path, claim)
+
+
+def acquire_lock(path: str | os.PathLike[str], timeout: float | None = DEFAULT_TIMEOUT) -> Lock:
+    """Takes the lock of ``path`` (the sidecar ``<path>.lock``), waiting up to ``timeout`` s
+    (None: the default; 0: one attempt).
+
+    Raises :class:`LockTimeoutError` (``E_LOCK_TIMEOUT``, ``details`` = path and owner record),
+    :class:`LockForeignError` (``E_LOCK_FOREIGN``) when ``<path>.lock`` is another tool's file
+    (left alone), ``UsageError`` for a bad path (``E_ARGUMENT``) or timeout (``E_OPTIONS``).
+    """
+    seconds = _runtime.check_timeout("append", timeout)
+    return acquire(_runtime.path_arg(path) + ".lock", seconds)
 
 
 def sweep(path: str) -> None:
     """Removes what dead writers left next to ``path``; called by the lock holder.
 
     ``.<name>.tmp-*`` (no one else writes while we hold the lock), and lock temp files and
-    break markers whose owners are dead.
+    break markers whose owners are dead (never a foreign file).
     """
     directory, name = os.path.split(os.path.abspath(path))
-    lock_path = path + ".lock"
+    lock_path = os.path.join(directory, name) + ".lock"
     try:
         entries = os.listdir(directory)
     except OSError:
         return
     # Only names that contain the file's name (other than it and its lock) can be its litter:
     # no crossing when there are none.
-    own = (name, f"{name}.lock")
+    own = (name, f"{name}.lock", f"{name}.lock.next")
     candidates = [entry for entry in entries if entry not in own and name in entry]
     if not candidates:
         return
@@ -322,7 +453,10 @@ def sweep(path: str) -> None:
             unlink_quiet(full)  # nobody else writes while we hold the lock
             continue
         # A lock temp file or break marker holds its creator's record: judged like a lock.
-        owner = read_owner(full)
+        try:
+            owner = read_owner(full)
+        except FileTypeError:
+            continue  # not a file statecore made
         if owner is None or not owner_dead(owner):
             continue
         if item["what"] == "lock_temp":

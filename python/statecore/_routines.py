@@ -22,14 +22,17 @@ def update_file(
     args: Sequence[object] = (),
     now: Now | None = None,
     if_match: str | None = None,
+    reset: bool = False,
 ) -> FileUpdate[Any]:
     """One crossing per file update: the file's bytes (None: missing) read as ``kind``,
     ``change`` applied (``""``: replace with ``args[0]``; ``"merge"``: ``args`` = ``[patch,
     options]``; else a writer of the table, ``args`` being its arguments after the document),
     validated and serialized. ``now`` (default: the clock) fills stamps and ``now`` arguments.
-    Raises ``ConflictError`` when ``if_match`` is not the file's etag."""
+    Raises ``ConflictError`` when ``if_match`` is not the file's etag, and the file's own error
+    when it breaks a limit or repeats a key, unless ``reset`` (then it is replaced like an
+    unparseable file: ``corrupt`` is true, keep a copy)."""
     clock = _runtime.clock() if now is None else now
-    result: FileUpdate[Any] = _update(kind, change, data, tuple(args), clock, if_match)
+    result: FileUpdate[Any] = _update(kind, change, data, tuple(args), clock, if_match, reset)
     return result
 
 

@@ -1,16 +1,23 @@
-"""What the generated functions (``statecore._generated``) need of the host: the clock, random
-bytes, whether an argument is a directory, and options given as a dict or as keywords."""
+"""What the generated functions (``statecore._generated``) and the host layer need of the host:
+the clock, random bytes, whether an argument is a directory, path arguments, and options given
+as a dict or as keywords (checked by the core)."""
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Mapping
 from typing import Any
 
-from statecore._generated.tables import HOST_OPTIONS, RANDOM_BYTES
+from statecore._generated.tables import HOST_OPTIONS, LOCK_TIMEOUT_MS, RANDOM_BYTES
 from statecore._statecore import call as _call
 from statecore.errors import UsageError
+
+DEFAULT_TIMEOUT = LOCK_TIMEOUT_MS / 1000
+"""Default seconds to wait for a lock before :class:`LockTimeoutError`."""
+_LONGEST_TIMEOUT = 1e9
+"""Seconds: a longer timeout (a huge int) waits this long, which is forever in practice."""
 
 
 def clock() -> int:
@@ -24,8 +31,30 @@ def random(value: str | bytes | None) -> str | bytes:
 
 
 def is_path(value: object) -> bool:
-    """True for a directory argument (``str`` or ``os.PathLike``), false for a document."""
-    return isinstance(value, (str, os.PathLike))
+    """True for a directory argument (``str`` or ``os.PathLike``), false for a document.
+    ``bytes`` (never a document) counts as a path, so that it is refused as one (``E_ARGUMENT``)."""
+    return isinstance(value, (str, bytes, os.PathLike))
+
+
+def _type_name(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def path_arg(value: object, argument: str = "path") -> str:
+    """A path argument (``str`` or ``os.PathLike[str]``) as an ABSOLUTE path, resolved once so
+    that a later ``chdir`` changes nothing; anything else (``bytes`` paths included) is
+    ``UsageError`` ``E_ARGUMENT`` with ``details.argument``."""
+    text: object = value
+    if isinstance(value, os.PathLike):
+        text = os.fspath(value)
+    if isinstance(text, str):
+        return os.path.abspath(text)
+    shown = f"a path of {_type_name(text)}" if text is not value else _type_name(value)
+    raise UsageError(
+        f"{argument} must be a str or an os.PathLike of str, not {shown}",
+        code="E_ARGUMENT",
+        details={"argument": argument},
+    )
 
 
 def no_options(options: Mapping[str, object]) -> None:
@@ -48,12 +77,64 @@ def options(
     return chosen
 
 
+def is_timeout(value: object) -> bool:
+    """True for a timeout the core accepts: absent (None), or a finite int/float ≥ 0 (not bool)."""
+    if value is None:
+        return True
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return value >= 0 and (isinstance(value, int) or math.isfinite(value))
+
+
+def _value_ok(key: str, value: object) -> bool:
+    """The fast path of the core's value check (the core has the final word)."""
+    if key == "timeout":
+        return is_timeout(value)
+    if key == "if_match":
+        return value is None or isinstance(value, str)
+    if key == "reset":
+        return value is None or isinstance(value, bool)
+    return True  # now, merge options: checked by the core where they are used
+
+
+def as_json(value: object) -> object:
+    """``value`` when the core can receive it as JSON, else its text (``nan``, ``inf``, the
+    ``repr`` of another object), so that the core reports it (``E_OPTIONS``), not the
+    conversion."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    return repr(value)
+
+
 def check_options(
     set_name: str, given: Mapping[str, object], also: tuple[str, ...] = ()
 ) -> Mapping[str, object]:
-    """``given`` when every key is one of the host options ``set_name`` (or ``also``); else the
-    core's ``E_OPTIONS`` (``UsageError``) naming the nearest valid key."""
+    """``given`` when every key is one of the host options ``set_name`` (or ``also``) and every
+    value has its option's type; else the core's ``E_OPTIONS`` (``UsageError``) naming the
+    nearest valid key or the bad value (a value JSON cannot hold is passed as its text)."""
     known = HOST_OPTIONS[set_name]
-    if any(key not in known and key not in also for key in given):
-        _call("check_options", (set_name, given, False, list(also)))  # raises E_OPTIONS
+    if any(
+        (key not in known and key not in also) or not _value_ok(key, value)
+        for key, value in given.items()
+    ):
+        shown = {key: as_json(value) if key in known else None for key, value in given.items()}
+        _call("check_options", (set_name, shown, False, list(also)))  # raises E_OPTIONS
     return given
+
+
+def timeout_seconds(value: object) -> float:
+    """A checked ``timeout`` option in seconds: None is the default."""
+    if value is None:
+        return DEFAULT_TIMEOUT
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise AssertionError(f"unchecked timeout {value!r}")  # check_options refused it
+    return float(value) if value < _LONGEST_TIMEOUT else _LONGEST_TIMEOUT
+
+
+def check_timeout(set_name: str, value: object) -> float:
+    """A ``timeout`` argument checked by the core (``E_OPTIONS`` before any lock), in seconds."""
+    if not is_timeout(value):
+        check_options(set_name, {"timeout": value})
+    return timeout_seconds(value)

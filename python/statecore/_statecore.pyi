@@ -17,6 +17,7 @@ def update(
     args: tuple[object, ...],
     now: object,
     if_match: str | None = None,
+    reset: bool = False,
 ) -> Any: ...
 def query(
     kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None

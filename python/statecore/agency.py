@@ -14,11 +14,15 @@ import os
 import tempfile
 from typing import TYPE_CHECKING, Literal
 
+from statecore._atomic import DOCUMENT_READ_LIMIT as _DOCUMENT_READ_LIMIT
+from statecore._atomic import open_regular as _open_regular
+from statecore._atomic import read_fd as _read_fd
 from statecore._atomic import read_maybe as _read_maybe
 from statecore._generated.agency import *  # noqa: F403
 from statecore._generated.agency import __all__ as _generated
 from statecore._generated.agency import build_snapshot, protocol_document, status_path
 from statecore._generated.tables import STALL_THRESHOLD_MS
+from statecore._runtime import path_arg as _path_arg
 
 if TYPE_CHECKING:
     from statecore._files import StrPath
@@ -53,22 +57,24 @@ def snapshot(
     path = status_path(worktree)
     data: bytes | None = None
     mod_time: int | None = None
-    try:
-        with open(path, "rb") as file:
-            mod_time = os.fstat(file.fileno()).st_mtime_ns // 1_000_000
-            data = file.read()
-    except FileNotFoundError:
-        pass
+    opened = _open_regular(path)  # a FIFO or a directory there: E_FILE_TYPE
+    if opened is not None:
+        fd, st = opened
+        try:
+            mod_time = st.st_mtime_ns // 1_000_000
+            data = _read_fd(fd, st.st_size, _DOCUMENT_READ_LIMIT)
+        finally:
+            os.close(fd)
     meta: bytes | None = None
     if meta_path is not None:
         try:
-            meta = _read_maybe(os.fspath(meta_path))
+            meta = _read_maybe(_path_arg(meta_path))
         except OSError:
             meta = None
     facts = {
         "status_file_mod_time": mod_time,
         "tmux_active": tmux_active,
-        "worktree_present": os.path.isdir(os.fspath(worktree)),
+        "worktree_present": os.path.isdir(_path_arg(worktree)),
     }
     return build_snapshot(data, meta, facts, now, threshold_ms)
 
@@ -77,7 +83,7 @@ def write_protocol_document(repo_root: StrPath) -> Literal["created", "exists"]:
     """``agency init``: writes ``<repo_root>/CLAUDE.md`` (the runner protocol) only when no
     file of that name exists; never overwrites, even when another process creates it at the
     same moment (the complete file is linked into place, which fails if the name is taken)."""
-    root = os.fspath(repo_root)
+    root = _path_arg(repo_root)
     target = os.path.join(root, "CLAUDE.md")
     if os.path.lexists(target):
         return "exists"

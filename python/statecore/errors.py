@@ -129,6 +129,18 @@ class LockTimeoutError(StatecoreError, TimeoutError):
     codes = ("E_LOCK_TIMEOUT",)
 
 
+class LockForeignError(StatecoreError, FileExistsError):
+    """The lock path holds a file that is not a statecore lock (it is left alone)."""
+
+    codes = ("E_LOCK_FOREIGN",)
+
+
+class FileTypeError(StatecoreError, OSError):
+    """The path is not a regular file (a FIFO, a device, a directory, a symlink for a log)."""
+
+    codes = ("E_FILE_TYPE",)
+
+
 #: Every code and the class raised for it.
 CLASSES: dict[str, type[StatecoreError]] = {
     code: cls
@@ -144,6 +156,8 @@ CLASSES: dict[str, type[StatecoreError]] = {
         LogCorruptError,
         ConflictError,
         LockTimeoutError,
+        LockForeignError,
+        FileTypeError,
     )
     for code in cls.codes
 }
@@ -158,7 +172,9 @@ __all__ = [
     "CLASSES",
     "ConflictError",
     "DataError",
+    "FileTypeError",
     "LimitError",
+    "LockForeignError",
     "LockTimeoutError",
     "LogCorruptError",
     "MergeError",

@@ -114,6 +114,7 @@ LockVerdict: Any = dict
 LockFacts: Any = dict
 ProcStat: Any = dict
 Litter: Any = dict
+LockTurn: Any = dict
 FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
@@ -186,6 +187,7 @@ __all__ = [
     "LockOwner",
     "LockRecord",
     "LockRecordText",
+    "LockTurn",
     "LockVerdict",
     "Log",
     "LogAppend",

@@ -698,6 +698,7 @@ class LockOwner(TypedDict):
 
     record: LockRecord | None
     id: str
+    foreign: bool
 
 class LockVerdict(TypedDict):
     """Whether a lock's owner is provably gone (then it may be broken), and why."""
@@ -728,6 +729,12 @@ class Litter(TypedDict):
     entry: str
     what: LitterKind
 
+class LockTurn(TypedDict):
+    """Whether an acquirer lets the claimant of the next turn go first."""
+
+    wait: bool
+    dead: bool
+
 class FctryEvent(TypedDict):
     """One fctry build, verification or context lifecycle event."""
 
@@ -752,12 +759,13 @@ class UpdateOptions(TypedDict):
 
     if_match: NotRequired[str | None]
     now: NotRequired[Now | None]
-    timeout: NotRequired[float]
+    timeout: NotRequired[float | None]
+    reset: NotRequired[bool | None]
 
 class AppendOptions(TypedDict):
     """Options of a locked log append."""
 
-    timeout: NotRequired[float]
+    timeout: NotRequired[float | None]
 
 class FileUpdate(TypedDict, Generic[D]):
     """What a file update returns: the file's new state and what to write."""

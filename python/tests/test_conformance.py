@@ -51,12 +51,18 @@ def routine_args(op_name: str, args: list[Any] | None) -> list[Any]:
 
 def call_routine(name: str, args: list[Any]) -> Any:
     """The file routines (tests/README.md), not table operations: ``update_file [kind,
-    change, data, args, now, if_match]`` and ``query_file [kind, op, data, args]``."""
+    change, data, args, now, if_match, reset]`` and ``query_file [kind, op, data, args]``."""
     kind, op, data, rest = (args + [None] * 4)[:4]
     if name == "update_file":
-        now, if_match = ([*args[4:], None, None])[:2]
+        now, if_match, reset = ([*args[4:], None, None, None])[:3]
         return statecore.update_file(
-            kind, op, as_bytes(data), routine_args(op, rest), now=now, if_match=if_match
+            kind,
+            op,
+            as_bytes(data),
+            routine_args(op, rest),
+            now=now,
+            if_match=if_match,
+            reset=bool(reset),
         )
     return statecore.query_file(kind, op, as_bytes(data), routine_args(op, rest))
 

@@ -235,7 +235,11 @@ def test_other_hosts_lock_is_broken_only_after_the_lease(workdir: Path) -> None:
     acquire_lock(file, 1.0).release()
 
 
-@pytest.mark.parametrize("content", ["", "garbage", '{"pid": 1}', '{"pid":1,"token":"../../x"}'])
+# Malformed statecore records (a damaged record, empty, zeros): another tool's file at the lock
+# path is E_LOCK_FOREIGN instead (test_hardening.py).
+@pytest.mark.parametrize(
+    "content", ["", "\0\0\0", '{"pid":garb', '{"pid": 1}', '{"pid":1,"token":"../../x"}']
+)
 def test_malformed_record_is_broken_only_after_grace(workdir: Path, content: str) -> None:
     file = workdir / "state.json"
     lock_path = Path(f"{file}.lock")
@@ -269,7 +273,7 @@ def test_update_clears_dead_markers_and_lock_temp_files(workdir: Path) -> None:
     os.unlink(f"{file}.lock")
     Path(f"{file}.lock.break-{'2' * 32}").write_text(json.dumps(record))
     old_tmp = Path(f"{file}.lock.{'3' * 32}.tmp")  # malformed, past the grace period
-    old_tmp.write_text("{}")
+    old_tmp.write_text('{"pid":')
     set_age(old_tmp, GRACE_SECONDS + 1)
     Path(f"{file}.lock.{'4' * 32}.tmp").write_text(json.dumps({**record, "token": "4" * 32}))
     live_tmp = Path(f"{file}.lock.{'5' * 32}.tmp")  # a live owner's: kept
@@ -327,7 +331,7 @@ def test_cross_language_malformed_lock_has_one_break_marker(workdir: Path) -> No
     """Node derives the same marker name for a malformed lock, so it respects ours."""
     file = workdir / "state.json"
     lock_path = Path(f"{file}.lock")
-    lock_path.write_text("garbage")
+    lock_path.write_text('{"pid":garbage')  # a damaged record (not another tool's file)
     set_age(lock_path, GRACE_SECONDS + 1)
     owner = read_owner(str(lock_path))
     assert owner is not None
@@ -342,7 +346,7 @@ def test_cross_language_malformed_lock_has_one_break_marker(workdir: Path) -> No
     args = [NODE, "-e", script, str(REPO / "npm" / "lib" / "host.cjs"), str(file)]
     out = subprocess.run(args, capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "E_LOCK_TIMEOUT", out.stderr
-    assert lock_path.read_text() == "garbage"
+    assert lock_path.read_text() == '{"pid":garbage'
     marker.unlink()
     acquire_lock(file, 1.0).release()
 

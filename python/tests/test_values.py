@@ -180,7 +180,10 @@ def test_scalars_and_containers() -> None:
     }
     out = statecore.merge(value, {})
     assert type(out["b"]) is bool
-    assert math.copysign(1, out["x"]) == -1
+    # Negative zero is read as zero in every surface (docs/api.md § Numbers).
+    assert math.copysign(1, out["x"]) == 1
+    assert statecore.serialize(-0.0) == "0.0\n"
+    assert statecore.parse("-0") == 0
     assert statecore.serialize(1.0) == "1.0\n"
     assert statecore.serialize(1) == "1\n"
     assert type(statecore.parse("1.0")) is float

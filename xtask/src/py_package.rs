@@ -139,7 +139,7 @@ pub fn native_pyi() -> String {
          __all__ = [\"__version__\", \"call\", \"query\", \"update\"]\n\n\
          __version__: str\n\n\
          def call(op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n\
-         def update(\n    kind: str,\n    op: str,\n    data: str | bytes | None,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None = None,\n) -> Any: ...\n\
+         def update(\n    kind: str,\n    op: str,\n    data: str | bytes | None,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None = None,\n    reset: bool = False,\n) -> Any: ...\n\
          def query(\n    kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None\n) -> Any: ...\n",
     );
     out
@@ -197,7 +197,7 @@ pub fn host_py() -> String {
         );
     }
     out.push_str(
-        "def update_document(\n    path: StrPath,\n    kind: DocumentKind,\n    patch_or_function: Any,\n    options: MergeOptions | None = None,\n    **keywords: Any,\n) -> Any:\n    \"\"\"Locked read-merge-validate-write of ``path``: one crossing into the core for a patch.\n\n    ``patch_or_function`` is a patch (merged with ``options``, or the keywords ``strategy``,\n    ``rules``, ``stamp``) or a function given the current document that returns the new one, or\n    changes it and returns None. Host keywords: ``if_match`` (compare-and-swap), ``now`` (for\n    stamps), ``timeout`` (seconds). Unparseable old bytes are first copied to\n    ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),\n    ``ConflictError``, ``LockTimeoutError``; a misspelt keyword is ``UsageError`` ``E_OPTIONS``.\n    \"\"\"\n    return _files.update_document(path, kind, patch_or_function, options, keywords)\n\n\n__all__ = [\"read_document\", \"update_document\"]\n",
+        "def update_document(\n    path: StrPath,\n    kind: DocumentKind,\n    patch_or_function: Any,\n    options: MergeOptions | None = None,\n    **keywords: Any,\n) -> Any:\n    \"\"\"Locked read-merge-validate-write of ``path``: one crossing into the core for a patch.\n\n    ``patch_or_function`` is a patch (merged with ``options``, or the keywords ``strategy``,\n    ``rules``, ``stamp``) or a function given the current document that returns the new one, or\n    changes it and returns None. Host keywords: ``if_match`` (compare-and-swap), ``now`` (for\n    stamps), ``timeout`` (seconds), ``reset`` (replace a file that breaks a limit). Unparseable\n    old bytes are first copied to ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),\n    ``ConflictError``, ``LockTimeoutError``; a misspelt keyword is ``UsageError`` ``E_OPTIONS``.\n    \"\"\"\n    return _files.update_document(path, kind, patch_or_function, options, keywords)\n\n\n__all__ = [\"read_document\", \"update_document\"]\n",
     );
     with_imports(&out)
 }

@@ -264,14 +264,15 @@ const FILE_OPS: &str = "\
  * One crossing per file update: the file's bytes (null: missing) read as `kind`, `change`
  * applied (`\"\"`: replace with `args[0]`; `\"merge\"`: `args` = `[patch, options]`; else a
  * writer of the table, `args` being its arguments after the document), validated and
- * serialized. `now` (default: the clock) fills stamps and `now` arguments.
+ * serialized. `now` (default: the clock) fills stamps and `now` arguments; `reset` replaces a
+ * file that breaks a limit or repeats a key (else its error is raised).
  */
 export declare function updateFile<K extends DocumentKind>(
   kind: K,
   change: string,
   data: Bytes | null | undefined,
   args: unknown[],
-  options?: { now?: Now | null; ifMatch?: string | null },
+  options?: { now?: Now | null; ifMatch?: string | null; reset?: boolean },
 ): FileUpdate<DocumentOf<K>>;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;

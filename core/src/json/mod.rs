@@ -59,12 +59,53 @@ pub fn check_js_safe(value: &Value) -> Result<()> {
     check_numbers(value, &is_js_safe)
 }
 
-/// Checks that every number is finite as a 64-bit float (integers of any size pass): what a
-/// Python host needs (`int` is exact, `float` is f64). Otherwise `E_PRECISION`.
+/// Checks that every float keeps its value as a 64-bit float, neither overflowing nor
+/// underflowing to zero (integers of any size pass): what a Python host needs (`int` is exact,
+/// `float` is f64). Otherwise `E_PRECISION`.
 pub fn check_float_range(value: &Value) -> Result<()> {
-    check_numbers(value, &|n: &Number| {
-        is_integer_text(n.as_str()) || n.as_f64().is_some_and(f64::is_finite)
-    })
+    check_numbers(value, &|n: &Number| is_integer_text(n.as_str()) || is_float_kept(n))
+}
+
+/// A number's text without the sign of a negative zero (`-0` → `0`, `-0.0e3` → `0.0e3`):
+/// JSON gives `-0` no meaning of its own and a JavaScript host cannot write it back, so every
+/// surface reads it as zero (docs/api.md § Numbers).
+pub fn without_negative_zero(text: &str) -> &str {
+    match text.strip_prefix('-') {
+        Some(rest) if mantissa(rest).bytes().all(|b| b == b'0' || b == b'.') => rest,
+        _ => text,
+    }
+}
+
+/// The digits of a number's text before its exponent.
+fn mantissa(text: &str) -> &str {
+    text.split(['e', 'E']).next().unwrap_or(text)
+}
+
+/// True when a float's text reads as a finite double that keeps its value: not beyond the
+/// double range (`1e400`), and not a non-zero number that rounds to zero (`1e-400`). Both
+/// are `E_PRECISION`: a host must refuse, not change, a number.
+fn is_float_kept(n: &Number) -> bool {
+    n.as_f64().is_some_and(|f| keeps_value(n.as_str(), f))
+}
+
+/// True when `f`, the double read from the number text `text`, keeps its value: finite, and
+/// zero only when the text is a zero (the rule of [`check_float_range`], for a host that has
+/// already read the double).
+pub fn keeps_value(text: &str, f: f64) -> bool {
+    f.is_finite() && (f != 0.0 || mantissa(text).bytes().all(|b| !(b'1'..=b'9').contains(&b)))
+}
+
+/// An error found in a result that carries a document (`{document, etag, ...}`) points into
+/// the document, as the same error from `parse` does: the `/document` prefix is dropped.
+pub fn document_relative(result: &Value, mut error: Error) -> Error {
+    if result.get("document").is_some() {
+        if let Some(rest) = error.path.strip_prefix("/document") {
+            if rest.is_empty() || rest.starts_with('/') {
+                error.path = rest.to_owned();
+            }
+        }
+    }
+    error
 }
 
 /// True when the number's text is an integer literal (no fraction, no exponent).
@@ -75,7 +116,7 @@ pub fn is_integer_text(text: &str) -> bool {
 fn is_js_safe(n: &Number) -> bool {
     let text = n.as_str();
     if !is_integer_text(text) {
-        return n.as_f64().is_some_and(f64::is_finite);
+        return is_float_kept(n);
     }
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.len() <= 15 {
@@ -195,6 +236,28 @@ pub fn check_depth(depth: usize, path: &str) -> Result<()> {
         .with_detail("max", MAX_DEPTH as u64));
     }
     Ok(())
+}
+
+/// `E_LIMIT` when `what` (`"document"`, `"the new document"`, `"a log line"`) of `len` bytes
+/// exceeds [`MAX_DOCUMENT_BYTES`]: the one size rule of readers and writers, so a writer never
+/// creates what a reader refuses. A host reads at most the limit + 1 bytes, so a larger file
+/// is reported as "more than" the limit.
+pub fn check_document_size(len: usize, what: &str) -> Result<()> {
+    if len <= MAX_DOCUMENT_BYTES {
+        return Ok(());
+    }
+    let size = if len == MAX_DOCUMENT_BYTES.saturating_add(1) {
+        "more than the limit".to_owned()
+    } else {
+        format!("{len} bytes")
+    };
+    Err(Error::new(
+        Code::Limit,
+        "",
+        format!("{what} is {size}; the limit is {MAX_DOCUMENT_BYTES} bytes"),
+    )
+    .with_detail("limit", "document_bytes")
+    .with_detail("max", MAX_DOCUMENT_BYTES as u64))
 }
 
 /// `E_LIMIT` when a string of `len` bytes exceeds [`MAX_STRING_BYTES`].

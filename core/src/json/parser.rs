@@ -1,26 +1,14 @@
 //! The strict RFC 8259 parser: positioned errors, the limits enforced while reading, duplicate
 //! keys and lone surrogates refused, numbers kept as written.
 
-use super::{check_depth, check_string_len, is_integer_text, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES};
+use super::{check_depth, check_document_size, check_string_len, is_integer_text, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES};
 use crate::error::{child_path, Code, Error, Result};
 use serde_json::{Map, Number, Value};
 use std::str::FromStr;
 
 /// Parses JSON text (UTF-8 bytes) into a document, preserving key order and exact numbers.
 pub fn parse(bytes: &[u8]) -> Result<Value> {
-    if bytes.len() > MAX_DOCUMENT_BYTES {
-        return Err(Error::new(
-            Code::Limit,
-            "",
-            format!(
-                "document is {} bytes; the limit is {} bytes",
-                bytes.len(),
-                MAX_DOCUMENT_BYTES
-            ),
-        )
-        .with_detail("limit", "document_bytes")
-        .with_detail("max", MAX_DOCUMENT_BYTES as u64));
-    }
+    check_document_size(bytes.len(), "the document")?;
     let start = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         3
     } else {
@@ -308,8 +296,8 @@ impl<'a> Parser<'a> {
             error,
             offset: start,
         })?;
-        let text = std::str::from_utf8(text).unwrap_or("0");
-        if text.len() <= 18 && is_integer_text(text) && text != "-0" {
+        let text = super::without_negative_zero(std::str::from_utf8(text).unwrap_or("0"));
+        if text.len() <= 18 && is_integer_text(text) {
             if let Ok(n) = text.parse::<i64>() {
                 return Ok(Value::Number(n.into()));
             }

@@ -3,7 +3,7 @@
 //! answer its caller, from one parse, one validation and one serialization.
 
 use super::{Access, Arg, Args, Op, Out};
-use crate::document::{finish, load_for_update, load_with};
+use crate::document::{finish, load_for_update, load_with, Precondition};
 use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::merge::{merge_owned, MergeOptions};
@@ -94,16 +94,17 @@ impl Updated {
 /// The pure half of a locked file update: the file's `bytes` (`None`: missing) read as a
 /// document of `kind`, `if_match` checked against their etag, `change` applied, the result
 /// validated and serialized. `now` is the host's clock: it fills a stamp's missing time and
-/// every `now` argument left out. A writer whose outcome changed nothing leaves the file as
-/// it is (`changed: false`).
+/// every `now` argument left out. `pre`: the etag the file must have, and whether a file that
+/// breaks a limit may be reset (else its error is raised). A writer whose outcome changed
+/// nothing leaves the file as it is (`changed: false`).
 pub fn update(
     kind: &str,
     bytes: Option<&[u8]>,
     change: Change<'_>,
     now: &Value,
-    if_match: Option<&str>,
+    pre: Precondition<'_>,
 ) -> Result<Updated> {
-    let mut loaded = load_for_update(kind, bytes, if_match)?;
+    let mut loaded = load_for_update(kind, bytes, pre)?;
     let current = std::mem::take(&mut loaded.document);
     let (document, result, extra) = match change {
         Change::Replace(document) => (document, None, None),

@@ -1,6 +1,8 @@
 //! The table: documents, merges, validation, files, logs, time and the machine engine.
 
-use super::{Access, Module, Op, Out, Param, Returns};
+use super::{Access, Args, Module, Op, Out, Param, Returns};
+use crate::document::Precondition;
+use crate::error::Result;
 use crate::document;
 use crate::machine::shapes as m;
 use crate::machine::{events_value, Instance, Machine};
@@ -18,6 +20,15 @@ const DOC: Param = Param::value("doc", Ty::Json);
 const DEFINITION: Param = Param::value("definition", Ty::Object(&m::DEFINITION));
 const CONTEXT: Param = Param::opt_value("context", Ty::Json);
 const IF_MATCH: Param = Param::opt_text("if_match", Ty::Str);
+const RESET: Param = Param::opt_value("reset", Ty::Bool);
+
+/// The precondition of a write from its `if_match` and `reset` arguments.
+fn precondition<'a>(a: &'a Args<'_>, if_match: usize) -> Result<Precondition<'a>> {
+    Ok(Precondition {
+        if_match: a.opt_text(if_match)?,
+        reset: a.get(if_match.saturating_add(1)).as_bool().unwrap_or(false),
+    })
+}
 const MERGE: Param = Param::options("options", &MERGE_OPTIONS);
 
 /// Documents, merges, validation, files, logs, time.
@@ -220,6 +231,7 @@ pub(super) static OPS: &[Op] = &[
             Param::value("patch", Ty::Json),
             MERGE,
             IF_MATCH,
+            RESET,
         ],
         returns: Returns::json(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
@@ -230,7 +242,7 @@ pub(super) static OPS: &[Op] = &[
                 a.opt_bytes(1),
                 a.get(2),
                 &options,
-                a.opt_text(4)?,
+                precondition(a, 4)?,
             )?;
             Ok(Out::Json(updated.into_value()))
         },
@@ -239,12 +251,13 @@ pub(super) static OPS: &[Op] = &[
         module: Module::Root,
         method: "finish_update",
         doc: "The update step for a document the host produced from the loaded one.",
-        params: &[KIND, Param::opt_bytes("data"), DOC, IF_MATCH],
+        params: &[KIND, Param::opt_bytes("data"), DOC, IF_MATCH, RESET],
         returns: Returns::json(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
         run: |a| {
             let doc = a.take(2);
-            let updated = document::finish_update(a.text(0)?, a.opt_bytes(1), doc, a.opt_text(3)?)?;
+            let pre = precondition(a, 3)?;
+            let updated = document::finish_update(a.text(0)?, a.opt_bytes(1), doc, pre)?;
             Ok(Out::Json(updated.into_value()))
         },
     },

@@ -16,7 +16,8 @@ pub static UPDATE_OPTIONS: Shape = Shape::exact(
     &[
         Field::opt("if_match", Ty::Nullable(&Ty::Str), "Require the file's current etag (null: the file must not exist); else `ConflictError`."),
         Field::opt("now", Ty::Nullable(&Ty::Alias(&NOW)), "The time for stamps and `now` arguments (default: the host's clock, read under the lock)."),
-        Field::opt("timeout", Ty::Number, "How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds)."),
+        Field::opt("timeout", Ty::Nullable(&Ty::Number), "How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds): a finite number ≥ 0; null: the default."),
+        Field::opt("reset", Ty::Nullable(&Ty::Bool), "Replace a file that breaks a limit or repeats a key (a `.corrupt-` copy is kept first) instead of refusing with its error."),
     ],
 );
 
@@ -26,10 +27,47 @@ pub static APPEND_OPTIONS: Shape = Shape::exact(
     "Options of a locked log append.",
     &[Field::opt(
         "timeout",
-        Ty::Number,
-        "How long to wait for the lock (JS: milliseconds; Python: seconds).",
+        Ty::Nullable(&Ty::Number),
+        "How long to wait for the lock (JS: milliseconds; Python: seconds): a finite number \
+         ≥ 0; null: the default.",
     )],
 );
+
+/// `E_OPTIONS` for the first option of `options` whose value does not have its field's type
+/// (a `timeout` must also be ≥ 0): the hosts' options are checked in one place. A host passes
+/// a value JSON cannot hold (`NaN`) as its text.
+fn check_values(shape: &Shape, options: &Value, camel_case: bool) -> crate::error::Result<()> {
+    let Some(map) = options.as_object() else {
+        return Ok(());
+    };
+    for field in shape.fields {
+        let key = if camel_case {
+            crate::options::camel(field.name)
+        } else {
+            field.name.to_owned()
+        };
+        let Some(value) = map.get(&key) else {
+            continue;
+        };
+        let mut report = crate::report::Report::default();
+        crate::shape::check::value_of(&mut report, value, &field.ty, "", &key);
+        let negative = field.name == "timeout" && value.as_f64().is_some_and(|n| n < 0.0);
+        let message = match report.errors.first() {
+            _ if field.name == "timeout" && (negative || !report.errors.is_empty()) => format!(
+                "{key} must be a finite number ≥ 0 (or null for the default), not {value}"
+            ),
+            Some(issue) => issue.message.clone(),
+            None => continue,
+        };
+        return Err(Error::new(
+            Code::Options,
+            crate::error::child_path("", &key),
+            format!("{message} (an option of {})", shape.name),
+        )
+        .with_detail("option", key.as_str()));
+    }
+    Ok(())
+}
 
 /// Every options shape of the hosts, by the name a host names it with.
 pub static HOST_OPTIONS: [(&str, &Shape); 2] =
@@ -63,6 +101,21 @@ pub static CONSTANTS: &[Constant] = &[
         name: "lock_lease_ms",
         doc: "A lock held on another host is broken only this long after it was taken, in ms.",
         value: lock::LEASE_MS,
+    },
+    Constant {
+        name: "lock_queue_after_ms",
+        doc: "A lock waiter claims the next turn (`<file>.lock.next`) after waiting this long, in ms.",
+        value: lock::QUEUE_AFTER_MS,
+    },
+    Constant {
+        name: "lock_turn_ms",
+        doc: "A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms.",
+        value: lock::TURN_MS,
+    },
+    Constant {
+        name: "max_document_bytes",
+        doc: "The largest document (file) a reader accepts; a host reads at most this + 1 bytes.",
+        value: crate::json::MAX_DOCUMENT_BYTES as i64,
     },
     Constant {
         name: "lock_grace_ms",
@@ -218,6 +271,44 @@ pub(super) static OPS: &[Op] = &[
         run: |a| Err(lock::timeout_error(a.text(0)?, a.get(1), a.get(2))),
     },
     Op {
+        module: Module::Lock,
+        method: "turn",
+        doc: "Whether an acquirer lets the claimant of the next turn go first (docs/locking.md \
+              § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as \
+              for `verdict`, `token` the acquirer's own claim's token.",
+        params: &[
+            Param::opt_value("claim", Ty::Nullable(&Ty::Object(&lock::shapes::OWNER))),
+            Param::value("facts", Ty::Object(&lock::shapes::FACTS)),
+            Param::opt_text("token", Ty::Str),
+        ],
+        returns: Returns::json(Ty::Object(&lock::shapes::TURN)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?)?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "file_type_error",
+        doc: "Raises the `E_FILE_TYPE` error: `path` is a `what` (`fifo`, `character device`, \
+              `directory`, `symbolic link`, ...), not a regular file statecore may read or write.",
+        params: &[Param::text("path", Ty::Str), Param::text("what", Ty::Str)],
+        returns: Returns::raises(),
+        access: Access::Pure,
+        run: |a| Err(crate::error::file_type_error(a.text(0)?, a.text(1)?)),
+    },
+    Op {
+        module: Module::Lock,
+        method: "foreign",
+        doc: "Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which \
+              is not a statecore lock (another tool's file): it is left alone.",
+        params: &[
+            Param::text("lock_path", Ty::Str),
+            Param::text("text", Ty::Str),
+        ],
+        returns: Returns::raises(),
+        access: Access::Pure,
+        run: |a| Err(lock::foreign_error(a.text(0)?, a.text(1)?)),
+    },
+    Op {
         module: Module::Root,
         method: "manifest",
         doc: "The operation table as data: every operation, its parameters and result, the \
@@ -269,6 +360,7 @@ pub(super) static OPS: &[Op] = &[
                 .collect();
             let known: Vec<&str> = known.iter().map(String::as_str).collect();
             crate::options::check_keys(set, a.get(1), &known)?;
+            check_values(shape, a.get(1), camel_case)?;
             Ok(Out::Nothing)
         },
     },

@@ -106,8 +106,8 @@ def update_document(
     ``patch_or_function`` is a patch (merged with ``options``, or the keywords ``strategy``,
     ``rules``, ``stamp``) or a function given the current document that returns the new one, or
     changes it and returns None. Host keywords: ``if_match`` (compare-and-swap), ``now`` (for
-    stamps), ``timeout`` (seconds). Unparseable old bytes are first copied to
-    ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),
+    stamps), ``timeout`` (seconds), ``reset`` (replace a file that breaks a limit). Unparseable
+    old bytes are first copied to ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),
     ``ConflictError``, ``LockTimeoutError``; a misspelt keyword is ``UsageError`` ``E_OPTIONS``.
     """
     return _files.update_document(path, kind, patch_or_function, options, keywords)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         Litter,
         LockOwner,
         LockRecordText,
+        LockTurn,
         LockVerdict,
         Now,
         ProcStat,
@@ -47,12 +48,23 @@ def timeout(lock_path: str, owner: Mapping[str, object] | None, timeout_ms: floa
     _call("lock_timeout", (lock_path, owner, timeout_ms))
     raise AssertionError("lock_timeout returned")
 
+def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token: str | None = None) -> LockTurn:
+    """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token."""
+    return cast("LockTurn", _call("lock_turn", (claim, facts, token)))
+
+def foreign(lock_path: str, text: str) -> NoReturn:
+    """Raises the ``E_LOCK_FOREIGN`` error: the lock path ``lock_path`` holds ``text``, which is not a statecore lock (another tool's file): it is left alone."""
+    _call("lock_foreign", (lock_path, text))
+    raise AssertionError("lock_foreign returned")
+
 
 __all__ = [
+    "foreign",
     "litter",
     "owner",
     "proc_stat",
     "record",
     "timeout",
+    "turn",
     "verdict",
 ]

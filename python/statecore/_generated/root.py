@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast, overload
 
 from statecore import _runtime as _rt
 from statecore._statecore import call as _call
@@ -118,36 +118,36 @@ def prepare_document(kind: DocumentKind, doc: object) -> PreparedDocument:
     return cast("PreparedDocument", _call("prepare_document", (kind, doc)))
 
 @overload
-def apply_update(kind: Literal["json"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[JsonObject]: ...
+def apply_update(kind: Literal["json"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[JsonObject]: ...
 @overload
-def apply_update(kind: Literal["agency.runner_status"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[RunnerStatus | None]: ...
+def apply_update(kind: Literal["agency.runner_status"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[RunnerStatus | None]: ...
 @overload
-def apply_update(kind: Literal["fctry.state"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[FctryState]: ...
+def apply_update(kind: Literal["fctry.state"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[FctryState]: ...
 @overload
-def apply_update(kind: Literal["fctry.inbox"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[FctryInbox]: ...
+def apply_update(kind: Literal["fctry.inbox"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[FctryInbox]: ...
 @overload
-def apply_update(kind: Literal["fctry.event"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[FctryEvent]: ...
+def apply_update(kind: Literal["fctry.event"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[FctryEvent]: ...
 @overload
-def apply_update(kind: Literal["hivemind.state"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[HivemindState]: ...
-def apply_update(kind: DocumentKind, data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> Any:
+def apply_update(kind: Literal["hivemind.state"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[HivemindState]: ...
+def apply_update(kind: DocumentKind, data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> Any:
     """The pure read-merge-validate step over a file's bytes (none: a missing file)."""
-    return _call("apply_update", (kind, data, patch, _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp), if_match))
+    return _call("apply_update", (kind, data, patch, _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp), if_match, reset))
 
 @overload
-def finish_update(kind: Literal["json"], data: str | bytes | None, doc: object, if_match: str | None = None) -> UpdateResult[JsonObject]: ...
+def finish_update(kind: Literal["json"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[JsonObject]: ...
 @overload
-def finish_update(kind: Literal["agency.runner_status"], data: str | bytes | None, doc: object, if_match: str | None = None) -> UpdateResult[RunnerStatus | None]: ...
+def finish_update(kind: Literal["agency.runner_status"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[RunnerStatus | None]: ...
 @overload
-def finish_update(kind: Literal["fctry.state"], data: str | bytes | None, doc: object, if_match: str | None = None) -> UpdateResult[FctryState]: ...
+def finish_update(kind: Literal["fctry.state"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[FctryState]: ...
 @overload
-def finish_update(kind: Literal["fctry.inbox"], data: str | bytes | None, doc: object, if_match: str | None = None) -> UpdateResult[FctryInbox]: ...
+def finish_update(kind: Literal["fctry.inbox"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[FctryInbox]: ...
 @overload
-def finish_update(kind: Literal["fctry.event"], data: str | bytes | None, doc: object, if_match: str | None = None) -> UpdateResult[FctryEvent]: ...
+def finish_update(kind: Literal["fctry.event"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[FctryEvent]: ...
 @overload
-def finish_update(kind: Literal["hivemind.state"], data: str | bytes | None, doc: object, if_match: str | None = None) -> UpdateResult[HivemindState]: ...
-def finish_update(kind: DocumentKind, data: str | bytes | None, doc: object, if_match: str | None = None) -> Any:
+def finish_update(kind: Literal["hivemind.state"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[HivemindState]: ...
+def finish_update(kind: DocumentKind, data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> Any:
     """The update step for a document the host produced from the loaded one."""
-    return _call("finish_update", (kind, data, doc, if_match))
+    return _call("finish_update", (kind, data, doc, if_match, reset))
 
 def check_if_match(current: str | None = None, if_match: str | None = None) -> None:
     """Raises ``ConflictError`` unless ``if_match`` is left out or equals ``current``."""
@@ -189,6 +189,11 @@ def corrupt_copy_warning(copy: str) -> Issue:
     """The ``W_CORRUPT_COPY`` warning: the unparseable file was kept as ``copy``."""
     return cast("Issue", _call("corrupt_copy_warning", (copy,)))
 
+def file_type_error(path: str, what: str) -> NoReturn:
+    """Raises the ``E_FILE_TYPE`` error: ``path`` is a ``what`` (``fifo``, ``character device``, ``directory``, ``symbolic link``, ...), not a regular file statecore may read or write."""
+    _call("file_type_error", (path, what))
+    raise AssertionError("file_type_error returned")
+
 def manifest() -> dict[str, Json]:
     """The operation table as data: every operation, its parameters and result, the types, the document kinds, the error classes and the hosts' constants."""
     return cast("dict[str, Json]", _call("manifest", ()))
@@ -207,6 +212,7 @@ __all__ = [
     "corrupt_copy_warning",
     "default_document",
     "etag",
+    "file_type_error",
     "finish_update",
     "format_timestamp",
     "kinds",

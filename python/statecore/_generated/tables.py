@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 #: The keys of each host options set (a misspelt key is E_OPTIONS, from the core).
 HOST_OPTIONS: dict[str, tuple[str, ...]] = {
-    "update": ("if_match", "now", "timeout",),
+    "update": ("if_match", "now", "timeout", "reset",),
     "append": ("timeout",),
 }
 #: How many random bytes the core draws an id suffix from.
@@ -18,6 +18,12 @@ RANDOM_BYTES = 32
 STALL_THRESHOLD_MS = 900000
 #: A lock held on another host is broken only this long after it was taken, in ms.
 LOCK_LEASE_MS = 60000
+#: A lock waiter claims the next turn (`<file>.lock.next`) after waiting this long, in ms.
+LOCK_QUEUE_AFTER_MS = 10
+#: A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms.
+LOCK_TURN_MS = 1000
+#: The largest document (file) a reader accepts; a host reads at most this + 1 bytes.
+MAX_DOCUMENT_BYTES = 33554432
 #: A malformed lock record (or break marker) is broken only when this old, in ms.
 LOCK_GRACE_MS = 2000
 #: How long a host waits for a lock by default, in ms.
@@ -29,6 +35,9 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "random_bytes": 32,
     "stall_threshold_ms": 900000,
     "lock_lease_ms": 60000,
+    "lock_queue_after_ms": 10,
+    "lock_turn_ms": 1000,
+    "max_document_bytes": 33554432,
     "lock_grace_ms": 2000,
     "lock_timeout_ms": 10000,
     "token_bytes": 16,

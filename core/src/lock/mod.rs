@@ -14,6 +14,11 @@ pub const LEASE_MS: i64 = 60_000;
 pub const GRACE_MS: i64 = 2_000;
 /// How long a host waits for a lock by default before `E_LOCK_TIMEOUT`.
 pub const DEFAULT_TIMEOUT_MS: i64 = 10_000;
+/// A waiter that has waited this long claims the next turn (`<file>.lock.next`).
+pub const QUEUE_AFTER_MS: i64 = 10;
+/// A turn claim is honoured this long after its file's mtime; its live claimant refreshes it
+/// sooner, so only a stopped claimant's claim goes stale (and is then ignored).
+pub const TURN_MS: i64 = 1_000;
 /// How many random bytes a host passes for a new record's token.
 pub const TOKEN_BYTES: usize = 16;
 
@@ -107,9 +112,18 @@ pub fn parse_record(bytes: &[u8]) -> Option<Value> {
     ok.then_some(value)
 }
 
-/// What a lock file (or break marker) holds: `{record, id}`. `id` names the owner: the
-/// record's token, or for a malformed record `m` and the hash of `stamp` (the host's
+/// True when a lock path's bytes are not a statecore lock at all: neither a record, nor empty
+/// (a lock being created where `link()` is unsupported), nor zeros (what a crash can leave of
+/// a new file), nor a damaged record (`{"pid":` at its start). Such a file (`poetry.lock`) is
+/// never removed: `E_LOCK_FOREIGN`.
+pub fn is_foreign(bytes: &[u8], record: Option<&Value>) -> bool {
+    record.is_none() && !bytes.iter().all(|&b| b == 0) && !bytes.starts_with(b"{\"pid\":")
+}
+
+/// What a lock file (or break marker) holds: `{record, id, foreign}`. `id` names the owner:
+/// the record's token, or for a malformed record `m` and the hash of `stamp` (the host's
 /// `inode:mtime_ns` of the file) and the bytes, so every host contends for one marker.
+/// `foreign`: the file is not a statecore lock ([`is_foreign`]): never judged, never removed.
 pub fn owner(bytes: &[u8], stamp: &str) -> Value {
     let record = parse_record(bytes);
     let id = match record
@@ -127,9 +141,11 @@ pub fn owner(bytes: &[u8], stamp: &str) -> Value {
             format!("m{}", crate::json::etag(&keyed))
         }
     };
+    let foreign = is_foreign(bytes, record.as_ref());
     let mut map = Map::new();
     map.insert("record".into(), record.unwrap_or(Value::Null));
     map.insert("id".into(), id.into());
+    map.insert("foreign".into(), foreign.into());
     Value::Object(map)
 }
 
@@ -179,13 +195,18 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
                 .filter(|b| !b.is_empty());
             let my_boot = fact("boot").as_str().filter(|b| !b.is_empty());
             if host != fact("host").as_str() {
+                // The lease runs from the earlier of `acquired_at` and the file's mtime, so a
+                // record stamped in the future (a skewed or bogus clock) still expires.
                 let acquired = r
                     .get("acquired_at")
                     .and_then(Value::as_str)
                     .and_then(|t| parse_timestamp(t).ok())
                     .unwrap_or(0);
+                let start = fact("mtime_ms")
+                    .as_i64()
+                    .map_or(acquired, |mtime| mtime.min(acquired));
                 (
-                    now.saturating_sub(acquired) > LEASE_MS,
+                    now.saturating_sub(start) > LEASE_MS,
                     "another host's lock: broken only after its lease",
                 )
             } else if boot.is_some() && my_boot.is_some() && boot != my_boot {
@@ -208,6 +229,27 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
     map.insert("dead".into(), dead.into());
     map.insert("reason".into(), reason.into());
     Ok(Value::Object(map))
+}
+
+/// Whether an acquirer must let the claimant of the next turn go first: `{wait, dead}`.
+/// `claim` is what `<file>.lock.next` holds (`{record, id, foreign}` of [`owner`], or null when
+/// there is none), `facts` as for [`verdict`], `token` the acquirer's own claim's token (or
+/// null). Wait when a live claimant other than us claimed it less than [`TURN_MS`] ago;
+/// `dead`: its claimant is gone, break the claim. A foreign file is ignored, never removed.
+pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> {
+    let record = claim.get("record").unwrap_or(&Value::Null);
+    let foreign = claim.get("foreign").and_then(Value::as_bool).unwrap_or(false);
+    let ours = token.is_some() && record.get("token").and_then(Value::as_str) == token;
+    let (wait, dead) = if claim.is_null() || foreign || ours {
+        (false, false)
+    } else if verdict(record, facts)?.get("dead") == Some(&Value::Bool(true)) {
+        (false, true)
+    } else {
+        let now = facts.get("now_ms").and_then(Value::as_i64).unwrap_or(0);
+        let mtime = facts.get("mtime_ms").and_then(Value::as_i64).unwrap_or(now);
+        (now.saturating_sub(mtime) <= TURN_MS, false)
+    };
+    Ok(json!({"wait": wait, "dead": dead}))
 }
 
 /// This host's process of a record: gone when `kill(pid, 0)` found none, when it is a zombie,
@@ -267,6 +309,23 @@ pub fn timeout_error(lock_path: &str, owner: &Value, timeout_ms: &Value) -> Erro
     .with_detail("timeout_ms", timeout_ms.clone())
 }
 
+/// The `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a
+/// statecore lock (another tool's file, such as `poetry.lock`); it is left alone.
+pub fn foreign_error(lock_path: &str, text: &str) -> Error {
+    let start: String = text.chars().take(80).collect();
+    Error::new(
+        Code::LockForeign,
+        "",
+        format!(
+            "{lock_path} is not a statecore lock (it begins {}), so it was left alone and the \
+             file it would lock was not touched; statecore locks a file through <file>.lock: \
+             move or rename the file, or that other file",
+            Value::String(start)
+        ),
+    )
+    .with_detail("path", lock_path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,179 +368,4 @@ fn is_token(text: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// The values of the lock operations, described for the generated host types.
-pub mod shapes {
-    use crate::shape::common::{ISSUE, NOW};
-    use crate::shape::{Enum, Field, Shape, Ty};
-
-    /// A process's identity.
-    pub static IDENTITY: Shape = Shape::exact(
-        "LockIdentity",
-        "This process as a lock record names it.",
-        &[
-            Field::req("pid", Ty::Whole(1), "The process id."),
-            Field::req(
-                "start",
-                Ty::Nullable(&Ty::Str),
-                "Its start time (`/proc/<pid>/stat` field 22), or null.",
-            ),
-            Field::req(
-                "boot",
-                Ty::Nullable(&Ty::Str),
-                "The machine's boot id, or null.",
-            ),
-            Field::req("host", Ty::Str, "The host name."),
-        ],
-    );
-
-    /// An owner record.
-    pub static RECORD: Shape = Shape::exact(
-        "LockRecord",
-        "The owner record a lock file holds (docs/locking.md).",
-        &[
-            Field::req("pid", Ty::Whole(1), "The owner's process id."),
-            Field::req("start", Ty::Nullable(&Ty::Str), "Its start time, or null."),
-            Field::req(
-                "boot",
-                Ty::Nullable(&Ty::Str),
-                "Its machine's boot id, or null.",
-            ),
-            Field::req("host", Ty::Str, "Its host name."),
-            Field::req("token", Ty::Str, "32 hex digits naming this holding."),
-            Field::req("acquired_at", Ty::Timestamp, "When it was taken."),
-        ],
-    );
-
-    /// A new record and its bytes.
-    pub static NEW_RECORD: Shape = Shape::exact(
-        "LockRecordText",
-        "A new owner record and the lock file's bytes (compact JSON and a newline).",
-        &[
-            Field::req("record", Ty::Object(&RECORD), "The record."),
-            Field::req("text", Ty::Str, "The lock file's bytes."),
-        ],
-    );
-
-    /// What a lock file holds.
-    pub static OWNER: Shape = Shape::exact(
-        "LockOwner",
-        "What a lock file or break marker holds.",
-        &[
-            Field::req(
-                "record",
-                Ty::Nullable(&Ty::Object(&RECORD)),
-                "The record, or null when malformed.",
-            ),
-            Field::req(
-                "id",
-                Ty::Str,
-                "The owner's id: its token, or `m` and a hash for a malformed record.",
-            ),
-        ],
-    );
-
-    /// The facts of a verdict.
-    pub static FACTS: Shape = Shape::exact(
-        "LockFacts",
-        "What a host saw, for the verdict on a lock file's owner.",
-        &[
-            Field::req("now_ms", Ty::Int, "The host's clock."),
-            Field::opt(
-                "mtime_ms",
-                Ty::Nullable(&Ty::Int),
-                "The lock file's modification time.",
-            ),
-            Field::req("host", Ty::Str, "This host's name."),
-            Field::opt("boot", Ty::Nullable(&Ty::Str), "This machine's boot id."),
-            Field::opt(
-                "probe",
-                Ty::Bool,
-                "False where processes cannot be probed (never guess).",
-            ),
-            Field::opt(
-                "exists",
-                Ty::Nullable(&Ty::Bool),
-                "Whether `kill(pid, 0)` found the record's process.",
-            ),
-            Field::opt(
-                "stat",
-                Ty::Nullable(&Ty::Str),
-                "The text of its `/proc/<pid>/stat`, or null.",
-            ),
-        ],
-    );
-
-    /// A verdict.
-    pub static VERDICT: Shape = Shape::exact(
-        "LockVerdict",
-        "Whether a lock's owner is provably gone (then it may be broken), and why.",
-        &[
-            Field::req("dead", Ty::Bool, "True when the lock may be broken."),
-            Field::req("reason", Ty::Str, "Why, for people."),
-        ],
-    );
-
-    /// A process's state and start time.
-    pub static PROC_STAT: Shape = Shape::exact(
-        "ProcStat",
-        "A process's state and start time from `/proc/<pid>/stat`.",
-        &[
-            Field::req("state", Ty::Str, "Its state letter (`Z`: zombie)."),
-            Field::req(
-                "start",
-                Ty::Str,
-                "Its start time in clock ticks since boot.",
-            ),
-        ],
-    );
-
-    /// An appender's plan.
-    pub static APPEND: Shape = Shape::exact(
-        "LogAppend",
-        "What an appender does to a log: cut a torn last line (copying it first), then write `text`.",
-        &[
-            Field::req("text", Ty::Str, "The bytes to append in one write."),
-            Field::req("truncate_at", Ty::Nullable(&Ty::Whole(0)), "Where a torn last line starts, or null."),
-            Field::req("torn_line", Ty::Nullable(&Ty::Whole(1)), "Its line number, or null."),
-        ],
-    );
-
-    /// What is left over by a dead writer.
-    pub static LITTER_KIND: Enum = Enum {
-        name: "LitterKind",
-        doc: "What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker.",
-        values: &["write_temp", "lock_temp", "marker"],
-    };
-
-    /// A leftover file next to a locked file.
-    pub static LITTER: Shape = Shape::exact(
-        "Litter",
-        "A file a dead writer may have left next to a locked file.",
-        &[
-            Field::req("entry", Ty::Str, "Its name in the directory."),
-            Field::req("what", Ty::Enum(&LITTER_KIND), "What it is."),
-        ],
-    );
-
-    /// A read log.
-    pub static READ: Shape = Shape::exact(
-        "LogRead",
-        "What a reader gets of a log.",
-        &[
-            Field::req("records", Ty::List(&Ty::Json), "The records, in order."),
-            Field::req(
-                "torn",
-                Ty::Nullable(&Ty::Object(&crate::shape::common::TORN)),
-                "The torn last line that was dropped, or null.",
-            ),
-            Field::req(
-                "warnings",
-                Ty::List(&Ty::Object(&ISSUE)),
-                "`W_TORN_TAIL` when a line was dropped.",
-            ),
-        ],
-    );
-
-    /// The time of a copy name.
-    pub const NOW_IN: Ty = Ty::Alias(&NOW);
-}
+pub mod shapes;
