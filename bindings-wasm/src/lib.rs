@@ -10,6 +10,9 @@
 //!   number, so each such result is first checked with [`json::check_js_safe`]
 //!   (`E_PRECISION` with the path of the first offending number). A text result (`canonical`,
 //!   `merge_text`, `serialize`, ...) comes back exactly, so numbers of any size survive.
+//! - In big-integer mode ([`set_big_ints`], the JS reader option `bigint`) an integer no
+//!   double holds is not an error: its pointer and text are kept for [`take_big_ints`], and
+//!   the JS layer puts a `BigInt` at each pointer after `JSON.parse`.
 //! - Errors are thrown as a JS string holding the JSON of [`Error::to_value`]:
 //!   `{name, code, path, message, details}`; the JS layer turns it into its error class.
 //! - The `full` feature (default) exports the table's dispatch; without it only the status
@@ -20,7 +23,51 @@
 
 use statecore::ops::{Form, Out, Updated};
 use statecore::{json, Error, Value};
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// Whether results may carry integers no double holds (big-integer mode).
+    static BIG_INTS: Cell<bool> = const { Cell::new(false) };
+    /// The pointers and texts of those integers in the last result.
+    static FOUND: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Turns big-integer mode on or off (the JS layer's `bigint` reader option).
+#[wasm_bindgen]
+pub fn set_big_ints(on: bool) {
+    BIG_INTS.with(|flag| flag.set(on));
+    FOUND.with(|found| found.borrow_mut().clear());
+}
+
+/// The `[pointer, text]` pairs of the big integers of the last result, as JSON text; cleared.
+#[wasm_bindgen]
+pub fn take_big_ints() -> String {
+    let found = FOUND.with(|found| std::mem::take(&mut *found.borrow_mut()));
+    let pairs: Vec<Value> = found
+        .into_iter()
+        .map(|(at, text)| Value::Array(vec![Value::String(at), Value::String(text)]))
+        .collect();
+    json::serialize_compact(&Value::Array(pairs))
+}
+
+/// Checks that `value` survives as JS numbers (`at`: its pointer in what JS gets back); in
+/// big-integer mode, records the integers that need a `BigInt` instead.
+#[allow(clippy::result_large_err)] // the core's error, as every core function returns it
+fn check_numbers(value: &Value, at: &str) -> Result<(), Error> {
+    if !BIG_INTS.with(Cell::get) {
+        return json::check_js_safe(value);
+    }
+    let found = json::big_integers(value)?;
+    FOUND.with(|all| {
+        all.borrow_mut().extend(
+            found
+                .into_iter()
+                .map(|(path, text)| (format!("{at}{path}"), text)),
+        );
+    });
+    Ok(())
+}
 
 #[cfg(feature = "full")]
 mod full;
@@ -36,7 +83,7 @@ pub(crate) fn throw(error: Error) -> JsValue {
 pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, JsValue> {
     match result.map_err(throw)? {
         Out::Json(value) => {
-            json::check_js_safe(&value)
+            check_numbers(&value, "")
                 .map_err(|error| throw(json::document_relative(&value, error)))?;
             Ok(json::serialize_compact(&value))
         }
@@ -49,14 +96,14 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
 /// A file update's result: the compact JSON of everything but the document and its text, a
 /// newline, then the canonical text (the JS layer parses the document from it).
 pub(crate) fn meta_and_text(updated: Updated) -> Result<String, JsValue> {
-    json::check_js_safe(&updated.document).map_err(throw)?;
+    check_numbers(&updated.document, "/document").map_err(throw)?;
     let text = updated.text.clone();
     let mut meta = updated.into_value();
     if let Value::Object(map) = &mut meta {
         map.shift_remove("document");
         map.shift_remove("text");
     }
-    json::check_js_safe(&meta).map_err(throw)?;
+    check_numbers(&meta, "").map_err(throw)?;
     let mut out = json::serialize_compact(&meta);
     out.push('\n');
     out.push_str(&text);

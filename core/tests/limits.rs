@@ -102,7 +102,11 @@ fn a_writer_never_creates_a_document_readers_refuse() {
     let error = statecore::document::update("json", Some(old.as_bytes()), &patch, &options, pre)
         .expect_err("over the document limit");
     assert_eq!(error.code, Code::Limit);
-    assert!(error.message.contains("the new document"), "{}", error.message);
+    assert!(
+        error.message.contains("the new document"),
+        "{}",
+        error.message
+    );
     // The same for a log line.
     let error = statecore::jsonl::line(&megabytes(33)).expect_err("over the limit");
     assert_eq!(error.code, Code::Limit);
@@ -118,7 +122,11 @@ fn a_file_over_the_size_limit_is_refused_by_writers_unless_reset() {
     let error = statecore::document::update("json", Some(&bytes), &patch, &options, keep)
         .expect_err("refused");
     assert_eq!(error.code, Code::Limit);
-    assert!(error.message.contains("left unchanged"), "{}", error.message);
+    assert!(
+        error.message.contains("left unchanged"),
+        "{}",
+        error.message
+    );
     let reset = statecore::document::Precondition {
         if_match: None,
         reset: true,

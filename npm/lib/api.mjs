@@ -257,6 +257,16 @@ function decode(out, form) {
   return undefined;
 }
 
+/** Puts `BigInt(text)` at the JSON pointer `pointer` of `root` (which holds a number there). */
+function placeBigInt(root, pointer, text) {
+  const tokens = pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const last = tokens.pop();
+  let holder = root;
+  for (const token of tokens) holder = holder[token];
+  // defineProperty: a "__proto__" key stays data
+  Object.defineProperty(holder, last, { value: BigInt(text), writable: true, enumerable: true, configurable: true });
+}
+
 // ---------------------------------------------------------------------------------------
 // The API
 
@@ -330,6 +340,25 @@ export function makeApi(getRaw) {
     const file = data === null || data === undefined ? undefined : bytes(data, "data");
     const out = raw("query", String(kind), String(op), file, json, slots[0], clock ? Date.now() : undefined);
     return decode(out, entry.form);
+  };
+
+  /**
+   * Runs `fn` (calls of this API, synchronous) in big-integer mode: an integer no double
+   * holds comes back as a `BigInt` at its place in the result instead of `E_PRECISION`.
+   */
+  api.withBigInts = (fn) => {
+    const module = getRaw();
+    module.set_big_ints(true);
+    try {
+      let result = fn();
+      for (const [pointer, text] of JSON.parse(module.take_big_ints())) {
+        if (pointer === "") result = BigInt(text);
+        else placeBigInt(result, pointer, text);
+      }
+      return result;
+    } finally {
+      module.set_big_ints(false);
+    }
   };
 
   /** The hosts' constants (lock lease, stall threshold, ...), declared once in the core. */

@@ -1103,6 +1103,12 @@ export interface AppendOptions {
   timeout?: number | null;
 }
 
+/** Options of a document read (JS). */
+export interface ReadOptions {
+  /** Integers no double holds come back as `BigInt` instead of `E_PRECISION` (JS; an update takes it too). */
+  bigint?: boolean | null;
+}
+
 /** What a file update returns: the file's new state and what to write. */
 export interface FileUpdate<D = Json> {
   /** The document the file holds afterwards. */
@@ -1353,6 +1359,12 @@ export declare function updateFile<K extends DocumentKind>(
 ): FileUpdate<DocumentOf<K>>;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
+/**
+ * Runs `fn` (calls of this API) with integers no double holds coming back as `BigInt` instead
+ * of `E_PRECISION`, so a document another language wrote with such a number stays readable
+ * (docs/api.md § Host values). Floats a double cannot keep are still `E_PRECISION`.
+ */
+export declare function withBigInts<T>(fn: () => T): T;
 
 /** The hosts' constants, declared once in the core (`ops::CONSTANTS`). */
 export declare const CONSTANTS: {

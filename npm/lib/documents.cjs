@@ -49,10 +49,14 @@ function checkOptions(set, options, extra = []) {
     Object.keys(options).every((key) => known.includes(key) || extra.includes(key)) &&
     goodTimeout(options.timeout) &&
     (options.reset === undefined || typeof options.reset === "boolean") &&
+    (options.bigint === undefined || typeof options.bigint === "boolean") &&
     (options.ifMatch === undefined || options.ifMatch === null || typeof options.ifMatch === "string");
   if (!fine) core().checkOptions(set, asJson(options), true, extra); // raises the core's E_OPTIONS
   return options;
 }
+
+/** `run()` (core calls) in big-integer mode when `bigint` (docs/api.md § Host values). */
+const numbers = (bigint, run) => (bigint === true ? core().withBigInts(run) : run());
 
 /**
  * After the core's update: keeps a `.corrupt-` copy of unparseable old bytes before they are
@@ -76,12 +80,12 @@ function* finish(io, file, bytes, update) {
  * table, "" to replace the document, "merge" for a patch) with `args` go to the core once.
  */
 function* update(io, file, kind, change, args, options) {
-  const { ifMatch = null, now = null, timeout, reset = false } = options;
+  const { ifMatch = null, now = null, timeout, reset = false, bigint } = options;
   const held = yield* lock.acquire(io, file, timeout);
   try {
     lock.sweep(file);
     const bytes = yield io.read(file, READ_CAP);
-    const result = core().updateFile(kind, change, bytes, args, { now, ifMatch, reset });
+    const result = numbers(bigint, () => core().updateFile(kind, change, bytes, args, { now, ifMatch, reset }));
     return yield* finish(io, file, bytes, result);
   } finally {
     held.release();
@@ -93,16 +97,17 @@ function* update(io, file, kind, change, args, options) {
  * returns undefined): the core loads the bytes, the function runs, the core finishes.
  */
 function* updateWith(io, file, kind, fn, options) {
-  const { ifMatch = null, timeout, reset = false } = options;
+  const { ifMatch = null, timeout, reset = false, bigint } = options;
   const held = yield* lock.acquire(io, file, timeout);
   try {
     lock.sweep(file);
     const bytes = yield io.read(file, READ_CAP);
     const C = core();
-    const loaded = C.loadDocument(kind, bytes);
+    const loaded = numbers(bigint, () => C.loadDocument(kind, bytes));
     C.checkIfMatch(loaded.etag, ifMatch);
     const returned = yield fn(loaded.document);
-    const result = C.finishUpdate(kind, bytes, returned === undefined ? loaded.document : returned, null, reset);
+    const document = returned === undefined ? loaded.document : returned;
+    const result = numbers(bigint, () => C.finishUpdate(kind, bytes, document, null, reset));
     return yield* finish(io, file, bytes, result);
   } finally {
     held.release();
@@ -111,9 +116,15 @@ function* updateWith(io, file, kind, fn, options) {
 
 const api = {};
 
-/** readDocument(file, kind): the core's `loadDocument` over the file's bytes (never writes). */
-define(api, "readDocument", function* (io, file, kind) {
-  return core().loadDocument(kind, yield io.read(resolvePath(file), READ_CAP));
+/**
+ * readDocument(file, kind, {bigint}): the core's `loadDocument` over the file's bytes (never
+ * writes); `bigint`: integers no double holds come back as `BigInt`.
+ */
+define(api, "readDocument", function* (io, file, kind, options = {}) {
+  file = resolvePath(file);
+  const { bigint } = checkOptions("read", options);
+  const bytes = yield io.read(file, READ_CAP);
+  return numbers(bigint, () => core().loadDocument(kind, bytes));
 });
 
 /**
@@ -123,7 +134,7 @@ define(api, "readDocument", function* (io, file, kind) {
  */
 define(api, "updateDocument", function* (io, file, kind, patchOrFunction, mergeOptions = null, hostOptions = {}) {
   file = resolvePath(file);
-  const options = checkOptions("update", hostOptions);
+  const options = checkOptions("update", hostOptions, ["bigint"]);
   if (typeof patchOrFunction === "function") {
     if (mergeOptions !== null && mergeOptions !== undefined) {
       throw new TypeError("merge options apply to a patch; an update function builds the document itself");

@@ -253,4 +253,5 @@ export const CONSTANTS = Object.freeze({
 export const HOST_OPTIONS = Object.freeze({
   update: Object.freeze(["ifMatch", "now", "timeout", "reset"]),
   append: Object.freeze(["timeout"]),
+  read: Object.freeze(["bigint"]),
 });

@@ -11,6 +11,7 @@ import type {
   LogRead,
   MergeOptions,
   UpdateOptions,
+  ReadOptions,
 } from "./core";
 
 /** What a read returns: the core's `loadDocument` over the file's bytes. */
@@ -31,6 +32,9 @@ export type FileResult<D = Json, R = never> = {
 
 /** Options of a locked update (checked: a misspelt key is a `UsageError` `E_OPTIONS`). */
 export type HelperOptions = UpdateOptions;
+
+/** The host options of `updateDocument`: a helper's, and `bigint` (BigInt results). */
+export type DocumentUpdateOptions = UpdateOptions & ReadOptions;
 
 /** What `appendLine` returns. */
 export interface AppendLineResult {
@@ -63,9 +67,9 @@ export declare class Lock {
 }
 
 /** Reads a document (never writes; a missing file gives the kind's default). */
-export declare function readDocument<K extends DocumentKind>(file: FilePath, kind: K): Promise<DocumentFile<DocumentOf<K>>>;
+export declare function readDocument<K extends DocumentKind>(file: FilePath, kind: K, options?: ReadOptions): Promise<DocumentFile<DocumentOf<K>>>;
 /** Synchronous `readDocument`. */
-export declare function readDocumentSync<K extends DocumentKind>(file: FilePath, kind: K): DocumentFile<DocumentOf<K>>;
+export declare function readDocumentSync<K extends DocumentKind>(file: FilePath, kind: K, options?: ReadOptions): DocumentFile<DocumentOf<K>>;
 
 /**
  * Locked read-validate-write with a function of the current document that returns the new one
@@ -77,7 +81,7 @@ export declare function updateDocument<K extends DocumentKind>(
   kind: K,
   update: (document: DocumentOf<K>) => DocumentOf<K> | void | Promise<DocumentOf<K> | void>,
   options?: null,
-  hostOptions?: HelperOptions,
+  hostOptions?: DocumentUpdateOptions,
 ): Promise<FileResult<DocumentOf<K>>>;
 /** Locked read-merge-validate-write of a patch merged with `options`: one crossing into the core. */
 export declare function updateDocument<K extends DocumentKind>(
@@ -85,7 +89,7 @@ export declare function updateDocument<K extends DocumentKind>(
   kind: K,
   patch: unknown,
   options?: MergeOptions | null,
-  hostOptions?: HelperOptions,
+  hostOptions?: DocumentUpdateOptions,
 ): Promise<FileResult<DocumentOf<K>>>;
 /** Synchronous `updateDocument` (the function must not return a Promise). */
 export declare function updateDocumentSync<K extends DocumentKind>(
@@ -93,7 +97,7 @@ export declare function updateDocumentSync<K extends DocumentKind>(
   kind: K,
   update: (document: DocumentOf<K>) => DocumentOf<K> | void,
   options?: null,
-  hostOptions?: HelperOptions,
+  hostOptions?: DocumentUpdateOptions,
 ): FileResult<DocumentOf<K>>;
 /** Synchronous `updateDocument` of a patch. */
 export declare function updateDocumentSync<K extends DocumentKind>(
@@ -101,7 +105,7 @@ export declare function updateDocumentSync<K extends DocumentKind>(
   kind: K,
   patch: unknown,
   options?: MergeOptions | null,
-  hostOptions?: HelperOptions,
+  hostOptions?: DocumentUpdateOptions,
 ): FileResult<DocumentOf<K>>;
 
 /** Appends one JSONL record under the lock (one write(), fsync); repairs a torn tail first. */

@@ -44,6 +44,7 @@ export const {
   lock,
   updateFile,
   queryFile,
+  withBigInts,
   CONSTANTS,
 } = api;
 

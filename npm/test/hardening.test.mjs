@@ -236,3 +236,25 @@ test("fairness: a waiter gets the lock within a bounded time against a tight-loo
   await exited;
   assert.ok(worst < 1000, `the longest wait was ${Math.round(worst)} ms`);
 });
+
+test("a Python writer's 9007199254740993 does not lock Node out: bigint reads and patches", (t) => {
+  const file = path.join(tempDir(t), "state.json");
+  execFileSync(path.join(path.resolve(".."), ".venv", "bin", "python"), [
+    "-c",
+    `import statecore; statecore.update_document(${JSON.stringify(file)}, "json", {"big": 9007199254740993, "list": [1, 2**70 + 1], "__proto__": {"n": 2**64 + 1}})`,
+  ]);
+  assert.throws(() => readDocumentSync(file, "json"), code("E_PRECISION"));
+  const read = readDocumentSync(file, "json", { bigint: true });
+  assert.equal(read.document.big, 9007199254740993n);
+  assert.deepEqual(read.document.list, [1, 2n ** 70n + 1n]);
+  assert.equal(Object.getPrototypeOf(read.document), Object.prototype, "a __proto__ key stays data");
+  assert.equal(read.document["__proto__"].n, 2n ** 64n + 1n);
+  // A Node writer patches the document; the number stays exact in the file.
+  const done = updateDocumentSync(file, "json", { node: true }, null, { bigint: true });
+  assert.equal(done.document.big, 9007199254740993n);
+  assert.match(fs.readFileSync(file, "utf8"), /"big": 9007199254740993,/);
+  assert.equal(core.withBigInts(() => core.parse("18446744073709551617")), 18446744073709551617n);
+  assert.throws(() => core.withBigInts(() => core.parse("[1e400]")), code("E_PRECISION"), "floats stay refused");
+  assert.throws(() => readDocumentSync(file, "json", { bigInt: true }), code("E_OPTIONS"));
+  assert.throws(() => updateDocumentSync(file, "json", { big: 1n }), code("E_VALUE"), "BigInt is not written: use a patch without it");
+});

@@ -119,6 +119,7 @@ FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
 AppendOptions: Any = dict
+ReadOptions: Any = dict
 FileUpdate: Any = dict
 
 __all__ = [
@@ -210,6 +211,7 @@ __all__ = [
     "PrerequisiteCheck",
     "PrioritySource",
     "ProcStat",
+    "ReadOptions",
     "ReadinessCounts",
     "Report",
     "ResumePlan",

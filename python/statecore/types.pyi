@@ -767,6 +767,11 @@ class AppendOptions(TypedDict):
 
     timeout: NotRequired[float | None]
 
+class ReadOptions(TypedDict):
+    """Options of a document read (JS)."""
+
+    bigint: NotRequired[bool | None]
+
 class FileUpdate(TypedDict, Generic[D]):
     """What a file update returns: the file's new state and what to write."""
 

@@ -182,6 +182,7 @@ fn api_names() -> Vec<String> {
     names.extend(modules().map(|m| m.name().to_owned()));
     names.push("updateFile".into());
     names.push("queryFile".into());
+    names.push("withBigInts".into());
     names.push("CONSTANTS".into());
     names
 }

@@ -276,6 +276,12 @@ export declare function updateFile<K extends DocumentKind>(
 ): FileUpdate<DocumentOf<K>>;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
+/**
+ * Runs `fn` (calls of this API) with integers no double holds coming back as `BigInt` instead
+ * of `E_PRECISION`, so a document another language wrote with such a number stays readable
+ * (docs/api.md § Host values). Floats a double cannot keep are still `E_PRECISION`.
+ */
+export declare function withBigInts<T>(fn: () => T): T;
 
 ";
 

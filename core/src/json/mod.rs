@@ -63,7 +63,9 @@ pub fn check_js_safe(value: &Value) -> Result<()> {
 /// underflowing to zero (integers of any size pass): what a Python host needs (`int` is exact,
 /// `float` is f64). Otherwise `E_PRECISION`.
 pub fn check_float_range(value: &Value) -> Result<()> {
-    check_numbers(value, &|n: &Number| is_integer_text(n.as_str()) || is_float_kept(n))
+    check_numbers(value, &|n: &Number| {
+        is_integer_text(n.as_str()) || is_float_kept(n)
+    })
 }
 
 /// A number's text without the sign of a negative zero (`-0` → `0`, `-0.0e3` → `0.0e3`):
@@ -126,6 +128,39 @@ fn is_js_safe(n: &Number) -> bool {
     // (`{}`, what JavaScript writes: 2^60 is `1152921504606847000`), is this text.
     text.parse::<f64>()
         .is_ok_and(|f| f.is_finite() && (format!("{f:.0}") == text || format!("{f}") == text))
+}
+
+/// For a host that reads integers no double holds as big integers (JS `BigInt`): the pointer
+/// and the text of each such integer, in document order (none: the fast check passed). A
+/// float the host's double cannot keep is still `E_PRECISION`.
+pub fn big_integers(value: &Value) -> Result<Vec<(String, String)>> {
+    if check_js_safe(value).is_ok() {
+        return Ok(Vec::new());
+    }
+    check_numbers(value, &|n: &Number| {
+        is_integer_text(n.as_str()) || is_js_safe(n)
+    })?;
+    fn collect(value: &Value, at: &str, found: &mut Vec<(String, String)>) {
+        match value {
+            Value::Number(n) if !is_js_safe(n) => {
+                found.push((at.to_owned(), n.as_str().to_owned()))
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    collect(item, &child_path(at, &i.to_string()), found);
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    collect(item, &child_path(at, key), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    collect(value, "", &mut found);
+    Ok(found)
 }
 
 /// Walks the numbers of `value`; the path is built only for the one that fails.

@@ -1,7 +1,10 @@
 //! The strict RFC 8259 parser: positioned errors, the limits enforced while reading, duplicate
 //! keys and lone surrogates refused, numbers kept as written.
 
-use super::{check_depth, check_document_size, check_string_len, is_integer_text, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES};
+use super::{
+    check_depth, check_document_size, check_string_len, is_integer_text, MAX_DOCUMENT_BYTES,
+    MAX_STRING_BYTES,
+};
 use crate::error::{child_path, Code, Error, Result};
 use serde_json::{Map, Number, Value};
 use std::str::FromStr;

@@ -238,7 +238,10 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
 /// `dead`: its claimant is gone, break the claim. A foreign file is ignored, never removed.
 pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> {
     let record = claim.get("record").unwrap_or(&Value::Null);
-    let foreign = claim.get("foreign").and_then(Value::as_bool).unwrap_or(false);
+    let foreign = claim
+        .get("foreign")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let ours = token.is_some() && record.get("token").and_then(Value::as_str) == token;
     let (wait, dead) = if claim.is_null() || foreign || ours {
         (false, false)

@@ -120,8 +120,16 @@ pub static TURN: Shape = Shape::exact(
     "LockTurn",
     "Whether an acquirer lets the claimant of the next turn go first.",
     &[
-        Field::req("wait", Ty::Bool, "True: do not try the lock now, poll again."),
-        Field::req("dead", Ty::Bool, "True: the claimant is gone; break its claim."),
+        Field::req(
+            "wait",
+            Ty::Bool,
+            "True: do not try the lock now, poll again.",
+        ),
+        Field::req(
+            "dead",
+            Ty::Bool,
+            "True: the claimant is gone; break its claim.",
+        ),
     ],
 );
 
@@ -145,15 +153,24 @@ pub static APPEND: Shape = Shape::exact(
     "What an appender does to a log: cut a torn last line (copying it first), then write `text`.",
     &[
         Field::req("text", Ty::Str, "The bytes to append in one write."),
-        Field::req("truncate_at", Ty::Nullable(&Ty::Whole(0)), "Where a torn last line starts, or null."),
-        Field::req("torn_line", Ty::Nullable(&Ty::Whole(1)), "Its line number, or null."),
+        Field::req(
+            "truncate_at",
+            Ty::Nullable(&Ty::Whole(0)),
+            "Where a torn last line starts, or null.",
+        ),
+        Field::req(
+            "torn_line",
+            Ty::Nullable(&Ty::Whole(1)),
+            "Its line number, or null.",
+        ),
     ],
 );
 
 /// What is left over by a dead writer.
 pub static LITTER_KIND: Enum = Enum {
     name: "LitterKind",
-    doc: "What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker.",
+    doc:
+        "What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker.",
     values: &["write_temp", "lock_temp", "marker"],
 };
 

@@ -1,9 +1,9 @@
 //! The table: documents, merges, validation, files, logs, time and the machine engine.
 
 use super::{Access, Args, Module, Op, Out, Param, Returns};
+use crate::document;
 use crate::document::Precondition;
 use crate::error::Result;
-use crate::document;
 use crate::machine::shapes as m;
 use crate::machine::{events_value, Instance, Machine};
 use crate::merge::MergeOptions;

@@ -53,9 +53,9 @@ fn check_values(shape: &Shape, options: &Value, camel_case: bool) -> crate::erro
         crate::shape::check::value_of(&mut report, value, &field.ty, "", &key);
         let negative = field.name == "timeout" && value.as_f64().is_some_and(|n| n < 0.0);
         let message = match report.errors.first() {
-            _ if field.name == "timeout" && (negative || !report.errors.is_empty()) => format!(
-                "{key} must be a finite number ≥ 0 (or null for the default), not {value}"
-            ),
+            _ if field.name == "timeout" && (negative || !report.errors.is_empty()) => {
+                format!("{key} must be a finite number ≥ 0 (or null for the default), not {value}")
+            }
             Some(issue) => issue.message.clone(),
             None => continue,
         };
@@ -69,9 +69,24 @@ fn check_values(shape: &Shape, options: &Value, camel_case: bool) -> crate::erro
     Ok(())
 }
 
+/// The options of a document read (JS `readDocument`; Python ints are always exact).
+pub static READ_OPTIONS: Shape = Shape::exact(
+    "ReadOptions",
+    "Options of a document read (JS).",
+    &[Field::opt(
+        "bigint",
+        Ty::Nullable(&Ty::Bool),
+        "Integers no double holds come back as `BigInt` instead of `E_PRECISION` (JS; an \
+         update takes it too).",
+    )],
+);
+
 /// Every options shape of the hosts, by the name a host names it with.
-pub static HOST_OPTIONS: [(&str, &Shape); 2] =
-    [("update", &UPDATE_OPTIONS), ("append", &APPEND_OPTIONS)];
+pub static HOST_OPTIONS: [(&str, &Shape); 3] = [
+    ("update", &UPDATE_OPTIONS),
+    ("append", &APPEND_OPTIONS),
+    ("read", &READ_OPTIONS),
+];
 
 /// A number the hosts use, declared once (manifest `host.constants`; generated as
 /// `CONSTANTS.<camelName>` in JS and `<NAME>` in `statecore._generated.tables`).

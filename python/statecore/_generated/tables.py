@@ -11,6 +11,7 @@ from types import MappingProxyType
 HOST_OPTIONS: dict[str, tuple[str, ...]] = {
     "update": ("if_match", "now", "timeout", "reset",),
     "append": ("timeout",),
+    "read": ("bigint",),
 }
 #: How many random bytes the core draws an id suffix from.
 RANDOM_BYTES = 32
