@@ -274,7 +274,12 @@ function backoff(attempt, left) {
  * claimant is gone is broken here.
  */
 function mustWait(lockPath, nextPath, claim) {
-  const next = readOwner(nextPath);
+  let next;
+  try {
+    next = readOwner(nextPath);
+  } catch {
+    return false; // the claim file never makes an acquisition fail
+  }
   if (next === null) return false;
   const turn = core().lock.turn(
     { record: next.record, id: next.id, foreign: next.foreign },

@@ -1,8 +1,9 @@
 """File primitives of the Python host layer (ARCHITECTURE §5): reads of regular files only (a
 FIFO, device, directory or socket is the core's ``E_FILE_TYPE``; a missing file is ``None``),
 atomic replaces (temp file, fsync, rename, fsync of the directory), ``.corrupt-`` copies that
-never overwrite and never stay half-written, whole writes. System calls only: every decision
-is the core's. Behaviour and file formats match ``npm/lib/atomic.cjs``."""
+never overwrite and never stay half-written, whole writes. System calls only, each through the
+fault-injection seam (``statecore._sys``): every decision is the core's. Behaviour and file
+formats match ``npm/lib/atomic.cjs``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import secrets
 import stat
 from collections.abc import Callable
 
+from statecore import _sys
 from statecore._generated.root import file_type_error
 from statecore._generated.tables import MAX_DOCUMENT_BYTES
 
@@ -32,7 +34,7 @@ _CHUNK = 1 << 20
 def unlink_quiet(path: str) -> None:
     """Unlinks ``path``; a file already gone is fine."""
     with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
+        _sys.unlink(path)
 
 
 def file_type(mode: int) -> str | None:
@@ -59,7 +61,7 @@ def _refuse_special(path: str, error: OSError, follow: bool) -> None:
     if error.errno not in (errno.ENXIO, errno.ELOOP, errno.EISDIR, errno.EOPNOTSUPP, errno.ENODEV):
         return
     try:
-        mode = (os.stat(path) if follow else os.lstat(path)).st_mode
+        mode = (_sys.stat(path) if follow else _sys.lstat(path)).st_mode
     except OSError:
         return
     what = file_type(mode)
@@ -72,19 +74,19 @@ def open_regular(path: str, flags: int = READ_FLAGS) -> tuple[int, os.stat_resul
     ``fstat``, or None when it does not exist. Anything but a regular file is closed again and
     raises the core's ``E_FILE_TYPE`` (``FileTypeError``) naming what it is."""
     try:
-        fd = os.open(path, flags, 0o666)
+        fd = _sys.open(path, flags, 0o666)
     except FileNotFoundError:
         return None
     except OSError as error:
         _refuse_special(path, error, follow=not flags & NOFOLLOW)
         raise
     try:
-        st = os.fstat(fd)
+        st = _sys.fstat(fd)
         what = file_type(st.st_mode)
         if what is not None:
             file_type_error(path, what)
     except BaseException:
-        os.close(fd)
+        _sys.close(fd)
         raise
     return fd, st
 
@@ -96,7 +98,7 @@ def read_fd(fd: int, size: int, limit: int | None) -> bytes:
     total = 0
     while cap < 0 or total < cap:
         want = max(size + 1 - total, _CHUNK)
-        chunk = os.read(fd, want if cap < 0 else min(want, cap - total))
+        chunk = _sys.read(fd, want if cap < 0 else min(want, cap - total))
         if not chunk:
             break
         parts.append(chunk)
@@ -114,7 +116,7 @@ def read_maybe(path: str, limit: int | None = None, flags: int = READ_FLAGS) -> 
     try:
         return read_fd(fd, st.st_size, limit)
     finally:
-        os.close(fd)
+        _sys.close(fd)
 
 
 def read_document(path: str) -> bytes | None:
@@ -125,25 +127,25 @@ def read_document(path: str) -> bytes | None:
 def fsync_dir(directory: str) -> None:
     """fsyncs a directory; a platform that cannot is ignored."""
     try:
-        fd = os.open(directory, os.O_RDONLY | _CLOEXEC)
+        fd = _sys.open(directory, os.O_RDONLY | _CLOEXEC)
     except OSError as error:
         if error.errno in _DIR_FSYNC_UNSUPPORTED:
             return
         raise
     try:
-        os.fsync(fd)
+        _sys.fsync(fd)
     except OSError as error:
         if error.errno not in _DIR_FSYNC_UNSUPPORTED:
             raise
     finally:
-        os.close(fd)
+        _sys.close(fd)
 
 
 def write_all(fd: int, data: bytes) -> None:
     """Writes all of ``data`` (a short write is finished, or fails honestly)."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view) :]
+        view = view[_sys.write(fd, view) :]
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -153,21 +155,21 @@ def write_atomic(path: str, text: str) -> None:
     replaced by a regular file (the link's target is left alone); the mode of the file
     replaced is kept (a read-only file stays read-only)."""
     try:
-        mode: int | None = os.stat(path).st_mode & 0o7777
+        mode: int | None = _sys.stat(path).st_mode & 0o7777
     except FileNotFoundError:
         mode = None
     directory, name = os.path.split(os.path.abspath(path))
     tmp = os.path.join(directory, f".{name}.tmp-{secrets.token_hex(16)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
+    fd = _sys.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
     try:
         try:
             if mode is not None:
-                os.fchmod(fd, mode)
+                _sys.fchmod(fd, mode)
             write_all(fd, text.encode("utf-8"))
-            os.fsync(fd)
+            _sys.fsync(fd)
         finally:
-            os.close(fd)
-        os.replace(tmp, path)
+            _sys.close(fd)
+        _sys.replace(tmp, path)
     except BaseException:
         unlink_quiet(tmp)
         raise
@@ -181,16 +183,16 @@ def _write_exclusive(name: str, fill: Callable[[int], None]) -> str:
     while True:
         copy = name if n == 0 else f"{name}-{n}"
         try:
-            fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
+            fd = _sys.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
         except FileExistsError:
             n += 1
             continue
         try:
             try:
                 fill(fd)
-                os.fsync(fd)
+                _sys.fsync(fd)
             finally:
-                os.close(fd)
+                _sys.close(fd)
         except BaseException:
             unlink_quiet(copy)
             raise
@@ -213,13 +215,13 @@ def copy_file(source: str, name: str, data: bytes) -> str:
     src, _ = opened
 
     def fill(fd: int) -> None:
-        while chunk := os.read(src, _CHUNK):
+        while chunk := _sys.read(src, _CHUNK):
             write_all(fd, chunk)
 
     try:
         return _write_exclusive(name, fill)
     finally:
-        os.close(src)
+        _sys.close(src)
 
 
 def append_once(path: str, text: str, created: bool) -> None:
@@ -234,21 +236,22 @@ def append_once(path: str, text: str, created: bool) -> None:
     fd, _ = opened
     try:
         write_all(fd, text.encode("utf-8"))
-        os.fsync(fd)
+        _sys.fsync(fd)
     finally:
-        os.close(fd)
+        _sys.close(fd)
     if created:
         fsync_dir(os.path.dirname(os.path.abspath(path)))
 
 
 def truncate(path: str, size: int) -> None:
     """Cuts the regular file ``path`` at ``size`` through a descriptor opened ``O_NOFOLLOW``
-    (a symbolic link is ``E_FILE_TYPE``)."""
+    (a symbolic link is ``E_FILE_TYPE``), fsynced."""
     opened = open_regular(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | _CLOEXEC)
     if opened is None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
     fd, _ = opened
     try:
-        os.ftruncate(fd, size)
+        _sys.ftruncate(fd, size)
+        _sys.fsync(fd)
     finally:
-        os.close(fd)
+        _sys.close(fd)

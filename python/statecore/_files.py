@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union, cast
 
-from statecore import _atomic, _runtime
+from statecore import _atomic, _runtime, _sys
 from statecore._lock import acquire, sweep
 from statecore._routines import query_file, update_file
 from statecore._statecore import call as _call
@@ -174,7 +174,7 @@ def write(
 ) -> Any:
     """A protocol helper's locked write: ``.fctry/``-like directories created first."""
     host = _Host(options)
-    os.makedirs(os.path.dirname(file), exist_ok=True)
+    _sys.makedirs(os.path.dirname(file))
     return update(kind, file, change, args, None, host)
 
 
@@ -188,7 +188,7 @@ def patch(
 ) -> Any:
     """``update_<file>``: a patch merged with the protocol's options, or a function."""
     host = _Host(options)
-    os.makedirs(os.path.dirname(file), exist_ok=True)
+    _sys.makedirs(os.path.dirname(file))
     if callable(patch_or_function):
         if now is not None:
             raise TypeError("now stamps a patch; an update function writes its fields itself")

@@ -9,7 +9,8 @@ served fairly: one that has waited a moment claims the next turn in ``<file>.loc
 
 Every rule is the core's (``statecore.lock``: the record's bytes, what a lock file says of its
 owner, the verdict on whether that owner is gone, whose turn it is, the timeout error); this
-module makes the system calls and gathers the facts (the file's stamp, ``kill(pid, 0)``,
+module makes the system calls (each file-system call through the fault-injection seam,
+``statecore._sys``) and gathers the facts (the file's stamp, ``kill(pid, 0)``,
 ``/proc/<pid>/stat``).
 """
 
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from statecore import _runtime
+from statecore import _runtime, _sys
 from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
 from statecore._generated import lock as _rules
 from statecore._generated.tables import (
@@ -131,7 +132,7 @@ def read_owner(path: str) -> Owner | None:
     try:
         data = read_fd(fd, st.st_size, RECORD_READ_LIMIT)
     finally:
-        os.close(fd)
+        _sys.close(fd)
     owner = _rules.owner(data, f"{st.st_ino}:{st.st_mtime_ns}")
     text = data.decode("utf-8", "replace")
     return Owner(owner["record"], owner["id"], owner["foreign"], st.st_mtime_ns // 1_000_000, text)
@@ -180,14 +181,14 @@ def _create_exclusive(target: str, data: bytes) -> bool:
     """``open(O_CREAT|O_EXCL)`` + write: the fallback where link() is unsupported. A failed
     write removes the half-made file again (it is ours)."""
     try:
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
+        fd = _sys.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
     except FileExistsError:
         return False
     try:
         try:
             write_all(fd, data)
         finally:
-            os.close(fd)
+            _sys.close(fd)
     except BaseException:
         unlink_quiet(target)
         raise
@@ -199,19 +200,22 @@ def create_complete(target: str, mine: LockRecordText) -> bool:
 
     Its bytes go to ``<target>.<token>.tmp``, which is link()-ed to ``target``
     (EEXIST = held by someone else). Returns True when we created it. The temp file is
-    removed whatever happens (a failed write, a full disk included).
+    removed whatever happens (a failed write, a full disk included). When that unlink itself
+    fails (EIO) the temp file is left and nothing is raised: it holds our record and is swept
+    once this process is gone, while after a successful link() the lock is ours and must be
+    returned, or no one would ever release it.
     """
     data = mine["text"].encode()
     tmp = f"{target}.{mine['record']['token']}.tmp"
     attempt = 0
     while True:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
+        fd = _sys.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
         try:
             try:
                 write_all(fd, data)
             finally:
-                os.close(fd)
-            os.link(tmp, target)
+                _sys.close(fd)
+            _sys.link(tmp, target)
             return True
         except FileExistsError:
             return False
@@ -225,7 +229,8 @@ def create_complete(target: str, mine: LockRecordText) -> bool:
                 return _create_exclusive(target, data)
             raise
         finally:
-            unlink_quiet(tmp)
+            with contextlib.suppress(OSError):
+                unlink_quiet(tmp)
 
 
 def release_file(path: str, mine: LockRecordText) -> bool:
@@ -241,7 +246,7 @@ def release_file(path: str, mine: LockRecordText) -> bool:
     try:
         current = read_fd(fd, st.st_size, RECORD_READ_LIMIT)
     finally:
-        os.close(fd)
+        _sys.close(fd)
     if current != mine["text"].encode():
         return False
     unlink_quiet(path)
@@ -313,11 +318,18 @@ class Lock:
 
     def release(self) -> bool:
         """Releases the lock; True when our lock file was removed, False if it was not ours
-        (or when called in another process than the one that took it)."""
+        (or when called in another process than the one that took it).
+
+        Never raises for a file-system error (EIO, say): it returns False and the lock stays,
+        ours, until this process exits (then it is broken as a dead owner's); the caller's own
+        outcome, or error, is what it must see."""
         if self._released or os.getpid() != self._pid:
             return False
         self._released = True
-        return release_file(self.path, self._mine)
+        try:
+            return release_file(self.path, self._mine)
+        except OSError:
+            return False
 
     def __enter__(self) -> Lock:
         return self
@@ -351,7 +363,8 @@ def _claim(next_path: str) -> LockRecordText | None:
 
 
 def _unclaim(next_path: str, claim: LockRecordText) -> None:
-    """Removes our claim (only if it is still ours); never raises."""
+    """Removes our claim (only if it is still ours); never raises: a claim of ours that cannot
+    be removed (EIO) is ignored after ``LOCK_TURN_MS``, and broken once this process is gone."""
     with contextlib.suppress(OSError):
         release_file(next_path, claim)
 
@@ -438,7 +451,7 @@ def sweep(path: str) -> None:
     directory, name = os.path.split(os.path.abspath(path))
     lock_path = os.path.join(directory, name) + ".lock"
     try:
-        entries = os.listdir(directory)
+        entries = _sys.listdir(directory)
     except OSError:
         return
     # Only names that contain the file's name (other than it and its lock) can be its litter:

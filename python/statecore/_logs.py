@@ -7,11 +7,10 @@ writes through one). Behaviour matches ``npm/lib/logs.cjs``."""
 
 from __future__ import annotations
 
-import os
 import stat
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from statecore import _atomic, _runtime
+from statecore import _atomic, _runtime, _sys
 from statecore._generated.root import file_type_error
 from statecore._lock import acquire, sweep
 from statecore._statecore import call as _call
@@ -77,7 +76,7 @@ def append_line(path: StrPath, value: object, **options: Unpack[AppendOptions]) 
 def _refuse_link(file: str) -> None:
     """The core's ``E_FILE_TYPE`` when ``file`` is a symbolic link (never appended through)."""
     try:
-        mode = os.lstat(file).st_mode
+        mode = _sys.lstat(file).st_mode
     except FileNotFoundError:
         return
     if stat.S_ISLNK(mode):
