@@ -6,7 +6,6 @@ npm/test/hardening.test.mjs.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import shutil
@@ -396,46 +395,7 @@ def test_forked_child_cannot_release_the_parents_lock(workdir: Path) -> None:
     assert os.listdir(workdir) == []
 
 
-@pytest.fixture
-def full_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """``fail(part)``: from then on, ``os.write`` to a file whose name contains ``part`` fails
-    with ENOSPC (a full disk, for the files this test names only)."""
-    if not os.path.isdir("/proc/self/fd"):
-        pytest.skip("needs /proc/self/fd")
-    real_write = os.write
-
-    def fail(part: str) -> None:
-        def write(fd: int, data: Any) -> int:
-            if part in os.path.basename(os.readlink(f"/proc/self/fd/{fd}")):
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            return real_write(fd, data)
-
-        monkeypatch.setattr(os, "write", write)
-
-    return fail
-
-
-def test_full_disk_while_writing_the_lock_leaves_no_temp_file(
-    workdir: Path, full_disk: Callable[[str], None]
-) -> None:
-    file = workdir / "state.json"
-    full_disk(".lock.")
-    with pytest.raises(OSError, match="No space") as info:
-        update_document(file, "json", {"a": 1})
-    assert info.value.errno == errno.ENOSPC
-    assert os.listdir(workdir) == []
-
-
-def test_full_disk_while_copying_a_corrupt_file_leaves_no_partial_copy(
-    workdir: Path, full_disk: Callable[[str], None]
-) -> None:
-    file = workdir / "state.json"
-    file.write_text("{not json")
-    full_disk(".corrupt-")
-    with pytest.raises(OSError, match="No space"):
-        update_document(file, "json", {"a": 1})
-    assert sorted(os.listdir(workdir)) == ["state.json"]
-    assert file.read_text() == "{not json"
+# A full disk (ENOSPC) and EIO at every step: tests/test_faults.py, through the seam.
 
 
 # --- fairness --------------------------------------------------------------------------------
