@@ -19,7 +19,7 @@ wasm:
 python:
 	bash scripts/build-python.sh
 
-test: build test-generated test-rust test-node test-browser test-python test-packaging
+test: build test-generated test-rust test-node test-browser test-python test-packaging test-fuzz
 
 # Every file generated from the core's operation table is up to date (a stale one fails).
 test-generated:
@@ -61,3 +61,14 @@ bench: build
 
 clean:
 	rm -rf target npm/dist python/statecore/_statecore*.so
+
+# Coverage-guided fuzzing of the core with libFuzzer on stable Rust (docs/fuzzing.md).
+# make fuzz: FUZZ_SECONDS (600) per target, growing fuzz/corpus/; FUZZ_TARGETS="json ops" to
+# choose. make test-fuzz: build, ~12 s per target, then replay fuzz/regressions/**.
+.PHONY: fuzz test-fuzz
+FUZZ_SECONDS ?= 600
+fuzz:
+	FUZZ_TARGETS="$(FUZZ_TARGETS)" bash scripts/fuzz.sh long $(FUZZ_SECONDS)
+
+test-fuzz:
+	FUZZ_TARGETS="$(FUZZ_TARGETS)" bash scripts/fuzz.sh short 12

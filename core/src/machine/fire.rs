@@ -10,11 +10,16 @@ use serde_json::{Map, Value};
 
 impl Machine {
     fn state_exists(&self, name: &str) -> Result<()> {
+        self.state_at(name, "/state")
+    }
+
+    /// `E_MACHINE` at `at` unless `name` is a state of this machine.
+    fn state_at(&self, name: &str, at: &str) -> Result<()> {
         if self.states.iter().any(|s| s.name == name) {
             Ok(())
         } else {
             Err(machine_error(
-                "/state",
+                at,
                 format!("{name:?} is not a state of machine {:?}", self.name),
             )
             .with_detail("state", name))
@@ -222,7 +227,7 @@ impl Machine {
         if transition.to != PREVIOUS {
             return Ok(transition.to.clone());
         }
-        instance.previous.clone().ok_or_else(|| {
+        let previous = instance.previous.clone().ok_or_else(|| {
             Error::new(
                 Code::Transition,
                 "",
@@ -233,7 +238,10 @@ impl Machine {
             )
             .with_detail("state", instance.state.as_str())
             .with_detail("event", event)
-        })
+        })?;
+        // Never into a state the machine does not have (found by fuzzing).
+        self.state_at(&previous, "/previous")?;
+        Ok(previous)
     }
 }
 
