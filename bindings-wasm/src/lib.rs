@@ -34,6 +34,7 @@ thread_local! {
 }
 
 /// Turns big-integer mode on or off (the JS layer's `bigint` reader option).
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn set_big_ints(on: bool) {
     BIG_INTS.with(|flag| flag.set(on));
@@ -41,6 +42,7 @@ pub fn set_big_ints(on: bool) {
 }
 
 /// The `[pointer, text]` pairs of the big integers of the last result, as JSON text; cleared.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn take_big_ints() -> String {
     let found = FOUND.with(|found| std::mem::take(&mut *found.borrow_mut()));

@@ -229,6 +229,20 @@ def test_huge_float_text() -> None:
     assert statecore.merge_text('{"a": 1e400}', '{"b": 1}') == '{\n  "a": 1e+400,\n  "b": 1\n}\n'
 
 
+def test_one_number_rule_for_underflow_and_paths(tmp_path: Path) -> None:
+    # 1e-400 would silently become 0.0: refused like 1e400 (docs/api.md § Numbers).
+    with pytest.raises(statecore.DataError) as raised:
+        statecore.parse('{"a": 1e-400}')
+    assert (raised.value.code, raised.value.path) == ("E_PRECISION", "/a")
+    assert statecore.parse('{"z": 0e-400}') == {"z": 0.0}
+    # A read's error path points into the document, as parse's does (no /document prefix).
+    file = tmp_path / "n.json"
+    file.write_text('{"x": [1e400]}')
+    with pytest.raises(statecore.DataError) as raised:
+        statecore.read_document(file, "json")
+    assert (raised.value.code, raised.value.path) == ("E_PRECISION", "/x/0")
+
+
 def test_floats_round_trip() -> None:
     for f in (0.1, 1e-300, 5e-324, 1.7976931348623157e308, 123456.789, -2.5):
         assert statecore.parse(statecore.serialize(f)) == f
