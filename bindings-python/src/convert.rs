@@ -44,10 +44,8 @@ pub(crate) fn to_value(obj: &Bound<'_, PyAny>, around: &mut Around) -> Result<Va
         return within(obj, around, |around| array(list.iter(), list.len(), around));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
-        // -0.0 is read as 0.0, as the parser reads `-0` (docs/api.md § Numbers).
         let f = f.value();
-        let f = if f == 0.0 { 0.0 } else { f };
-        return Number::from_f64(f)
+        return json::float_number(f)
             .map(Value::Number)
             .ok_or_else(|| value_error(format!("{f} is not JSON: only finite floats are")));
     }

@@ -142,6 +142,16 @@ function refuseLink(file, error) {
   throw error;
 }
 
+/** How many bytes to ask for next: the rest of the file by its size, + 64 KiB, up to `limit`. */
+function nextChunk(stat, total, limit) {
+  return Math.min(Math.max(Number(stat.size) - total, 0) + 65536, limit - total);
+}
+
+/** The chunks read, as one Buffer. */
+function joined(chunks, total) {
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+}
+
 /**
  * The bytes of the regular file `file` (at most `cap` + 1 of them when `cap` is a number, so a
  * reader never holds more than the limit), or null when it does not exist. A FIFO, device or
@@ -162,16 +172,14 @@ const readMaybe = {
       const limit = cap === null ? Infinity : cap + 1;
       const chunks = [];
       let total = 0;
-      for (;;) {
-        const want = Math.min(Math.max(Number(stat.size) - total, 0) + 65536, limit - total);
-        if (want <= 0) break;
+      for (let want; (want = nextChunk(stat, total, limit)) > 0; ) {
         const chunk = Buffer.allocUnsafe(want);
         const got = sys.readSync(fd, chunk, 0, want, null);
         if (got === 0) break;
-        chunks.push(got === want ? chunk : chunk.subarray(0, got));
+        chunks.push(chunk.subarray(0, got));
         total += got;
       }
-      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+      return joined(chunks, total);
     } finally {
       sys.closeSync(fd);
     }
@@ -190,16 +198,14 @@ const readMaybe = {
       const limit = cap === null ? Infinity : cap + 1;
       const chunks = [];
       let total = 0;
-      for (;;) {
-        const want = Math.min(Math.max(Number(stat.size) - total, 0) + 65536, limit - total);
-        if (want <= 0) break;
+      for (let want; (want = nextChunk(stat, total, limit)) > 0; ) {
         const chunk = Buffer.allocUnsafe(want);
         const { bytesRead: got } = await handle.read(chunk, 0, want, null);
         if (got === 0) break;
-        chunks.push(got === want ? chunk : chunk.subarray(0, got));
+        chunks.push(chunk.subarray(0, got));
         total += got;
       }
-      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+      return joined(chunks, total);
     } finally {
       await handle.close();
     }

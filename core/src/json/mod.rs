@@ -78,6 +78,12 @@ pub fn without_negative_zero(text: &str) -> &str {
     }
 }
 
+/// A host's double as a JSON number, read as the parser reads text: negative zero is zero;
+/// `None` for NaN and ±infinity, which JSON cannot hold.
+pub fn float_number(f: f64) -> Option<Number> {
+    Number::from_f64(if f == 0.0 { 0.0 } else { f })
+}
+
 /// The digits of a number's text before its exponent.
 fn mantissa(text: &str) -> &str {
     text.split(['e', 'E']).next().unwrap_or(text)
