@@ -57,6 +57,12 @@ log "python bench/helper_compare.py"
 log "node bench/fairness.mjs"
 node bench/fairness.mjs "${quick[@]}" > "$work/fairness.md"
 
+# --- scale: time per byte from 0.1 to 8 MiB (docs/performance.md § Scale) ----------------------
+log "node bench/scale.mjs"
+node bench/scale.mjs "${quick[@]}" > "$work/scale.md"
+log "python bench/scale.py"
+"$root/.venv/bin/python" bench/scale.py "${quick[@]}" >> "$work/scale.md"
+
 # --- wasm sizes ----------------------------------------------------------------------------------
 {
   echo "### Size of the .wasm (npm/dist)"
@@ -98,7 +104,7 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "## Key ratios"
   echo
-  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" | sed 's/^Key: /- /'
+  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" | sed 's/^Key: /- /'
   echo
   echo "## Node"
   echo
@@ -122,6 +128,14 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo "(\`<file>.lock.next\`, issue 10) the longest wait was 2.5–2.8 s in both languages."
   echo
   cat "$work/fairness.md"
+  echo
+  echo "## Scale"
+  echo
+  echo "Time per byte of each call from 0.1 to 8 MiB (\`bench/scale.mjs\`, \`bench/scale.py\`): each"
+  echo "cell is the time per byte at that size over the time per byte at the smallest size (near 1:"
+  echo "linear), then the time over \`JSON.parse\` / \`json.loads\` of the same text."
+  echo
+  cat "$work/scale.md"
   echo
   echo "## Package size"
   echo

@@ -73,6 +73,13 @@ fn check_numbers(value: &Value, at: &str) -> Result<(), Error> {
 
 #[cfg(feature = "full")]
 mod full;
+#[cfg(target_arch = "wasm32")]
+mod grow;
+
+/// dlmalloc with geometric growth of the wasm memory (`grow.rs`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: grow::Geometric = grow::Geometric;
 mod statusline;
 
 /// The error as the JSON text the JS layer parses into a `StatecoreError` subclass.

@@ -5,11 +5,14 @@
 //!   generator writes (`make test` runs it).
 //! - `call <op> [json-args]`: runs an operation of the table and prints its result as JSON (a
 //!   maintainer's tool for writing corpus cases).
+//! - `profile <kind> <file> <patch> [n]`: the time of each phase of one pure update, natively
+//!   (docs/performance.md).
 
 mod docs;
 mod helpers;
 mod js;
 mod names;
+mod profile;
 mod py;
 mod py_package;
 mod py_types;
@@ -29,7 +32,16 @@ fn main() -> ExitCode {
             args.get(1).map(String::as_str),
             args.get(2).map(String::as_str),
         ),
-        _ => Err("usage: xtask codegen [--check] | xtask call <op> [json-args]".to_owned()),
+        Some("profile") if args.len() >= 4 => profile::profile(
+            &args[1],
+            &args[2],
+            &args[3],
+            args.get(4).and_then(|n| n.parse().ok()).unwrap_or(1000),
+        ),
+        _ => Err(
+            "usage: xtask codegen [--check] | xtask call <op> [json-args] | xtask profile <kind> <file> <patch> [n]"
+                .to_owned(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

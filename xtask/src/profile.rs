@@ -1,0 +1,81 @@
+//! `xtask profile <kind> <file> <patch> [iterations]`: where the time of one pure update goes
+//! natively (parse, limits, merge, validate, serialize, etag), in microseconds per phase, for
+//! docs/performance.md. A maintainer's tool: no host, no boundary crossing.
+
+use statecore::document::{self, Precondition};
+use statecore::merge::{merge_owned, MergeOptions};
+use statecore::{json, kinds};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Runs the phases `iterations` times and prints the median time of each.
+pub fn profile(kind: &str, file: &str, patch: &str, iterations: usize) -> Result<(), String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+    let patch_text = std::fs::read(patch).map_err(|e| format!("{patch}: {e}"))?;
+    let patch = json::parse(&patch_text).map_err(|e| e.message)?;
+    let options = MergeOptions::default();
+    let doc = json::parse(&bytes).map_err(|e| e.message)?;
+    let merged = merge_owned(doc.clone(), &patch, &options).map_err(|e| e.message)?;
+    let text = json::serialize(&merged);
+    type Phase<'a> = (&'a str, Box<dyn Fn() + 'a>);
+    let phases: Vec<Phase> = vec![
+        (
+            "parse",
+            Box::new(|| drop(black_box(json::parse(black_box(&bytes))))),
+        ),
+        (
+            "limits",
+            Box::new(|| drop(black_box(json::check_limits(black_box(&doc))))),
+        ),
+        ("clone", Box::new(|| drop(black_box(doc.clone())))),
+        (
+            "merge (owned)",
+            Box::new(|| drop(black_box(merge_owned(doc.clone(), &patch, &options)))),
+        ),
+        (
+            "validate",
+            Box::new(|| drop(black_box(kinds::validate(kind, &merged)))),
+        ),
+        (
+            "serialize",
+            Box::new(|| drop(black_box(json::serialize(&merged)))),
+        ),
+        (
+            "etag",
+            Box::new(|| drop(black_box(json::etag(text.as_bytes())))),
+        ),
+        (
+            "document::update (all)",
+            Box::new(|| {
+                drop(black_box(document::update(
+                    kind,
+                    Some(&bytes),
+                    &patch,
+                    &options,
+                    Precondition::default(),
+                )))
+            }),
+        ),
+    ];
+    println!(
+        "{} bytes in, {} bytes out, {iterations} iterations",
+        bytes.len(),
+        text.len()
+    );
+    for (name, run) in &phases {
+        let mut samples = Vec::with_capacity(15);
+        for _ in 0..15 {
+            let start = Instant::now();
+            for _ in 0..iterations {
+                run();
+            }
+            samples.push(start.elapsed().as_secs_f64() * 1e6 / iterations as f64);
+        }
+        samples.sort_by(f64::total_cmp);
+        println!(
+            "{name:>24}: {:8.2} µs",
+            samples.get(7).copied().unwrap_or_default()
+        );
+    }
+    Ok(())
+}
