@@ -89,6 +89,20 @@ proptest! {
         prop_assert_eq!(json::serialize(&back), text);
     }
 
+    /// The writer (json/writer.rs) writes what serde_json writes, byte for byte, for every
+    /// character class (all control characters, quotes, backslashes, DEL, non-ASCII).
+    #[test]
+    fn writer_matches_serde_json(doc in value(), text in "[\\x00-\\x7f\\u{e9}\\u{2028}\\u{1F600}]{0,12}") {
+        let doc = Value::Array(vec![doc, Value::String(text.clone()), serde_json::json!({ text: 1 })]);
+        let mut pretty = Vec::new();
+        let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+        let mut serializer = serde_json::Serializer::with_formatter(&mut pretty, formatter);
+        serde::Serialize::serialize(&doc, &mut serializer).unwrap();
+        pretty.push(b'\n');
+        prop_assert_eq!(json::serialize(&doc), String::from_utf8(pretty).unwrap());
+        prop_assert_eq!(json::serialize_compact(&doc), serde_json::to_string(&doc).unwrap());
+    }
+
     #[test]
     fn compact_and_canonical_agree(doc in value()) {
         let compact = json::serialize_compact(&doc);

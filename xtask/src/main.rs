@@ -5,7 +5,7 @@
 //!   generator writes (`make test` runs it).
 //! - `call <op> [json-args]`: runs an operation of the table and prints its result as JSON (a
 //!   maintainer's tool for writing corpus cases).
-//! - `profile <kind> <file> <patch> [n]`: the time of each phase of one pure update, natively
+//! - `profile <kind> <file> <patch> [n] [phase]`: the time of each phase of one pure update, natively
 //!   (docs/performance.md).
 
 mod docs;
@@ -37,9 +37,10 @@ fn main() -> ExitCode {
             &args[2],
             &args[3],
             args.get(4).and_then(|n| n.parse().ok()).unwrap_or(1000),
+            args.get(5).map(String::as_str),
         ),
         _ => Err(
-            "usage: xtask codegen [--check] | xtask call <op> [json-args] | xtask profile <kind> <file> <patch> [n]"
+            "usage: xtask codegen [--check] | xtask call <op> [json-args] | xtask profile <kind> <file> <patch> [n] [phase]"
                 .to_owned(),
         ),
     };

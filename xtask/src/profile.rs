@@ -8,8 +8,16 @@ use statecore::{json, kinds};
 use std::hint::black_box;
 use std::time::Instant;
 
-/// Runs the phases `iterations` times and prints the median time of each.
-pub fn profile(kind: &str, file: &str, patch: &str, iterations: usize) -> Result<(), String> {
+/// Runs the phases `iterations` times, 15 samples each, and prints the fastest sample of each
+/// (the least disturbed by other processes on a shared machine).
+/// `only`: run just the phase of that name (to count its instructions with `perf stat`).
+pub fn profile(
+    kind: &str,
+    file: &str,
+    patch: &str,
+    iterations: usize,
+    only: Option<&str>,
+) -> Result<(), String> {
     let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
     let patch_text = std::fs::read(patch).map_err(|e| format!("{patch}: {e}"))?;
     let patch = json::parse(&patch_text).map_err(|e| e.message)?;
@@ -62,7 +70,10 @@ pub fn profile(kind: &str, file: &str, patch: &str, iterations: usize) -> Result
         bytes.len(),
         text.len()
     );
-    for (name, run) in &phases {
+    for (name, run) in phases
+        .iter()
+        .filter(|(name, _)| only.is_none_or(|o| o == *name))
+    {
         let mut samples = Vec::with_capacity(15);
         for _ in 0..15 {
             let start = Instant::now();

@@ -10,6 +10,7 @@
 //! - Limits: [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`], [`MAX_STRING_BYTES`], each `E_LIMIT`.
 
 mod parser;
+mod writer;
 
 pub use parser::{parse, parse_args, parse_str};
 
@@ -29,20 +30,17 @@ pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 /// Canonical text of a document: 2-space indent, `\n` line ends, a trailing newline, UTF-8,
 /// no BOM. The same document always gives the same bytes.
 pub fn serialize(value: &Value) -> String {
-    let mut out = Vec::with_capacity(256);
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-    // Serializing a `Value` into a `Vec` cannot fail: keys are strings, no I/O errors.
-    if serde::Serialize::serialize(value, &mut ser).is_err() {
-        return String::new();
-    }
-    out.push(b'\n');
-    String::from_utf8(out).unwrap_or_default()
+    let mut out = String::with_capacity(writer::capacity_hint(value));
+    writer::write(value, true, &mut out);
+    out.push('\n');
+    out
 }
 
 /// Compact one-line text of a document (no newline), as used for JSONL log lines.
 pub fn serialize_compact(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+    let mut out = String::with_capacity(writer::capacity_hint(value));
+    writer::write(value, false, &mut out);
+    out
 }
 
 /// The entity tag of a file's bytes: their 128-bit XXH3 hash as 32 hex digits. It detects

@@ -23,7 +23,7 @@ pub fn parse(bytes: &[u8]) -> Result<Value> {
         allowance: 0,
     };
     let result = parser.document();
-    result.map_err(|e| parser.locate(e))
+    result.map_err(|e| parser.locate(*e))
 }
 
 /// Parses the JSON text of an argument list (an array of documents, as a host sends a call's
@@ -49,7 +49,7 @@ pub fn parse_args(text: &str) -> Result<Value> {
         allowance: 1,
     };
     let result = parser.document();
-    result.map_err(|e| parser.locate(e))
+    result.map_err(|e| parser.locate(*e))
 }
 
 /// Parses JSON text given as a string.
@@ -63,7 +63,8 @@ struct Failure {
     offset: usize,
 }
 
-type Parsed<T> = std::result::Result<T, Failure>;
+/// Boxed: the error is large, and the result of every value passes through every level.
+type Parsed<T> = std::result::Result<T, Box<Failure>>;
 
 struct Parser<'a> {
     bytes: &'a [u8],
@@ -73,11 +74,11 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn fail(&self, code: Code, message: impl Into<String>) -> Failure {
-        Failure {
+    fn fail(&self, code: Code, message: impl Into<String>) -> Box<Failure> {
+        Box::new(Failure {
             error: Error::new(code, "", message),
             offset: self.pos,
-        }
+        })
     }
 
     fn locate(&self, failure: Failure) -> Error {
@@ -152,9 +153,11 @@ impl<'a> Parser<'a> {
     }
 
     fn enter(&self, depth: usize) -> Parsed<()> {
-        check_depth(depth.saturating_sub(self.allowance), "").map_err(|error| Failure {
-            error,
-            offset: self.pos,
+        check_depth(depth.saturating_sub(self.allowance), "").map_err(|error| {
+            Box::new(Failure {
+                error,
+                offset: self.pos,
+            })
         })
     }
 
@@ -187,7 +190,7 @@ impl<'a> Parser<'a> {
                 }
                 serde_json::map::Entry::Occupied(slot) => {
                     let key = slot.key().clone();
-                    return Err(Failure {
+                    return Err(Box::new(Failure {
                         error: Error::new(
                             Code::DuplicateKey,
                             child_path("", &key),
@@ -195,7 +198,7 @@ impl<'a> Parser<'a> {
                         )
                         .with_detail("key", key),
                         offset: key_offset,
-                    });
+                    }));
                 }
             }
             self.skip_ws();
@@ -221,8 +224,11 @@ impl<'a> Parser<'a> {
         }
         loop {
             self.skip_ws();
-            let index = items.len().to_string();
-            items.push(self.value(depth).map_err(|f| prefix(f, &index))?);
+            let index = items.len();
+            items.push(
+                self.value(depth)
+                    .map_err(|f| prefix(f, &index.to_string()))?,
+            );
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.bump(),
@@ -310,15 +316,42 @@ impl<'a> Parser<'a> {
             .map_err(|_| self.fail(Code::Parse, format!("invalid number {text}")))
     }
 
-    fn string(&mut self) -> Parsed<String> {
-        self.bump(); // opening quote
-        let start = self.pos;
+    /// Moves past the plain bytes of a string (not `"`, `\\` or a control character), eight
+    /// at a time while none of the eight is special.
+    fn skip_plain(&mut self) {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        /// Whether a byte of `v` is zero (the classic bit trick; exact as a yes/no answer).
+        fn has_zero(v: u64) -> bool {
+            v.wrapping_sub(ONES) & !v & HIGHS != 0
+        }
+        while let Some(chunk) = self
+            .bytes
+            .get(self.pos..self.pos.saturating_add(8))
+            .and_then(|c| <[u8; 8]>::try_from(c).ok())
+        {
+            let x = u64::from_le_bytes(chunk);
+            let control = x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS != 0;
+            if control
+                || has_zero(x ^ ONES.wrapping_mul(u64::from(b'"')))
+                || has_zero(x ^ ONES.wrapping_mul(u64::from(b'\\')))
+            {
+                break;
+            }
+            self.pos = self.pos.saturating_add(8);
+        }
         while let Some(b) = self.peek() {
             if b == b'"' || b == b'\\' || b < 0x20 {
                 break;
             }
             self.bump();
         }
+    }
+
+    fn string(&mut self) -> Parsed<String> {
+        self.bump(); // opening quote
+        let start = self.pos;
+        self.skip_plain();
         if self.peek() == Some(b'"') {
             // Fast path: no escapes, one UTF-8 check over the slice.
             let slice = self.bytes.get(start..self.pos).unwrap_or_default();
@@ -337,30 +370,25 @@ impl<'a> Parser<'a> {
         let mut out: Vec<u8> = Vec::new();
         loop {
             let run_start = self.pos;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.bump();
-            }
+            self.skip_plain();
             out.extend_from_slice(self.bytes.get(run_start..self.pos).unwrap_or_default());
             if out.len() > MAX_STRING_BYTES {
-                return Err(Failure {
+                return Err(Box::new(Failure {
                     error: check_string_len(out.len(), "")
                         .err()
                         .unwrap_or_else(|| Error::new(Code::Limit, "", "string too long")),
                     offset: run_start,
-                });
+                }));
             }
             match self.peek() {
                 Some(b'"') => {
                     self.bump();
                     return String::from_utf8(out).map_err(|e| {
                         let bad = run_start.saturating_add(e.utf8_error().valid_up_to());
-                        Failure {
+                        Box::new(Failure {
                             error: Error::new(Code::Parse, "", "invalid UTF-8 in string"),
                             offset: bad.min(self.pos),
-                        }
+                        })
                     });
                 }
                 Some(b'\\') => {
@@ -453,7 +481,7 @@ impl<'a> Parser<'a> {
 }
 
 /// Prefixes a failure's path with the token of the container member it happened in.
-fn prefix(mut failure: Failure, token: &str) -> Failure {
+fn prefix(mut failure: Box<Failure>, token: &str) -> Box<Failure> {
     let tail = std::mem::take(&mut failure.error.path);
     let mut path = child_path("", token);
     path.push_str(&tail);

@@ -1,0 +1,130 @@
+//! The canonical writer: a document's text, 2-space indented or compact, written straight
+//! into one buffer (no serde machinery). Byte for byte what serde_json writes for the same
+//! `Value` (`core/tests/writer.rs` checks it on generated documents): `"`, `\` and control
+//! characters escaped (`\b \f \n \r \t` short, others `\u00xx`), everything else as is;
+//! numbers as their kept text.
+
+use serde_json::Value;
+
+/// Appends the text of `value` to `out`: indented by two spaces per level when `pretty`.
+pub(super) fn write(value: &Value, pretty: bool, out: &mut String) {
+    Writer { out, pretty }.value(value, 0);
+}
+
+/// A size hint for the text of `value` (its top level only), to size the buffer once.
+pub(super) fn capacity_hint(value: &Value) -> usize {
+    match value {
+        Value::Object(map) => map.len().saturating_mul(48).saturating_add(16),
+        Value::Array(items) => items.len().saturating_mul(32).saturating_add(16),
+        _ => 32,
+    }
+}
+
+struct Writer<'o> {
+    out: &'o mut String,
+    pretty: bool,
+}
+
+impl Writer<'_> {
+    fn value(&mut self, value: &Value, depth: usize) {
+        match value {
+            Value::Null => self.out.push_str("null"),
+            Value::Bool(true) => self.out.push_str("true"),
+            Value::Bool(false) => self.out.push_str("false"),
+            Value::Number(n) => self.out.push_str(n.as_str()),
+            Value::String(s) => string(s, self.out),
+            Value::Array(items) => {
+                if items.is_empty() {
+                    self.out.push_str("[]");
+                    return;
+                }
+                self.out.push('[');
+                let inner = depth.saturating_add(1);
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.newline(inner);
+                    self.value(item, inner);
+                }
+                self.newline(depth);
+                self.out.push(']');
+            }
+            Value::Object(map) => {
+                if map.is_empty() {
+                    self.out.push_str("{}");
+                    return;
+                }
+                self.out.push('{');
+                let inner = depth.saturating_add(1);
+                for (i, (key, item)) in map.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.newline(inner);
+                    string(key, self.out);
+                    self.out.push_str(if self.pretty { ": " } else { ":" });
+                    self.value(item, inner);
+                }
+                self.newline(depth);
+                self.out.push('}');
+            }
+        }
+    }
+
+    /// A line break and the indentation of `depth` (nothing when compact).
+    fn newline(&mut self, depth: usize) {
+        if self.pretty {
+            self.out.push('\n');
+            for _ in 0..depth {
+                self.out.push_str("  ");
+            }
+        }
+    }
+}
+
+/// What byte `b` becomes in a JSON string: 0 as is, `u` a `\u00xx` escape, else the letter
+/// of its short escape.
+const fn escape_of(b: u8) -> u8 {
+    match b {
+        0x08 => b'b',
+        0x09 => b't',
+        0x0a => b'n',
+        0x0c => b'f',
+        0x0d => b'r',
+        0x00..=0x1f => b'u',
+        b'"' => b'"',
+        b'\\' => b'\\',
+        _ => 0,
+    }
+}
+
+/// Appends `s` as a JSON string: runs of plain characters copied at once.
+fn string(s: &str, out: &mut String) {
+    out.push('"');
+    let mut plain = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let escape = escape_of(b);
+        if escape == 0 {
+            continue;
+        }
+        // `i` is the index of an ASCII byte, so both ends are character boundaries.
+        out.push_str(s.get(plain..i).unwrap_or_default());
+        plain = i.saturating_add(1);
+        out.push('\\');
+        if escape == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("u00");
+            out.push(char::from(
+                HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0'),
+            ));
+            out.push(char::from(
+                HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0'),
+            ));
+        } else {
+            out.push(char::from(escape));
+        }
+    }
+    out.push_str(s.get(plain..).unwrap_or_default());
+    out.push('"');
+}
