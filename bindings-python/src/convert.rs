@@ -9,8 +9,8 @@ use crate::errors::{type_name, value_error, Fail};
 use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use serde_json::{Map, Number, Value};
 use statecore::{json, Code, Error};
+use statecore::{Map, Number, Value};
 use std::str::FromStr;
 
 /// Converts a Python value to a document; `name` is the argument, reported in `details`.

@@ -6,7 +6,7 @@ use crate::json;
 use crate::kinds;
 use crate::merge::{merge_owned, MergeOptions};
 use crate::report::{issues_value, Issue, Report};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// What a reader gets from a file.
 #[derive(Debug, Clone, PartialEq)]

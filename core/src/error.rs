@@ -3,7 +3,7 @@
 //! An [`Error`] is for input that cannot be processed at all, or an operation that was refused.
 //! Validation problems are *data* (see [`crate::report`]), not errors.
 
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// A stable, machine-readable error code. The string form (`"E_PARSE"`, ...) never changes;
 /// every code is listed in `docs/errors.md`.

@@ -9,7 +9,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::json;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// A parsed log.
 #[derive(Debug, Clone, PartialEq)]

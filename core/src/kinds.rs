@@ -4,7 +4,7 @@
 use crate::error::{Code, Error, Result};
 use crate::report::Report;
 use crate::shape::{Alias, Ty};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// A document kind: its name, type, rules, what a reader gets for a missing file, and where
 /// its file lives.

@@ -1,6 +1,6 @@
 //! statecore: the pure, I/O-free core of the statecore library.
 //!
-//! Documents are `serde_json::Value`s with preserved key order and exact numbers. Nothing
+//! Documents are [`Value`]s ([`value`]) with preserved key order and exact numbers. Nothing
 //! here reads files, clocks or randomness: hosts pass `now` and ids in. Nothing panics: the
 //! crate denies `panic`, `unwrap`, `expect`, indexing and unchecked arithmetic.
 //!
@@ -29,6 +29,7 @@ pub mod report;
 pub mod schema;
 pub mod shape;
 pub mod time;
+pub mod value;
 
 pub use error::{Code, Error, Result};
-pub use serde_json::Value;
+pub use value::{Map, Number, Value};

@@ -11,7 +11,7 @@
 
 use crate::error::{child_path, Code, Error, Result};
 use crate::time::normalize_now;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// How a patch is combined with a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -312,7 +312,7 @@ fn merge_patch_owned(target: Value, patch: &Value) -> Value {
 }
 
 /// A JSON object.
-type Object = Map<String, Value>;
+type Object = Map;
 
 fn top_level(doc: Value, patch: &Value) -> Result<(Object, &Object)> {
     let patch = patch.as_object().ok_or_else(|| {
@@ -344,8 +344,8 @@ fn top_level(doc: Value, patch: &Value) -> Result<(Object, &Object)> {
 }
 
 fn merge_object<'a>(
-    mut map: Map<String, Value>,
-    patch: &'a Map<String, Value>,
+    mut map: Map,
+    patch: &'a Map,
     path: &mut Vec<&'a str>,
     options: &MergeOptions,
 ) -> Result<Value> {

@@ -4,7 +4,7 @@
 
 use crate::error::{child_path, Code, Error, Result};
 use crate::shape::Shape;
-use serde_json::Value;
+use crate::Value;
 
 /// `E_OPTIONS` for the unknown key `key` of `what` (`"merge"`, `"update"`), whose valid keys
 /// are `known`: names the nearest valid key when one is close.

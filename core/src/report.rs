@@ -1,6 +1,6 @@
 //! Validation reports: problems as data, all of them, never an exception (ARCHITECTURE §4).
 
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// One problem found in a document: a stable `code`, a JSON-pointer `path`, a message.
 #[derive(Debug, Clone, PartialEq, Eq)]

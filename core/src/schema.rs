@@ -6,7 +6,7 @@
 use crate::error::Result;
 use crate::kinds::kind;
 use crate::shape::json_schema::document_schema;
-use serde_json::Value;
+use crate::Value;
 
 /// The JSON Schema of a kind (`E_KIND` for an unknown kind).
 pub fn schema(name: &str) -> Result<Value> {

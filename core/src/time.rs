@@ -2,8 +2,8 @@
 //! RFC 3339 string or as epoch milliseconds.
 
 use crate::error::{Code, Error, Result};
+use crate::Value;
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde_json::Value;
 
 /// Parses an RFC 3339 / ISO 8601 timestamp with a time zone (`2026-01-19T12:00:00Z`,
 /// `2026-01-19T12:00:00.250+02:00`) into epoch milliseconds.

@@ -12,8 +12,8 @@
 )]
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
 use statecore::agency::{self, DERIVED_STATUSES};
+use statecore::{json, Value};
 
 const STATUSES: [&str; 4] = ["working", "needs_input", "blocked", "ready_for_review"];
 
@@ -36,7 +36,10 @@ fn snapshot_for(level: usize, noise: &Noise) -> Value {
         (4, "needs_attention"),
     ] {
         if level == l || below(l) {
-            flags[flag] = json!(true);
+            flags
+                .as_object_mut()
+                .unwrap()
+                .insert(flag.into(), json!(true));
         }
     }
     let runner = match level {
@@ -122,10 +125,10 @@ proptest! {
         how in proptest::option::of("[ a-z]{0,3}"),
     ) {
         let mut update = json!({});
-        if let Some(s) = status { update["status"] = json!(s); }
-        if let Some(s) = &summary { update["summary"] = json!(s); }
-        if let Some(q) = &questions { update["questions"] = json!(q); }
-        if let Some(h) = &how { update["how_to_test"] = json!(h); }
+        if let Some(s) = status { update.as_object_mut().unwrap().insert("status".into(), json!(s)); }
+        if let Some(s) = &summary { update.as_object_mut().unwrap().insert("summary".into(), json!(s)); }
+        if let Some(q) = &questions { update.as_object_mut().unwrap().insert("questions".into(), json!(q)); }
+        if let Some(h) = &how { update.as_object_mut().unwrap().insert("how_to_test".into(), json!(h)); }
         match agency::update_runner_status(&Value::Null, &update, &json!("2026-01-19T12:00:00Z")) {
             Ok(doc) => {
                 prop_assert!(agency::validate_runner_status(&doc).valid());

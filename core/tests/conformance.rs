@@ -11,8 +11,8 @@
     missing_docs
 )]
 
-use serde_json::Value;
 use statecore::ops::{self, Arg, Args, Kind, Out};
+use statecore::Value;
 use statecore::{json, Error};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};

@@ -11,9 +11,9 @@
 )]
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
 use statecore::hivemind::{self, active_agents, STATES};
 use statecore::machine::Machine;
+use statecore::{json, Value};
 
 /// One thing that can happen to a project.
 #[derive(Debug, Clone)]

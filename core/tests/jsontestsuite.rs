@@ -15,8 +15,8 @@
     missing_docs
 )]
 
-use serde_json::{Map, Value};
 use statecore::{json, Code};
+use statecore::{Map, Value};
 use std::path::Path;
 
 #[test]

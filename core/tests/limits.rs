@@ -9,7 +9,7 @@
     missing_docs
 )]
 
-use serde_json::Value;
+use statecore::Value;
 use statecore::{json, Code};
 
 #[test]
@@ -95,8 +95,8 @@ fn megabytes(n: usize) -> Value {
 #[test]
 fn a_writer_never_creates_a_document_readers_refuse() {
     // 20 MiB on file, a 20 MiB patch: the merged document would be 40 MiB.
-    let old = json::serialize(&serde_json::json!({ "a": megabytes(20) }));
-    let patch = serde_json::json!({ "b": megabytes(20) });
+    let old = json::serialize(&statecore::json!({ "a": megabytes(20) }));
+    let patch = statecore::json!({ "b": megabytes(20) });
     let options = statecore::merge::MergeOptions::default();
     let pre = statecore::document::Precondition::default();
     let error = statecore::document::update("json", Some(old.as_bytes()), &patch, &options, pre)
@@ -116,7 +116,7 @@ fn a_writer_never_creates_a_document_readers_refuse() {
 fn a_file_over_the_size_limit_is_refused_by_writers_unless_reset() {
     // What a host reads of a larger file: the limit + 1 bytes.
     let bytes = vec![b' '; json::MAX_DOCUMENT_BYTES + 1];
-    let patch = serde_json::json!({ "counter": 1 });
+    let patch = statecore::json!({ "counter": 1 });
     let options = statecore::merge::MergeOptions::default();
     let keep = statecore::document::Precondition::default();
     let error = statecore::document::update("json", Some(&bytes), &patch, &options, keep)

@@ -11,10 +11,24 @@
 )]
 
 use proptest::prelude::*;
-use serde_json::{Map, Number, Value};
 use statecore::json;
 use statecore::machine::{Instance, Machine};
 use statecore::merge::{merge, MergeOptions, Strategy as MergeStrategy};
+use statecore::{Map, Number, Value};
+
+/// The same document as a `serde_json::Value` (keys in order, numbers exact), built directly.
+fn to_serde(value: &Value) -> serde_json::Value {
+    match value {
+        Value::Null => serde_json::Value::Null,
+        Value::Bool(b) => serde_json::Value::Bool(*b),
+        Value::Number(n) => serde_json::Value::Number(n.as_str().parse().unwrap()),
+        Value::String(s) => serde_json::Value::String(s.clone()),
+        Value::Array(items) => serde_json::Value::Array(items.iter().map(to_serde).collect()),
+        Value::Object(map) => {
+            serde_json::Value::Object(map.iter().map(|(k, v)| (k.clone(), to_serde(v))).collect())
+        }
+    }
+}
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -35,14 +49,14 @@ fn value() -> impl Strategy<Value = Value> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
             prop::collection::vec(("[a-e]{1,2}", inner), 0..5)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map>())),
         ]
     })
 }
 
 fn object() -> impl Strategy<Value = Value> {
     prop::collection::vec(("[a-e]{1,2}", value()), 0..6)
-        .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>()))
+        .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map>()))
 }
 
 const STRATEGIES: [MergeStrategy; 3] = [
@@ -72,10 +86,10 @@ proptest! {
 
     #[test]
     fn rules_are_idempotent(doc in object(), items in prop::collection::vec(value(), 0..5)) {
-        let options = MergeOptions::from_value(&serde_json::json!({
+        let options = MergeOptions::from_value(&statecore::json!({
             "strategy": "deep", "rules": [{"path": "/s", "mode": "append"}]
         })).unwrap();
-        let patch = serde_json::json!({"s": items});
+        let patch = statecore::json!({"s": items});
         let once = merge(&doc, &patch, &options).unwrap();
         let twice = merge(&once, &patch, &options).unwrap();
         prop_assert_eq!(once, twice);
@@ -93,14 +107,15 @@ proptest! {
     /// character class (all control characters, quotes, backslashes, DEL, non-ASCII).
     #[test]
     fn writer_matches_serde_json(doc in value(), text in "[\\x00-\\x7f\\u{e9}\\u{2028}\\u{1F600}]{0,12}") {
-        let doc = Value::Array(vec![doc, Value::String(text.clone()), serde_json::json!({ text: 1 })]);
+        let doc = Value::Array(vec![doc, Value::String(text.clone()), statecore::json!({ (text.clone()): 1 })]);
+        let theirs = to_serde(&doc);
         let mut pretty = Vec::new();
         let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
         let mut serializer = serde_json::Serializer::with_formatter(&mut pretty, formatter);
-        serde::Serialize::serialize(&doc, &mut serializer).unwrap();
+        serde::Serialize::serialize(&theirs, &mut serializer).unwrap();
         pretty.push(b'\n');
         prop_assert_eq!(json::serialize(&doc), String::from_utf8(pretty).unwrap());
-        prop_assert_eq!(json::serialize_compact(&doc), serde_json::to_string(&doc).unwrap());
+        prop_assert_eq!(json::serialize_compact(&doc), serde_json::to_string(&theirs).unwrap());
     }
 
     #[test]
@@ -124,7 +139,7 @@ proptest! {
     fn machines_are_deterministic(events in prop::collection::vec(0usize..6, 0..30), attempt in 0u8..5) {
         let machine = Machine::from_value(&chunk_machine()).unwrap();
         let names = ["start", "succeed", "fail", "pause", "resume", "nonsense"];
-        let context = serde_json::json!({"attempt": attempt});
+        let context = statecore::json!({"attempt": attempt});
         let run = || {
             let mut instance = Instance { state: machine.initial.clone(), previous: None };
             let mut trace = Vec::new();
@@ -145,7 +160,7 @@ proptest! {
 }
 
 fn chunk_machine() -> Value {
-    serde_json::json!({"name": "chunk", "initial": "planned",
+    statecore::json!({"name": "chunk", "initial": "planned",
       "states": [{"name": "planned"}, {"name": "active"}, {"name": "retrying"},
                  {"name": "completed", "terminal": true}, {"name": "failed", "terminal": true},
                  {"name": "paused"}],

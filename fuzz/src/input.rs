@@ -8,7 +8,7 @@
 //! its first two bytes, so every byte string selects something and the table can grow
 //! without invalidating old inputs that use names.
 
-use serde_json::Value;
+use statecore::Value;
 
 /// The piece separator.
 pub const SEP: u8 = 0;

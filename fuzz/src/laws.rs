@@ -1,7 +1,7 @@
 //! Laws shared by several targets. Each check panics with a message naming the law, which
 //! libFuzzer reports as a crash (and `cargo test` as a failure) with the input that broke it.
 
-use serde_json::Value;
+use statecore::Value;
 use statecore::json;
 use statecore::report::{Issue, Report};
 use statecore::Error;

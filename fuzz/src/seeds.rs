@@ -4,7 +4,7 @@
 //! from the operation table's manifest (names, fields, enum values).
 
 use crate::targets;
-use serde_json::Value;
+use statecore::Value;
 use statecore::ops::{self, Args, Kind, Op, Out};
 use statecore::{json, kinds};
 use std::collections::BTreeSet;

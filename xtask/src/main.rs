@@ -18,8 +18,8 @@ mod py_package;
 mod py_types;
 mod ts;
 
-use serde_json::Value;
 use statecore::ops::{self, Arg, Args, Kind};
+use statecore::{json, Value};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -155,7 +155,12 @@ fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
     let op = ops::find(name.ok_or("call needs an operation name")?).map_err(|e| e.to_string())?;
     let args: Vec<Value> = match args {
         None => Vec::new(),
-        Some(text) => serde_json::from_str(text).map_err(|e| format!("arguments: {e}"))?,
+        Some(text) => {
+            match json::parse_str(text).map_err(|e| format!("arguments: {}", e.message))? {
+                Value::Array(items) => items,
+                _ => return Err("arguments: not a JSON array".to_owned()),
+            }
+        }
     };
     // As in the corpus: `{"hex": "..."}` is bytes for a bytes or random parameter.
     let args = args
@@ -177,8 +182,7 @@ fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
             }
         })
         .collect();
-    let out = ops::call(op, Args::new(args))
-        .map_err(|e| serde_json::to_string(&e.to_value()).unwrap_or_default())?;
+    let out = ops::call(op, Args::new(args)).map_err(|e| json::serialize_compact(&e.to_value()))?;
     // Text results print as a JSON string, so a script reads every result with one parser.
     print!("{}", statecore::json::serialize(&out.into_value()));
     Ok(())

@@ -4,7 +4,7 @@
 use crate::error::{child_path, Code, Error, Result};
 use crate::merge::type_name;
 use crate::shape::check::Object;
-use serde_json::Value;
+use crate::Value;
 
 /// The object `value` (at `at`), with every key one of `known`.
 pub fn object<'a>(value: &'a Value, at: &str, what: &str, known: &[&str]) -> Result<&'a Object> {

@@ -4,7 +4,7 @@
 use super::args;
 use super::status::validate_runner_status;
 use crate::error::Result;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// The fields of a snapshot object.
 pub const SNAPSHOT_FIELDS: [&str; 6] = [
@@ -67,12 +67,12 @@ fn display(status: &str) -> String {
 }
 
 /// True when `meta.flags[flag]` is `true`.
-fn flag_set(meta: &Map<String, Value>, flag: &str) -> bool {
+fn flag_set(meta: &Map, flag: &str) -> bool {
     meta.get("flags").and_then(|f| f.get(flag)) == Some(&Value::Bool(true))
 }
 
 /// True when `meta.archive.merged_at` is a non-empty string.
-fn merged(meta: &Map<String, Value>) -> bool {
+fn merged(meta: &Map) -> bool {
     meta.get("archive")
         .and_then(|a| a.get("merged_at"))
         .and_then(Value::as_str)
@@ -80,7 +80,7 @@ fn merged(meta: &Map<String, Value>) -> bool {
 }
 
 /// The watchdog verdict in a snapshot (`stall_result`): `Some(duration)` when stalled.
-fn stalled(snapshot: &Map<String, Value>) -> Result<Option<i64>> {
+fn stalled(snapshot: &Map) -> Result<Option<i64>> {
     let value = match snapshot.get("stall_result") {
         None | Some(Value::Null) => return Ok(None),
         Some(v) => v,

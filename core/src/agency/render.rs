@@ -6,8 +6,8 @@ use super::derive::{derive, Derived};
 use super::status::{updated_at_millis, validate_runner_status};
 use crate::error::{Error, Result};
 use crate::time::normalize_now;
+use crate::Value;
 use chrono::DateTime;
-use serde_json::Value;
 use std::fmt::Write as _;
 
 /// The fields of an `ls` row / a `show` run.

@@ -5,7 +5,7 @@ use super::args;
 use super::status::parse_runner_status;
 use super::watchdog::check_stall;
 use crate::error::Result;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// The fields of the facts object.
 pub const FACT_FIELDS: [&str; 3] = ["status_file_mod_time", "tmux_active", "worktree_present"];

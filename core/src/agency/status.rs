@@ -7,7 +7,7 @@ use crate::error::{Code, Error, Result};
 use crate::report::Report;
 use crate::shape::check::{fields, root};
 use crate::time::{normalize_now, parse_timestamp};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// The four runner statuses, case-sensitive.
 pub const STATUSES: [&str; 4] = ["working", "needs_input", "blocked", "ready_for_review"];

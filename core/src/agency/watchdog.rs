@@ -4,7 +4,7 @@
 use super::args;
 use crate::error::{Code, Error, Result};
 use crate::time::normalize_now;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// The seed's `DefaultStallThreshold`: 15 minutes, in milliseconds.
 pub const DEFAULT_STALL_THRESHOLD_MS: i64 = 15 * 60 * 1000;

@@ -8,7 +8,7 @@ use super::validate::{dependency_problems, DependencyProblem};
 use crate::error::{Code, Error, Result};
 use crate::machine::Machine;
 use crate::time::normalize_now;
-use serde_json::{json, Map, Value};
+use crate::{json, Map, Value};
 
 /// Retries of a failing chunk when the plan does not say (`maxRetries`).
 pub const DEFAULT_MAX_RETRIES: u64 = 3;
@@ -65,7 +65,7 @@ fn argument(path: &str, message: String) -> Error {
     Error::new(Code::Argument, path, message)
 }
 
-type Object = Map<String, Value>;
+type Object = Map;
 
 fn state_object(state: Value) -> Result<Object> {
     match state {

@@ -3,7 +3,7 @@
 //! timestamp order, and the isolation mode and last checkpoint derived from them.
 
 use crate::time::parse_timestamp;
-use serde_json::{json, Value};
+use crate::{json, Value};
 
 fn timestamp_of(event: &Value) -> Option<i64> {
     event

@@ -6,7 +6,7 @@ use super::validate::{is_inbox_id, INBOX_STATUSES, INBOX_TYPES};
 use crate::error::{Code, Error, Result};
 use crate::machine::Machine;
 use crate::time::normalize_now;
-use serde_json::{json, Map, Value};
+use crate::{json, Map, Value};
 
 /// The inbox item lifecycle: `pending → processing → processed | error`,
 /// `processed → incorporated`, and (a statecore choice) `error → pending` to retry.

@@ -3,7 +3,7 @@
 //! colours on request. Both accept any state a reader may get (a missing or unparseable file
 //! reads as `{}`), never fail on odd field types, and ignore what they do not understand.
 
-use serde_json::{json, Map, Value};
+use crate::{json, Map, Value};
 
 fn text<'a>(state: &'a Value, key: &str) -> Option<&'a str> {
     state

@@ -6,7 +6,7 @@ use super::shapes;
 use crate::error::child_path;
 use crate::report::Report;
 use crate::shape::check::{present, type_error, walk, Object};
-use serde_json::Value;
+use crate::Value;
 
 /// Commands that start a workflow (`currentCommand`).
 pub const COMMANDS: [&str; 5] = ["init", "evolve", "ref", "review", "execute"];

@@ -8,7 +8,7 @@ use super::validate::{COMMANDS, STEPS};
 use crate::error::{Code, Error, Result};
 use crate::merge::{merge_owned, MergeOptions, Mode, Rule, Stamp, Strategy};
 use crate::time::normalize_now;
-use serde_json::{json, Map, Value};
+use crate::{json, Map, Value};
 
 /// The agents whose prerequisites [`check_prerequisites`] knows.
 pub const AGENTS: [&str; 8] = [

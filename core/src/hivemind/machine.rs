@@ -4,7 +4,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::machine::Machine;
-use serde_json::Value;
+use crate::Value;
 use std::sync::OnceLock;
 
 /// The 15 states of the seed plus `blocked` (the seed's question 4), in the seed's order.

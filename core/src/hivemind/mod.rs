@@ -17,7 +17,7 @@ pub use triggers::on_file;
 pub use validate::{default_state, validate_state};
 pub use workflow::{fire, follow_up, Details, Outcome};
 
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// Each agent's mode in `state`: `{"lead": "active", "reviewer": "idle", ...}`; `E_ARGUMENT`
 /// for an unknown state.

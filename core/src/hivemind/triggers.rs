@@ -9,7 +9,7 @@
 use super::workflow::{current, document, fire_all, legal, Details, Outcome};
 use crate::error::Result;
 use crate::report::Issue;
-use serde_json::Value;
+use crate::Value;
 
 /// The states in which friction is already being handled: friction files do not count there.
 const FRICTION_STATES: [&str; 3] = ["friction_logged", "friction_sync", "friction_resolution"];

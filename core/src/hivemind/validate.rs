@@ -5,7 +5,7 @@ use super::machine::{active_agents, AGENTS, STATES};
 use super::shapes;
 use crate::report::Report;
 use crate::shape::check::{present, type_error, walk};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// What a missing `state.json` reads as: `idle`, no project, counters at zero.
 pub fn default_state() -> Value {
@@ -53,7 +53,7 @@ pub fn validate_state(doc: &Value) -> Report {
 
 /// `active_agents`: a list of known agents (`E_ENUM`); `W_ACTIVE_AGENTS` when it is not the
 /// state's list from the seed's table (the next transition rewrites it).
-fn agents(report: &mut Report, map: &Map<String, Value>, state: &str) {
+fn agents(report: &mut Report, map: &Map, state: &str) {
     let Some(value) = present(map, "active_agents") else {
         return;
     };

@@ -9,13 +9,13 @@ use crate::error::{Code, Error, Result};
 use crate::machine::{Instance, Scheduled, Step};
 use crate::report::{issues_value, Issue};
 use crate::time::normalize_now;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// What a transition (or a trigger file) did: the new document and what the host must do.
 #[derive(Debug, Default)]
 pub struct Outcome {
     /// The document after the transition(s) (unchanged when nothing applied).
-    pub state: Map<String, Value>,
+    pub state: Map,
     /// Every transition taken, in order.
     pub transitions: Vec<Step>,
     /// `(agent, message)` to send to each agent's terminal.
@@ -30,7 +30,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// Nothing happens, for `reason`.
-    pub(super) fn ignored(state: Map<String, Value>, reason: String) -> Outcome {
+    pub(super) fn ignored(state: Map, reason: String) -> Outcome {
         Outcome {
             state,
             ignored: Some(reason),
@@ -76,7 +76,7 @@ impl Outcome {
 }
 
 /// The document as an object (`null`: a missing file, the default document).
-pub(super) fn document(state: Value) -> Result<Map<String, Value>> {
+pub(super) fn document(state: Value) -> Result<Map> {
     match state {
         Value::Null => match super::validate::default_state() {
             Value::Object(map) => Ok(map),
@@ -96,7 +96,7 @@ pub(super) fn document(state: Value) -> Result<Map<String, Value>> {
 
 /// A state-name field of the document: absent or `null` is `default`; anything else must be
 /// one of the states (`E_ARGUMENT` at the field).
-fn state_field(map: &Map<String, Value>, key: &str) -> Result<Option<String>> {
+fn state_field(map: &Map, key: &str) -> Result<Option<String>> {
     match map.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if STATES.contains(&s.as_str()) => Ok(Some(s.clone())),
@@ -112,7 +112,7 @@ fn state_field(map: &Map<String, Value>, key: &str) -> Result<Option<String>> {
 }
 
 /// The machine instance the document is in (`state` absent: `idle`).
-pub(super) fn instance(map: &Map<String, Value>) -> Result<Instance> {
+pub(super) fn instance(map: &Map) -> Result<Instance> {
     Ok(Instance {
         state: state_field(map, "state")?.unwrap_or_else(|| "idle".to_owned()),
         previous: state_field(map, "previous_state")?,
@@ -120,12 +120,12 @@ pub(super) fn instance(map: &Map<String, Value>) -> Result<Instance> {
 }
 
 /// The state name of the document (`idle` when absent).
-pub(super) fn current(map: &Map<String, Value>) -> Result<String> {
+pub(super) fn current(map: &Map) -> Result<String> {
     Ok(instance(map)?.state)
 }
 
 /// The events legal in the document's state now (automatic ones included).
-pub(super) fn legal(map: &Map<String, Value>) -> Result<Vec<String>> {
+pub(super) fn legal(map: &Map) -> Result<Vec<String>> {
     let state = current(map)?;
     Ok(built()?
         .events(&state, &Value::Null)?
@@ -136,14 +136,14 @@ pub(super) fn legal(map: &Map<String, Value>) -> Result<Vec<String>> {
 
 /// Inputs some events take: `project` (`select_project`), `error` (`worker_crashed`),
 /// `total_checkpoints` (`plan_written`, `plan_updated`).
-pub type Details = Map<String, Value>;
+pub type Details = Map;
 
-fn count(map: &Map<String, Value>, key: &str) -> u64 {
+fn count(map: &Map, key: &str) -> u64 {
     map.get(key).and_then(Value::as_u64).unwrap_or(0)
 }
 
 /// The effect of one event on the fields besides the state (one place for each rule).
-fn effects(map: &mut Map<String, Value>, event: &str, details: &Details) {
+fn effects(map: &mut Map, event: &str, details: &Details) {
     match event {
         "select_project" => {
             if let Some(project) = details.get("project").filter(|p| p.is_string()) {
@@ -194,7 +194,7 @@ fn effects(map: &mut Map<String, Value>, event: &str, details: &Details) {
 /// Fires `events` in order on the document (each must be legal in the state the previous one
 /// reached), applying each event's effects and the seed's `transition()` bookkeeping.
 pub(super) fn fire_all(
-    mut map: Map<String, Value>,
+    mut map: Map,
     events: &[&str],
     now: &Value,
     details: &Details,

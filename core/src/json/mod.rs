@@ -15,7 +15,7 @@ mod writer;
 pub use parser::{parse, parse_args, parse_str};
 
 use crate::error::{child_path, Code, Error, Result};
-use serde_json::{Number, Value};
+use crate::{Number, Value};
 
 /// Maximum nesting depth of arrays and objects. `[]` has depth 1; depth 128 is accepted,
 /// depth 129 is `E_LIMIT`.

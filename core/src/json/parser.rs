@@ -2,12 +2,10 @@
 //! keys and lone surrogates refused, numbers kept as written.
 
 use super::{
-    check_depth, check_document_size, check_string_len, is_integer_text, MAX_DOCUMENT_BYTES,
-    MAX_STRING_BYTES,
+    check_depth, check_document_size, check_string_len, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES,
 };
 use crate::error::{child_path, Code, Error, Result};
-use serde_json::{Map, Number, Value};
-use std::str::FromStr;
+use crate::{Map, Number, Value};
 
 /// Parses JSON text (UTF-8 bytes) into a document, preserving key order and exact numbers.
 pub fn parse(bytes: &[u8]) -> Result<Value> {
@@ -184,22 +182,16 @@ impl<'a> Parser<'a> {
             self.bump();
             self.skip_ws();
             let value = self.value(depth).map_err(|f| prefix(f, &key))?;
-            match map.entry(key) {
-                serde_json::map::Entry::Vacant(slot) => {
-                    slot.insert(value);
-                }
-                serde_json::map::Entry::Occupied(slot) => {
-                    let key = slot.key().clone();
-                    return Err(Box::new(Failure {
-                        error: Error::new(
-                            Code::DuplicateKey,
-                            child_path("", &key),
-                            format!("duplicate key {key:?} in object; keep one of them"),
-                        )
-                        .with_detail("key", key),
-                        offset: key_offset,
-                    }));
-                }
+            if let Err((key, _)) = map.insert_new(key, value) {
+                return Err(Box::new(Failure {
+                    error: Error::new(
+                        Code::DuplicateKey,
+                        child_path("", &key),
+                        format!("duplicate key {key:?} in object; keep one of them"),
+                    )
+                    .with_detail("key", key),
+                    offset: key_offset,
+                }));
             }
             self.skip_ws();
             match self.peek() {
@@ -306,14 +298,7 @@ impl<'a> Parser<'a> {
             offset: start,
         })?;
         let text = super::without_negative_zero(std::str::from_utf8(text).unwrap_or("0"));
-        if text.len() <= 18 && is_integer_text(text) {
-            if let Ok(n) = text.parse::<i64>() {
-                return Ok(Value::Number(n.into()));
-            }
-        }
-        Number::from_str(text)
-            .map(Value::Number)
-            .map_err(|_| self.fail(Code::Parse, format!("invalid number {text}")))
+        Ok(Value::Number(canonical_number(text)))
     }
 
     /// Moves past the plain bytes of a string (not `"`, `\\` or a control character), eight
@@ -477,6 +462,24 @@ impl<'a> Parser<'a> {
             self.bump();
         }
         Ok(code)
+    }
+}
+
+/// The number of a checked number literal: as written, except an exponent, written `e` with
+/// an explicit sign (`1E5` → `1e+5`), one form for one value's notation.
+fn canonical_number(text: &str) -> Number {
+    match text.find(['e', 'E']) {
+        None => Number::from_canonical(text),
+        Some(at) => {
+            let (mantissa, exponent) = text.split_at(at);
+            let digits = exponent.get(1..).unwrap_or_default();
+            let sign = if digits.starts_with(['+', '-']) {
+                ""
+            } else {
+                "+"
+            };
+            Number::from_canonical(&format!("{mantissa}e{sign}{digits}"))
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! characters escaped (`\b \f \n \r \t` short, others `\u00xx`), everything else as is;
 //! numbers as their kept text.
 
-use serde_json::Value;
+use crate::Value;
 
 /// Appends the text of `value` to `out`: indented by two spaces per level when `pretty`.
 pub(super) fn write(value: &Value, pretty: bool, out: &mut String) {
@@ -99,19 +99,66 @@ const fn escape_of(b: u8) -> u8 {
     }
 }
 
+/// [`escape_of`] of every byte, looked up once per byte.
+static ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b: u8 = 0;
+    loop {
+        // In a constant, an index out of range stops the build: this cannot fail at run time.
+        #[allow(clippy::indexing_slicing)]
+        {
+            table[b as usize] = escape_of(b);
+        }
+        if b == u8::MAX {
+            break;
+        }
+        b = b.wrapping_add(1);
+    }
+    table
+};
+
+/// The index of the first byte of `bytes` at or after `from` that needs an escape, or the
+/// length: eight bytes at a time while none of the eight does.
+fn next_escape(bytes: &[u8], mut from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    while let Some(chunk) = bytes
+        .get(from..from.saturating_add(8))
+        .and_then(|c| <[u8; 8]>::try_from(c).ok())
+    {
+        let x = u64::from_le_bytes(chunk);
+        let control = x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS != 0;
+        if control
+            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'"')))
+            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'\\')))
+        {
+            break;
+        }
+        from = from.saturating_add(8);
+    }
+    while let Some(&b) = bytes.get(from) {
+        if ESCAPE.get(usize::from(b)).copied().unwrap_or(0) != 0 {
+            break;
+        }
+        from = from.saturating_add(1);
+    }
+    from
+}
+
 /// Appends `s` as a JSON string: runs of plain characters copied at once.
 fn string(s: &str, out: &mut String) {
     out.push('"');
+    let bytes = s.as_bytes();
     let mut plain = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        let escape = escape_of(b);
-        if escape == 0 {
-            continue;
-        }
-        // `i` is the index of an ASCII byte, so both ends are character boundaries.
-        out.push_str(s.get(plain..i).unwrap_or_default());
-        plain = i.saturating_add(1);
+    loop {
+        let at = next_escape(bytes, plain);
+        // `at` is the length or the index of an ASCII byte: both are character boundaries.
+        out.push_str(s.get(plain..at).unwrap_or_default());
+        let Some(&b) = bytes.get(at) else { break };
+        plain = at.saturating_add(1);
         out.push('\\');
+        let escape = ESCAPE.get(usize::from(b)).copied().unwrap_or(0);
         if escape == b'u' {
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.push_str("u00");
@@ -125,6 +172,5 @@ fn string(s: &str, out: &mut String) {
             out.push(char::from(escape));
         }
     }
-    out.push_str(s.get(plain..).unwrap_or_default());
     out.push('"');
 }

@@ -6,7 +6,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::time::{format_timestamp, parse_timestamp};
-use serde_json::{json, Map, Value};
+use crate::{json, Map, Value};
 
 /// A lock whose owner runs on another host is broken only this long after `acquired_at`.
 pub const LEASE_MS: i64 = 60_000;
@@ -257,7 +257,7 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> 
 
 /// This host's process of a record: gone when `kill(pid, 0)` found none, when it is a zombie,
 /// or when its start time is not the record's (the pid was reused).
-fn process_gone(record: &Map<String, Value>, exists: &Value, stat: &Value) -> (bool, &'static str) {
+fn process_gone(record: &Map, exists: &Value, stat: &Value) -> (bool, &'static str) {
     if exists == &Value::Bool(false) {
         return (true, "the process is gone");
     }

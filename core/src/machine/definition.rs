@@ -6,7 +6,7 @@ use super::{
     State, Transition, PREVIOUS,
 };
 use crate::error::Result;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 impl Guard {
     /// Reads a guard from JSON.

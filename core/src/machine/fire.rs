@@ -6,7 +6,7 @@ use super::{
     machine_error, EventInfo, Fired, Instance, Machine, Scheduled, Step, Transition, PREVIOUS,
 };
 use crate::error::{Code, Error, Result};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 impl Machine {
     fn state_exists(&self, name: &str) -> Result<()> {
@@ -131,7 +131,7 @@ impl Machine {
     /// `status`), so this is the one place that reads, fires and writes it.
     pub fn fire_field(
         &self,
-        object: &mut Map<String, Value>,
+        object: &mut Map,
         field: &str,
         default: &str,
         event: &str,

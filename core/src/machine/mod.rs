@@ -27,7 +27,7 @@ mod fire;
 pub mod shapes;
 
 use crate::error::{Code, Error, Result};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// The target that means "the state before the current one".
 pub const PREVIOUS: &str = "$previous";
@@ -175,23 +175,19 @@ pub(crate) fn machine_error(path: impl Into<String>, message: impl Into<String>)
     Error::new(Code::Machine, path, message)
 }
 
-pub(crate) fn req_str<'a>(map: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a str> {
+pub(crate) fn req_str<'a>(map: &'a Map, key: &str, at: &str) -> Result<&'a str> {
     map.get(key)
         .and_then(Value::as_str)
         .ok_or_else(|| machine_error(format!("{at}/{key}"), format!("{key} must be a string")))
 }
 
-pub(crate) fn as_object<'a>(
-    value: &'a Value,
-    at: &str,
-    what: &str,
-) -> Result<&'a Map<String, Value>> {
+pub(crate) fn as_object<'a>(value: &'a Value, at: &str, what: &str) -> Result<&'a Map> {
     value
         .as_object()
         .ok_or_else(|| machine_error(at, format!("{what} must be an object")))
 }
 
-pub(crate) fn check_keys(map: &Map<String, Value>, allowed: &[&str], at: &str) -> Result<()> {
+pub(crate) fn check_keys(map: &Map, allowed: &[&str], at: &str) -> Result<()> {
     match map.keys().find(|k| !allowed.contains(&k.as_str())) {
         Some(key) => Err(machine_error(
             format!("{at}/{key}"),

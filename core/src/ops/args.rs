@@ -4,7 +4,7 @@
 
 use super::{Kind, Op, Param};
 use crate::error::{Code, Error, Result};
-use serde_json::Value;
+use crate::Value;
 use std::borrow::Cow;
 
 /// One argument.

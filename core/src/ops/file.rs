@@ -8,7 +8,7 @@ use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::merge::{merge_owned, MergeOptions};
 use crate::report::{issues_value, Issue};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// What an update does to a file's document.
 #[derive(Debug)]

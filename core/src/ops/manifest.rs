@@ -5,7 +5,7 @@ use super::{Access, Form, Kind, Op};
 use crate::error::{Code, CLASSES};
 use crate::kinds::KINDS;
 use crate::shape::{reachable, Check, Field, Named, Role, Shape, Ty};
-use serde_json::{json, Map, Value};
+use crate::{json, Map, Value};
 
 /// Every type the hosts name: the operations' parameters and results (and options shapes), the
 /// kinds' documents, the hosts' options and the file update's result. The generators and the
@@ -55,7 +55,7 @@ pub fn manifest() -> Value {
         "classes": CLASSES.iter().map(|c| json!({"name": c.name, "doc": c.doc, "python_bases": c.python_bases})).collect::<Vec<_>>(),
         "host": {
             "options": super::table_host::HOST_OPTIONS.iter().map(|(name, shape)| json!({"name": name, "type": shape.name})).collect::<Vec<_>>(),
-            "constants": super::CONSTANTS.iter().map(|c| (c.name.to_owned(), Value::from(c.value))).collect::<Map<_, _>>(),
+            "constants": super::CONSTANTS.iter().map(|c| (c.name.to_owned(), Value::from(c.value))).collect::<Map>(),
         },
     })
 }

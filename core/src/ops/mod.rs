@@ -27,7 +27,7 @@ pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_O
 
 use crate::error::{Code, Error, Result};
 use crate::shape::{Shape, Ty};
-use serde_json::Value;
+use crate::Value;
 
 /// The namespace an operation belongs to (a JS namespace object, a Python module).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use super::{Access, Module, Op, Out, Param, Returns, Write};
 use crate::agency::shapes as s;
 use crate::agency::{self as ag};
 use crate::shape::Ty;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 const KIND: &str = "agency.runner_status";
 const THRESHOLD: Param = Param::opt_value("threshold_ms", Ty::Nullable(&Ty::Whole(0)));

@@ -13,7 +13,7 @@ use crate::shape::common::{
 };
 use crate::shape::Ty;
 use crate::{json, jsonl, kinds, time};
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 const KIND: Param = Param::text("kind", Ty::Kind);
 const DOC: Param = Param::value("doc", Ty::Json);

@@ -7,7 +7,7 @@ use crate::fctry::shapes as s;
 use crate::fctry::{self as f};
 use crate::machine::shapes::DEFINITION;
 use crate::shape::Ty;
-use serde_json::Value;
+use crate::Value;
 
 const STATE: Param = Param::opt_value("state", s::STATE_IN);
 const INBOX: Param = Param::opt_value("inbox", s::INBOX_IN);

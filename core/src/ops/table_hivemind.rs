@@ -5,7 +5,7 @@ use crate::hivemind::shapes as s;
 use crate::machine::shapes::DEFINITION;
 use crate::machine::Machine;
 use crate::shape::Ty;
-use serde_json::Value;
+use crate::Value;
 
 const STATE: Param = Param::opt_value("state", s::STATE_IN);
 const OUTCOME: Returns = Returns::json(Ty::Object(&s::OUTCOME));

@@ -7,7 +7,7 @@ use crate::lock;
 use crate::shape::common::ISSUE;
 use crate::shape::common::NOW;
 use crate::shape::{Field, Shape, Ty};
-use serde_json::Value;
+use crate::Value;
 
 /// The options of a locked file update (`update_document` and every writer helper).
 pub static UPDATE_OPTIONS: Shape = Shape::exact(

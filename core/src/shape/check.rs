@@ -10,10 +10,10 @@ use crate::error::child_path;
 use crate::merge::type_name;
 use crate::report::Report;
 use crate::time::is_timestamp;
-use serde_json::{Map, Value};
+use crate::{Map, Value};
 
 /// A JSON object.
-pub type Object = Map<String, Value>;
+pub type Object = Map;
 
 /// The field's value unless it is absent or `null`.
 pub fn present<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {

@@ -7,7 +7,7 @@
 //! keywords) and under Python `jsonschema` with format checking.
 
 use super::{Alias, Enum, Field, Role, Shape, Ty};
-use serde_json::{json, Map, Value};
+use crate::{json, Map, Value};
 
 /// The base of every schema's `$id`: the schemas ship in the npm package under `schemas/`.
 pub const ID_BASE: &str = "https://unpkg.com/statecore@";

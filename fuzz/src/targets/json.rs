@@ -13,7 +13,7 @@
 
 use crate::laws;
 use crate::seeds::Case;
-use serde_json::Value;
+use statecore::Value;
 use statecore::json;
 use statecore::Code;
 
@@ -88,31 +88,35 @@ fn normal_number(text: &str) -> String {
 }
 
 /// Equality with serde_json's numbers normalised as statecore writes them.
-fn same(ours: &Value, theirs: &Value) -> bool {
+fn same(ours: &Value, theirs: &serde_json::Value) -> bool {
+    use serde_json::Value as Theirs;
     match (ours, theirs) {
-        (Value::Number(a), Value::Number(b)) => a.as_str() == normal_number(b.as_str()),
-        (Value::Array(a), Value::Array(b)) => {
+        (Value::Null, Theirs::Null) => true,
+        (Value::Bool(a), Theirs::Bool(b)) => a == b,
+        (Value::String(a), Theirs::String(b)) => a == b,
+        (Value::Number(a), Theirs::Number(b)) => a.as_str() == normal_number(b.as_str()),
+        (Value::Array(a), Theirs::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
         }
-        (Value::Object(a), Value::Object(b)) => {
+        (Value::Object(a), Theirs::Object(b)) => {
             a.len() == b.len()
                 && a.iter()
                     .zip(b)
                     .all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
         }
-        _ => ours == theirs,
+        _ => false,
     }
 }
 
 fn differential(data: &[u8], ours: Option<&Value>) {
     let body = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-    let theirs: Result<Value, _> = serde_json::from_slice(body);
+    let theirs: Result<serde_json::Value, _> = serde_json::from_slice(body);
     match (ours, theirs) {
         (Some(v), Ok(t)) => assert!(
             same(v, &t),
             "statecore and serde_json read different values\n  statecore:  {}\n  serde_json: {}",
             laws::show(v),
-            laws::show(&t)
+            t
         ),
         (Some(v), Err(e)) => assert!(
             depth(v) >= 100,
@@ -127,7 +131,7 @@ fn differential(data: &[u8], ours: Option<&Value>) {
                 "statecore refused a document serde_json accepts ({}), not for a duplicate key \
                  or a limit: {}",
                 e.map_or_else(String::new, |e| e.to_string()),
-                laws::show(&t)
+                t
             );
         }
         (None, Err(_)) => {}

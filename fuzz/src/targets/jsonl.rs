@@ -15,7 +15,7 @@
 use crate::input::{self, SEP};
 use crate::laws;
 use crate::seeds::Case;
-use serde_json::Value;
+use statecore::Value;
 use statecore::jsonl::{append, line, parse_log, read};
 use statecore::{json, Code};
 
@@ -23,7 +23,7 @@ use statecore::{json, Code};
 pub fn run(data: &[u8]) {
     let (log_bytes, value) = match data.iter().rposition(|&b| b == SEP) {
         Some(at) => (&data[..at], input::json_or_text(&data[at + 1..])),
-        None => (data, serde_json::json!({"event": "fuzz"})),
+        None => (data, statecore::json!({"event": "fuzz"})),
     };
     let parsed = parse_log(log_bytes);
     let read_back = read(Some(log_bytes));

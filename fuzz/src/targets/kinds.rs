@@ -14,7 +14,7 @@
 use crate::input::{self, select, split};
 use crate::laws;
 use crate::seeds::Case;
-use serde_json::Value;
+use statecore::Value;
 use statecore::kinds::{self, Kind, KINDS};
 use statecore::ops::{self, Access, Arg, Args, Out};
 use statecore::{document, json, Code};

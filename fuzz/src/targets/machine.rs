@@ -18,7 +18,7 @@
 use crate::input::{self, split};
 use crate::laws;
 use crate::seeds::Case;
-use serde_json::{Map, Value};
+use statecore::{Map, Value};
 use statecore::machine::{Fired, Instance, Machine, PREVIOUS};
 use statecore::Code;
 
@@ -203,7 +203,7 @@ pub fn seeds(case: &Case, out: &mut Vec<Vec<u8>>) {
     match case.op.as_str() {
         "machine_check" | "machine_diagram" => out.push(t(&a(0))),
         "machine_events" => {
-            let instance = serde_json::json!({"state": a(1)});
+            let instance = statecore::json!({"state": a(1)});
             out.push(input::join([t(&a(0)), t(&instance), t(&a(2))]));
         }
         "machine_fire" => {

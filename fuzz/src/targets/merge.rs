@@ -13,7 +13,7 @@
 use crate::input::{self, split};
 use crate::laws;
 use crate::seeds::Case;
-use serde_json::{Map, Value};
+use statecore::{Map, Value};
 use statecore::json;
 use statecore::merge::{merge, merge_owned, merge_patch, MergeOptions, Strategy};
 use statecore::ops::{self, Arg, Args, Out};
@@ -154,7 +154,7 @@ pub fn seeds(case: &Case, out: &mut Vec<Vec<u8>>) {
 
 /// Seeds from the RFC 7396 vectors (`tests/vectors/rfc7396`), with the `merge_patch` strategy.
 pub fn rfc7396_seeds(vectors: &Value, out: &mut Vec<Vec<u8>>) {
-    let options = input::text(&serde_json::json!({"strategy": "merge_patch"}));
+    let options = input::text(&statecore::json!({"strategy": "merge_patch"}));
     for v in vectors.as_array().into_iter().flatten() {
         if let (Some(target), Some(patch)) = (v.get("doc"), v.get("patch")) {
             out.push(input::join([

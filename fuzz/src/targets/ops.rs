@@ -22,7 +22,7 @@
 use crate::input::{self, select, split};
 use crate::laws;
 use crate::seeds::Case;
-use serde_json::Value;
+use statecore::Value;
 use statecore::document::Precondition;
 use statecore::ops::{self, Arg, Args, Change, Form, Kind, Op, Out};
 use statecore::{json, kinds, Result};

@@ -1,0 +1,182 @@
+//! [`Number`]: a JSON number kept exactly as its text, without a heap allocation for the
+//! numbers state files hold (up to 22 characters: every 64-bit integer, every double in its
+//! shortest form).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+
+/// The longest number text kept inline.
+const INLINE: usize = 22;
+
+/// A JSON number, exactly as written (`1.0`, `12345678901234567890` and `1e+5` stay as they
+/// are; the parser writes an exponent `e` with a sign, as `docs/merge.md` § Documents says).
+#[derive(Clone)]
+pub struct Number {
+    text: Text,
+}
+
+#[derive(Clone)]
+enum Text {
+    Inline(u8, [u8; INLINE]),
+    Heap(Box<str>),
+}
+
+impl Number {
+    /// A number from text the caller has checked is a JSON number in canonical form (the
+    /// parser's output, or digits it wrote itself).
+    pub(crate) fn from_canonical(text: &str) -> Number {
+        let bytes = text.as_bytes();
+        if bytes.len() <= INLINE {
+            let mut buf = [0u8; INLINE];
+            if let Some(slot) = buf.get_mut(..bytes.len()) {
+                slot.copy_from_slice(bytes);
+                return Number {
+                    text: Text::Inline(bytes.len() as u8, buf),
+                };
+            }
+        }
+        Number {
+            text: Text::Heap(text.into()),
+        }
+    }
+
+    /// The number's text, exactly as kept.
+    pub fn as_str(&self) -> &str {
+        match &self.text {
+            Text::Inline(len, buf) => buf
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or("0"),
+            Text::Heap(text) => text,
+        }
+    }
+
+    /// A finite double as a number, in its shortest form (`1.0`, `1e300`); `None` for NaN and
+    /// ±infinity, which JSON cannot hold.
+    pub fn from_f64(f: f64) -> Option<Number> {
+        f.is_finite()
+            .then(|| Number::from_canonical(zmij::Buffer::new().format_finite(f)))
+    }
+
+    /// The number as an `i64`, when it is an integer literal within range.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_str().parse().ok()
+    }
+
+    /// The number as a `u64`, when it is a non-negative integer literal within range.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.as_str().parse().ok()
+    }
+
+    /// The number as a finite double (rounded to the nearest), else `None`.
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_str().parse::<f64>().ok().filter(|f| f.is_finite())
+    }
+
+    /// True when [`Number::as_i64`] gives the value.
+    pub fn is_i64(&self) -> bool {
+        self.as_i64().is_some()
+    }
+
+    /// True when [`Number::as_u64`] gives the value.
+    pub fn is_u64(&self) -> bool {
+        self.as_u64().is_some()
+    }
+
+    /// True when the text has a fraction or an exponent and reads as a finite double.
+    pub fn is_f64(&self) -> bool {
+        let text = self.as_str();
+        text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok_and(f64::is_finite)
+    }
+}
+
+/// Writes the digits of an integer into a number, without formatting machinery.
+fn integer(negative: bool, mut magnitude: u64) -> Number {
+    let mut buf = [0u8; 21];
+    let mut at = buf.len();
+    loop {
+        at = at.saturating_sub(1);
+        if let Some(slot) = buf.get_mut(at) {
+            *slot = b'0'.saturating_add((magnitude % 10) as u8);
+        }
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    if negative {
+        at = at.saturating_sub(1);
+        if let Some(slot) = buf.get_mut(at) {
+            *slot = b'-';
+        }
+    }
+    let text = buf
+        .get(at..)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .unwrap_or("0");
+    Number::from_canonical(text)
+}
+
+macro_rules! from_unsigned {
+    ($($t:ty)*) => {$(
+        impl From<$t> for Number {
+            fn from(n: $t) -> Number {
+                integer(false, n as u64)
+            }
+        }
+    )*};
+}
+macro_rules! from_signed {
+    ($($t:ty)*) => {$(
+        impl From<$t> for Number {
+            fn from(n: $t) -> Number {
+                integer(n < 0, (n as i64).unsigned_abs())
+            }
+        }
+    )*};
+}
+from_unsigned!(u8 u16 u32 u64 usize);
+from_signed!(i8 i16 i32 i64 isize);
+
+/// Parses a JSON number (exactly one, with the parser's rules); the error names what it is not.
+impl FromStr for Number {
+    type Err = crate::Error;
+
+    fn from_str(text: &str) -> crate::Result<Number> {
+        match crate::json::parse_str(text)? {
+            super::Value::Number(n) => Ok(n),
+            other => Err(crate::Error::new(
+                crate::Code::Parse,
+                "",
+                format!("{} is not a JSON number", crate::merge::type_name(&other)),
+            )),
+        }
+    }
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Number {}
+
+impl Hash for Number {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Number({})", self.as_str())
+    }
+}
