@@ -74,12 +74,12 @@ fn check_numbers(value: &Value, at: &str) -> Result<(), Error> {
 #[cfg(feature = "full")]
 mod full;
 #[cfg(target_arch = "wasm32")]
-mod grow;
+mod allocator;
 
-/// dlmalloc with geometric growth of the wasm memory (`grow.rs`).
+/// Size classes over dlmalloc, memory grown geometrically (`allocator.rs`).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: grow::Geometric = grow::Geometric;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator::new();
 mod statusline;
 
 /// The error as the JSON text the JS layer parses into a `StatecoreError` subclass.

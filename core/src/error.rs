@@ -291,6 +291,10 @@ pub fn child_path(parent: &str, token: &str) -> String {
     let mut out = String::with_capacity(parent.len().saturating_add(token.len()).saturating_add(1));
     out.push_str(parent);
     out.push('/');
-    out.push_str(&escape_token(token));
+    if token.contains(['~', '/']) {
+        out.push_str(&escape_token(token));
+    } else {
+        out.push_str(token);
+    }
     out
 }

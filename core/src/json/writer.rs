@@ -20,6 +20,9 @@ pub(super) fn capacity_hint(value: &Value) -> usize {
     }
 }
 
+/// Spaces for the indentation of up to 32 levels at once.
+const INDENT: &str = "                                                                ";
+
 struct Writer<'o> {
     out: &'o mut String,
     pretty: bool,
@@ -76,8 +79,11 @@ impl Writer<'_> {
     fn newline(&mut self, depth: usize) {
         if self.pretty {
             self.out.push('\n');
-            for _ in 0..depth {
-                self.out.push_str("  ");
+            let mut width = depth.saturating_mul(2);
+            while width > 0 {
+                let step = width.min(INDENT.len());
+                self.out.push_str(INDENT.get(..step).unwrap_or_default());
+                width = width.saturating_sub(step);
             }
         }
     }
