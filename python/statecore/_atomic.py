@@ -7,16 +7,17 @@ formats match ``npm/lib/atomic.cjs``."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
-import secrets
 import stat
-from collections.abc import Callable
 
 from statecore import _sys
 from statecore._generated.root import file_type_error
 from statecore._generated.tables import MAX_DOCUMENT_BYTES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _DIR_FSYNC_UNSUPPORTED = {errno.EINVAL, errno.EISDIR, errno.EPERM, errno.ENOTSUP, errno.EBADF}
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -33,8 +34,10 @@ _CHUNK = 1 << 20
 
 def unlink_quiet(path: str) -> None:
     """Unlinks ``path``; a file already gone is fine."""
-    with contextlib.suppress(FileNotFoundError):
+    try:
         _sys.unlink(path)
+    except FileNotFoundError:
+        return
 
 
 def file_type(mode: int) -> str | None:
@@ -159,7 +162,7 @@ def write_atomic(path: str, text: str) -> None:
     except FileNotFoundError:
         mode = None
     directory, name = os.path.split(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{name}.tmp-{secrets.token_hex(16)}")
+    tmp = os.path.join(directory, f".{name}.tmp-{os.urandom(16).hex()}")
     fd = _sys.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
     try:
         try:

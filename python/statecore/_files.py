@@ -10,15 +10,17 @@ Behaviour matches ``npm/lib/documents.cjs``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union, cast
 
 from statecore import _atomic, _runtime, _sys
 from statecore._lock import acquire, sweep
 from statecore._routines import query_file, update_file
 from statecore._statecore import call as _call
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any, Generic, TypeVar, Union, cast
+
     from typing_extensions import NotRequired, TypedDict
 
     from statecore.types import (
@@ -64,9 +66,20 @@ if TYPE_CHECKING:
         rules: list[MergeRule]
         stamp: MergeStamp
 
+    #: A file or directory path.
+    StrPath = Union[str, "os.PathLike[str]"]
+else:
+    from statecore._runtime import cast
 
-#: A file or directory path.
-StrPath = Union[str, "os.PathLike[str]"]
+    def __getattr__(name: str) -> object:
+        """``StrPath`` (``Union[str, "os.PathLike[str]"]``), made on first use: ``typing`` is
+        not imported with statecore."""
+        if name == "StrPath":
+            from typing import Union
+
+            value = globals()["StrPath"] = Union[str, "os.PathLike[str]"]
+            return value
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def fspath(file: object) -> str:
@@ -201,6 +214,8 @@ def _merge_options(given: object) -> Mapping[str, object] | None:
     not None is the core's ``E_OPTIONS`` at once (before any lock)."""
     if given is None:
         return None
+    from collections.abc import Mapping  # here: not imported with statecore
+
     if isinstance(given, Mapping):
         return dict(given)
     _call("merge", ({}, {}, _runtime.as_json(given)))  # raises E_OPTIONS

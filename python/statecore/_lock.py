@@ -16,16 +16,10 @@ module makes the system calls (each file-system call through the fault-injection
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
-import random
-import socket
 import sys
 import time
-from dataclasses import dataclass
-from types import TracebackType
-from typing import TYPE_CHECKING
 
 from statecore import _runtime, _sys
 from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
@@ -39,7 +33,11 @@ from statecore._generated.tables import (
 )
 from statecore.errors import FileTypeError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import Final
+
     from statecore.types import LockFacts, LockIdentity, LockOwner, LockRecord, LockRecordText
 
 LEASE_SECONDS = LOCK_LEASE_MS / 1000
@@ -79,6 +77,16 @@ def proc_stat_text(pid: int) -> str | None:
 _identity: list[LockIdentity] = []  # this process's, computed once per pid
 
 
+def _hostname() -> str:
+    """The host's name, as ``socket.gethostname()`` gives it (``uname`` where there is one:
+    the same name, without importing ``socket`` with statecore)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
+
+
 def identity() -> LockIdentity:
     """This process's ``{pid, start, boot, host}`` (recomputed after a fork)."""
     pid = os.getpid()
@@ -92,7 +100,7 @@ def identity() -> LockIdentity:
         text = proc_stat_text(pid)
         stat = None if text is None else _rules.proc_stat(text)
         start = stat["start"] if stat else None
-        _identity[:] = [{"pid": pid, "start": start, "boot": boot, "host": socket.gethostname()}]
+        _identity[:] = [{"pid": pid, "start": start, "boot": boot, "host": _hostname()}]
     return _identity[0]
 
 
@@ -101,20 +109,24 @@ def new_record() -> LockRecordText:
     return _rules.record(identity(), os.urandom(TOKEN_BYTES), clock_ms())
 
 
-@dataclass(frozen=True)
 class Owner:
-    """What a lock file, break marker or turn claim holds (the core's reading of it)."""
+    """What a lock file, break marker or turn claim holds (the core's reading of it); read-only."""
 
-    record: LockRecord | None
-    """The owner record, or None when malformed."""
-    id: str
-    """The token, or for a malformed record ``m`` + a hash of its stamp and bytes."""
-    foreign: bool
-    """Not a statecore file at all (``poetry.lock``): never judged, never removed."""
-    mtime_ms: int
-    """The file's mtime (epoch ms)."""
-    text: str
-    """The raw content (for messages)."""
+    __slots__ = ("foreign", "id", "mtime_ms", "record", "text")
+
+    def __init__(
+        self, record: LockRecord | None, id: str, foreign: bool, mtime_ms: int, text: str
+    ) -> None:
+        self.record: Final[LockRecord | None] = record
+        """The owner record, or None when malformed."""
+        self.id: Final[str] = id
+        """The token, or for a malformed record ``m`` + a hash of its stamp and bytes."""
+        self.foreign: Final[bool] = foreign
+        """Not a statecore file at all (``poetry.lock``): never judged, never removed."""
+        self.mtime_ms: Final[int] = mtime_ms
+        """The file's mtime (epoch ms)."""
+        self.text: Final[str] = text
+        """The raw content (for messages)."""
 
     def reading(self) -> LockOwner:
         """The core's ``{record, id, foreign}`` of the file."""
@@ -229,8 +241,15 @@ def create_complete(target: str, mine: LockRecordText) -> bool:
                 return _create_exclusive(target, data)
             raise
         finally:
-            with contextlib.suppress(OSError):
-                unlink_quiet(tmp)
+            _unlink_ignoring_errors(tmp)
+
+
+def _unlink_ignoring_errors(path: str) -> None:
+    """Unlinks ``path`` if it is there; any ``OSError`` (EIO) is ignored."""
+    try:
+        unlink_quiet(path)
+    except OSError:
+        return
 
 
 def release_file(path: str, mine: LockRecordText) -> bool:
@@ -365,8 +384,10 @@ def _claim(next_path: str) -> LockRecordText | None:
 def _unclaim(next_path: str, claim: LockRecordText) -> None:
     """Removes our claim (only if it is still ours); never raises: a claim of ours that cannot
     be removed (EIO) is ignored after ``LOCK_TURN_MS``, and broken once this process is gone."""
-    with contextlib.suppress(OSError):
+    try:
         release_file(next_path, claim)
+    except OSError:
+        return
 
 
 def _must_wait(lock_path: str, claimed: Owner, claim: LockRecordText | None) -> bool:
@@ -375,8 +396,10 @@ def _must_wait(lock_path: str, claimed: Owner, claim: LockRecordText | None) -> 
     token = None if claim is None else claim["record"]["token"]
     turn = _rules.turn(claimed.reading(), facts(claimed), token)
     if turn["dead"]:
-        with contextlib.suppress(OSError):
+        try:
             break_file(lock_path, lock_path + ".next", claimed)
+        except OSError:
+            return turn["wait"]  # not broken now: tried again on a later poll
     return turn["wait"]
 
 
@@ -423,6 +446,8 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 claim = _claim(next_path)
                 claimed_at = now
             base = CLAIM_POLL if claim is not None else min(0.001 * 2**attempt, MAX_BACKOFF)
+            import random  # only a waiter needs it: not imported with statecore
+
             time.sleep(max(0.0, min(timeout - elapsed, base * (1 + random.random() / 4))))
             attempt = min(attempt + 1, 10)
     finally:

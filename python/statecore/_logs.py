@@ -8,39 +8,29 @@ writes through one). Behaviour matches ``npm/lib/logs.cjs``."""
 from __future__ import annotations
 
 import stat
-from typing import TYPE_CHECKING, Any, TypedDict
 
 from statecore import _atomic, _runtime, _sys
 from statecore._generated.root import file_type_error
 from statecore._lock import acquire, sweep
 from statecore._statecore import call as _call
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from typing_extensions import Unpack
 
     from statecore._files import StrPath
-    from statecore.types import Issue, Json, TornLine
+    from statecore._log_types import AppendOptions, AppendResult, LogResult
+else:
 
+    def __getattr__(name: str) -> object:
+        """The result and option types (``statecore._log_types``), imported on first use."""
+        if name in ("AppendOptions", "AppendResult", "LogResult"):
+            from statecore import _log_types
 
-class AppendResult(TypedDict):
-    """What :func:`append_line` returns."""
-
-    warnings: list[Issue]
-    corrupt_copy: str | None
-
-
-class LogResult(TypedDict):
-    """What :func:`read_log` returns."""
-
-    records: list[Json]
-    torn: TornLine | None
-    warnings: list[Issue]
-
-
-class AppendOptions(TypedDict, total=False):
-    """The options of :func:`append_line`."""
-
-    timeout: float | None
+            return getattr(_log_types, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def append_line(path: StrPath, value: object, **options: Unpack[AppendOptions]) -> AppendResult:

@@ -4,14 +4,15 @@ tools with their own I/O use. Not table operations: they run one."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
 from statecore import _runtime
 from statecore._statecore import query as _query
 from statecore._statecore import update as _update
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     from statecore.types import DocumentKind, FileUpdate, Json, Now
 
 

@@ -7,17 +7,34 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Mapping
-from typing import Any
 
 from statecore._generated.tables import HOST_OPTIONS, LOCK_TIMEOUT_MS, RANDOM_BYTES
 from statecore._statecore import call as _call
 from statecore.errors import UsageError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
 DEFAULT_TIMEOUT = LOCK_TIMEOUT_MS / 1000
 """Default seconds to wait for a lock before :class:`LockTimeoutError`."""
 _LONGEST_TIMEOUT = 1e9
 """Seconds: a longer timeout (a huge int) waits this long, which is forever in practice."""
+
+
+def overload(function: T) -> T:
+    """``typing.overload`` at run time, where the generated modules use it without importing
+    ``typing`` (slow to import): type checkers read the overloads, and the implementation
+    defined after them replaces them."""
+    return function
+
+
+def cast(typ: object, val: T) -> T:
+    """``typing.cast`` at run time, without importing ``typing``: ``val`` unchanged."""
+    return val
 
 
 def clock() -> int:

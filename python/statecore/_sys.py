@@ -16,10 +16,13 @@ direct.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
-Injector = Callable[[str], object]
-"""A fault injector: called with the step name before each system call; raising fails it."""
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Injector = Callable[[str], object]
+    """A fault injector: called with the step name before each system call; raising fails it."""
 
 _injector: Injector | None = None
 

@@ -11,8 +11,6 @@ gathers for ``build_snapshot``) and :func:`write_protocol_document` (create-only
 from __future__ import annotations
 
 import os
-import tempfile
-from typing import TYPE_CHECKING, Literal
 
 from statecore._atomic import DOCUMENT_READ_LIMIT as _DOCUMENT_READ_LIMIT
 from statecore._atomic import open_regular as _open_regular
@@ -24,7 +22,10 @@ from statecore._generated.agency import build_snapshot, protocol_document, statu
 from statecore._generated.tables import STALL_THRESHOLD_MS
 from statecore._runtime import path_arg as _path_arg
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Literal
+
     from statecore._files import StrPath
     from statecore.types import Now, RunSnapshot
 
@@ -87,7 +88,9 @@ def write_protocol_document(repo_root: StrPath) -> Literal["created", "exists"]:
     target = os.path.join(root, "CLAUDE.md")
     if os.path.lexists(target):
         return "exists"
-    fd, temp = tempfile.mkstemp(prefix=".CLAUDE.md.", dir=root)
+    # A 128-bit random name, created exclusively (as the atomic writer names its temp files).
+    temp = os.path.join(root, f".CLAUDE.md.{os.urandom(16).hex()}")
+    fd = os.open(temp, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(protocol_document().encode())

@@ -11,7 +11,9 @@ Classes whose cause is a bad argument also subclass ``ValueError``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class StatecoreError(Exception):

@@ -7,10 +7,31 @@ layer (``npm/lib/host.cjs``)."""
 
 from __future__ import annotations
 
-from statecore._files import StrPath
 from statecore._generated.host import read_document, update_document
 from statecore._lock import DEFAULT_TIMEOUT, Lock, acquire_lock
-from statecore._logs import AppendResult, LogResult, append_line, read_log
+from statecore._logs import append_line, read_log
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from statecore._files import StrPath
+    from statecore._log_types import AppendResult, LogResult
+else:
+
+    def __getattr__(name: str) -> object:
+        """``AppendResult``, ``LogResult`` and ``StrPath``, made on first use: ``typing`` is
+        slow to import."""
+        if name == "StrPath":
+            from statecore import _files as module
+        elif name in ("AppendResult", "LogResult"):
+            from statecore import _log_types as module
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = globals()[name] = getattr(module, name)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), "AppendResult", "LogResult", "StrPath"})
+
 
 __all__ = [
     "DEFAULT_TIMEOUT",

@@ -364,7 +364,9 @@ pub fn module_py(module: Module) -> String {
 }
 
 /// `text` with its `{imports}` marker replaced by the imports of what the code after it uses:
-/// `typing` names, the host modules, and (for type checkers only) the types.
+/// the host modules, and for type checkers only `typing` and the types. `typing` is slow to
+/// import, so at run time `cast` and `overload` are the stand-ins of `statecore._runtime`
+/// (`if not TYPE_CHECKING` comes first so that linters, like type checkers, see `typing`'s).
 pub fn with_imports(text: &str) -> String {
     let (head, body) = text.split_once("{imports}").unwrap_or((text, ""));
     let words: BTreeSet<&str> = body
@@ -376,9 +378,6 @@ pub fn with_imports(text: &str) -> String {
         names.iter().copied().filter(|n| uses(n)).collect()
     };
     let mut out = String::new();
-    let mut typing = pick(&["Any", "Literal", "NoReturn", "cast", "overload"]);
-    typing.insert(0, "TYPE_CHECKING");
-    let _ = writeln!(out, "from typing import {}\n", typing.join(", "));
     let mut runtime = Vec::new();
     if body.contains("_files.") {
         runtime.push("from statecore import _files".to_owned());
@@ -392,17 +391,34 @@ pub fn with_imports(text: &str) -> String {
     for line in &runtime {
         let _ = writeln!(out, "{line}");
     }
-    out.push_str("\nif TYPE_CHECKING:\n");
+    out.push_str("\nTYPE_CHECKING = False\n");
+    let shims = pick(&["cast", "overload"]);
+    if shims.is_empty() {
+        out.push_str("if TYPE_CHECKING:\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "if not TYPE_CHECKING:\n    from statecore._runtime import {}\nelse:",
+            shims.join(", ")
+        );
+    }
+    let mut stdlib = Vec::new();
     let abc = pick(&["Callable", "Mapping", "Sequence"]);
     if !abc.is_empty() {
-        let _ = writeln!(out, "    from collections.abc import {}\n", abc.join(", "));
+        stdlib.push(format!("from collections.abc import {}", abc.join(", ")));
     }
+    let typing = pick(&["Any", "Literal", "NoReturn", "cast", "overload"]);
+    if !typing.is_empty() {
+        stdlib.push(format!("from typing import {}", typing.join(", ")));
+    }
+    let mut third_party = Vec::new();
     if uses("Unpack") {
-        out.push_str("    from typing_extensions import Unpack\n\n");
+        third_party.push("from typing_extensions import Unpack".to_owned());
     }
+    let mut first_party = Vec::new();
     let files = pick(&["FileResult", "HelperOptions", "StrPath", "UpdateKeywords"]);
     if !files.is_empty() {
-        let _ = writeln!(out, "    from statecore._files import {}", files.join(", "));
+        first_party.push(format!("from statecore._files import {}", files.join(", ")));
     }
     let named = crate::names::named();
     let mut types: Vec<&str> = named
@@ -417,15 +433,21 @@ pub fn with_imports(text: &str) -> String {
     types.sort_unstable_by_key(|t| t.to_lowercase());
     types.dedup();
     if !types.is_empty() {
-        let _ = writeln!(
-            out,
-            "    from statecore.types import (\n{}    )",
+        first_party.push(format!(
+            "from statecore.types import (\n{}    )",
             types
                 .iter()
                 .map(|t| format!("        {t},\n"))
                 .collect::<String>()
-        );
+        ));
     }
+    // isort's sections, a blank line between them.
+    let blocks: Vec<String> = [stdlib, third_party, first_party]
+        .iter()
+        .filter(|g| !g.is_empty())
+        .map(|g| g.iter().map(|line| format!("    {line}\n")).collect())
+        .collect();
+    out.push_str(&blocks.join("\n"));
     out.push('\n');
     format!("{head}{out}{body}")
 }

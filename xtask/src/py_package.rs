@@ -83,7 +83,9 @@ Classes whose cause is a bad argument also subclass ``ValueError``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class StatecoreError(Exception):
@@ -148,7 +150,7 @@ pub fn native_pyi() -> String {
 /// `statecore/_generated/tables.py`: the hosts' options and constants of the core.
 pub fn tables_py() -> String {
     let mut out = String::from(HEADER);
-    out.push_str("\"\"\"The core's host options and constants, for the host layer (statecore/_files.py).\"\"\"\n\nfrom __future__ import annotations\n\nfrom collections.abc import Mapping\nfrom types import MappingProxyType\n\n");
+    out.push_str("\"\"\"The core's host options and constants, for the host layer (statecore/_files.py).\"\"\"\n\nfrom __future__ import annotations\n\nfrom types import MappingProxyType\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from collections.abc import Mapping\n\n");
     out.push_str("#: The keys of each host options set (a misspelt key is E_OPTIONS, from the core).\nHOST_OPTIONS: dict[str, tuple[str, ...]] = {\n");
     for (name, shape) in ops::HOST_OPTIONS {
         let keys: Vec<String> = shape

@@ -4,14 +4,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast, overload
-
 from statecore import _files
 from statecore import _runtime as _rt
 from statecore._statecore import call as _call
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if not TYPE_CHECKING:
+    from statecore._runtime import cast, overload
+else:
     from collections.abc import Mapping, Sequence
+    from typing import Any, cast, overload
 
     from typing_extensions import Unpack
 

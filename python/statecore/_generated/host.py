@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, overload
-
 from statecore import _files
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if not TYPE_CHECKING:
+    from statecore._runtime import overload
+else:
     from collections.abc import Callable, Mapping
+    from typing import Any, Literal, overload
 
     from typing_extensions import Unpack
 

@@ -4,13 +4,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NoReturn, cast
-
 from statecore import _runtime as _rt
 from statecore._statecore import call as _call
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if not TYPE_CHECKING:
+    from statecore._runtime import cast
+else:
     from collections.abc import Mapping, Sequence
+    from typing import NoReturn, cast
 
     from statecore.types import (
         Litter,

@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from statecore._statecore import call as _call
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if not TYPE_CHECKING:
+    from statecore._runtime import cast
+else:
     from collections.abc import Mapping
+    from typing import cast
 
     from statecore.types import (
         FireResult,

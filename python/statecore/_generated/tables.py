@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import MappingProxyType
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: The keys of each host options set (a misspelt key is E_OPTIONS, from the core).
 HOST_OPTIONS: dict[str, tuple[str, ...]] = {
