@@ -71,10 +71,10 @@ fn check_numbers(value: &Value, at: &str) -> Result<(), Error> {
     Ok(())
 }
 
-#[cfg(feature = "full")]
-mod full;
 #[cfg(target_arch = "wasm32")]
 mod allocator;
+#[cfg(feature = "full")]
+mod full;
 
 /// Size classes over dlmalloc, memory grown geometrically (`allocator.rs`).
 #[cfg(target_arch = "wasm32")]

@@ -1,10 +1,10 @@
 //! Laws shared by several targets. Each check panics with a message naming the law, which
 //! libFuzzer reports as a crash (and `cargo test` as a failure) with the input that broke it.
 
-use statecore::Value;
 use statecore::json;
 use statecore::report::{Issue, Report};
 use statecore::Error;
+use statecore::Value;
 
 /// The codes `docs/errors.md` documents (every code a report carries must be listed there).
 static ERRORS_MD: &str = include_str!("../../docs/errors.md");

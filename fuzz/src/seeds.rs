@@ -4,8 +4,8 @@
 //! from the operation table's manifest (names, fields, enum values).
 
 use crate::targets;
-use statecore::Value;
 use statecore::ops::{self, Args, Kind, Op, Out};
+use statecore::Value;
 use statecore::{json, kinds};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

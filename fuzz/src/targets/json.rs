@@ -13,9 +13,9 @@
 
 use crate::laws;
 use crate::seeds::Case;
-use statecore::Value;
 use statecore::json;
 use statecore::Code;
+use statecore::Value;
 
 /// Runs the target on one input.
 pub fn run(data: &[u8]) {

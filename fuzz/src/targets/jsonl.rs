@@ -15,8 +15,8 @@
 use crate::input::{self, SEP};
 use crate::laws;
 use crate::seeds::Case;
-use statecore::Value;
 use statecore::jsonl::{append, line, parse_log, read};
+use statecore::Value;
 use statecore::{json, Code};
 
 /// Runs the target on one input.

@@ -14,9 +14,9 @@
 use crate::input::{self, select, split};
 use crate::laws;
 use crate::seeds::Case;
-use statecore::Value;
 use statecore::kinds::{self, Kind, KINDS};
 use statecore::ops::{self, Access, Arg, Args, Out};
+use statecore::Value;
 use statecore::{document, json, Code};
 use std::borrow::Cow;
 

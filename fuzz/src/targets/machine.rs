@@ -18,9 +18,9 @@
 use crate::input::{self, split};
 use crate::laws;
 use crate::seeds::Case;
-use statecore::{Map, Value};
 use statecore::machine::{Fired, Instance, Machine, PREVIOUS};
 use statecore::Code;
+use statecore::{Map, Value};
 
 const MAX_EVENTS: usize = 64;
 

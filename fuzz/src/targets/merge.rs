@@ -13,10 +13,10 @@
 use crate::input::{self, split};
 use crate::laws;
 use crate::seeds::Case;
-use statecore::{Map, Value};
 use statecore::json;
 use statecore::merge::{merge, merge_owned, merge_patch, MergeOptions, Strategy};
 use statecore::ops::{self, Arg, Args, Out};
+use statecore::{Map, Value};
 use std::borrow::Cow;
 
 /// Runs the target on one input.

@@ -22,9 +22,9 @@
 use crate::input::{self, select, split};
 use crate::laws;
 use crate::seeds::Case;
-use statecore::Value;
 use statecore::document::Precondition;
 use statecore::ops::{self, Arg, Args, Change, Form, Kind, Op, Out};
+use statecore::Value;
 use statecore::{json, kinds, Result};
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock};
