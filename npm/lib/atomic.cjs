@@ -142,9 +142,11 @@ function refuseLink(file, error) {
   throw error;
 }
 
-/** How many bytes to ask for next: the rest of the file by its size, + 64 KiB, up to `limit`. */
+/** How many bytes to ask for next (at most `limit` in all): the size and one byte, then 64 KiB chunks. */
 function nextChunk(stat, total, limit) {
-  return Math.min(Math.max(Number(stat.size) - total, 0) + 65536, limit - total);
+  // The expected size and one more byte (which shows the end), then chunks while it grows.
+  const size = Number(stat.size);
+  return Math.min(total <= size ? size + 1 - total : 65536, limit - total);
 }
 
 /** The chunks read, as one Buffer. */

@@ -216,6 +216,19 @@ test("appendLine sweeps dead writers' lock temps and break markers", (t) => {
   assert.deepEqual(listing(dir), ["events.jsonl"]);
 });
 
+test("the next writer breaks a dead writer's lock and removes its temp file", (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "s.json");
+  updateDocumentSync(file, "json", { a: 1 });
+  const litter = path.join(dir, `.s.json.tmp-${"cd".repeat(16)}`);
+  fs.writeFileSync(litter, '{"half": ');
+  const dead = { pid: 2147483646, start: null, boot: null, acquired_at: "2026-01-01T00:00:00.000Z" };
+  fs.writeFileSync(`${file}.lock`, JSON.stringify({ ...dead, host: os_host(), token: "99999999999999999999999999999999" }));
+  updateDocumentSync(file, "json", { a: 2 });
+  assert.deepEqual(listing(dir), ["s.json"]);
+  assert.deepEqual(readDocumentSync(file, "json").document, { a: 2 });
+});
+
 /** This machine's host name (a dead pid on this host is provably dead). */
 function os_host() {
   return execFileSync("hostname").toString().trim();

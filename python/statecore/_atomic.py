@@ -100,7 +100,9 @@ def read_fd(fd: int, size: int, limit: int | None) -> bytes:
     parts: list[bytes] = []
     total = 0
     while cap < 0 or total < cap:
-        want = max(size + 1 - total, _CHUNK)
+        # The expected size and one more byte (which shows the end: no 1 MiB buffer for a
+        # small file), then chunks while the file grows.
+        want = size + 1 - total if total <= size else _CHUNK
         chunk = _sys.read(fd, want if cap < 0 else min(want, cap - total))
         if not chunk:
             break

@@ -205,6 +205,23 @@ def test_update_through_a_symlink_replaces_the_link_and_keeps_read_only_mode(
     assert stat.S_IMODE(frozen.stat().st_mode) == 0o444
 
 
+def test_the_next_writer_breaks_a_dead_writers_lock_and_removes_its_temp_file(
+    workdir: Path,
+) -> None:
+    """A writer that died holding the lock leaves it and its temp file; the next one removes
+    both."""
+    file = workdir / "s.json"
+    update_document(file, "json", {"a": 1})
+    litter = workdir / f".s.json.tmp-{'cd' * 16}"
+    litter.write_text('{"half": ')
+    lock = workdir / "s.json.lock"
+    lock.write_text(dead_record())
+    update_document(file, "json", {"a": 2})
+    assert not litter.exists()
+    assert not lock.exists()
+    assert json.loads(file.read_text()) == {"a": 2}
+
+
 def test_append_line_sweeps_dead_writers_litter(workdir: Path) -> None:
     log = workdir / "events.jsonl"
     temp = workdir / f"events.jsonl.lock.{'3' * 32}.tmp"
