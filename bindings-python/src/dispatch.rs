@@ -70,11 +70,12 @@ fn one<'a>(obj: &'a Bound<'_, PyAny>, param: &Param) -> PyResult<Arg<'a>> {
     }
 }
 
-/// A result in Python: objects for JSON, `str` for text, `None` for nothing.
+/// A result in Python: objects for JSON and update results, `str` for text, `None` for nothing.
 pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> {
     match result {
         Out::Json(value) => out(py, &value),
         Out::Text(text) => Ok(PyString::new(py, &text).into_any()),
         Out::Nothing => Ok(py.None().into_bound(py)),
+        update @ Out::Update { .. } => out(py, &update.into_value()),
     }
 }

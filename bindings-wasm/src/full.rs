@@ -2,9 +2,9 @@
 //! table (`statecore::ops`); the JS layer (npm/lib/api.mjs) and its generated table name the
 //! operation and pass its arguments.
 
-use crate::{arg, meta_and_text, now_value, out, throw};
+use crate::{arg, now_value, out, throw};
 use statecore::document::Precondition;
-use statecore::ops::{self, Args, Change};
+use statecore::ops::{self, Args, Change, Form, Out};
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
@@ -61,7 +61,7 @@ pub fn update(
         reset,
     };
     let updated = ops::update(kind, data.as_deref(), change, &now, pre).map_err(throw)?;
-    meta_and_text(updated)
+    out(Ok(Out::update(updated.into_value())), Form::Update)
 }
 
 /// A read: `data` (the file's bytes; none: missing) given as the first argument of the

@@ -21,7 +21,7 @@
 
 #![cfg_attr(not(feature = "full"), allow(dead_code))]
 
-use statecore::ops::{Form, Out, Updated};
+use statecore::ops::{Form, Out};
 use statecore::{json, Error, Value};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -88,7 +88,7 @@ pub(crate) fn throw(error: Error) -> JsValue {
 }
 
 /// A core result as the JS layer reads it: JSON text (checked to survive as JS numbers), the
-/// exact text of a text result, or `""` for nothing.
+/// exact text of a text result, an update result as [`meta_and_text`], or `""` for nothing.
 pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, JsValue> {
     match result.map_err(throw)? {
         Out::Json(value) => {
@@ -99,23 +99,22 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
         Out::Text(text) if form == Form::Text => Ok(text),
         Out::Text(text) => Ok(json::serialize_compact(&Value::String(text))),
         Out::Nothing => Ok(String::new()),
+        Out::Update {
+            document,
+            text,
+            meta,
+        } => meta_and_text(&document, &text, Value::Object(meta)),
     }
 }
 
-/// A file update's result: the compact JSON of everything but the document and its text, a
+/// An update's result: the compact JSON of everything but the document and its text, a
 /// newline, then the canonical text (the JS layer parses the document from it).
-pub(crate) fn meta_and_text(updated: Updated) -> Result<String, JsValue> {
-    check_numbers(&updated.document, "/document").map_err(throw)?;
-    let text = updated.text.clone();
-    let mut meta = updated.into_value();
-    if let Value::Object(map) = &mut meta {
-        map.shift_remove("document");
-        map.shift_remove("text");
-    }
+fn meta_and_text(document: &Value, text: &str, meta: Value) -> Result<String, JsValue> {
+    check_numbers(document, "/document").map_err(throw)?;
     check_numbers(&meta, "").map_err(throw)?;
     let mut out = json::serialize_compact(&meta);
     out.push('\n');
-    out.push_str(&text);
+    out.push_str(text);
     Ok(out)
 }
 

@@ -254,7 +254,19 @@ function wire(params, args, skip = 0) {
 function decode(out, form) {
   if (form === "json") return JSON.parse(out);
   if (form === "text") return out;
+  if (form === "update") return updateResult(out);
   return undefined;
+}
+
+/**
+ * An update result as the binding sends it: the compact JSON of its fields but the document
+ * and its text, a newline, then the canonical text, from which the document is parsed.
+ */
+function updateResult(out) {
+  const cut = out.indexOf("\n");
+  const meta = JSON.parse(out.slice(0, cut));
+  const text = out.slice(cut + 1);
+  return { document: JSON.parse(text), text, ...meta };
 }
 
 /** Puts `BigInt(text)` at the JSON pointer `pointer` of `root` (which holds a number there). */
@@ -327,10 +339,7 @@ export function makeApi(getRaw) {
       ifMatch ?? undefined,
       reset === true,
     );
-    const cut = out.indexOf("\n");
-    const meta = JSON.parse(out.slice(0, cut));
-    const text = out.slice(cut + 1);
-    return { document: JSON.parse(text), text, ...meta };
+    return updateResult(out);
   };
 
   /** One crossing per file read: a reader of the table on the file's document (or bytes). */

@@ -57,7 +57,9 @@ fn api_table() -> String {
             Form::Nothing => "nothing".to_owned(),
             Form::Raises => "never (raises)".to_owned(),
             Form::Text => "text".to_owned(),
-            Form::Json => format!("`{}`", crate::ts::ty(&op.returns.ty, crate::ts::Side::Out)),
+            Form::Json | Form::Update => {
+                format!("`{}`", crate::ts::ty(&op.returns.ty, crate::ts::Side::Out))
+            }
         };
         let _ = writeln!(
             out,

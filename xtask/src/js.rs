@@ -77,6 +77,7 @@ pub fn generated_mjs() -> String {
             Form::Text => "text",
             Form::Nothing => "nothing",
             Form::Raises => "raises",
+            Form::Update => "update",
         };
         let from_file = match op.access {
             ops::Access::Writes(write) if !write.takes_document => "0",

@@ -92,6 +92,7 @@ fn op(op: &Op) -> Value {
             Form::Text => "text",
             Form::Nothing => "nothing",
             Form::Raises => "raises",
+            Form::Update => "update",
         }, "type": ty(&op.returns.ty)},
         "access": access,
     })

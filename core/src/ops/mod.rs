@@ -27,7 +27,7 @@ pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_O
 
 use crate::error::{Code, Error, Result};
 use crate::shape::{Shape, Ty};
-use crate::Value;
+use crate::{Map, Value};
 
 /// The namespace an operation belongs to (a JS namespace object, a Python module).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,6 +215,10 @@ pub enum Form {
     Nothing,
     /// Never: the operation always raises (it builds an error a host throws).
     Raises,
+    /// A JSON object `{document, text, ...}` from [`Out::Update`]: the wasm binding sends its
+    /// other fields and the document's canonical text, from which the JS layer parses the
+    /// document (the document is not written twice); Python gets objects, as for `Json`.
+    Update,
 }
 
 /// What an operation returns.
@@ -248,6 +252,14 @@ impl Returns {
         Returns {
             form: Form::Nothing,
             ty: Ty::Null,
+        }
+    }
+
+    /// An update result of type `ty` (`{document, text, ...}`, see [`Form::Update`]).
+    pub const fn update(ty: Ty) -> Returns {
+        Returns {
+            form: Form::Update,
+            ty,
         }
     }
 
@@ -317,15 +329,56 @@ pub enum Out {
     Text(String),
     /// Nothing.
     Nothing,
+    /// An update result ([`Form::Update`]): the document, its canonical text, and the other
+    /// fields (`etag`, `changed`, `corrupt`, `warnings`, ...) in order.
+    Update {
+        /// The document.
+        document: Value,
+        /// Its canonical text.
+        text: String,
+        /// The other fields.
+        meta: Map,
+    },
 }
 
 impl Out {
-    /// The result as a JSON value (text as a string, nothing as `null`).
+    /// The result as a JSON value (text as a string, nothing as `null`, an update as
+    /// `{document, text, ...meta}`).
     pub fn into_value(self) -> Value {
         match self {
             Out::Json(value) => value,
             Out::Text(text) => Value::String(text),
             Out::Nothing => Value::Null,
+            Out::Update {
+                document,
+                text,
+                meta,
+            } => {
+                let mut map = Map::with_capacity(meta.len().saturating_add(2));
+                map.insert("document".into(), document);
+                map.insert("text".into(), Value::String(text));
+                map.extend(meta);
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// An update result from its value `{document, text, ...}` (the form of
+    /// [`crate::document::Updated::into_value`]).
+    pub fn update(value: Value) -> Out {
+        let mut meta = match value {
+            Value::Object(map) => map,
+            other => return Out::Json(other),
+        };
+        let document = meta.shift_remove("document").unwrap_or_default();
+        let text = match meta.shift_remove("text") {
+            Some(Value::String(text)) => text,
+            _ => String::new(),
+        };
+        Out::Update {
+            document,
+            text,
+            meta,
         }
     }
 }

@@ -233,7 +233,7 @@ pub(super) static OPS: &[Op] = &[
             IF_MATCH,
             RESET,
         ],
-        returns: Returns::json(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
+        returns: Returns::update(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
         run: |a| {
             let options = MergeOptions::from_value(a.get(3))?;
@@ -244,7 +244,7 @@ pub(super) static OPS: &[Op] = &[
                 &options,
                 precondition(a, 4)?,
             )?;
-            Ok(Out::Json(updated.into_value()))
+            Ok(Out::update(updated.into_value()))
         },
     },
     Op {
@@ -252,13 +252,13 @@ pub(super) static OPS: &[Op] = &[
         method: "finish_update",
         doc: "The update step for a document the host produced from the loaded one.",
         params: &[KIND, Param::opt_bytes("data"), DOC, IF_MATCH, RESET],
-        returns: Returns::json(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
+        returns: Returns::update(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
         run: |a| {
             let doc = a.take(2);
             let pre = precondition(a, 3)?;
             let updated = document::finish_update(a.text(0)?, a.opt_bytes(1), doc, pre)?;
-            Ok(Out::Json(updated.into_value()))
+            Ok(Out::update(updated.into_value()))
         },
     },
     Op {
