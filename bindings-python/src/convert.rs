@@ -220,7 +220,7 @@ pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> Result<Bound<'py, Py
             let dict = PyDict::new(py);
             for (key, item) in map {
                 let item = to_py(py, item).map_err(|fail| fail.within(key))?;
-                dict.set_item(PyString::new(py, key), item)?;
+                dict.set_item(crate::keys::key(py, key), item)?;
             }
             dict.into_any()
         }

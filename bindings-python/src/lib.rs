@@ -13,6 +13,7 @@
 mod convert;
 mod dispatch;
 mod errors;
+mod keys;
 
 use convert::{arg, out};
 use errors::core;

@@ -17,6 +17,9 @@ pub fn parse(bytes: &[u8]) -> Result<Value> {
     };
     let mut parser = Parser {
         bytes,
+        // Valid UTF-8 throughout (nearly always): strings are sliced from it without another
+        // check. Otherwise each string is checked, which reports where the bad byte is.
+        text: std::str::from_utf8(bytes).ok(),
         pos: start,
         allowance: 0,
     };
@@ -43,6 +46,7 @@ pub fn parse_args(text: &str) -> Result<Value> {
     }
     let mut parser = Parser {
         bytes: text.as_bytes(),
+        text: Some(text),
         pos: 0,
         allowance: 1,
     };
@@ -66,6 +70,8 @@ type Parsed<T> = std::result::Result<T, Box<Failure>>;
 
 struct Parser<'a> {
     bytes: &'a [u8],
+    /// The same bytes as text, when they are valid UTF-8.
+    text: Option<&'a str>,
     pos: usize,
     /// Levels of nesting that do not count toward [`MAX_DEPTH`] (an argument list's array).
     allowance: usize,
@@ -344,6 +350,11 @@ impl<'a> Parser<'a> {
                 error,
                 offset: start,
             })?;
+            // Both ends are at ASCII quotes: character boundaries of valid text.
+            if let Some(text) = self.text.and_then(|t| t.get(start..self.pos)) {
+                self.bump();
+                return Ok(text.to_owned());
+            }
             let text = std::str::from_utf8(slice).map_err(|e| Failure {
                 error: Error::new(Code::Parse, "", "invalid UTF-8 in string"),
                 offset: start.saturating_add(e.valid_up_to()),

@@ -1,0 +1,55 @@
+//! Object keys as Python strings, from a small cache (as orjson and jiter do): the documents
+//! of one kind repeat the same keys, and a cached `str` is made once and keeps its hash, so a
+//! dict insert does not hash it again.
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use std::cell::RefCell;
+
+/// The number of cache slots (a direct-mapped cache: one key per slot).
+const SLOTS: usize = 1024;
+/// Longer keys are made each time.
+const MAX_CACHED: usize = 64;
+
+/// A cached key: its text and its `str`.
+type Entry = Option<(Box<str>, Py<PyString>)>;
+
+thread_local! {
+    /// The cached keys by slot. Only touched with the GIL held (the module is not free-threaded).
+    static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The slot of a key (FNV-1a).
+fn slot(key: &str) -> usize {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &b in key.as_bytes() {
+        hash = (hash ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    (hash as usize) % SLOTS
+}
+
+/// `key` as a Python `str`: the cached one when this key was made before.
+pub(crate) fn key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
+    if key.len() > MAX_CACHED {
+        return PyString::new(py, key);
+    }
+    let at = slot(key);
+    CACHE.with(|cache| {
+        let Ok(mut cache) = cache.try_borrow_mut() else {
+            return PyString::new(py, key);
+        };
+        if cache.is_empty() {
+            cache.resize_with(SLOTS, || None);
+        }
+        if let Some(Some((text, string))) = cache.get(at) {
+            if **text == *key {
+                return string.bind(py).clone();
+            }
+        }
+        let string = PyString::intern(py, key);
+        if let Some(entry) = cache.get_mut(at) {
+            *entry = Some((key.into(), string.clone().unbind()));
+        }
+        string
+    })
+}
