@@ -130,6 +130,42 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
 }
 
 // ---------------------------------------------------------------------------------------
+// (6) the viewer's job: file bytes -> a validated JS object
+// ---------------------------------------------------------------------------------------
+{
+  log("(6) viewer: bytes → validated object");
+  const viaLoad = () => {
+    const loaded = sc.loadDocument(KIND, docBytes);
+    if (!loaded.valid) throw new Error("invalid");
+    return loaded.document;
+  };
+  const viaParse = () => {
+    const doc = sc.parse(docBytes);
+    if (!sc.validate(KIND, doc).valid) throw new Error("invalid");
+    return doc;
+  };
+  const alternative = () => ajvOrThrow(JSON.parse(docBytes));
+  assertSameJson("(6) loadDocument", viaLoad(), alternative());
+  assertSameJson("(6) parse + validate", viaParse(), alternative());
+  const results = compareSync(
+    [
+      { name: "statecore loadDocument(kind, bytes)", statecore: true, fn: viaLoad },
+      { name: "JSON.parse + ajv (the kind's schema)", fn: alternative },
+    ],
+    micro,
+  );
+  out.push(
+    table(
+      "Node (6): a viewer's read, file bytes → validated object",
+      `The same ${docBytes.length}-byte document as read from a file (Buffer): statecore's reader ` +
+        "(strict parse, duplicate keys, limits, the kind's rules, the etag) against JSON.parse and " +
+        "ajv with the kind's JSON Schema.",
+      results,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
 // (2) merge + validate, object in, object out
 // ---------------------------------------------------------------------------------------
 {

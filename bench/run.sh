@@ -63,6 +63,10 @@ node bench/scale.mjs "${quick[@]}" > "$work/scale.md"
 log "python bench/scale.py"
 "$root/.venv/bin/python" bench/scale.py "${quick[@]}" >> "$work/scale.md"
 
+# --- peak memory of the 200 KB update -------------------------------------------------------------
+log "node bench/memory.mjs"
+node bench/memory.mjs > "$work/memory.md"
+
 # --- wasm sizes ----------------------------------------------------------------------------------
 {
   echo "### Size of the .wasm (npm/dist)"
@@ -104,7 +108,7 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "## Key ratios"
   echo
-  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" | sed 's/^Key: /- /'
+  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" | sed 's/^Key: /- /'
   echo
   echo "## Node"
   echo
@@ -136,6 +140,10 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo "linear), then the time over \`JSON.parse\` / \`json.loads\` of the same text."
   echo
   cat "$work/scale.md"
+  echo
+  echo "## Peak memory"
+  echo
+  cat "$work/memory.md"
   echo
   echo "## Package size"
   echo

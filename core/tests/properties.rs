@@ -173,3 +173,11 @@ fn chunk_machine() -> Value {
         {"from": ["planned", "active", "retrying"], "event": "pause", "to": "paused"},
         {"from": ["paused"], "event": "resume", "to": "$previous"}]})
 }
+
+/// A document node stays four words (docs/performance.md § Documents): a map's hash index is
+/// boxed, a number's text inline. Memory per node is what a large document costs.
+#[test]
+fn a_value_is_four_words() {
+    assert_eq!(std::mem::size_of::<Value>(), 32);
+    assert_eq!(std::mem::size_of::<statecore::Number>(), 24);
+}

@@ -15,7 +15,8 @@ const INDEXED_FROM: usize = 12;
 #[derive(Clone, Default)]
 pub struct Map {
     entries: Vec<(String, Value)>,
-    index: Option<Index>,
+    /// Boxed: most maps have none, and a `Value` stays 32 bytes.
+    index: Option<Box<Index>>,
 }
 
 /// Positions by key hash. Two keys with one hash (`collided`) turn lookups back into scans:
@@ -163,7 +164,7 @@ impl Map {
         }
         self.entries.push((key, value));
         if self.index.is_none() && self.entries.len() >= INDEXED_FROM {
-            self.index = Some(Index::of(&self.entries));
+            self.index = Some(Box::new(Index::of(&self.entries)));
         }
     }
 
@@ -197,7 +198,8 @@ impl Map {
     }
 
     fn reindex(&mut self) {
-        self.index = (self.entries.len() >= INDEXED_FROM).then(|| Index::of(&self.entries));
+        self.index =
+            (self.entries.len() >= INDEXED_FROM).then(|| Box::new(Index::of(&self.entries)));
     }
 
     /// The entries in order.
