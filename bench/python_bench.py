@@ -63,10 +63,14 @@ def same_json(what: str, actual: Any, expected: Any) -> None:
 # Timing: warm-up, samples run round-robin over the cases, median
 # ---------------------------------------------------------------------------------------------
 class Case:
-    def __init__(self, name: str, fn: Callable[..., Any], statecore: bool = False) -> None:
+    def __init__(
+        self, name: str, fn: Any, statecore: bool = False, reference: bool = False
+    ) -> None:
         self.name = name
         self.fn = fn
         self.statecore = statecore
+        self.reference = reference
+        """A reference row (not an alternative): left out of the key ratio."""
         self.times: list[float] = []
 
 
@@ -120,7 +124,7 @@ def table(title: str, note: str, cases: list[Case], unit: str = "per op") -> str
         ]
         row += ["" if c.statecore else f"{statistics.median(s.times) / med:.2f}" for s in sc]
         lines.append("| " + " | ".join(row) + " |")
-    alts = [c for c in cases if not c.statecore]
+    alts = [c for c in cases if not c.statecore and not c.reference]
     if sc and alts:
         best = min(sc, key=lambda c: statistics.median(c.times))
         fastest = min(alts, key=lambda c: statistics.median(c.times))
@@ -350,6 +354,12 @@ def main() -> None:
     # -----------------------------------------------------------------------------------------
     log("(4) agency derive over 10,000 runs")
     out.append(agency_derive())
+
+    # -----------------------------------------------------------------------------------------
+    # (6) a cold `import statecore` against a cold `import json`
+    # -----------------------------------------------------------------------------------------
+    log("(6) cold import")
+    out.append(cold_import())
 
     if rs_validator is None:
         out.append("_jsonschema-rs is not installed here: its rows are missing._\n")
@@ -583,6 +593,32 @@ def agency_snapshots() -> list[dict[str, Any]]:
         text=True,
     )
     return json.loads(result.stdout)
+
+
+def cold_import() -> str:
+    """(6): wall time of ``python -c "import statecore"`` against ``-c "import json"``, fresh
+    processes interleaved (byte-compiled first, as an installed package is)."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-c", "import statecore, json"], check=True, env=env)
+    cases = [
+        Case('python -c "import statecore"', "import statecore", statecore=True),
+        Case('python -c "import json"', "import json"),
+        Case('python -c "pass" (process start only)', "pass", reference=True),
+    ]
+    for _ in range(5 if QUICK else 30):
+        for c in cases:
+            t0 = time.perf_counter_ns()
+            subprocess.run([sys.executable, "-c", c.fn], check=True, env=env)
+            c.times.append(time.perf_counter_ns() - t0)
+    return table(
+        "Python (6): cold import",
+        "Wall time from spawn to exit of the venv's interpreter running one import (the "
+        "package byte-compiled, as pip installs it).",
+        cases,
+        "per process",
+    )
 
 
 def agency_derive() -> str:

@@ -14,7 +14,8 @@ import json
 import statistics
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import statecore
 
@@ -57,7 +58,10 @@ OPS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
     ("json.loads (reference)", lambda c: json.loads(c["text"])),
     ("parse", lambda c: statecore.parse(c["text"])),
     ("merge({}, doc)", lambda c: statecore.merge({}, c["doc"])),
-    ("merge_text(bytes, patch)", lambda c: statecore.merge_text(c["bytes"], '{"extra": 1}')),
+    (
+        "merge_text(bytes, patch)",
+        lambda c: statecore.merge_text(c["bytes"], '{"extra": 1}'),
+    ),
     (
         "apply_update(json, bytes, patch)",
         lambda c: statecore.apply_update("json", c["bytes"], {"extra": 1}, None, None),
@@ -78,19 +82,27 @@ def main() -> None:
                 statecore.parse(text) == doc,
                 statecore.merge({}, doc) == doc,
                 json.loads(statecore.merge_text(c["bytes"], '{"extra": 1}')) == want,
-                statecore.apply_update("json", c["bytes"], {"extra": 1}, None, None)["document"]
+                statecore.apply_update("json", c["bytes"], {"extra": 1}, None, None)[
+                    "document"
+                ]
                 == want,
             ]
             if not all(checks):
                 sys.exit(f"scale.py: wrong result for {shape} {mib} MiB: {checks}")
             print(f"[scale] {shape} {mib} MiB", file=sys.stderr)
-            rows.append((mib, len(text), [timed(lambda fn=fn: fn(c)) for _, fn in OPS]))
+            rows.append(
+                (mib, len(text), [timed(lambda fn=fn, c=c: fn(c)) for _, fn in OPS])
+            )
         first = rows[0]
         lines += [f"### Scale, {shape} document (Python)", ""]
         head = " | ".join(
-            f"{mib} MiB: per byte / at {first[0]} MiB, / json.loads" for mib, _, _ in rows
+            f"{mib} MiB: per byte / at {first[0]} MiB, / json.loads"
+            for mib, _, _ in rows
         )
-        lines += [f"| operation | {head} |", "|---|" + "|".join("---" for _ in rows) + "|"]
+        lines += [
+            f"| operation | {head} |",
+            "|---|" + "|".join("---" for _ in rows) + "|",
+        ]
         for k, (name, _) in enumerate(OPS):
             cells = []
             for _, size, times in rows:
@@ -105,9 +117,11 @@ def main() -> None:
             last[2][k] / last[1] / (first[2][k] / first[1]) for k in range(1, len(OPS))
         )
         lines += [
-            f"Key: **Python scale ({shape}): slowest call / json.loads at {at3[0]} MiB = "
-            f"{worst:.2f}; largest growth of statecore's time per byte ({last[0]} MiB / "
-            f"{first[0]} MiB) = {growth:.2f}**",
+            (
+                f"Key: **Python scale ({shape}): slowest call / json.loads at {at3[0]} MiB = "
+                f"{worst:.2f}; largest growth of statecore's time per byte ({last[0]} MiB / "
+                f"{first[0]} MiB) = {growth:.2f}**"
+            ),
             "",
         ]
     print("\n".join(lines))
