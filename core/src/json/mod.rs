@@ -43,6 +43,37 @@ pub fn serialize_compact(value: &Value) -> String {
     out
 }
 
+/// The end of the run of plain string bytes of `bytes` from `from`: the index of the first `"`,
+/// `\` or control character (what a JSON string escapes, and where the parser stops), or the
+/// length. Eight bytes at a time while none of the eight is one.
+fn plain_end(bytes: &[u8], mut from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `v` is zero (the classic bit trick; exact as a yes/no answer).
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    while let Some(chunk) = bytes
+        .get(from..from.saturating_add(8))
+        .and_then(|c| <[u8; 8]>::try_from(c).ok())
+    {
+        let x = u64::from_le_bytes(chunk);
+        let control = x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS != 0;
+        if control
+            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'"')))
+            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'\\')))
+        {
+            break;
+        }
+        from = from.saturating_add(8);
+    }
+    while let Some(&b) = bytes.get(from) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        from = from.saturating_add(1);
+    }
+    from
+}
+
 /// The entity tag of a file's bytes: their 128-bit XXH3 hash as 32 hex digits. It detects
 /// any change between a read and a write (compare-and-swap); it is not a security hash.
 pub fn etag(bytes: &[u8]) -> String {

@@ -310,33 +310,7 @@ impl<'a> Parser<'a> {
     /// Moves past the plain bytes of a string (not `"`, `\\` or a control character), eight
     /// at a time while none of the eight is special.
     fn skip_plain(&mut self) {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
-        /// Whether a byte of `v` is zero (the classic bit trick; exact as a yes/no answer).
-        fn has_zero(v: u64) -> bool {
-            v.wrapping_sub(ONES) & !v & HIGHS != 0
-        }
-        while let Some(chunk) = self
-            .bytes
-            .get(self.pos..self.pos.saturating_add(8))
-            .and_then(|c| <[u8; 8]>::try_from(c).ok())
-        {
-            let x = u64::from_le_bytes(chunk);
-            let control = x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS != 0;
-            if control
-                || has_zero(x ^ ONES.wrapping_mul(u64::from(b'"')))
-                || has_zero(x ^ ONES.wrapping_mul(u64::from(b'\\')))
-            {
-                break;
-            }
-            self.pos = self.pos.saturating_add(8);
-        }
-        while let Some(b) = self.peek() {
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                break;
-            }
-            self.bump();
-        }
+        self.pos = super::plain_end(self.bytes, self.pos);
     }
 
     fn string(&mut self) -> Parsed<String> {

@@ -123,42 +123,13 @@ static ESCAPE: [u8; 256] = {
     table
 };
 
-/// The index of the first byte of `bytes` at or after `from` that needs an escape, or the
-/// length: eight bytes at a time while none of the eight does.
-fn next_escape(bytes: &[u8], mut from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
-    while let Some(chunk) = bytes
-        .get(from..from.saturating_add(8))
-        .and_then(|c| <[u8; 8]>::try_from(c).ok())
-    {
-        let x = u64::from_le_bytes(chunk);
-        let control = x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS != 0;
-        if control
-            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'"')))
-            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'\\')))
-        {
-            break;
-        }
-        from = from.saturating_add(8);
-    }
-    while let Some(&b) = bytes.get(from) {
-        if ESCAPE.get(usize::from(b)).copied().unwrap_or(0) != 0 {
-            break;
-        }
-        from = from.saturating_add(1);
-    }
-    from
-}
-
 /// Appends `s` as a JSON string: runs of plain characters copied at once.
 fn string(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut plain = 0;
     loop {
-        let at = next_escape(bytes, plain);
+        let at = super::plain_end(bytes, plain);
         // `at` is the length or the index of an ASCII byte: both are character boundaries.
         out.push_str(s.get(plain..at).unwrap_or_default());
         let Some(&b) = bytes.get(at) else { break };

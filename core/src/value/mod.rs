@@ -90,33 +90,19 @@ impl Value {
 
     /// The value at a JSON pointer (`""` is the value itself).
     pub fn pointer(&self, pointer: &str) -> Option<&Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        rest.split('/').try_fold(self, |target, token| {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            match target {
-                Value::Object(map) => map.get(&token),
-                Value::Array(items) => array_index(&token).and_then(|i| items.get(i)),
-                _ => None,
-            }
+        tokens(pointer)?.try_fold(self, |target, token| match target {
+            Value::Object(map) => map.get(&token),
+            Value::Array(items) => array_index(&token).and_then(|i| items.get(i)),
+            _ => None,
         })
     }
 
     /// The value at a JSON pointer, to change it.
     pub fn pointer_mut(&mut self, pointer: &str) -> Option<&mut Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        rest.split('/').try_fold(self, |target, token| {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            match target {
-                Value::Object(map) => map.get_mut(&token),
-                Value::Array(items) => array_index(&token).and_then(|i| items.get_mut(i)),
-                _ => None,
-            }
+        tokens(pointer)?.try_fold(self, |target, token| match target {
+            Value::Object(map) => map.get_mut(&token),
+            Value::Array(items) => array_index(&token).and_then(|i| items.get_mut(i)),
+            _ => None,
         })
     }
 
@@ -240,6 +226,21 @@ impl Value {
     pub fn is_f64(&self) -> bool {
         self.as_number().is_some_and(Number::is_f64)
     }
+}
+
+/// The unescaped reference tokens of a JSON pointer (none for `""`), or `None` when it does not
+/// start with `/`.
+fn tokens(pointer: &str) -> Option<impl Iterator<Item = String> + '_> {
+    let rest = if pointer.is_empty() {
+        None
+    } else {
+        Some(pointer.strip_prefix('/')?)
+    };
+    Some(
+        rest.into_iter()
+            .flat_map(|rest| rest.split('/'))
+            .map(|token| token.replace("~1", "/").replace("~0", "~")),
+    )
 }
 
 /// An array index token of a JSON pointer: digits, no leading zero.
