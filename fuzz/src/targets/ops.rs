@@ -131,14 +131,23 @@ fn outcome(name: &str, op: &Op, result: &Result<Out>) {
                 Out::Json(_) => Form::Json,
                 Out::Text(_) => Form::Text,
                 Out::Nothing => Form::Nothing,
+                Out::Update { .. } => Form::Update,
             };
             assert!(
                 form == op.returns.form,
                 "{name} returned {form:?} but the table declares {:?}",
                 op.returns.form
             );
-            if let Out::Json(v) = out {
-                laws::round_trip(name, v);
+            match out {
+                Out::Json(v) => laws::round_trip(name, v),
+                Out::Update { document, text, .. } => {
+                    laws::round_trip(name, document);
+                    assert!(
+                        *text == json::serialize(document),
+                        "{name}: an update's text is not its document's canonical text"
+                    );
+                }
+                _ => {}
             }
         }
     }
