@@ -76,6 +76,6 @@ pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> 
         Out::Json(value) => out(py, &value),
         Out::Text(text) => Ok(PyString::new(py, &text).into_any()),
         Out::Nothing => Ok(py.None().into_bound(py)),
-        update @ Out::Update { .. } => out(py, &update.into_value()),
+        other @ (Out::Update { .. } | Out::Loaded { .. }) => out(py, &other.into_value()),
     }
 }

@@ -88,7 +88,9 @@ pub(crate) fn throw(error: Error) -> JsValue {
 }
 
 /// A core result as the JS layer reads it: JSON text (checked to survive as JS numbers), the
-/// exact text of a text result, an update result as [`meta_and_text`], or `""` for nothing.
+/// exact text of a text result, an update result as [`meta_and_text`], a reader's result as
+/// its fields (and the document unless the JS layer can parse the bytes it passed), or `""`
+/// for nothing.
 pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, JsValue> {
     match result.map_err(throw)? {
         Out::Json(value) => {
@@ -104,6 +106,24 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
             text,
             meta,
         } => meta_and_text(&document, &text, Value::Object(meta)),
+        Out::Loaded {
+            document,
+            meta,
+            as_written,
+        } => {
+            check_numbers(&document, "/document").map_err(throw)?;
+            let meta = Value::Object(meta);
+            check_numbers(&meta, "").map_err(throw)?;
+            // `=`: the document is the bytes' own JSON (the JS layer parses them); `+`: it
+            // follows the fields, after a newline.
+            let mut out = String::from(if as_written { "=" } else { "+" });
+            out.push_str(&json::serialize_compact(&meta));
+            if !as_written {
+                out.push('\n');
+                out.push_str(&json::serialize_compact(&document));
+            }
+            Ok(out)
+        }
     }
 }
 

@@ -23,6 +23,10 @@ pub struct Loaded {
     /// or garbled file): the parse error. A writer refuses to replace such a file with it,
     /// unless asked to reset the file ([`Precondition::reset`]).
     pub refused: Option<Error>,
+    /// True when the document is the bytes' own JSON value as written (not a default, no
+    /// number read differently from its text): a host may parse the bytes itself instead of
+    /// receiving the document ([`json::parse_as_written`]).
+    pub as_written: bool,
 }
 
 /// What a writer requires of the file before it replaces it.
@@ -113,11 +117,12 @@ pub(crate) fn load_with(
             corrupt: false,
             report: Report::default(),
             refused: None,
+            as_written: false,
         });
     };
     let etag = hash.then(|| json::etag(bytes));
-    match json::parse(bytes) {
-        Ok(document) => {
+    match json::parse_as_written(bytes) {
+        Ok((document, as_written)) => {
             let report = if !validate || (document.is_null() && (spec.default)().is_null()) {
                 Report::default()
             } else {
@@ -129,6 +134,7 @@ pub(crate) fn load_with(
                 corrupt: false,
                 report,
                 refused: None,
+                as_written,
             })
         }
         Err(error) => {
@@ -156,6 +162,7 @@ pub(crate) fn load_with(
                 corrupt: true,
                 report,
                 refused: refused.then_some(error),
+                as_written: false,
             })
         }
     }

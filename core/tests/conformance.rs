@@ -126,7 +126,9 @@ fn render(out: &Out) -> String {
         Out::Json(Value::String(s)) => s.clone(),
         Out::Json(value) => json::serialize(value),
         Out::Nothing => json::serialize(&Value::Null),
-        update @ Out::Update { .. } => json::serialize(&update.clone().into_value()),
+        other @ (Out::Update { .. } | Out::Loaded { .. }) => {
+            json::serialize(&other.clone().into_value())
+        }
     }
 }
 

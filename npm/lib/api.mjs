@@ -251,11 +251,29 @@ function wire(params, args, skip = 0) {
   return { json: argsJson(values, names), slots, clock };
 }
 
-function decode(out, form) {
+function decode(out, form, source) {
   if (form === "json") return JSON.parse(out);
   if (form === "text") return out;
   if (form === "update") return updateResult(out);
+  if (form === "loaded") return loadedResult(out, source);
   return undefined;
+}
+
+const utf8 = new TextDecoder(); // UTF-8; a leading BOM is dropped, as the core's parser does
+
+/**
+ * A reader's result as the binding sends it: `=` and the compact JSON of its fields but the
+ * document, when the document is the bytes' own JSON (`source`, the bytes passed in: parsed
+ * here, as the core read them); else `+`, the fields, a newline and the document.
+ */
+function loadedResult(out, source) {
+  if (out.startsWith("=")) {
+    const meta = JSON.parse(out.slice(1));
+    return { document: JSON.parse(utf8.decode(source)), ...meta };
+  }
+  const cut = out.indexOf("\n");
+  const meta = JSON.parse(out.slice(1, cut));
+  return { document: JSON.parse(out.slice(cut + 1)), ...meta };
 }
 
 /**
@@ -312,7 +330,7 @@ export function makeApi(getRaw) {
     const fn = (...args) => {
       const { json, slots, clock } = wire(params, args);
       const out = raw("call", op, json, slots[0], slots[1], clock ? Date.now() : undefined);
-      return decode(out, form);
+      return decode(out, form, slots[0]);
     };
     if (module === "") api[name] = fn;
     else (api[module] ??= {})[name] = fn;
@@ -348,7 +366,7 @@ export function makeApi(getRaw) {
     const { json, slots, clock } = wire(entry.params, args ?? [], 1);
     const file = data === null || data === undefined ? undefined : bytes(data, "data");
     const out = raw("query", String(kind), String(op), file, json, slots[0], clock ? Date.now() : undefined);
-    return decode(out, entry.form);
+    return decode(out, entry.form, file);
   };
 
   /**

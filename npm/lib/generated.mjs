@@ -92,7 +92,7 @@ export const OPS = Object.freeze([
   ["", "defaultDocument", "default_document", [["kind", "t", true]], "json", null],
   ["", "limits", "limits", [], "json", null],
   ["", "etag", "etag", [["data", "b", true]], "text", null],
-  ["", "loadDocument", "load_document", [["kind", "t", true], ["data", "b"]], "json", null],
+  ["", "loadDocument", "load_document", [["kind", "t", true], ["data", "b"]], "loaded", null],
   ["", "prepareDocument", "prepare_document", [["kind", "t", true], ["doc", "v", true]], "json", null],
   ["", "applyUpdate", "apply_update", [["kind", "t", true], ["data", "b"], ["patch", "v", true], ["options", "o"], ["ifMatch", "t"], ["reset", "v"]], "update", null],
   ["", "finishUpdate", "finish_update", [["kind", "t", true], ["data", "b"], ["doc", "v", true], ["ifMatch", "t"], ["reset", "v"]], "update", null],

@@ -242,3 +242,21 @@ test("many failures in a row leave the module working", () => {
     assert.deepEqual(sc.parse(`{"i": ${i}}`), { i });
   }
 });
+
+test("loadDocument gives the core's document whether JS parses the bytes or the core sends it", () => {
+  // The bytes' own JSON (JS parses them): a BOM, escapes, exact doubles, __proto__ as data.
+  const own = sc.loadDocument("json", Buffer.from('\uFEFF{"s": "\\u00e9\\n", "n": [1e2, 0.1, -2.5E-3], "__proto__": {"p": 1}}'));
+  assert.deepEqual(JSON.stringify(own.document), '{"s":"é\\n","n":[100,0.1,-0.0025],"__proto__":{"p":1}}');
+  assertOwnProto(own.document, { p: 1 });
+  assert.equal(own.corrupt, false);
+  // A negative zero is read as zero (docs/api.md § Numbers): the core sends its document.
+  const zero = sc.loadDocument("json", '{"a": -0, "b": [-0.0, 1]}');
+  assert.ok(Object.is(zero.document.a, 0) && Object.is(zero.document.b[0], 0));
+  // Unparseable, refused or missing: the default document, sent by the core.
+  assert.deepEqual(sc.loadDocument("json", '{"a": 1, "a": 2}').document, {});
+  assert.deepEqual(sc.loadDocument("json", "{").document, {});
+  assert.deepEqual(sc.loadDocument("json", null).document, {});
+  // The same fields, in the same order, either way.
+  assert.deepEqual(Object.keys(own), ["document", "etag", "corrupt", "valid", "errors", "warnings"]);
+  assert.deepEqual(Object.keys(zero), Object.keys(own));
+});

@@ -57,7 +57,7 @@ fn api_table() -> String {
             Form::Nothing => "nothing".to_owned(),
             Form::Raises => "never (raises)".to_owned(),
             Form::Text => "text".to_owned(),
-            Form::Json | Form::Update => {
+            Form::Json | Form::Update | Form::Loaded => {
                 format!("`{}`", crate::ts::ty(&op.returns.ty, crate::ts::Side::Out))
             }
         };

@@ -78,6 +78,7 @@ pub fn generated_mjs() -> String {
             Form::Nothing => "nothing",
             Form::Raises => "raises",
             Form::Update => "update",
+            Form::Loaded => "loaded",
         };
         let from_file = match op.access {
             ops::Access::Writes(write) if !write.takes_document => "0",

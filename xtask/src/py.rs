@@ -90,7 +90,7 @@ fn result_type(op: &Op) -> String {
         Form::Nothing => "None".into(),
         Form::Raises => "NoReturn".into(),
         Form::Text => "str".into(),
-        Form::Json | Form::Update => ty(&op.returns.ty, Side::Out),
+        Form::Json | Form::Update | Form::Loaded => ty(&op.returns.ty, Side::Out),
     }
 }
 

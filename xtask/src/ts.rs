@@ -170,7 +170,7 @@ pub fn returns(op: &Op) -> String {
         Form::Nothing => "void".into(),
         Form::Raises => "never".into(),
         Form::Text => "string".into(),
-        Form::Json | Form::Update => ty(&op.returns.ty, Side::Out),
+        Form::Json | Form::Update | Form::Loaded => ty(&op.returns.ty, Side::Out),
     }
 }
 

@@ -12,7 +12,7 @@
 mod parser;
 mod writer;
 
-pub use parser::{parse, parse_args, parse_str};
+pub use parser::{parse, parse_args, parse_as_written, parse_str};
 
 use crate::error::{child_path, Code, Error, Result};
 use crate::{Number, Value};

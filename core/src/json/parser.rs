@@ -9,6 +9,13 @@ use crate::{Map, Number, Value};
 
 /// Parses JSON text (UTF-8 bytes) into a document, preserving key order and exact numbers.
 pub fn parse(bytes: &[u8]) -> Result<Value> {
+    parse_as_written(bytes).map(|(value, _)| value)
+}
+
+/// [`parse`], and whether the document is the text's value as written: true unless a number
+/// was read differently from its text (a negative zero, read as zero). When true, a host's own
+/// JSON reader gives the same document from the same text (a leading BOM removed).
+pub fn parse_as_written(bytes: &[u8]) -> Result<(Value, bool)> {
     check_document_size(bytes.len(), "the document")?;
     let start = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         3
@@ -22,9 +29,12 @@ pub fn parse(bytes: &[u8]) -> Result<Value> {
         text: std::str::from_utf8(bytes).ok(),
         pos: start,
         allowance: 0,
+        rewritten: false,
     };
     let result = parser.document();
-    result.map_err(|e| parser.locate(*e))
+    result
+        .map(|value| (value, !parser.rewritten))
+        .map_err(|e| parser.locate(*e))
 }
 
 /// Parses the JSON text of an argument list (an array of documents, as a host sends a call's
@@ -49,6 +59,7 @@ pub fn parse_args(text: &str) -> Result<Value> {
         text: Some(text),
         pos: 0,
         allowance: 1,
+        rewritten: false,
     };
     let result = parser.document();
     result.map_err(|e| parser.locate(*e))
@@ -75,6 +86,8 @@ struct Parser<'a> {
     pos: usize,
     /// Levels of nesting that do not count toward [`MAX_DEPTH`] (an argument list's array).
     allowance: usize,
+    /// True once a number was read differently from its text (a negative zero).
+    rewritten: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -303,7 +316,11 @@ impl<'a> Parser<'a> {
             error,
             offset: start,
         })?;
-        let text = super::without_negative_zero(std::str::from_utf8(text).unwrap_or("0"));
+        let written = std::str::from_utf8(text).unwrap_or("0");
+        let text = super::without_negative_zero(written);
+        if text.len() != written.len() {
+            self.rewritten = true;
+        }
         Ok(Value::Number(canonical_number(text)))
     }
 

@@ -93,6 +93,7 @@ fn op(op: &Op) -> Value {
             Form::Nothing => "nothing",
             Form::Raises => "raises",
             Form::Update => "update",
+            Form::Loaded => "loaded",
         }, "type": ty(&op.returns.ty)},
         "access": access,
     })

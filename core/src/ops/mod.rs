@@ -219,6 +219,10 @@ pub enum Form {
     /// other fields and the document's canonical text, from which the JS layer parses the
     /// document (the document is not written twice); Python gets objects, as for `Json`.
     Update,
+    /// A reader's result `{document, etag, ...}` from [`Out::Loaded`]: when the document is
+    /// the bytes' own JSON as written, the wasm binding sends only the other fields and the JS
+    /// layer parses the bytes it passed in with `JSON.parse`; Python gets objects.
+    Loaded,
 }
 
 /// What an operation returns.
@@ -259,6 +263,14 @@ impl Returns {
     pub const fn update(ty: Ty) -> Returns {
         Returns {
             form: Form::Update,
+            ty,
+        }
+    }
+
+    /// A reader's result of type `ty` (`{document, etag, ...}`, see [`Form::Loaded`]).
+    pub const fn loaded(ty: Ty) -> Returns {
+        Returns {
+            form: Form::Loaded,
             ty,
         }
     }
@@ -339,6 +351,17 @@ pub enum Out {
         /// The other fields.
         meta: Map,
     },
+    /// A reader's result ([`Form::Loaded`]): the document, the other fields (`etag`,
+    /// `corrupt`, `valid`, `errors`, `warnings`) in order, and whether the document is the
+    /// read bytes' own JSON as written ([`crate::document::Loaded::as_written`]).
+    Loaded {
+        /// The document.
+        document: Value,
+        /// The other fields.
+        meta: Map,
+        /// True when the bytes' own JSON is the document.
+        as_written: bool,
+    },
 }
 
 impl Out {
@@ -360,6 +383,25 @@ impl Out {
                 map.extend(meta);
                 Value::Object(map)
             }
+            Out::Loaded { document, meta, .. } => {
+                let mut map = Map::with_capacity(meta.len().saturating_add(1));
+                map.insert("document".into(), document);
+                map.extend(meta);
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// A reader's result from what the core made of the bytes.
+    pub fn loaded(loaded: crate::document::Loaded) -> Out {
+        let as_written = loaded.as_written;
+        match loaded.into_value() {
+            Value::Object(mut meta) => Out::Loaded {
+                document: meta.shift_remove("document").unwrap_or_default(),
+                meta,
+                as_written,
+            },
+            other => Out::Json(other),
         }
     }
 

@@ -194,13 +194,9 @@ pub(super) static OPS: &[Op] = &[
         doc: "What a reader makes of a file's bytes (none: a missing file): the document (the \
               kind's default when missing or unparseable), its etag and its validation.",
         params: &[KIND, Param::opt_bytes("data")],
-        returns: Returns::json(Ty::Apply(&LOAD_RESULT, &Ty::KindDoc)),
+        returns: Returns::loaded(Ty::Apply(&LOAD_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
-        run: |a| {
-            Ok(Out::Json(
-                document::load(a.text(0)?, a.opt_bytes(1))?.into_value(),
-            ))
-        },
+        run: |a| Ok(Out::loaded(document::load(a.text(0)?, a.opt_bytes(1))?)),
     },
     Op {
         module: Module::Root,

@@ -132,6 +132,7 @@ fn outcome(name: &str, op: &Op, result: &Result<Out>) {
                 Out::Text(_) => Form::Text,
                 Out::Nothing => Form::Nothing,
                 Out::Update { .. } => Form::Update,
+                Out::Loaded { .. } => Form::Loaded,
             };
             assert!(
                 form == op.returns.form,
@@ -139,7 +140,7 @@ fn outcome(name: &str, op: &Op, result: &Result<Out>) {
                 op.returns.form
             );
             match out {
-                Out::Json(v) => laws::round_trip(name, v),
+                Out::Json(v) | Out::Loaded { document: v, .. } => laws::round_trip(name, v),
                 Out::Update { document, text, .. } => {
                     laws::round_trip(name, document);
                     assert!(
