@@ -227,6 +227,8 @@ export function agencySection({ sc, quick, out }) {
     check("(8) the reference's runner status rules agree with statecore's validate", valid === reference.validRunnerStatus(rs),
       JSON.stringify(rs));
   }
+  // The batch call gives the same results as one call per run.
+  check("(8) deriveAll(snapshots) equals derive of each", isDeepStrictEqual(sc.agency.deriveAll(snapshots), snapshots.map((s) => derive(s))));
   // The ls table of all the runs, byte for byte.
   const mineLs = sc.agency.renderLs(rows);
   const theirsLs = reference.renderLs(rows);
@@ -240,7 +242,12 @@ export function agencySection({ sc, quick, out }) {
 
   // Timing: the whole 10,000 per sample, interleaved.
   const samples = quick ? 1 : 7;
-  const times = { derive: [], refDerive: [], ls: [], refLs: [] };
+  const times = { derive: [], batch: [], refDerive: [], ls: [], refLs: [] };
+  const batchAll = () => {
+    const t0 = process.hrtime.bigint();
+    const all = sc.agency.deriveAll(snapshots);
+    return [Number(process.hrtime.bigint() - t0) / snapshots.length, all.length];
+  };
   const deriveAll = (fn) => {
     const t0 = process.hrtime.bigint();
     let n = 0;
@@ -254,6 +261,7 @@ export function agencySection({ sc, quick, out }) {
   };
   for (let s = 0; s < samples; s++) {
     times.derive.push(deriveAll(derive)[0]);
+    times.batch.push(batchAll()[0]);
     times.refDerive.push(deriveAll(refDerive)[0]);
     times.ls.push(lsAll(sc.agency.renderLs)[0]);
     times.refLs.push(lsAll(reference.renderLs)[0]);
@@ -267,11 +275,13 @@ export function agencySection({ sc, quick, out }) {
       `${RUNS.toLocaleString("en")} snapshots from a seeded PRNG: ${mix}; ${archived} archived, ` +
         `${invalidRunner} with a runner status that does not validate (wrong case, unknown status, blank summary, ` +
         "no questions / blockers / how_to_test, wrong types, bad updated_at). Time per run: one `derive(snapshot)` " +
-        "call each (statecore copies the snapshot across the wasm boundary as JSON and the result back). " +
+        "call each (statecore copies the snapshot across the wasm boundary as JSON and the result back), or one " +
+        "`deriveAll(snapshots)` call for all of them (the list crosses once). " +
         `Whole pass: statecore ${formatNs(median(times.derive) * RUNS)}, hand-written ${formatNs(median(times.refDerive) * RUNS)}. ` +
         `Both agree on all ${RUNS.toLocaleString("en")} runs, and on the validity of all ${documents} runner status documents.`,
       [
         row("statecore agency.derive(snapshot)", times.derive, true),
+        row("statecore agency.deriveAll(snapshots), one call", times.batch, true),
         row("hand-written JS 12-level table + runner status rules (bench/agency_reference.mjs)", times.refDerive, false),
       ],
       "per run",

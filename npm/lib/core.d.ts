@@ -1315,6 +1315,8 @@ export declare const agency: {
   buildSnapshot(statusData?: Bytes | null, metaData?: Bytes | null, facts?: SnapshotFacts | null, now?: Now | null, thresholdMs?: number | null): RunSnapshot;
   /** The 12-level run status of a snapshot: `{status, display, archived}`. */
   derive(snapshot: RunSnapshot): DerivedStatus;
+  /** `derive` for a list of snapshots in one call (a whole table crosses once); a refused snapshot's error has its index at the front of the path. */
+  deriveAll(snapshots: RunSnapshot[]): DerivedStatus[];
   /** The `ls` table (RUN_ID NAME STATUS SUMMARY PR). */
   renderLs(rows: RunRow[]): string;
   /** The `show` output of one run with its `runner_status:` section. */

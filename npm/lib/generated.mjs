@@ -147,6 +147,7 @@ export const OPS = Object.freeze([
   ["agency", "checkStall", "agency_check_stall", [["signals", "v", true], ["now", "n"], ["thresholdMs", "v"]], "json", null],
   ["agency", "buildSnapshot", "agency_build_snapshot", [["statusData", "b"], ["metaData", "b"], ["facts", "v"], ["now", "n"], ["thresholdMs", "v"]], "json", null],
   ["agency", "derive", "agency_derive", [["snapshot", "v", true]], "json", null],
+  ["agency", "deriveAll", "agency_derive_all", [["snapshots", "v", true]], "json", null],
   ["agency", "renderLs", "agency_render_ls", [["rows", "v", true]], "text", null],
   ["agency", "renderShow", "agency_render_show", [["run", "v", true], ["now", "n"]], "text", null],
   ["agency", "protocolDocument", "agency_protocol_document", [], "text", null],

@@ -11,7 +11,7 @@ mod snapshot;
 mod status;
 mod watchdog;
 
-pub use derive::{derive, Derived, SNAPSHOT_FIELDS, STATUSES as DERIVED_STATUSES};
+pub use derive::{derive, derive_all, Derived, SNAPSHOT_FIELDS, STATUSES as DERIVED_STATUSES};
 pub use render::{
     format_ago, format_stall, render_ls, render_show, truncate_summary, RUN_FIELDS, SUMMARY_WIDTH,
 };

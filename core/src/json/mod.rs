@@ -152,6 +152,10 @@ pub fn is_integer_text(text: &str) -> bool {
 
 fn is_js_safe(n: &Number) -> bool {
     let text = n.as_str();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return true; // an integer below 10^15 < 2^53: always exact (the common case, first)
+    }
     if !is_integer_text(text) {
         return is_float_kept(n);
     }
@@ -198,8 +202,22 @@ pub fn big_integers(value: &Value) -> Result<Vec<(String, String)>> {
     Ok(found)
 }
 
-/// Walks the numbers of `value`; the path is built only for the one that fails.
+/// True when every number of `value` passes `ok` (a walk that tracks no path).
+fn all_numbers(value: &Value, ok: &dyn Fn(&Number) -> bool) -> bool {
+    match value {
+        Value::Number(n) => ok(n),
+        Value::Array(items) => items.iter().all(|item| all_numbers(item, ok)),
+        Value::Object(map) => map.values().all(|item| all_numbers(item, ok)),
+        _ => true,
+    }
+}
+
+/// Walks the numbers of `value`; the path is built only for the one that fails (a second
+/// walk, which tracks it, finds it).
 fn check_numbers(value: &Value, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
+    if all_numbers(value, ok) {
+        return Ok(());
+    }
     fn find<'v>(
         value: &'v Value,
         ok: &dyn Fn(&Number) -> bool,

@@ -129,6 +129,24 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Agency,
+        method: "derive_all",
+        doc: "`derive` for a list of snapshots in one call (a whole table crosses once); a \
+              refused snapshot's error has its index at the front of the path.",
+        params: &[Param::value(
+            "snapshots",
+            Ty::List(&Ty::Object(&s::SNAPSHOT)),
+        )],
+        returns: Returns::json(Ty::List(&Ty::Object(&s::DERIVED_STATUS))),
+        access: Access::Pure,
+        run: |a| {
+            let all = ag::derive_all(a.get(0))?;
+            Ok(Out::Json(Value::Array(
+                all.iter().map(ag::Derived::to_value).collect(),
+            )))
+        },
+    },
+    Op {
+        module: Module::Agency,
         method: "render_ls",
         doc: "The `ls` table (RUN_ID NAME STATUS SUMMARY PR).",
         params: &[Param::value("rows", Ty::List(&Ty::Object(&s::RUN_ROW)))],

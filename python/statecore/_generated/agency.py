@@ -57,6 +57,10 @@ def derive(snapshot: Mapping[str, object]) -> DerivedStatus:
     """The 12-level run status of a snapshot: ``{status, display, archived}``."""
     return cast("DerivedStatus", _call("agency_derive", (snapshot,)))
 
+def derive_all(snapshots: Sequence[Mapping[str, object]]) -> list[DerivedStatus]:
+    """``derive`` for a list of snapshots in one call (a whole table crosses once); a refused snapshot's error has its index at the front of the path."""
+    return cast("list[DerivedStatus]", _call("agency_derive_all", (snapshots,)))
+
 def render_ls(rows: Sequence[Mapping[str, object]]) -> str:
     """The ``ls`` table (RUN_ID NAME STATUS SUMMARY PR)."""
     return cast("str", _call("agency_render_ls", (rows,)))
@@ -111,6 +115,7 @@ __all__ = [
     "build_snapshot",
     "check_stall",
     "derive",
+    "derive_all",
     "initial_runner_status",
     "load_runner_status",
     "parse_runner_status",
