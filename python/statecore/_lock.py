@@ -133,18 +133,28 @@ class Owner:
         return {"record": self.record, "id": self.id, "foreign": self.foreign}
 
 
-def read_owner(path: str) -> Owner | None:
-    """Reads a lock file, break marker or claim (at most 64 KiB); None when it does not exist.
-
-    Anything but a regular file (a FIFO, a directory) is the core's ``E_FILE_TYPE``."""
+def _read_record(path: str) -> tuple[bytes, os.stat_result] | None:
+    """The bytes (at most ``RECORD_READ_LIMIT``) and stat of the regular file ``path`` read
+    through one descriptor; None when it does not exist, ``E_FILE_TYPE`` when it is not a
+    regular file."""
     opened = open_regular(path)
     if opened is None:
         return None
     fd, st = opened
     try:
-        data = read_fd(fd, st.st_size, RECORD_READ_LIMIT)
+        return read_fd(fd, st.st_size, RECORD_READ_LIMIT), st
     finally:
         _sys.close(fd)
+
+
+def read_owner(path: str) -> Owner | None:
+    """Reads a lock file, break marker or claim (at most 64 KiB); None when it does not exist.
+
+    Anything but a regular file (a FIFO, a directory) is the core's ``E_FILE_TYPE``."""
+    read = _read_record(path)
+    if read is None:
+        return None
+    data, st = read
     owner = _rules.owner(data, f"{st.st_ino}:{st.st_mtime_ns}")
     text = data.decode("utf-8", "replace")
     return Owner(owner["record"], owner["id"], owner["foreign"], st.st_mtime_ns // 1_000_000, text)
@@ -256,17 +266,10 @@ def release_file(path: str, mine: LockRecordText) -> bool:
     """Unlinks ``path`` if it still holds exactly our record's bytes; never anyone else's
     (nor anything that is not a regular file)."""
     try:
-        opened = open_regular(path)
+        read = _read_record(path)
     except FileTypeError:
         return False
-    if opened is None:
-        return False
-    fd, st = opened
-    try:
-        current = read_fd(fd, st.st_size, RECORD_READ_LIMIT)
-    finally:
-        _sys.close(fd)
-    if current != mine["text"].encode():
+    if read is None or read[0] != mine["text"].encode():
         return False
     unlink_quiet(path)
     return True

@@ -176,25 +176,10 @@ impl Map {
         removed.map(|(_, v)| v)
     }
 
-    /// Removes `key` by moving the last entry into its place (serde_json's `remove` with
-    /// `preserve_order`); returns its value.
-    pub fn remove<Q: AsRef<str> + ?Sized>(&mut self, key: &Q) -> Option<Value> {
-        let at = self.position(key.as_ref())?;
-        let removed = (at < self.entries.len()).then(|| self.entries.swap_remove(at));
-        self.reindex();
-        removed.map(|(_, v)| v)
-    }
-
     /// Keeps the entries `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
         self.reindex();
-    }
-
-    /// Removes every entry.
-    pub fn clear(&mut self) {
-        self.entries.clear();
-        self.index = None;
     }
 
     fn reindex(&mut self) {
@@ -220,11 +205,6 @@ impl Map {
     /// The values in order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
         self.entries.iter().map(|(_, v)| v)
-    }
-
-    /// The values in order, changeable.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Value> {
-        self.entries.iter_mut().map(|(_, v)| v)
     }
 }
 

@@ -166,13 +166,16 @@ fn wire(name: &str, op: &'static Op, args_text: &[u8], slots: &[&[u8]]) {
     }
 }
 
+/// The two names a file routine's case starts with (a kind, then a change or an operation).
+fn kind_and_name(values: &[Value]) -> Option<(String, String)> {
+    let text = |i: usize| values.get(i).and_then(Value::as_str).map(str::to_owned);
+    Some((text(0)?, text(1)?))
+}
+
 /// `[kind, change, data, args, now, if_match, reset]` through `ops::update`.
 fn update_file(values: &[Value], slots: &[&[u8]]) {
     let get = |i: usize| values.get(i).cloned().unwrap_or(Value::Null);
-    let (Some(kind), Some(change)) = (
-        get(0).as_str().map(str::to_owned),
-        get(1).as_str().map(str::to_owned),
-    ) else {
+    let Some((kind, change)) = kind_and_name(values) else {
         return;
     };
     let mut slots = slots.iter();
@@ -236,10 +239,7 @@ fn update_file(values: &[Value], slots: &[&[u8]]) {
 /// `[kind, op, data, args]` through `ops::query`.
 fn query_file(values: &[Value], slots: &[&[u8]]) {
     let get = |i: usize| values.get(i).cloned().unwrap_or(Value::Null);
-    let (Some(kind), Some(name)) = (
-        get(0).as_str().map(str::to_owned),
-        get(1).as_str().map(str::to_owned),
-    ) else {
+    let Some((kind, name)) = kind_and_name(values) else {
         return;
     };
     let Ok(op) = ops::find(&name) else {
