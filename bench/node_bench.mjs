@@ -184,10 +184,17 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
   assertSameJson("(2) merge+validate", viaObjects(), expected);
   assertSameJson("(2) spread (sanity of the alternative)", viaSpread(), expected);
   assertSameJson("(2) input untouched", docObj, JSON.parse(docText));
+  // A resident document (docs/api.md § Resident documents): only the patch crosses; the merged
+  // document stays in wasm memory, validated, and is read back here once to check it.
+  const resident = sc.residentDocument(KIND, docObj);
+  const viaResident = () => resident.merge(patch);
+  viaResident();
+  assertSameJson("(2) resident merge+validate", resident.toJSON(), expected);
 
   const results = compareSync(
     [
       { name: "statecore merge + validate", statecore: true, fn: viaObjects },
+      { name: "statecore resident document: doc.merge(patch) (merge + validate in wasm)", statecore: true, fn: viaResident },
       { name: "deepmerge + ajv", fn: viaDeepmerge },
       { name: "spread + ajv", fn: viaSpread },
     ],
@@ -197,7 +204,9 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
     table(
       "Node (2): merge + validate, object in → object out",
       "The same document and patch as JS objects. statecore copies them across the wasm boundary " +
-        "as JSON text both ways; the alternatives never leave JS (spread shares unchanged subtrees).",
+        "as JSON text both ways; the alternatives never leave JS (spread shares unchanged subtrees). " +
+        "The resident row keeps the document in wasm memory (`residentDocument`): only the patch " +
+        "crosses, and the merged, validated document stays there (read on demand with `get`).",
       results,
     ),
   );

@@ -10,7 +10,7 @@ use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use statecore::{json, Code, Error};
-use statecore::{Map, Number, Value};
+use statecore::{Map, Number, Str, Value};
 use std::str::FromStr;
 
 /// Converts a Python value to a document; `name` is the argument, reported in `details`.
@@ -116,7 +116,7 @@ fn array<'py>(
 }
 
 /// A `str` as UTF-8, within the string-length limit; a lone surrogate is `E_VALUE`.
-fn string(s: &Bound<'_, PyString>) -> Result<String, Fail> {
+fn string(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
     let text = utf8(s).map_err(|err| {
         if err.is_instance_of::<PyUnicodeEncodeError>(s.py()) {
             value_error("str contains a lone surrogate, which JSON text cannot hold".to_owned())
@@ -125,7 +125,7 @@ fn string(s: &Bound<'_, PyString>) -> Result<String, Fail> {
         }
     })?;
     json::check_string_len(text.len(), "")?;
-    Ok(text.to_owned())
+    Ok(Str::new(text))
 }
 
 /// The UTF-8 text of a `str`, borrowed from the string object (no copy for ASCII strings).

@@ -64,7 +64,7 @@ fn one<'a>(obj: &'a Bound<'_, PyAny>, param: &Param) -> PyResult<Arg<'a>> {
                     .in_argument(name)
                     .into_pyerr(obj.py())
             })?;
-            Ok(Arg::Value(Value::String(text.to_owned())))
+            Ok(Arg::Value(Value::from(text)))
         }
         Kind::Value | Kind::Int | Kind::Now | Kind::Options(_) => Ok(Arg::Value(arg(obj, name)?)),
     }

@@ -14,6 +14,7 @@ mod convert;
 mod dispatch;
 mod errors;
 mod keys;
+mod resident;
 
 use convert::{arg, out};
 use errors::core;
@@ -157,5 +158,6 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(update, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
+    m.add_class::<resident::Document>()?;
     Ok(())
 }

@@ -48,7 +48,7 @@ pub fn take_big_ints() -> String {
     let found = FOUND.with(|found| std::mem::take(&mut *found.borrow_mut()));
     let pairs: Vec<Value> = found
         .into_iter()
-        .map(|(at, text)| Value::Array(vec![Value::String(at), Value::String(text)]))
+        .map(|(at, text)| Value::Array(vec![Value::from(at), Value::from(text)]))
         .collect();
     json::serialize_compact(&Value::Array(pairs))
 }
@@ -75,6 +75,8 @@ fn check_numbers(value: &Value, at: &str) -> Result<(), Error> {
 mod allocator;
 #[cfg(feature = "full")]
 mod full;
+#[cfg(feature = "full")]
+mod resident;
 
 /// Size classes over dlmalloc, memory grown geometrically (`allocator.rs`).
 #[cfg(target_arch = "wasm32")]
@@ -99,7 +101,7 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
             Ok(json::serialize_compact(&value))
         }
         Out::Text(text) if form == Form::Text => Ok(text),
-        Out::Text(text) => Ok(json::serialize_compact(&Value::String(text))),
+        Out::Text(text) => Ok(json::serialize_compact(&Value::from(text))),
         Out::Nothing => Ok(String::new()),
         Out::Update {
             document,

@@ -55,7 +55,7 @@ impl Loaded {
         let valid = self.report.valid();
         let mut map = Map::new();
         map.insert("document".into(), self.document);
-        map.insert("etag".into(), self.etag.map_or(Value::Null, Value::String));
+        map.insert("etag".into(), self.etag.map_or(Value::Null, Value::from));
         map.insert("corrupt".into(), self.corrupt.into());
         map.insert("valid".into(), valid.into());
         map.insert("errors".into(), issues_value(&self.report.errors));
@@ -182,13 +182,18 @@ pub struct Prepared {
 /// `E_INVALID` for a document whose `report` has errors: the first problem in the message,
 /// the whole report as `details`.
 pub fn invalid_error(kind: &str, report: &Report) -> Error {
+    refused_invalid(kind, report, "the file was left unchanged")
+}
+
+/// `E_INVALID` for a change refused because its `report` has errors; `left` says what was
+/// left as it was.
+pub(crate) fn refused_invalid(kind: &str, report: &Report, left: &str) -> Error {
     let first = report.errors.first().cloned();
     let mut error = Error::new(
         Code::Invalid,
         first.as_ref().map(|i| i.path.clone()).unwrap_or_default(),
         format!(
-            "refused to write an invalid {kind} document: {} (and {} more problem(s)); \
-             the file was left unchanged",
+            "refused to write an invalid {kind} document: {} (and {} more problem(s)); {left}",
             first
                 .map(|i| format!("{} at {:?}: {}", i.code, i.path, i.message))
                 .unwrap_or_default(),
@@ -227,10 +232,7 @@ pub fn check_if_match(current: Option<&str>, if_match: Option<&str>) -> Result<(
             ),
         )
         .with_detail("expected", expected)
-        .with_detail(
-            "actual",
-            current.map_or(Value::Null, |s| Value::String(s.to_owned())),
-        )),
+        .with_detail("actual", current.map_or(Value::Null, Value::from))),
         _ => Ok(()),
     }
 }

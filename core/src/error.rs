@@ -245,7 +245,7 @@ impl Error {
     /// Adds one detail field.
     pub fn with_detail(mut self, key: &str, value: impl Into<Value>) -> Self {
         if let Value::Object(map) = &mut self.details {
-            map.insert(key.to_owned(), value.into());
+            map.insert(key.into(), value.into());
         }
         self
     }

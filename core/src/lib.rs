@@ -32,4 +32,4 @@ pub mod time;
 pub mod value;
 
 pub use error::{Code, Error, Result};
-pub use value::{Map, Number, Value};
+pub use value::{Map, Number, Str, Value};

@@ -273,7 +273,7 @@ pub fn merge_owned(doc: Value, patch: &Value, options: &MergeOptions) -> Result<
     if let Some(stamp) = &options.stamp {
         match &mut out {
             Value::Object(map) => {
-                map.insert(stamp.field.clone(), Value::String(stamp.now.clone()));
+                map.insert(stamp.field.as_str().into(), Value::from(stamp.now.as_str()));
             }
             _ => {
                 return Err(Error::new(

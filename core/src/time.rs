@@ -72,7 +72,7 @@ pub fn format_millis_value(millis: &Value) -> Result<String> {
 /// (formatted with [`format_timestamp`]). Returns the text to store and the epoch ms.
 pub fn normalize_now(now: &Value) -> Result<(String, i64)> {
     match now {
-        Value::String(text) => Ok((text.clone(), parse_timestamp(text)?)),
+        Value::String(text) => Ok((text.to_string(), parse_timestamp(text)?)),
         Value::Number(n) => {
             let millis = n.as_i64().ok_or_else(|| {
                 Error::new(

@@ -57,7 +57,7 @@ fn arg(value: Value, kind: Option<Kind>) -> Arg<'static> {
 fn data(value: Value) -> Option<Vec<u8>> {
     match arg(value, Some(Kind::Bytes)) {
         Arg::Bytes(bytes) => bytes.map(Cow::into_owned),
-        Arg::Value(Value::String(text)) => Some(text.into_bytes()),
+        Arg::Value(Value::String(text)) => Some(text.as_bytes().to_vec()),
         Arg::Value(_) => None,
     }
 }
@@ -107,9 +107,56 @@ fn routine(name: &str, args: Vec<Value>) -> Option<Result<Out, Error>> {
     })
 }
 
+/// A resident document (tests/README.md): `resident [kind, data, steps]` opens `data` (or holds
+/// `{"document": ...}`), then runs each step `[method, ...args]`; the result is the read's
+/// fields (null for a held document) and each step's result, or `{"error": {code, path}}`.
+fn resident(args: Vec<Value>) -> Result<Out, Error> {
+    let mut args = args.into_iter();
+    let mut next = || args.next().unwrap_or(Value::Null);
+    let (kind, source, steps) = (next(), next(), next());
+    let kind = kind.as_str().unwrap_or_default();
+    let (mut doc, first) = match source.get("document") {
+        Some(document) => (ops::Resident::new(kind, document.clone())?, Value::Null),
+        None => ops::Resident::open(kind, data(source).as_deref())?,
+    };
+    let mut results = vec![first];
+    for step in steps.as_array().cloned().unwrap_or_default() {
+        let mut step = step.as_array().cloned().unwrap_or_default().into_iter();
+        let method = step.next().unwrap_or_default();
+        let rest: Vec<Value> = step.collect();
+        let first = rest.first().cloned().unwrap_or_default();
+        let got = match method.as_str().unwrap_or_default() {
+            "get" => doc.get(first.as_str().unwrap_or_default()),
+            "text" => doc.text().map(Value::from),
+            "validate" => doc.validate().map(|report| report.to_value()),
+            "merge" => {
+                let options = rest.get(1).cloned().unwrap_or_default();
+                doc.change(ops::Change::Patch(first, options), &Value::Null)
+            }
+            "replace" => doc.change(ops::Change::Replace(first), &Value::Null),
+            name => ops::find(name).and_then(|op| match op.access {
+                ops::Access::Writes(w) => {
+                    let args = routine_args(op, usize::from(w.takes_document), Value::Array(rest));
+                    doc.change(ops::Change::Op(op, args), &Value::Null)
+                }
+                _ => doc
+                    .query(op, routine_args(op, 1, Value::Array(rest)), &Value::Null)
+                    .map(Out::into_value),
+            }),
+        };
+        results.push(got.unwrap_or_else(
+            |e| statecore::json!({"error": {"code": e.code.as_str(), "path": e.path}}),
+        ));
+    }
+    Ok(Out::Json(Value::Array(results)))
+}
+
 fn run(name: &str, args: Vec<Value>) -> Result<Out, Error> {
     if matches!(name, "update_file" | "query_file") {
         return routine(name, args).expect("a file routine case names its kind and operation");
+    }
+    if name == "resident" {
+        return resident(args);
     }
     let op = ops::find(name)?;
     let args = args
@@ -123,7 +170,7 @@ fn run(name: &str, args: Vec<Value>) -> Result<Out, Error> {
 fn render(out: &Out) -> String {
     match out {
         Out::Text(text) => text.clone(),
-        Out::Json(Value::String(s)) => s.clone(),
+        Out::Json(Value::String(s)) => s.to_string(),
         Out::Json(value) => json::serialize(value),
         Out::Nothing => json::serialize(&Value::Null),
         other @ (Out::Update { .. } | Out::Loaded { .. }) => {
@@ -134,7 +181,7 @@ fn render(out: &Out) -> String {
 
 fn render_value(value: &Value) -> String {
     match value {
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         other => json::serialize(other),
     }
 }
@@ -231,7 +278,7 @@ fn every_operation_has_corpus_cases() {
         missing.is_empty(),
         "operations without corpus cases: {missing:?}"
     );
-    let routines = ["update_file", "query_file"];
+    let routines = ["update_file", "query_file", "resident"];
     assert!(
         routines.iter().all(|r| used.contains(*r)),
         "the file routines have corpus cases"

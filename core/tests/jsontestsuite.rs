@@ -44,7 +44,7 @@ fn jsontestsuite_parsing() {
             Some("y_") if !accepted => {
                 let duplicate = matches!(&result, Err(e) if e.code == Code::DuplicateKey);
                 if duplicate && name.contains("duplicated_key") {
-                    outcomes.insert(name.clone(), "reject".into());
+                    outcomes.insert(name.as_str().into(), "reject".into());
                 } else {
                     failures.push(format!("{name} rejected: {result:?}"));
                 }
@@ -52,7 +52,7 @@ fn jsontestsuite_parsing() {
             Some("n_") if accepted => failures.push(format!("{name} accepted")),
             Some("i_") => {
                 outcomes.insert(
-                    name.clone(),
+                    name.as_str().into(),
                     if accepted { "accept" } else { "reject" }.into(),
                 );
             }

@@ -27,7 +27,7 @@ fn a_string_over_the_limit_is_e_limit() {
     let err = json::parse(text.as_bytes()).unwrap_err();
     assert_eq!(err.code, Code::Limit);
     assert_eq!(err.path, "/0");
-    let value = Value::String("x".repeat(json::MAX_STRING_BYTES + 1));
+    let value = Value::from("x".repeat(json::MAX_STRING_BYTES + 1));
     assert_eq!(json::check_limits(&value).unwrap_err().code, Code::Limit);
 }
 
@@ -89,7 +89,7 @@ fn error_codes_are_unique_and_documented() {
 /// A document of `n` strings of 1 MiB: about `n` MiB of text.
 fn megabytes(n: usize) -> Value {
     let chunk = "y".repeat(1024 * 1024);
-    Value::Array((0..n).map(|_| Value::String(chunk.clone())).collect())
+    Value::Array((0..n).map(|_| Value::from(chunk.as_str())).collect())
 }
 
 #[test]

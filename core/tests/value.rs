@@ -18,7 +18,7 @@ fn maps_keep_insertion_order_and_replace_in_place() {
     assert_eq!(map.keys().collect::<Vec<_>>(), ["a", "c"]);
     assert_eq!(
         map.insert_new("a".into(), json!(3)),
-        Err(("a".to_owned(), json!(3)))
+        Err(("a".into(), json!(3)))
     );
     assert_eq!(map["a"], json!(2));
     assert_eq!(map["missing"], Value::Null);
@@ -28,7 +28,7 @@ fn maps_keep_insertion_order_and_replace_in_place() {
 fn large_maps_find_every_key_through_their_index_after_changes() {
     let mut map = Map::new();
     for i in 0..100 {
-        map.insert(format!("k{i}"), json!(i));
+        map.insert(format!("k{i}").into(), json!(i));
     }
     for i in (0..100).step_by(3) {
         assert_eq!(map.shift_remove(&format!("k{i}")), Some(json!(i)));
@@ -38,9 +38,9 @@ fn large_maps_find_every_key_through_their_index_after_changes() {
         let want = (i % 3 != 0 && i != 1).then(|| json!(i));
         assert_eq!(map.get(&format!("k{i}")).cloned(), want, "k{i}");
     }
-    assert_eq!(map.keys().next().map(String::as_str), Some("k2"));
+    assert_eq!(map.keys().next().map(statecore::Str::as_str), Some("k2"));
     assert_eq!(map.insert("k2".into(), json!("x")), Some(json!(2)));
-    assert_eq!(map.keys().next().map(String::as_str), Some("k2"));
+    assert_eq!(map.keys().next().map(statecore::Str::as_str), Some("k2"));
 }
 
 #[test]

@@ -64,7 +64,7 @@ pub fn json_or_text(piece: &[u8]) -> Value {
     if piece.is_empty() {
         return Value::Null;
     }
-    json(piece).unwrap_or_else(|| Value::String(String::from_utf8_lossy(piece).into_owned()))
+    json(piece).unwrap_or_else(|| Value::from(String::from_utf8_lossy(piece)))
 }
 
 /// The compact JSON text of a value, for building seeds.

@@ -42,7 +42,7 @@ impl Case {
     /// Argument `i` as bytes: a string's UTF-8 or `{"hex": ...}`.
     pub fn bytes(&self, i: usize) -> Option<Vec<u8>> {
         match self.args.get(i)? {
-            Value::String(s) => Some(s.clone().into_bytes()),
+            Value::String(s) => Some(s.as_bytes().to_vec()),
             other => hex(other),
         }
     }

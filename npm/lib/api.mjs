@@ -17,7 +17,9 @@ import {
   ERROR_CLASSES,
   LimitError,
   OPS,
+  RESIDENT,
   StatecoreError,
+  UsageError,
 } from "./generated.mjs";
 
 // ---------------------------------------------------------------------------------------
@@ -307,11 +309,10 @@ function placeBigInt(root, pointer, text) {
  * (or throws, e.g. before the web build is initialised).
  */
 export function makeApi(getRaw) {
-  /** Calls a raw function, turning the binding's error records into error classes. */
-  const raw = (name, ...args) => {
-    const module = getRaw();
+  /** Runs `thunk` (a call of the binding), turning its error records into error classes. */
+  const guard = (thunk) => {
     try {
-      return module[name](...args);
+      return thunk();
     } catch (e) {
       if (typeof e !== "string") throw e;
       let record;
@@ -322,6 +323,11 @@ export function makeApi(getRaw) {
       }
       throw errorFromRecord(record);
     }
+  };
+  /** Calls a raw function of the binding. */
+  const raw = (name, ...args) => {
+    const module = getRaw();
+    return guard(() => module[name](...args));
   };
   const byName = new Map();
   const api = {};
@@ -390,5 +396,137 @@ export function makeApi(getRaw) {
 
   /** The hosts' constants (lock lease, stall threshold, ...), declared once in the core. */
   api.CONSTANTS = CONSTANTS;
+  Object.assign(api, residentApi(getRaw, guard, byName));
   return api;
+}
+
+// ---------------------------------------------------------------------------------------
+// Resident documents (docs/api.md § Resident documents)
+
+/** The wasm handle of a resident document (a symbol: not an enumerable field). */
+const HANDLE = Symbol("statecore.handle");
+/** The handle, checked not to be freed. */
+const HANDLE_OF = Symbol("statecore.handleOf");
+
+/**
+ * `Document` (the base class of resident documents), one subclass per kind with the kind's
+ * writers and readers as methods (`RESIDENT`, generated from the table), `openDocument` and
+ * `residentDocument`.
+ */
+function residentApi(getRaw, guard, byName) {
+  const freed = new WeakSet();
+  /** A document kept in wasm memory between calls. */
+  class Document {
+    /** Not public: `openDocument` and `residentDocument` make documents. */
+    constructor(handle) {
+      if (!(handle instanceof getRaw().Document)) {
+        throw new StatecoreError("use openDocument(kind, data) or residentDocument(kind, document)", {
+          code: "E_ARGUMENT",
+        });
+      }
+      Object.defineProperty(this, HANDLE, { value: handle });
+    }
+    /** The wasm handle (a UsageError once freed). */
+    get [HANDLE_OF]() {
+      if (freed.has(this)) {
+        throw new UsageError("this document was freed: open or make it again", { code: "E_ARGUMENT" });
+      }
+      return this[HANDLE];
+    }
+    /** Its kind. */
+    get kind() {
+      return guard(() => this[HANDLE_OF].kind());
+    }
+    /** The value at a JSON pointer ("": the whole document; null when there is none). */
+    get(pointer = "") {
+      return JSON.parse(guard(() => this[HANDLE_OF].get(String(pointer))));
+    }
+    /** The whole document (a copy). */
+    toJSON() {
+      return this.get("");
+    }
+    /** Its canonical text. */
+    text() {
+      return guard(() => this[HANDLE_OF].text());
+    }
+    /** Its validation report. */
+    validate() {
+      return JSON.parse(guard(() => this[HANDLE_OF].validate()));
+    }
+    /** Merges `patch` with `options`, then validates (refused: unchanged, ValidationError). */
+    merge(patch, options = null) {
+      return change(this, "merge", [patch, options]);
+    }
+    /** Replaces the document, then validates. */
+    replace(document) {
+      return change(this, "", [document]);
+    }
+    /** Runs the change `op` (a writer of the table, by its table name) with its arguments. */
+    change(op, ...args) {
+      return change(this, String(op), args);
+    }
+    /** Runs the reader `op` of the table (by its table name) with its arguments. */
+    query(op, ...args) {
+      return query(this, String(op), args);
+    }
+    /** Releases its memory at once. */
+    free() {
+      if (!freed.has(this)) this[HANDLE].free();
+      freed.add(this);
+    }
+  }
+
+  /** A change: `op` ("" replace, "merge", or a writer of the table) with `args`. */
+  const change = (doc, op, args) => {
+    const entry = byName.get(op === "" ? "merge" : op) ?? { params: [] };
+    const { json, slots } = wire(entry.params, args, entry.fromFile ?? 1);
+    const now = argsJson([Date.now()], ["now"]);
+    return JSON.parse(guard(() => doc[HANDLE_OF].change(op, json, slots[0], now)));
+  };
+  /** A reader of the table on the document. */
+  const query = (doc, op, args) => {
+    const entry = byName.get(op) ?? { params: [], form: "json" };
+    const { json, slots, clock } = wire(entry.params, args, 1);
+    const out = guard(() => doc[HANDLE_OF].query(op, json, slots[0], clock ? Date.now() : undefined));
+    return decode(out, entry.form);
+  };
+
+  const classes = new Map();
+  for (const [kind, methods] of Object.entries(RESIDENT)) {
+    const Kind = class extends Document {};
+    const className = kind.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+    Object.defineProperty(Kind, "name", { value: `${className}Document` });
+    for (const [name, op, mode] of methods) {
+      const run = mode === "change" ? change : query;
+      Object.defineProperty(Kind.prototype, name, {
+        value: {
+          [name](...args) {
+            return run(this, op, args);
+          },
+        }[name],
+        writable: true,
+        configurable: true,
+      });
+    }
+    classes.set(kind, Kind);
+  }
+  /** The document class of the handle's kind. */
+  const wrap = (handle) => new (classes.get(handle.kind()) ?? Document)(handle);
+
+  return {
+    Document,
+    /** Reads a file's bytes (null: missing) as a resident document of `kind`. */
+    openDocument(kind, data) {
+      const file = data === null || data === undefined ? undefined : bytes(data, "data");
+      const handle = guard(() => getRaw().Document.open(String(kind), file));
+      const meta = JSON.parse(handle.take_opened());
+      return { document: wrap(handle), ...meta };
+    },
+    /** A resident document of `kind` holding `document`. */
+    residentDocument(kind, document) {
+      const json = argsJson([document], ["document"]);
+      const handle = guard(() => new (getRaw().Document)(String(kind), json));
+      return wrap(handle);
+    },
+  };
 }

@@ -1345,6 +1345,138 @@ export declare const lock: {
   foreign(lockPath: string, text: string): never;
 };
 
+/** What a change of a resident document reports. */
+export interface DocumentChange {
+  /** True when the document changed (its canonical text is not what it was). */
+  changed: boolean;
+  /** The new document's validation warnings. */
+  warnings: Issue[];
+}
+
+/**
+ * A document kept in wasm memory between calls (docs/api.md § Resident documents): a change
+ * or a read crosses with its arguments and its answer only. A change that would make the
+ * document invalid throws `ValidationError` and leaves it as it was. `free()` releases its
+ * memory at once (else the garbage collector does, later).
+ */
+export declare class Document<K extends DocumentKind = DocumentKind> {
+  private constructor();
+  /** Its kind. */
+  readonly kind: K;
+  /** The value at a JSON pointer (`""`: the whole document; `null` when there is none). */
+  get(pointer?: string): Json;
+  /** The whole document (a copy). */
+  toJSON(): DocumentOf<K>;
+  /** Its canonical text (what a file of it holds). */
+  text(): string;
+  /** Its validation report. */
+  validate(): Report;
+  /** Merges `patch` (as `merge` does, with `options`), then validates. */
+  merge(patch: unknown, options?: MergeOptions | null): DocumentChange;
+  /** Replaces the document with `document`, then validates. */
+  replace(document: unknown): DocumentChange;
+  /** Runs the writer `op` of the table (its table name, e.g. `"hivemind_on_file"`) with its arguments after the document. */
+  change(op: string, ...args: unknown[]): DocumentChange;
+  /** Runs the reader `op` of the table (its table name) with its arguments after the document. */
+  query(op: string, ...args: unknown[]): Json;
+  /** Releases its memory; the document cannot be used afterwards. */
+  free(): void;
+}
+
+/** The methods a resident document of each kind has beyond `Document`'s (from the table). */
+export interface DocumentMethods {
+  "json": {
+  };
+  "agency.runner_status": {
+    /** The seed's initial `runner_status.json` (status `working`), stamped with `now`. */
+    initialRunnerStatus(now?: Now | null): DocumentChange;
+    /** A runner's milestone on the current document (null: none): `status` and `summary` kept when left out, the details cleared, `updated_at` stamped; `ValidationError` when the result is invalid. */
+    updateRunnerStatus(update: RunnerStatusUpdate, now?: Now | null): DocumentChange;
+  };
+  "fctry.state": {
+    /** Step 0 of a command: `currentCommand` set; steps, outputs and skips cleared. */
+    startCommand(command: FctryCommand, now?: Now | null): DocumentChange;
+    /** An agent starts its step: `workflowStep` set. */
+    startStep(step: FctryStep, now?: Now | null): DocumentChange;
+    /** An agent completes its step: appended once to `completedSteps`, `workflowStep` cleared, its output (at least a summary) stored when given. */
+    completeStep(step: FctryStep, output?: AgentOutput | null, now?: Now | null): DocumentChange;
+    /** An agent's prerequisites against `completedSteps`: `{ok, agent, command, missing, message, options}` (the seed's numbered "Workflow error" text when missing). */
+    checkPrerequisites(agent: FctryAgent, command?: FctryCommand | null): PrerequisiteCheck;
+    /** The user chose "Skip": the skip is recorded in `skippedPrerequisites`. */
+    skipPrerequisites(agent: FctryAgent, command?: FctryCommand | null, now?: Now | null): DocumentChange;
+    /** Records a file write made outside fctry commands, one entry per file. */
+    addUntrackedChange(change: UntrackedChange, now?: Now | null): DocumentChange;
+    /** Clears the untracked changes of these sections (left out: all of them). */
+    clearUntrackedChanges(sections?: string[] | null, now?: Now | null): DocumentChange;
+    /** Creates `buildRun` (`runId` `run-{ms}`) from an approved plan. */
+    createBuildRun(plan: BuildPlan, now?: Now | null): DocumentChange;
+    /** A chunk event: `start`, `complete` or `fail` (retries, then failed and its dependents blocked). */
+    chunkEvent(id: number, event: ChunkEvent, now?: Now | null): DocumentChange;
+    /** The planned chunks whose dependencies all completed, in plan order. */
+    readyChunks(): number[];
+    /** The chunk DAG in layers for drawing: `{layers, unplaced}`. */
+    dagLayers(): DagLayers;
+    /** Pauses a running build with the question it waits on. */
+    pauseBuildRun(question: unknown, now?: Now | null): DocumentChange;
+    /** Resumes a paused build. */
+    resumeBuildRun(now?: Now | null): DocumentChange;
+    /** Finishes a build whose chunks are all done: all completed, cleared; failures, `partial`. */
+    finishBuildRun(now?: Now | null): DocumentChange;
+    /** What to offer after an interruption: `{offer, completed, remaining, next, changed, options}`. */
+    resumePlan(currentSpecVersion?: string | null): ResumePlan;
+    /** What a status line shows, from any state (odd field types are ignored). */
+    statusLine(): StatusLineSummary;
+    /** The context health indicator: `{isolation, lastCheckpoint}`. */
+    contextHealth(events?: unknown[] | null): ContextHealth;
+  };
+  "fctry.inbox": {
+    /** Adds an item first: `inbox-{ms}-{6 base36}` (the suffix drawn from the host's random bytes unless given). */
+    inboxAdd(type: InboxType, content: string, now?: Now | null, random?: string | Uint8Array | null): DocumentChange & { item: InboxItem };
+    /** Moves one inbox item through its lifecycle (`TransitionError` when illegal). */
+    inboxTransition(id: string, event: InboxEvent): DocumentChange;
+    /** Removes an inbox item (an id that is not there: unchanged). */
+    inboxDismiss(id: string): DocumentChange;
+    /** Applies an event to every pending or processed item it is legal for. */
+    inboxBatch(event: InboxEvent): DocumentChange;
+    /** How many items the inbox holds in each status: `{total, pending, processing, processed, error, incorporated, other}` (`other`: a missing or unknown status). */
+    inboxCounts(): InboxCounts;
+  };
+  "fctry.event": {
+  };
+  "hivemind.state": {
+    /** Fires a host event on `state.json`'s document (null: a missing file); details: `{project}` for `select_project`, `{error}` for `worker_crashed`. */
+    fire(event: HivemindEvent, now?: Now | null, details?: HivemindDetails | null): DocumentChange & { result: Omit<HivemindOutcome, "state"> };
+    /** Fires a scheduled automatic follow-up if it still applies (else `ignored` says why). */
+    followUp(event: HivemindFollowUp, now?: Now | null): DocumentChange & { result: Omit<HivemindOutcome, "state"> };
+    /** What a file created or changed under `workspace/` does in the current state (`content`: its text, null when unreadable). */
+    onFile(path: string, content?: string | null, now?: Now | null): DocumentChange & { result: Omit<HivemindOutcome, "state"> };
+  };
+}
+
+/** A resident document of kind `K`, with its kind's methods. */
+export type ResidentDocument<K extends DocumentKind> = Document<K> & DocumentMethods[K];
+
+/** What `openDocument` returns: the resident document and the read's findings. */
+export interface OpenResult<K extends DocumentKind> {
+  /** The document (the kind's default when the file is missing or unparseable). */
+  document: ResidentDocument<K>;
+  /** The etag of the bytes read (null: no file). */
+  etag: string | null;
+  /** True when the bytes were not JSON. */
+  corrupt: boolean;
+  /** True when the document has no validation error. */
+  valid: boolean;
+  /** Its validation errors. */
+  errors: Issue[];
+  /** Its warnings (an unparseable file, unknown fields). */
+  warnings: Issue[];
+}
+
+/** Reads a file's bytes (null: missing) as a resident document of `kind`, as `loadDocument` does. */
+export declare function openDocument<K extends DocumentKind>(kind: K, data?: Bytes | null): OpenResult<K>;
+/** A resident document of `kind` holding `document` (checked against the limits, not validated). */
+export declare function residentDocument<K extends DocumentKind>(kind: K, document: unknown): ResidentDocument<K>;
+
 /**
  * One crossing per file update: the file's bytes (null: missing) read as `kind`, `change`
  * applied (`""`: replace with `args[0]`; `"merge"`: `args` = `[patch, options]`; else a

@@ -256,3 +256,49 @@ export const HOST_OPTIONS = Object.freeze({
   append: Object.freeze(["timeout"]),
   read: Object.freeze(["bigint"]),
 });
+
+/**
+ * The methods of each kind's resident documents (lib/api.mjs, `Document`): [JS name,
+ * table name, "change" for a writer or "query" for a reader].
+ */
+export const RESIDENT = Object.freeze({
+  "json": [
+  ],
+  "agency.runner_status": [
+    ["initialRunnerStatus", "agency_initial_runner_status", "change"],
+    ["updateRunnerStatus", "agency_update_runner_status", "change"],
+  ],
+  "fctry.state": [
+    ["startCommand", "fctry_start_command", "change"],
+    ["startStep", "fctry_start_step", "change"],
+    ["completeStep", "fctry_complete_step", "change"],
+    ["checkPrerequisites", "fctry_check_prerequisites", "query"],
+    ["skipPrerequisites", "fctry_skip_prerequisites", "change"],
+    ["addUntrackedChange", "fctry_add_untracked_change", "change"],
+    ["clearUntrackedChanges", "fctry_clear_untracked_changes", "change"],
+    ["createBuildRun", "fctry_create_build_run", "change"],
+    ["chunkEvent", "fctry_chunk_event", "change"],
+    ["readyChunks", "fctry_ready_chunks", "query"],
+    ["dagLayers", "fctry_dag_layers", "query"],
+    ["pauseBuildRun", "fctry_pause_build_run", "change"],
+    ["resumeBuildRun", "fctry_resume_build_run", "change"],
+    ["finishBuildRun", "fctry_finish_build_run", "change"],
+    ["resumePlan", "fctry_resume_plan", "query"],
+    ["statusLine", "fctry_status_line", "query"],
+    ["contextHealth", "fctry_context_health", "query"],
+  ],
+  "fctry.inbox": [
+    ["inboxAdd", "fctry_inbox_add", "change"],
+    ["inboxTransition", "fctry_inbox_transition", "change"],
+    ["inboxDismiss", "fctry_inbox_dismiss", "change"],
+    ["inboxBatch", "fctry_inbox_batch", "change"],
+    ["inboxCounts", "fctry_inbox_counts", "query"],
+  ],
+  "fctry.event": [
+  ],
+  "hivemind.state": [
+    ["fire", "hivemind_fire", "change"],
+    ["followUp", "hivemind_follow_up", "change"],
+    ["onFile", "hivemind_on_file", "change"],
+  ],
+});

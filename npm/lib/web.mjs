@@ -45,6 +45,9 @@ export const {
   updateFile,
   queryFile,
   withBigInts,
+  openDocument,
+  residentDocument,
+  Document,
   CONSTANTS,
 } = api;
 

@@ -51,7 +51,45 @@ const ROUTINES = {
   update_file: (sc) => (kind, change, data, args, now, ifMatch, reset) =>
     sc.updateFile(kind, change, bytesArg(data), routineArgs(sc, change || "merge", args), { now, ifMatch, reset }),
   query_file: (sc) => (kind, op, data, args) => sc.queryFile(kind, op, bytesArg(data), routineArgs(sc, op, args)),
+  resident: (sc) => (kind, source, steps) => resident(sc, kind, source, steps),
 };
+
+/**
+ * A resident document (tests/README.md): `resident [kind, data, steps]` opens `data` (or holds
+ * `{"document": ...}`), then runs each step `[method, ...args]`: the read's fields (null for a
+ * held document), then each step's result or `{"error": {code, path}}`.
+ */
+function resident(sc, kind, source, steps) {
+  let doc;
+  const results = [];
+  if (source !== null && typeof source === "object" && "document" in source) {
+    doc = sc.residentDocument(kind, source.document);
+    results.push(null);
+  } else {
+    const { document, ...meta } = sc.openDocument(kind, bytesArg(source));
+    doc = document;
+    results.push(meta);
+  }
+  for (const [method, ...rest] of steps) {
+    try {
+      if (["get", "text", "validate", "merge", "replace"].includes(method)) {
+        results.push(doc[method](...rest));
+        continue;
+      }
+      const entry = table(sc).ops.get(method);
+      const args = routineArgs(sc, method, rest);
+      const own = doc[camel(entry.method)];
+      if (typeof own === "function") results.push(own.apply(doc, args));
+      else if (entry.access?.writes) results.push(doc.change(method, ...args)); // not of this kind
+      else results.push(doc.query(method, ...args));
+    } catch (e) {
+      if (!(e instanceof sc.StatecoreError)) throw e;
+      results.push({ error: { code: e.code, path: e.path } });
+    }
+  }
+  doc.free();
+  return results;
+}
 
 function routineArgs(sc, op, args) {
   const entry = table(sc).ops.get(op);

@@ -14,6 +14,8 @@ documents' types for annotations.
 from __future__ import annotations
 
 from statecore import _statecore, agency, fctry, hivemind, lock, machine
+from statecore._document import Document
+from statecore._generated.documents import open_document, resident_document
 from statecore._generated.root import *  # noqa: F403
 from statecore._generated.root import __all__ as _operations
 from statecore._generated.tables import CONSTANTS
@@ -28,6 +30,7 @@ __all__ = [
     *_operations,
     *(name for name in _errors if name.endswith("Error")),
     "CONSTANTS",
+    "Document",
     "__version__",
     "agency",
     "append_line",
@@ -35,9 +38,11 @@ __all__ = [
     "hivemind",
     "lock",
     "machine",
+    "open_document",
     "query_file",
     "read_document",
     "read_log",
+    "resident_document",
     "update_document",
     "update_file",
 ]

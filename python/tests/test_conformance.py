@@ -67,10 +67,42 @@ def call_routine(name: str, args: list[Any]) -> Any:
     return statecore.query_file(kind, op, as_bytes(data), routine_args(op, rest))
 
 
+def resident(kind: str, source: Any, steps: list[list[Any]]) -> list[Any]:
+    """A resident document (tests/README.md): ``resident [kind, data, steps]`` opens ``data``
+    (or holds ``{"document": ...}``), then runs each step ``[method, *args]``: the read's
+    fields (None for a held document), then each step's result or ``{"error": {code, path}}``."""
+    if isinstance(source, dict) and "document" in source:
+        doc: Any = statecore.resident_document(kind, source["document"])
+        results: list[Any] = [None]
+    else:
+        opened: dict[str, Any] = dict(statecore.open_document(kind, as_bytes(source)))
+        doc = opened.pop("document")
+        results = [opened]
+    for method, *rest in steps:
+        try:
+            if method in ("get", "text", "validate", "merge", "replace"):
+                results.append(getattr(doc, method)(*rest))
+                continue
+            op = MANIFEST[method]
+            args = routine_args(method, rest)
+            function = getattr(doc, op["method"], None)
+            if function is not None:
+                results.append(function(*args))
+            elif (op["access"] or {}).get("writes"):  # not of this kind: what the core says
+                results.append(doc.change(method, *args))
+            else:
+                results.append(doc.query(method, *args))
+        except statecore.StatecoreError as error:
+            results.append({"error": {"code": error.code, "path": error.path}})
+    return results
+
+
 def call(name: str, args: list[Any]) -> Any:
     """Calls the Python function of the corpus op ``name`` with the case's arguments."""
     if name in ("update_file", "query_file"):
         return call_routine(name, args)
+    if name == "resident":
+        return resident(*args)
     op = MANIFEST[name]
     function = getattr(MODULES[op["module"]], op["method"])
     converted = [
@@ -129,7 +161,7 @@ def test_every_op_has_a_python_function() -> None:
         for file in CORPUS.rglob("*.json")
         for case in json.loads(file.read_text(encoding="utf-8"))["cases"]
     }
-    routines = {"update_file", "query_file"}
+    routines = {"update_file", "query_file", "resident"}
     assert routines <= used, "the file routines have corpus cases"
     assert used <= MANIFEST.keys() | routines, f"unknown ops: {sorted(used - MANIFEST.keys())}"
 

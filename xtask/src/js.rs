@@ -153,7 +153,8 @@ pub fn generated_mjs() -> String {
             .collect();
         let _ = writeln!(out, "  {name}: Object.freeze([{}]),", keys.join(", "));
     }
-    out.push_str("});\n");
+    out.push_str("});\n\n");
+    crate::resident::js_table(&mut out);
     out
 }
 
@@ -185,6 +186,9 @@ fn api_names() -> Vec<String> {
     names.push("updateFile".into());
     names.push("queryFile".into());
     names.push("withBigInts".into());
+    names.push("openDocument".into());
+    names.push("residentDocument".into());
+    names.push("Document".into());
     names.push("CONSTANTS".into());
     names
 }

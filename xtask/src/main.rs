@@ -16,6 +16,7 @@ mod profile;
 mod py;
 mod py_package;
 mod py_types;
+mod resident;
 mod ts;
 
 use statecore::ops::{self, Arg, Args, Kind};
@@ -92,6 +93,10 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     files.push((
         "python/statecore/_generated/tables.py".to_owned(),
         py_package::tables_py(),
+    ));
+    files.push((
+        "python/statecore/_generated/documents.py".to_owned(),
+        resident::documents_py(),
     ));
     files.push((
         "python/statecore/_generated/host.py".to_owned(),

@@ -23,7 +23,11 @@ fn param_type(p: &Param) -> String {
 
 /// The parameter list (from the `skip`-th on); defaults only on trailing optional ones;
 /// options parameters also as keyword arguments after `*`.
-fn signature(params: &[Param], skip: usize, first: Option<String>) -> (String, Vec<&Param>) {
+pub(crate) fn signature(
+    params: &[Param],
+    skip: usize,
+    first: Option<String>,
+) -> (String, Vec<&Param>) {
     let list = params.get(skip..).unwrap_or_default();
     let mut out: Vec<String> = first.into_iter().collect();
     let mut keywords = Vec::new();
@@ -57,7 +61,7 @@ fn signature(params: &[Param], skip: usize, first: Option<String>) -> (String, V
 }
 
 /// The call's argument tuple (options built from their keywords).
-fn arg_tuple(params: &[&Param]) -> String {
+pub(crate) fn arg_tuple(params: &[&Param]) -> String {
     let items: Vec<String> = params
         .iter()
         .map(|p| match p.kind {
@@ -85,7 +89,7 @@ fn arg_tuple(params: &[&Param]) -> String {
     }
 }
 
-fn result_type(op: &Op) -> String {
+pub(crate) fn result_type(op: &Op) -> String {
     match op.returns.form {
         Form::Nothing => "None".into(),
         Form::Raises => "NoReturn".into(),

@@ -137,12 +137,24 @@ pub fn native_pyi() -> String {
     out.push_str(
         "\"\"\"The native module of statecore (PyO3). Use the ``statecore`` package, not this directly:\n\
          its functions name an operation of the core's table and pass its arguments.\"\"\"\n\n\
-         from typing import Any\n\n\
-         __all__ = [\"__version__\", \"call\", \"query\", \"update\"]\n\n\
+         from typing import Any, final\n\n\
+         __all__ = [\"Document\", \"__version__\", \"call\", \"query\", \"update\"]\n\n\
          __version__: str\n\n\
          def call(op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n\
          def update(\n    kind: str,\n    op: str,\n    data: str | bytes | None,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None = None,\n    reset: bool = False,\n) -> Any: ...\n\
-         def query(\n    kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None\n) -> Any: ...\n",
+         def query(\n    kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None\n) -> Any: ...\n\n\
+         @final\n\
+         class Document:\n\
+         \x20   def __new__(cls, kind: str, document: object) -> Document: ...\n\
+         \x20   @staticmethod\n\
+         \x20   def open(kind: str, data: str | bytes | None = None) -> tuple[Document, Any]: ...\n\
+         \x20   @property\n\
+         \x20   def kind(self) -> str: ...\n\
+         \x20   def get(self, pointer: str = \"\") -> Any: ...\n\
+         \x20   def text(self) -> str: ...\n\
+         \x20   def validate(self) -> Any: ...\n\
+         \x20   def change(self, op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n\
+         \x20   def query(self, op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n",
     );
     out
 }

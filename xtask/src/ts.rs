@@ -247,6 +247,7 @@ pub fn core_dts() -> String {
         }
         out.push_str("};\n\n");
     }
+    crate::resident::dts(&mut out);
     out.push_str(FILE_OPS);
     out.push_str("/** The hosts' constants, declared once in the core (`ops::CONSTANTS`). */\nexport declare const CONSTANTS: {\n");
     for c in ops::CONSTANTS {

@@ -114,7 +114,7 @@ pub fn validate_runner_status(doc: &Value) -> Report {
 
 fn empty_detail(key: &str) -> Value {
     if key == "how_to_test" {
-        Value::String(String::new())
+        Value::from("")
     } else {
         Value::Array(Vec::new())
     }
@@ -160,7 +160,7 @@ pub fn update_runner_status(current: &Value, update: &Value, now: &Value) -> Res
     if !doc.get("schema_version").is_some_and(Value::is_string) {
         doc.insert("schema_version".into(), "1.0".into());
     }
-    doc.insert("updated_at".into(), Value::String(now));
+    doc.insert("updated_at".into(), Value::from(now));
     for key in DETAIL_FIELDS {
         doc.insert(key.into(), empty_detail(key));
     }

@@ -60,14 +60,14 @@ pub fn status_line(state: &Value) -> Value {
     out.insert("chunks".into(), chunks.unwrap_or(Value::Null));
     out.insert("scenarios".into(), scenarios.unwrap_or(Value::Null));
     out.insert("readiness".into(), readiness.unwrap_or(Value::Null));
-    out.insert("build".into(), build.map_or(Value::Null, Value::String));
+    out.insert("build".into(), build.map_or(Value::Null, Value::from));
     out.insert("untracked".into(), untracked.into());
     out.insert("nextStep".into(), opt(text(state, "nextStep")));
     Value::Object(out)
 }
 
 fn opt(value: Option<&str>) -> Value {
-    value.map_or(Value::Null, |s| Value::String(s.to_owned()))
+    value.map_or(Value::Null, Value::from)
 }
 
 fn chunk_counts(state: &Value) -> Option<Value> {

@@ -108,7 +108,7 @@ pub fn complete_step(state: Value, step: &str, output: &Value, now: &Value) -> R
             Some(Value::Object(map)) => map.clone(),
             _ => Map::new(),
         };
-        outputs.insert(step.to_owned(), output.clone());
+        outputs.insert(step.into(), output.clone());
         patch.insert("agentOutputs".into(), Value::Object(outputs));
     }
     write(state, Value::Object(patch), rules, now)
@@ -303,7 +303,7 @@ pub fn add_untracked_change(state: Value, change: &Value, now: &Value) -> Result
     }
     let mut change = map.clone();
     if change.get("timestamp").is_none_or(Value::is_null) {
-        change.insert("timestamp".into(), Value::String(normalize_now(now)?.0));
+        change.insert("timestamp".into(), Value::from(normalize_now(now)?.0));
     }
     let patch = json!({ "untrackedChanges": [change] });
     write(

@@ -68,7 +68,7 @@ impl Outcome {
         map.insert("scheduled".into(), Value::Array(scheduled.collect()));
         map.insert(
             "ignored".into(),
-            self.ignored.clone().map_or(Value::Null, Value::String),
+            self.ignored.clone().map_or(Value::Null, Value::from),
         );
         map.insert("problems".into(), issues_value(&self.problems));
         Value::Object(map)
@@ -99,7 +99,7 @@ pub(super) fn document(state: Value) -> Result<Map> {
 fn state_field(map: &Map, key: &str) -> Result<Option<String>> {
     match map.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if STATES.contains(&s.as_str()) => Ok(Some(s.clone())),
+        Some(Value::String(s)) if STATES.contains(&s.as_str()) => Ok(Some(s.to_string())),
         Some(other) => Err(Error::new(
             Code::Argument,
             format!("/{key}"),
@@ -214,7 +214,7 @@ pub(super) fn fire_all(
         map.insert("state".into(), state.clone().into());
         map.insert(
             "previous_state".into(),
-            fired.instance.previous.map_or(Value::Null, Value::String),
+            fired.instance.previous.map_or(Value::Null, Value::from),
         );
         let agents = active_agents(&state).into_iter().map(Value::from).collect();
         map.insert("active_agents".into(), Value::Array(agents));

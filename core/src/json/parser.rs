@@ -5,7 +5,7 @@ use super::{
     check_depth, check_document_size, check_string_len, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES,
 };
 use crate::error::{child_path, Code, Error, Result};
-use crate::{Map, Number, Value};
+use crate::{Map, Number, Str, Value};
 
 /// Parses JSON text (UTF-8 bytes) into a document, preserving key order and exact numbers.
 pub fn parse(bytes: &[u8]) -> Result<Value> {
@@ -330,7 +330,7 @@ impl<'a> Parser<'a> {
         self.pos = super::plain_end(self.bytes, self.pos);
     }
 
-    fn string(&mut self) -> Parsed<String> {
+    fn string(&mut self) -> Parsed<Str> {
         self.bump(); // opening quote
         let start = self.pos;
         self.skip_plain();
@@ -344,14 +344,14 @@ impl<'a> Parser<'a> {
             // Both ends are at ASCII quotes: character boundaries of valid text.
             if let Some(text) = self.text.and_then(|t| t.get(start..self.pos)) {
                 self.bump();
-                return Ok(text.to_owned());
+                return Ok(Str::new(text));
             }
             let text = std::str::from_utf8(slice).map_err(|e| Failure {
                 error: Error::new(Code::Parse, "", "invalid UTF-8 in string"),
                 offset: start.saturating_add(e.valid_up_to()),
             })?;
             self.bump();
-            return Ok(text.to_owned());
+            return Ok(Str::new(text));
         }
         self.pos = start;
         let mut out: Vec<u8> = Vec::new();
@@ -370,8 +370,8 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 Some(b'"') => {
                     self.bump();
-                    return String::from_utf8(out).map_err(|e| {
-                        let bad = run_start.saturating_add(e.utf8_error().valid_up_to());
+                    return Str::from_utf8(&out).map_err(|e| {
+                        let bad = run_start.saturating_add(e.valid_up_to());
                         Box::new(Failure {
                             error: Error::new(Code::Parse, "", "invalid UTF-8 in string"),
                             offset: bad.min(self.pos),

@@ -323,7 +323,7 @@ pub fn foreign_error(lock_path: &str, text: &str) -> Error {
             "{lock_path} is not a statecore lock (it begins {}), so it was left alone and the \
              file it would lock was not touched; statecore locks a file through <file>.lock: \
              move or rename the file, or that other file",
-            Value::String(start)
+            Value::from(start)
         ),
     )
     .with_detail("path", lock_path)

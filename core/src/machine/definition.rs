@@ -179,7 +179,7 @@ impl Machine {
                     Some(Value::String(s)) if s == "*" => None,
                     Some(Value::String(s)) => {
                         known(s, format!("{at}/from"))?;
-                        Some(vec![s.clone()])
+                        Some(vec![s.to_string()])
                     }
                     Some(Value::Array(items)) => Some(
                         items
@@ -256,7 +256,7 @@ impl Instance {
             .ok_or_else(|| machine_error("/state", "the instance needs a string state"))?;
         let previous = match map.get("previous") {
             None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::String(s)) => Some(s.to_string()),
             Some(_) => {
                 return Err(machine_error(
                     "/previous",
@@ -276,7 +276,7 @@ impl Instance {
         map.insert("state".into(), self.state.clone().into());
         map.insert(
             "previous".into(),
-            self.previous.clone().map_or(Value::Null, Value::String),
+            self.previous.clone().map_or(Value::Null, Value::from),
         );
         Value::Object(map)
     }

@@ -157,7 +157,7 @@ impl Machine {
                 ..e
             })?;
         let next = fired.instance.state;
-        object.insert(field.to_owned(), Value::String(next.clone()));
+        object.insert(field.into(), Value::from(next.as_str()));
         Ok(next)
     }
 

@@ -137,7 +137,7 @@ impl<'a> Args<'a> {
             if let (Kind::Bytes, Arg::Value(value)) = (param.kind, &*item) {
                 *item = match value {
                     Value::Null => Arg::Bytes(None),
-                    Value::String(text) => Arg::Bytes(Some(Cow::Owned(text.clone().into_bytes()))),
+                    Value::String(text) => Arg::Bytes(Some(Cow::Owned(text.as_bytes().to_vec()))),
                     other => return Err(argument_type(param.name, "bytes or a string", other)),
                 };
             }

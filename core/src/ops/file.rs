@@ -77,7 +77,7 @@ impl Updated {
         let mut map = Map::new();
         map.insert("document".into(), self.document);
         map.insert("text".into(), self.text.into());
-        map.insert("etag".into(), self.etag.map_or(Value::Null, Value::String));
+        map.insert("etag".into(), self.etag.map_or(Value::Null, Value::from));
         map.insert("changed".into(), self.changed.into());
         map.insert("corrupt".into(), self.corrupt.into());
         map.insert("warnings".into(), issues_value(&self.warnings));
@@ -106,6 +106,58 @@ pub fn update(
 ) -> Result<Updated> {
     let mut loaded = load_for_update(kind, bytes, pre)?;
     let current = std::mem::take(&mut loaded.document);
+    let (document, result, extra) = match apply(kind, current, change, now)? {
+        Applied::New {
+            document,
+            result,
+            extra,
+        } => (document, result, extra),
+        Applied::Unchanged { document, result } => {
+            return Ok(unchanged(document, bytes, loaded.corrupt, result))
+        }
+    };
+    let finished = finish(kind, &loaded, document, bytes)?;
+    Ok(Updated {
+        document: finished.document,
+        text: finished.text,
+        etag: Some(finished.etag),
+        changed: finished.changed,
+        corrupt: finished.corrupt,
+        warnings: finished.warnings,
+        result,
+        extra,
+    })
+}
+
+/// What a change made of a document (not validated yet).
+pub(crate) enum Applied {
+    /// A new document, the operation's own result (a Hivemind outcome) and its extra field.
+    New {
+        /// The new document.
+        document: Value,
+        /// The operation's result when it is not the document.
+        result: Option<Value>,
+        /// The operation's extra field for its helper.
+        extra: Option<(&'static str, Value)>,
+    },
+    /// A writer's outcome that changed nothing: the document given back, and the outcome.
+    Unchanged {
+        /// The document, as it was.
+        document: Value,
+        /// The operation's result.
+        result: Value,
+    },
+}
+
+/// Applies `change` to `current`, a document of `kind` (the file update's step, and a
+/// resident document's): a replacement, a patch merged with its options, or a writer of the
+/// table for `kind` given the document before its other arguments.
+pub(crate) fn apply(
+    kind: &str,
+    current: Value,
+    change: Change<'_>,
+    now: &Value,
+) -> Result<Applied> {
     let (document, result, extra) = match change {
         Change::Replace(document) => (document, None, None),
         Change::Patch(patch, options) => {
@@ -121,7 +173,7 @@ pub fn update(
                 return Err(not_for(op, kind, &format!("writes {}", write.kind)));
             }
             let mut args = if write.takes_document {
-                args.prepend(Arg::Value(current.clone()))
+                args.prepend(Arg::Value(current))
             } else {
                 args
             };
@@ -130,10 +182,15 @@ pub fn update(
             let (document, result) = match write.document_at {
                 None => (out, None),
                 Some(field) => {
+                    // The outcome holds the document (as it was, when nothing changed).
+                    let document = out.get(field).cloned().unwrap_or(Value::Null);
                     if out.get("changed") == Some(&Value::Bool(false)) {
-                        return Ok(unchanged(current, bytes, loaded.corrupt, out));
+                        return Ok(Applied::Unchanged {
+                            document,
+                            result: out,
+                        });
                     }
-                    (out.get(field).cloned().unwrap_or(Value::Null), Some(out))
+                    (document, Some(out))
                 }
             };
             let extra = write.extra.map(|(name, pointer, _)| {
@@ -145,14 +202,8 @@ pub fn update(
             (document, result, extra)
         }
     };
-    let finished = finish(kind, &loaded, document, bytes)?;
-    Ok(Updated {
-        document: finished.document,
-        text: finished.text,
-        etag: Some(finished.etag),
-        changed: finished.changed,
-        corrupt: finished.corrupt,
-        warnings: finished.warnings,
+    Ok(Applied::New {
+        document,
         result,
         extra,
     })

@@ -14,6 +14,7 @@
 mod args;
 mod file;
 mod manifest;
+mod resident;
 mod table_agency;
 mod table_core;
 mod table_fctry;
@@ -23,6 +24,7 @@ mod table_host;
 pub use args::{Arg, Args};
 pub use file::{query, update, Change, Updated};
 pub use manifest::{manifest, type_roots};
+pub use resident::Resident;
 pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};
 
 use crate::error::{Code, Error, Result};
@@ -370,7 +372,7 @@ impl Out {
     pub fn into_value(self) -> Value {
         match self {
             Out::Json(value) => value,
-            Out::Text(text) => Value::String(text),
+            Out::Text(text) => Value::from(text),
             Out::Nothing => Value::Null,
             Out::Update {
                 document,
@@ -379,7 +381,7 @@ impl Out {
             } => {
                 let mut map = Map::with_capacity(meta.len().saturating_add(2));
                 map.insert("document".into(), document);
-                map.insert("text".into(), Value::String(text));
+                map.insert("text".into(), Value::from(text));
                 map.extend(meta);
                 Value::Object(map)
             }
@@ -414,7 +416,7 @@ impl Out {
         };
         let document = meta.shift_remove("document").unwrap_or_default();
         let text = match meta.shift_remove("text") {
-            Some(Value::String(text)) => text,
+            Some(Value::String(text)) => text.into_string(),
             _ => String::new(),
         };
         Out::Update {

@@ -346,7 +346,7 @@ pub(super) static OPS: &[Op] = &[
             let machine = Machine::from_value(a.get(0))?;
             let instance = match a.get(1) {
                 Value::String(state) => Instance {
-                    state: state.clone(),
+                    state: state.to_string(),
                     previous: None,
                 },
                 other => Instance::from_value(other)?,

@@ -1,7 +1,7 @@
 //! Building values: `From` for the Rust types documents are made of, and [`ToValue`], what
 //! [`json!`](crate::json!) uses to read an interpolated expression without taking it.
 
-use super::{Map, Number, Value};
+use super::{Map, Number, Str, Value};
 use std::borrow::Cow;
 
 macro_rules! from_integer {
@@ -40,25 +40,31 @@ impl From<bool> for Value {
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
+        Value::String(Str::from(s))
+    }
+}
+
+impl From<Str> for Value {
+    fn from(s: Str) -> Value {
         Value::String(s)
     }
 }
 
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::String(s.to_owned())
+        Value::String(Str::new(s))
     }
 }
 
 impl From<&String> for Value {
     fn from(s: &String) -> Value {
-        Value::String(s.clone())
+        Value::String(Str::new(s))
     }
 }
 
 impl From<Cow<'_, str>> for Value {
     fn from(s: Cow<'_, str>) -> Value {
-        Value::String(s.into_owned())
+        Value::String(Str::from(s))
     }
 }
 
@@ -179,6 +185,12 @@ impl ToValue for str {
 impl ToValue for String {
     fn to_value(&self) -> Value {
         Value::from(self.as_str())
+    }
+}
+
+impl ToValue for Str {
+    fn to_value(&self) -> Value {
+        Value::String(self.clone())
     }
 }
 

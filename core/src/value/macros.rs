@@ -58,7 +58,7 @@ macro_rules! json_items {
 macro_rules! json_members {
     ($map:ident) => {};
     ($map:ident $key:literal : $($rest:tt)*) => {
-        $crate::json_member!($map (::std::string::String::from($key)) $($rest)*);
+        $crate::json_member!($map ($crate::Str::from($key)) $($rest)*);
     };
     ($map:ident $($rest:tt)+) => {
         $crate::json_key!($map () $($rest)+);
@@ -70,7 +70,7 @@ macro_rules! json_members {
 #[macro_export]
 macro_rules! json_key {
     ($map:ident ($($key:tt)+) : $($rest:tt)*) => {
-        $crate::json_member!($map (::std::string::String::from($($key)+)) $($rest)*);
+        $crate::json_member!($map ($crate::Str::from($($key)+)) $($rest)*);
     };
     ($map:ident ($($key:tt)*) $next:tt $($rest:tt)*) => {
         $crate::json_key!($map ($($key)* $next) $($rest)*);

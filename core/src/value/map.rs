@@ -3,7 +3,7 @@
 //! larger ones through a hash index of positions, so a lookup stays O(1) and parsing an object
 //! of n keys O(n).
 
-use super::Value;
+use super::{Str, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -14,7 +14,7 @@ const INDEXED_FROM: usize = 12;
 /// A JSON object: keys in insertion order, each at most once.
 #[derive(Clone, Default)]
 pub struct Map {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Str, Value)>,
     /// Boxed: most maps have none, and a `Value` stays 32 bytes.
     index: Option<Box<Index>>,
 }
@@ -60,7 +60,7 @@ fn hash_key(key: &str) -> u64 {
 }
 
 impl Index {
-    fn of(entries: &[(String, Value)]) -> Index {
+    fn of(entries: &[(Str, Value)]) -> Index {
         let mut index = Index {
             positions: HashMap::with_capacity_and_hasher(
                 entries.len().saturating_mul(2),
@@ -136,7 +136,7 @@ impl Map {
 
     /// Sets `key` to `value`: in place when the key exists (its position kept; the old value
     /// returned), else at the end.
-    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, key: Str, value: Value) -> Option<Value> {
         if let Some(at) = self.position(&key) {
             return self
                 .entries
@@ -149,7 +149,7 @@ impl Map {
 
     /// Adds `key` at the end when it is new; gives the key and value back when it exists
     /// (the parser's duplicate-key check, one lookup).
-    pub fn insert_new(&mut self, key: String, value: Value) -> Result<(), (String, Value)> {
+    pub fn insert_new(&mut self, key: Str, value: Value) -> Result<(), (Str, Value)> {
         if self.position(&key).is_some() {
             return Err((key, value));
         }
@@ -157,7 +157,7 @@ impl Map {
         Ok(())
     }
 
-    fn push(&mut self, key: String, value: Value) {
+    fn push(&mut self, key: Str, value: Value) {
         let at = self.entries.len();
         if let Some(index) = &mut self.index {
             index.add(&key, at);
@@ -177,7 +177,7 @@ impl Map {
     }
 
     /// Keeps the entries `keep` accepts.
-    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&Str, &mut Value) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
         self.reindex();
     }
@@ -198,7 +198,7 @@ impl Map {
     }
 
     /// The keys in order.
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
         self.entries.iter().map(|(k, _)| k)
     }
 
@@ -210,10 +210,10 @@ impl Map {
 
 /// The iterator of [`Map::iter`].
 #[derive(Clone)]
-pub struct Iter<'a>(std::slice::Iter<'a, (String, Value)>);
+pub struct Iter<'a>(std::slice::Iter<'a, (Str, Value)>);
 
 impl<'a> Iterator for Iter<'a> {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a Str, &'a Value);
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.0.next().map(|(k, v)| (k, v))
@@ -232,10 +232,10 @@ impl DoubleEndedIterator for Iter<'_> {
 impl ExactSizeIterator for Iter<'_> {}
 
 /// The iterator of [`Map::iter_mut`].
-pub struct IterMut<'a>(std::slice::IterMut<'a, (String, Value)>);
+pub struct IterMut<'a>(std::slice::IterMut<'a, (Str, Value)>);
 
 impl<'a> Iterator for IterMut<'a> {
-    type Item = (&'a String, &'a mut Value);
+    type Item = (&'a Str, &'a mut Value);
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.0.next().map(|(k, v)| (&*k, v))
@@ -267,7 +267,7 @@ impl fmt::Debug for Map {
 }
 
 impl<'a> IntoIterator for &'a Map {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a Str, &'a Value);
     type IntoIter = Iter<'a>;
     fn into_iter(self) -> Iter<'a> {
         self.iter()
@@ -275,7 +275,7 @@ impl<'a> IntoIterator for &'a Map {
 }
 
 impl<'a> IntoIterator for &'a mut Map {
-    type Item = (&'a String, &'a mut Value);
+    type Item = (&'a Str, &'a mut Value);
     type IntoIter = IterMut<'a>;
     fn into_iter(self) -> IterMut<'a> {
         self.iter_mut()
@@ -283,14 +283,14 @@ impl<'a> IntoIterator for &'a mut Map {
 }
 
 impl IntoIterator for Map {
-    type Item = (String, Value);
-    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    type Item = (Str, Value);
+    type IntoIter = std::vec::IntoIter<(Str, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.into_iter()
     }
 }
 
-impl<K: Into<String>, V: Into<Value>> FromIterator<(K, V)> for Map {
+impl<K: Into<Str>, V: Into<Value>> FromIterator<(K, V)> for Map {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(items: I) -> Map {
         let mut map = Map::new();
         map.extend(items);
@@ -298,7 +298,7 @@ impl<K: Into<String>, V: Into<Value>> FromIterator<(K, V)> for Map {
     }
 }
 
-impl<K: Into<String>, V: Into<Value>> Extend<(K, V)> for Map {
+impl<K: Into<Str>, V: Into<Value>> Extend<(K, V)> for Map {
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, items: I) {
         for (k, v) in items {
             self.insert(k.into(), v.into());

@@ -13,6 +13,10 @@ pub use macros::new_items;
 pub use map::{Iter, IterMut, Map};
 pub use number::Number;
 
+/// A string of a document (an object's key or a string value): kept inline, without a heap
+/// allocation, up to 24 bytes (nearly every key and most values of a state file).
+pub use compact_str::CompactString as Str;
+
 use std::fmt;
 
 /// A JSON value.
@@ -26,7 +30,7 @@ pub enum Value {
     /// A number, exactly as written.
     Number(Number),
     /// A string.
-    String(String),
+    String(Str),
     /// An array.
     Array(Vec<Value>),
     /// An object, keys in order.
@@ -60,6 +64,15 @@ impl Index for str {
 }
 
 impl Index for String {
+    fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
+        self.as_str().index_into(value)
+    }
+    fn index_into_mut<'v>(&self, value: &'v mut Value) -> Option<&'v mut Value> {
+        self.as_str().index_into_mut(value)
+    }
+}
+
+impl Index for Str {
     fn index_into<'v>(&self, value: &'v Value) -> Option<&'v Value> {
         self.as_str().index_into(value)
     }

@@ -148,7 +148,7 @@ fn coherent(machine: &Machine, instance: &Instance, event: &str, out: &Fired) {
     }
     let value = out.to_value();
     assert!(
-        value.get("state") == Some(&Value::String(out.instance.state.clone())),
+        value.get("state") == Some(&Value::from(out.instance.state.as_str())),
         "to_value"
     );
 }
@@ -181,7 +181,7 @@ fn field_agrees(
                 "fire_field gives {state}, fire {f:?}"
             );
             assert!(
-                object.get("status") == Some(&Value::String(state)),
+                object.get("status") == Some(&Value::from(state)),
                 "fire_field's field"
             );
         }

@@ -275,7 +275,7 @@ fn query_file(values: &[Value], slots: &[&[u8]]) {
 fn file_bytes(v: &Value, slots: &mut std::slice::Iter<'_, &[u8]>) -> Option<Vec<u8>> {
     match v {
         Value::Null => None,
-        Value::String(s) => Some(s.clone().into_bytes()),
+        Value::String(s) => Some(s.as_bytes().to_vec()),
         _ => crate::seeds::hex(v).or_else(|| slots.next().map(|s| s.to_vec())),
     }
 }

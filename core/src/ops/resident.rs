@@ -1,0 +1,209 @@
+//! Resident documents (docs/api.md § Resident documents): a document a host keeps inside the
+//! core between calls (a handle in wasm memory, a Python object), so that a change or a read
+//! crosses the boundary with its arguments and its answer only, never the whole document.
+//!
+//! A change is the file update's step ([`super::update`]) without the file: a patch, a
+//! replacement or a writer of the table for the document's kind, then validation. A change
+//! that would make the document invalid is refused (`E_INVALID`) and leaves it as it was.
+
+use super::file::{apply, Applied};
+use super::{Access, Arg, Args, Change, Op, Out};
+use crate::document::{load, refused_invalid};
+use crate::error::{Code, Error, Result};
+use crate::report::{issues_value, Report};
+use crate::{json, kinds, Map, Value};
+
+/// A document of a kind, kept between calls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resident {
+    kind: String,
+    document: Value,
+}
+
+impl Resident {
+    /// Reads a file's `bytes` (`None`: missing) as a document of `kind`, as a reader does:
+    /// a missing or unparseable file gives the kind's default and a warning. Returns the
+    /// resident document and `{etag, corrupt, valid, errors, warnings}` of the read.
+    pub fn open(kind: &str, bytes: Option<&[u8]>) -> Result<(Resident, Value)> {
+        let loaded = load(kind, bytes)?;
+        let mut meta = match loaded.into_value() {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        let document = meta.shift_remove("document").unwrap_or_default();
+        let resident = Resident {
+            kind: kind.to_owned(),
+            document,
+        };
+        Ok((resident, Value::Object(meta)))
+    }
+
+    /// A resident document of `kind` holding `document` (checked against the limits, not
+    /// validated: [`Resident::validate`] says whether it is valid).
+    pub fn new(kind: &str, document: Value) -> Result<Resident> {
+        kinds::kind(kind)?;
+        json::check_limits(&document)?;
+        Ok(Resident {
+            kind: kind.to_owned(),
+            document,
+        })
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The document.
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// The value at the JSON pointer `pointer` (`""`: the whole document), `null` when there
+    /// is none; `E_ARGUMENT` for a pointer that does not start with `/`.
+    pub fn get(&self, pointer: &str) -> Result<Value> {
+        if !pointer.is_empty() && !pointer.starts_with('/') {
+            return Err(Error::new(
+                Code::Argument,
+                "",
+                format!("{pointer:?} is not a JSON pointer: write \"\" or start it with \"/\""),
+            )
+            .with_detail("pointer", pointer));
+        }
+        Ok(self.document.pointer(pointer).cloned().unwrap_or_default())
+    }
+
+    /// The document's validation report.
+    pub fn validate(&self) -> Result<Report> {
+        kinds::validate(&self.kind, &self.document)
+    }
+
+    /// The document's canonical text (`E_LIMIT` past the document size limit).
+    pub fn text(&self) -> Result<String> {
+        let text = json::serialize(&self.document);
+        json::check_document_size(text.len(), "the document")?;
+        Ok(text)
+    }
+
+    /// Applies `change` (as [`Change::named`] names it) and validates the result; `now` fills
+    /// stamps and `now` arguments left out. Returns `{changed, warnings}`, with the writer's
+    /// own result as `result` (a Hivemind outcome, without the document) and its extra field
+    /// (`item`) when it has them. A refused change leaves the document as it was.
+    pub fn change(&mut self, change: Change<'_>, now: &Value) -> Result<Value> {
+        let document_at = match &change {
+            Change::Op(op, _) => match op.access {
+                Access::Writes(write) => write.document_at,
+                _ => None,
+            },
+            _ => None,
+        };
+        let (document, result, extra) = match apply(&self.kind, self.document.clone(), change, now)?
+        {
+            Applied::New {
+                document,
+                result,
+                extra,
+            } => (document, result, extra),
+            Applied::Unchanged { result, .. } => {
+                return Ok(outcome(
+                    false,
+                    &[],
+                    without(Some(result), document_at),
+                    None,
+                ))
+            }
+        };
+        json::check_limits(&document)?;
+        let report = kinds::validate(&self.kind, &document)?;
+        if !report.valid() {
+            return Err(refused_invalid(
+                &self.kind,
+                &report,
+                "the resident document was left as it was",
+            ));
+        }
+        let changed = !same(&self.document, &document);
+        self.document = document;
+        Ok(outcome(
+            changed,
+            &report.warnings,
+            without(result, document_at),
+            extra,
+        ))
+    }
+
+    /// Runs the reader `op` of the table on the document, with `args` after it.
+    pub fn query(&self, op: &'static Op, args: Args<'_>, now: &Value) -> Result<Out> {
+        let Access::Reads { kind, bytes, .. } = op.access else {
+            return Err(not_for(op, &self.kind, "reads no document"));
+        };
+        if kind != self.kind {
+            return Err(not_for(op, &self.kind, &format!("reads {kind}")));
+        }
+        if bytes {
+            return Err(not_for(op, &self.kind, "reads a file's bytes"));
+        }
+        let mut args = args.prepend(Arg::Value(self.document.clone()));
+        args.set_now(now);
+        super::call(op, args)
+    }
+}
+
+/// `{changed, warnings, result?, <extra>?}`.
+fn outcome(
+    changed: bool,
+    warnings: &[crate::report::Issue],
+    result: Option<Value>,
+    extra: Option<(&'static str, Value)>,
+) -> Value {
+    let mut map = Map::with_capacity(4);
+    map.insert("changed".into(), changed.into());
+    map.insert("warnings".into(), issues_value(warnings));
+    if let Some(result) = result {
+        map.insert("result".into(), result);
+    }
+    if let Some((name, value)) = extra {
+        map.insert(name.into(), value);
+    }
+    Value::Object(map)
+}
+
+/// A writer's result without the document it holds at `field` (it stays resident).
+fn without(result: Option<Value>, field: Option<&str>) -> Option<Value> {
+    match (result, field) {
+        (Some(Value::Object(mut map)), Some(field)) => {
+            map.shift_remove(field);
+            Some(Value::Object(map))
+        }
+        (result, _) => result,
+    }
+}
+
+/// True when `a` and `b` are the same JSON with their keys in the same order (what makes
+/// their canonical texts equal).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((kx, vx), (ky, vy))| kx == ky && same(vx, vy))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(vx, vy)| same(vx, vy))
+        }
+        (Value::Number(x), Value::Number(y)) => x.as_str() == y.as_str(),
+        _ => a == b,
+    }
+}
+
+fn not_for(op: &Op, kind: &str, why: &str) -> Error {
+    Error::new(
+        Code::Argument,
+        "",
+        format!(
+            "{} cannot be run on a resident {kind} document: it {why}",
+            op.name()
+        ),
+    )
+}
