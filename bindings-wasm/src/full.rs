@@ -2,7 +2,7 @@
 //! table (`statecore::ops`); the JS layer (npm/lib/api.mjs) and its generated table name the
 //! operation and pass its arguments.
 
-use crate::{arg, now_value, out, throw};
+use crate::{now_value, out, single_arg, throw};
 use statecore::document::Precondition;
 use statecore::ops::{self, Args, Change, Form, Out};
 use std::borrow::Cow;
@@ -52,10 +52,7 @@ pub fn update(
     let (params, skip) = Change::params_of(op).map_err(throw)?;
     let args = Args::from_wire(params, skip, args, slots([slot, None])).map_err(throw)?;
     let change = Change::named(op, args).map_err(throw)?;
-    let now = match arg(now)? {
-        statecore::Value::Array(mut items) if items.len() == 1 => items.pop().unwrap_or_default(),
-        _ => statecore::Value::Null,
-    };
+    let now = single_arg(now)?;
     let pre = Precondition {
         if_match: if_match.as_deref(),
         reset,

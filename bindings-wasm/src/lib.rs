@@ -153,3 +153,12 @@ pub(crate) fn now_value(now: f64) -> Value {
 pub(crate) fn arg(text: &str) -> Result<Value, JsValue> {
     json::parse_str(text).map_err(throw)
 }
+
+/// The one value of `text`, the JSON text of a one-item argument array the JS layer made
+/// (`[now]`, `[document]`); `null` for any other value.
+pub(crate) fn single_arg(text: &str) -> Result<Value, JsValue> {
+    match json::parse_args(text).map_err(throw)? {
+        Value::Array(mut items) if items.len() == 1 => Ok(items.pop().unwrap_or_default()),
+        _ => Ok(Value::Null),
+    }
+}

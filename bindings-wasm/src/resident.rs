@@ -2,7 +2,7 @@
 //! [`Resident`](statecore::ops::Resident) in wasm memory. Its methods convert and map errors
 //! like the free functions (`full.rs`); the JS layer (npm/lib/api.mjs) wraps it.
 
-use crate::{arg, check_numbers, now_value, out, throw};
+use crate::{check_numbers, now_value, out, single_arg, throw};
 use statecore::json;
 use statecore::ops::{self, Args, Change, Resident};
 use std::borrow::Cow;
@@ -35,12 +35,7 @@ impl Document {
     /// A document of `kind` holding the value of `args`, the JSON text of `[document]`.
     #[wasm_bindgen(constructor)]
     pub fn new(kind: &str, args: &str) -> Result<Document, JsValue> {
-        let document = match json::parse_args(args).map_err(throw)? {
-            statecore::Value::Array(mut items) if items.len() == 1 => {
-                items.pop().unwrap_or_default()
-            }
-            _ => statecore::Value::Null,
-        };
+        let document = single_arg(args)?;
         let resident = Resident::new(kind, document).map_err(throw)?;
         Ok(Document {
             resident,
@@ -88,12 +83,7 @@ impl Document {
         let slots = [slot.map(Cow::Owned), None];
         let args = Args::from_wire(params, skip, args, slots.into_iter()).map_err(throw)?;
         let change = Change::named(op, args).map_err(throw)?;
-        let now = match arg(now)? {
-            statecore::Value::Array(mut items) if items.len() == 1 => {
-                items.pop().unwrap_or_default()
-            }
-            _ => statecore::Value::Null,
-        };
+        let now = single_arg(now)?;
         json_out(&self.resident.change(change, &now).map_err(throw)?)
     }
 

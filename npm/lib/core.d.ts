@@ -1456,24 +1456,8 @@ export interface DocumentMethods {
 /** A resident document of kind `K`, with its kind's methods. */
 export type ResidentDocument<K extends DocumentKind> = Document<K> & DocumentMethods[K];
 
-/** What `openDocument` returns: the resident document and the read's findings. */
-export interface OpenResult<K extends DocumentKind> {
-  /** The document (the kind's default when the file is missing or unparseable). */
-  document: ResidentDocument<K>;
-  /** The etag of the bytes read (null: no file). */
-  etag: string | null;
-  /** True when the bytes were not JSON. */
-  corrupt: boolean;
-  /** True when the document has no validation error. */
-  valid: boolean;
-  /** Its validation errors. */
-  errors: Issue[];
-  /** Its warnings (an unparseable file, unknown fields). */
-  warnings: Issue[];
-}
-
 /** Reads a file's bytes (null: missing) as a resident document of `kind`, as `loadDocument` does. */
-export declare function openDocument<K extends DocumentKind>(kind: K, data?: Bytes | null): OpenResult<K>;
+export declare function openDocument<K extends DocumentKind>(kind: K, data?: Bytes | null): LoadResult<ResidentDocument<K>>;
 /** A resident document of `kind` holding `document` (checked against the limits, not validated). */
 export declare function residentDocument<K extends DocumentKind>(kind: K, document: unknown): ResidentDocument<K>;
 

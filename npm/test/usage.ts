@@ -6,7 +6,7 @@ import {
   parse, canonical, serialize, merge, mergeText, validate, validateText, kinds, defaultDocument, schema,
   limits, etag, loadDocument, prepareDocument, applyUpdate, finishUpdate, checkIfMatch, parseLog,
   logLine, parseTimestamp, formatTimestamp, manifest, checkOptions, updateFile, queryFile,
-  machine, fctry, hivemind, agency, errorFromRecord,
+  machine, fctry, hivemind, agency, errorFromRecord, openDocument, residentDocument, Document,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
   ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
   // host layer (lib/host.d.ts)
@@ -19,7 +19,7 @@ import type {
   LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult,
   PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary, MachineInstance, Guard, ErrorRecord,
   Lock, FctryState, FctryInbox, HivemindState, HivemindOutcome, RunnerStatus, RunnerStatusParse,
-  FileResult, HelperOptions, FileUpdate,
+  FileResult, HelperOptions, FileUpdate, ResidentDocument, DocumentChange,
 } from "statecore";
 import * as fh from "statecore/fctry";
 import * as hm from "statecore/hivemind";
@@ -269,6 +269,22 @@ export async function usage(): Promise<void> {
   const agDoc2: "created" | "exists" = await ag.writeProtocolDocument(dir);
   void [agKind, agPath, agW.corruptCopy, agStatus?.updated_at, agRead.report?.errors, agRead2?.questions,
     agSnap.stall_result?.is_stalled, agDerived, agDoc, agDoc2];
+
+  // Resident documents: the kind's methods, typed from the table.
+  const opened: LoadResult<ResidentDocument<"hivemind.state">> = openDocument("hivemind.state", null);
+  const hdoc = opened.document;
+  const onFile: HivemindOutcome["notifications"] = hdoc.onFile("workspace/plan.md", null, 0).result.notifications;
+  // @ts-expect-error: the outcome's state stays resident, it is not in the result
+  void hdoc.fire("give_task").result.state;
+  // @ts-expect-error: a fctry writer is not a method of a hivemind document
+  hdoc.startStep("interviewer");
+  const fdoc = residentDocument("fctry.state", {});
+  const fstarted: DocumentChange = fdoc.startCommand("init", 0);
+  const fstate: FctryState = fdoc.toJSON();
+  const fsummary: StatusLineSummary = fdoc.statusLine();
+  const fadded: InboxItem = residentDocument("fctry.inbox", []).inboxAdd("feature", "x", 0, "abc123").item;
+  const isDoc: boolean = fdoc instanceof Document;
+  void [onFile, fstarted, fstate, fsummary, fadded, isDoc, fdoc.get("/currentCommand"), fdoc.text()];
 
   void [text, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
     diagram, err, classes, custom, readAsync, upd, upd2, logged, logged2];

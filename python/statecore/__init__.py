@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from statecore import _statecore, agency, fctry, hivemind, lock, machine
 from statecore._document import Document
-from statecore._generated.documents import open_document, resident_document
+from statecore._generated.documents import *  # noqa: F403 (a class per kind, open_document, ...)
+from statecore._generated.documents import __all__ as _documents
 from statecore._generated.root import *  # noqa: F403
 from statecore._generated.root import __all__ as _operations
 from statecore._generated.tables import CONSTANTS
@@ -28,6 +29,7 @@ __version__: str = _statecore.__version__
 
 __all__ = [
     *_operations,
+    *_documents,
     *(name for name in _errors if name.endswith("Error")),
     "CONSTANTS",
     "Document",
@@ -38,11 +40,9 @@ __all__ = [
     "hivemind",
     "lock",
     "machine",
-    "open_document",
     "query_file",
     "read_document",
     "read_log",
-    "resident_document",
     "update_document",
     "update_file",
 ]

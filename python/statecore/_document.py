@@ -8,14 +8,12 @@ from statecore import _runtime as _rt
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any, Generic, TypedDict, TypeVar, cast
+    from typing import Any, TypedDict, cast
 
     from typing_extensions import Self
 
     from statecore._statecore import Document as _Native
     from statecore.types import Issue, Json, MergeOptions, Report
-
-    D = TypeVar("D", bound="Document")
 
     class DocumentChange(TypedDict):
         """What a change of a resident document reports."""
@@ -25,21 +23,11 @@ if TYPE_CHECKING:
         warnings: list[Issue]
         """The new document's validation warnings."""
 
-    class OpenResult(TypedDict, Generic[D]):
-        """What ``open_document`` returns: the resident document and the read's findings."""
-
-        document: D
-        etag: str | None
-        corrupt: bool
-        valid: bool
-        errors: list[Issue]
-        warnings: list[Issue]
 else:
     from statecore._runtime import cast
 
     # At run time the reports are plain dicts (``typing`` is slow to import).
     DocumentChange = dict
-    OpenResult = dict
 
 
 class Document:
@@ -49,7 +37,6 @@ class Document:
     make them, of the class of their kind."""
 
     __slots__ = ("_native",)
-    KIND = ""
 
     _native: _Native
 

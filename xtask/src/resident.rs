@@ -10,10 +10,12 @@ use statecore::kinds::{Kind as DocKind, KINDS};
 use statecore::ops::{self, Access, Form, Op};
 use std::fmt::Write as _;
 
-/// The methods every resident document has, whatever its kind (JS names; a table method of
-/// the same name would hide one, and `methods` refuses it).
-const BASE: [&str; 10] = [
-    "kind", "get", "toJSON", "text", "validate", "merge", "replace", "free", "change", "query",
+/// The methods every resident document has, whatever its kind, in camelCase (JS `toJSON`,
+/// Python `to_python`); a table method of the same name would hide one, and `methods` refuses
+/// it.
+const BASE: [&str; 11] = [
+    "kind", "get", "toJSON", "toPython", "text", "validate", "merge", "replace", "free", "change",
+    "query",
 ];
 
 /// One method of a kind's resident documents.
@@ -164,24 +166,8 @@ const DTS_TAIL: &str = "\
 /** A resident document of kind `K`, with its kind's methods. */
 export type ResidentDocument<K extends DocumentKind> = Document<K> & DocumentMethods[K];
 
-/** What `openDocument` returns: the resident document and the read's findings. */
-export interface OpenResult<K extends DocumentKind> {
-  /** The document (the kind's default when the file is missing or unparseable). */
-  document: ResidentDocument<K>;
-  /** The etag of the bytes read (null: no file). */
-  etag: string | null;
-  /** True when the bytes were not JSON. */
-  corrupt: boolean;
-  /** True when the document has no validation error. */
-  valid: boolean;
-  /** Its validation errors. */
-  errors: Issue[];
-  /** Its warnings (an unparseable file, unknown fields). */
-  warnings: Issue[];
-}
-
 /** Reads a file's bytes (null: missing) as a resident document of `kind`, as `loadDocument` does. */
-export declare function openDocument<K extends DocumentKind>(kind: K, data?: Bytes | null): OpenResult<K>;
+export declare function openDocument<K extends DocumentKind>(kind: K, data?: Bytes | null): LoadResult<ResidentDocument<K>>;
 /** A resident document of `kind` holding `document` (checked against the limits, not validated). */
 export declare function residentDocument<K extends DocumentKind>(kind: K, document: unknown): ResidentDocument<K>;
 
@@ -242,7 +228,7 @@ pub fn documents_py() -> String {
         }
     }
     out.push_str(
-        "\"\"\"Resident documents: a class per document kind, with the kind's writers and readers as\nmethods (docs/api.md § Resident documents).\"\"\"\n\nfrom __future__ import annotations\n\nfrom statecore._document import Document, DocumentChange, OpenResult\nfrom statecore._statecore import Document as _Native\n{imports}",
+        "\"\"\"Resident documents: a class per document kind, with the kind's writers and readers as\nmethods (docs/api.md § Resident documents).\"\"\"\n\nfrom __future__ import annotations\n\nfrom statecore._document import Document, DocumentChange\nfrom statecore._statecore import Document as _Native\n{imports}",
     );
     out.push_str(&changes);
     for kind in KINDS {
@@ -250,8 +236,8 @@ pub fn documents_py() -> String {
         let _ = writeln!(out, "\n\nclass {class}(Document):");
         let _ = writeln!(
             out,
-            "    \"\"\"A resident ``{}`` document.\"\"\"\n\n    __slots__ = ()\n    KIND = {:?}",
-            kind.name, kind.name
+            "    \"\"\"A resident ``{}`` document.\"\"\"\n\n    __slots__ = ()",
+            kind.name
         );
         for m in methods(kind.name) {
             let (sig, params) = py::signature(m.op.params, m.skip, Some("self".into()));
@@ -289,13 +275,13 @@ pub fn documents_py() -> String {
     for kind in KINDS {
         let _ = writeln!(
             out,
-            "@overload\ndef open_document(kind: Literal[{:?}], data: str | bytes | None = None) -> OpenResult[{}]: ...",
+            "@overload\ndef open_document(kind: Literal[{:?}], data: str | bytes | None = None) -> LoadResult[{}]: ...",
             kind.name,
             py_class(kind)
         );
     }
     out.push_str(
-        "def open_document(kind: DocumentKind, data: str | bytes | None = None) -> OpenResult[Any]:\n    \"\"\"Reads a file's contents (None: missing) as a resident document of ``kind``, as\n    ``load_document`` does: ``{document, etag, corrupt, valid, errors, warnings}``, the\n    document being the kind's default when the file is missing or unparseable.\"\"\"\n    native, meta = _Native.open(kind, data)\n    return cast(\"OpenResult[Any]\", {\"document\": _CLASSES[native.kind]._wrap(native), **meta})\n\n\n",
+        "def open_document(kind: DocumentKind, data: str | bytes | None = None) -> LoadResult[Any]:\n    \"\"\"Reads a file's contents (None: missing) as a resident document of ``kind``, as\n    ``load_document`` does: ``{document, etag, corrupt, valid, errors, warnings}``, the\n    document being the kind's default when the file is missing or unparseable.\"\"\"\n    native, meta = _Native.open(kind, data)\n    return cast(\"LoadResult[Any]\", {\"document\": _CLASSES[native.kind]._wrap(native), **meta})\n\n\n",
     );
     for kind in KINDS {
         let _ = writeln!(

@@ -106,7 +106,7 @@ pub fn update(
 ) -> Result<Updated> {
     let mut loaded = load_for_update(kind, bytes, pre)?;
     let current = std::mem::take(&mut loaded.document);
-    let (document, result, extra) = match apply(kind, current, change, now)? {
+    let (document, result, extra) = match apply(Target::File(kind), current, change, now)? {
         Applied::New {
             document,
             result,
@@ -149,15 +149,16 @@ pub(crate) enum Applied {
     },
 }
 
-/// Applies `change` to `current`, a document of `kind` (the file update's step, and a
+/// Applies `change` to `current`, the document of `target` (the file update's step, and a
 /// resident document's): a replacement, a patch merged with its options, or a writer of the
-/// table for `kind` given the document before its other arguments.
+/// table for its kind given the document before its other arguments.
 pub(crate) fn apply(
-    kind: &str,
+    target: Target<'_>,
     current: Value,
     change: Change<'_>,
     now: &Value,
 ) -> Result<Applied> {
+    let kind = target.kind();
     let (document, result, extra) = match change {
         Change::Replace(document) => (document, None, None),
         Change::Patch(patch, options) => {
@@ -167,10 +168,10 @@ pub(crate) fn apply(
         }
         Change::Op(op, args) => {
             let Access::Writes(write) = op.access else {
-                return Err(not_for(op, kind, "writes no document"));
+                return Err(not_for(op, target, "writes no document"));
             };
             if write.kind != kind {
-                return Err(not_for(op, kind, &format!("writes {}", write.kind)));
+                return Err(not_for(op, target, &format!("writes {}", write.kind)));
             }
             let mut args = if write.takes_document {
                 args.prepend(Arg::Value(current))
@@ -250,10 +251,10 @@ pub fn query(
         ..
     } = op.access
     else {
-        return Err(not_for(op, kind, "reads no document"));
+        return Err(not_for(op, Target::File(kind), "reads no document"));
     };
     if reads != kind {
-        return Err(not_for(op, kind, &format!("reads {reads}")));
+        return Err(not_for(op, Target::File(kind), &format!("reads {reads}")));
     }
     let first = if raw {
         Arg::Bytes(bytes.map(std::borrow::Cow::Borrowed))
@@ -265,10 +266,33 @@ pub fn query(
     super::call(op, args)
 }
 
-fn not_for(op: &Op, kind: &str, why: &str) -> Error {
+/// What an operation is applied to: a file of a kind, or a resident document of a kind.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Target<'a> {
+    /// A file (the one-crossing file update and query).
+    File(&'a str),
+    /// A resident document ([`super::Resident`]).
+    Resident(&'a str),
+}
+
+impl Target<'_> {
+    /// The document kind.
+    pub(crate) fn kind(&self) -> &str {
+        match self {
+            Target::File(kind) | Target::Resident(kind) => kind,
+        }
+    }
+}
+
+/// `E_ARGUMENT`: `op` cannot be applied to `target`, because it `why`.
+pub(crate) fn not_for(op: &Op, target: Target<'_>, why: &str) -> Error {
+    let on = match target {
+        Target::File(kind) => format!("applied to a {kind} file"),
+        Target::Resident(kind) => format!("run on a resident {kind} document"),
+    };
     Error::new(
         Code::Argument,
         "",
-        format!("{} cannot be applied to a {kind} file: it {why}", op.name()),
+        format!("{} cannot be {on}: it {why}", op.name()),
     )
 }

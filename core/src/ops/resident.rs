@@ -6,7 +6,7 @@
 //! replacement or a writer of the table for the document's kind, then validation. A change
 //! that would make the document invalid is refused (`E_INVALID`) and leaves it as it was.
 
-use super::file::{apply, Applied};
+use super::file::{apply, not_for, Applied, Target};
 use super::{Access, Arg, Args, Change, Op, Out};
 use crate::document::{load, refused_invalid};
 use crate::error::{Code, Error, Result};
@@ -97,8 +97,12 @@ impl Resident {
             },
             _ => None,
         };
-        let (document, result, extra) = match apply(&self.kind, self.document.clone(), change, now)?
-        {
+        let (document, result, extra) = match apply(
+            Target::Resident(&self.kind),
+            self.document.clone(),
+            change,
+            now,
+        )? {
             Applied::New {
                 document,
                 result,
@@ -135,13 +139,25 @@ impl Resident {
     /// Runs the reader `op` of the table on the document, with `args` after it.
     pub fn query(&self, op: &'static Op, args: Args<'_>, now: &Value) -> Result<Out> {
         let Access::Reads { kind, bytes, .. } = op.access else {
-            return Err(not_for(op, &self.kind, "reads no document"));
+            return Err(not_for(
+                op,
+                Target::Resident(&self.kind),
+                "reads no document",
+            ));
         };
         if kind != self.kind {
-            return Err(not_for(op, &self.kind, &format!("reads {kind}")));
+            return Err(not_for(
+                op,
+                Target::Resident(&self.kind),
+                &format!("reads {kind}"),
+            ));
         }
         if bytes {
-            return Err(not_for(op, &self.kind, "reads a file's bytes"));
+            return Err(not_for(
+                op,
+                Target::Resident(&self.kind),
+                "reads a file's bytes",
+            ));
         }
         let mut args = args.prepend(Arg::Value(self.document.clone()));
         args.set_now(now);
@@ -195,15 +211,4 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Number(x), Value::Number(y)) => x.as_str() == y.as_str(),
         _ => a == b,
     }
-}
-
-fn not_for(op: &Op, kind: &str, why: &str) -> Error {
-    Error::new(
-        Code::Argument,
-        "",
-        format!(
-            "{} cannot be run on a resident {kind} document: it {why}",
-            op.name()
-        ),
-    )
 }

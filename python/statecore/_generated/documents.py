@@ -6,7 +6,7 @@ methods (docs/api.md § Resident documents)."""
 from __future__ import annotations
 
 from statecore import _runtime as _rt
-from statecore._document import Document, DocumentChange, OpenResult
+from statecore._document import Document, DocumentChange
 from statecore._statecore import Document as _Native
 
 TYPE_CHECKING = False
@@ -31,6 +31,7 @@ else:
         InboxItem,
         InboxType,
         Json,
+        LoadResult,
         Now,
         PrerequisiteCheck,
         ResumePlan,
@@ -70,14 +71,12 @@ class JsonDocument(Document):
     """A resident ``json`` document."""
 
     __slots__ = ()
-    KIND = "json"
 
 
 class AgencyRunnerStatusDocument(Document):
     """A resident ``agency.runner_status`` document."""
 
     __slots__ = ()
-    KIND = "agency.runner_status"
 
     def initial_runner_status(self, now: Now | None = None) -> DocumentChange:
         """The seed's initial ``runner_status.json`` (status ``working``), stamped with ``now``."""
@@ -92,7 +91,6 @@ class FctryStateDocument(Document):
     """A resident ``fctry.state`` document."""
 
     __slots__ = ()
-    KIND = "fctry.state"
 
     def start_command(self, command: FctryCommand, now: Now | None = None) -> DocumentChange:
         """Step 0 of a command: ``currentCommand`` set; steps, outputs and skips cleared."""
@@ -167,7 +165,6 @@ class FctryInboxDocument(Document):
     """A resident ``fctry.inbox`` document."""
 
     __slots__ = ()
-    KIND = "fctry.inbox"
 
     def inbox_add(self, type: InboxType, content: str, now: Now | None = None, random: str | bytes | None = None) -> InboxAddChange:
         """Adds an item first: ``inbox-{ms}-{6 base36}`` (the suffix drawn from the host's random bytes unless given)."""
@@ -194,14 +191,12 @@ class FctryEventDocument(Document):
     """A resident ``fctry.event`` document."""
 
     __slots__ = ()
-    KIND = "fctry.event"
 
 
 class HivemindStateDocument(Document):
     """A resident ``hivemind.state`` document."""
 
     __slots__ = ()
-    KIND = "hivemind.state"
 
     def fire(self, event: HivemindEvent, now: Now | None = None, details: Mapping[str, object] | None = None) -> FireChange:
         """Fires a host event on ``state.json``'s document (null: a missing file); details: ``{project}`` for ``select_project``, ``{error}`` for ``worker_crashed``."""
@@ -227,23 +222,23 @@ _CLASSES: dict[str, type[Document]] = {
 
 
 @overload
-def open_document(kind: Literal["json"], data: str | bytes | None = None) -> OpenResult[JsonDocument]: ...
+def open_document(kind: Literal["json"], data: str | bytes | None = None) -> LoadResult[JsonDocument]: ...
 @overload
-def open_document(kind: Literal["agency.runner_status"], data: str | bytes | None = None) -> OpenResult[AgencyRunnerStatusDocument]: ...
+def open_document(kind: Literal["agency.runner_status"], data: str | bytes | None = None) -> LoadResult[AgencyRunnerStatusDocument]: ...
 @overload
-def open_document(kind: Literal["fctry.state"], data: str | bytes | None = None) -> OpenResult[FctryStateDocument]: ...
+def open_document(kind: Literal["fctry.state"], data: str | bytes | None = None) -> LoadResult[FctryStateDocument]: ...
 @overload
-def open_document(kind: Literal["fctry.inbox"], data: str | bytes | None = None) -> OpenResult[FctryInboxDocument]: ...
+def open_document(kind: Literal["fctry.inbox"], data: str | bytes | None = None) -> LoadResult[FctryInboxDocument]: ...
 @overload
-def open_document(kind: Literal["fctry.event"], data: str | bytes | None = None) -> OpenResult[FctryEventDocument]: ...
+def open_document(kind: Literal["fctry.event"], data: str | bytes | None = None) -> LoadResult[FctryEventDocument]: ...
 @overload
-def open_document(kind: Literal["hivemind.state"], data: str | bytes | None = None) -> OpenResult[HivemindStateDocument]: ...
-def open_document(kind: DocumentKind, data: str | bytes | None = None) -> OpenResult[Any]:
+def open_document(kind: Literal["hivemind.state"], data: str | bytes | None = None) -> LoadResult[HivemindStateDocument]: ...
+def open_document(kind: DocumentKind, data: str | bytes | None = None) -> LoadResult[Any]:
     """Reads a file's contents (None: missing) as a resident document of ``kind``, as
     ``load_document`` does: ``{document, etag, corrupt, valid, errors, warnings}``, the
     document being the kind's default when the file is missing or unparseable."""
     native, meta = _Native.open(kind, data)
-    return cast("OpenResult[Any]", {"document": _CLASSES[native.kind]._wrap(native), **meta})
+    return cast("LoadResult[Any]", {"document": _CLASSES[native.kind]._wrap(native), **meta})
 
 
 @overload

@@ -49,6 +49,20 @@ def pure() -> None:
     print(report, merged, step, inbox, status, check, items, line, hstate, fired, age)
 
 
+def resident() -> None:
+    opened = statecore.open_document("hivemind.state", None)
+    hdoc: statecore.HivemindStateDocument = opened["document"]
+    changed: bool = hdoc.on_file("workspace/plan.md", None, 0)["changed"]
+    notes = hdoc.fire("give_task")["result"]["notifications"]
+    hdoc.start_step("interviewer")  # type: ignore[attr-defined]
+    fdoc = statecore.resident_document("fctry.state", {})
+    fdoc.start_command("init", 0)
+    summary: StatusLineSummary = fdoc.status_line()
+    idoc = statecore.resident_document("fctry.inbox", [])
+    item: InboxItem = idoc.inbox_add("feature", "x", 0)["item"]
+    print(changed, notes, summary, item, fdoc.get("/currentCommand"), fdoc.text())
+
+
 def files(project: Path) -> None:
     written = fctry.start_step(project, "interviewer", timeout=5.0, if_match=None)
     doc: FctryState = written["document"]
