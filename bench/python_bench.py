@@ -14,8 +14,8 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +42,7 @@ DOC_BYTES = (HERE / "fixtures" / "runner_status.json").read_bytes()
 PATCH = json.loads((HERE / "fixtures" / "patch.json").read_text())
 PATCH_TEXT = json.dumps(PATCH)
 SCHEMA = json.loads((HERE / "schema.json").read_text())
+
 
 # ---------------------------------------------------------------------------------------------
 # The alternatives: a deep merge (objects recursively, arrays and null replace) and validators
@@ -251,6 +252,8 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="statecore-bench-"))
     try:
         out.append(locked_updates(tmp))
+        log("(3b) locked file updates, 4 writer processes at once")
+        out.append(concurrent_updates(tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -272,6 +275,49 @@ def main() -> None:
     log("done")
 
 
+# ---------------------------------------------------------------------------------------------
+# (3), (3b): the alternatives' locked update (filelock + parse + merge + validate + atomic write)
+# ---------------------------------------------------------------------------------------------
+def write_atomic(path: str, data: bytes, fsync_dir: bool = False) -> None:
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    if fsync_dir:
+        fd = os.open(os.path.dirname(path), os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def json_locked_update(path: str, patch: dict[str, Any], fsync_dir: bool = False) -> None:
+    """filelock + json + merge + fastjsonschema + atomic write (+ fsync of the directory)."""
+    with filelock.FileLock(path + ".lock"):
+        with open(path, "rb") as f:
+            doc = deep_merge(json.loads(f.read()), patch)
+        fast_validate(doc)
+        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        write_atomic(path, text.encode(), fsync_dir=fsync_dir)
+
+
+def rs_locked_update(path: str, patch: dict[str, Any], fsync_dir: bool = False) -> None:
+    """filelock + orjson + merge + jsonschema_rs + atomic write (+ fsync of the directory)."""
+    assert rs_validator is not None
+    with filelock.FileLock(path + ".lock"):
+        with open(path, "rb") as f:
+            doc = deep_merge(orjson.loads(f.read()), patch)
+        rs_validator.validate(doc)
+        text = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+        write_atomic(path, text, fsync_dir=fsync_dir)
+
+
 def locked_updates(tmp: Path) -> str:
     """(3): statecore.update_document vs filelock + json + an atomic write."""
     n_updates, samples = (40, 1) if QUICK else (200, 5)
@@ -282,50 +328,17 @@ def locked_updates(tmp: Path) -> str:
     def sc_update(path: str, i: int) -> Any:
         return statecore.update_document(path, KIND, patch_for(i))
 
-    def write_atomic(path: str, data: bytes, fsync_dir: bool = False) -> None:
-        fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
-        if fsync_dir:
-            fd = os.open(os.path.dirname(path), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-
     def alt_update(path: str, i: int) -> None:
-        with filelock.FileLock(path + ".lock"):
-            with open(path, "rb") as f:
-                doc = deep_merge(json.loads(f.read()), patch_for(i))
-            fast_validate(doc)
-            write_atomic(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode())
+        json_locked_update(path, patch_for(i))
 
     def alt_update_dir(path: str, i: int) -> None:
-        with filelock.FileLock(path + ".lock"):
-            with open(path, "rb") as f:
-                doc = deep_merge(json.loads(f.read()), patch_for(i))
-            fast_validate(doc)
-            text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-            write_atomic(path, text.encode(), fsync_dir=True)
+        json_locked_update(path, patch_for(i), fsync_dir=True)
 
-    def alt_update_rs(path: str, i: int, fsync_dir: bool = False) -> None:
-        assert rs_validator is not None
-        with filelock.FileLock(path + ".lock"):
-            with open(path, "rb") as f:
-                doc = deep_merge(orjson.loads(f.read()), patch_for(i))
-            rs_validator.validate(doc)
-            text = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
-            write_atomic(path, text, fsync_dir=fsync_dir)
+    def alt_update_rs(path: str, i: int) -> None:
+        rs_locked_update(path, patch_for(i))
 
     def alt_update_rs_dir(path: str, i: int) -> None:
-        alt_update_rs(path, i, fsync_dir=True)
+        rs_locked_update(path, patch_for(i), fsync_dir=True)
 
     # The rows with one fsync (the alternatives' defaults) are shown for reference; the key
     # ratio compares the same fsyncs as statecore's (file and directory), as issue 11 asks.
@@ -387,13 +400,122 @@ def locked_updates(tmp: Path) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# (3b) locked updates from 4 writer processes at once (bench/writers_child.py is one writer)
+# ---------------------------------------------------------------------------------------------
+WRITERS = 4
+CHILD = HERE / "writers_child.py"
+
+
+def run_writers(impl: str, path: Path, count: int) -> float:
+    """Start WRITERS writer processes on ``path``, wait until each has imported and said
+    "ready", then time from the start line on their stdin until the last one exits (ns)."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(CHILD), impl, str(path), f"w{w + 1}", str(count)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(WRITERS)
+    ]
+    try:
+        for proc in procs:
+            assert proc.stdout is not None
+            if proc.stdout.readline() != "ready\n":
+                fail(f"(3b) {impl} writer start", f"exit code {proc.wait()}")
+        t0 = time.perf_counter_ns()
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.close()
+        codes = [proc.wait(timeout=300) for proc in procs]
+        elapsed = time.perf_counter_ns() - t0
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            assert proc.stdout is not None
+            proc.stdout.close()
+    if any(codes):
+        fail(f"(3b) {impl} writers", f"exit codes {codes}")
+    return elapsed
+
+
+def concurrent_updates(tmp: Path) -> str:
+    """(3b): statecore.update_document vs filelock + orjson + an atomic write with the
+    directory's fsync, from WRITERS processes updating one file at once."""
+    count, samples = (10, 1) if QUICK else (50, 3)
+    work = tmp / "concurrent"
+    work.mkdir()
+    writers = {f"w{w + 1}": count for w in range(WRITERS)}
+    expected = deep_merge(json.loads(DOC_BYTES), {"progress": {"writers": writers}})
+    if rs_validator is not None:
+        alt = Case(
+            "filelock + orjson + merge + jsonschema_rs + atomic write + fsync of the directory",
+            "orjson",
+        )
+    else:
+        alt = Case(
+            "filelock + json + merge + fastjsonschema + atomic write + fsync of the directory",
+            "json",
+        )
+    cases = [Case("statecore.update_document", "statecore", statecore=True), alt]
+
+    def run(c: Case) -> float:
+        path = work / f"{c.fn}.json"
+        path.write_bytes(DOC_BYTES)
+        elapsed = run_writers(c.fn, path, count)
+        final = json.loads(path.read_bytes())  # the check of every run, outside the clock
+        counters = final.get("progress", {}).get("writers")
+        if counters != writers:
+            fail(f"(3b) {c.name}: lost updates", f"counters {counters!r}, expected {writers!r}")
+        same_json(f"(3b) {c.name}: the final document", final, expected)
+        report = statecore.validate(KIND, final)
+        if not report["valid"]:
+            fail(f"(3b) {c.name}: statecore.validate of the final document", repr(report))
+        allowed = {f"{k.fn}.json" for k in cases} | {f"{alt.fn}.json.lock"}
+        leftovers = [p.name for p in work.iterdir() if p.name not in allowed]
+        if leftovers:
+            fail(f"(3b) {c.name}: temp or lock files left", ", ".join(leftovers))
+        return elapsed / (WRITERS * count)
+
+    for _ in range(samples):
+        for c in cases:
+            c.times.append(run(c))
+    return table(
+        f"Python (3b): locked updates, {WRITERS} writer processes at once",
+        f"{WRITERS} processes update the same {len(DOC_BYTES)}-byte runner status file at once, "
+        f'{count} updates each, every writer its own counter (`{{"progress": {{"writers": '
+        f'{{"wN": i + 1}}}}}}`). The processes start, import and warm up (10 updates of a '
+        "private copy) before the clock, then wait for a start line on stdin; time per "
+        "update = wall time from the start line until the last process exits,"
+        f" divided by the {WRITERS * count} updates (median of {samples} "
+        f"runs, in {tempfile.gettempdir()}). statecore: sidecar lock file, fsync of the temp "
+        "file and of the directory, rename. Alternative: `filelock.FileLock` (flock on a "
+        "`.lock` file), `tempfile.mkstemp` + fsync of the file + `os.replace` + fsync of the "
+        "directory: two fsyncs per update on both sides. Both wait for the lock by polling: "
+        "filelock retries its non-blocking flock every 50 ms (its default `poll_interval`), "
+        "statecore from 1 ms doubling to 25 ms (a waiter that has waited a moment claims the "
+        "next turn and polls every 1 ms). After every run, checked: each "
+        f"writer's counter is {count} (no lost update), the document equals the fixture with "
+        "those counters and validates with `statecore.validate`, and no temp or lock file is "
+        "left (except the alternative's `.lock` file, which filelock leaves by design).",
+        cases,
+        "per update",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # (4) agency derive: statecore.agency.derive vs the 12-level table in plain Python
 # ---------------------------------------------------------------------------------------------
 RUNNER_STATUSES = frozenset(["working", "needs_input", "blocked", "ready_for_review"])
 # Unicode White_Space, as Go's strings.TrimSpace and Rust's str::trim (str.strip() would also
 # strip U+001C..U+001F).
-WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
-    "\u2028\u2029\u202f\u205f\u3000"
+WHITE_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + ("\u2028\u2029\u202f\u205f\u3000")
 )
 RFC3339 = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"

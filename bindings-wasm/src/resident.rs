@@ -70,20 +70,20 @@ impl Document {
 
     /// Applies the change `op` (`""`: replace, `"merge"`, or a writer of the table) with
     /// `args` (the JSON text of its arguments after the document; a bytes or random
-    /// parameter takes `slot`); `now` is the JSON text of `[now]`. Returns the compact JSON of
-    /// `{changed, warnings, result?, <extra>?}`.
+    /// parameter takes `slot`); `now` is the host's clock (Unix ms). Returns the compact JSON
+    /// of `{changed, warnings, result?, <extra>?}`.
     pub fn change(
         &mut self,
         op: &str,
         args: &str,
         slot: Option<Vec<u8>>,
-        now: &str,
+        now: f64,
     ) -> Result<String, JsValue> {
         let (params, skip) = Change::params_of(op).map_err(throw)?;
         let slots = [slot.map(Cow::Owned), None];
         let args = Args::from_wire(params, skip, args, slots.into_iter()).map_err(throw)?;
         let change = Change::named(op, args).map_err(throw)?;
-        let now = single_arg(now)?;
+        let now = now_value(now);
         json_out(&self.resident.change(change, &now).map_err(throw)?)
     }
 

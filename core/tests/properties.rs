@@ -14,6 +14,7 @@ use proptest::prelude::*;
 use statecore::json;
 use statecore::machine::{Instance, Machine};
 use statecore::merge::{merge, MergeOptions, Strategy as MergeStrategy};
+use statecore::ops::{Change, Resident};
 use statecore::{Map, Number, Value};
 
 /// The same document as a `serde_json::Value` (keys in order, numbers exact), built directly.
@@ -73,6 +74,76 @@ proptest! {
         for s in STRATEGIES {
             let out = merge(&doc, &Value::Object(Map::new()), &MergeOptions::with_strategy(s)).unwrap();
             prop_assert_eq!(&out, &doc);
+        }
+    }
+
+    /// A resident document's patch (merged in place, only the part the patch can change
+    /// copied) leaves the document a merge of the whole would, keys in order, and says
+    /// `changed` exactly when the text changed.
+    #[test]
+    fn resident_patch_equals_a_merge_of_the_whole(
+        doc in object(), patch in object(), s in 0..3usize, stamp in any::<bool>(),
+    ) {
+        let strategy = ["shallow", "deep", "merge_patch"][s];
+        let options = if stamp {
+            statecore::json!({"strategy": strategy, "stamp": {"field": "b", "now": "2026-01-01T00:00:00Z"}})
+        } else {
+            statecore::json!({"strategy": strategy})
+        };
+        let want = merge(&doc, &patch, &MergeOptions::from_value(&options).unwrap());
+        let mut resident = Resident::new("json", doc.clone()).unwrap();
+        let got = resident.change(Change::Patch(patch, options), &Value::Null);
+        match want {
+            Ok(want) => {
+                let got = got.unwrap();
+                prop_assert_eq!(json::serialize(resident.document()), json::serialize(&want));
+                let changed = json::serialize(&doc) != json::serialize(&want);
+                prop_assert_eq!(&got["changed"], &Value::Bool(changed));
+            }
+            Err(error) => {
+                prop_assert_eq!(got.unwrap_err().code, error.code);
+                prop_assert_eq!(json::serialize(resident.document()), json::serialize(&doc));
+            }
+        }
+    }
+
+    /// A refused resident patch (invalid result) leaves the document as it was, byte for
+    /// byte (keys in their order, removed ones back in their place).
+    #[test]
+    fn a_refused_resident_patch_leaves_the_document_as_it_was(
+        extra in object(),
+        patch in prop::collection::vec((
+            prop_oneof![Just("status"), Just("summary"), Just("questions"), Just("a"), Just("b")],
+            prop_oneof![leaf(), Just(Value::from("working")), Just(Value::from("Working")), value()],
+        ), 0..5),
+        s in 0..3usize,
+    ) {
+        let mut map = Map::new();
+        map.insert("status".into(), Value::from("working"));
+        map.insert("summary".into(), Value::from("x"));
+        for (key, value) in extra.as_object().unwrap() {
+            if !["status", "summary", "questions"].contains(&key.as_str()) {
+                map.insert(key.clone(), value.clone());
+            }
+        }
+        map.insert("tail".into(), Value::from("last"));
+        let doc = Value::Object(map);
+        let kind = "agency.runner_status";
+        prop_assume!(statecore::kinds::validate(kind, &doc).unwrap().valid());
+        let patch = Value::Object(patch.into_iter().map(|(k, v)| (statecore::Str::from(k), v)).collect::<Map>());
+        let strategy = ["shallow", "deep", "merge_patch"][s];
+        let options = statecore::json!({"strategy": strategy});
+        let before = json::serialize(&doc);
+        let merged = merge(&doc, &patch, &MergeOptions::from_value(&options).unwrap()).unwrap();
+        let valid = statecore::kinds::validate(kind, &merged).unwrap().valid();
+        let mut resident = Resident::new(kind, doc).unwrap();
+        let got = resident.change(Change::Patch(patch, options), &Value::Null);
+        if valid {
+            prop_assert!(got.is_ok());
+            prop_assert_eq!(json::serialize(resident.document()), json::serialize(&merged));
+        } else {
+            prop_assert_eq!(got.unwrap_err().code, statecore::Code::Invalid);
+            prop_assert_eq!(json::serialize(resident.document()), before);
         }
     }
 

@@ -165,10 +165,48 @@ function findNonJson(root) {
 }
 
 /**
+ * True when `JSON.stringify` writes `value` exactly, with nothing `strict` would refuse: plain
+ * objects and arrays (at most 64 deep) of well-formed strings, finite numbers, booleans and
+ * null. Such a value is written without the replacer, which makes V8 leave its fast path;
+ * anything else, or in doubt, takes the replacer and its errors.
+ */
+function plainJson(value, depth) {
+  switch (typeof value) {
+    case "string":
+      return value.isWellFormed();
+    case "number":
+      return Number.isFinite(value);
+    case "boolean":
+      return true;
+    case "object":
+      break;
+    default: // undefined (an array's hole or item), bigint, function, symbol
+      return false;
+  }
+  if (value === null) return true;
+  if (depth > 64) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let i = 0; i < value.length; i++) {
+      if (!plainJson(value[i], depth + 1)) return false;
+    }
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if ((proto !== Object.prototype && proto !== null) || typeof value.toJSON === "function") return false;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (!key.isWellFormed() || (item !== undefined && !plainJson(item, depth + 1))) return false;
+  }
+  return true;
+}
+
+/**
  * The JSON text of an argument list, or a DataError (E_VALUE) / LimitError (E_LIMIT) naming
  * the argument (`details.argument`) and the path within it.
  */
 function argsJson(values, names) {
+  if (plainJson(values, 0)) return JSON.stringify(values);
   try {
     return JSON.stringify(values, strict);
   } catch (e) {
@@ -480,8 +518,7 @@ function residentApi(getRaw, guard, byName) {
   const change = (doc, op, args) => {
     const entry = byName.get(op === "" ? "merge" : op) ?? { params: [] };
     const { json, slots } = wire(entry.params, args, entry.fromFile ?? 1);
-    const now = argsJson([Date.now()], ["now"]);
-    return JSON.parse(guard(() => doc[HANDLE_OF].change(op, json, slots[0], now)));
+    return JSON.parse(guard(() => doc[HANDLE_OF].change(op, json, slots[0], Date.now())));
   };
   /** A reader of the table on the document. */
   const query = (doc, op, args) => {

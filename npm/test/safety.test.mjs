@@ -135,6 +135,8 @@ test("host values that are not JSON are DataError E_VALUE with their path", () =
     [{ f: () => 1 }, "/f"],
     [{ y: Symbol("s") }, "/y"],
     [{ u: [1, undefined] }, "/u/1"],
+    [{ h: [1, , 2] }, "/h/1"], // eslint-disable-line no-sparse-arrays
+    [Object.assign(Object.create(null), { z: [NaN] }), "/z/0"],
     [cycle, "/a/b/0"],
     [{ "a/b~c": NaN }, "/a~1b~0c"],
     [{ boxed: new Number(NaN) }, "/boxed"],
@@ -160,6 +162,26 @@ test("host values that are not JSON are DataError E_VALUE with their path", () =
   assert.deepEqual(sc.merge({}, { at: new Date(0) }), { at: "1970-01-01T00:00:00.000Z" });
   // a toJSON that throws its own error is not rewritten
   assert.throws(() => sc.serialize({ toJSON() { throw new SyntaxError("mine"); } }), SyntaxError);
+});
+
+test("plain data and other host values cross alike (the replacer-free path and the checked one)", () => {
+  // Plain objects, arrays and primitives are written without the checking replacer; anything
+  // else (another prototype, a toJSON, a getter's object, more than 64 levels) takes it.
+  class Point {
+    constructor() {
+      this.x = 1;
+    }
+  }
+  const nullProto = Object.assign(Object.create(null), { a: { b: [1, "é", true, null] } });
+  assert.deepEqual(sc.merge({}, nullProto), { a: { b: [1, "é", true, null] } });
+  assert.deepEqual(sc.merge({}, { p: new Point() }), { p: { x: 1 } });
+  assert.deepEqual(sc.merge({}, { g: { get v() { return 2; } } }), { g: { v: 2 } });
+  let deep = { leaf: 1 };
+  for (let i = 0; i < 100; i++) deep = { d: deep };
+  assert.deepEqual(sc.merge({}, deep), deep);
+  let deepNaN = { leaf: NaN };
+  for (let i = 0; i < 100; i++) deepNaN = { d: deepNaN };
+  throwsCode(() => sc.merge({}, deepNaN), sc.DataError, "E_VALUE", "/d".repeat(100) + "/leaf");
 });
 
 test("arguments of the wrong type are DataError E_VALUE", () => {

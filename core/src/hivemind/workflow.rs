@@ -39,36 +39,36 @@ impl Outcome {
     }
 
     /// `{state, changed, transitions, notifications, scheduled, ignored, problems}`.
-    pub fn to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("state".into(), Value::Object(self.state.clone()));
+    pub fn into_value(self) -> Value {
+        let mut map = Map::with_capacity(7);
+        map.insert("state".into(), Value::Object(self.state));
         map.insert("changed".into(), (!self.transitions.is_empty()).into());
-        let steps = self.transitions.iter().map(|s| {
-            let mut m = Map::new();
-            m.insert("from".into(), s.from.clone().into());
-            m.insert("event".into(), s.event.clone().into());
-            m.insert("to".into(), s.to.clone().into());
+        let steps = self.transitions.into_iter().map(|s| {
+            let mut m = Map::with_capacity(3);
+            m.insert("from".into(), s.from.into());
+            m.insert("event".into(), s.event.into());
+            m.insert("to".into(), s.to.into());
             Value::Object(m)
         });
         map.insert("transitions".into(), Value::Array(steps.collect()));
-        let notes = self.notifications.iter().map(|(agent, message)| {
-            let mut m = Map::new();
-            m.insert("agent".into(), agent.clone().into());
-            m.insert("message".into(), message.clone().into());
+        let notes = self.notifications.into_iter().map(|(agent, message)| {
+            let mut m = Map::with_capacity(2);
+            m.insert("agent".into(), agent.into());
+            m.insert("message".into(), message.into());
             Value::Object(m)
         });
         map.insert("notifications".into(), Value::Array(notes.collect()));
-        let scheduled = self.scheduled.iter().map(|s| {
-            let mut m = Map::new();
-            m.insert("event".into(), s.event.clone().into());
-            m.insert("to".into(), s.to.clone().into());
+        let scheduled = self.scheduled.into_iter().map(|s| {
+            let mut m = Map::with_capacity(3);
+            m.insert("event".into(), s.event.into());
+            m.insert("to".into(), s.to.into());
             m.insert("after_ms".into(), s.after_ms.into());
             Value::Object(m)
         });
         map.insert("scheduled".into(), Value::Array(scheduled.collect()));
         map.insert(
             "ignored".into(),
-            self.ignored.clone().map_or(Value::Null, Value::from),
+            self.ignored.map_or(Value::Null, Value::from),
         );
         map.insert("problems".into(), issues_value(&self.problems));
         Value::Object(map)

@@ -162,8 +162,7 @@ pub(crate) fn apply(
     let (document, result, extra) = match change {
         Change::Replace(document) => (document, None, None),
         Change::Patch(patch, options) => {
-            json::check_limits(&patch)?;
-            let options = MergeOptions::from_value(&stamped(options, now))?;
+            let options = patch_options(&patch, options, now)?;
             (merge_owned(current, &patch, &options)?, None, None)
         }
         Change::Op(op, args) => {
@@ -183,8 +182,14 @@ pub(crate) fn apply(
             let (document, result) = match write.document_at {
                 None => (out, None),
                 Some(field) => {
-                    // The outcome holds the document (as it was, when nothing changed).
-                    let document = out.get(field).cloned().unwrap_or(Value::Null);
+                    // The outcome holds the document (as it was, when nothing changed). A
+                    // resident document's stays out of the outcome (it stays resident).
+                    let mut out = out;
+                    let document = match (target, &mut out) {
+                        (Target::Resident(_), Value::Object(map)) => map.shift_remove(field),
+                        _ => out.get(field).cloned(),
+                    }
+                    .unwrap_or(Value::Null);
                     if out.get("changed") == Some(&Value::Bool(false)) {
                         return Ok(Applied::Unchanged {
                             document,
@@ -225,6 +230,13 @@ fn unchanged(document: Value, bytes: Option<&[u8]>, corrupt: bool, result: Value
 }
 
 /// Merge options whose stamp has no time get the host's `now`.
+/// A patch's merge options (`now` fills a stamp's missing time), the patch checked against
+/// the limits first.
+pub(crate) fn patch_options(patch: &Value, options: Value, now: &Value) -> Result<MergeOptions> {
+    json::check_limits(patch)?;
+    MergeOptions::from_value(&stamped(options, now))
+}
+
 fn stamped(mut options: Value, now: &Value) -> Value {
     if let Some(stamp) = options.get_mut("stamp").and_then(Value::as_object_mut) {
         if stamp.get("now").is_none_or(Value::is_null) {

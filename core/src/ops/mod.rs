@@ -481,9 +481,20 @@ pub fn all() -> impl Iterator<Item = &'static Op> {
         .chain(table_host::OPS)
 }
 
-/// The operation called `name`; `E_ARGUMENT` for an unknown one.
+/// The operation called `name`; `E_ARGUMENT` for an unknown one. Every call of every
+/// binding looks its operation up by name: an index of the names, made on the first call,
+/// finds it without a scan of the table.
 pub fn find(name: &str) -> Result<&'static Op> {
-    all().find(|op| op.is(name)).ok_or_else(|| {
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<String, &'static Op>> =
+        std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = std::collections::HashMap::new();
+        for op in all() {
+            index.entry(op.name()).or_insert(op);
+        }
+        index
+    });
+    index.get(name).copied().ok_or_else(|| {
         Error::new(
             Code::Argument,
             "",
@@ -498,4 +509,40 @@ pub fn find(name: &str) -> Result<&'static Op> {
 pub fn call(op: &Op, mut args: Args<'_>) -> Result<Out> {
     args.bind(op)?;
     (op.run)(&mut args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_gives_every_operation_by_its_name_and_nothing_else() {
+        let mut names = std::collections::HashSet::new();
+        for op in all() {
+            assert!(
+                names.insert(op.name()),
+                "two operations named {}",
+                op.name()
+            );
+            let found = find(&op.name()).ok();
+            assert!(found.is_some_and(|f| std::ptr::eq(f, op)), "{}", op.name());
+            assert!(op.is(&op.name()));
+        }
+        for name in [
+            "",
+            "hivemind_",
+            "hivemind",
+            "fctry_start_stepx",
+            "Fctry_start_step",
+            "_merge",
+        ] {
+            let error = find(name).err();
+            assert!(
+                error.is_some_and(
+                    |e| e.code == Code::Argument && e.message.contains("unknown operation")
+                ),
+                "{name:?}"
+            );
+        }
+    }
 }

@@ -6,12 +6,13 @@
 //! replacement or a writer of the table for the document's kind, then validation. A change
 //! that would make the document invalid is refused (`E_INVALID`) and leaves it as it was.
 
-use super::file::{apply, not_for, Applied, Target};
+use super::file::{apply, not_for, patch_options, Applied, Target};
 use super::{Access, Arg, Args, Change, Op, Out};
 use crate::document::{load, refused_invalid};
 use crate::error::{Code, Error, Result};
+use crate::merge::{merge_owned, MergeOptions};
 use crate::report::{issues_value, Report};
-use crate::{json, kinds, Map, Value};
+use crate::{json, kinds, Map, Str, Value};
 
 /// A document of a kind, kept between calls.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,12 +91,12 @@ impl Resident {
     /// own result as `result` (a Hivemind outcome, without the document) and its extra field
     /// (`item`) when it has them. A refused change leaves the document as it was.
     pub fn change(&mut self, change: Change<'_>, now: &Value) -> Result<Value> {
-        let document_at = match &change {
-            Change::Op(op, _) => match op.access {
-                Access::Writes(write) => write.document_at,
-                _ => None,
-            },
-            _ => None,
+        let change = match change {
+            Change::Patch(patch, options) if patch.is_object() && self.document.is_object() => {
+                let options = patch_options(&patch, options, now)?;
+                return self.patch(&patch, &options);
+            }
+            other => other,
         };
         let (document, result, extra) = match apply(
             Target::Resident(&self.kind),
@@ -109,12 +110,7 @@ impl Resident {
                 extra,
             } => (document, result, extra),
             Applied::Unchanged { result, .. } => {
-                return Ok(outcome(
-                    false,
-                    &[],
-                    without(Some(result), document_at),
-                    None,
-                ))
+                return Ok(outcome(false, &[], Some(result), None))
             }
         };
         json::check_limits(&document)?;
@@ -128,12 +124,74 @@ impl Resident {
         }
         let changed = !same(&self.document, &document);
         self.document = document;
-        Ok(outcome(
-            changed,
-            &report.warnings,
-            without(result, document_at),
-            extra,
-        ))
+        Ok(outcome(changed, &report.warnings, result, extra))
+    }
+
+    /// Merges an object `patch` into the object document in place: only the part it can
+    /// change (its keys and the stamp's field) is copied and merged, then swapped in; the
+    /// swap is undone when the result breaks a limit or is invalid. The same document as
+    /// merging into a copy of the whole (the patch's keys are merged in order, new ones at
+    /// the end, and no other key is touched), for a cost that grows with the patch.
+    fn patch(&mut self, patch: &Value, options: &MergeOptions) -> Result<Value> {
+        let map = object_mut(&mut self.document)?;
+        let mut keys: Vec<&str> = patch
+            .as_object()
+            .map_or_else(Vec::new, |p| p.keys().map(|k| k.as_str()).collect());
+        if let Some(stamp) = &options.stamp {
+            if !keys.contains(&stamp.field.as_str()) {
+                keys.push(stamp.field.as_str());
+            }
+        }
+        let mut part = Map::with_capacity(keys.len());
+        for key in &keys {
+            if let Some(value) = map.get(*key) {
+                part.insert((*key).into(), value.clone());
+            }
+        }
+        // The rest of the document met the limits already: the merged part is checked alone.
+        let merged = merge_owned(Value::Object(part), patch, options)?;
+        json::check_limits(&merged)?;
+        let Value::Object(merged) = merged else {
+            return Err(internal("the merge of an object patch is not an object"));
+        };
+        let gone: Vec<&str> = keys
+            .iter()
+            .copied()
+            .filter(|k| !merged.contains_key(*k) && map.contains_key(*k))
+            .collect();
+        // A removed key's place is needed only to put it back.
+        let order: Option<Vec<Str>> = (!gone.is_empty()).then(|| map.keys().cloned().collect());
+        let mut undo: Vec<(Str, Option<Value>)> = Vec::with_capacity(keys.len());
+        for (key, value) in merged {
+            let old = map.insert(key.clone(), value);
+            undo.push((key, old));
+        }
+        for key in gone {
+            let old = map.shift_remove(key);
+            undo.push((key.into(), old));
+        }
+        let report = match kinds::validate(&self.kind, &self.document) {
+            Ok(report) if report.valid() => report,
+            other => {
+                let map = object_mut(&mut self.document)?;
+                restore(map, undo, order);
+                return Err(match other {
+                    Ok(report) => refused_invalid(
+                        &self.kind,
+                        &report,
+                        "the resident document was left as it was",
+                    ),
+                    Err(error) => error,
+                });
+            }
+        };
+        let map = object_mut(&mut self.document)?;
+        let changed = undo.iter().any(|(key, old)| match (old, map.get(key)) {
+            (Some(old), Some(new)) => !same(old, new),
+            (None, None) => false,
+            _ => true,
+        });
+        Ok(outcome(changed, &report.warnings, None, None))
     }
 
     /// Runs the reader `op` of the table on the document, with `args` after it.
@@ -184,14 +242,39 @@ fn outcome(
     Value::Object(map)
 }
 
-/// A writer's result without the document it holds at `field` (it stays resident).
-fn without(result: Option<Value>, field: Option<&str>) -> Option<Value> {
-    match (result, field) {
-        (Some(Value::Object(mut map)), Some(field)) => {
-            map.shift_remove(field);
-            Some(Value::Object(map))
+/// The document as an object (the callers checked it is one).
+fn object_mut(document: &mut Value) -> Result<&mut Map> {
+    document
+        .as_object_mut()
+        .ok_or_else(|| internal("the resident document is not an object"))
+}
+
+/// An error that cannot happen (checked before; the core returns it rather than panic).
+fn internal(what: &str) -> Error {
+    Error::new(Code::Merge, "", format!("statecore bug: {what}"))
+}
+
+/// Puts back what [`Resident::patch`] swapped in, last change first, and the keys in their
+/// first `order` when one was removed.
+fn restore(map: &mut Map, undo: Vec<(Str, Option<Value>)>, order: Option<Vec<Str>>) {
+    for (key, old) in undo.into_iter().rev() {
+        match old {
+            Some(value) => {
+                map.insert(key, value);
+            }
+            None => {
+                map.shift_remove(&key);
+            }
         }
-        (result, _) => result,
+    }
+    if let Some(order) = order {
+        let mut ordered = Map::with_capacity(order.len());
+        for key in order {
+            if let Some(value) = map.get_mut(&key).map(Value::take) {
+                ordered.insert(key, value);
+            }
+        }
+        *map = ordered;
     }
 }
 

@@ -75,7 +75,7 @@ pub(super) static OPS: &[Op] = &[
         run: |a| {
             let state = a.take(0);
             let outcome = crate::hivemind::fire(state, a.text(1)?, a.get(2), a.get(3))?;
-            Ok(Out::Json(outcome.to_value()))
+            Ok(Out::Json(outcome.into_value()))
         },
     },
     Op {
@@ -92,7 +92,7 @@ pub(super) static OPS: &[Op] = &[
         run: |a| {
             let state = a.take(0);
             let outcome = crate::hivemind::follow_up(state, a.text(1)?, a.get(2))?;
-            Ok(Out::Json(outcome.to_value()))
+            Ok(Out::Json(outcome.into_value()))
         },
     },
     Op {
@@ -111,7 +111,7 @@ pub(super) static OPS: &[Op] = &[
         run: |a| {
             let state = a.take(0);
             let outcome = crate::hivemind::on_file(state, a.text(1)?, a.get(2), a.get(3))?;
-            Ok(Out::Json(outcome.to_value()))
+            Ok(Out::Json(outcome.into_value()))
         },
     },
 ];

@@ -15,6 +15,29 @@ use crate::{Map, Value};
 /// A JSON object.
 pub type Object = Map;
 
+/// Where a checked value is: a JSON pointer made only when a rule reports something (most
+/// fields are valid, and a path per field was most of the cost of validating).
+#[derive(Clone, Copy)]
+enum At<'a> {
+    /// A pointer given by the caller.
+    Here(&'a str),
+    /// A member of the object at the first.
+    Key(&'a At<'a>, &'a str),
+    /// An item of the array at the first.
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    /// The JSON pointer.
+    fn render(&self) -> String {
+        match self {
+            At::Here(at) => (*at).to_owned(),
+            At::Key(parent, key) => child_path(&parent.render(), key),
+            At::Index(parent, i) => child_path(&parent.render(), &i.to_string()),
+        }
+    }
+}
+
 /// The field's value unless it is absent or `null`.
 pub fn present<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {
     map.get(key).filter(|v| !v.is_null())
@@ -22,11 +45,20 @@ pub fn present<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {
 
 /// The value as an object, or `E_TYPE` at `at` naming it `what`.
 pub fn root<'a>(report: &mut Report, value: &'a Value, at: &str, what: &str) -> Option<&'a Object> {
+    root_at(report, value, &At::Here(at), what)
+}
+
+fn root_at<'a>(
+    report: &mut Report,
+    value: &'a Value,
+    at: &At<'_>,
+    what: &str,
+) -> Option<&'a Object> {
     let map = value.as_object();
     if map.is_none() {
         report.error(
             "E_TYPE",
-            at,
+            at.render(),
             format!("{what} must be a JSON object, not {}", type_name(value)),
         );
     }
@@ -41,13 +73,26 @@ pub fn walk<'a>(
     shape: &Shape,
     at: &str,
 ) -> Option<&'a Object> {
-    let map = root(report, value, at, shape.what)?;
-    fields(report, map, shape, at);
+    walk_at(report, value, shape, &At::Here(at))
+}
+
+fn walk_at<'a>(
+    report: &mut Report,
+    value: &'a Value,
+    shape: &Shape,
+    at: &At<'_>,
+) -> Option<&'a Object> {
+    let map = root_at(report, value, at, shape.what)?;
+    fields_at(report, map, shape, at);
     Some(map)
 }
 
 /// Checks the fields of an object already known to be one (see [`walk`]).
 pub fn fields(report: &mut Report, map: &Object, shape: &Shape, at: &str) {
+    fields_at(report, map, shape, &At::Here(at));
+}
+
+fn fields_at(report: &mut Report, map: &Object, shape: &Shape, at: &At<'_>) {
     for field in shape.fields {
         check_field(report, map, field, at);
     }
@@ -72,7 +117,7 @@ pub fn fields(report: &mut Report, map: &Object, shape: &Shape, at: &str) {
             if !known {
                 report.warn(
                     "W_UNKNOWN_FIELD",
-                    child_path(at, key),
+                    At::Key(at, key).render(),
                     format!(
                         "field {key:?} is not part of the {} schema; it is kept as is",
                         unknown_name(what)
@@ -92,40 +137,39 @@ fn unknown_name(what: &str) -> &str {
 }
 
 /// Checks one field: `E_REQUIRED` when a required field is absent (or `null`), else its type.
-fn check_field(report: &mut Report, map: &Object, field: &Field, at: &str) {
+fn check_field(report: &mut Report, map: &Object, field: &Field, at: &At<'_>) {
     if field.check == Check::ByRule {
         return;
     }
+    let here = At::Key(at, field.name);
     match present(map, field.name) {
         None if field.required && field.check == Check::Walk => report.error(
             "E_REQUIRED",
-            child_path(at, field.name),
+            here.render(),
             format!("{} is required", field.name),
         ),
         None => {}
-        Some(value) => value_of(
-            report,
-            value,
-            &field.ty,
-            &child_path(at, field.name),
-            field.name,
-        ),
+        Some(value) => value_at(report, value, &field.ty, &here, field.name),
     }
 }
 
 /// Checks `value` against `ty`; `key` names it in messages (`"status"`, `"tags items"`).
 pub fn value_of(report: &mut Report, value: &Value, ty: &Ty, path: &str, key: &str) {
+    value_at(report, value, ty, &At::Here(path), key);
+}
+
+fn value_at(report: &mut Report, value: &Value, ty: &Ty, path: &At<'_>, key: &str) {
     match *ty {
         Ty::Str | Ty::Line => {
             if !value.is_string() {
-                type_error(report, path, key, "a string", value);
+                type_error_at(report, path, key, "a string", value);
             }
         }
         Ty::Timestamp => match value.as_str() {
-            None => type_error(report, path, key, "a string", value),
+            None => type_error_at(report, path, key, "a string", value),
             Some(text) if !is_timestamp(text) => report.error(
                 "E_TIMESTAMP_FORMAT",
-                path,
+                path.render(),
                 format!(
                     "{key} {text:?} is not an ISO 8601 / RFC 3339 timestamp like \
                      2026-02-17T04:00:00Z"
@@ -135,96 +179,99 @@ pub fn value_of(report: &mut Report, value: &Value, ty: &Ty, path: &str, key: &s
         },
         Ty::Bool => {
             if !value.is_boolean() {
-                type_error(report, path, key, "true or false", value);
+                type_error_at(report, path, key, "true or false", value);
             }
         }
         Ty::Whole(min) => {
             if value.as_u64().filter(|n| *n >= min).is_none() {
-                type_error(report, path, key, &format!("a whole number ≥ {min}"), value);
+                type_error_at(report, path, key, &format!("a whole number ≥ {min}"), value);
             }
         }
         Ty::Int => {
             if value.as_i64().is_none() {
-                type_error(report, path, key, "a whole number", value);
+                type_error_at(report, path, key, "a whole number", value);
             }
         }
         Ty::Number => {
             if !value.is_number() {
-                type_error(report, path, key, "a number", value);
+                type_error_at(report, path, key, "a number", value);
             }
         }
         Ty::Enum(e) => match value.as_str() {
-            None => type_error(report, path, key, "a string", value),
+            None => type_error_at(report, path, key, "a string", value),
             Some(text) if !e.values.contains(&text) => report.error(
                 "E_ENUM",
-                path,
+                path.render(),
                 format!("{key} {text:?} is not one of {}", e.values.join(", ")),
             ),
             Some(_) => {}
         },
         Ty::Lit(expected) => {
             if value.as_str() != Some(expected) {
-                type_error(report, path, key, &format!("{expected:?}"), value);
+                type_error_at(report, path, key, &format!("{expected:?}"), value);
             }
         }
         Ty::Object(shape) => match value.as_object() {
-            None => type_error(report, path, key, "an object", value),
-            Some(map) => fields(report, map, shape, path),
+            None => type_error_at(report, path, key, "an object", value),
+            Some(map) => fields_at(report, map, shape, path),
         },
         Ty::List(item) => match value.as_array() {
-            None => type_error(report, path, key, "a list", value),
+            None => type_error_at(report, path, key, "a list", value),
             Some(items) => {
                 let item_key = format!("{key} items");
                 for (i, element) in items.iter().enumerate() {
-                    let at = child_path(path, &i.to_string());
-                    item_of(report, element, item, &at, &item_key);
+                    item_of(report, element, item, &At::Index(path, i), &item_key);
                 }
             }
         },
         Ty::Map(item) => match value.as_object() {
-            None => type_error(report, path, key, "an object", value),
+            None => type_error_at(report, path, key, "an object", value),
             Some(map) => {
                 for (name, element) in map {
-                    item_of(report, element, item, &child_path(path, name), name);
+                    item_of(report, element, item, &At::Key(path, name), name);
                 }
             }
         },
         Ty::Nullable(inner) => {
             if !value.is_null() {
-                value_of(report, value, inner, path, key);
+                value_at(report, value, inner, path, key);
             }
         }
         Ty::Null => {
             if !value.is_null() {
-                type_error(report, path, key, "null", value);
+                type_error_at(report, path, key, "null", value);
             }
         }
-        Ty::Alias(alias) => value_of(report, value, &alias.ty, path, key),
+        Ty::Alias(alias) => value_at(report, value, &alias.ty, path, key),
         Ty::Union(_) | Ty::Json | Ty::Param | Ty::Apply(..) | Ty::KindDoc | Ty::Kind => {}
     }
 }
 
 /// An item of a list or a value of a map: an object must be one (`E_TYPE` naming the shape),
 /// a string item says `"<key> must be strings"`.
-fn item_of(report: &mut Report, value: &Value, ty: &Ty, path: &str, key: &str) {
+fn item_of(report: &mut Report, value: &Value, ty: &Ty, path: &At<'_>, key: &str) {
     match *ty {
         Ty::Object(shape) => {
-            walk(report, value, shape, path);
+            walk_at(report, value, shape, path);
         }
-        Ty::Str if !value.is_string() => type_error(report, path, key, "strings", value),
-        _ => value_of(report, value, ty, path, key),
+        Ty::Str if !value.is_string() => type_error_at(report, path, key, "strings", value),
+        _ => value_at(report, value, ty, path, key),
     }
 }
 
 /// `E_TYPE`: `"<key> must be <expected>, not <found>"` (a number or boolean shown as it is).
 pub fn type_error(report: &mut Report, path: &str, key: &str, expected: &str, value: &Value) {
+    type_error_at(report, &At::Here(path), key, expected, value);
+}
+
+fn type_error_at(report: &mut Report, path: &At<'_>, key: &str, expected: &str, value: &Value) {
     let found = match value {
         Value::Number(_) | Value::Bool(_) => value.to_string(),
         other => type_name(other).to_owned(),
     };
     report.error(
         "E_TYPE",
-        path,
+        path.render(),
         format!("{key} must be {expected}, not {found}"),
     );
 }
