@@ -6,9 +6,7 @@
  * every decision is the core's (lib/documents.cjs, lib/logs.cjs call these).
  */
 const fs = require("node:fs");
-const fsp = require("node:fs/promises");
 const path = require("node:path");
-const crypto = require("node:crypto");
 
 /**
  * The fault-injection seam (docs/locking.md § Fault injection): every system call of the host
@@ -48,16 +46,21 @@ function faulty(target) {
   });
 }
 
-/** The synchronous and promise-based file systems of the host layer, behind the seam. */
+/**
+ * The synchronous and promise-based file systems of the host layer, behind the seam. The
+ * promise-based one (and `node:crypto`, below) loads on first use: a status-line script that
+ * reads one file synchronously does not pay for them at start (bench Node (4)).
+ */
 const sys = faulty(fs);
-const sysp = faulty(fsp);
+let promised = null;
+const sysp = () => (promised ??= faulty(fs.promises));
 
 /** Directory fsync errors of platforms that cannot fsync a directory. */
 const DIR_FSYNC_UNSUPPORTED = new Set(["EINVAL", "EISDIR", "EPERM", "ENOTSUP", "EBADF"]);
 
 /** 32 hex digits from the platform's cryptographic random source. */
 function randomToken() {
-  return crypto.randomBytes(16).toString("hex");
+  return require("node:crypto").randomBytes(16).toString("hex");
 }
 
 function unlinkQuiet(file) {
@@ -88,7 +91,7 @@ function fsyncDirSync(dir) {
 async function fsyncDir(dir) {
   let handle;
   try {
-    handle = await sysp.open(dir, "r");
+    handle = await sysp().open(dir, "r");
   } catch (error) {
     if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return;
     throw error;
@@ -189,7 +192,7 @@ const readMaybe = {
   async async(file, cap = null, noFollow = false) {
     let handle;
     try {
-      handle = await sysp.open(file, readFlags(noFollow));
+      handle = await sysp().open(file, readFlags(noFollow));
     } catch (error) {
       if (error.code === "ENOENT") return null;
       return refuseLink(file, error);
@@ -244,13 +247,13 @@ const writeAtomic = {
   async async(file, text) {
     let stat = null;
     try {
-      stat = await sysp.stat(file);
+      stat = await sysp().stat(file);
     } catch (error) {
       if (error.code !== "ENOENT") throw error;
     }
     const mode = existingMode(stat);
     const tmp = tempPath(file);
-    const handle = await sysp.open(tmp, "wx", 0o666);
+    const handle = await sysp().open(tmp, "wx", 0o666);
     try {
       try {
         if (mode !== null) await handle.chmod(mode);
@@ -259,7 +262,7 @@ const writeAtomic = {
       } finally {
         await handle.close();
       }
-      await sysp.rename(tmp, file);
+      await sysp().rename(tmp, file);
     } catch (error) {
       unlinkQuiet(tmp);
       throw error;
@@ -300,7 +303,7 @@ const writeCopy = {
       const copy = n === 0 ? name : `${name}-${n}`;
       let handle;
       try {
-        handle = await sysp.open(copy, "wx", 0o644);
+        handle = await sysp().open(copy, "wx", 0o644);
       } catch (error) {
         if (error.code === "EEXIST") continue;
         throw error;
@@ -345,7 +348,7 @@ const appendOnce = {
   async async(file, text, created) {
     let handle;
     try {
-      handle = await sysp.open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o666);
+      handle = await sysp().open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o666);
     } catch (error) {
       refuseLink(file, error);
     }
@@ -380,7 +383,7 @@ const truncate = {
   async async(file, length) {
     let handle;
     try {
-      handle = await sysp.open(file, O_WRONLY | O_NOFOLLOW);
+      handle = await sysp().open(file, O_WRONLY | O_NOFOLLOW);
     } catch (error) {
       refuseLink(file, error);
     }
@@ -420,7 +423,7 @@ const writeNew = {
     }
   },
   async async(file, text) {
-    const handle = await sysp.open(file, "wx", 0o666);
+    const handle = await sysp().open(file, "wx", 0o666);
     try {
       await handle.writeFile(text);
       await handle.sync();
@@ -441,7 +444,7 @@ const readStamped = {
     }
   },
   async async(file) {
-    const handle = await sysp.open(file, "r");
+    const handle = await sysp().open(file, "r");
     try {
       return { mtime: Math.floor((await handle.stat()).mtimeMs), data: await handle.readFile() };
     } finally {

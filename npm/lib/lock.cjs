@@ -13,7 +13,6 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const crypto = require("node:crypto");
 const { unlinkQuiet, requireRegular, readFlags, sys } = require("./atomic.cjs");
 const { CONSTANTS } = require("./tables.cjs");
 
@@ -69,7 +68,7 @@ function identity() {
 
 /** A fresh owner record and the lock file's bytes (`{record, text}`, the core's format). */
 function newRecord() {
-  return core().lock.record(identity(), crypto.randomBytes(CONSTANTS.tokenBytes), Date.now());
+  return core().lock.record(identity(), require("node:crypto").randomBytes(CONSTANTS.tokenBytes), Date.now());
 }
 
 /**

@@ -8,7 +8,6 @@
  * `target[name + "Sync"]` from one `routine(io, ...args)`.
  */
 const fs = require("node:fs");
-const fsp = require("node:fs/promises");
 const atomic = require("./atomic.cjs");
 
 const pick = (variant) =>
@@ -36,16 +35,16 @@ const SYNC = Object.freeze({
   unlink: (file) => fs.unlinkSync(file),
 });
 
-/** The promise-based I/O table. */
+/** The promise-based I/O table (`fs.promises` loads on first use). */
 const ASYNC = Object.freeze({
   ...pick("async"),
   sync: false,
-  mkdir: (dir) => fsp.mkdir(dir, { recursive: true }),
-  readFile: (file) => fsp.readFile(file),
-  stat: (file) => fsp.stat(file),
-  lstat: (file) => fsp.lstat(file),
-  link: (from, to) => fsp.link(from, to),
-  unlink: (file) => fsp.unlink(file),
+  mkdir: (dir) => fs.promises.mkdir(dir, { recursive: true }),
+  readFile: (file) => fs.promises.readFile(file),
+  stat: (file) => fs.promises.stat(file),
+  lstat: (file) => fs.promises.lstat(file),
+  link: (from, to) => fs.promises.link(from, to),
+  unlink: (file) => fs.promises.unlink(file),
 });
 
 function isThenable(value) {
