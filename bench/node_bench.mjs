@@ -108,7 +108,7 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
       "Node (1): merge + validate, text in → text out",
       `A ${docBytes.length}-byte \`agency.runner_status\` document (Buffer, as read from a file) and a ` +
         `${patchText.length}-byte deep patch; output is the 2-space-indented text. ` +
-        "`applyUpdate` also returns the merged document as an object and its etag.",
+        "`applyUpdate` also returns the merged document (as an object parsed when first read) and its etag.",
       results,
     ),
   );

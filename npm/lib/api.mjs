@@ -302,29 +302,53 @@ function decode(out, form, source) {
 const utf8 = new TextDecoder(); // UTF-8; a leading BOM is dropped, as the core's parser does
 
 /**
+ * `{document, ...fields}` whose `document` is parsed from the JSON text `json` when it is
+ * first read (then kept; assigning it replaces it): a caller that wants the text, the etag or
+ * the report only does not pay for building the objects. `json` is a string, so what is
+ * parsed later is what the core checked now.
+ */
+function withDocument(json, fields) {
+  let document;
+  let parsed = false;
+  return {
+    get document() {
+      if (!parsed) {
+        document = JSON.parse(json);
+        parsed = true;
+      }
+      return document;
+    },
+    set document(value) {
+      document = value;
+      parsed = true;
+    },
+    ...fields,
+  };
+}
+
+/**
  * A reader's result as the binding sends it: `=` and the compact JSON of its fields but the
- * document, when the document is the bytes' own JSON (`source`, the bytes passed in: parsed
- * here, as the core read them); else `+`, the fields, a newline and the document.
+ * document, when the document is the bytes' own JSON (`source`, the bytes passed in: decoded
+ * now and parsed on first read, as the core read them); else `+`, the fields, a newline and
+ * the document.
  */
 function loadedResult(out, source) {
   if (out.startsWith("=")) {
-    const meta = JSON.parse(out.slice(1));
-    return { document: JSON.parse(utf8.decode(source)), ...meta };
+    return withDocument(utf8.decode(source), JSON.parse(out.slice(1)));
   }
   const cut = out.indexOf("\n");
-  const meta = JSON.parse(out.slice(1, cut));
-  return { document: JSON.parse(out.slice(cut + 1)), ...meta };
+  return withDocument(out.slice(cut + 1), JSON.parse(out.slice(1, cut)));
 }
 
 /**
  * An update result as the binding sends it: the compact JSON of its fields but the document
- * and its text, a newline, then the canonical text, from which the document is parsed.
+ * and its text, a newline, then the canonical text, from which the document is parsed when it
+ * is first read.
  */
 function updateResult(out) {
   const cut = out.indexOf("\n");
-  const meta = JSON.parse(out.slice(0, cut));
   const text = out.slice(cut + 1);
-  return { document: JSON.parse(text), text, ...meta };
+  return withDocument(text, { text, ...JSON.parse(out.slice(0, cut)) });
 }
 
 /** Puts `BigInt(text)` at the JSON pointer `pointer` of `root` (which holds a number there). */

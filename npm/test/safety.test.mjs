@@ -282,3 +282,24 @@ test("loadDocument gives the core's document whether JS parses the bytes or the 
   assert.deepEqual(Object.keys(own), ["document", "etag", "corrupt", "valid", "errors", "warnings"]);
   assert.deepEqual(Object.keys(zero), Object.keys(own));
 });
+
+test("a result's document is parsed when first read, from what the call checked", () => {
+  // A reader's bytes are decoded during the call: a buffer changed afterwards changes nothing.
+  const bytes = Buffer.from('{"a": [1, 2], "s": "x"}');
+  const loaded = sc.loadDocument("json", bytes);
+  bytes.fill(0x20);
+  assert.deepEqual(loaded.document, { a: [1, 2], s: "x" });
+  assert.equal(loaded.document, loaded.document, "parsed once, then kept");
+  // An update's document comes from its text; the text alone builds no objects.
+  const updated = sc.applyUpdate("json", '{"a": 1}', { b: 2 }, null, null);
+  assert.equal(updated.text, '{\n  "a": 1,\n  "b": 2\n}\n');
+  assert.deepEqual(updated.document, { a: 1, b: 2 });
+  updated.document.a = 5;
+  assert.equal(updated.document.a, 5, "the same object every time");
+  updated.document = { c: 3 };
+  assert.deepEqual(updated.document, { c: 3 }, "assigning replaces it");
+  // Enumerable, first, and materialized by JSON.stringify and spread.
+  assert.deepEqual(Object.keys(updated), ["document", "text", "etag", "changed", "corrupt", "warnings"]);
+  assert.equal(JSON.parse(JSON.stringify(loaded)).document.s, "x");
+  assert.deepEqual({ ...loaded }.document, { a: [1, 2], s: "x" });
+});
