@@ -18,8 +18,8 @@ export CARGO_TARGET_DIR="${STATECORE_MATURIN_TARGET:-$PWD/target/maturin}"
 
 mkdir -p dist/wheels
 rm -f dist/wheels/statecore-*.whl
-log "maturin build --release"
-(cd python && ../.venv/bin/maturin build --release --quiet -o ../dist/wheels \
+log "maturin build --profile python-release"
+(cd python && ../.venv/bin/maturin build --profile python-release --quiet -o ../dist/wheels \
   --interpreter ../.venv/bin/python)
 wheels=(dist/wheels/statecore-*-cp39-abi3-*.whl)
 if [ ${#wheels[@]} -ne 1 ] || [ ! -f "${wheels[0]}" ]; then
