@@ -1,4 +1,4 @@
-"""One writer process of python_bench.py (3b): ``writers_child.py IMPL FILE WRITER COUNT``.
+"""One writer process of bench (3b) (py_locked.py): ``writers_child.py IMPL FILE WRITER COUNT``.
 
 Imports what IMPL needs, warms up on a private copy of FILE, prints "ready", waits for a line
 on stdin (the start signal), then makes COUNT locked updates of FILE, the i-th setting
@@ -29,7 +29,7 @@ def main() -> None:
             return statecore.update_document(path, "agency.runner_status", patch)
 
     else:
-        from python_bench import json_locked_update, rs_locked_update
+        from py_alternatives import json_locked_update, rs_locked_update
 
         locked_update = {"orjson": rs_locked_update, "json": json_locked_update}[impl]
 
