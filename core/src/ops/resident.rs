@@ -128,8 +128,8 @@ impl Resident {
     }
 
     /// Merges an object `patch` into the object document in place: only the part it can
-    /// change (its keys and the stamp's field) is copied and merged, then swapped in; the
-    /// swap is undone when the result breaks a limit or is invalid. The same document as
+    /// change (its keys and the stamp's field) is copied, merged and checked against the
+    /// limits, then swapped in; the swap is undone when the result is invalid. The same document as
     /// merging into a copy of the whole (the patch's keys are merged in order, new ones at
     /// the end, and no other key is touched), for a cost that grows with the patch.
     fn patch(&mut self, patch: &Value, options: &MergeOptions) -> Result<Value> {
