@@ -6,6 +6,7 @@
 //! (integers as exact `int`s, other numbers as `float`s, `E_PRECISION` out of range).
 
 use crate::errors::{type_name, value_error, Fail};
+use crate::fast::to_value;
 use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -20,15 +21,16 @@ pub(crate) fn arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Value> {
 
 /// The containers around the value being converted, outermost first (their addresses): its
 /// length is the depth, and a container met again on it is a cycle.
-type Around = Vec<*mut pyo3::ffi::PyObject>;
+pub(crate) type Around = Vec<*mut pyo3::ffi::PyObject>;
 
-/// The walk: `around` holds the containers around `obj`.
-pub(crate) fn to_value(obj: &Bound<'_, PyAny>, around: &mut Around) -> Result<Value, Fail> {
+/// The general walk, for any object (`crate::fast` takes the common types first): `around`
+/// holds the containers around `obj`.
+pub(crate) fn general(obj: &Bound<'_, PyAny>, around: &mut Around) -> Result<Value, Fail> {
     if obj.is_none() {
         return Ok(Value::Null);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Value::String(string(s)?));
+        return Ok(Value::String(str_text(s)?));
     }
     // `bool` before `int`: it is a subclass of it.
     if let Ok(b) = obj.cast::<PyBool>() {
@@ -41,7 +43,13 @@ pub(crate) fn to_value(obj: &Bound<'_, PyAny>, around: &mut Around) -> Result<Va
         return within(obj, around, |around| object(dict, around));
     }
     if let Ok(list) = obj.cast::<PyList>() {
-        return within(obj, around, |around| array(list.iter(), list.len(), around));
+        let len = list.len();
+        let value = within(obj, around, |around| array(list.iter(), len, around))?;
+        return if list.len() == len {
+            Ok(value)
+        } else {
+            Err(changed("list"))
+        };
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         let f = f.value();
@@ -63,7 +71,7 @@ pub(crate) fn to_value(obj: &Bound<'_, PyAny>, around: &mut Around) -> Result<Va
 /// Converts the items of the container `obj` (`convert`) one level deeper: `E_LIMIT` past the
 /// depth limit, which is also what stops a cycle; only then is `obj` looked for among the
 /// containers around it, to report a cycle as `E_VALUE` (no cost on the way down).
-fn within(
+pub(crate) fn within(
     obj: &Bound<'_, PyAny>,
     around: &mut Around,
     convert: impl FnOnce(&mut Around) -> Result<Value, Fail>,
@@ -80,9 +88,13 @@ fn within(
     value
 }
 
-fn object(dict: &Bound<'_, PyDict>, around: &mut Around) -> Result<Value, Fail> {
-    let mut map = Map::with_capacity(dict.len());
-    for (key, item) in dict.iter() {
+/// The members of any `dict`, from a list of its items (PyO3's iteration would panic on a
+/// dict changed meanwhile by Python code of a value inside it; that is `E_VALUE` instead).
+pub(crate) fn object(dict: &Bound<'_, PyDict>, around: &mut Around) -> Result<Value, Fail> {
+    let size = dict.len();
+    let mut map = Map::with_capacity(size);
+    for pair in dict.items().iter() {
+        let (key, item) = pair.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
         let Ok(key) = key.cast::<PyString>() else {
             return Err(value_error(format!(
                 "object keys must be str, not {} ({})",
@@ -91,7 +103,7 @@ fn object(dict: &Bound<'_, PyDict>, around: &mut Around) -> Result<Value, Fail> 
                     .map_or_else(|_| "?".to_owned(), |r| r.to_string())
             )));
         };
-        let key = string(key)?;
+        let key = str_text(key)?;
         let value = to_value(&item, around).map_err(|fail| fail.within(&key))?;
         if let Some(_previous) = map.insert(key, value) {
             // Only possible with `str` subclasses whose equality differs from their text.
@@ -99,8 +111,20 @@ fn object(dict: &Bound<'_, PyDict>, around: &mut Around) -> Result<Value, Fail> 
                 "two keys of this dict have the same text".to_owned(),
             ));
         }
+        if dict.len() != size {
+            return Err(changed("dict"));
+        }
     }
     Ok(Value::Object(map))
+}
+
+/// The error for a container that Python code (run while converting a value inside it, such
+/// as an int subclass's `__int__`) changed meanwhile.
+pub(crate) fn changed(what: &str) -> Fail {
+    value_error(format!(
+        "the {what} changed size while it was converted (by code of a value inside it, such \
+         as an int subclass's __int__); convert a copy made beforehand"
+    ))
 }
 
 fn array<'py>(
@@ -116,7 +140,7 @@ fn array<'py>(
 }
 
 /// A `str` as UTF-8, within the string-length limit; a lone surrogate is `E_VALUE`.
-fn string(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
+pub(crate) fn str_text(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
     let text = utf8(s).map_err(|err| {
         if err.is_instance_of::<PyUnicodeEncodeError>(s.py()) {
             value_error("str contains a lone surrogate, which JSON text cannot hold".to_owned())

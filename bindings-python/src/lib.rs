@@ -13,6 +13,7 @@
 mod convert;
 mod dispatch;
 mod errors;
+mod fast;
 mod keys;
 mod resident;
 

@@ -197,6 +197,65 @@ def test_subclasses_of_the_json_types() -> None:
     )
 
 
+class MyStr(str):
+    pass
+
+
+def test_keys_that_are_str_subclasses() -> None:
+    # Exact `str` keys take the fast path; a subclass sends the dict through the checked one.
+    assert statecore.merge({"a": 1, MyStr("b"): {MyStr("c"): [2]}}, {}) == {"a": 1, "b": {"c": [2]}}
+
+
+class Meddler(int):
+    """An int past 64 bits whose ``__int__`` (run while it is converted) changes a container."""
+
+    def __new__(cls, change: Any) -> Meddler:
+        made = super().__new__(cls, 2**70)
+        made.change = change
+        return made
+
+    def __int__(self) -> int:
+        self.change()
+        return 2**70
+
+
+@pytest.mark.parametrize("container", ["dict", "list", "ordered", "parent"])
+def test_a_container_changed_while_converted_is_refused(container: str) -> None:
+    # Python code run during the walk (here `__int__`) cannot crash it or slip a half-read
+    # container through: the change is E_VALUE, as Python's own dict iteration refuses it.
+    doc: Any
+    if container == "dict":
+        doc = {"a": 1}
+        doc["m"] = Meddler(lambda: doc.update(b=2, c=3))
+        path = ""
+    elif container == "list":
+        doc = {"items": [1]}
+        doc["items"].append(Meddler(doc["items"].clear))
+        doc["items"].append(3)
+        path = "/items"
+    elif container == "ordered":
+        doc = OrderedDict(a=1)
+        doc["m"] = Meddler(lambda: doc.update(b=2))
+        path = ""
+    else:
+        # The inner dict loses its last outside reference while it is being walked.
+        doc = {"x": {"a": None, "b": [1, 2]}}
+        doc["x"]["a"] = Meddler(doc.clear)
+        path = ""
+    with pytest.raises(statecore.DataError) as raised:
+        statecore.merge(doc, {})
+    assert raised.value.code == "E_VALUE"
+    assert raised.value.path == path
+    assert "changed size while it was converted" in raised.value.message
+
+
+def test_a_value_that_runs_code_without_changing_anything() -> None:
+    calls: list[int] = []
+    doc = {"a": [Meddler(lambda: calls.append(1)), {"b": Meddler(lambda: calls.append(2))}]}
+    assert statecore.merge(doc, {}) == {"a": [2**70, {"b": 2**70}]}
+    assert calls == [1, 2]
+
+
 @pytest.mark.parametrize(
     "n", [2**63 - 1, 2**63, 2**64, 2**64 + 1, -(2**63), -(2**63) - 1, 10**30, -(10**40)]
 )

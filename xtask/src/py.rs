@@ -71,11 +71,19 @@ pub(crate) fn arg_tuple(params: &[&Param]) -> String {
                     .iter()
                     .map(|f| format!("{0}={0}", f.name))
                     .collect();
+                // The keywords are looked at in Python only when one is given: the common
+                // call (no keyword) passes the dict as it is, without a call.
+                let unset: Vec<String> = shape
+                    .fields
+                    .iter()
+                    .map(|f| format!("{} is None", f.name))
+                    .collect();
                 format!(
-                    "_rt.options({:?}, {}, {})",
+                    "({1} if {3} else _rt.options({0:?}, {1}, {2}))",
                     p.name,
                     p.name,
-                    keywords.join(", ")
+                    keywords.join(", "),
+                    unset.join(" and ")
                 )
             }
             Kind::Random => format!("_rt.random({})", p.name),

@@ -157,6 +157,13 @@ impl Map {
         Ok(())
     }
 
+    /// Adds `key` at the end without looking for it: for a caller that knows its keys are
+    /// distinct (the keys of a Python `dict` that are exact `str`). A repeated key would leave
+    /// the map with two entries for it, so every other caller uses `insert` or `insert_new`.
+    pub fn push_distinct(&mut self, key: Str, value: Value) {
+        self.push(key, value);
+    }
+
     fn push(&mut self, key: Str, value: Value) {
         let at = self.entries.len();
         if let Some(index) = &mut self.index {

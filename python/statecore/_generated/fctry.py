@@ -280,11 +280,11 @@ def status_line(state: Any) -> Any:
 
 def render_status_line(summary: Mapping[str, object], options: StatusLineOptions | None = None, *, color: bool | None = None) -> str:
     """One line of text from a status line summary (``color`` adds ANSI colours)."""
-    return cast("str", _call("fctry_render_status_line", (summary, _rt.options("options", options, color=color))))
+    return cast("str", _call("fctry_render_status_line", (summary, (options if color is None else _rt.options("options", options, color=color)))))
 
 def status_line_text(data: str | bytes | None = None, options: StatusLineOptions | None = None, *, color: bool | None = None) -> str:
     """The rendered status line straight from the state file's bytes (none: no file; unparseable bytes read as ``{}``)."""
-    return cast("str", _call("fctry_status_line_text", (data, _rt.options("options", options, color=color))))
+    return cast("str", _call("fctry_status_line_text", (data, (options if color is None else _rt.options("options", options, color=color)))))
 
 def activity_feed(sources: Sequence[Sequence[object]]) -> ActivityFeed:
     """Event lists merged oldest first: ``{events, invalid}`` (events without a valid timestamp are listed in ``invalid``, never dropped silently)."""

@@ -53,11 +53,11 @@ def serialize(value: object) -> str:
 
 def merge(doc: object, patch: object, options: MergeOptions | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> Json:
     """Merges ``patch`` into ``doc`` (deep merge by default; the inputs are not changed)."""
-    return cast("Json", _call("merge", (doc, patch, _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp))))
+    return cast("Json", _call("merge", (doc, patch, (options if strategy is None and rules is None and stamp is None else _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp)))))
 
 def merge_text(doc: str | bytes, patch: str | bytes, options: MergeOptions | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> str:
     """``merge`` over JSON text, returning canonical text (numbers exact)."""
-    return cast("str", _call("merge_text", (doc, patch, _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp))))
+    return cast("str", _call("merge_text", (doc, patch, (options if strategy is None and rules is None and stamp is None else _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp)))))
 
 def validate(kind: DocumentKind, doc: object) -> Report:
     """Validates a document of a kind; problems are data (a report), not exceptions."""
@@ -133,7 +133,7 @@ def apply_update(kind: Literal["fctry.event"], data: str | bytes | None, patch: 
 def apply_update(kind: Literal["hivemind.state"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[HivemindState]: ...
 def apply_update(kind: DocumentKind, data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> Any:
     """The pure read-merge-validate step over a file's bytes (none: a missing file)."""
-    return _call("apply_update", (kind, data, patch, _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp), if_match, reset))
+    return _call("apply_update", (kind, data, patch, (options if strategy is None and rules is None and stamp is None else _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp)), if_match, reset))
 
 @overload
 def finish_update(kind: Literal["json"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[JsonObject]: ...
