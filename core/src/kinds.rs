@@ -146,6 +146,31 @@ pub static KINDS: &[Kind] = &[
             patch: None,
         }),
     },
+    Kind {
+        name: "hive.state",
+        description: "<sessions>/<session_id>/STATE.json of a hive session (v2); missing file = \
+                      null (the session is recovered from its EVENTS.jsonl)",
+        root: Ty::Object(&crate::hive::shapes::STATE),
+        default: null,
+        validate: crate::hive::validate_state,
+        file: None,
+    },
+    Kind {
+        name: "hive.worker",
+        description: "one worker's state in a hive session (worker_states[name])",
+        root: Ty::Object(&crate::hive::shapes::WORKER),
+        default: empty_object,
+        validate: crate::hive::validate_worker,
+        file: None,
+    },
+    Kind {
+        name: "hive.event",
+        description: "one EVENTS.jsonl line of a hive session",
+        root: Ty::Object(&crate::hive::shapes::EVENT),
+        default: empty_object,
+        validate: crate::hive::validate_event,
+        file: None,
+    },
 ];
 
 /// Looks a kind up by name; `E_KIND` lists the known ones.

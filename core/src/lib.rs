@@ -16,6 +16,7 @@ pub mod agency;
 pub mod document;
 pub mod error;
 pub mod fctry;
+pub mod hive;
 pub mod hivemind;
 pub mod json;
 pub mod jsonl;

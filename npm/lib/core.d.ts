@@ -63,6 +63,18 @@ export type HivemindEvent = "select_project" | "give_task" | "plan_written" | "p
 /** An automatic follow-up event. */
 export type HivemindFollowUp = "review_checkpoint" | "sync_friction";
 
+/** A session's phase: initializing → planning → spawning → executing → synthesizing → complete, or failed from any of them. */
+export type HivePhase = "initializing" | "planning" | "spawning" | "executing" | "synthesizing" | "complete" | "failed";
+
+/** A worker's status. */
+export type HiveWorkerStatus = "planned" | "spawning" | "active" | "completed" | "failed";
+
+/** `deep`: objects merged recursively, lists replaced, null kept; `shallow`: top level. */
+export type HiveMergeStrategy = "deep" | "shallow";
+
+/** `timeout`: no heartbeat for the timeout or longer; `clock_skew`: a heartbeat in the future; `no_heartbeat`: none recorded; `unreadable_heartbeat`: not a timestamp. */
+export type HiveHealthProblem = "timeout" | "clock_skew" | "no_heartbeat" | "unreadable_heartbeat";
+
 /** A runner status (case-sensitive). */
 export type RunnerStatusName = "working" | "needs_input" | "blocked" | "ready_for_review";
 
@@ -819,6 +831,368 @@ export interface HivemindDetails {
   total_checkpoints?: number;
 }
 
+/** A step's result: the new `STATE.json` document and the `EVENTS.jsonl` line recording it (the host writes the state and appends the line under one lock). */
+export interface HiveStep {
+  /** The new state. */
+  state: HiveState;
+  /** The event line to append. */
+  event: HiveEvent;
+}
+
+/** `<sessions>/<session_id>/STATE.json`: a hive session (STATE.json v2). */
+export interface HiveState {
+  /** The JSON Schema this document follows. */
+  $schema?: string | null;
+  /** The structure's version. */
+  version: "2.0";
+  /** The session (its directory's name). */
+  session_id: string;
+  /** What the session does. */
+  task: string;
+  /** The session's phase, the phase of record (docs/hive.md § Phases). */
+  status: HivePhase;
+  /** The session's timestamps. */
+  timestamps: HiveTimestamps;
+  /** Who is planned, spawned, active, completed, failed. */
+  coordination_status: HiveCoordinationStatus;
+  /** Each worker's state, by name. */
+  worker_states?: { [key: string]: HiveWorker } | null;
+  /** The queen's decisions. */
+  queen_decisions?: HiveQueenDecisions | null;
+  /** Research. */
+  research_progress?: HiveResearchProgress | null;
+  /** Implementation. */
+  implementation_progress?: HiveImplementationProgress | null;
+  /** Quality gates. */
+  quality_gates?: HiveQualityGates | null;
+  /** Session-wide metrics. */
+  metrics?: HiveMetrics | null;
+  /** Environment and recovery. */
+  session_metadata?: HiveSessionMetadata | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The session's timestamps. */
+export interface HiveTimestamps {
+  /** When the session was created. */
+  created_at: string;
+  /** The last update (every step sets it). */
+  updated_at: string;
+  /** The last sign of life of anyone. */
+  last_heartbeat?: string | null;
+  /** When each phase was entered. */
+  phase_transitions?: HivePhaseTransitions | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** When each phase was entered, stamped by a phase change (null: not yet). */
+export interface HivePhaseTransitions {
+  /** Entered `planning`. */
+  planning_started?: string | null;
+  /** Entered `spawning`. */
+  spawning_started?: string | null;
+  /** Entered `executing`. */
+  execution_started?: string | null;
+  /** Entered `synthesizing`. */
+  synthesis_started?: string | null;
+  /** Entered `complete`. */
+  completed_at?: string | null;
+  /** Entered `failed` (statecore's addition: the seed has no stamp for it). */
+  failed_at?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** Worker planning, spawning and execution tracking. */
+export interface HiveCoordinationStatus {
+  /** The coordination phase: `status`, except `planning` while `status` is `initializing` (the template's pair). */
+  phase?: HivePhase | null;
+  /** Workers the queen planned. */
+  workers_planned?: string[] | null;
+  /** Workers spawned (each also planned). */
+  workers_spawned?: string[] | null;
+  /** Spawned workers now working. */
+  workers_active?: string[] | null;
+  /** Spawned workers that completed. */
+  workers_completed?: string[] | null;
+  /** Spawned workers that failed. */
+  workers_failed?: string[] | null;
+  /** Spawn attempts per worker. */
+  spawn_attempts?: { [key: string]: number } | null;
+  /** Ready for synthesis. */
+  synthesis_ready?: boolean | null;
+  /** What blocks progress. */
+  blocking_issues?: Json[] | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** One worker's state (the template's `worker-state-template.json`). */
+export interface HiveWorker {
+  /** The worker's status. */
+  status: HiveWorkerStatus;
+  /** The worker's task. */
+  task: string;
+  /** When it was spawned (null before). */
+  spawned_at?: string | null;
+  /** Its last update. */
+  last_update?: string | null;
+  /** Its last heartbeat. */
+  last_heartbeat?: string | null;
+  /** What it focuses on. */
+  focus_areas?: string[] | null;
+  /** What it produced. */
+  outputs?: HiveWorkerOutputs | null;
+  /** Its counters. */
+  metrics?: HiveWorkerMetrics | null;
+  /** Which protocol steps it logged. */
+  protocol_compliance?: HiveProtocolCompliance | null;
+  /** Why it failed. */
+  error?: HiveWorkerError | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** What a worker produced: its notes file, its JSON output, other artifacts. */
+export interface HiveWorkerOutputs {
+  /** The notes (a path or the text). */
+  notes?: Json;
+  /** The JSON output (a path or the value). */
+  json?: Json;
+  /** Other artifacts. */
+  artifacts?: Json[] | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** A worker's counters. */
+export interface HiveWorkerMetrics {
+  /** Event lines logged for this worker (each worker step adds one). */
+  events_logged?: number | null;
+  /** Debug log entries. */
+  debug_entries?: number | null;
+  /** Files created. */
+  files_created?: number | null;
+  /** Tokens used, estimated. */
+  tokens_estimated?: number | null;
+  /** Time worked, in seconds. */
+  duration_seconds?: number | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** Which protocol steps a worker logged. */
+export interface HiveProtocolCompliance {
+  /** Startup logged. */
+  startup_logged?: boolean | null;
+  /** Configuration logged. */
+  configuration_logged?: boolean | null;
+  /** Completion logged. */
+  completion_logged?: boolean | null;
+  /** Debug logging on. */
+  debug_logging_active?: boolean | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** Why a worker failed (statecore's addition; other fields kept). */
+export interface HiveWorkerError {
+  /** What went wrong. */
+  message: string;
+  /** When. */
+  at?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The queen's decisions: complexity, worker selection, strategy, plan, escalation. */
+export interface HiveQueenDecisions {
+  /** How complex the task is. */
+  complexity_assessment?: HiveComplexityAssessment | null;
+  /** Why these workers. */
+  worker_selection_rationale?: string | null;
+  /** `parallel`, `sequential`, ... */
+  coordination_strategy?: string | null;
+  /** The plan. */
+  execution_plan?: HiveExecutionPlan | null;
+  /** When to escalate. */
+  escalation_triggers?: Json[] | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** How complex the queen judged the task. */
+export interface HiveComplexityAssessment {
+  /** The level (the template starts at 1). */
+  level?: number | null;
+  /** What makes it complex. */
+  factors?: Json[] | null;
+  /** Why. */
+  rationale?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The queen's plan (other fields kept). */
+export interface HiveExecutionPlan {
+  /** The plan's phases. */
+  phases?: Json[] | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** Research domains and synthesis. */
+export interface HiveResearchProgress {
+  /** Domains found. */
+  domains_identified?: Json[] | null;
+  /** Domains done. */
+  domains_completed?: Json[] | null;
+  /** `pending`, ... */
+  synthesis_status?: string | null;
+  /** Key findings. */
+  key_findings?: Json[] | null;
+  /** The synthesis file. */
+  synthesis_file?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** Implementation task counters. */
+export interface HiveImplementationProgress {
+  /** Tasks created. */
+  tasks_created?: number | null;
+  /** Tasks assigned. */
+  tasks_assigned?: number | null;
+  /** Tasks in progress. */
+  tasks_in_progress?: number | null;
+  /** Tasks completed. */
+  tasks_completed?: number | null;
+  /** Tasks blocked. */
+  tasks_blocked?: number | null;
+  /** What blocks them. */
+  blocking_issues?: Json[] | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The session's quality gates. */
+export interface HiveQualityGates {
+  /** Worker selection checked. */
+  worker_selection_validated?: boolean | null;
+  /** Every planned worker spawned. */
+  all_workers_spawned?: boolean | null;
+  /** Compliance checked. */
+  protocol_compliance_verified?: boolean | null;
+  /** Outputs checked. */
+  outputs_validated?: boolean | null;
+  /** Synthesis done. */
+  synthesis_complete?: boolean | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** Session-wide metrics. */
+export interface HiveMetrics {
+  /** Seconds since creation. */
+  session_duration_seconds?: number | null;
+  /** Event lines logged (each step adds one). */
+  total_events_logged?: number | null;
+  /** Debug entries. */
+  total_debug_entries?: number | null;
+  /** Per worker. */
+  worker_efficiency?: { [key: string]: Json } | null;
+  /** Tokens, estimated. */
+  token_usage_estimated?: number | null;
+  /** Coordination time. */
+  coordination_overhead_seconds?: number | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** Environment and recovery settings (other fields kept). */
+export interface HiveSessionMetadata {
+  /** `2.0`. */
+  hive_mind_version?: string | null;
+  /** `2.0`. */
+  protocol_version?: string | null;
+  /** `production`, ... */
+  environment?: string | null;
+  /** `full`, ... */
+  resumption_capability?: string | null;
+  /** Recovery from the log allowed. */
+  auto_recovery_enabled?: boolean | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** One `EVENTS.jsonl` line (other fields, such as a logger's `sequence` or `level`, kept). */
+export interface HiveEvent {
+  /** When. */
+  timestamp: string;
+  /** The event type (docs/hive.md § Events). */
+  type: string;
+  /** Who: `queen`, a worker's name, ... */
+  agent: string;
+  /** The payload: a string, an object or a list. */
+  details: string | { [key: string]: Json } | Json[];
+  /** An optional status. */
+  status?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** `validate_worker_state`'s result: valid when every check passed. */
+export interface HiveWorkerValidation {
+  /** Every check passed. */
+  valid: boolean;
+  /** Each check. */
+  checks: HiveWorkerChecks;
+}
+
+/** The seed's four checks of a worker state, by the original's names. */
+export interface HiveWorkerChecks {
+  /** `status`, `task`, `spawned_at`. */
+  has_required_fields: HiveWorkerCheck;
+  /** A known status. */
+  status_valid: HiveWorkerCheck;
+  /** A completed worker logged events. */
+  metrics_consistent: HiveWorkerCheck;
+  /** A completed worker has a real output. */
+  outputs_present: HiveWorkerCheck;
+}
+
+/** One check of a worker state: passed or not, and the problems found. */
+export interface HiveWorkerCheck {
+  /** True when nothing was found. */
+  passed: boolean;
+  /** What was found. */
+  problems: Issue[];
+}
+
+/** `check_worker_health`'s result. */
+export interface HiveHealth {
+  /** The active workers flagged, in `worker_states` order. */
+  unhealthy: HiveUnhealthyWorker[];
+  /** The timeout used. */
+  timeout_ms: number;
+  /** How many active workers were checked. */
+  checked: number;
+}
+
+/** An active worker the health check flags. */
+export interface HiveUnhealthyWorker {
+  /** The worker's name. */
+  worker: string;
+  /** What is wrong. */
+  problem: HiveHealthProblem;
+  /** Its `last_heartbeat` as written (null when absent). */
+  last_seen: Json;
+  /** Milliseconds from the heartbeat to `now` (negative: in the future; null when there is no readable heartbeat). */
+  since_ms: number | null;
+}
+
 /** `.agency/state/runner_status.json`: what a runner reports at each milestone. */
 export interface RunnerStatus {
   /** The JSON Schema this document follows (kept as it is). */
@@ -1143,6 +1517,12 @@ export interface Documents {
   "fctry.event": FctryEvent;
   /** workspace/state.json of a Hivemind project; missing file = the idle state */
   "hivemind.state": HivemindState;
+  /** <sessions>/<session_id>/STATE.json of a hive session (v2); missing file = null (the session is recovered from its EVENTS.jsonl) */
+  "hive.state": HiveState | null;
+  /** one worker's state in a hive session (worker_states[name]) */
+  "hive.worker": HiveWorker;
+  /** one EVENTS.jsonl line of a hive session */
+  "hive.event": HiveEvent;
 }
 
 /** A document kind name; an unknown one does not type-check. */
@@ -1325,6 +1705,24 @@ export declare const agency: {
   protocolDocument(): string;
 };
 
+/** The `hive` operations. */
+export declare const hive: {
+  /** The session phases as a machine definition (for `machine.*`). */
+  machine(): MachineDefinition;
+  /** The Mermaid `stateDiagram-v2` text of the session phases. */
+  diagram(): string;
+  /** A new session's STATE.json (the full v2 structure, `initializing`) and its `session_created` event line. */
+  createSession(sessionId: string, task: string, now?: Now | null): HiveStep;
+  /** Merges `updates` into the state (`deep` by default, lists replaced; `shallow`: top level), checks a phase change on the machine, sets `updated_at` and `last_heartbeat`, validates; returns it with its `state_updated` event line (`agent`: who, `queen` by default). */
+  updateState(state: HiveState, updates: { [key: string]: unknown }, strategy?: HiveMergeStrategy | null, now?: Now | null, agent?: string | null): HiveStep;
+  /** Moves the session to the next phase (or to `failed`), stamping its `phase_transitions` time; a skip or a move back is `E_TRANSITION`. Returns the state and its `phase_changed` event line. */
+  changePhase(state: HiveState, phase: HivePhase, now?: Now | null): HiveStep;
+  /** The seed's four checks of a worker state, by name, each with its problems and their paths; never fails on a missing field. */
+  validateWorkerState(worker: unknown): HiveWorkerValidation;
+  /** The active workers to flag at `now`: no heartbeat for `timeout_ms` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. */
+  checkWorkerHealth(state: HiveState, now?: Now | null, timeoutMs?: number | null): HiveHealth;
+};
+
 /** The `lock` operations. */
 export declare const lock: {
   /** A new owner record for this process (`identity`), its token from the host's random bytes: `{record, text}` (`text`: the lock file's bytes). */
@@ -1450,6 +1848,12 @@ export interface DocumentMethods {
     followUp(event: HivemindFollowUp, now?: Now | null): DocumentChange & { result: Omit<HivemindOutcome, "state"> };
     /** What a file created or changed under `workspace/` does in the current state (`content`: its text, null when unreadable). */
     onFile(path: string, content?: string | null, now?: Now | null): DocumentChange & { result: Omit<HivemindOutcome, "state"> };
+  };
+  "hive.state": {
+  };
+  "hive.worker": {
+  };
+  "hive.event": {
   };
 }
 

@@ -140,6 +140,13 @@ export const OPS = Object.freeze([
   ["hivemind", "fire", "hivemind_fire", [["state", "v"], ["event", "t", true], ["now", "n"], ["details", "v"]], "json", 1],
   ["hivemind", "followUp", "hivemind_follow_up", [["state", "v"], ["event", "t", true], ["now", "n"]], "json", 1],
   ["hivemind", "onFile", "hivemind_on_file", [["state", "v"], ["path", "t", true], ["content", "t"], ["now", "n"]], "json", 1],
+  ["hive", "machine", "hive_machine", [], "json", null],
+  ["hive", "diagram", "hive_diagram", [], "text", null],
+  ["hive", "createSession", "hive_create_session", [["sessionId", "t", true], ["task", "t", true], ["now", "n"]], "json", null],
+  ["hive", "updateState", "hive_update_state", [["state", "v", true], ["updates", "v", true], ["strategy", "t"], ["now", "n"], ["agent", "t"]], "json", null],
+  ["hive", "changePhase", "hive_change_phase", [["state", "v", true], ["phase", "t", true], ["now", "n"]], "json", null],
+  ["hive", "validateWorkerState", "hive_validate_worker_state", [["worker", "v", true]], "json", null],
+  ["hive", "checkWorkerHealth", "hive_check_worker_health", [["state", "v", true], ["now", "n"], ["timeoutMs", "v"]], "json", null],
   ["agency", "initialRunnerStatus", "agency_initial_runner_status", [["now", "n"]], "json", 0],
   ["agency", "updateRunnerStatus", "agency_update_runner_status", [["current", "v"], ["update", "v", true], ["now", "n"]], "json", 1],
   ["agency", "parseRunnerStatus", "agency_parse_runner_status", [["data", "b"]], "json", 1],
@@ -300,5 +307,11 @@ export const RESIDENT = Object.freeze({
     ["fire", "hivemind_fire", "change"],
     ["followUp", "hivemind_follow_up", "change"],
     ["onFile", "hivemind_on_file", "change"],
+  ],
+  "hive.state": [
+  ],
+  "hive.worker": [
+  ],
+  "hive.event": [
   ],
 });

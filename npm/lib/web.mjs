@@ -41,6 +41,7 @@ export const {
   fctry,
   hivemind,
   agency,
+  hive,
   lock,
   updateFile,
   queryFile,

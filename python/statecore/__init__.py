@@ -2,9 +2,9 @@
 
 Every operation is declared once, in the core's operation table, and generated here
 (``statecore._generated``): the pure functions (``parse``, ``merge``, ``validate``, ...),
-``statecore.machine`` (state machines), and the protocols ``statecore.fctry``,
-``statecore.hivemind`` and ``statecore.agency``, whose functions also run on a directory's
-files (locked, atomic, one crossing into the core per update). The host functions
+``statecore.machine`` (state machines), ``statecore.hive`` (hive sessions), and the protocols
+``statecore.fctry``, ``statecore.hivemind`` and ``statecore.agency``, whose functions also run
+on a directory's files (locked, atomic, one crossing into the core per update). The host functions
 (``read_document``, ``update_document``, ``append_line``, ``read_log``) do safe file I/O.
 Documents are plain ``dict``/``list``/``str``/``int``/``float``/``bool``/``None`` values; the
 API is the same as in every other language (docs/api.md); ``statecore.types`` names the
@@ -13,7 +13,7 @@ documents' types for annotations.
 
 from __future__ import annotations
 
-from statecore import _statecore, agency, fctry, hivemind, lock, machine
+from statecore import _statecore, agency, fctry, hive, hivemind, lock, machine
 from statecore._document import Document
 from statecore._generated.documents import *  # noqa: F403 (a class per kind, open_document, ...)
 from statecore._generated.documents import __all__ as _documents
@@ -37,6 +37,7 @@ __all__ = [
     "agency",
     "append_line",
     "fctry",
+    "hive",
     "hivemind",
     "lock",
     "machine",

@@ -28,6 +28,10 @@ HivemindStateName = str
 HivemindAgent = str
 HivemindEvent = str
 HivemindFollowUp = str
+HivePhase = str
+HiveWorkerStatus = str
+HiveMergeStrategy = str
+HiveHealthProblem = str
 RunnerStatusName = str
 RunStatusName = str
 LitterKind = str
@@ -95,6 +99,30 @@ HivemindTransition: Any = dict
 HivemindNotification: Any = dict
 HivemindScheduled: Any = dict
 HivemindDetails: Any = dict
+HiveStep: Any = dict
+HiveState: Any = dict
+HiveTimestamps: Any = dict
+HivePhaseTransitions: Any = dict
+HiveCoordinationStatus: Any = dict
+HiveWorker: Any = dict
+HiveWorkerOutputs: Any = dict
+HiveWorkerMetrics: Any = dict
+HiveProtocolCompliance: Any = dict
+HiveWorkerError: Any = dict
+HiveQueenDecisions: Any = dict
+HiveComplexityAssessment: Any = dict
+HiveExecutionPlan: Any = dict
+HiveResearchProgress: Any = dict
+HiveImplementationProgress: Any = dict
+HiveQualityGates: Any = dict
+HiveMetrics: Any = dict
+HiveSessionMetadata: Any = dict
+HiveEvent: Any = dict
+HiveWorkerValidation: Any = dict
+HiveWorkerChecks: Any = dict
+HiveWorkerCheck: Any = dict
+HiveHealth: Any = dict
+HiveUnhealthyWorker: Any = dict
 RunnerStatus: Any = dict
 RunnerStatusUpdate: Any = dict
 RunnerStatusParse: Any = dict
@@ -158,6 +186,34 @@ __all__ = [
     "GuardNot",
     "GuardOp",
     "GuardTest",
+    "HiveComplexityAssessment",
+    "HiveCoordinationStatus",
+    "HiveEvent",
+    "HiveExecutionPlan",
+    "HiveHealth",
+    "HiveHealthProblem",
+    "HiveImplementationProgress",
+    "HiveMergeStrategy",
+    "HiveMetrics",
+    "HivePhase",
+    "HivePhaseTransitions",
+    "HiveProtocolCompliance",
+    "HiveQualityGates",
+    "HiveQueenDecisions",
+    "HiveResearchProgress",
+    "HiveSessionMetadata",
+    "HiveState",
+    "HiveStep",
+    "HiveTimestamps",
+    "HiveUnhealthyWorker",
+    "HiveWorker",
+    "HiveWorkerCheck",
+    "HiveWorkerChecks",
+    "HiveWorkerError",
+    "HiveWorkerMetrics",
+    "HiveWorkerOutputs",
+    "HiveWorkerStatus",
+    "HiveWorkerValidation",
     "HivemindAgent",
     "HivemindAgentModes",
     "HivemindDetails",

@@ -65,6 +65,18 @@ HivemindEvent: TypeAlias = Literal["select_project", "give_task", "plan_written"
 HivemindFollowUp: TypeAlias = Literal["review_checkpoint", "sync_friction"]
 """An automatic follow-up event."""
 
+HivePhase: TypeAlias = Literal["initializing", "planning", "spawning", "executing", "synthesizing", "complete", "failed"]
+"""A session's phase: initializing → planning → spawning → executing → synthesizing → complete, or failed from any of them."""
+
+HiveWorkerStatus: TypeAlias = Literal["planned", "spawning", "active", "completed", "failed"]
+"""A worker's status."""
+
+HiveMergeStrategy: TypeAlias = Literal["deep", "shallow"]
+"""`deep`: objects merged recursively, lists replaced, null kept; `shallow`: top level."""
+
+HiveHealthProblem: TypeAlias = Literal["timeout", "clock_skew", "no_heartbeat", "unreadable_heartbeat"]
+"""`timeout`: no heartbeat for the timeout or longer; `clock_skew`: a heartbeat in the future; `no_heartbeat`: none recorded; `unreadable_heartbeat`: not a timestamp."""
+
 RunnerStatusName: TypeAlias = Literal["working", "needs_input", "blocked", "ready_for_review"]
 """A runner status (case-sensitive)."""
 
@@ -578,6 +590,220 @@ class HivemindDetails(TypedDict):
     error: NotRequired[str]
     total_checkpoints: NotRequired[int]
 
+class HiveStep(TypedDict):
+    """A step's result: the new `STATE.json` document and the `EVENTS.jsonl` line recording it (the host writes the state and appends the line under one lock)."""
+
+    state: HiveState
+    event: HiveEvent
+
+HiveState = TypedDict(
+    "HiveState",
+    {
+        "$schema": NotRequired[str | None],
+        "version": Literal["2.0"],
+        "session_id": str,
+        "task": str,
+        "status": HivePhase,
+        "timestamps": HiveTimestamps,
+        "coordination_status": HiveCoordinationStatus,
+        "worker_states": NotRequired[dict[str, HiveWorker] | None],
+        "queen_decisions": NotRequired[HiveQueenDecisions | None],
+        "research_progress": NotRequired[HiveResearchProgress | None],
+        "implementation_progress": NotRequired[HiveImplementationProgress | None],
+        "quality_gates": NotRequired[HiveQualityGates | None],
+        "metrics": NotRequired[HiveMetrics | None],
+        "session_metadata": NotRequired[HiveSessionMetadata | None],
+    },
+)
+"""`<sessions>/<session_id>/STATE.json`: a hive session (STATE.json v2)."""
+
+class HiveTimestamps(TypedDict):
+    """The session's timestamps."""
+
+    created_at: str
+    updated_at: str
+    last_heartbeat: NotRequired[str | None]
+    phase_transitions: NotRequired[HivePhaseTransitions | None]
+
+class HivePhaseTransitions(TypedDict):
+    """When each phase was entered, stamped by a phase change (null: not yet)."""
+
+    planning_started: NotRequired[str | None]
+    spawning_started: NotRequired[str | None]
+    execution_started: NotRequired[str | None]
+    synthesis_started: NotRequired[str | None]
+    completed_at: NotRequired[str | None]
+    failed_at: NotRequired[str | None]
+
+class HiveCoordinationStatus(TypedDict):
+    """Worker planning, spawning and execution tracking."""
+
+    phase: NotRequired[HivePhase | None]
+    workers_planned: NotRequired[list[str] | None]
+    workers_spawned: NotRequired[list[str] | None]
+    workers_active: NotRequired[list[str] | None]
+    workers_completed: NotRequired[list[str] | None]
+    workers_failed: NotRequired[list[str] | None]
+    spawn_attempts: NotRequired[dict[str, int] | None]
+    synthesis_ready: NotRequired[bool | None]
+    blocking_issues: NotRequired[list[Json] | None]
+
+class HiveWorker(TypedDict):
+    """One worker's state (the template's `worker-state-template.json`)."""
+
+    status: HiveWorkerStatus
+    task: str
+    spawned_at: NotRequired[str | None]
+    last_update: NotRequired[str | None]
+    last_heartbeat: NotRequired[str | None]
+    focus_areas: NotRequired[list[str] | None]
+    outputs: NotRequired[HiveWorkerOutputs | None]
+    metrics: NotRequired[HiveWorkerMetrics | None]
+    protocol_compliance: NotRequired[HiveProtocolCompliance | None]
+    error: NotRequired[HiveWorkerError | None]
+
+class HiveWorkerOutputs(TypedDict):
+    """What a worker produced: its notes file, its JSON output, other artifacts."""
+
+    notes: NotRequired[Json]
+    json: NotRequired[Json]
+    artifacts: NotRequired[list[Json] | None]
+
+class HiveWorkerMetrics(TypedDict):
+    """A worker's counters."""
+
+    events_logged: NotRequired[int | None]
+    debug_entries: NotRequired[int | None]
+    files_created: NotRequired[int | None]
+    tokens_estimated: NotRequired[int | None]
+    duration_seconds: NotRequired[float | None]
+
+class HiveProtocolCompliance(TypedDict):
+    """Which protocol steps a worker logged."""
+
+    startup_logged: NotRequired[bool | None]
+    configuration_logged: NotRequired[bool | None]
+    completion_logged: NotRequired[bool | None]
+    debug_logging_active: NotRequired[bool | None]
+
+class HiveWorkerError(TypedDict):
+    """Why a worker failed (statecore's addition; other fields kept)."""
+
+    message: str
+    at: NotRequired[str | None]
+
+class HiveQueenDecisions(TypedDict):
+    """The queen's decisions: complexity, worker selection, strategy, plan, escalation."""
+
+    complexity_assessment: NotRequired[HiveComplexityAssessment | None]
+    worker_selection_rationale: NotRequired[str | None]
+    coordination_strategy: NotRequired[str | None]
+    execution_plan: NotRequired[HiveExecutionPlan | None]
+    escalation_triggers: NotRequired[list[Json] | None]
+
+class HiveComplexityAssessment(TypedDict):
+    """How complex the queen judged the task."""
+
+    level: NotRequired[int | None]
+    factors: NotRequired[list[Json] | None]
+    rationale: NotRequired[str | None]
+
+class HiveExecutionPlan(TypedDict):
+    """The queen's plan (other fields kept)."""
+
+    phases: NotRequired[list[Json] | None]
+
+class HiveResearchProgress(TypedDict):
+    """Research domains and synthesis."""
+
+    domains_identified: NotRequired[list[Json] | None]
+    domains_completed: NotRequired[list[Json] | None]
+    synthesis_status: NotRequired[str | None]
+    key_findings: NotRequired[list[Json] | None]
+    synthesis_file: NotRequired[str | None]
+
+class HiveImplementationProgress(TypedDict):
+    """Implementation task counters."""
+
+    tasks_created: NotRequired[int | None]
+    tasks_assigned: NotRequired[int | None]
+    tasks_in_progress: NotRequired[int | None]
+    tasks_completed: NotRequired[int | None]
+    tasks_blocked: NotRequired[int | None]
+    blocking_issues: NotRequired[list[Json] | None]
+
+class HiveQualityGates(TypedDict):
+    """The session's quality gates."""
+
+    worker_selection_validated: NotRequired[bool | None]
+    all_workers_spawned: NotRequired[bool | None]
+    protocol_compliance_verified: NotRequired[bool | None]
+    outputs_validated: NotRequired[bool | None]
+    synthesis_complete: NotRequired[bool | None]
+
+class HiveMetrics(TypedDict):
+    """Session-wide metrics."""
+
+    session_duration_seconds: NotRequired[float | None]
+    total_events_logged: NotRequired[int | None]
+    total_debug_entries: NotRequired[int | None]
+    worker_efficiency: NotRequired[dict[str, Json] | None]
+    token_usage_estimated: NotRequired[int | None]
+    coordination_overhead_seconds: NotRequired[float | None]
+
+class HiveSessionMetadata(TypedDict):
+    """Environment and recovery settings (other fields kept)."""
+
+    hive_mind_version: NotRequired[str | None]
+    protocol_version: NotRequired[str | None]
+    environment: NotRequired[str | None]
+    resumption_capability: NotRequired[str | None]
+    auto_recovery_enabled: NotRequired[bool | None]
+
+class HiveEvent(TypedDict):
+    """One `EVENTS.jsonl` line (other fields, such as a logger's `sequence` or `level`, kept)."""
+
+    timestamp: str
+    type: str
+    agent: str
+    details: str | dict[str, Json] | list[Json]
+    status: NotRequired[str | None]
+
+class HiveWorkerValidation(TypedDict):
+    """`validate_worker_state`'s result: valid when every check passed."""
+
+    valid: bool
+    checks: HiveWorkerChecks
+
+class HiveWorkerChecks(TypedDict):
+    """The seed's four checks of a worker state, by the original's names."""
+
+    has_required_fields: HiveWorkerCheck
+    status_valid: HiveWorkerCheck
+    metrics_consistent: HiveWorkerCheck
+    outputs_present: HiveWorkerCheck
+
+class HiveWorkerCheck(TypedDict):
+    """One check of a worker state: passed or not, and the problems found."""
+
+    passed: bool
+    problems: list[Issue]
+
+class HiveHealth(TypedDict):
+    """`check_worker_health`'s result."""
+
+    unhealthy: list[HiveUnhealthyWorker]
+    timeout_ms: int
+    checked: int
+
+class HiveUnhealthyWorker(TypedDict):
+    """An active worker the health check flags."""
+
+    worker: str
+    problem: HiveHealthProblem
+    last_seen: Json
+    since_ms: int | None
+
 RunnerStatus = TypedDict(
     "RunnerStatus",
     {
@@ -784,5 +1010,5 @@ class FileUpdate(TypedDict, Generic[D]):
     result: NotRequired[Json]
     item: NotRequired[Json]
 
-DocumentKind: TypeAlias = Literal["json", "agency.runner_status", "fctry.state", "fctry.inbox", "fctry.event", "hivemind.state"]
+DocumentKind: TypeAlias = Literal["json", "agency.runner_status", "fctry.state", "fctry.inbox", "fctry.event", "hivemind.state", "hive.state", "hive.worker", "hive.event"]
 """A document kind name."""

@@ -2,7 +2,7 @@
 //! that hang off it: which agents are active per state and the context message each state
 //! sends them.
 
-use crate::error::{Code, Error, Result};
+use crate::error::Result;
 use crate::machine::Machine;
 use crate::Value;
 use std::sync::OnceLock;
@@ -73,16 +73,7 @@ pub fn hivemind_machine() -> Value {
 /// event uses it (building it per call dominated `on_file`'s cost).
 pub(super) fn built() -> Result<&'static Machine> {
     static BUILT: OnceLock<Option<Machine>> = OnceLock::new();
-    BUILT
-        .get_or_init(|| Machine::from_value(&hivemind_machine()).ok())
-        .as_ref()
-        .ok_or_else(|| {
-            Error::new(
-                Code::Machine,
-                "",
-                "the built-in hivemind machine is malformed",
-            )
-        })
+    crate::machine::built_once(&BUILT, hivemind_machine, "hivemind")
 }
 
 const MACHINE: &str = r#"{

@@ -212,6 +212,19 @@ pub fn definition(text: &str) -> Value {
     crate::json::parse_str(text).unwrap_or(Value::Null)
 }
 
+/// A built-in machine read once into `cell` (a protocol's `static`): its definition is a
+/// constant, and building it per call would dominate the cost of a step. `E_MACHINE` names
+/// the machine if its constant is malformed (the corpus pins every definition).
+pub fn built_once(
+    cell: &'static std::sync::OnceLock<Option<Machine>>,
+    definition: fn() -> Value,
+    name: &str,
+) -> crate::error::Result<&'static Machine> {
+    cell.get_or_init(|| Machine::from_value(&definition()).ok())
+        .as_ref()
+        .ok_or_else(|| machine_error("", format!("the built-in {name} machine is malformed")))
+}
+
 /// Events as `[{event, to, auto}]`.
 pub fn events_value(events: &[EventInfo]) -> Value {
     Value::Array(

@@ -18,6 +18,7 @@ mod resident;
 mod table_agency;
 mod table_core;
 mod table_fctry;
+mod table_hive;
 mod table_hivemind;
 mod table_host;
 
@@ -44,18 +45,21 @@ pub enum Module {
     Hivemind,
     /// `agency`.
     Agency,
+    /// `hive`.
+    Hive,
     /// `lock`: the rules of the lock protocol, for hosts.
     Lock,
 }
 
 impl Module {
     /// Every module, in documentation order.
-    pub const ALL: [Module; 6] = [
+    pub const ALL: [Module; 7] = [
         Module::Root,
         Module::Machine,
         Module::Fctry,
         Module::Hivemind,
         Module::Agency,
+        Module::Hive,
         Module::Lock,
     ];
 
@@ -67,6 +71,7 @@ impl Module {
             Module::Fctry => "fctry",
             Module::Hivemind => "hivemind",
             Module::Agency => "agency",
+            Module::Hive => "hive",
             Module::Lock => "lock",
         }
     }
@@ -477,6 +482,7 @@ pub fn all() -> impl Iterator<Item = &'static Op> {
         .iter()
         .chain(table_fctry::OPS)
         .chain(table_hivemind::OPS)
+        .chain(table_hive::OPS)
         .chain(table_agency::OPS)
         .chain(table_host::OPS)
 }

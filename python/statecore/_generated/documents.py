@@ -211,6 +211,24 @@ class HivemindStateDocument(Document):
         return cast("OnFileChange", self._change("hivemind_on_file", (path, content, now)))
 
 
+class HiveStateDocument(Document):
+    """A resident ``hive.state`` document."""
+
+    __slots__ = ()
+
+
+class HiveWorkerDocument(Document):
+    """A resident ``hive.worker`` document."""
+
+    __slots__ = ()
+
+
+class HiveEventDocument(Document):
+    """A resident ``hive.event`` document."""
+
+    __slots__ = ()
+
+
 _CLASSES: dict[str, type[Document]] = {
     "json": JsonDocument,
     "agency.runner_status": AgencyRunnerStatusDocument,
@@ -218,6 +236,9 @@ _CLASSES: dict[str, type[Document]] = {
     "fctry.inbox": FctryInboxDocument,
     "fctry.event": FctryEventDocument,
     "hivemind.state": HivemindStateDocument,
+    "hive.state": HiveStateDocument,
+    "hive.worker": HiveWorkerDocument,
+    "hive.event": HiveEventDocument,
 }
 
 
@@ -233,6 +254,12 @@ def open_document(kind: Literal["fctry.inbox"], data: str | bytes | None = None)
 def open_document(kind: Literal["fctry.event"], data: str | bytes | None = None) -> LoadResult[FctryEventDocument]: ...
 @overload
 def open_document(kind: Literal["hivemind.state"], data: str | bytes | None = None) -> LoadResult[HivemindStateDocument]: ...
+@overload
+def open_document(kind: Literal["hive.state"], data: str | bytes | None = None) -> LoadResult[HiveStateDocument]: ...
+@overload
+def open_document(kind: Literal["hive.worker"], data: str | bytes | None = None) -> LoadResult[HiveWorkerDocument]: ...
+@overload
+def open_document(kind: Literal["hive.event"], data: str | bytes | None = None) -> LoadResult[HiveEventDocument]: ...
 def open_document(kind: DocumentKind, data: str | bytes | None = None) -> LoadResult[Any]:
     """Reads a file's contents (None: missing) as a resident document of ``kind``, as
     ``load_document`` does: ``{document, etag, corrupt, valid, errors, warnings}``, the
@@ -253,6 +280,12 @@ def resident_document(kind: Literal["fctry.inbox"], document: object) -> FctryIn
 def resident_document(kind: Literal["fctry.event"], document: object) -> FctryEventDocument: ...
 @overload
 def resident_document(kind: Literal["hivemind.state"], document: object) -> HivemindStateDocument: ...
+@overload
+def resident_document(kind: Literal["hive.state"], document: object) -> HiveStateDocument: ...
+@overload
+def resident_document(kind: Literal["hive.worker"], document: object) -> HiveWorkerDocument: ...
+@overload
+def resident_document(kind: Literal["hive.event"], document: object) -> HiveEventDocument: ...
 def resident_document(kind: DocumentKind, document: object) -> Document:
     """A resident document of ``kind`` holding ``document`` (checked against the limits, not
     validated)."""
@@ -260,4 +293,4 @@ def resident_document(kind: DocumentKind, document: object) -> Document:
     return _CLASSES[native.kind]._wrap(native)
 
 
-__all__ = ["AgencyRunnerStatusDocument", "FctryEventDocument", "FctryInboxDocument", "FctryStateDocument", "HivemindStateDocument", "JsonDocument", "open_document", "resident_document"]
+__all__ = ["AgencyRunnerStatusDocument", "FctryEventDocument", "FctryInboxDocument", "FctryStateDocument", "HiveEventDocument", "HiveStateDocument", "HiveWorkerDocument", "HivemindStateDocument", "JsonDocument", "open_document", "resident_document"]

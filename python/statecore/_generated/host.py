@@ -21,7 +21,10 @@ else:
         FctryEvent,
         FctryInbox,
         FctryState,
+        HiveEvent,
         HivemindState,
+        HiveState,
+        HiveWorker,
         JsonObject,
         LoadResult,
         MergeOptions,
@@ -40,6 +43,12 @@ def read_document(path: StrPath, kind: Literal["fctry.inbox"]) -> LoadResult[Fct
 def read_document(path: StrPath, kind: Literal["fctry.event"]) -> LoadResult[FctryEvent]: ...
 @overload
 def read_document(path: StrPath, kind: Literal["hivemind.state"]) -> LoadResult[HivemindState]: ...
+@overload
+def read_document(path: StrPath, kind: Literal["hive.state"]) -> LoadResult[HiveState | None]: ...
+@overload
+def read_document(path: StrPath, kind: Literal["hive.worker"]) -> LoadResult[HiveWorker]: ...
+@overload
+def read_document(path: StrPath, kind: Literal["hive.event"]) -> LoadResult[HiveEvent]: ...
 def read_document(path: StrPath, kind: DocumentKind) -> Any:
     """Reads a document: the core's ``load_document`` over the file's bytes.
 
@@ -96,6 +105,30 @@ def update_document(
     options: MergeOptions | None = None,
     **keywords: Unpack[UpdateKeywords],
 ) -> FileResult[HivemindState, None]: ...
+@overload
+def update_document(
+    path: StrPath,
+    kind: Literal["hive.state"],
+    patch_or_function: Mapping[str, object] | list[object] | Callable[[HiveState | None], HiveState | None],
+    options: MergeOptions | None = None,
+    **keywords: Unpack[UpdateKeywords],
+) -> FileResult[HiveState | None, None]: ...
+@overload
+def update_document(
+    path: StrPath,
+    kind: Literal["hive.worker"],
+    patch_or_function: Mapping[str, object] | list[object] | Callable[[HiveWorker], HiveWorker | None],
+    options: MergeOptions | None = None,
+    **keywords: Unpack[UpdateKeywords],
+) -> FileResult[HiveWorker, None]: ...
+@overload
+def update_document(
+    path: StrPath,
+    kind: Literal["hive.event"],
+    patch_or_function: Mapping[str, object] | list[object] | Callable[[HiveEvent], HiveEvent | None],
+    options: MergeOptions | None = None,
+    **keywords: Unpack[UpdateKeywords],
+) -> FileResult[HiveEvent, None]: ...
 def update_document(
     path: StrPath,
     kind: DocumentKind,

@@ -1,0 +1,365 @@
+//! Validation of the hive kinds: `hive.state` (the field rules of [`shapes::STATE`], then the
+//! seed's consistency rules), `hive.worker` (the seed's four worker checks) and `hive.event`.
+//! Every rule is an error with its path; docs/hive.md § Rules lists them.
+
+use super::phases::PHASES;
+use super::shapes::{self, WORKER_STATUSES};
+use crate::report::{Issue, Report};
+use crate::shape::check::{present, walk};
+use crate::time::parse_timestamp;
+use crate::{Map, Value};
+
+/// Validates a `STATE.json` document.
+pub fn validate_state(doc: &Value) -> Report {
+    let mut report = Report::default();
+    let Some(map) = walk(&mut report, doc, &shapes::STATE, "") else {
+        return report;
+    };
+    phase_fields(&mut report, map);
+    worker_lists(&mut report, map);
+    timestamps(&mut report, map);
+    if let Some(Value::Object(workers)) = present(map, "worker_states") {
+        for (name, worker) in workers {
+            if worker.is_object() {
+                let at = crate::error::child_path("/worker_states", name);
+                for issue in worker_checks(worker, &at).into_iter().flatten() {
+                    report.errors.push(issue);
+                }
+            }
+        }
+    }
+    report
+}
+
+/// Validates one worker state (the kind `hive.worker`).
+pub fn validate_worker(doc: &Value) -> Report {
+    let mut report = Report::default();
+    if walk(&mut report, doc, &shapes::WORKER, "").is_some() {
+        report
+            .errors
+            .extend(worker_checks(doc, "").into_iter().flatten());
+    }
+    report
+}
+
+/// Validates one `EVENTS.jsonl` line (the kind `hive.event`).
+pub fn validate_event(doc: &Value) -> Report {
+    let mut report = Report::default();
+    if let Some(map) = walk(&mut report, doc, &shapes::EVENT, "") {
+        match present(map, "details") {
+            None => report.error("E_REQUIRED", "/details", "details is required"),
+            Some(Value::String(_) | Value::Object(_) | Value::Array(_)) => {}
+            Some(other) => report.error(
+                "E_TYPE",
+                "/details",
+                format!(
+                    "details must be a string, an object or a list, not {}",
+                    crate::merge::type_name(other)
+                ),
+            ),
+        }
+    }
+    report
+}
+
+/// The seed's `validate_worker_state`: its four checks by name, each with the problems found
+/// (paths from the worker), and `valid` when all passed. Never fails on a missing field.
+pub fn validate_worker_state(worker: &Value) -> Value {
+    const NAMES: [&str; 4] = [
+        "has_required_fields",
+        "status_valid",
+        "metrics_consistent",
+        "outputs_present",
+    ];
+    let checks = worker_checks(worker, "");
+    let mut out = Map::new();
+    let mut valid = true;
+    for (name, problems) in NAMES.iter().zip(checks) {
+        valid &= problems.is_empty();
+        let mut check = Map::new();
+        check.insert("passed".into(), problems.is_empty().into());
+        check.insert("problems".into(), crate::report::issues_value(&problems));
+        out.insert((*name).into(), Value::Object(check));
+    }
+    let mut result = Map::new();
+    result.insert("valid".into(), valid.into());
+    result.insert("checks".into(), Value::Object(out));
+    Value::Object(result)
+}
+
+fn issue(code: &str, path: String, message: String) -> Issue {
+    Issue {
+        code: code.into(),
+        path,
+        message,
+    }
+}
+
+/// The four checks of a worker at `at`: required fields, status valid, metrics consistent,
+/// outputs present (a completed worker's).
+fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
+    let mut required = Vec::new();
+    let mut status_valid = Vec::new();
+    let mut metrics = Vec::new();
+    let mut outputs = Vec::new();
+    let Some(map) = worker.as_object() else {
+        let message = "a worker state must be a JSON object".to_owned();
+        required.push(issue("E_TYPE", at.to_owned(), message));
+        return [required, status_valid, metrics, outputs];
+    };
+    let path = |key: &str| crate::error::child_path(at, key);
+    let status = present(map, "status");
+    if status.is_none() {
+        required.push(issue(
+            "E_REQUIRED",
+            path("status"),
+            "a worker needs a status".into(),
+        ));
+    }
+    match present(map, "task") {
+        None => required.push(issue(
+            "E_REQUIRED",
+            path("task"),
+            "a worker needs a task".into(),
+        )),
+        Some(task) if !task.is_string() => required.push(issue(
+            "E_TYPE",
+            path("task"),
+            format!(
+                "task must be a string, not {}",
+                crate::merge::type_name(task)
+            ),
+        )),
+        Some(_) => {}
+    }
+    let status = status.map(|s| (s, s.as_str().filter(|s| WORKER_STATUSES.contains(s))));
+    if let Some((value, None)) = status {
+        status_valid.push(issue(
+            "E_ENUM",
+            path("status"),
+            format!(
+                "status must be one of {}, not {value}",
+                WORKER_STATUSES.join(", ")
+            ),
+        ));
+    }
+    let status = status.and_then(|(_, s)| s);
+    if !map.contains_key("spawned_at") {
+        let message = "spawned_at must be present (null until the worker is spawned)";
+        required.push(issue("E_REQUIRED", path("spawned_at"), message.into()));
+    } else if matches!(status, Some("active" | "completed")) && present(map, "spawned_at").is_none()
+    {
+        let message = format!(
+            "a worker that is {} has been spawned: spawned_at",
+            status.unwrap_or("")
+        );
+        required.push(issue(
+            "E_REQUIRED",
+            path("spawned_at"),
+            format!("{message} must be set"),
+        ));
+    }
+    if status == Some("completed") {
+        let logged = present(map, "metrics")
+            .and_then(|m| m.get("events_logged"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        if logged == 0 {
+            metrics.push(issue(
+                "E_METRICS",
+                crate::error::child_path(&path("metrics"), "events_logged"),
+                "a completed worker must have logged events (metrics.events_logged > 0)".into(),
+            ));
+        }
+        if !present(map, "outputs").is_some_and(holds_something) {
+            outputs.push(issue(
+                "E_OUTPUTS",
+                path("outputs"),
+                "a completed worker must have an output: notes, json or an artifact that is \
+                 not null or empty"
+                    .into(),
+            ));
+        }
+    }
+    let spawned = present(map, "spawned_at").and_then(Value::as_str);
+    let updated = present(map, "last_update").and_then(Value::as_str);
+    if let (Some(spawned), Some(updated)) = (spawned, updated) {
+        if let (Ok(s), Ok(u)) = (parse_timestamp(spawned), parse_timestamp(updated)) {
+            if u < s {
+                required.push(issue(
+                    "E_TIMESTAMP_ORDER",
+                    path("last_update"),
+                    format!("last_update ({updated}) is before spawned_at ({spawned})"),
+                ));
+            }
+        }
+    }
+    [required, status_valid, metrics, outputs]
+}
+
+/// True for a real output: not null, not an empty or blank string, not an empty list or
+/// object, and for a list or object, one item that holds something (an object of nulls does
+/// not).
+fn holds_something(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::String(s) => !s.trim().is_empty(),
+        Value::Array(items) => items.iter().any(holds_something),
+        Value::Object(map) => map.values().any(holds_something),
+        Value::Bool(_) | Value::Number(_) => true,
+    }
+}
+
+/// `status` is the phase of record; `coordination_status.phase` equals it, or is `planning`
+/// while `status` is `initializing` (the template's pair). Otherwise a warning (files of the
+/// original tool move only one of them).
+fn phase_fields(report: &mut Report, map: &Map) {
+    let status = present(map, "status").and_then(Value::as_str);
+    let phase = present(map, "coordination_status")
+        .and_then(|c| c.get("phase"))
+        .and_then(Value::as_str);
+    if let (Some(status), Some(phase)) = (status, phase) {
+        let agrees = status == phase || (status == "initializing" && phase == "planning");
+        if !agrees && PHASES.contains(&status) && PHASES.contains(&phase) {
+            report.warn(
+                "W_PHASE_MISMATCH",
+                "/coordination_status/phase",
+                format!(
+                    "coordination_status.phase ({phase}) disagrees with status ({status}), the \
+                     phase of record; the next phase change sets both"
+                ),
+            );
+        }
+    }
+}
+
+/// The names in `coordination_status[list]` (strings only: the walk reports other items).
+fn names<'a>(coordination: &'a Map, list: &str) -> Vec<(usize, &'a str)> {
+    present(coordination, list)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.as_str().map(|s| (i, s)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// spawned ⊆ planned (by count and by name); active, completed, failed ⊆ spawned; nobody both
+/// active and completed; a `worker_states` entry for every spawned worker.
+fn worker_lists(report: &mut Report, map: &Map) {
+    let Some(Value::Object(coordination)) = present(map, "coordination_status") else {
+        return;
+    };
+    let at = |list: &str, i: usize| format!("/coordination_status/{list}/{i}");
+    let planned = names(coordination, "workers_planned");
+    let spawned = names(coordination, "workers_spawned");
+    let has = |list: &[(usize, &str)], name: &str| list.iter().any(|(_, n)| *n == name);
+    if spawned.len() > planned.len() {
+        report.error(
+            "E_WORKER_COUNT",
+            "/coordination_status/workers_spawned",
+            format!(
+                "{} workers are spawned but only {} were planned",
+                spawned.len(),
+                planned.len()
+            ),
+        );
+    }
+    let workers = present(map, "worker_states").and_then(Value::as_object);
+    for &(i, name) in &spawned {
+        if !has(&planned, name) {
+            report.error(
+                "E_WORKER_LISTS",
+                at("workers_spawned", i),
+                format!("worker {name:?} is spawned but was not planned (workers_planned)"),
+            );
+        }
+        if !workers.is_some_and(|w| w.contains_key(name)) {
+            report.error(
+                "E_WORKER_MISSING",
+                at("workers_spawned", i),
+                format!("worker {name:?} is spawned but has no entry in worker_states"),
+            );
+        }
+    }
+    let completed = names(coordination, "workers_completed");
+    for list in ["workers_active", "workers_completed", "workers_failed"] {
+        for (i, name) in names(coordination, list) {
+            if !has(&spawned, name) {
+                report.error(
+                    "E_WORKER_LISTS",
+                    at(list, i),
+                    format!("worker {name:?} is in {list} but was not spawned (workers_spawned)"),
+                );
+            }
+            if list == "workers_active" && has(&completed, name) {
+                report.error(
+                    "E_WORKER_LISTS",
+                    at(list, i),
+                    format!("worker {name:?} is both active and completed"),
+                );
+            }
+        }
+    }
+}
+
+/// `created_at` ≤ `updated_at` (equal at creation: docs/hive.md), and the phase transition
+/// times in phase order, none before `created_at`.
+fn timestamps(report: &mut Report, map: &Map) {
+    let Some(Value::Object(times)) = present(map, "timestamps") else {
+        return;
+    };
+    let millis = |m: &Map, key: &str| {
+        present(m, key)
+            .and_then(Value::as_str)
+            .and_then(|t| parse_timestamp(t).ok())
+            .map(|ms| (ms, key.to_owned()))
+    };
+    let created = millis(times, "created_at");
+    if let (Some((c, _)), Some((u, _))) = (&created, millis(times, "updated_at")) {
+        if u < *c {
+            report.error(
+                "E_TIMESTAMP_ORDER",
+                "/timestamps/updated_at",
+                "updated_at is before created_at",
+            );
+        }
+    }
+    let Some(Value::Object(transitions)) = present(times, "phase_transitions") else {
+        return;
+    };
+    let mut latest = created.clone();
+    for key in [
+        "planning_started",
+        "spawning_started",
+        "execution_started",
+        "synthesis_started",
+        "completed_at",
+    ] {
+        let Some((ms, _)) = millis(transitions, key) else {
+            continue;
+        };
+        if let Some((before, name)) = &latest {
+            if ms < *before {
+                report.error(
+                    "E_TIMESTAMP_ORDER",
+                    format!("/timestamps/phase_transitions/{key}"),
+                    format!("{key} is before {name}: phase transitions follow the phase order"),
+                );
+            }
+        }
+        latest = Some((ms, key.to_owned()));
+    }
+    if let (Some((failed, _)), Some((c, _))) = (millis(transitions, "failed_at"), &created) {
+        if failed < *c {
+            report.error(
+                "E_TIMESTAMP_ORDER",
+                "/timestamps/phase_transitions/failed_at",
+                "failed_at is before created_at",
+            );
+        }
+    }
+}
