@@ -4,6 +4,7 @@
 //! (docs/hive.md § Events). The host writes the state and appends the line under one lock.
 
 use super::phases::{self, with_object};
+use super::shapes::STRATEGIES;
 use super::validate::validate_state;
 use crate::error::{Code, Error, Result};
 use crate::merge::{merge_owned, MergeOptions, Strategy};
@@ -62,7 +63,8 @@ pub fn create_session(session_id: &str, task: &str, now: &Value) -> Result<Value
 
 /// `update_state`: `updates` merged (`deep`: objects recursively, lists replaced, `null`
 /// kept; `shallow`: top level), a phase change among them checked on the machine, the
-/// stamps set, the result validated; and its `state_updated` event.
+/// stamps set, the result validated; and its `state_updated` event. The strategy and
+/// `updates` are checked where the event is applied, so a log line is held to the same.
 pub fn update_state(
     state: Value,
     updates: &Value,
@@ -71,20 +73,6 @@ pub fn update_state(
     agent: Option<&str>,
 ) -> Result<Value> {
     let strategy = strategy.unwrap_or("deep");
-    if !matches!(strategy, "deep" | "shallow") {
-        return Err(Error::new(
-            Code::Options,
-            "",
-            format!("unknown merge strategy {strategy:?}: use deep or shallow"),
-        ));
-    }
-    if !updates.is_object() {
-        return Err(Error::new(
-            Code::Argument,
-            "",
-            "updates must be a JSON object",
-        ));
-    }
     json::check_limits(updates)?;
     let (now, _) = normalize_now(now)?;
     let details = object(vec![
@@ -151,11 +139,12 @@ pub(super) fn apply(state: Option<Map>, line: &Map, session_id: &str) -> Result<
         _ => {}
     }
     stamp(&mut state, now);
-    let report = validate_state(&Value::Object(state.clone()));
+    let state = Value::Object(state);
+    let report = validate_state(&state);
     if !report.valid() {
         return Err(crate::document::invalid_error("hive.state", &report));
     }
-    Ok(state)
+    session(state)
 }
 
 /// The stamps of every event (see [`apply`]).
@@ -190,9 +179,26 @@ fn stamp(state: &mut Map, now: &str) {
 fn updated(state: Map, details: &Value, now: &str) -> Result<Map> {
     let updates = details.get("updates").unwrap_or(&Value::Null);
     let strategy = match details.get("strategy").and_then(Value::as_str) {
+        None | Some("deep") => Strategy::Deep,
         Some("shallow") => Strategy::Shallow,
-        _ => Strategy::Deep,
+        Some(other) => {
+            return Err(Error::new(
+                Code::Options,
+                "",
+                format!(
+                    "unknown merge strategy {other:?}: use {}",
+                    STRATEGIES.join(" or ")
+                ),
+            ))
+        }
     };
+    if !updates.is_object() {
+        return Err(Error::new(
+            Code::Argument,
+            "",
+            "updates must be a JSON object",
+        ));
+    }
     let before = phases::current(&state).map(str::to_owned);
     let target = updates
         .get("status")

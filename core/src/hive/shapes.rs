@@ -24,6 +24,16 @@ pub static WORKER_STATUS: Enum = Enum {
     values: &WORKER_STATUSES,
 };
 
+/// `update_state`'s merge strategies.
+pub const STRATEGIES: [&str; 2] = ["deep", "shallow"];
+
+/// `update_state`'s merge strategy.
+pub static STRATEGY: Enum = Enum {
+    name: "HiveMergeStrategy",
+    doc: "`deep`: objects merged recursively, lists replaced, null kept; `shallow`: top level.",
+    values: &STRATEGIES,
+};
+
 /// When each phase started (null: not yet).
 pub static PHASE_TRANSITIONS: Shape = Shape::document(
     "HivePhaseTransitions",

@@ -22,9 +22,7 @@ pub fn validate_state(doc: &Value) -> Report {
         for (name, worker) in workers {
             if worker.is_object() {
                 let at = crate::error::child_path("/worker_states", name);
-                for issue in worker_checks(worker, &at).into_iter().flatten() {
-                    report.errors.push(issue);
-                }
+                worker_rules(&mut report, worker, &at);
             }
         }
     }
@@ -35,9 +33,7 @@ pub fn validate_state(doc: &Value) -> Report {
 pub fn validate_worker(doc: &Value) -> Report {
     let mut report = Report::default();
     if walk(&mut report, doc, &shapes::WORKER, "").is_some() {
-        report
-            .errors
-            .extend(worker_checks(doc, "").into_iter().flatten());
+        worker_rules(&mut report, doc, "");
     }
     report
 }
@@ -181,20 +177,31 @@ fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
             ));
         }
     }
+    [required, status_valid, metrics, outputs]
+}
+
+/// A worker's rules as a document: the four checks, then `spawned_at` ≤ `last_update`
+/// (a rule of the seed's timestamp consistency, not one of its four checks).
+fn worker_rules(report: &mut Report, worker: &Value, at: &str) {
+    report
+        .errors
+        .extend(worker_checks(worker, at).into_iter().flatten());
+    let Some(map) = worker.as_object() else {
+        return;
+    };
     let spawned = present(map, "spawned_at").and_then(Value::as_str);
     let updated = present(map, "last_update").and_then(Value::as_str);
     if let (Some(spawned), Some(updated)) = (spawned, updated) {
         if let (Ok(s), Ok(u)) = (parse_timestamp(spawned), parse_timestamp(updated)) {
             if u < s {
-                required.push(issue(
+                report.error(
                     "E_TIMESTAMP_ORDER",
-                    path("last_update"),
+                    crate::error::child_path(at, "last_update"),
                     format!("last_update ({updated}) is before spawned_at ({spawned})"),
-                ));
+                );
             }
         }
     }
-    [required, status_valid, metrics, outputs]
 }
 
 /// True for a real output: not null, not an empty or blank string, not an empty list or

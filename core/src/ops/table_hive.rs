@@ -5,17 +5,10 @@ use crate::error::{Code, Error};
 use crate::hive::shapes as s;
 use crate::machine::shapes::DEFINITION;
 use crate::machine::Machine;
-use crate::shape::{Enum, Ty};
+use crate::shape::Ty;
 
 const STATE: Param = Param::value("state", s::STATE_IN);
 const STEP: Returns = Returns::json(Ty::Object(&s::STEP));
-
-/// `update_state`'s merge strategies.
-pub static STRATEGY: Enum = Enum {
-    name: "HiveMergeStrategy",
-    doc: "`deep`: objects merged recursively, lists replaced, null kept; `shallow`: top level.",
-    values: &["deep", "shallow"],
-};
 
 /// The hive operations.
 pub(super) static OPS: &[Op] = &[
@@ -67,7 +60,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[
             STATE,
             Param::value("updates", Ty::Map(&Ty::Json)),
-            Param::opt_text("strategy", Ty::Enum(&STRATEGY)),
+            Param::opt_text("strategy", Ty::Enum(&s::STRATEGY)),
             Param::now(),
             Param::opt_text("agent", Ty::Str),
         ],
