@@ -49,11 +49,13 @@ pub enum Code {
     FileType,
     /// A function of the browser entry was called before `await init()` (JS only).
     NotInitialized,
+    /// There is no hive session: no `STATE.json` and no `session_created` event in its log.
+    NoSession,
 }
 
 impl Code {
     /// Every code, in documentation order.
-    pub const ALL: [Code; 19] = [
+    pub const ALL: [Code; 20] = [
         Code::Parse,
         Code::DuplicateKey,
         Code::Limit,
@@ -73,6 +75,7 @@ impl Code {
         Code::LockForeign,
         Code::FileType,
         Code::NotInitialized,
+        Code::NoSession,
     ];
 
     /// The stable string form of the code.
@@ -97,6 +100,7 @@ impl Code {
             Code::LockForeign => "E_LOCK_FOREIGN",
             Code::FileType => "E_FILE_TYPE",
             Code::NotInitialized => "E_NOT_INITIALIZED",
+            Code::NoSession => "E_NO_SESSION",
         }
     }
 
@@ -106,7 +110,9 @@ impl Code {
             Code::Parse | Code::DuplicateKey => "ParseError",
             Code::Limit => "LimitError",
             Code::Precision | Code::Value => "DataError",
-            Code::Kind | Code::Options | Code::Machine | Code::Argument => "UsageError",
+            Code::Kind | Code::Options | Code::Machine | Code::Argument | Code::NoSession => {
+                "UsageError"
+            }
             Code::Merge => "MergeError",
             Code::Timestamp => "TimestampError",
             Code::Invalid => "ValidationError",

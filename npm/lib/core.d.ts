@@ -1123,6 +1123,8 @@ export interface HiveSessionMetadata {
   resumption_capability?: string | null;
   /** Recovery from the log allowed. */
   auto_recovery_enabled?: boolean | null;
+  /** The bytes of `EVENTS.jsonl` folded into this state (statecore's addition: a session helper replays the lines after it, docs/hive.md § Files). */
+  log_offset?: number | null;
   /** Unknown fields are kept as they are. */
   [field: string]: unknown;
 }
@@ -1191,6 +1193,72 @@ export interface HiveUnhealthyWorker {
   last_seen: Json;
   /** Milliseconds from the heartbeat to `now` (negative: in the future; null when there is no readable heartbeat). */
   since_ms: number | null;
+}
+
+/** A worker the queen plans: its name, its task, what it focuses on. */
+export interface HiveWorkerPlan {
+  /** The worker's name (unique in the session). */
+  name: string;
+  /** Its task. */
+  task: string;
+  /** What it focuses on. */
+  focus_areas?: string[];
+}
+
+/** Fields a worker's progress sets (`metrics.events_logged` is counted from the log). */
+export interface HiveWorkerProgress {
+  /** Counters to set. */
+  metrics?: HiveWorkerMetrics;
+  /** Compliance flags to set. */
+  protocol_compliance?: HiveProtocolCompliance;
+}
+
+/** A state rebuilt from its log, and what the replay met. */
+export interface HiveRecovered {
+  /** The state (its `session_metadata.log_offset` set). */
+  state: HiveState;
+  /** The bytes of the log folded into the state. */
+  log_offset: number;
+  /** Event lines applied. */
+  events: number;
+  /** Lines applied once already (the same line repeated). */
+  duplicates: number;
+  /** Lines whose time is before an earlier line's (applied in file order). */
+  out_of_order: number;
+  /** Lines skipped (`skip_bad_lines`). */
+  skipped: HiveSkippedLine[];
+  /** A torn last line, not applied. */
+  torn: HiveTornLine | null;
+  /** The last line has no `\n` (an appender writes one first). */
+  needs_newline: boolean;
+  /** `W_TORN_TAIL`, and the state's warnings. */
+  warnings: Issue[];
+}
+
+/** A log line a recovery skipped (with `skip_bad_lines`). */
+export interface HiveSkippedLine {
+  /** Its line number (from where the replay began). */
+  line: number;
+  /** Its byte offset in the file. */
+  offset: number;
+  /** The error code it would have raised. */
+  code: string;
+  /** Why it was skipped. */
+  message: string;
+}
+
+/** A torn (incomplete) last line, not applied: where it starts. */
+export interface HiveTornLine {
+  /** Its line number. */
+  line: number;
+  /** Its byte offset (a repair truncates there). */
+  offset: number;
+}
+
+/** Options of a recovery from the log. */
+export interface HiveRecoverOptions {
+  /** Skip a line that is not JSON or cannot be applied, and report it, instead of stopping with its error. */
+  skip_bad_lines?: boolean | null;
 }
 
 /** `.agency/state/runner_status.json`: what a runner reports at each milestone. */
@@ -1721,6 +1789,24 @@ export declare const hive: {
   validateWorkerState(worker: unknown): HiveWorkerValidation;
   /** The active workers to flag at `now`: no heartbeat for `timeout_ms` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. */
   checkWorkerHealth(state: HiveState, now?: Now | null, timeoutMs?: number | null): HiveHealth;
+  /** Applies any event line (a `hive.event`) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line. */
+  applyEvent(state: HiveState, event: HiveEvent): HiveStep;
+  /** The queen plans workers (`[{name, task, focus_areas}]`): each is added to `workers_planned` with a planned worker state; `rationale` becomes the queen's `worker_selection_rationale`. Event `workers_planned`. */
+  planWorkers(state: HiveState, workers: HiveWorkerPlan[], rationale?: string | null, now?: Now | null): HiveStep;
+  /** The queen tries to spawn a planned worker: status `spawning`, its `spawn_attempts` count up by one. Event `spawn_attempted`. */
+  recordSpawnAttempt(state: HiveState, worker: string, now?: Now | null): HiveStep;
+  /** A planned worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. Event `worker_spawned` by the worker. */
+  spawnWorker(state: HiveState, worker: string, now?: Now | null): HiveStep;
+  /** An active worker is alive: its `last_heartbeat`. Event `worker_heartbeat` by the worker. */
+  heartbeat(state: HiveState, worker: string, now?: Now | null): HiveStep;
+  /** An active worker's progress: the `metrics` and `protocol_compliance` fields given are set, with its `last_update` and `last_heartbeat`. Event `worker_progress`. */
+  recordProgress(state: HiveState, worker: string, progress: HiveWorkerProgress, now?: Now | null): HiveStep;
+  /** An active worker finished with its `outputs` (merged into its outputs; one must hold something) and optional `metrics`: status `completed`, moved from active to completed, `completion_logged`, its time worked. Event `worker_completed`. */
+  completeWorker(state: HiveState, worker: string, outputs: HiveWorkerOutputs, metrics?: HiveWorkerMetrics | null, now?: Now | null): HiveStep;
+  /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). */
+  failWorker(state: HiveState, worker: string, error: string | HiveWorkerError, now?: Now | null, agent?: string | null): HiveStep;
+  /** Rebuilds a session's state from its `EVENTS.jsonl` bytes: every line applied in file order, a repeated line once, a torn last line dropped and reported; a bad line stops it with its line number unless `skip_bad_lines`. */
+  recoverState(log: Bytes, sessionId: string, options?: HiveRecoverOptions | null): HiveRecovered;
 };
 
 /** The `lock` operations. */
@@ -1943,7 +2029,7 @@ export declare class ParseError extends StatecoreError {}
 export declare class LimitError extends StatecoreError {}
 /** A host value that is not JSON (`E_VALUE`), or a number the host cannot hold (`E_PRECISION`). Codes: E_PRECISION, E_VALUE. */
 export declare class DataError extends StatecoreError {}
-/** An unknown kind, malformed options or machine, or an argument outside its allowed values. Codes: E_KIND, E_OPTIONS, E_MACHINE, E_ARGUMENT. */
+/** An unknown kind, malformed options or machine, or an argument outside its allowed values. Codes: E_KIND, E_OPTIONS, E_MACHINE, E_ARGUMENT, E_NO_SESSION. */
 export declare class UsageError extends StatecoreError {}
 /** Merge inputs of the wrong shape. Codes: E_MERGE. */
 export declare class MergeError extends StatecoreError {}

@@ -71,6 +71,7 @@ export const CLASS_OF_CODE = Object.freeze({
   E_LOCK_FOREIGN: "LockForeignError",
   E_FILE_TYPE: "FileTypeError",
   E_NOT_INITIALIZED: "StatecoreError",
+  E_NO_SESSION: "UsageError",
 });
 
 /**
@@ -147,6 +148,15 @@ export const OPS = Object.freeze([
   ["hive", "changePhase", "hive_change_phase", [["state", "v", true], ["phase", "t", true], ["now", "n"]], "json", null],
   ["hive", "validateWorkerState", "hive_validate_worker_state", [["worker", "v", true]], "json", null],
   ["hive", "checkWorkerHealth", "hive_check_worker_health", [["state", "v", true], ["now", "n"], ["timeoutMs", "v"]], "json", null],
+  ["hive", "applyEvent", "hive_apply_event", [["state", "v", true], ["event", "v", true]], "json", null],
+  ["hive", "planWorkers", "hive_plan_workers", [["state", "v", true], ["workers", "v", true], ["rationale", "t"], ["now", "n"]], "json", null],
+  ["hive", "recordSpawnAttempt", "hive_record_spawn_attempt", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", null],
+  ["hive", "spawnWorker", "hive_spawn_worker", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", null],
+  ["hive", "heartbeat", "hive_heartbeat", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", null],
+  ["hive", "recordProgress", "hive_record_progress", [["state", "v", true], ["worker", "t", true], ["progress", "v", true], ["now", "n"]], "json", null],
+  ["hive", "completeWorker", "hive_complete_worker", [["state", "v", true], ["worker", "t", true], ["outputs", "v", true], ["metrics", "v"], ["now", "n"]], "json", null],
+  ["hive", "failWorker", "hive_fail_worker", [["state", "v", true], ["worker", "t", true], ["error", "v", true], ["now", "n"], ["agent", "t"]], "json", null],
+  ["hive", "recoverState", "hive_recover_state", [["log", "b", true], ["sessionId", "t", true], ["options", "o"]], "json", null],
   ["agency", "initialRunnerStatus", "agency_initial_runner_status", [["now", "n"]], "json", 0],
   ["agency", "updateRunnerStatus", "agency_update_runner_status", [["current", "v"], ["update", "v", true], ["now", "n"]], "json", 1],
   ["agency", "parseRunnerStatus", "agency_parse_runner_status", [["data", "b"]], "json", 1],

@@ -123,6 +123,12 @@ HiveWorkerChecks: Any = dict
 HiveWorkerCheck: Any = dict
 HiveHealth: Any = dict
 HiveUnhealthyWorker: Any = dict
+HiveWorkerPlan: Any = dict
+HiveWorkerProgress: Any = dict
+HiveRecovered: Any = dict
+HiveSkippedLine: Any = dict
+HiveTornLine: Any = dict
+HiveRecoverOptions: Any = dict
 RunnerStatus: Any = dict
 RunnerStatusUpdate: Any = dict
 RunnerStatusParse: Any = dict
@@ -200,11 +206,15 @@ __all__ = [
     "HiveProtocolCompliance",
     "HiveQualityGates",
     "HiveQueenDecisions",
+    "HiveRecoverOptions",
+    "HiveRecovered",
     "HiveResearchProgress",
     "HiveSessionMetadata",
+    "HiveSkippedLine",
     "HiveState",
     "HiveStep",
     "HiveTimestamps",
+    "HiveTornLine",
     "HiveUnhealthyWorker",
     "HiveWorker",
     "HiveWorkerCheck",
@@ -212,6 +222,8 @@ __all__ = [
     "HiveWorkerError",
     "HiveWorkerMetrics",
     "HiveWorkerOutputs",
+    "HiveWorkerPlan",
+    "HiveWorkerProgress",
     "HiveWorkerStatus",
     "HiveWorkerValidation",
     "HivemindAgent",

@@ -759,6 +759,7 @@ class HiveSessionMetadata(TypedDict):
     environment: NotRequired[str | None]
     resumption_capability: NotRequired[str | None]
     auto_recovery_enabled: NotRequired[bool | None]
+    log_offset: NotRequired[int | None]
 
 class HiveEvent(TypedDict):
     """One `EVENTS.jsonl` line (other fields, such as a logger's `sequence` or `level`, kept)."""
@@ -803,6 +804,51 @@ class HiveUnhealthyWorker(TypedDict):
     problem: HiveHealthProblem
     last_seen: Json
     since_ms: int | None
+
+class HiveWorkerPlan(TypedDict):
+    """A worker the queen plans: its name, its task, what it focuses on."""
+
+    name: str
+    task: str
+    focus_areas: NotRequired[list[str]]
+
+class HiveWorkerProgress(TypedDict):
+    """Fields a worker's progress sets (`metrics.events_logged` is counted from the log)."""
+
+    metrics: NotRequired[HiveWorkerMetrics]
+    protocol_compliance: NotRequired[HiveProtocolCompliance]
+
+class HiveRecovered(TypedDict):
+    """A state rebuilt from its log, and what the replay met."""
+
+    state: HiveState
+    log_offset: int
+    events: int
+    duplicates: int
+    out_of_order: int
+    skipped: list[HiveSkippedLine]
+    torn: HiveTornLine | None
+    needs_newline: bool
+    warnings: list[Issue]
+
+class HiveSkippedLine(TypedDict):
+    """A log line a recovery skipped (with `skip_bad_lines`)."""
+
+    line: int
+    offset: int
+    code: str
+    message: str
+
+class HiveTornLine(TypedDict):
+    """A torn (incomplete) last line, not applied: where it starts."""
+
+    line: int
+    offset: int
+
+class HiveRecoverOptions(TypedDict):
+    """Options of a recovery from the log."""
+
+    skip_bad_lines: NotRequired[bool | None]
 
 RunnerStatus = TypedDict(
     "RunnerStatus",

@@ -1,16 +1,27 @@
 //! The hive session protocol (seed 003, STATE.json v2): the kinds `hive.state`
 //! (`<sessions>/<session_id>/STATE.json`), `hive.worker` and `hive.event` (an `EVENTS.jsonl`
-//! line), the phases as a machine on the core engine, the session's steps (each an event line
-//! applied to the state), the worker checks and the health check. `docs/hive.md` lists every
-//! rule and every choice made where the seed is silent.
+//! line), the phases as a machine on the core engine, the session's steps and the worker
+//! milestones (each an event line applied to the state), the recovery of a state from its
+//! log, the worker checks and the health check. `docs/hive.md` lists every rule and every
+//! choice made where the seed is silent.
 
+mod fold;
 mod health;
+pub mod op_shapes;
 mod phases;
+mod replay;
 mod session;
 pub mod shapes;
+mod template;
 mod validate;
+mod workers;
 
 pub use health::{check_worker_health, HEARTBEAT_TIMEOUT_MS, SKEW_TOLERANCE_MS};
 pub use phases::{hive_machine, PHASES};
-pub use session::{change_phase, create_session, update_state, QUEEN};
+pub use replay::{recover_state, Replay, DUPLICATE_WINDOW};
+pub use session::{
+    apply_event, change_phase, complete_worker, create_session, fail_worker, heartbeat,
+    plan_workers, record_progress, record_spawn_attempt, spawn_worker, update_state, QUEEN,
+};
 pub use validate::{validate_event, validate_state, validate_worker, validate_worker_state};
+pub use workers::{PROGRESS_FIELDS, WORKER_EVENTS};

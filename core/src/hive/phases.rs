@@ -5,6 +5,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::machine::{Instance, Machine};
+use crate::time::parse_timestamp;
 use crate::{Map, Value};
 use std::sync::OnceLock;
 
@@ -128,10 +129,31 @@ pub(super) fn change(state: &mut Map, target: &str, now: &str) -> Result<bool> {
     );
     if let Some(field) = stamp_field(&phase) {
         with_object(state, "timestamps", |timestamps| {
-            set(timestamps, "phase_transitions", field, Value::from(now));
+            let at = not_before(timestamps, now);
+            set(timestamps, "phase_transitions", field, Value::from(at));
         });
     }
     Ok(true)
+}
+
+/// `now`, or the latest of `created_at` and the phase stamps when that is later: a phase's
+/// stamp never comes before an earlier phase's, even when a log's times go back.
+fn not_before(timestamps: &Map, now: &str) -> String {
+    let millis = |value: &Value| value.as_str().and_then(|t| parse_timestamp(t).ok());
+    let mut latest = (parse_timestamp(now).ok(), now.to_owned());
+    let stamps = timestamps
+        .get("phase_transitions")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|t| t.values());
+    for value in timestamps.get("created_at").into_iter().chain(stamps) {
+        if let (Some(ms), Some(text)) = (millis(value), value.as_str()) {
+            if latest.0.is_none_or(|current| ms > current) {
+                latest = (Some(ms), text.to_owned());
+            }
+        }
+    }
+    latest.1
 }
 
 /// Runs `f` on `state[key]` as an object, made (or replacing a value that is not one) first;

@@ -3,12 +3,12 @@
 //! (`recover_state`), so a state and the fold of its log agree by construction
 //! (docs/hive.md § Events). The host writes the state and appends the line under one lock.
 
-use super::phases::{self, with_object};
-use super::shapes::STRATEGIES;
-use super::validate::validate_state;
+use super::fold::{apply, check_event, Check};
+use super::phases;
+use super::template::object;
+use super::workers::{details, PROGRESS_FIELDS};
 use crate::error::{Code, Error, Result};
-use crate::merge::{merge_owned, MergeOptions, Strategy};
-use crate::time::{normalize_now, parse_timestamp};
+use crate::time::normalize_now;
 use crate::{json, Map, Value};
 
 /// The agent of the queen's events.
@@ -32,14 +32,6 @@ pub(super) fn event(now: &str, kind: &str, agent: &str, details: Value) -> Map {
     map
 }
 
-fn object(pairs: Vec<(&str, Value)>) -> Value {
-    let mut map = Map::new();
-    for (key, value) in pairs {
-        map.insert(key.into(), value);
-    }
-    Value::Object(map)
-}
-
 /// `create_session`: the full v2 structure (the template's sections and defaults) and its
 /// `session_created` event.
 pub fn create_session(session_id: &str, task: &str, now: &Value) -> Result<Value> {
@@ -57,7 +49,7 @@ pub fn create_session(session_id: &str, task: &str, now: &Value) -> Result<Value
         QUEEN,
         object(vec![("task", task.into())]),
     );
-    let state = apply(None, &line, session_id)?;
+    let state = apply(None, &line, session_id, Check::Full)?;
     Ok(step(state, line))
 }
 
@@ -80,7 +72,7 @@ pub fn update_state(
         ("strategy", strategy.into()),
     ]);
     let line = event(&now, "state_updated", agent.unwrap_or(QUEEN), details);
-    let state = apply(Some(session(state)?), &line, "")?;
+    let state = apply(Some(session(state)?), &line, "", Check::Full)?;
     Ok(step(state, line))
 }
 
@@ -92,7 +84,7 @@ pub fn change_phase(state: Value, phase: &str, now: &Value) -> Result<Value> {
     let from = phases::current(&state).unwrap_or("initializing").to_owned();
     let details = object(vec![("from", from.as_str().into()), ("to", phase.into())]);
     let line = event(&now, "phase_changed", QUEEN, details);
-    let state = apply(Some(state), &line, "")?;
+    let state = apply(Some(state), &line, "", Check::Full)?;
     Ok(step(state, line))
 }
 
@@ -111,239 +103,157 @@ pub(super) fn session(state: Value) -> Result<Map> {
     }
 }
 
-/// Applies one event line to a session's state (`None`: no session yet; `session_id` names
-/// it for `session_created`) and validates the result (`E_INVALID` with the report). The
-/// stamps: `updated_at` and `last_heartbeat` take the event's time unless they are later
-/// already (they never go back), and `metrics.total_events_logged` counts the event.
-pub(super) fn apply(state: Option<Map>, line: &Map, session_id: &str) -> Result<Map> {
-    let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
-    let now = line.get("timestamp").and_then(Value::as_str).unwrap_or("");
-    let details = line.get("details").unwrap_or(&Value::Null);
-    let mut state = match (state, kind) {
-        (None, "session_created") => created(session_id, details, now),
-        (None, _) => {
-            return Err(Error::new(
-                Code::Argument,
-                "",
-                format!("a {kind} event needs a session: session_created comes first"),
-            ))
-        }
-        (Some(state), _) => state,
-    };
-    match kind {
-        "state_updated" => state = updated(state, details, now)?,
-        "phase_changed" => {
-            let to = details.get("to").and_then(Value::as_str).unwrap_or("");
-            phases::change(&mut state, to, now)?;
-        }
-        _ => {}
-    }
-    stamp(&mut state, now);
-    let state = Value::Object(state);
-    let report = validate_state(&state);
-    if !report.valid() {
-        return Err(crate::document::invalid_error("hive.state", &report));
-    }
-    session(state)
+/// A step: the event `kind` by `agent` with `details` at `now`, applied to `state`.
+fn run(state: Value, now: &Value, kind: &str, agent: &str, details: Value) -> Result<Value> {
+    let state = session(state)?;
+    json::check_limits(&details)?;
+    let (now, _) = normalize_now(now)?;
+    let line = event(&now, kind, agent, details);
+    let state = apply(Some(state), &line, "", Check::Full)?;
+    Ok(step(state, line))
 }
 
-/// The stamps of every event (see [`apply`]).
-fn stamp(state: &mut Map, now: &str) {
-    with_object(state, "timestamps", |times| {
-        for key in ["updated_at", "last_heartbeat"] {
-            let later = times
-                .get(key)
-                .and_then(Value::as_str)
-                .and_then(|t| parse_timestamp(t).ok())
-                .zip(parse_timestamp(now).ok())
-                .is_some_and(|(current, new)| current > new);
-            if !later {
-                times.insert(key.into(), Value::from(now));
-            }
-        }
-    });
-    with_object(state, "metrics", |metrics| {
-        let logged = metrics
-            .get("total_events_logged")
-            .and_then(Value::as_u64)
-            .unwrap_or(0);
-        metrics.insert(
-            "total_events_logged".into(),
-            logged.saturating_add(1).into(),
-        );
-    });
-}
-
-/// `state_updated`: the merge, with a phase change among the updates fired on the machine
-/// from the phase before them.
-fn updated(state: Map, details: &Value, now: &str) -> Result<Map> {
-    let updates = details.get("updates").unwrap_or(&Value::Null);
-    let strategy = match details.get("strategy").and_then(Value::as_str) {
-        None | Some("deep") => Strategy::Deep,
-        Some("shallow") => Strategy::Shallow,
-        Some(other) => {
-            return Err(Error::new(
-                Code::Options,
-                "",
-                format!(
-                    "unknown merge strategy {other:?}: use {}",
-                    STRATEGIES.join(" or ")
-                ),
-            ))
-        }
-    };
-    if !updates.is_object() {
+/// `apply_event`: any event line (a `hive.event`) applied as a replay applies it: a
+/// milestone's effect, a state update or a phase change, or for another type only the
+/// stamps and counters. Returns the state and the line.
+pub fn apply_event(state: Value, event: Value) -> Result<Value> {
+    let state = session(state)?;
+    json::check_limits(&event)?;
+    check_event(&event)?;
+    let Value::Object(line) = event else {
         return Err(Error::new(
             Code::Argument,
             "",
-            "updates must be a JSON object",
+            "the event must be an EVENTS.jsonl line: an object {timestamp, type, agent, details}",
         ));
-    }
-    let before = phases::current(&state).map(str::to_owned);
-    let target = updates
-        .get("status")
-        .and_then(Value::as_str)
-        .or_else(|| {
-            updates
-                .get("coordination_status")
-                .and_then(|c| c.get("phase"))
-                .and_then(Value::as_str)
-        })
-        .map(str::to_owned);
-    let merged = merge_owned(
-        Value::Object(state),
-        updates,
-        &MergeOptions::with_strategy(strategy),
-    )?;
-    let mut merged = session(merged)?;
-    if let (Some(before), Some(target)) = (before, target) {
-        if before != target {
-            merged.insert("status".into(), Value::from(before.as_str()));
-            phases::change(&mut merged, &target, now)?;
-        }
-    }
-    Ok(merged)
+    };
+    let state = apply(Some(state), &line, "", Check::Full)?;
+    Ok(step(state, line))
 }
 
-/// The v2 structure of a new session (the template's `state-v2-template.json`).
-fn created(session_id: &str, details: &Value, now: &str) -> Map {
-    let task = details.get("task").cloned().unwrap_or_else(|| "".into());
-    let null = || Value::Null;
-    let list = || Value::Array(Vec::new());
-    let empty = || Value::Object(Map::new());
-    let transitions = object(vec![
-        ("planning_started", null()),
-        ("spawning_started", null()),
-        ("execution_started", null()),
-        ("synthesis_started", null()),
-        ("completed_at", null()),
-    ]);
-    let mut state = Map::new();
-    for (key, value) in [
-        ("version", "2.0".into()),
-        ("session_id", session_id.into()),
-        ("task", task),
-        ("status", "initializing".into()),
-    ] {
-        state.insert(key.into(), value);
+/// `plan_workers`: the queen plans `workers` (`[{name, task, focus_areas}]`), each added to
+/// `workers_planned` with the template's worker state; `rationale` is recorded as the
+/// queen's `worker_selection_rationale`. Event `workers_planned`.
+pub fn plan_workers(
+    state: Value,
+    workers: &Value,
+    rationale: Option<&str>,
+    now: &Value,
+) -> Result<Value> {
+    let mut fields = vec![("workers", workers.clone())];
+    if let Some(rationale) = rationale {
+        fields.push(("rationale", rationale.into()));
     }
-    let sections = [
-        (
-            "timestamps",
-            object(vec![
-                ("created_at", now.into()),
-                ("updated_at", now.into()),
-                ("last_heartbeat", now.into()),
-                ("phase_transitions", transitions),
-            ]),
-        ),
-        (
-            "coordination_status",
-            object(vec![
-                ("phase", "planning".into()),
-                ("workers_planned", list()),
-                ("workers_spawned", list()),
-                ("workers_active", list()),
-                ("workers_completed", list()),
-                ("workers_failed", list()),
-                ("spawn_attempts", empty()),
-                ("synthesis_ready", false.into()),
-                ("blocking_issues", list()),
-            ]),
-        ),
-        ("worker_states", empty()),
-        (
-            "queen_decisions",
-            object(vec![
-                (
-                    "complexity_assessment",
-                    object(vec![
-                        ("level", 1.into()),
-                        ("factors", list()),
-                        ("rationale", "".into()),
-                    ]),
-                ),
-                ("worker_selection_rationale", "".into()),
-                ("coordination_strategy", "parallel".into()),
-                ("execution_plan", object(vec![("phases", list())])),
-                ("escalation_triggers", list()),
-            ]),
-        ),
-        (
-            "research_progress",
-            object(vec![
-                ("domains_identified", list()),
-                ("domains_completed", list()),
-                ("synthesis_status", "pending".into()),
-                ("key_findings", list()),
-                ("synthesis_file", null()),
-            ]),
-        ),
-        (
-            "implementation_progress",
-            object(vec![
-                ("tasks_created", 0.into()),
-                ("tasks_assigned", 0.into()),
-                ("tasks_in_progress", 0.into()),
-                ("tasks_completed", 0.into()),
-                ("tasks_blocked", 0.into()),
-                ("blocking_issues", list()),
-            ]),
-        ),
-        (
-            "quality_gates",
-            object(vec![
-                ("worker_selection_validated", false.into()),
-                ("all_workers_spawned", false.into()),
-                ("protocol_compliance_verified", false.into()),
-                ("outputs_validated", false.into()),
-                ("synthesis_complete", false.into()),
-            ]),
-        ),
-        (
-            "metrics",
-            object(vec![
-                ("session_duration_seconds", 0.into()),
-                ("total_events_logged", 0.into()),
-                ("total_debug_entries", 0.into()),
-                ("worker_efficiency", empty()),
-                ("token_usage_estimated", 0.into()),
-                ("coordination_overhead_seconds", 0.into()),
-            ]),
-        ),
-        (
-            "session_metadata",
-            object(vec![
-                ("hive_mind_version", "2.0".into()),
-                ("protocol_version", "2.0".into()),
-                ("environment", "production".into()),
-                ("resumption_capability", "full".into()),
-                ("auto_recovery_enabled", true.into()),
-            ]),
-        ),
-    ];
-    for (key, value) in sections {
-        state.insert(key.into(), value);
+    run(state, now, "workers_planned", QUEEN, object(fields))
+}
+
+/// `record_spawn_attempt`: the queen tries to spawn `worker` (status `spawning`, its
+/// `spawn_attempts` count up by one). Event `spawn_attempted`.
+pub fn record_spawn_attempt(state: Value, worker: &str, now: &Value) -> Result<Value> {
+    let attempt = state
+        .pointer("/coordination_status/spawn_attempts")
+        .and_then(|a| a.get(worker))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .saturating_add(1);
+    let fields = details(worker, vec![("attempt", attempt.into())]);
+    run(state, now, "spawn_attempted", QUEEN, fields)
+}
+
+/// `spawn_worker`: `worker` started (status `active`, `spawned_at`, listed as spawned and
+/// active, `startup_logged`). Event `worker_spawned` by the worker.
+pub fn spawn_worker(state: Value, worker: &str, now: &Value) -> Result<Value> {
+    run(
+        state,
+        now,
+        "worker_spawned",
+        worker,
+        details(worker, vec![]),
+    )
+}
+
+/// `heartbeat`: an active `worker` is alive (its `last_heartbeat`). Event
+/// `worker_heartbeat` by the worker.
+pub fn heartbeat(state: Value, worker: &str, now: &Value) -> Result<Value> {
+    run(
+        state,
+        now,
+        "worker_heartbeat",
+        worker,
+        details(worker, vec![]),
+    )
+}
+
+/// `record_progress`: an active `worker`'s `metrics` and `protocol_compliance` fields set
+/// from `progress`, its `last_update` and `last_heartbeat`. Event `worker_progress`.
+pub fn record_progress(state: Value, worker: &str, progress: &Value, now: &Value) -> Result<Value> {
+    let Some(fields) = progress.as_object() else {
+        return Err(Error::new(
+            Code::Argument,
+            "",
+            "progress must be an object {metrics, protocol_compliance}",
+        ));
+    };
+    if let Some(key) = fields
+        .keys()
+        .find(|k| !PROGRESS_FIELDS.contains(&k.as_str()))
+    {
+        return Err(Error::new(
+            Code::Argument,
+            "",
+            format!(
+                "progress has no field {key:?}: it sets {}",
+                PROGRESS_FIELDS.join(" and ")
+            ),
+        )
+        .with_detail("field", key.as_str()));
     }
-    state
+    let pairs = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.clone()))
+        .collect();
+    run(
+        state,
+        now,
+        "worker_progress",
+        worker,
+        details(worker, pairs),
+    )
+}
+
+/// `complete_worker`: an active `worker` finished with `outputs` (`{notes, json,
+/// artifacts}`, merged into its outputs) and optional `metrics`; status `completed`, moved
+/// from active to completed, `completion_logged`, its time worked. Event `worker_completed`.
+pub fn complete_worker(
+    state: Value,
+    worker: &str,
+    outputs: &Value,
+    metrics: Option<&Value>,
+    now: &Value,
+) -> Result<Value> {
+    let mut fields = vec![("outputs", outputs.clone())];
+    if let Some(metrics) = metrics {
+        fields.push(("metrics", metrics.clone()));
+    }
+    run(
+        state,
+        now,
+        "worker_completed",
+        worker,
+        details(worker, fields),
+    )
+}
+
+/// `fail_worker`: `worker` failed with `error` (a message, or `{message, ...}`): status
+/// `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent`
+/// (the worker itself by default; the queen or a monitor passes its own name).
+pub fn fail_worker(
+    state: Value,
+    worker: &str,
+    error: &Value,
+    now: &Value,
+    agent: Option<&str>,
+) -> Result<Value> {
+    let fields = details(worker, vec![("error", error.clone())]);
+    run(state, now, "worker_failed", agent.unwrap_or(worker), fields)
 }

@@ -355,6 +355,12 @@ pub static SESSION_METADATA: Shape = Shape::open(
             Ty::Bool,
             "Recovery from the log allowed.",
         ),
+        Field::opt(
+            "log_offset",
+            Ty::Whole(0),
+            "The bytes of `EVENTS.jsonl` folded into this state (statecore's addition: a \
+             session helper replays the lines after it, docs/hive.md § Files).",
+        ),
     ],
 );
 

@@ -31,9 +31,15 @@ pub fn validate_state(doc: &Value) -> Report {
 
 /// Validates one worker state (the kind `hive.worker`).
 pub fn validate_worker(doc: &Value) -> Report {
+    validate_worker_at(doc, "")
+}
+
+/// The rules of one worker of a state, at `at` (`/worker_states/<name>`): its fields and
+/// the four checks (a replay checks the worker an event touched).
+pub(super) fn validate_worker_at(doc: &Value, at: &str) -> Report {
     let mut report = Report::default();
-    if walk(&mut report, doc, &shapes::WORKER, "").is_some() {
-        worker_rules(&mut report, doc, "");
+    if walk(&mut report, doc, &shapes::WORKER, at).is_some() {
+        worker_rules(&mut report, doc, at);
     }
     report
 }

@@ -2,6 +2,7 @@
 
 use super::{Access, Module, Op, Out, Param, Returns};
 use crate::error::{Code, Error};
+use crate::hive::op_shapes as o;
 use crate::hive::shapes as s;
 use crate::machine::shapes::DEFINITION;
 use crate::machine::Machine;
@@ -9,6 +10,7 @@ use crate::shape::Ty;
 
 const STATE: Param = Param::value("state", s::STATE_IN);
 const STEP: Returns = Returns::json(Ty::Object(&s::STEP));
+const WORKER: Param = Param::text("worker", Ty::Line);
 
 /// The hive operations.
 pub(super) static OPS: &[Op] = &[
@@ -142,6 +144,186 @@ pub(super) static OPS: &[Op] = &[
                 a.get(0),
                 a.get(1),
                 timeout,
+            )?))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "apply_event",
+        doc: "Applies any event line (a `hive.event`) as a replay would: a milestone's effect, \
+              a state update, a phase change, or for another type only the stamps and \
+              counters. Returns the state and the line.",
+        params: &[STATE, Param::value("event", Ty::Object(&s::EVENT))],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let state = a.take(0);
+            let event = a.take(1);
+            Ok(Out::Json(crate::hive::apply_event(state, event)?))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "plan_workers",
+        doc: "The queen plans workers (`[{name, task, focus_areas}]`): each is added to \
+              `workers_planned` with a planned worker state; `rationale` becomes the queen's \
+              `worker_selection_rationale`. Event `workers_planned`.",
+        params: &[
+            STATE,
+            Param::value("workers", Ty::List(&Ty::Object(&o::WORKER_PLAN))),
+            Param::opt_text("rationale", Ty::Str),
+            Param::now(),
+        ],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let rationale = a.opt_text(2)?.map(str::to_owned);
+            let state = a.take(0);
+            let step = crate::hive::plan_workers(state, a.get(1), rationale.as_deref(), a.get(3))?;
+            Ok(Out::Json(step))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "record_spawn_attempt",
+        doc: "The queen tries to spawn a planned worker: status `spawning`, its \
+              `spawn_attempts` count up by one. Event `spawn_attempted`.",
+        params: &[STATE, WORKER, Param::now()],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let worker = a.text(1)?.to_owned();
+            let state = a.take(0);
+            Ok(Out::Json(crate::hive::record_spawn_attempt(
+                state,
+                &worker,
+                a.get(2),
+            )?))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "spawn_worker",
+        doc: "A planned worker started: status `active`, `spawned_at`, listed as spawned and \
+              active, `startup_logged`. Event `worker_spawned` by the worker.",
+        params: &[STATE, WORKER, Param::now()],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let worker = a.text(1)?.to_owned();
+            let state = a.take(0);
+            Ok(Out::Json(crate::hive::spawn_worker(
+                state,
+                &worker,
+                a.get(2),
+            )?))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "heartbeat",
+        doc: "An active worker is alive: its `last_heartbeat`. Event `worker_heartbeat` by the \
+              worker.",
+        params: &[STATE, WORKER, Param::now()],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let worker = a.text(1)?.to_owned();
+            let state = a.take(0);
+            Ok(Out::Json(crate::hive::heartbeat(state, &worker, a.get(2))?))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "record_progress",
+        doc: "An active worker's progress: the `metrics` and `protocol_compliance` fields \
+              given are set, with its `last_update` and `last_heartbeat`. Event \
+              `worker_progress`.",
+        params: &[
+            STATE,
+            WORKER,
+            Param::value("progress", Ty::Object(&o::PROGRESS)),
+            Param::now(),
+        ],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let worker = a.text(1)?.to_owned();
+            let state = a.take(0);
+            let step = crate::hive::record_progress(state, &worker, a.get(2), a.get(3))?;
+            Ok(Out::Json(step))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "complete_worker",
+        doc: "An active worker finished with its `outputs` (merged into its outputs; one must \
+              hold something) and optional `metrics`: status `completed`, moved from active \
+              to completed, `completion_logged`, its time worked. Event `worker_completed`.",
+        params: &[
+            STATE,
+            WORKER,
+            Param::value("outputs", Ty::Object(&s::OUTPUTS)),
+            Param::opt_value("metrics", Ty::Object(&s::WORKER_METRICS)),
+            Param::now(),
+        ],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let worker = a.text(1)?.to_owned();
+            let state = a.take(0);
+            let metrics = Some(a.get(3)).filter(|m| !m.is_null());
+            let step = crate::hive::complete_worker(state, &worker, a.get(2), metrics, a.get(4))?;
+            Ok(Out::Json(step))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "fail_worker",
+        doc: "A worker failed with `error` (a message, or `{message, ...}`): status `failed` \
+              with its `error`, moved from active to failed. Event `worker_failed` by `agent` \
+              (the worker by default; a queen or monitor passes its name).",
+        params: &[
+            STATE,
+            WORKER,
+            Param::value("error", o::FAILURE),
+            Param::now(),
+            Param::opt_text("agent", Ty::Str),
+        ],
+        returns: STEP,
+        access: Access::Pure,
+        run: |a| {
+            let worker = a.text(1)?.to_owned();
+            let agent = a.opt_text(4)?.map(str::to_owned);
+            let state = a.take(0);
+            let step =
+                crate::hive::fail_worker(state, &worker, a.get(2), a.get(3), agent.as_deref())?;
+            Ok(Out::Json(step))
+        },
+    },
+    Op {
+        module: Module::Hive,
+        method: "recover_state",
+        doc: "Rebuilds a session's state from its `EVENTS.jsonl` bytes: every line applied in \
+              file order, a repeated line once, a torn last line dropped and reported; a bad \
+              line stops it with its line number unless `skip_bad_lines`.",
+        params: &[
+            Param::bytes("log"),
+            Param::text("session_id", Ty::Line),
+            Param::options("options", &o::RECOVER_OPTIONS),
+        ],
+        returns: Returns::json(Ty::Object(&o::RECOVERED)),
+        access: Access::Pure,
+        run: |a| {
+            let skip = a
+                .options(2)?
+                .get("skip_bad_lines")
+                .and_then(crate::Value::as_bool)
+                .unwrap_or(false);
+            Ok(Out::Json(crate::hive::recover_state(
+                a.bytes(0)?,
+                a.text(1)?,
+                skip,
             )?))
         },
     },

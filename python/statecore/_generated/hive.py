@@ -11,13 +11,15 @@ TYPE_CHECKING = False
 if not TYPE_CHECKING:
     from statecore._runtime import cast
 else:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
     from typing import cast
 
     from statecore.types import (
         HiveHealth,
         HiveMergeStrategy,
         HivePhase,
+        HiveRecovered,
+        HiveRecoverOptions,
         HiveStep,
         HiveWorkerValidation,
         MachineDefinition,
@@ -53,13 +55,58 @@ def check_worker_health(state: Mapping[str, object], now: Now | None = None, tim
     """The active workers to flag at ``now``: no heartbeat for ``timeout_ms`` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one."""
     return cast("HiveHealth", _call("hive_check_worker_health", (state, now, timeout_ms), _rt.clock()))
 
+def apply_event(state: Mapping[str, object], event: Mapping[str, object]) -> HiveStep:
+    """Applies any event line (a ``hive.event``) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line."""
+    return cast("HiveStep", _call("hive_apply_event", (state, event)))
+
+def plan_workers(state: Mapping[str, object], workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None) -> HiveStep:
+    """The queen plans workers (``[{name, task, focus_areas}]``): each is added to ``workers_planned`` with a planned worker state; ``rationale`` becomes the queen's ``worker_selection_rationale``. Event ``workers_planned``."""
+    return cast("HiveStep", _call("hive_plan_workers", (state, workers, rationale, now), _rt.clock()))
+
+def record_spawn_attempt(state: Mapping[str, object], worker: str, now: Now | None = None) -> HiveStep:
+    """The queen tries to spawn a planned worker: status ``spawning``, its ``spawn_attempts`` count up by one. Event ``spawn_attempted``."""
+    return cast("HiveStep", _call("hive_record_spawn_attempt", (state, worker, now), _rt.clock()))
+
+def spawn_worker(state: Mapping[str, object], worker: str, now: Now | None = None) -> HiveStep:
+    """A planned worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. Event ``worker_spawned`` by the worker."""
+    return cast("HiveStep", _call("hive_spawn_worker", (state, worker, now), _rt.clock()))
+
+def heartbeat(state: Mapping[str, object], worker: str, now: Now | None = None) -> HiveStep:
+    """An active worker is alive: its ``last_heartbeat``. Event ``worker_heartbeat`` by the worker."""
+    return cast("HiveStep", _call("hive_heartbeat", (state, worker, now), _rt.clock()))
+
+def record_progress(state: Mapping[str, object], worker: str, progress: Mapping[str, object], now: Now | None = None) -> HiveStep:
+    """An active worker's progress: the ``metrics`` and ``protocol_compliance`` fields given are set, with its ``last_update`` and ``last_heartbeat``. Event ``worker_progress``."""
+    return cast("HiveStep", _call("hive_record_progress", (state, worker, progress, now), _rt.clock()))
+
+def complete_worker(state: Mapping[str, object], worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None) -> HiveStep:
+    """An active worker finished with its ``outputs`` (merged into its outputs; one must hold something) and optional ``metrics``: status ``completed``, moved from active to completed, ``completion_logged``, its time worked. Event ``worker_completed``."""
+    return cast("HiveStep", _call("hive_complete_worker", (state, worker, outputs, metrics, now), _rt.clock()))
+
+def fail_worker(state: Mapping[str, object], worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None) -> HiveStep:
+    """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed. Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name)."""
+    return cast("HiveStep", _call("hive_fail_worker", (state, worker, error, now, agent), _rt.clock()))
+
+def recover_state(log: str | bytes, session_id: str, options: HiveRecoverOptions | None = None, *, skip_bad_lines: bool | None = None) -> HiveRecovered:
+    """Rebuilds a session's state from its ``EVENTS.jsonl`` bytes: every line applied in file order, a repeated line once, a torn last line dropped and reported; a bad line stops it with its line number unless ``skip_bad_lines``."""
+    return cast("HiveRecovered", _call("hive_recover_state", (log, session_id, (options if skip_bad_lines is None else _rt.options("options", options, skip_bad_lines=skip_bad_lines)))))
+
 
 __all__ = [
+    "apply_event",
     "change_phase",
     "check_worker_health",
+    "complete_worker",
     "create_session",
     "diagram",
+    "fail_worker",
+    "heartbeat",
     "machine",
+    "plan_workers",
+    "record_progress",
+    "record_spawn_attempt",
+    "recover_state",
+    "spawn_worker",
     "update_state",
     "validate_worker_state",
 ]

@@ -1,0 +1,201 @@
+//! One event line applied to a session's state: the one function behind every step and
+//! behind recovery (`recover_state` folds a log with it), so a state and the fold of its
+//! log agree by construction (docs/hive.md § Events).
+
+use super::phases::{self, with_object};
+use super::shapes::STRATEGIES;
+use super::template::created;
+use super::validate::{validate_event, validate_state, validate_worker_at};
+use super::workers;
+use crate::error::{Code, Error, Result};
+use crate::merge::{merge_owned, MergeOptions, Strategy};
+use crate::time::parse_timestamp;
+use crate::{Map, Value};
+
+/// How much of the state is validated after an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Check {
+    /// The whole state (a step: its result is refused if it breaks a rule).
+    Full,
+    /// A replay: the whole state after `state_updated` (a merge can change anything), the
+    /// worker an event touched otherwise (a milestone keeps the lists and stamps consistent
+    /// by construction); the whole state once at the end.
+    Replay,
+}
+
+/// Applies one event `line` to a session's state (`None`: no session yet; `session_id`
+/// names it for `session_created`). Every event sets `updated_at` and `last_heartbeat` to
+/// its time unless they are later already (no stamp ever moves back), adds one to
+/// `metrics.total_events_logged` and, when its agent is a worker, to that worker's
+/// `metrics.events_logged`. A result that breaks a rule is `E_INVALID` with the report.
+/// The line is a valid `hive.event` ([`check_event`]).
+pub(super) fn apply(state: Option<Map>, line: &Map, session_id: &str, check: Check) -> Result<Map> {
+    let kind = text(line, "type");
+    let now = text(line, "timestamp");
+    let agent = text(line, "agent");
+    let details = line.get("details").unwrap_or(&Value::Null);
+    let mut state = match (state, kind) {
+        (None, "session_created") => created(session_id, details, now),
+        (None, _) => {
+            return Err(Error::new(
+                Code::NoSession,
+                "",
+                format!("a {kind} event needs a session: session_created comes first"),
+            ))
+        }
+        (Some(_), "session_created") => {
+            return Err(Error::new(
+                Code::Argument,
+                "",
+                "the session exists already: session_created is its first event only",
+            ))
+        }
+        (Some(state), _) => state,
+    };
+    let mut touched = None;
+    match kind {
+        "state_updated" => state = updated(state, details, now)?,
+        "phase_changed" => {
+            let to = details.get("to").and_then(Value::as_str).unwrap_or("");
+            phases::change(&mut state, to, now)?;
+        }
+        kind => touched = workers::apply(&mut state, kind, agent, details, now)?,
+    }
+    count(&mut state, agent);
+    stamp(&mut state, now);
+    let whole = check == Check::Full || matches!(kind, "state_updated" | "session_created");
+    let state = Value::Object(state);
+    let report = match (whole, &touched) {
+        (true, _) => validate_state(&state),
+        (false, Some(name)) => worker_report(&state, name),
+        (false, None) => crate::report::Report::default(),
+    };
+    if !report.valid() {
+        return Err(crate::document::invalid_error("hive.state", &report));
+    }
+    match state {
+        Value::Object(map) => Ok(map),
+        _ => Ok(Map::new()),
+    }
+}
+
+/// `E_INVALID` unless `line` is a valid `hive.event`.
+pub(super) fn check_event(line: &Value) -> Result<()> {
+    let report = validate_event(line);
+    if !report.valid() {
+        return Err(crate::document::invalid_error("hive.event", &report));
+    }
+    Ok(())
+}
+
+/// The rules of the worker `name` of `state`, with paths from the state.
+fn worker_report(state: &Value, name: &str) -> crate::report::Report {
+    let worker = state
+        .get("worker_states")
+        .and_then(|w| w.get(name))
+        .unwrap_or(&Value::Null);
+    validate_worker_at(worker, &crate::error::child_path("/worker_states", name))
+}
+
+/// The string field `key` of an event line (`""` when absent).
+fn text<'a>(line: &'a Map, key: &str) -> &'a str {
+    line.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// Sets the timestamp field `key` of `map` to `now` unless it holds a later time already.
+pub(super) fn advance(map: &mut Map, key: &str, now: &str) {
+    let later = map
+        .get(key)
+        .and_then(Value::as_str)
+        .and_then(|t| parse_timestamp(t).ok())
+        .zip(parse_timestamp(now).ok())
+        .is_some_and(|(current, new)| current > new);
+    if !later {
+        map.insert(key.into(), Value::from(now));
+    }
+}
+
+/// Adds `by` to the whole number at `map[key]` (0 when absent).
+pub(super) fn add(map: &mut Map, key: &str, by: u64) {
+    let current = map.get(key).and_then(Value::as_u64).unwrap_or(0);
+    map.insert(key.into(), current.saturating_add(by).into());
+}
+
+/// The event counters: the session's, and the worker's when the agent is one.
+fn count(state: &mut Map, agent: &str) {
+    with_object(state, "metrics", |metrics| {
+        add(metrics, "total_events_logged", 1)
+    });
+    if let Some(Value::Object(worker)) = state
+        .get_mut("worker_states")
+        .and_then(|w| w.as_object_mut())
+        .and_then(|w| w.get_mut(agent))
+    {
+        with_object(worker, "metrics", |metrics| {
+            add(metrics, "events_logged", 1)
+        });
+    }
+}
+
+/// The session's stamps of every event (see [`apply`]).
+fn stamp(state: &mut Map, now: &str) {
+    with_object(state, "timestamps", |times| {
+        advance(times, "updated_at", now);
+        advance(times, "last_heartbeat", now);
+    });
+}
+
+/// `state_updated`: the merge, with a phase change among the updates fired on the machine
+/// from the phase before them. The strategy and the object check live here, so a log line
+/// is held to the same as a step.
+fn updated(state: Map, details: &Value, now: &str) -> Result<Map> {
+    let updates = details.get("updates").unwrap_or(&Value::Null);
+    let strategy = match details.get("strategy").and_then(Value::as_str) {
+        None | Some("deep") => Strategy::Deep,
+        Some("shallow") => Strategy::Shallow,
+        Some(other) => {
+            return Err(Error::new(
+                Code::Options,
+                "",
+                format!(
+                    "unknown merge strategy {other:?}: use {}",
+                    STRATEGIES.join(" or ")
+                ),
+            ))
+        }
+    };
+    if !updates.is_object() {
+        return Err(Error::new(
+            Code::Argument,
+            "",
+            "updates must be a JSON object",
+        ));
+    }
+    let before = phases::current(&state).map(str::to_owned);
+    let target = updates
+        .get("status")
+        .and_then(Value::as_str)
+        .or_else(|| {
+            updates
+                .get("coordination_status")
+                .and_then(|c| c.get("phase"))
+                .and_then(Value::as_str)
+        })
+        .map(str::to_owned);
+    let merged = merge_owned(
+        Value::Object(state),
+        updates,
+        &MergeOptions::with_strategy(strategy),
+    )?;
+    let mut merged = match merged {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    if let (Some(before), Some(target)) = (before, target) {
+        if before != target {
+            merged.insert("status".into(), Value::from(before.as_str()));
+            phases::change(&mut merged, &target, now)?;
+        }
+    }
+    Ok(merged)
+}

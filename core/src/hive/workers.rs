@@ -1,0 +1,402 @@
+//! The worker milestones of the seed's "Required Update Points" as events: what each event
+//! does to the state when it is applied (by a step or by a replay), and the checks that
+//! refuse an event that does not fit the worker's status (docs/hive.md § Events).
+
+use super::fold::{add, advance};
+use super::phases::{set, with_object};
+use super::template::{object, planned_worker};
+use crate::error::{child_path, Code, Error, Result};
+use crate::time::parse_timestamp;
+use crate::{Map, Value};
+
+/// The worker events: type, what it needs of the worker, what it does.
+pub const WORKER_EVENTS: [&str; 7] = [
+    "workers_planned",
+    "spawn_attempted",
+    "worker_spawned",
+    "worker_heartbeat",
+    "worker_progress",
+    "worker_completed",
+    "worker_failed",
+];
+
+/// The fields a progress event may set.
+pub const PROGRESS_FIELDS: [&str; 2] = ["metrics", "protocol_compliance"];
+
+/// Applies a worker event of type `kind` (other types change nothing here) and returns the
+/// worker it touched, if any. `E_ARGUMENT` when the event does not fit: an unknown worker,
+/// a worker planned twice, a spawn of a worker already spawned, a heartbeat, progress or
+/// completion of a worker that is not active, a failure of one that completed.
+pub(super) fn apply(
+    state: &mut Map,
+    kind: &str,
+    agent: &str,
+    details: &Value,
+    now: &str,
+) -> Result<Option<String>> {
+    if kind == "workers_planned" {
+        plan(state, details)?;
+        return Ok(None);
+    }
+    if !WORKER_EVENTS.contains(&kind) {
+        return Ok(None);
+    }
+    let name = details
+        .get("worker")
+        .and_then(Value::as_str)
+        .unwrap_or(agent)
+        .to_owned();
+    let status = status_of(state, &name)?;
+    match kind {
+        "spawn_attempted" => {
+            refuse_if(spawned(state, &name), &name, kind, "was spawned already")?;
+            let attempt = details.get("attempt").and_then(Value::as_u64);
+            with_object(state, "coordination_status", |c| {
+                with_object(c, "spawn_attempts", |attempts| match attempt {
+                    Some(n) => {
+                        attempts.insert(name.as_str().into(), n.into());
+                    }
+                    None => add(attempts, &name, 1),
+                });
+            });
+            with_worker(state, &name, |w| {
+                w.insert("status".into(), "spawning".into());
+            });
+        }
+        "worker_spawned" => {
+            let planned = listed(state, "workers_planned", &name);
+            refuse_if(!planned, &name, kind, "was not planned (plan_workers)")?;
+            refuse_if(spawned(state, &name), &name, kind, "was spawned already")?;
+            with_worker(state, &name, |w| {
+                w.insert("status".into(), "active".into());
+                w.insert("spawned_at".into(), now.into());
+                advance(w, "last_update", now);
+                advance(w, "last_heartbeat", now);
+                set(w, "protocol_compliance", "startup_logged", true.into());
+            });
+            push(state, "workers_spawned", &name);
+            push(state, "workers_active", &name);
+        }
+        "worker_heartbeat" => {
+            active(&status, &name, kind)?;
+            with_worker(state, &name, |w| advance(w, "last_heartbeat", now));
+        }
+        "worker_progress" => {
+            active(&status, &name, kind)?;
+            let fields = progress_fields(details)?;
+            with_worker(state, &name, |w| {
+                for (field, values) in fields {
+                    with_object(w, field, |target| target.extend(values));
+                }
+                advance(w, "last_update", now);
+                advance(w, "last_heartbeat", now);
+            });
+        }
+        "worker_completed" => {
+            active(&status, &name, kind)?;
+            let outputs = object_field(details, "outputs", true)?;
+            let metrics = object_field(details, "metrics", false)?;
+            with_worker(state, &name, |w| complete(w, outputs, metrics, now));
+            remove(state, "workers_active", &name);
+            push(state, "workers_completed", &name);
+        }
+        "worker_failed" => {
+            refuse_if(
+                matches!(status.as_str(), "completed" | "failed"),
+                &name,
+                kind,
+                &format!("is {status} already"),
+            )?;
+            let error = failure(details.get("error"), now)?;
+            with_worker(state, &name, |w| {
+                w.insert("status".into(), "failed".into());
+                w.insert("error".into(), error);
+                advance(w, "last_update", now);
+            });
+            if listed(state, "workers_active", &name) {
+                remove(state, "workers_active", &name);
+                push(state, "workers_failed", &name);
+            }
+        }
+        _ => {}
+    }
+    Ok(Some(name))
+}
+
+/// `workers_planned`: each worker of `details.workers` (`{name, task, focus_areas}`) added to
+/// `workers_planned` with the template's worker state; `details.rationale`, when given, is
+/// the queen's `worker_selection_rationale`.
+fn plan(state: &mut Map, details: &Value) -> Result<()> {
+    let workers = match details.get("workers") {
+        Some(Value::Array(items)) if !items.is_empty() => items,
+        _ => {
+            return Err(argument(
+                "/details/workers",
+                "plan_workers needs a non-empty list of workers {name, task, focus_areas}",
+            ))
+        }
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for (i, worker) in workers.iter().enumerate() {
+        let at = format!("/details/workers/{i}");
+        let name = worker
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.trim().is_empty() && !n.contains(['\n', '\r']))
+            .ok_or_else(|| argument(&at, "each worker needs a name: a non-empty line"))?;
+        let known = state
+            .get("worker_states")
+            .and_then(|w| w.get(name))
+            .is_some();
+        if names.contains(&name) || known || listed(state, "workers_planned", name) {
+            return Err(argument(
+                &at,
+                &format!("worker {name:?} is planned already"),
+            ));
+        }
+        if !worker.get("task").is_some_and(Value::is_string) {
+            return Err(argument(
+                &at,
+                &format!("worker {name:?} needs a task (a string)"),
+            ));
+        }
+        let focus = worker.get("focus_areas").cloned().unwrap_or_default();
+        if !matches!(&focus, Value::Null | Value::Array(_)) {
+            return Err(argument(&at, "focus_areas must be a list of strings"));
+        }
+        names.push(name);
+    }
+    for worker in workers {
+        let name = worker.get("name").and_then(Value::as_str).unwrap_or("");
+        let task = worker.get("task").cloned().unwrap_or_default();
+        let focus = match worker.get("focus_areas") {
+            Some(Value::Array(items)) => Value::Array(items.clone()),
+            _ => Value::Array(Vec::new()),
+        };
+        with_object(state, "worker_states", |w| {
+            w.insert(name.into(), planned_worker(task, focus))
+        });
+        push(state, "workers_planned", name);
+    }
+    if let Some(rationale) = details.get("rationale").filter(|r| !r.is_null()) {
+        if !rationale.is_string() {
+            return Err(argument("/details/rationale", "rationale must be a string"));
+        }
+        set(
+            state,
+            "queen_decisions",
+            "worker_selection_rationale",
+            rationale.clone(),
+        );
+    }
+    Ok(())
+}
+
+/// A completion: the outputs and metrics given merged into the worker's, its time worked
+/// (from `spawned_at`, unless given), `completion_logged`, status `completed`.
+fn complete(worker: &mut Map, outputs: Map, metrics: Map, now: &str) {
+    let worked = worker
+        .get("spawned_at")
+        .and_then(Value::as_str)
+        .and_then(|t| parse_timestamp(t).ok())
+        .zip(parse_timestamp(now).ok())
+        .map(|(from, to)| seconds(to.saturating_sub(from).max(0)));
+    let given_duration = metrics.contains_key("duration_seconds");
+    with_object(worker, "outputs", |o| o.extend(outputs));
+    with_object(worker, "metrics", |m| {
+        m.extend(metrics);
+        if let (false, Some(worked)) = (given_duration, worked) {
+            m.insert("duration_seconds".into(), worked);
+        }
+    });
+    set(
+        worker,
+        "protocol_compliance",
+        "completion_logged",
+        true.into(),
+    );
+    worker.insert("status".into(), "completed".into());
+    advance(worker, "last_update", now);
+    advance(worker, "last_heartbeat", now);
+}
+
+/// Milliseconds as seconds: a whole number when they are whole, else with its fraction.
+fn seconds(millis: i64) -> Value {
+    if millis % 1000 == 0 {
+        Value::from(millis / 1000)
+    } else {
+        Value::from(millis as f64 / 1000.0)
+    }
+}
+
+/// A failure's `error`: `{message, at, ...}` from a message or an object with one.
+fn failure(error: Option<&Value>, now: &str) -> Result<Value> {
+    let mut map = match error {
+        Some(Value::String(message)) => {
+            let mut map = Map::new();
+            map.insert("message".into(), Value::String(message.clone()));
+            map
+        }
+        Some(Value::Object(map)) if map.get("message").is_some_and(Value::is_string) => map.clone(),
+        _ => {
+            return Err(argument(
+                "/details/error",
+                "a failure needs its error: a message, or an object with a message",
+            ))
+        }
+    };
+    if map
+        .get("message")
+        .and_then(Value::as_str)
+        .is_none_or(|m| m.trim().is_empty())
+    {
+        return Err(argument(
+            "/details/error/message",
+            "the error message is empty",
+        ));
+    }
+    if let Some(Value::String(message)) = map.get_mut("message") {
+        if message.contains(['\n', '\r']) {
+            let line = message.replace(['\r', '\n'], " ");
+            *message = line.into();
+        }
+    }
+    if !map.contains_key("at") {
+        map.insert("at".into(), now.into());
+    }
+    Ok(Value::Object(map))
+}
+
+/// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one);
+/// `metrics.events_logged` is counted from the log and cannot be set.
+fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
+    let mut fields = Vec::new();
+    for field in PROGRESS_FIELDS {
+        let values = object_field(details, field, false)?;
+        if !values.is_empty() {
+            fields.push((field, values));
+        }
+    }
+    if fields
+        .iter()
+        .any(|(f, m)| *f == "metrics" && m.contains_key("events_logged"))
+    {
+        return Err(argument(
+            "/details/metrics/events_logged",
+            "events_logged counts the worker's event lines: it is not set by progress",
+        ));
+    }
+    if fields.is_empty() {
+        return Err(argument(
+            "/details",
+            "progress needs metrics or protocol_compliance (an object of fields to set)",
+        ));
+    }
+    Ok(fields)
+}
+
+/// `details[field]` as an object (empty when absent and not `required`).
+fn object_field(details: &Value, field: &str, required: bool) -> Result<Map> {
+    match details.get(field) {
+        Some(Value::Object(map)) => Ok(map.clone()),
+        None | Some(Value::Null) if !required => Ok(Map::new()),
+        _ => Err(argument(
+            &format!("/details/{field}"),
+            &format!("{field} must be an object"),
+        )),
+    }
+}
+
+/// The status of the worker `name` (`E_ARGUMENT` for an unknown worker).
+fn status_of(state: &Map, name: &str) -> Result<String> {
+    let worker = state.get("worker_states").and_then(|w| w.get(name));
+    match worker {
+        Some(Value::Object(worker)) => Ok(worker
+            .get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()),
+        _ => Err(argument(
+            &child_path("/worker_states", name),
+            &format!("there is no worker {name:?}: plan it first (plan_workers)"),
+        )
+        .with_detail("worker", name)),
+    }
+}
+
+/// `E_ARGUMENT` unless the worker is active.
+fn active(status: &str, name: &str, kind: &str) -> Result<()> {
+    refuse_if(
+        status != "active",
+        name,
+        kind,
+        &format!("is {status}, not active"),
+    )
+}
+
+/// `E_ARGUMENT` for the event `kind` of worker `name` when `refused`, saying why.
+fn refuse_if(refused: bool, name: &str, kind: &str, why: &str) -> Result<()> {
+    if !refused {
+        return Ok(());
+    }
+    Err(argument(
+        &child_path("/worker_states", name),
+        &format!("{kind} refused: worker {name:?} {why}"),
+    )
+    .with_detail("worker", name))
+}
+
+fn argument(path: &str, message: &str) -> Error {
+    Error::new(Code::Argument, path, message)
+}
+
+/// True when `name` is in `coordination_status[list]`.
+fn listed(state: &Map, list: &str, name: &str) -> bool {
+    state
+        .get("coordination_status")
+        .and_then(|c| c.get(list))
+        .and_then(Value::as_array)
+        .is_some_and(|items| items.iter().any(|v| v.as_str() == Some(name)))
+}
+
+fn spawned(state: &Map, name: &str) -> bool {
+    listed(state, "workers_spawned", name)
+}
+
+/// Adds `name` to `coordination_status[list]` unless it is there.
+fn push(state: &mut Map, list: &str, name: &str) {
+    if listed(state, list, name) {
+        return;
+    }
+    with_object(state, "coordination_status", |c| {
+        match c.get_mut(list) {
+            Some(Value::Array(items)) => items.push(name.into()),
+            _ => {
+                c.insert(list.into(), Value::Array(vec![name.into()]));
+            }
+        };
+    });
+}
+
+/// Removes `name` from `coordination_status[list]`.
+fn remove(state: &mut Map, list: &str, name: &str) {
+    with_object(state, "coordination_status", |c| {
+        if let Some(Value::Array(items)) = c.get_mut(list) {
+            items.retain(|v| v.as_str() != Some(name));
+        }
+    });
+}
+
+/// Runs `f` on the worker `name` (it exists: [`status_of`] found it).
+fn with_worker(state: &mut Map, name: &str, f: impl FnOnce(&mut Map)) {
+    with_object(state, "worker_states", |workers| {
+        with_object(workers, name, f);
+    });
+}
+
+/// An event's `details` for a worker step: `{worker, ...fields}`.
+pub(super) fn details(worker: &str, fields: Vec<(&str, Value)>) -> Value {
+    let mut pairs = vec![("worker", Value::from(worker))];
+    pairs.extend(fields);
+    object(pairs)
+}
