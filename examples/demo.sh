@@ -5,6 +5,7 @@
 # and Node agent processes, printing the real `statecore-statusline` line after each step.
 # Part 3 (examples/hivemind_demo.mjs): a Hivemind project driven by the Node watcher. Part 4
 # (examples/agency_demo.py): agency init, three runners (Python, Node, crashed), ls and show.
+# Part 5 (examples/hive_demo.py): a hive session, a killed worker flagged, STATE.json rebuilt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -27,3 +28,4 @@ echo
 bash examples/fctry_session.sh
 echo; node examples/hivemind_demo.mjs  # Part 3: a Hivemind project (watcher + Python agents); fails on any step
 echo; .venv/bin/python examples/agency_demo.py  # Part 4: agency init, runners, ls and show; fails on a wrong status
+echo; .venv/bin/python examples/hive_demo.py  # Part 5: a hive session: workers in both languages, one killed, recovery

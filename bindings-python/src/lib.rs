@@ -15,6 +15,7 @@ mod dispatch;
 mod errors;
 mod fast;
 mod keys;
+mod logged;
 mod resident;
 
 use convert::{arg, out};
@@ -160,5 +161,7 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(update, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
     m.add_class::<resident::Document>()?;
+    m.add_function(wrap_pyfunction!(logged::update_logged, m)?)?;
+    m.add_class::<logged::LogReplay>()?;
     Ok(())
 }

@@ -76,6 +76,8 @@ mod allocator;
 #[cfg(feature = "full")]
 mod full;
 #[cfg(feature = "full")]
+mod logged;
+#[cfg(feature = "full")]
 mod resident;
 
 /// Size classes over dlmalloc, memory grown geometrically (`allocator.rs`).

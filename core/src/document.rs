@@ -78,6 +78,17 @@ pub(crate) fn load_for_update(
     bytes: Option<&[u8]>,
     pre: Precondition<'_>,
 ) -> Result<Loaded> {
+    if let Some(log) = kinds::kind(kind)?.file.as_ref().and_then(|f| f.log) {
+        return Err(Error::new(
+            Code::Argument,
+            "",
+            format!(
+                "a {kind} file changes only by a step that appends its line to {log} (the \
+                 session helpers, docs/hive.md § Files): a plain write would leave the log \
+                 behind"
+            ),
+        ));
+    }
     let mut loaded = load_with(kind, bytes, false, pre.if_match.is_some())?;
     check_if_match(loaded.etag.as_deref(), pre.if_match)?;
     match loaded.refused.take() {

@@ -35,6 +35,9 @@ pub struct File {
     pub path: &'static [&'static str],
     /// The merge options a patch to this file is merged with (JSON text; `None`: deep).
     pub patch: Option<&'static str>,
+    /// The event log kept with it in the same directory (`EVENTS.jsonl`): the file changes
+    /// only by steps that append their line to the log (`ops::update_logged`).
+    pub log: Option<&'static str>,
 }
 
 fn empty_object() -> Value {
@@ -93,6 +96,7 @@ pub static KINDS: &[Kind] = &[
             base: "worktree",
             path: &[".agency", "state", "runner_status.json"],
             patch: None,
+            log: None,
         }),
     },
     Kind {
@@ -108,6 +112,7 @@ pub static KINDS: &[Kind] = &[
             path: &[".fctry", "state.json"],
             // The seed's writes: top-level fields replaced, `lastUpdated` stamped.
             patch: Some(r#"{"strategy": "shallow", "stamp": {"field": "lastUpdated"}}"#),
+            log: None,
         }),
     },
     Kind {
@@ -122,6 +127,7 @@ pub static KINDS: &[Kind] = &[
             base: "project_dir",
             path: &[".fctry", "inbox.json"],
             patch: None,
+            log: None,
         }),
     },
     Kind {
@@ -144,6 +150,7 @@ pub static KINDS: &[Kind] = &[
             base: "project_dir",
             path: &["workspace", "state.json"],
             patch: None,
+            log: None,
         }),
     },
     Kind {
@@ -153,7 +160,14 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::hive::shapes::STATE),
         default: null,
         validate: crate::hive::validate_state,
-        file: None,
+        file: Some(File {
+            module: "hive",
+            name: "state",
+            base: "session_dir",
+            path: &["STATE.json"],
+            patch: None,
+            log: Some("EVENTS.jsonl"),
+        }),
     },
     Kind {
         name: "hive.worker",

@@ -22,6 +22,32 @@ pub fn parse_timestamp(text: &str) -> Result<i64> {
         })
 }
 
+/// Orders two RFC 3339 timestamps by the time they name: byte by byte when both are UTC in
+/// the one form statecore writes and readers mostly meet (`YYYY-MM-DDTHH:MM:SS[.fff…]Z`, the
+/// same length: then the text's order is the time's), else by parsing both. `None` when one
+/// does not parse. The fast path assumes both are timestamps (callers compare stamps that
+/// passed validation).
+pub fn compare_timestamps(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    if a.len() == b.len() && canonical_utc(a.as_bytes()) && canonical_utc(b.as_bytes()) {
+        return Some(a.cmp(b));
+    }
+    Some(parse_timestamp(a).ok()?.cmp(&parse_timestamp(b).ok()?))
+}
+
+/// The separators of `YYYY-MM-DDTHH:MM:SS[.f…]Z` in place, and the `Z` (the digits are not
+/// looked at: both texts compared are timestamps, checked when they were read).
+fn canonical_utc(text: &[u8]) -> bool {
+    let at = |i: usize, b: u8| text.get(i) == Some(&b);
+    let fraction = text.len() == 20 || (text.len() > 21 && at(19, b'.'));
+    fraction
+        && text.last() == Some(&b'Z')
+        && at(4, b'-')
+        && at(7, b'-')
+        && at(10, b'T')
+        && at(13, b':')
+        && at(16, b':')
+}
+
 /// True when `text` is an RFC 3339 timestamp with a time zone.
 pub fn is_timestamp(text: &str) -> bool {
     DateTime::parse_from_rfc3339(text).is_ok()

@@ -151,7 +151,53 @@ fn resident(args: Vec<Value>) -> Result<Out, Error> {
     Ok(Out::Json(Value::Array(results)))
 }
 
+/// The arguments of a logged step: none for a read (`""`), else the step's after the state.
+fn logged_change(change: &str, list: Value) -> Result<Option<ops::Change<'static>>, Error> {
+    if change.is_empty() {
+        return Ok(None);
+    }
+    let (params, skip) = ops::Change::params_of(change)?;
+    ops::logged_change(change, routine_args(params, skip, list))
+}
+
+/// The logged-file routines (tests/README.md): `update_logged [kind, session_id, change,
+/// data, log_size, args, now]` and `log_replay [kind, session_id, data, offset, corrupt,
+/// chunks, change, args, now]`.
+fn logged(name: &str, args: Vec<Value>) -> Result<Out, Error> {
+    let mut args = args.into_iter();
+    let mut next = || args.next().unwrap_or(Value::Null);
+    let (kind, session) = (next(), next());
+    let (kind, session) = (
+        kind.as_str().unwrap_or_default().to_owned(),
+        session.as_str().unwrap_or_default().to_owned(),
+    );
+    if name == "update_logged" {
+        let (change, bytes, size, list, now) = (next(), next(), next(), next(), next());
+        let change = logged_change(change.as_str().unwrap_or_default(), list)?;
+        let size = size.as_u64().unwrap_or_default();
+        return ops::update_logged(&kind, &session, data(bytes).as_deref(), size, change, &now)
+            .map(Out::Json);
+    }
+    let (bytes, offset, corrupt, chunks) = (next(), next(), next(), next());
+    let (change, list, now) = (next(), next(), next());
+    let mut replay = ops::LogReplay::new(
+        &kind,
+        &session,
+        data(bytes).as_deref(),
+        offset.as_u64().unwrap_or_default(),
+        corrupt.as_bool().unwrap_or_default(),
+    )?;
+    for chunk in chunks.as_array().cloned().unwrap_or_default() {
+        replay.feed(&data(chunk).unwrap_or_default())?;
+    }
+    let change = logged_change(change.as_str().unwrap_or_default(), list)?;
+    replay.commit(change, &now).map(Out::Json)
+}
+
 fn run(name: &str, args: Vec<Value>) -> Result<Out, Error> {
+    if matches!(name, "update_logged" | "log_replay") {
+        return logged(name, args);
+    }
     if matches!(name, "update_file" | "query_file") {
         return routine(name, args).expect("a file routine case names its kind and operation");
     }
@@ -278,7 +324,13 @@ fn every_operation_has_corpus_cases() {
         missing.is_empty(),
         "operations without corpus cases: {missing:?}"
     );
-    let routines = ["update_file", "query_file", "resident"];
+    let routines = [
+        "update_file",
+        "query_file",
+        "resident",
+        "update_logged",
+        "log_replay",
+    ];
     assert!(
         routines.iter().all(|r| used.contains(*r)),
         "the file routines have corpus cases"

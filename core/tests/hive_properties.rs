@@ -267,3 +267,34 @@ fn a_worker_lifecycle_moves_the_lists_and_counts_its_events() {
         ("E_ARGUMENT", "/worker_states/delta")
     );
 }
+
+proptest! {
+    #[test]
+    fn timestamps_compare_by_time_in_any_form(a in 0i64..4_102_444_800_000, b in 0i64..4_102_444_800_000, form in 0..3usize) {
+        use statecore::time::{compare_timestamps, format_timestamp};
+        let text = |ms: i64, form: usize| {
+            let canonical = format_timestamp(ms).unwrap();
+            match form {
+                // The canonical form, the same instant in seconds when whole, and with an offset.
+                0 => canonical,
+                1 if ms % 1000 == 0 => canonical.replace(".000Z", "Z"),
+                _ => canonical.replace('Z', "+00:00"),
+            }
+        };
+        prop_assert_eq!(compare_timestamps(&text(a, 0), &text(b, form)), Some(a.cmp(&b)));
+        prop_assert_eq!(compare_timestamps(&text(a, form), &text(b, 0)), Some(a.cmp(&b)));
+    }
+}
+
+#[test]
+fn timestamps_that_do_not_parse_do_not_compare() {
+    use statecore::time::compare_timestamps;
+    assert_eq!(
+        compare_timestamps("yesterday", "2026-11-24T10:00:00Z"),
+        None
+    );
+    assert_eq!(
+        compare_timestamps("2026-11-24T12:00:00+02:00", "2026-11-24T10:00:00Z"),
+        Some(std::cmp::Ordering::Equal)
+    );
+}

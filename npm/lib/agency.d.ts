@@ -3,7 +3,7 @@
 // Types of `statecore/agency`: the protocol's operations on the files of a directory, each
 // as `name` (a Promise) and `nameSync`.
 import type * as C from "./core";
-import type { DocumentFile, FileResult, HelperOptions } from "./host";
+import type { DocumentFile, FileResult, HelperOptions, LoggedResult } from "./host";
 
 export * from "./agency-host";
 

@@ -428,6 +428,53 @@ export function makeApi(getRaw) {
     return updateResult(out);
   };
 
+  /**
+   * One crossing per step of a file kept with its event log (a hive session, docs/hive.md §
+   * Files): `change` is a step of the table ("" for a read) with `args` after the state;
+   * `data` the state's bytes, `logSize` the log's length, `sessionId` the directory's name.
+   */
+  api.updateLogged = (kind, sessionId, change, data, logSize, args, options = {}) => {
+    const entry = byName.get(change) ?? { params: [], fromFile: 1 };
+    const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
+    const { now = null } = options ?? {};
+    const out = raw(
+      "update_logged",
+      String(kind),
+      String(sessionId),
+      String(change),
+      data === null || data === undefined ? undefined : bytes(data, "data"),
+      logSize,
+      json,
+      slots[0],
+      argsJson([now ?? Date.now()], ["now"]),
+    );
+    return updateResult(out);
+  };
+
+  /**
+   * A replay of a session's log from byte `offset` onto the state in `data` (null, or
+   * `corrupt`: from nothing): `feed(chunk)` the log's bytes, then `commit(change, args,
+   * {now})` as `updateLogged` (the replay is then freed).
+   */
+  api.logReplay = (kind, sessionId, data, offset, corrupt) => {
+    const module = getRaw();
+    const file = data === null || data === undefined ? undefined : bytes(data, "data");
+    const handle = guard(() => new module.LogReplay(String(kind), String(sessionId), file, offset, corrupt === true));
+    return {
+      feed: (chunk) => guard(() => handle.feed(bytes(chunk, "chunk"))),
+      commit(change, args, options = {}) {
+        try {
+          const entry = byName.get(change) ?? { params: [], fromFile: 1 };
+          const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
+          const now = options?.now ?? null;
+          return updateResult(guard(() => handle.commit(String(change), json, slots[0], argsJson([now ?? Date.now()], ["now"]))));
+        } finally {
+          handle.free();
+        }
+      },
+    };
+  };
+
   /** One crossing per file read: a reader of the table on the file's document (or bytes). */
   api.queryFile = (kind, op, data, args) => {
     const entry = byName.get(op) ?? { params: [], form: "json" };

@@ -467,6 +467,7 @@ const sleep = {
 
 module.exports = {
   sys,
+  sysp,
   setFaultInjector,
   randomToken,
   unlinkQuiet,

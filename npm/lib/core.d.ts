@@ -1781,6 +1781,8 @@ export declare const hive: {
   diagram(): string;
   /** A new session's STATE.json (the full v2 structure, `initializing`) and its `session_created` event line. */
   createSession(sessionId: string, task: string, now?: Now | null): HiveStep;
+  /** Raises `E_ARGUMENT` unless the id can name a session's directory: not blank, one path component (no `/`, `\`, NUL or control character; not `.` or `..`). */
+  checkSessionId(sessionId: string): void;
   /** Merges `updates` into the state (`deep` by default, lists replaced; `shallow`: top level), checks a phase change on the machine, sets `updated_at` and `last_heartbeat`, validates; returns it with its `state_updated` event line (`agent`: who, `queen` by default). */
   updateState(state: HiveState, updates: { [key: string]: unknown }, strategy?: HiveMergeStrategy | null, now?: Now | null, agent?: string | null): HiveStep;
   /** Moves the session to the next phase (or to `failed`), stamping its `phase_transitions` time; a skip or a move back is `E_TRANSITION`. Returns the state and its `phase_changed` event line. */
@@ -1936,6 +1938,28 @@ export interface DocumentMethods {
     onFile(path: string, content?: string | null, now?: Now | null): DocumentChange & { result: Omit<HivemindOutcome, "state"> };
   };
   "hive.state": {
+    /** Merges `updates` into the state (`deep` by default, lists replaced; `shallow`: top level), checks a phase change on the machine, sets `updated_at` and `last_heartbeat`, validates; returns it with its `state_updated` event line (`agent`: who, `queen` by default). */
+    updateState(updates: { [key: string]: unknown }, strategy?: HiveMergeStrategy | null, now?: Now | null, agent?: string | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** Moves the session to the next phase (or to `failed`), stamping its `phase_transitions` time; a skip or a move back is `E_TRANSITION`. Returns the state and its `phase_changed` event line. */
+    changePhase(phase: HivePhase, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** The active workers to flag at `now`: no heartbeat for `timeout_ms` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. */
+    checkWorkerHealth(now?: Now | null, timeoutMs?: number | null): HiveHealth;
+    /** Applies any event line (a `hive.event`) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line. */
+    applyEvent(event: HiveEvent): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** The queen plans workers (`[{name, task, focus_areas}]`): each is added to `workers_planned` with a planned worker state; `rationale` becomes the queen's `worker_selection_rationale`. Event `workers_planned`. */
+    planWorkers(workers: HiveWorkerPlan[], rationale?: string | null, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** The queen tries to spawn a planned worker: status `spawning`, its `spawn_attempts` count up by one. Event `spawn_attempted`. */
+    recordSpawnAttempt(worker: string, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** A planned worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. Event `worker_spawned` by the worker. */
+    spawnWorker(worker: string, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** An active worker is alive: its `last_heartbeat`. Event `worker_heartbeat` by the worker. */
+    heartbeat(worker: string, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** An active worker's progress: the `metrics` and `protocol_compliance` fields given are set, with its `last_update` and `last_heartbeat`. Event `worker_progress`. */
+    recordProgress(worker: string, progress: HiveWorkerProgress, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** An active worker finished with its `outputs` (merged into its outputs; one must hold something) and optional `metrics`: status `completed`, moved from active to completed, `completion_logged`, its time worked. Event `worker_completed`. */
+    completeWorker(worker: string, outputs: HiveWorkerOutputs, metrics?: HiveWorkerMetrics | null, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
+    /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). */
+    failWorker(worker: string, error: string | HiveWorkerError, now?: Now | null, agent?: string | null): DocumentChange & { result: Omit<HiveStep, "state"> };
   };
   "hive.worker": {
   };
@@ -1965,6 +1989,53 @@ export declare function updateFile<K extends DocumentKind>(
   args: unknown[],
   options?: { now?: Now | null; ifMatch?: string | null; reset?: boolean },
 ): FileUpdate<DocumentOf<K>>;
+/**
+ * What a step (or a read) of a file kept with its event log does (docs/hive.md § Files): with
+ * `replay_from` set, replay the log from there (`logReplay`) first; else append `line` (when
+ * set; cut the log at `truncate_at` first when set) and write `text` when `write`.
+ */
+export type LoggedUpdate = {
+  document: HiveState | null;
+  text: string;
+  etag: string | null;
+  write: boolean;
+  line: string | null;
+  event: HiveEvent | null;
+  log_offset: number | null;
+  truncate_at: number | null;
+  torn_line: number | null;
+  replay_from: number | null;
+  corrupt: boolean;
+  recovered: Omit<HiveRecovered, "state" | "warnings"> | null;
+  warnings: Issue[];
+};
+/**
+ * One crossing per step of a file kept with its event log: `change` a step of the table (""
+ * for a read) with `args` after the state, `data` the state's bytes (null: missing),
+ * `logSize` the log's length, `sessionId` the session directory's name.
+ */
+export declare function updateLogged(
+  kind: "hive.state",
+  sessionId: string,
+  change: string,
+  data: Bytes | null | undefined,
+  logSize: number,
+  args: unknown[],
+  options?: { now?: Now | null },
+): LoggedUpdate;
+/** A replay of a session's log (fed in chunks), committed with a step or a read. */
+export type LogReplay = {
+  feed(chunk: Bytes): void;
+  commit(change: string, args: unknown[], options?: { now?: Now | null }): LoggedUpdate;
+};
+/** A replay of a session's log from byte `offset` onto the state in `data` (null, or `corrupt`: from nothing). */
+export declare function logReplay(
+  kind: "hive.state",
+  sessionId: string,
+  data: Bytes | null | undefined,
+  offset: number,
+  corrupt: boolean,
+): LogReplay;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -3,7 +3,7 @@
 // Types of `statecore/fctry`: the protocol's operations on the files of a directory, each
 // as `name` (a Promise) and `nameSync`.
 import type * as C from "./core";
-import type { DocumentFile, FileResult, HelperOptions } from "./host";
+import type { DocumentFile, FileResult, HelperOptions, LoggedResult } from "./host";
 
 
 /** `<projectDir>/.fctry/state.json`. */

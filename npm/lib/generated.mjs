@@ -144,18 +144,19 @@ export const OPS = Object.freeze([
   ["hive", "machine", "hive_machine", [], "json", null],
   ["hive", "diagram", "hive_diagram", [], "text", null],
   ["hive", "createSession", "hive_create_session", [["sessionId", "t", true], ["task", "t", true], ["now", "n"]], "json", null],
-  ["hive", "updateState", "hive_update_state", [["state", "v", true], ["updates", "v", true], ["strategy", "t"], ["now", "n"], ["agent", "t"]], "json", null],
-  ["hive", "changePhase", "hive_change_phase", [["state", "v", true], ["phase", "t", true], ["now", "n"]], "json", null],
+  ["hive", "checkSessionId", "hive_check_session_id", [["sessionId", "t", true]], "nothing", null],
+  ["hive", "updateState", "hive_update_state", [["state", "v", true], ["updates", "v", true], ["strategy", "t"], ["now", "n"], ["agent", "t"]], "json", 1],
+  ["hive", "changePhase", "hive_change_phase", [["state", "v", true], ["phase", "t", true], ["now", "n"]], "json", 1],
   ["hive", "validateWorkerState", "hive_validate_worker_state", [["worker", "v", true]], "json", null],
-  ["hive", "checkWorkerHealth", "hive_check_worker_health", [["state", "v", true], ["now", "n"], ["timeoutMs", "v"]], "json", null],
-  ["hive", "applyEvent", "hive_apply_event", [["state", "v", true], ["event", "v", true]], "json", null],
-  ["hive", "planWorkers", "hive_plan_workers", [["state", "v", true], ["workers", "v", true], ["rationale", "t"], ["now", "n"]], "json", null],
-  ["hive", "recordSpawnAttempt", "hive_record_spawn_attempt", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", null],
-  ["hive", "spawnWorker", "hive_spawn_worker", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", null],
-  ["hive", "heartbeat", "hive_heartbeat", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", null],
-  ["hive", "recordProgress", "hive_record_progress", [["state", "v", true], ["worker", "t", true], ["progress", "v", true], ["now", "n"]], "json", null],
-  ["hive", "completeWorker", "hive_complete_worker", [["state", "v", true], ["worker", "t", true], ["outputs", "v", true], ["metrics", "v"], ["now", "n"]], "json", null],
-  ["hive", "failWorker", "hive_fail_worker", [["state", "v", true], ["worker", "t", true], ["error", "v", true], ["now", "n"], ["agent", "t"]], "json", null],
+  ["hive", "checkWorkerHealth", "hive_check_worker_health", [["state", "v", true], ["now", "n"], ["timeoutMs", "v"]], "json", 1],
+  ["hive", "applyEvent", "hive_apply_event", [["state", "v", true], ["event", "v", true]], "json", 1],
+  ["hive", "planWorkers", "hive_plan_workers", [["state", "v", true], ["workers", "v", true], ["rationale", "t"], ["now", "n"]], "json", 1],
+  ["hive", "recordSpawnAttempt", "hive_record_spawn_attempt", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", 1],
+  ["hive", "spawnWorker", "hive_spawn_worker", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", 1],
+  ["hive", "heartbeat", "hive_heartbeat", [["state", "v", true], ["worker", "t", true], ["now", "n"]], "json", 1],
+  ["hive", "recordProgress", "hive_record_progress", [["state", "v", true], ["worker", "t", true], ["progress", "v", true], ["now", "n"]], "json", 1],
+  ["hive", "completeWorker", "hive_complete_worker", [["state", "v", true], ["worker", "t", true], ["outputs", "v", true], ["metrics", "v"], ["now", "n"]], "json", 1],
+  ["hive", "failWorker", "hive_fail_worker", [["state", "v", true], ["worker", "t", true], ["error", "v", true], ["now", "n"], ["agent", "t"]], "json", 1],
   ["hive", "recoverState", "hive_recover_state", [["log", "b", true], ["sessionId", "t", true], ["options", "o"]], "json", null],
   ["agency", "initialRunnerStatus", "agency_initial_runner_status", [["now", "n"]], "json", 0],
   ["agency", "updateRunnerStatus", "agency_update_runner_status", [["current", "v"], ["update", "v", true], ["now", "n"]], "json", 1],
@@ -188,15 +189,15 @@ export const OPS = Object.freeze([
 
 /**
  * The protocol helpers of each module: its `files` ([name, kind, path below the
- * directory, merge options of a patch]) and `ops` ([helper JS name, table name, file,
+ * directory, merge options of a patch, its event log or null]) and `ops` ([helper JS name, table name, file,
  * mode (write | read | bytes), positional parameters, whether it takes `random`, how many
  * of the operation's parameters the file supplies (its document: 1)]).
  */
 export const HELPERS = Object.freeze({
   fctry: {
     files: [
-      ["state", "fctry.state", [".fctry", "state.json"], {"strategy": "shallow", "stamp": {"field": "lastUpdated"}}],
-      ["inbox", "fctry.inbox", [".fctry", "inbox.json"], null],
+      ["state", "fctry.state", [".fctry", "state.json"], {"strategy": "shallow", "stamp": {"field": "lastUpdated"}}, null],
+      ["inbox", "fctry.inbox", [".fctry", "inbox.json"], null, null],
     ],
     ops: [
       ["startCommand", "fctry_start_command", "state", "write", [["command", "t", true]], false, 1],
@@ -225,7 +226,7 @@ export const HELPERS = Object.freeze({
   },
   hivemind: {
     files: [
-      ["state", "hivemind.state", ["workspace", "state.json"], null],
+      ["state", "hivemind.state", ["workspace", "state.json"], null, null],
     ],
     ops: [
       ["fire", "hivemind_fire", "state", "write", [["event", "t", true], ["details", "v"]], false, 1],
@@ -235,12 +236,30 @@ export const HELPERS = Object.freeze({
   },
   agency: {
     files: [
-      ["status", "agency.runner_status", [".agency", "state", "runner_status.json"], null],
+      ["status", "agency.runner_status", [".agency", "state", "runner_status.json"], null, null],
     ],
     ops: [
       ["writeInitialRunnerStatus", "agency_initial_runner_status", "status", "write", [], false, 0],
       ["writeRunnerStatus", "agency_update_runner_status", "status", "write", [["update", "v", true]], false, 1],
       ["loadRunnerStatus", "agency_parse_runner_status", "status", "bytes", [], false, 1],
+    ],
+  },
+  hive: {
+    files: [
+      ["state", "hive.state", ["STATE.json"], null, "EVENTS.jsonl"],
+    ],
+    ops: [
+      ["updateState", "hive_update_state", "state", "write", [["updates", "v", true], ["strategy", "t"], ["agent", "t"]], false, 1],
+      ["changePhase", "hive_change_phase", "state", "write", [["phase", "t", true]], false, 1],
+      ["checkWorkerHealth", "hive_check_worker_health", "state", "read", [["timeoutMs", "v"]], false, 1],
+      ["applyEvent", "hive_apply_event", "state", "write", [["event", "v", true]], false, 1],
+      ["planWorkers", "hive_plan_workers", "state", "write", [["workers", "v", true], ["rationale", "t"]], false, 1],
+      ["recordSpawnAttempt", "hive_record_spawn_attempt", "state", "write", [["worker", "t", true]], false, 1],
+      ["spawnWorker", "hive_spawn_worker", "state", "write", [["worker", "t", true]], false, 1],
+      ["heartbeat", "hive_heartbeat", "state", "write", [["worker", "t", true]], false, 1],
+      ["recordProgress", "hive_record_progress", "state", "write", [["worker", "t", true], ["progress", "v", true]], false, 1],
+      ["completeWorker", "hive_complete_worker", "state", "write", [["worker", "t", true], ["outputs", "v", true], ["metrics", "v"]], false, 1],
+      ["failWorker", "hive_fail_worker", "state", "write", [["worker", "t", true], ["error", "v", true], ["agent", "t"]], false, 1],
     ],
   },
 });
@@ -319,6 +338,17 @@ export const RESIDENT = Object.freeze({
     ["onFile", "hivemind_on_file", "change"],
   ],
   "hive.state": [
+    ["updateState", "hive_update_state", "change"],
+    ["changePhase", "hive_change_phase", "change"],
+    ["checkWorkerHealth", "hive_check_worker_health", "query"],
+    ["applyEvent", "hive_apply_event", "change"],
+    ["planWorkers", "hive_plan_workers", "change"],
+    ["recordSpawnAttempt", "hive_record_spawn_attempt", "change"],
+    ["spawnWorker", "hive_spawn_worker", "change"],
+    ["heartbeat", "hive_heartbeat", "change"],
+    ["recordProgress", "hive_record_progress", "change"],
+    ["completeWorker", "hive_complete_worker", "change"],
+    ["failWorker", "hive_fail_worker", "change"],
   ],
   "hive.worker": [
   ],

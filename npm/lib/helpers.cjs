@@ -12,6 +12,7 @@ const path = require("node:path");
 const { define } = require("./steps.cjs");
 const { HELPERS, OPS } = require("./tables.cjs");
 const documents = require("./documents.cjs");
+const sessions = require("./sessions.cjs");
 const { resolvePath } = require("./paths.cjs");
 
 const capital = (name) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -37,11 +38,18 @@ function helpers(module) {
   const table = HELPERS[module];
   const out = {};
   const files = new Map();
-  for (const [name, kind, parts, patch] of table.files) {
+  for (const [name, kind, parts, patch, log] of table.files) {
     const at = (dir) => path.join(resolvePath(dir, "directory"), ...parts);
-    files.set(name, { kind, at });
+    files.set(name, { kind, at, log });
     out[`${name}Path`] = at;
     const cap = capital(name);
+    if (log !== null) {
+      // Kept with its event log: read with recovery; written by its steps only.
+      define(out, `read${cap}`, function* (io, dir, options) {
+        return yield* sessions.read(io, at(dir), log, kind, documents.checkOptions("update", options));
+      });
+      continue;
+    }
     define(out, `read${cap}`, function* (io, dir) {
       return documents.core().loadDocument(kind, yield io.read(at(dir), documents.READ_CAP));
     });
@@ -61,16 +69,27 @@ function helpers(module) {
     });
   }
   for (const [name, op, fileName, mode, params, random, skip] of table.ops) {
-    const { kind, at } = files.get(fileName);
+    const { kind, at, log } = files.get(fileName);
     define(out, name, function* (io, dir, ...rest) {
       const positional = rest.slice(0, params.length);
       const file = at(dir);
+      if (log !== null && mode === "write") {
+        const options = documents.checkOptions("update", rest[params.length]);
+        const args = operationArgs(op, skip, positional, options);
+        return yield* sessions.step(io, file, log, kind, op, args, options);
+      }
+      // A reader: `now` (the clock) and `random` in their places among the arguments.
+      const args = operationArgs(op, skip, positional, {});
+      if (log !== null) {
+        const read = yield* sessions.read(io, file, log, kind, {});
+        return documents.core().queryFile(kind, op, read[sessions.TEXT], args);
+      }
       if (mode === "write") {
         const options = documents.checkOptions("update", rest[params.length], random ? ["random"] : []);
         const args = operationArgs(op, skip, positional, options);
         return yield* documents.inDirectory(io, file, documents.update(io, file, kind, op, args, options));
       }
-      return documents.core().queryFile(kind, op, yield io.read(file, documents.READ_CAP), positional);
+      return documents.core().queryFile(kind, op, yield io.read(file, documents.READ_CAP), args);
     });
   }
   return out;

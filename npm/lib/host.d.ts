@@ -30,6 +30,15 @@ export type FileResult<D = Json, R = never> = {
   corruptCopy: string | null;
 } & ([R] extends [never] ? unknown : { /** The operation's own result (a Hivemind outcome). */ result: R });
 
+/**
+ * What a step (or a read) of a file kept with its event log gives (a hive session's
+ * STATE.json, docs/hive.md § Files): a file result, and what a replay of the log met when
+ * the state had to be rebuilt (null otherwise).
+ */
+export type LoggedResult<D = Json, R = never> = FileResult<D, R> & {
+  recovered: Omit<import("./core").HiveRecovered, "state" | "warnings"> | null;
+};
+
 /** Options of a locked update (checked: a misspelt key is a `UsageError` `E_OPTIONS`). */
 export type HelperOptions = UpdateOptions;
 

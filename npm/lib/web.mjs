@@ -45,6 +45,8 @@ export const {
   lock,
   updateFile,
   queryFile,
+  updateLogged,
+  logReplay,
   withBigInts,
   openDocument,
   residentDocument,

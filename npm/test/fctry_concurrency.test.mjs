@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { Child, HERE, PYTHON, sleep, tempDir } from "./helpers/procs.mjs";
+import { Child, HERE, PYTHON, supervise, tempDir } from "./helpers/procs.mjs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -49,47 +49,21 @@ test(
     updateDocumentSync(file, "fctry.state", (s) => fctry.startCommand(s, "evolve"));
 
     const agents = AGENTS.map((a) => startAgent(t, a, file));
-    // A failing agent stops the others at once; the deadline bounds the whole run. Whatever
-    // happens, every agent is killed and reaped before the temp dir is removed.
-    let failure = null;
-    const fail = (why) => {
-      failure ??= why;
-      for (const a of agents) a.kill("SIGKILL");
-    };
-    const deadline = setTimeout(() => fail(`not finished after ${DEADLINE_MS} ms`), DEADLINE_MS);
-    for (const a of agents) {
-      a.exited.then((exit) => {
-        if (exit.code !== 0) fail(`${a.name} exited ${JSON.stringify(exit)}: ${a.stderr}`);
-      });
-    }
-    const allExited = Promise.all(agents.map((a) => a.exited));
     let reads = 0;
-    try {
-      await Promise.all(agents.map((a) => a.waitLine((l) => l === "ready")));
-      for (const a of agents) a.send("go\n");
-      let finished = false;
-      allExited.then(() => (finished = true));
-
-      let lastUntracked = 0;
-      let lastCompleted = 0;
-      while (!finished && failure === null) {
-        const text = await fsp.readFile(file, "utf8");
-        const doc = JSON.parse(text); // throws (fails the test) on a partial file
-        assert.equal(doc.currentCommand, "evolve");
-        // Entries are only ever added: a shorter list means a lost update.
-        const untracked = (doc.untrackedChanges ?? []).length;
-        assert.ok(untracked >= lastUntracked, `untrackedChanges shrank to ${untracked} from ${lastUntracked}`);
-        assert.ok(doc.completedSteps.length >= lastCompleted, "completedSteps shrank");
-        lastUntracked = untracked;
-        lastCompleted = doc.completedSteps.length;
-        reads++;
-        await sleep(0);
-      }
-    } finally {
-      clearTimeout(deadline);
-      for (const a of agents) a.kill("SIGKILL");
-      await allExited;
-    }
+    let lastUntracked = 0;
+    let lastCompleted = 0;
+    const failure = await supervise(agents, DEADLINE_MS, async () => {
+      const text = await fsp.readFile(file, "utf8");
+      const doc = JSON.parse(text); // throws (fails the test) on a partial file
+      assert.equal(doc.currentCommand, "evolve");
+      // Entries are only ever added: a shorter list means a lost update.
+      const untracked = (doc.untrackedChanges ?? []).length;
+      assert.ok(untracked >= lastUntracked, `untrackedChanges shrank to ${untracked} from ${lastUntracked}`);
+      assert.ok(doc.completedSteps.length >= lastCompleted, "completedSteps shrank");
+      lastUntracked = untracked;
+      lastCompleted = doc.completedSteps.length;
+      reads++;
+    });
     assert.equal(failure, null, failure ?? "");
     for (const a of agents) {
       assert.deepEqual(a.exit, { code: 0, signal: null }, `${a.name}: ${a.stderr}`);

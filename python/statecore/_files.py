@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 
-from statecore import _atomic, _runtime, _sys
+from statecore import _atomic, _runtime, _sessions, _sys
+from statecore._generated.tables import LOGS
 from statecore._lock import acquire, sweep
 from statecore._routines import query_file, update_file
 from statecore._statecore import call as _call
@@ -47,6 +48,12 @@ if TYPE_CHECKING:
         corrupt_copy: str | None
         result: NotRequired[R]
         item: NotRequired[Json]
+
+    class LoggedResult(FileResult[D, R], Generic[D, R]):
+        """What a step (or a read) of a file kept with its event log returns: what a replay of
+        the log met when the state had to be rebuilt (``None`` otherwise)."""
+
+        recovered: dict[str, Any] | None
 
     class HelperOptions(TypedDict, total=False):
         """The options of a locked update of a protocol file."""
@@ -99,8 +106,20 @@ def read(kind: DocumentKind, file: str) -> Any:
 
 
 def query(kind: DocumentKind, file: str, op: str, args: tuple[object, ...]) -> Any:
-    """A reader of the table on the file's document (or bytes): one crossing, no lock."""
+    """A reader of the table on the file's document (or bytes): one crossing, no lock (a file
+    kept with a log is read as :func:`read_logged` reads it)."""
+    log = LOGS.get(kind)
+    if log is not None:
+        _result, text = _sessions.read(kind, file, log, _runtime.timeout_seconds(None))
+        return query_file(kind, op, text, args)
     return query_file(kind, op, _atomic.read_document(file), args)
+
+
+def read_logged(kind: DocumentKind, file: str, options: Mapping[str, object]) -> Any:
+    """Reads a file kept with its event log, rebuilding it from the log when it is missing,
+    unreadable or behind (under the lock)."""
+    host = _Host(options)
+    return _sessions.read(kind, file, LOGS[kind], host.timeout)[0]
 
 
 def _finish(file: str, data: bytes | None, result: FileUpdate[Any]) -> Any:
@@ -185,9 +204,13 @@ def write(
     args: tuple[object, ...],
     options: Mapping[str, object],
 ) -> Any:
-    """A protocol helper's locked write: ``.fctry/``-like directories created first."""
+    """A protocol helper's locked write: ``.fctry/``-like directories created first; a file
+    kept with its event log is changed by a step that appends its line (``_sessions``)."""
     host = _Host(options)
     _sys.makedirs(os.path.dirname(file))
+    log = LOGS.get(kind)
+    if log is not None:
+        return _sessions.step(kind, file, log, change, args, None, host.timeout)
     return update(kind, file, change, args, None, host)
 
 

@@ -5,7 +5,7 @@ its functions name an operation of the core's table and pass its arguments."""
 
 from typing import Any, final
 
-__all__ = ["Document", "__version__", "call", "query", "update"]
+__all__ = ["Document", "LogReplay", "__version__", "call", "query", "update", "update_logged"]
 
 __version__: str
 
@@ -22,6 +22,23 @@ def update(
 def query(
     kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None
 ) -> Any: ...
+def update_logged(
+    kind: str,
+    session_id: str,
+    change_name: str,
+    data: str | bytes | None,
+    log_size: int,
+    args: tuple[object, ...],
+    now: object,
+) -> Any: ...
+
+@final
+class LogReplay:
+    def __new__(
+        cls, kind: str, session_id: str, data: str | bytes | None, offset: int, corrupt: bool
+    ) -> LogReplay: ...
+    def feed(self, chunk: bytes) -> None: ...
+    def commit(self, change_name: str, args: tuple[object, ...], now: object) -> Any: ...
 
 @final
 class Document:

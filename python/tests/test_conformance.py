@@ -11,6 +11,7 @@ import pytest
 
 import statecore
 from statecore import errors
+from statecore._statecore import LogReplay, update_logged
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 
@@ -97,8 +98,26 @@ def resident(kind: str, source: Any, steps: list[list[Any]]) -> list[Any]:
     return results
 
 
+def logged(name: str, args: list[Any]) -> Any:
+    """The logged-file routines (tests/README.md): ``update_logged [kind, session_id, change,
+    data, log_size, args, now]`` and ``log_replay [kind, session_id, data, offset, corrupt,
+    chunks, change, args, now]``."""
+    if name == "update_logged":
+        kind, session, change, data, size, rest, now = args
+        return update_logged(
+            kind, session, change, as_bytes(data), size, tuple(routine_args(change, rest)), now
+        )
+    kind, session, data, offset, corrupt, chunks, change, rest, now = args
+    replay = LogReplay(kind, session, as_bytes(data), offset, corrupt)
+    for chunk in chunks:
+        replay.feed(as_bytes(chunk))
+    return replay.commit(change, tuple(routine_args(change, rest)), now)
+
+
 def call(name: str, args: list[Any]) -> Any:
     """Calls the Python function of the corpus op ``name`` with the case's arguments."""
+    if name in ("update_logged", "log_replay"):
+        return logged(name, args)
     if name in ("update_file", "query_file"):
         return call_routine(name, args)
     if name == "resident":
@@ -161,7 +180,7 @@ def test_every_op_has_a_python_function() -> None:
         for file in CORPUS.rglob("*.json")
         for case in json.loads(file.read_text(encoding="utf-8"))["cases"]
     }
-    routines = {"update_file", "query_file", "resident"}
+    routines = {"update_file", "query_file", "resident", "update_logged", "log_replay"}
     assert routines <= used, "the file routines have corpus cases"
     assert used <= MANIFEST.keys() | routines, f"unknown ops: {sorted(used - MANIFEST.keys())}"
 

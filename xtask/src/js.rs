@@ -96,7 +96,7 @@ pub fn generated_mjs() -> String {
     }
     out.push_str("]);\n\n");
     out.push_str(
-        "/**\n * The protocol helpers of each module: its `files` ([name, kind, path below the\n * directory, merge options of a patch]) and `ops` ([helper JS name, table name, file,\n * mode (write | read | bytes), positional parameters, whether it takes `random`, how many\n * of the operation's parameters the file supplies (its document: 1)]).\n */\nexport const HELPERS = Object.freeze({\n",
+        "/**\n * The protocol helpers of each module: its `files` ([name, kind, path below the\n * directory, merge options of a patch, its event log or null]) and `ops` ([helper JS name, table name, file,\n * mode (write | read | bytes), positional parameters, whether it takes `random`, how many\n * of the operation's parameters the file supplies (its document: 1)]).\n */\nexport const HELPERS = Object.freeze({\n",
     );
     for module in modules() {
         let list = files(module);
@@ -110,9 +110,10 @@ pub fn generated_mjs() -> String {
                 .file
                 .patch
                 .map_or("null".to_owned(), |p| p.replace('\n', " "));
+            let log = f.file.log.map_or("null".to_owned(), |l| format!("{l:?}"));
             let _ = writeln!(
                 out,
-                "      [{:?}, {:?}, {:?}, {patch}],",
+                "      [{:?}, {:?}, {:?}, {patch}, {log}],",
                 f.file.name, f.kind.name, f.file.path
             );
         }
@@ -185,6 +186,8 @@ fn api_names() -> Vec<String> {
     names.extend(modules().map(|m| m.name().to_owned()));
     names.push("updateFile".into());
     names.push("queryFile".into());
+    names.push("updateLogged".into());
+    names.push("logReplay".into());
     names.push("withBigInts".into());
     names.push("openDocument".into());
     names.push("residentDocument".into());
@@ -244,7 +247,12 @@ fn helper_names(module: Module) -> Vec<String> {
     for f in files(module) {
         let cap = capital(f.file.name);
         names.push(format!("{}Path", f.file.name));
-        for verb in ["read", "write", "update"] {
+        let verbs: &[&str] = if f.file.log.is_some() {
+            &["read"]
+        } else {
+            &["read", "write", "update"]
+        };
+        for verb in verbs {
             names.push(format!("{verb}{cap}"));
             names.push(format!("{verb}{cap}Sync"));
         }
@@ -267,6 +275,13 @@ fn extras(module: Module) -> &'static [&'static str] {
             "snapshotSync",
             "writeProtocolDocument",
             "writeProtocolDocumentSync",
+        ],
+        Module::Hive => &[
+            "KIND",
+            "createSessionDir",
+            "createSessionDirSync",
+            "checkSessions",
+            "checkSessionsSync",
         ],
         _ => &[],
     }
@@ -295,12 +310,13 @@ pub fn helper_dts(module: Module) -> String {
         "// Types of `statecore/{}`: the protocol's operations on the files of a directory, each\n\
          // as `name` (a Promise) and `nameSync`.\n\
          import type * as C from \"./core\";\n\
-         import type {{ DocumentFile, FileResult, HelperOptions }} from \"./host\";\n",
+         import type {{ DocumentFile, FileResult, HelperOptions, LoggedResult }} from \"./host\";\n",
         module.name()
     );
     match module {
         Module::Hivemind => out.push_str("export * from \"./hivemind-watch\";\n\n"),
         Module::Agency => out.push_str("export * from \"./agency-host\";\n\n"),
+        Module::Hive => out.push_str("export * from \"./hive-host\";\n\n"),
         _ => out.push('\n'),
     }
     for f in files(module) {
@@ -317,6 +333,14 @@ pub fn helper_dts(module: Module) -> String {
             "export declare function {}Path({base}: string): string;",
             f.file.name
         );
+        if let Some(log) = f.file.log {
+            for (suffix, wrap) in [("", "Promise<"), ("Sync", "")] {
+                let close = if wrap.is_empty() { "" } else { ">" };
+                doc(&mut out, "", &format!("Reads the {} file; when it is missing, unreadable or behind `{log}`, rebuilds it from the log under the lock (keeping a `.corrupt-` copy) and writes it.", f.file.name));
+                let _ = writeln!(out, "export declare function read{cap}{suffix}({base}: string, options?: HelperOptions): {wrap}LoggedResult<{doc_type}>{close};");
+            }
+            continue;
+        }
         for (suffix, wrap) in [("", "Promise<"), ("Sync", "")] {
             let close = if wrap.is_empty() { "" } else { ">" };
             doc(
@@ -371,7 +395,12 @@ pub fn helper_dts(module: Module) -> String {
         }
         let result = match h.write {
             Some(write) => {
-                let mut t = format!("FileResult<{doc_type}");
+                let wrapper = if h.file.file.log.is_some() {
+                    "LoggedResult"
+                } else {
+                    "FileResult"
+                };
+                let mut t = format!("{wrapper}<{doc_type}");
                 if write.document_at.is_some() {
                     let _ = write!(t, ", {}", qualify(&ts::ty(&h.op.returns.ty, Side::Out)));
                 }

@@ -190,12 +190,14 @@ fn parts(h: &Helper) -> String {
 /// A helper's result type.
 fn helper_result(h: &Helper) -> String {
     let doc_type = kind_doc(h.file.kind);
+    let result = if h.file.file.log.is_some() {
+        "LoggedResult"
+    } else {
+        "FileResult"
+    };
     match h.write {
         Some(write) if write.document_at.is_some() => {
-            format!(
-                "FileResult[{doc_type}, {}]",
-                ty(&h.op.returns.ty, Side::Out)
-            )
+            format!("{result}[{doc_type}, {}]", ty(&h.op.returns.ty, Side::Out))
         }
         Some(_) => format!("FileResult[{doc_type}, None]"),
         None => result_type(h.op),
@@ -348,22 +350,33 @@ pub fn module_py(module: Module) -> String {
         let path: Vec<String> = f.file.path.iter().map(|p| format!("{p:?}")).collect();
         let _ = writeln!(
             out,
-            "def {name}_path({base}: StrPath) -> str:\n    \"\"\"``<{base}>/{joined}``.\"\"\"\n    return _files.path({base}, ({path},))\n\n\
-             def read_{name}({base}: StrPath) -> LoadResult[{doc_type}]:\n    \"\"\"Reads ``{joined}`` (a missing file reads as the kind's default; never writes).\"\"\"\n    return cast(\"LoadResult[{doc_type}]\", _files.read({kind:?}, {name}_path({base})))\n\n\
+            "def {name}_path({base}: StrPath) -> str:\n    \"\"\"``<{base}>/{joined}``.\"\"\"\n    return _files.path({base}, ({path},))\n",
+            joined = f.file.path.join("/"),
+            path = path.join(", "),
+        );
+        all.insert(format!("{name}_path"));
+        all.insert(format!("read_{name}"));
+        if let Some(log) = f.file.log {
+            // Kept with its log: read with recovery; written by its steps only.
+            let _ = writeln!(
+                out,
+                "def read_{name}({base}: StrPath, **options: Unpack[HelperOptions]) -> LoggedResult[{doc_type}, None]:\n    \"\"\"Reads ``{joined}``; when it is missing, unreadable or behind ``{log}``, rebuilds it\n    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it.\"\"\"\n    return cast(\"LoggedResult[{doc_type}, None]\", _files.read_logged({kind:?}, {name}_path({base}), options))\n",
+                joined = f.file.path.join("/"),
+                kind = f.kind.name,
+            );
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "def read_{name}({base}: StrPath) -> LoadResult[{doc_type}]:\n    \"\"\"Reads ``{joined}`` (a missing file reads as the kind's default; never writes).\"\"\"\n    return cast(\"LoadResult[{doc_type}]\", _files.read({kind:?}, {name}_path({base})))\n\n\
              def write_{name}(\n    {base}: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]\n) -> FileResult[{doc_type}, None]:\n    \"\"\"Replaces ``{joined}``'s document (validated; locked, atomic).\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.write({kind:?}, {name}_path({base}), \"\", (document,), options))\n\n\
              def update_{name}(\n    {base}: StrPath,\n    patch_or_function: object,\n    now: Now | None = None,\n    **options: Unpack[HelperOptions],\n) -> FileResult[{doc_type}, None]:\n    \"\"\"A patch merged into ``{joined}`` (its protocol's merge), or a function of its document\n    that returns the new one (or changes it and returns ``None``); locked, atomic.\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.patch({kind:?}, {name}_path({base}), patch_or_function, {patch}, now, options))\n",
             joined = f.file.path.join("/"),
-            path = path.join(", "),
             kind = f.kind.name,
             patch = f.file.patch.map_or("None".to_owned(), |p| p.replace("null", "None").replace("true", "True").replace("false", "False")),
         );
-        for verb in ["path", "read", "write", "update"] {
-            all.insert(if verb == "path" {
-                format!("{name}_path")
-            } else {
-                format!("{verb}_{name}")
-            });
-        }
+        all.insert(format!("write_{name}"));
+        all.insert(format!("update_{name}"));
     }
     let _ = writeln!(
         out,
@@ -428,7 +441,13 @@ pub fn with_imports(text: &str) -> String {
         third_party.push("from typing_extensions import Unpack".to_owned());
     }
     let mut first_party = Vec::new();
-    let files = pick(&["FileResult", "HelperOptions", "StrPath", "UpdateKeywords"]);
+    let files = pick(&[
+        "FileResult",
+        "HelperOptions",
+        "LoggedResult",
+        "StrPath",
+        "UpdateKeywords",
+    ]);
     if !files.is_empty() {
         first_party.push(format!("from statecore._files import {}", files.join(", ")));
     }

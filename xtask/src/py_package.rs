@@ -138,11 +138,17 @@ pub fn native_pyi() -> String {
         "\"\"\"The native module of statecore (PyO3). Use the ``statecore`` package, not this directly:\n\
          its functions name an operation of the core's table and pass its arguments.\"\"\"\n\n\
          from typing import Any, final\n\n\
-         __all__ = [\"Document\", \"__version__\", \"call\", \"query\", \"update\"]\n\n\
+         __all__ = [\"Document\", \"LogReplay\", \"__version__\", \"call\", \"query\", \"update\", \"update_logged\"]\n\n\
          __version__: str\n\n\
          def call(op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n\
          def update(\n    kind: str,\n    op: str,\n    data: str | bytes | None,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None = None,\n    reset: bool = False,\n) -> Any: ...\n\
-         def query(\n    kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None\n) -> Any: ...\n\n\
+         def query(\n    kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None\n) -> Any: ...\n\
+         def update_logged(\n    kind: str,\n    session_id: str,\n    change_name: str,\n    data: str | bytes | None,\n    log_size: int,\n    args: tuple[object, ...],\n    now: object,\n) -> Any: ...\n\n\
+         @final\n\
+         class LogReplay:\n\
+         \x20   def __new__(\n        cls, kind: str, session_id: str, data: str | bytes | None, offset: int, corrupt: bool\n    ) -> LogReplay: ...\n\
+         \x20   def feed(self, chunk: bytes) -> None: ...\n\
+         \x20   def commit(self, change_name: str, args: tuple[object, ...], now: object) -> Any: ...\n\n\
          @final\n\
          class Document:\n\
          \x20   def __new__(cls, kind: str, document: object) -> Document: ...\n\
@@ -181,6 +187,15 @@ pub fn tables_py() -> String {
     );
     for c in statecore::ops::CONSTANTS {
         let _ = writeln!(out, "    {:?}: {},", c.name, c.value);
+    }
+    out.push_str("})\n");
+    out.push_str(
+        "#: The event log kept with each kind's file (its steps append their line to it).\nLOGS: Mapping[str, str] = MappingProxyType({\n",
+    );
+    for kind in KINDS {
+        if let Some(log) = kind.file.as_ref().and_then(|f| f.log) {
+            let _ = writeln!(out, "    {:?}: {log:?},", kind.name);
+        }
     }
     out.push_str("})\n");
     out

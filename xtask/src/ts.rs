@@ -275,6 +275,53 @@ export declare function updateFile<K extends DocumentKind>(
   args: unknown[],
   options?: { now?: Now | null; ifMatch?: string | null; reset?: boolean },
 ): FileUpdate<DocumentOf<K>>;
+/**
+ * What a step (or a read) of a file kept with its event log does (docs/hive.md § Files): with
+ * `replay_from` set, replay the log from there (`logReplay`) first; else append `line` (when
+ * set; cut the log at `truncate_at` first when set) and write `text` when `write`.
+ */
+export type LoggedUpdate = {
+  document: HiveState | null;
+  text: string;
+  etag: string | null;
+  write: boolean;
+  line: string | null;
+  event: HiveEvent | null;
+  log_offset: number | null;
+  truncate_at: number | null;
+  torn_line: number | null;
+  replay_from: number | null;
+  corrupt: boolean;
+  recovered: Omit<HiveRecovered, \"state\" | \"warnings\"> | null;
+  warnings: Issue[];
+};
+/**
+ * One crossing per step of a file kept with its event log: `change` a step of the table (\"\"
+ * for a read) with `args` after the state, `data` the state's bytes (null: missing),
+ * `logSize` the log's length, `sessionId` the session directory's name.
+ */
+export declare function updateLogged(
+  kind: \"hive.state\",
+  sessionId: string,
+  change: string,
+  data: Bytes | null | undefined,
+  logSize: number,
+  args: unknown[],
+  options?: { now?: Now | null },
+): LoggedUpdate;
+/** A replay of a session's log (fed in chunks), committed with a step or a read. */
+export type LogReplay = {
+  feed(chunk: Bytes): void;
+  commit(change: string, args: unknown[], options?: { now?: Now | null }): LoggedUpdate;
+};
+/** A replay of a session's log from byte `offset` onto the state in `data` (null, or `corrupt`: from nothing). */
+export declare function logReplay(
+  kind: \"hive.state\",
+  sessionId: string,
+  data: Bytes | null | undefined,
+  offset: number,
+  corrupt: boolean,
+): LogReplay;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -9,7 +9,7 @@ use super::validate::{validate_event, validate_state, validate_worker_at};
 use super::workers;
 use crate::error::{Code, Error, Result};
 use crate::merge::{merge_owned, MergeOptions, Strategy};
-use crate::time::parse_timestamp;
+use crate::time::compare_timestamps;
 use crate::{Map, Value};
 
 /// How much of the state is validated after an event.
@@ -107,9 +107,8 @@ pub(super) fn advance(map: &mut Map, key: &str, now: &str) {
     let later = map
         .get(key)
         .and_then(Value::as_str)
-        .and_then(|t| parse_timestamp(t).ok())
-        .zip(parse_timestamp(now).ok())
-        .is_some_and(|(current, new)| current > new);
+        .and_then(|current| compare_timestamps(current, now))
+        .is_some_and(|order| order == std::cmp::Ordering::Greater);
     if !later {
         map.insert(key.into(), Value::from(now));
     }

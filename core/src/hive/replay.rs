@@ -8,7 +8,7 @@ use super::phases::set;
 use super::validate::validate_state;
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
-use crate::time::parse_timestamp;
+use crate::time::compare_timestamps;
 use crate::{json, Map, Value};
 use std::collections::{HashMap, VecDeque};
 
@@ -62,7 +62,7 @@ pub struct Replay {
     applied: u64,
     duplicates: u64,
     out_of_order: u64,
-    latest: Option<i64>,
+    latest: Option<String>,
     skipped: Vec<Value>,
     failed: Option<Error>,
 }
@@ -278,7 +278,7 @@ impl Replay {
         let time = event
             .get("timestamp")
             .and_then(Value::as_str)
-            .and_then(|t| parse_timestamp(t).ok());
+            .map(str::to_owned);
         let state = self.state.take();
         // Kept to go on from when a bad line is skipped (without skipping, a bad line ends
         // the replay).
@@ -295,7 +295,11 @@ impl Replay {
             }
         }
         if let Some(time) = time {
-            if self.latest.is_some_and(|latest| time < latest) {
+            let earlier = self
+                .latest
+                .as_deref()
+                .and_then(|l| compare_timestamps(&time, l));
+            if earlier == Some(std::cmp::Ordering::Less) {
                 self.out_of_order = self.out_of_order.saturating_add(1);
             } else {
                 self.latest = Some(time);

@@ -32,16 +32,32 @@ pub(super) fn event(now: &str, kind: &str, agent: &str, details: Value) -> Map {
     map
 }
 
-/// `create_session`: the full v2 structure (the template's sections and defaults) and its
-/// `session_created` event.
-pub fn create_session(session_id: &str, task: &str, now: &Value) -> Result<Value> {
-    if session_id.trim().is_empty() {
+/// `E_ARGUMENT` unless `session_id` can name a session's directory: not blank, one path
+/// component (no `/`, `\\`, NUL or control character; not `.` or `..`).
+pub fn check_session_id(session_id: &str) -> Result<()> {
+    let bad = session_id.trim().is_empty()
+        || matches!(session_id, "." | "..")
+        || session_id
+            .chars()
+            .any(|c| matches!(c, '/' | '\\') || c.is_control());
+    if bad {
         return Err(Error::new(
             Code::Argument,
             "",
-            "session_id must not be empty",
-        ));
+            format!(
+                "{session_id:?} cannot name a session: it is its directory's name, one path \
+                 component (not blank, no / or \\ or control characters, not . or ..)"
+            ),
+        )
+        .with_detail("session_id", session_id));
     }
+    Ok(())
+}
+
+/// `create_session`: the full v2 structure (the template's sections and defaults) and its
+/// `session_created` event.
+pub fn create_session(session_id: &str, task: &str, now: &Value) -> Result<Value> {
+    check_session_id(session_id)?;
     let (now, _) = normalize_now(now)?;
     let line = event(
         &now,

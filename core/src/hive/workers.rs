@@ -24,7 +24,8 @@ pub const WORKER_EVENTS: [&str; 7] = [
 pub const PROGRESS_FIELDS: [&str; 2] = ["metrics", "protocol_compliance"];
 
 /// Applies a worker event of type `kind` (other types change nothing here) and returns the
-/// worker it touched, if any. `E_ARGUMENT` when the event does not fit: an unknown worker,
+/// worker whose state it set from the event's values, to be checked (a spawn attempt, a
+/// spawn and a heartbeat set only statuses, names and stamps the event was checked for). `E_ARGUMENT` when the event does not fit: an unknown worker,
 /// a worker planned twice, a spawn of a worker already spawned, a heartbeat, progress or
 /// completion of a worker that is not active, a failure of one that completed.
 pub(super) fn apply(
@@ -120,7 +121,11 @@ pub(super) fn apply(
         }
         _ => {}
     }
-    Ok(Some(name))
+    let checked = matches!(
+        kind,
+        "spawn_attempted" | "worker_spawned" | "worker_heartbeat"
+    );
+    Ok((!checked).then_some(name))
 }
 
 /// `workers_planned`: each worker of `details.workers` (`{name, task, focus_areas}`) added to

@@ -13,6 +13,7 @@
 
 mod args;
 mod file;
+mod logged;
 mod manifest;
 mod resident;
 mod table_agency;
@@ -24,6 +25,7 @@ mod table_host;
 
 pub use args::{Arg, Args};
 pub use file::{query, update, Change, Updated};
+pub use logged::{logged_change, update_logged, LogReplay};
 pub use manifest::{manifest, type_roots};
 pub use resident::Resident;
 pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};

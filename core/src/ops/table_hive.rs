@@ -1,6 +1,6 @@
 //! The table: the hive session protocol (docs/hive.md).
 
-use super::{Access, Module, Op, Out, Param, Returns};
+use super::{Access, Module, Op, Out, Param, Returns, Write};
 use crate::error::{Code, Error};
 use crate::hive::op_shapes as o;
 use crate::hive::shapes as s;
@@ -11,6 +11,16 @@ use crate::shape::Ty;
 const STATE: Param = Param::value("state", s::STATE_IN);
 const STEP: Returns = Returns::json(Ty::Object(&s::STEP));
 const WORKER: Param = Param::text("worker", Ty::Line);
+
+/// A step: the new state is the result's `state`; on a session directory the step also
+/// appends the result's `event` to `EVENTS.jsonl` (`ops::update_logged`).
+const STEP_WRITE: Access = Access::Writes(Write {
+    kind: "hive.state",
+    takes_document: true,
+    document_at: Some("state"),
+    helper: None,
+    extra: None,
+});
 
 /// The hive operations.
 pub(super) static OPS: &[Op] = &[
@@ -54,6 +64,19 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Hive,
+        method: "check_session_id",
+        doc: "Raises `E_ARGUMENT` unless the id can name a session's directory: not blank, one \
+              path component (no `/`, `\\`, NUL or control character; not `.` or `..`).",
+        params: &[Param::text("session_id", Ty::Str)],
+        returns: Returns::nothing(),
+        access: Access::Pure,
+        run: |a| {
+            crate::hive::check_session_id(a.text(0)?)?;
+            Ok(Out::Nothing)
+        },
+    },
+    Op {
+        module: Module::Hive,
         method: "update_state",
         doc: "Merges `updates` into the state (`deep` by default, lists replaced; `shallow`: \
               top level), checks a phase change on the machine, sets `updated_at` and \
@@ -67,7 +90,7 @@ pub(super) static OPS: &[Op] = &[
             Param::opt_text("agent", Ty::Str),
         ],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let strategy = a.opt_text(2)?.map(str::to_owned);
             let agent = a.opt_text(4)?.map(str::to_owned);
@@ -94,7 +117,7 @@ pub(super) static OPS: &[Op] = &[
             Param::now(),
         ],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let phase = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -127,7 +150,11 @@ pub(super) static OPS: &[Op] = &[
             Param::opt_value("timeout_ms", Ty::Nullable(&Ty::Whole(0))),
         ],
         returns: Returns::json(Ty::Object(&s::HEALTH)),
-        access: Access::Pure,
+        access: Access::Reads {
+            kind: "hive.state",
+            bytes: false,
+            helper: None,
+        },
         run: |a| {
             let timeout = match a.get(2) {
                 crate::Value::Null => None,
@@ -155,7 +182,7 @@ pub(super) static OPS: &[Op] = &[
               counters. Returns the state and the line.",
         params: &[STATE, Param::value("event", Ty::Object(&s::EVENT))],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let state = a.take(0);
             let event = a.take(1);
@@ -175,7 +202,7 @@ pub(super) static OPS: &[Op] = &[
             Param::now(),
         ],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let rationale = a.opt_text(2)?.map(str::to_owned);
             let state = a.take(0);
@@ -190,7 +217,7 @@ pub(super) static OPS: &[Op] = &[
               `spawn_attempts` count up by one. Event `spawn_attempted`.",
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -208,7 +235,7 @@ pub(super) static OPS: &[Op] = &[
               active, `startup_logged`. Event `worker_spawned` by the worker.",
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -226,7 +253,7 @@ pub(super) static OPS: &[Op] = &[
               worker.",
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -246,7 +273,7 @@ pub(super) static OPS: &[Op] = &[
             Param::now(),
         ],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -268,7 +295,7 @@ pub(super) static OPS: &[Op] = &[
             Param::now(),
         ],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -291,7 +318,7 @@ pub(super) static OPS: &[Op] = &[
             Param::opt_text("agent", Ty::Str),
         ],
         returns: STEP,
-        access: Access::Pure,
+        access: STEP_WRITE,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let agent = a.opt_text(4)?.map(str::to_owned);

@@ -113,7 +113,15 @@ impl Map {
                 .get(&hash_key(key))
                 .copied()
                 .filter(|&at| self.entries.get(at).is_some_and(|(k, _)| k == key)),
-            _ => self.entries.iter().position(|(k, _)| k == key),
+            _ => {
+                // Length and first byte before the bytes: most keys differ there, and a
+                // short key is not worth a `memcmp` call.
+                let key = key.as_bytes();
+                self.entries.iter().position(|(k, _)| {
+                    let k = k.as_bytes();
+                    k.len() == key.len() && k.first() == key.first() && k == key
+                })
+            }
         }
     }
 

@@ -132,3 +132,39 @@ export async function deadPid() {
   await child.exited;
   return child.pid;
 }
+
+/**
+ * Runs agent processes that print "ready", start on a line on stdin and exit 0 when done:
+ * `watch()` runs (awaited in a loop) while they work. A failing agent stops the others at once
+ * and the deadline bounds the whole run; whatever happens, every agent is killed and reaped.
+ * Returns the failure (null when every agent exited 0).
+ */
+export async function supervise(agents, deadlineMs, watch) {
+  let failure = null;
+  const fail = (why) => {
+    failure ??= why;
+    for (const a of agents) a.kill("SIGKILL");
+  };
+  const deadline = setTimeout(() => fail(`not finished after ${deadlineMs} ms`), deadlineMs);
+  for (const a of agents) {
+    a.exited.then((exit) => {
+      if (exit.code !== 0) fail(`${a.name} exited ${JSON.stringify(exit)}: ${a.stderr}`);
+    });
+  }
+  const allExited = Promise.all(agents.map((a) => a.exited));
+  try {
+    await Promise.all(agents.map((a) => a.waitLine((l) => l === "ready")));
+    for (const a of agents) a.send("go\n");
+    let finished = false;
+    allExited.then(() => (finished = true));
+    while (!finished && failure === null) {
+      await watch();
+      await sleep(0);
+    }
+  } finally {
+    clearTimeout(deadline);
+    for (const a of agents) a.kill("SIGKILL");
+    await allExited;
+  }
+  return failure;
+}

@@ -24,8 +24,11 @@ else:
         FctryAgent,
         FctryCommand,
         FctryStep,
+        HiveHealth,
+        HiveMergeStrategy,
         HivemindEvent,
         HivemindFollowUp,
+        HivePhase,
         InboxCounts,
         InboxEvent,
         InboxItem,
@@ -62,6 +65,76 @@ class FollowUpChange(DocumentChange):
 
 class OnFileChange(DocumentChange):
     """What ``on_file`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class UpdateStateChange(DocumentChange):
+    """What ``update_state`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class ChangePhaseChange(DocumentChange):
+    """What ``change_phase`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class ApplyEventChange(DocumentChange):
+    """What ``apply_event`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class PlanWorkersChange(DocumentChange):
+    """What ``plan_workers`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class RecordSpawnAttemptChange(DocumentChange):
+    """What ``record_spawn_attempt`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class SpawnWorkerChange(DocumentChange):
+    """What ``spawn_worker`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class HeartbeatChange(DocumentChange):
+    """What ``heartbeat`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class RecordProgressChange(DocumentChange):
+    """What ``record_progress`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class CompleteWorkerChange(DocumentChange):
+    """What ``complete_worker`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class FailWorkerChange(DocumentChange):
+    """What ``fail_worker`` reports."""
 
     result: dict[str, Json]
     """The writer's outcome, without the document (it stays resident)."""
@@ -215,6 +288,50 @@ class HiveStateDocument(Document):
     """A resident ``hive.state`` document."""
 
     __slots__ = ()
+
+    def update_state(self, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None) -> UpdateStateChange:
+        """Merges ``updates`` into the state (``deep`` by default, lists replaced; ``shallow``: top level), checks a phase change on the machine, sets ``updated_at`` and ``last_heartbeat``, validates; returns it with its ``state_updated`` event line (``agent``: who, ``queen`` by default)."""
+        return cast("UpdateStateChange", self._change("hive_update_state", (updates, strategy, now, agent)))
+
+    def change_phase(self, phase: HivePhase, now: Now | None = None) -> ChangePhaseChange:
+        """Moves the session to the next phase (or to ``failed``), stamping its ``phase_transitions`` time; a skip or a move back is ``E_TRANSITION``. Returns the state and its ``phase_changed`` event line."""
+        return cast("ChangePhaseChange", self._change("hive_change_phase", (phase, now)))
+
+    def check_worker_health(self, now: Now | None = None, timeout_ms: int | None = None) -> HiveHealth:
+        """The active workers to flag at ``now``: no heartbeat for ``timeout_ms`` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one."""
+        return cast("HiveHealth", self._query("hive_check_worker_health", (now, timeout_ms)))
+
+    def apply_event(self, event: Mapping[str, object]) -> ApplyEventChange:
+        """Applies any event line (a ``hive.event``) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line."""
+        return cast("ApplyEventChange", self._change("hive_apply_event", (event,)))
+
+    def plan_workers(self, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None) -> PlanWorkersChange:
+        """The queen plans workers (``[{name, task, focus_areas}]``): each is added to ``workers_planned`` with a planned worker state; ``rationale`` becomes the queen's ``worker_selection_rationale``. Event ``workers_planned``."""
+        return cast("PlanWorkersChange", self._change("hive_plan_workers", (workers, rationale, now)))
+
+    def record_spawn_attempt(self, worker: str, now: Now | None = None) -> RecordSpawnAttemptChange:
+        """The queen tries to spawn a planned worker: status ``spawning``, its ``spawn_attempts`` count up by one. Event ``spawn_attempted``."""
+        return cast("RecordSpawnAttemptChange", self._change("hive_record_spawn_attempt", (worker, now)))
+
+    def spawn_worker(self, worker: str, now: Now | None = None) -> SpawnWorkerChange:
+        """A planned worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. Event ``worker_spawned`` by the worker."""
+        return cast("SpawnWorkerChange", self._change("hive_spawn_worker", (worker, now)))
+
+    def heartbeat(self, worker: str, now: Now | None = None) -> HeartbeatChange:
+        """An active worker is alive: its ``last_heartbeat``. Event ``worker_heartbeat`` by the worker."""
+        return cast("HeartbeatChange", self._change("hive_heartbeat", (worker, now)))
+
+    def record_progress(self, worker: str, progress: Mapping[str, object], now: Now | None = None) -> RecordProgressChange:
+        """An active worker's progress: the ``metrics`` and ``protocol_compliance`` fields given are set, with its ``last_update`` and ``last_heartbeat``. Event ``worker_progress``."""
+        return cast("RecordProgressChange", self._change("hive_record_progress", (worker, progress, now)))
+
+    def complete_worker(self, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None) -> CompleteWorkerChange:
+        """An active worker finished with its ``outputs`` (merged into its outputs; one must hold something) and optional ``metrics``: status ``completed``, moved from active to completed, ``completion_logged``, its time worked. Event ``worker_completed``."""
+        return cast("CompleteWorkerChange", self._change("hive_complete_worker", (worker, outputs, metrics, now)))
+
+    def fail_worker(self, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None) -> FailWorkerChange:
+        """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed. Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name)."""
+        return cast("FailWorkerChange", self._change("hive_fail_worker", (worker, error, now, agent)))
 
 
 class HiveWorkerDocument(Document):

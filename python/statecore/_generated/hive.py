@@ -4,22 +4,27 @@
 
 from __future__ import annotations
 
+from statecore import _files
 from statecore import _runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast
+    from statecore._runtime import cast, overload
 else:
     from collections.abc import Mapping, Sequence
-    from typing import cast
+    from typing import Any, cast, overload
 
+    from typing_extensions import Unpack
+
+    from statecore._files import HelperOptions, LoggedResult, StrPath
     from statecore.types import (
         HiveHealth,
         HiveMergeStrategy,
         HivePhase,
         HiveRecovered,
         HiveRecoverOptions,
+        HiveState,
         HiveStep,
         HiveWorkerValidation,
         MachineDefinition,
@@ -39,62 +44,152 @@ def create_session(session_id: str, task: str, now: Now | None = None) -> HiveSt
     """A new session's STATE.json (the full v2 structure, ``initializing``) and its ``session_created`` event line."""
     return cast("HiveStep", _call("hive_create_session", (session_id, task, now), _rt.clock()))
 
-def update_state(state: Mapping[str, object], updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None) -> HiveStep:
-    """Merges ``updates`` into the state (``deep`` by default, lists replaced; ``shallow``: top level), checks a phase change on the machine, sets ``updated_at`` and ``last_heartbeat``, validates; returns it with its ``state_updated`` event line (``agent``: who, ``queen`` by default)."""
-    return cast("HiveStep", _call("hive_update_state", (state, updates, strategy, now, agent), _rt.clock()))
+def check_session_id(session_id: str) -> None:
+    """Raises ``E_ARGUMENT`` unless the id can name a session's directory: not blank, one path component (no ``/``, ``\\``, NUL or control character; not ``.`` or ``..``)."""
+    _call("hive_check_session_id", (session_id,))
 
-def change_phase(state: Mapping[str, object], phase: HivePhase, now: Now | None = None) -> HiveStep:
-    """Moves the session to the next phase (or to ``failed``), stamping its ``phase_transitions`` time; a skip or a move back is ``E_TRANSITION``. Returns the state and its ``phase_changed`` event line."""
-    return cast("HiveStep", _call("hive_change_phase", (state, phase, now), _rt.clock()))
+@overload
+def update_state(state: StrPath, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def update_state(state: Mapping[str, object] | None, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None) -> HiveStep: ...
+def update_state(state: Any, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None, **options: Any) -> Any:
+    """Merges ``updates`` into the state (``deep`` by default, lists replaced; ``shallow``: top level), checks a phase change on the machine, sets ``updated_at`` and ``last_heartbeat``, validates; returns it with its ``state_updated`` event line (``agent``: who, ``queen`` by default). Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_update_state", (updates, strategy, now, agent), options)
+    _rt.no_options(options)
+    return _call("hive_update_state", (state, updates, strategy, now, agent), _rt.clock())
+
+@overload
+def change_phase(state: StrPath, phase: HivePhase, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def change_phase(state: Mapping[str, object] | None, phase: HivePhase, now: Now | None = None) -> HiveStep: ...
+def change_phase(state: Any, phase: HivePhase, now: Now | None = None, **options: Any) -> Any:
+    """Moves the session to the next phase (or to ``failed``), stamping its ``phase_transitions`` time; a skip or a move back is ``E_TRANSITION``. Returns the state and its ``phase_changed`` event line. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_change_phase", (phase, now), options)
+    _rt.no_options(options)
+    return _call("hive_change_phase", (state, phase, now), _rt.clock())
 
 def validate_worker_state(worker: object) -> HiveWorkerValidation:
     """The seed's four checks of a worker state, by name, each with its problems and their paths; never fails on a missing field."""
     return cast("HiveWorkerValidation", _call("hive_validate_worker_state", (worker,)))
 
-def check_worker_health(state: Mapping[str, object], now: Now | None = None, timeout_ms: int | None = None) -> HiveHealth:
-    """The active workers to flag at ``now``: no heartbeat for ``timeout_ms`` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one."""
-    return cast("HiveHealth", _call("hive_check_worker_health", (state, now, timeout_ms), _rt.clock()))
+@overload
+def check_worker_health(state: StrPath, now: Now | None = None, timeout_ms: int | None = None) -> HiveHealth: ...
+@overload
+def check_worker_health(state: Mapping[str, object] | None, now: Now | None = None, timeout_ms: int | None = None) -> HiveHealth: ...
+def check_worker_health(state: Any, now: Now | None = None, timeout_ms: int | None = None) -> Any:
+    """The active workers to flag at ``now``: no heartbeat for ``timeout_ms`` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file."""
+    if _rt.is_path(state):
+        return _files.query("hive.state", _files.path(state, ("STATE.json",)), "hive_check_worker_health", (now, timeout_ms))
+    return _call("hive_check_worker_health", (state, now, timeout_ms), _rt.clock())
 
-def apply_event(state: Mapping[str, object], event: Mapping[str, object]) -> HiveStep:
-    """Applies any event line (a ``hive.event``) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line."""
-    return cast("HiveStep", _call("hive_apply_event", (state, event)))
+@overload
+def apply_event(state: StrPath, event: Mapping[str, object], **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def apply_event(state: Mapping[str, object] | None, event: Mapping[str, object]) -> HiveStep: ...
+def apply_event(state: Any, event: Mapping[str, object], **options: Any) -> Any:
+    """Applies any event line (a ``hive.event``) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_apply_event", (event,), options)
+    _rt.no_options(options)
+    return _call("hive_apply_event", (state, event))
 
-def plan_workers(state: Mapping[str, object], workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None) -> HiveStep:
-    """The queen plans workers (``[{name, task, focus_areas}]``): each is added to ``workers_planned`` with a planned worker state; ``rationale`` becomes the queen's ``worker_selection_rationale``. Event ``workers_planned``."""
-    return cast("HiveStep", _call("hive_plan_workers", (state, workers, rationale, now), _rt.clock()))
+@overload
+def plan_workers(state: StrPath, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def plan_workers(state: Mapping[str, object] | None, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None) -> HiveStep: ...
+def plan_workers(state: Any, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None, **options: Any) -> Any:
+    """The queen plans workers (``[{name, task, focus_areas}]``): each is added to ``workers_planned`` with a planned worker state; ``rationale`` becomes the queen's ``worker_selection_rationale``. Event ``workers_planned``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_plan_workers", (workers, rationale, now), options)
+    _rt.no_options(options)
+    return _call("hive_plan_workers", (state, workers, rationale, now), _rt.clock())
 
-def record_spawn_attempt(state: Mapping[str, object], worker: str, now: Now | None = None) -> HiveStep:
-    """The queen tries to spawn a planned worker: status ``spawning``, its ``spawn_attempts`` count up by one. Event ``spawn_attempted``."""
-    return cast("HiveStep", _call("hive_record_spawn_attempt", (state, worker, now), _rt.clock()))
+@overload
+def record_spawn_attempt(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def record_spawn_attempt(state: Mapping[str, object] | None, worker: str, now: Now | None = None) -> HiveStep: ...
+def record_spawn_attempt(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
+    """The queen tries to spawn a planned worker: status ``spawning``, its ``spawn_attempts`` count up by one. Event ``spawn_attempted``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_record_spawn_attempt", (worker, now), options)
+    _rt.no_options(options)
+    return _call("hive_record_spawn_attempt", (state, worker, now), _rt.clock())
 
-def spawn_worker(state: Mapping[str, object], worker: str, now: Now | None = None) -> HiveStep:
-    """A planned worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. Event ``worker_spawned`` by the worker."""
-    return cast("HiveStep", _call("hive_spawn_worker", (state, worker, now), _rt.clock()))
+@overload
+def spawn_worker(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def spawn_worker(state: Mapping[str, object] | None, worker: str, now: Now | None = None) -> HiveStep: ...
+def spawn_worker(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
+    """A planned worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. Event ``worker_spawned`` by the worker. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_spawn_worker", (worker, now), options)
+    _rt.no_options(options)
+    return _call("hive_spawn_worker", (state, worker, now), _rt.clock())
 
-def heartbeat(state: Mapping[str, object], worker: str, now: Now | None = None) -> HiveStep:
-    """An active worker is alive: its ``last_heartbeat``. Event ``worker_heartbeat`` by the worker."""
-    return cast("HiveStep", _call("hive_heartbeat", (state, worker, now), _rt.clock()))
+@overload
+def heartbeat(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def heartbeat(state: Mapping[str, object] | None, worker: str, now: Now | None = None) -> HiveStep: ...
+def heartbeat(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
+    """An active worker is alive: its ``last_heartbeat``. Event ``worker_heartbeat`` by the worker. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_heartbeat", (worker, now), options)
+    _rt.no_options(options)
+    return _call("hive_heartbeat", (state, worker, now), _rt.clock())
 
-def record_progress(state: Mapping[str, object], worker: str, progress: Mapping[str, object], now: Now | None = None) -> HiveStep:
-    """An active worker's progress: the ``metrics`` and ``protocol_compliance`` fields given are set, with its ``last_update`` and ``last_heartbeat``. Event ``worker_progress``."""
-    return cast("HiveStep", _call("hive_record_progress", (state, worker, progress, now), _rt.clock()))
+@overload
+def record_progress(state: StrPath, worker: str, progress: Mapping[str, object], now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def record_progress(state: Mapping[str, object] | None, worker: str, progress: Mapping[str, object], now: Now | None = None) -> HiveStep: ...
+def record_progress(state: Any, worker: str, progress: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
+    """An active worker's progress: the ``metrics`` and ``protocol_compliance`` fields given are set, with its ``last_update`` and ``last_heartbeat``. Event ``worker_progress``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_record_progress", (worker, progress, now), options)
+    _rt.no_options(options)
+    return _call("hive_record_progress", (state, worker, progress, now), _rt.clock())
 
-def complete_worker(state: Mapping[str, object], worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None) -> HiveStep:
-    """An active worker finished with its ``outputs`` (merged into its outputs; one must hold something) and optional ``metrics``: status ``completed``, moved from active to completed, ``completion_logged``, its time worked. Event ``worker_completed``."""
-    return cast("HiveStep", _call("hive_complete_worker", (state, worker, outputs, metrics, now), _rt.clock()))
+@overload
+def complete_worker(state: StrPath, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def complete_worker(state: Mapping[str, object] | None, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None) -> HiveStep: ...
+def complete_worker(state: Any, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None, **options: Any) -> Any:
+    """An active worker finished with its ``outputs`` (merged into its outputs; one must hold something) and optional ``metrics``: status ``completed``, moved from active to completed, ``completion_logged``, its time worked. Event ``worker_completed``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_complete_worker", (worker, outputs, metrics, now), options)
+    _rt.no_options(options)
+    return _call("hive_complete_worker", (state, worker, outputs, metrics, now), _rt.clock())
 
-def fail_worker(state: Mapping[str, object], worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None) -> HiveStep:
-    """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed. Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name)."""
-    return cast("HiveStep", _call("hive_fail_worker", (state, worker, error, now, agent), _rt.clock()))
+@overload
+def fail_worker(state: StrPath, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+@overload
+def fail_worker(state: Mapping[str, object] | None, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None) -> HiveStep: ...
+def fail_worker(state: Any, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None, **options: Any) -> Any:
+    """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed. Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name). Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(state):
+        return _files.write("hive.state", _files.path(state, ("STATE.json",)), "hive_fail_worker", (worker, error, now, agent), options)
+    _rt.no_options(options)
+    return _call("hive_fail_worker", (state, worker, error, now, agent), _rt.clock())
 
 def recover_state(log: str | bytes, session_id: str, options: HiveRecoverOptions | None = None, *, skip_bad_lines: bool | None = None) -> HiveRecovered:
     """Rebuilds a session's state from its ``EVENTS.jsonl`` bytes: every line applied in file order, a repeated line once, a torn last line dropped and reported; a bad line stops it with its line number unless ``skip_bad_lines``."""
     return cast("HiveRecovered", _call("hive_recover_state", (log, session_id, (options if skip_bad_lines is None else _rt.options("options", options, skip_bad_lines=skip_bad_lines)))))
 
+def state_path(session_dir: StrPath) -> str:
+    """``<session_dir>/STATE.json``."""
+    return _files.path(session_dir, ("STATE.json",))
+
+def read_state(session_dir: StrPath, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, None]:
+    """Reads ``STATE.json``; when it is missing, unreadable or behind ``EVENTS.jsonl``, rebuilds it
+    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it."""
+    return cast("LoggedResult[HiveState | None, None]", _files.read_logged("hive.state", state_path(session_dir), options))
+
 
 __all__ = [
     "apply_event",
     "change_phase",
+    "check_session_id",
     "check_worker_health",
     "complete_worker",
     "create_session",
@@ -103,10 +198,12 @@ __all__ = [
     "heartbeat",
     "machine",
     "plan_workers",
+    "read_state",
     "record_progress",
     "record_spawn_attempt",
     "recover_state",
     "spawn_worker",
+    "state_path",
     "update_state",
     "validate_worker_state",
 ]

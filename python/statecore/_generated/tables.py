@@ -46,3 +46,7 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "lock_timeout_ms": 10000,
     "token_bytes": 16,
 })
+#: The event log kept with each kind's file (its steps append their line to it).
+LOGS: Mapping[str, str] = MappingProxyType({
+    "hive.state": "EVENTS.jsonl",
+})

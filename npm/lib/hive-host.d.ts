@@ -1,0 +1,33 @@
+// Types of the hand-written part of `statecore/hive` (npm/lib/hive.cjs), re-exported by the
+// generated lib/hive.d.ts.
+import type { HiveHealth, HiveState, HiveStep, Now } from "./core";
+import type { HelperOptions, LoggedResult } from "./host";
+
+/** The document kind of `STATE.json`. */
+export declare const KIND: "hive.state";
+
+/**
+ * Makes `<sessionsDir>/<sessionId>/` with the session's first event line (`session_created`)
+ * and its STATE.json; `E_ARGUMENT` when the session exists or the id is not one path component.
+ */
+export declare function createSessionDir(sessionsDir: string, sessionId: string, task: string, options?: HelperOptions): Promise<LoggedResult<HiveState, HiveStep>>;
+/** Synchronous `createSessionDir`. */
+export declare function createSessionDirSync(sessionsDir: string, sessionId: string, task: string, options?: HelperOptions): LoggedResult<HiveState, HiveStep>;
+
+/** Options of `checkSessions` (checked: a misspelt key is `E_OPTIONS`). */
+export interface CheckSessionsOptions {
+  /** The time (default: the clock). */
+  now?: Now | null;
+  /** The heartbeat timeout in ms (default 5 minutes, inclusive). */
+  timeoutMs?: number | null;
+}
+
+/** One session's health, or why it could not be read. */
+export type SessionHealth =
+  | { session: string; health: HiveHealth }
+  | { session: string; error: { code: string; message: string } };
+
+/** `checkWorkerHealth` of every session of `sessionsDir`, by name. */
+export declare function checkSessions(sessionsDir: string, options?: CheckSessionsOptions): Promise<SessionHealth[]>;
+/** Synchronous `checkSessions`. */
+export declare function checkSessionsSync(sessionsDir: string, options?: CheckSessionsOptions): SessionHealth[];
