@@ -63,6 +63,13 @@ node bench/scale.mjs "${quick[@]}" > "$work/scale.md"
 log "python bench/scale.py"
 "$root/.venv/bin/python" bench/scale.py "${quick[@]}" >> "$work/scale.md"
 
+# --- hive log replay: 1,000,000 events, statecore against a fold per language (issue 12) -----------
+log "node bench/hive_bench.mjs (the log is made once by bench/hive_log.py, cached in the temp dir)"
+node bench/hive_bench.mjs "${quick[@]}" > "$work/hive.md"
+echo >> "$work/hive.md"
+log "python bench/hive_bench.py"
+"$root/.venv/bin/python" bench/hive_bench.py "${quick[@]}" >> "$work/hive.md"
+
 # --- peak memory of the 200 KB update -------------------------------------------------------------
 log "node bench/memory.mjs"
 node bench/memory.mjs > "$work/memory.md"
@@ -108,7 +115,7 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "## Key ratios"
   echo
-  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" | sed 's/^Key: /- /'
+  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" "$work/hive.md" | sed 's/^Key: /- /'
   echo
   echo "## Node"
   echo
@@ -140,6 +147,14 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo "linear), then the time over \`JSON.parse\` / \`json.loads\` of the same text."
   echo
   cat "$work/scale.md"
+  echo
+  echo "## Hive log replay"
+  echo
+  echo "A hive session's EVENTS.jsonl folded into its STATE.json (docs/hive.md § Recovery; issue 12's"
+  echo "target: at least 4× the faster fold's events per second, ratio ≤ 0.25, with a peak memory no"
+  echo "higher than theirs). The folds are bench/hive_reference.mjs and bench/hive_reference.py."
+  echo
+  cat "$work/hive.md"
   echo
   echo "## Peak memory"
   echo

@@ -1551,6 +1551,14 @@ export interface ReadOptions {
   bigint?: boolean | null;
 }
 
+/** Options of a step of a file kept with its event log (a hive session's). */
+export interface LoggedOptions {
+  /** The time of the step's event (default: the host's clock, read under the lock). */
+  now?: Now | null;
+  /** How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds): a finite number ≥ 0; null: the default. */
+  timeout?: number | null;
+}
+
 /** What a file update returns: the file's new state and what to write. */
 export interface FileUpdate<D = Json> {
   /** The document the file holds afterwards. */

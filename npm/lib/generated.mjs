@@ -291,6 +291,7 @@ export const HOST_OPTIONS = Object.freeze({
   update: Object.freeze(["ifMatch", "now", "timeout", "reset"]),
   append: Object.freeze(["timeout"]),
   read: Object.freeze(["bigint"]),
+  logged: Object.freeze(["now", "timeout"]),
 });
 
 /**

@@ -46,7 +46,7 @@ function helpers(module) {
     if (log !== null) {
       // Kept with its event log: read with recovery; written by its steps only.
       define(out, `read${cap}`, function* (io, dir, options) {
-        return yield* sessions.read(io, at(dir), log, kind, documents.checkOptions("update", options));
+        return yield* sessions.read(io, at(dir), log, kind, documents.checkOptions("logged", options));
       });
       continue;
     }
@@ -74,7 +74,7 @@ function helpers(module) {
       const positional = rest.slice(0, params.length);
       const file = at(dir);
       if (log !== null && mode === "write") {
-        const options = documents.checkOptions("update", rest[params.length]);
+        const options = documents.checkOptions("logged", rest[params.length]);
         const args = operationArgs(op, skip, positional, options);
         return yield* sessions.step(io, file, log, kind, op, args, options);
       }

@@ -1,7 +1,7 @@
 // Types of the hand-written part of `statecore/hive` (npm/lib/hive.cjs), re-exported by the
 // generated lib/hive.d.ts.
-import type { HiveHealth, HiveState, HiveStep, Now } from "./core";
-import type { HelperOptions, LoggedResult } from "./host";
+import type { HiveHealth, HiveState, HiveStep, LoggedOptions, Now } from "./core";
+import type { LoggedResult } from "./host";
 
 /** The document kind of `STATE.json`. */
 export declare const KIND: "hive.state";
@@ -10,9 +10,9 @@ export declare const KIND: "hive.state";
  * Makes `<sessionsDir>/<sessionId>/` with the session's first event line (`session_created`)
  * and its STATE.json; `E_ARGUMENT` when the session exists or the id is not one path component.
  */
-export declare function createSessionDir(sessionsDir: string, sessionId: string, task: string, options?: HelperOptions): Promise<LoggedResult<HiveState, HiveStep>>;
+export declare function createSessionDir(sessionsDir: string, sessionId: string, task: string, options?: LoggedOptions): Promise<LoggedResult<HiveState, HiveStep>>;
 /** Synchronous `createSessionDir`. */
-export declare function createSessionDirSync(sessionsDir: string, sessionId: string, task: string, options?: HelperOptions): LoggedResult<HiveState, HiveStep>;
+export declare function createSessionDirSync(sessionsDir: string, sessionId: string, task: string, options?: LoggedOptions): LoggedResult<HiveState, HiveStep>;
 
 /** Options of `checkSessions` (checked: a misspelt key is `E_OPTIONS`). */
 export interface CheckSessionsOptions {
@@ -20,6 +20,8 @@ export interface CheckSessionsOptions {
   now?: Now | null;
   /** The heartbeat timeout in ms (default 5 minutes, inclusive). */
   timeoutMs?: number | null;
+  /** How long to wait for a session's lock when its state must be rebuilt, in ms. */
+  timeout?: number | null;
 }
 
 /** One session's health, or why it could not be read. */

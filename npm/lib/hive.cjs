@@ -29,7 +29,7 @@ ops.KIND = KIND;
  * refused when the session exists (a state or a log).
  */
 define(ops, "createSessionDir", function* (io, sessionsDir, sessionId, task, options) {
-  const checked = documents.checkOptions("update", options);
+  const checked = documents.checkOptions("logged", options);
   const C = documents.core();
   C.hive.checkSessionId(String(sessionId)); // E_ARGUMENT unless one path component
   const dir = path.join(resolvePath(sessionsDir, "directory"), String(sessionId));
@@ -44,14 +44,15 @@ const readdir = {
 };
 
 /**
- * checkSessions(sessionsDir, {now, timeoutMs}): `hive.checkWorkerHealth` of every session of
- * `sessionsDir` (a directory holding a STATE.json or an EVENTS.jsonl), by name: `{session,
- * health}`, or `{session, error}` for a session that cannot be read (its `code`, `message`).
- * A session whose state must be rebuilt from its log is rebuilt (under its lock).
+ * checkSessions(sessionsDir, {now, timeoutMs, timeout}): `hive.checkWorkerHealth` of every
+ * session of `sessionsDir` (a directory holding a STATE.json or an EVENTS.jsonl), by name:
+ * `{session, health}`, or `{session, error}` for a session that cannot be read (its `code`,
+ * `message`). A session whose state must be rebuilt from its log is rebuilt under its lock
+ * (`timeout`: how long to wait for it).
  */
 define(ops, "checkSessions", function* (io, sessionsDir, options = {}) {
-  const { now = null, timeoutMs = null, ...rest } = options ?? {};
-  documents.checkOptions("update", rest);
+  const { timeoutMs = null, ...rest } = options ?? {};
+  const { now = null, timeout } = documents.checkOptions("logged", rest);
   const C = documents.core();
   const root = resolvePath(sessionsDir, "directory");
   const entries = yield sessions.variant(io, readdir)(root);
@@ -61,7 +62,7 @@ define(ops, "checkSessions", function* (io, sessionsDir, options = {}) {
     const has = (name) => attempt(() => io.lstat(path.join(dir, name)), () => null);
     if ((yield* has(STATE_FILE)) === null && (yield* has(LOG_FILE)) === null) continue;
     try {
-      const read = yield* sessions.read(io, path.join(dir, STATE_FILE), LOG_FILE, KIND, {});
+      const read = yield* sessions.read(io, path.join(dir, STATE_FILE), LOG_FILE, KIND, { timeout });
       out.push({ session: entry.name, health: C.hive.checkWorkerHealth(read.document, now, timeoutMs) });
     } catch (error) {
       if (!(error instanceof C.StatecoreError)) throw error;

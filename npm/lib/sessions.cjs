@@ -5,7 +5,7 @@
  * into the core once (`updateLogged`), which answers with the line to append and the state to
  * write (the log first, so that a crash between the two leaves the state behind its log,
  * never ahead). When the state is behind the log (a crash), missing or unreadable, the log is
- * streamed from where the state stops (`logReplay`, chunks of 1 MiB: the file is never held
+ * streamed from where the state stops (`logReplay`, chunks of 64 KiB: the file is never held
  * whole), an unreadable state is kept as a `.corrupt-` copy, a torn last line is cut off (kept
  * as a copy too), and the step is taken on the replayed state. A read takes the lock only when
  * the state must be rebuilt. Only I/O is here; every decision is the core's.
@@ -16,7 +16,7 @@ const lock = require("./lock.cjs");
 const { core, READ_CAP } = require("./documents.cjs");
 
 /** How many bytes of a log are read at a time. */
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 16;
 
 /** The size of the regular file `file` (0 when missing); `E_FILE_TYPE` for a link or a FIFO. */
 const sizeOf = {

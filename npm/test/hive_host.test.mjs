@@ -113,6 +113,10 @@ test("createSessionDir refuses an existing session and an id that is not a direc
   }
   assert.throws(() => hive.readStateSync(path.join(root, "nope")), (e) => e.code === "E_NO_SESSION");
   assert.throws(() => hive.heartbeatSync(path.join(root, "s1"), "alpha", { tiemout: 5 }), (e) => e.code === "E_OPTIONS");
+  // A step appends to a log: there is no compare-and-swap or reset of the state to ask for.
+  for (const option of [{ ifMatch: "x" }, { reset: true }]) {
+    assert.throws(() => hive.heartbeatSync(path.join(root, "s1"), "alpha", option), (e) => e.code === "E_OPTIONS");
+  }
 });
 
 test("checkSessions: the health of each session of a directory, or why it cannot be read", (t) => {

@@ -55,6 +55,12 @@ if TYPE_CHECKING:
 
         recovered: dict[str, Any] | None
 
+    class SessionOptions(TypedDict, total=False):
+        """The options of a step of a file kept with its event log (a hive session's; the
+        core's ``LoggedOptions`` less ``now``, which is an argument in Python)."""
+
+        timeout: float | None
+
     class HelperOptions(TypedDict, total=False):
         """The options of a locked update of a protocol file."""
 
@@ -115,11 +121,17 @@ def query(kind: DocumentKind, file: str, op: str, args: tuple[object, ...]) -> A
     return query_file(kind, op, _atomic.read_document(file), args)
 
 
+def _logged_timeout(options: Mapping[str, object]) -> float:
+    """The checked options of a step of a file kept with its log (``timeout``; ``now`` is an
+    argument in Python): the lock's timeout in seconds."""
+    _runtime.check_options("logged", options)
+    return _runtime.timeout_seconds(options.get("timeout"))
+
+
 def read_logged(kind: DocumentKind, file: str, options: Mapping[str, object]) -> Any:
     """Reads a file kept with its event log, rebuilding it from the log when it is missing,
     unreadable or behind (under the lock)."""
-    host = _Host(options)
-    return _sessions.read(kind, file, LOGS[kind], host.timeout)[0]
+    return _sessions.read(kind, file, LOGS[kind], _logged_timeout(options))[0]
 
 
 def _finish(file: str, data: bytes | None, result: FileUpdate[Any]) -> Any:
@@ -206,11 +218,13 @@ def write(
 ) -> Any:
     """A protocol helper's locked write: ``.fctry/``-like directories created first; a file
     kept with its event log is changed by a step that appends its line (``_sessions``)."""
-    host = _Host(options)
-    _sys.makedirs(os.path.dirname(file))
     log = LOGS.get(kind)
     if log is not None:
-        return _sessions.step(kind, file, log, change, args, None, host.timeout)
+        timeout = _logged_timeout(options)
+        _sys.makedirs(os.path.dirname(file))
+        return _sessions.step(kind, file, log, change, args, None, timeout)
+    host = _Host(options)
+    _sys.makedirs(os.path.dirname(file))
     return update(kind, file, change, args, None, host)
 
 

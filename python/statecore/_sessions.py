@@ -3,7 +3,7 @@
 into the core once (``update_logged``), which answers with the line to append and the state to
 write (the log first, so that a crash between the two leaves the state behind its log, never
 ahead). When the state is behind the log (a crash), missing or unreadable, the log is streamed
-from where the state stops (``LogReplay``, chunks of 1 MiB: the file is never held whole), an
+from where the state stops (``LogReplay``, chunks of 64 KiB: the file is never held whole), an
 unreadable state is kept as a ``.corrupt-`` copy, a torn last line is cut off (kept as a copy
 too), and the step is taken on the replayed state. A read takes the lock only when the state
 must be rebuilt. Only I/O is here; every decision is the core's. Behaviour matches
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from statecore.types import DocumentKind, Now
 
 #: How many bytes of a log are read at a time.
-CHUNK = 1 << 20
+CHUNK = 1 << 16
 
 
 def _size(log: str) -> int:

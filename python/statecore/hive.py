@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import TypedDict, Unpack
 
-    from statecore._files import HelperOptions, LoggedResult, StrPath
+    from statecore._files import LoggedResult, SessionOptions, StrPath
     from statecore.types import HiveHealth, HiveState, HiveStep, Now
 
     class SessionError(TypedDict):
@@ -64,12 +64,12 @@ def create_session_dir(
     session_id: str,
     task: str,
     now: Now | None = None,
-    **options: Unpack[HelperOptions],
+    **options: Unpack[SessionOptions],
 ) -> LoggedResult[HiveState, HiveStep]:
     """Makes ``<sessions_dir>/<session_id>/`` with the session's first event line
     (``session_created``) and its STATE.json; ``E_ARGUMENT`` when the session exists or the id
     is not one path component."""
-    _runtime.check_options("update", options)
+    _runtime.check_options("logged", options)
     timeout = _runtime.timeout_seconds(options.get("timeout"))
     check_session_id(session_id)
     directory = os.path.join(_runtime.path_arg(sessions_dir), session_id)

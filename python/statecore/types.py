@@ -154,6 +154,7 @@ VerificationCheck: Any = dict
 UpdateOptions: Any = dict
 AppendOptions: Any = dict
 ReadOptions: Any = dict
+LoggedOptions: Any = dict
 FileUpdate: Any = dict
 
 __all__ = [
@@ -261,6 +262,7 @@ __all__ = [
     "Log",
     "LogAppend",
     "LogRead",
+    "LoggedOptions",
     "MachineDefinition",
     "MachineEvent",
     "MachineInstance",

@@ -1044,6 +1044,12 @@ class ReadOptions(TypedDict):
 
     bigint: NotRequired[bool | None]
 
+class LoggedOptions(TypedDict):
+    """Options of a step of a file kept with its event log (a hive session's)."""
+
+    now: NotRequired[Now | None]
+    timeout: NotRequired[float | None]
+
 class FileUpdate(TypedDict, Generic[D]):
     """What a file update returns: the file's new state and what to write."""
 

@@ -132,6 +132,10 @@ def test_create_session_dir_refuses_an_existing_session_and_a_bad_id(session: An
     with pytest.raises(statecore.UsageError) as raised:
         hive.heartbeat(session["dir"], "alpha", tiemout=5)  # type: ignore[call-overload]
     assert raised.value.code == "E_OPTIONS"
+    # A step appends to a log: there is no compare-and-swap or reset of the state to ask for.
+    with pytest.raises(statecore.UsageError) as raised:
+        hive.heartbeat(session["dir"], "alpha", if_match="x")  # type: ignore[call-overload]
+    assert raised.value.code == "E_OPTIONS"
 
 
 def test_check_sessions_gives_each_session_s_health_or_why_it_cannot_be_read(

@@ -337,7 +337,7 @@ pub fn helper_dts(module: Module) -> String {
             for (suffix, wrap) in [("", "Promise<"), ("Sync", "")] {
                 let close = if wrap.is_empty() { "" } else { ">" };
                 doc(&mut out, "", &format!("Reads the {} file; when it is missing, unreadable or behind `{log}`, rebuilds it from the log under the lock (keeping a `.corrupt-` copy) and writes it.", f.file.name));
-                let _ = writeln!(out, "export declare function read{cap}{suffix}({base}: string, options?: HelperOptions): {wrap}LoggedResult<{doc_type}>{close};");
+                let _ = writeln!(out, "export declare function read{cap}{suffix}({base}: string, options?: C.LoggedOptions): {wrap}LoggedResult<{doc_type}>{close};");
             }
             continue;
         }
@@ -412,10 +412,15 @@ pub fn helper_dts(module: Module) -> String {
                         qualify(&ts::ty(&extra, Side::Out))
                     );
                 }
-                params.push(if h.random() {
-                    "options?: HelperOptions & { random?: string | Uint8Array }".into()
+                let options = if h.file.file.log.is_some() {
+                    "C.LoggedOptions"
                 } else {
-                    "options?: HelperOptions".into()
+                    "HelperOptions"
+                };
+                params.push(if h.random() {
+                    format!("options?: {options} & {{ random?: string | Uint8Array }}")
+                } else {
+                    format!("options?: {options}")
                 });
                 t
             }

@@ -187,6 +187,15 @@ fn parts(h: &Helper) -> String {
     format!("({},)", items.join(", "))
 }
 
+/// A helper's options keywords: a writer's (a step's, for a file kept with its log).
+fn helper_options(h: &Helper) -> &'static str {
+    match (h.write, h.file.file.log) {
+        (None, _) => "",
+        (Some(_), Some(_)) => ", **options: Unpack[SessionOptions]",
+        (Some(_), None) => ", **options: Unpack[HelperOptions]",
+    }
+}
+
 /// A helper's result type.
 fn helper_result(h: &Helper) -> String {
     let doc_type = kind_doc(h.file.kind);
@@ -218,11 +227,7 @@ fn dual(out: &mut String, op: &Op, h: &Helper) {
     } else {
         format!(", {sig}")
     };
-    let options = if h.write.is_some() {
-        ", **options: Unpack[HelperOptions]"
-    } else {
-        ""
-    };
+    let options = helper_options(h);
     let _ = writeln!(
         out,
         "@overload\ndef {}({first}: StrPath{rest}{options}) -> {}: ...",
@@ -286,11 +291,7 @@ fn named_helper(out: &mut String, h: &Helper) {
     let base = h.file.file.base;
     let skip = usize::from(h.write.is_none_or(|w| w.takes_document));
     let (sig, params) = signature(h.op.params, skip, Some(format!("{base}: StrPath")));
-    let options = if h.write.is_some() {
-        ", **options: Unpack[HelperOptions]"
-    } else {
-        ""
-    };
+    let options = helper_options(h);
     let _ = writeln!(
         out,
         "def {}({sig}{options}) -> {}:",
@@ -360,7 +361,7 @@ pub fn module_py(module: Module) -> String {
             // Kept with its log: read with recovery; written by its steps only.
             let _ = writeln!(
                 out,
-                "def read_{name}({base}: StrPath, **options: Unpack[HelperOptions]) -> LoggedResult[{doc_type}, None]:\n    \"\"\"Reads ``{joined}``; when it is missing, unreadable or behind ``{log}``, rebuilds it\n    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it.\"\"\"\n    return cast(\"LoggedResult[{doc_type}, None]\", _files.read_logged({kind:?}, {name}_path({base}), options))\n",
+                "def read_{name}({base}: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[{doc_type}, None]:\n    \"\"\"Reads ``{joined}``; when it is missing, unreadable or behind ``{log}``, rebuilds it\n    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it.\"\"\"\n    return cast(\"LoggedResult[{doc_type}, None]\", _files.read_logged({kind:?}, {name}_path({base}), options))\n",
                 joined = f.file.path.join("/"),
                 kind = f.kind.name,
             );
@@ -445,6 +446,7 @@ pub fn with_imports(text: &str) -> String {
         "FileResult",
         "HelperOptions",
         "LoggedResult",
+        "SessionOptions",
         "StrPath",
         "UpdateKeywords",
     ]);

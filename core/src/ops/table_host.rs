@@ -21,6 +21,16 @@ pub static UPDATE_OPTIONS: Shape = Shape::exact(
     ],
 );
 
+/// The options of a step (or a read) of a file kept with its event log.
+pub static LOGGED_OPTIONS: Shape = Shape::exact(
+    "LoggedOptions",
+    "Options of a step of a file kept with its event log (a hive session's).",
+    &[
+        Field::opt("now", Ty::Nullable(&Ty::Alias(&NOW)), "The time of the step's event (default: the host's clock, read under the lock)."),
+        Field::opt("timeout", Ty::Nullable(&Ty::Number), "How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds): a finite number ≥ 0; null: the default."),
+    ],
+);
+
 /// The options of a locked log append.
 pub static APPEND_OPTIONS: Shape = Shape::exact(
     "AppendOptions",
@@ -82,10 +92,11 @@ pub static READ_OPTIONS: Shape = Shape::exact(
 );
 
 /// Every options shape of the hosts, by the name a host names it with.
-pub static HOST_OPTIONS: [(&str, &Shape); 3] = [
+pub static HOST_OPTIONS: [(&str, &Shape); 4] = [
     ("update", &UPDATE_OPTIONS),
     ("append", &APPEND_OPTIONS),
     ("read", &READ_OPTIONS),
+    ("logged", &LOGGED_OPTIONS),
 ];
 
 /// A number the hosts use, declared once (manifest `host.constants`; generated as

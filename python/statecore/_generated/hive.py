@@ -17,7 +17,7 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import HelperOptions, LoggedResult, StrPath
+    from statecore._files import LoggedResult, SessionOptions, StrPath
     from statecore.types import (
         HiveHealth,
         HiveMergeStrategy,
@@ -49,7 +49,7 @@ def check_session_id(session_id: str) -> None:
     _call("hive_check_session_id", (session_id,))
 
 @overload
-def update_state(state: StrPath, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def update_state(state: StrPath, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def update_state(state: Mapping[str, object] | None, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None) -> HiveStep: ...
 def update_state(state: Any, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None, **options: Any) -> Any:
@@ -60,7 +60,7 @@ def update_state(state: Any, updates: Mapping[str, object], strategy: HiveMergeS
     return _call("hive_update_state", (state, updates, strategy, now, agent), _rt.clock())
 
 @overload
-def change_phase(state: StrPath, phase: HivePhase, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def change_phase(state: StrPath, phase: HivePhase, now: Now | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def change_phase(state: Mapping[str, object] | None, phase: HivePhase, now: Now | None = None) -> HiveStep: ...
 def change_phase(state: Any, phase: HivePhase, now: Now | None = None, **options: Any) -> Any:
@@ -85,7 +85,7 @@ def check_worker_health(state: Any, now: Now | None = None, timeout_ms: int | No
     return _call("hive_check_worker_health", (state, now, timeout_ms), _rt.clock())
 
 @overload
-def apply_event(state: StrPath, event: Mapping[str, object], **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def apply_event(state: StrPath, event: Mapping[str, object], **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def apply_event(state: Mapping[str, object] | None, event: Mapping[str, object]) -> HiveStep: ...
 def apply_event(state: Any, event: Mapping[str, object], **options: Any) -> Any:
@@ -96,7 +96,7 @@ def apply_event(state: Any, event: Mapping[str, object], **options: Any) -> Any:
     return _call("hive_apply_event", (state, event))
 
 @overload
-def plan_workers(state: StrPath, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def plan_workers(state: StrPath, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def plan_workers(state: Mapping[str, object] | None, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None) -> HiveStep: ...
 def plan_workers(state: Any, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None, **options: Any) -> Any:
@@ -107,7 +107,7 @@ def plan_workers(state: Any, workers: Sequence[Mapping[str, object]], rationale:
     return _call("hive_plan_workers", (state, workers, rationale, now), _rt.clock())
 
 @overload
-def record_spawn_attempt(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def record_spawn_attempt(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def record_spawn_attempt(state: Mapping[str, object] | None, worker: str, now: Now | None = None) -> HiveStep: ...
 def record_spawn_attempt(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
@@ -118,7 +118,7 @@ def record_spawn_attempt(state: Any, worker: str, now: Now | None = None, **opti
     return _call("hive_record_spawn_attempt", (state, worker, now), _rt.clock())
 
 @overload
-def spawn_worker(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def spawn_worker(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def spawn_worker(state: Mapping[str, object] | None, worker: str, now: Now | None = None) -> HiveStep: ...
 def spawn_worker(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
@@ -129,7 +129,7 @@ def spawn_worker(state: Any, worker: str, now: Now | None = None, **options: Any
     return _call("hive_spawn_worker", (state, worker, now), _rt.clock())
 
 @overload
-def heartbeat(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def heartbeat(state: StrPath, worker: str, now: Now | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def heartbeat(state: Mapping[str, object] | None, worker: str, now: Now | None = None) -> HiveStep: ...
 def heartbeat(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
@@ -140,7 +140,7 @@ def heartbeat(state: Any, worker: str, now: Now | None = None, **options: Any) -
     return _call("hive_heartbeat", (state, worker, now), _rt.clock())
 
 @overload
-def record_progress(state: StrPath, worker: str, progress: Mapping[str, object], now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def record_progress(state: StrPath, worker: str, progress: Mapping[str, object], now: Now | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def record_progress(state: Mapping[str, object] | None, worker: str, progress: Mapping[str, object], now: Now | None = None) -> HiveStep: ...
 def record_progress(state: Any, worker: str, progress: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
@@ -151,7 +151,7 @@ def record_progress(state: Any, worker: str, progress: Mapping[str, object], now
     return _call("hive_record_progress", (state, worker, progress, now), _rt.clock())
 
 @overload
-def complete_worker(state: StrPath, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def complete_worker(state: StrPath, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def complete_worker(state: Mapping[str, object] | None, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None) -> HiveStep: ...
 def complete_worker(state: Any, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None, **options: Any) -> Any:
@@ -162,7 +162,7 @@ def complete_worker(state: Any, worker: str, outputs: Mapping[str, object], metr
     return _call("hive_complete_worker", (state, worker, outputs, metrics, now), _rt.clock())
 
 @overload
-def fail_worker(state: StrPath, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
+def fail_worker(state: StrPath, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, HiveStep]: ...
 @overload
 def fail_worker(state: Mapping[str, object] | None, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None) -> HiveStep: ...
 def fail_worker(state: Any, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None, **options: Any) -> Any:
@@ -180,7 +180,7 @@ def state_path(session_dir: StrPath) -> str:
     """``<session_dir>/STATE.json``."""
     return _files.path(session_dir, ("STATE.json",))
 
-def read_state(session_dir: StrPath, **options: Unpack[HelperOptions]) -> LoggedResult[HiveState | None, None]:
+def read_state(session_dir: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, None]:
     """Reads ``STATE.json``; when it is missing, unreadable or behind ``EVENTS.jsonl``, rebuilds it
     from the log under the lock (keeping a ``.corrupt-`` copy) and writes it."""
     return cast("LoggedResult[HiveState | None, None]", _files.read_logged("hive.state", state_path(session_dir), options))

@@ -15,6 +15,7 @@ HOST_OPTIONS: dict[str, tuple[str, ...]] = {
     "update": ("if_match", "now", "timeout", "reset",),
     "append": ("timeout",),
     "read": ("bigint",),
+    "logged": ("now", "timeout",),
 }
 #: How many random bytes the core draws an id suffix from.
 RANDOM_BYTES = 32
