@@ -163,9 +163,10 @@ pub(super) fn with_object<R>(
     key: &str,
     f: impl FnOnce(&mut Map) -> R,
 ) -> Option<R> {
-    if !matches!(state.get(key), Some(Value::Object(_))) {
-        state.insert(key.into(), Value::Object(Map::new()));
+    if let Some(Value::Object(map)) = state.get_mut(key) {
+        return Some(f(map));
     }
+    state.insert(key.into(), Value::Object(Map::new()));
     match state.get_mut(key) {
         Some(Value::Object(map)) => Some(f(map)),
         _ => None,

@@ -11,16 +11,38 @@ use crate::report::Issue;
 use crate::time::compare_timestamps;
 use crate::{json, Map, Value};
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// How many recent lines a replay remembers: a line equal to one of them is a duplicate
 /// (the same line appended twice) and is applied once.
 pub const DUPLICATE_WINDOW: usize = 1024;
 
 /// The recent lines, by hash, to find a duplicate (compared byte for byte on a hash match).
+/// The lines' buffers are reused once the window is full.
 #[derive(Debug, Default)]
 struct Window {
-    lines: VecDeque<(u64, Box<[u8]>)>,
-    hashes: HashMap<u64, u32>,
+    lines: VecDeque<(u64, Vec<u8>)>,
+    hashes: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
+}
+
+/// The hasher of keys that are hashes already (the lines' xxh3).
+#[derive(Debug, Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
 }
 
 impl Window {
@@ -29,12 +51,14 @@ impl Window {
             && self
                 .lines
                 .iter()
-                .any(|(h, l)| *h == hash && l.as_ref() == line)
+                .any(|(h, l)| *h == hash && l.as_slice() == line)
     }
 
     fn remember(&mut self, hash: u64, line: &[u8]) {
+        let mut buffer = Vec::new();
         if self.lines.len() >= DUPLICATE_WINDOW {
-            if let Some((old, _)) = self.lines.pop_front() {
+            if let Some((old, used)) = self.lines.pop_front() {
+                buffer = used;
                 if let Some(count) = self.hashes.get_mut(&old) {
                     *count = count.saturating_sub(1);
                     if *count == 0 {
@@ -43,7 +67,9 @@ impl Window {
                 }
             }
         }
-        self.lines.push_back((hash, line.into()));
+        buffer.clear();
+        buffer.extend_from_slice(line);
+        self.lines.push_back((hash, buffer));
         let count = self.hashes.entry(hash).or_insert(0);
         *count = count.saturating_add(1);
     }
@@ -275,10 +301,6 @@ impl Replay {
                 "it is not an event: an EVENTS.jsonl line is a JSON object",
             ));
         };
-        let time = event
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
         let state = self.state.take();
         // Kept to go on from when a bad line is skipped (without skipping, a bad line ends
         // the replay).
@@ -294,15 +316,18 @@ impl Replay {
                 return Err(error);
             }
         }
-        if let Some(time) = time {
+        // Out of order: before the latest time seen (which is kept without a new allocation).
+        if let Some(time) = event.get("timestamp").and_then(Value::as_str) {
             let earlier = self
                 .latest
                 .as_deref()
-                .and_then(|l| compare_timestamps(&time, l));
+                .and_then(|latest| compare_timestamps(time, latest));
             if earlier == Some(std::cmp::Ordering::Less) {
                 self.out_of_order = self.out_of_order.saturating_add(1);
             } else {
-                self.latest = Some(time);
+                let latest = self.latest.get_or_insert_with(String::new);
+                latest.clear();
+                latest.push_str(time);
             }
         }
         Ok(())

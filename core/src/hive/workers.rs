@@ -4,8 +4,10 @@
 
 use super::fold::{add, advance};
 use super::phases::{set, with_object};
+use super::shapes::{COMPLIANCE, WORKER_METRICS};
 use super::template::{object, planned_worker};
 use crate::error::{child_path, Code, Error, Result};
+use crate::report::Report;
 use crate::time::parse_timestamp;
 use crate::{Map, Value};
 
@@ -25,7 +27,8 @@ pub const PROGRESS_FIELDS: [&str; 2] = ["metrics", "protocol_compliance"];
 
 /// Applies a worker event of type `kind` (other types change nothing here) and returns the
 /// worker whose state it set from the event's values, to be checked (a spawn attempt, a
-/// spawn and a heartbeat set only statuses, names and stamps the event was checked for). `E_ARGUMENT` when the event does not fit: an unknown worker,
+/// spawn and a heartbeat set only statuses, names and stamps the event was checked for; a
+/// progress's values are checked against their shapes here). `E_ARGUMENT` when the event does not fit: an unknown worker,
 /// a worker planned twice, a spawn of a worker already spawned, a heartbeat, progress or
 /// completion of a worker that is not active, a failure of one that completed.
 pub(super) fn apply(
@@ -85,6 +88,7 @@ pub(super) fn apply(
         "worker_progress" => {
             active(&status, &name, kind)?;
             let fields = progress_fields(details)?;
+            check_fields(&name, &fields)?;
             with_worker(state, &name, |w| {
                 for (field, values) in fields {
                     with_object(w, field, |target| target.extend(values));
@@ -123,7 +127,7 @@ pub(super) fn apply(
     }
     let checked = matches!(
         kind,
-        "spawn_attempted" | "worker_spawned" | "worker_heartbeat"
+        "spawn_attempted" | "worker_spawned" | "worker_heartbeat" | "worker_progress"
     );
     Ok((!checked).then_some(name))
 }
@@ -298,6 +302,25 @@ fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
         ));
     }
     Ok(fields)
+}
+
+/// `E_INVALID` unless the values a progress sets have their fields' types (the shapes of a
+/// worker's `metrics` and `protocol_compliance`), with their paths in the worker.
+fn check_fields(name: &str, fields: &[(&'static str, Map)]) -> Result<()> {
+    let mut report = Report::default();
+    let worker = child_path("/worker_states", name);
+    for (field, values) in fields {
+        let shape = if *field == "metrics" {
+            &WORKER_METRICS
+        } else {
+            &COMPLIANCE
+        };
+        crate::shape::check::fields(&mut report, values, shape, &child_path(&worker, field));
+    }
+    if report.valid() {
+        return Ok(());
+    }
+    Err(crate::document::invalid_error("hive.state", &report))
 }
 
 /// `details[field]` as an object (empty when absent and not `required`).

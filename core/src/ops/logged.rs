@@ -139,9 +139,11 @@ fn resume(bytes: Option<&[u8]>, log_size: u64) -> Result<Resume> {
     Ok(match state.pointer(OFFSET).and_then(Value::as_u64) {
         None => Resume::Current(state),
         Some(offset) if offset == log_size => Resume::Current(state),
+        // Replayed from where it stops; a state that folds nothing of a log is rebuilt from
+        // the log, its bytes kept as a copy.
         Some(offset) if offset < log_size => Resume::Replay {
             from: offset,
-            corrupt: false,
+            corrupt: offset == 0,
         },
         // The log is shorter than the state says: the log is the record.
         Some(_) => Resume::Replay {
