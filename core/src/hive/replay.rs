@@ -9,9 +9,10 @@ use super::validate::validate_state;
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::time::compare_timestamps;
+use crate::value::Identity;
 use crate::{json, Map, Value};
 use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// How many recent lines a replay remembers: a line equal to one of them is a duplicate
 /// (the same line appended twice) and is applied once.
@@ -22,27 +23,7 @@ pub const DUPLICATE_WINDOW: usize = 1024;
 #[derive(Debug, Default)]
 struct Window {
     lines: VecDeque<(u64, Vec<u8>)>,
-    hashes: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
-}
-
-/// The hasher of keys that are hashes already (the lines' xxh3).
-#[derive(Debug, Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
+    hashes: HashMap<u64, u32, BuildHasherDefault<Identity>>,
 }
 
 impl Window {

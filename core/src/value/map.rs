@@ -27,9 +27,9 @@ struct Index {
     collided: bool,
 }
 
-/// The hasher of an index whose keys are already hashes.
-#[derive(Default)]
-struct Identity(u64);
+/// The hasher of an index whose keys are already hashes (also the hive replay's window).
+#[derive(Debug, Default)]
+pub(crate) struct Identity(u64);
 
 impl Hasher for Identity {
     fn finish(&self) -> u64 {

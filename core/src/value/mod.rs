@@ -10,6 +10,7 @@ mod number;
 
 pub use convert::ToValue;
 pub use macros::new_items;
+pub(crate) use map::Identity;
 pub use map::{Iter, IterMut, Map};
 pub use number::Number;
 
