@@ -29,6 +29,7 @@ pub mod options;
 pub mod report;
 pub mod schema;
 pub mod shape;
+pub mod specify;
 pub mod time;
 pub mod value;
 

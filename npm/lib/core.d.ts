@@ -1261,6 +1261,50 @@ export interface HiveRecoverOptions {
   skip_bad_lines?: boolean | null;
 }
 
+/** index.md as text blocks and tables, in order: rendered back byte for byte. */
+export interface SpecifyMarkdown {
+  /** The blocks, in order. */
+  blocks: (SpecifyTextBlock | SpecifyTableBlock)[];
+}
+
+/** Lines that are not a table, kept as written. */
+export interface SpecifyTextBlock {
+  /** The lines, with their line breaks. */
+  text: string;
+}
+
+/** A table. */
+export interface SpecifyTableBlock {
+  /** The table. */
+  table: SpecifyTable;
+}
+
+/** A pipe table of index.md, with the section it is in. */
+export interface SpecifyTable {
+  /** The line of its header row. */
+  line: number;
+  /** The `#`/`##` heading above it. */
+  section: string | null;
+  /** The deeper heading above it within its section. */
+  subsection: string | null;
+  /** The header's cells. */
+  columns: string[];
+  /** The header line as written. */
+  header: string;
+  /** The delimiter line as written. */
+  delimiter: string;
+  /** The rows, in order. */
+  rows: SpecifyRow[];
+}
+
+/** A table row: its cells (trimmed, an escaped pipe read as `|`) and its line as written (absent for a new row). */
+export interface SpecifyRow {
+  /** The cells, in column order. */
+  cells: string[];
+  /** The line as written, with its line break: kept while the cells are its cells. */
+  raw?: string;
+}
+
 /** `.agency/state/runner_status.json`: what a runner reports at each milestone. */
 export interface RunnerStatus {
   /** The JSON Schema this document follows (kept as it is). */
@@ -1817,6 +1861,14 @@ export declare const hive: {
   failWorker(state: HiveState, worker: string, error: string | HiveWorkerError, now?: Now | null, agent?: string | null): HiveStep;
   /** Rebuilds a session's state from its `EVENTS.jsonl` bytes: every line applied in file order, a repeated line once, a torn last line dropped and reported; a bad line stops it with its line number unless `skip_bad_lines`. */
   recoverState(log: Bytes, sessionId: string, options?: HiveRecoverOptions | null): HiveRecovered;
+};
+
+/** The `specify` operations. */
+export declare const specify: {
+  /** Reads index.md into text blocks and pipe tables (each with its section, columns and rows' cells, every row keeping its line as written); `E_PARSE` with the line and column of a row with more cells than its table has columns. */
+  parseMarkdown(text: string): SpecifyMarkdown;
+  /** Writes index.md back from its document: unchanged rows byte for byte, a changed or new row as `| a | b |` padded to its columns' widths. */
+  renderMarkdown(document: SpecifyMarkdown): string;
 };
 
 /** The `lock` operations. */

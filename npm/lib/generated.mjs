@@ -158,6 +158,8 @@ export const OPS = Object.freeze([
   ["hive", "completeWorker", "hive_complete_worker", [["state", "v", true], ["worker", "t", true], ["outputs", "v", true], ["metrics", "v"], ["now", "n"]], "json", 1],
   ["hive", "failWorker", "hive_fail_worker", [["state", "v", true], ["worker", "t", true], ["error", "v", true], ["now", "n"], ["agent", "t"]], "json", 1],
   ["hive", "recoverState", "hive_recover_state", [["log", "b", true], ["sessionId", "t", true], ["options", "o"]], "json", null],
+  ["specify", "parseMarkdown", "specify_parse_markdown", [["text", "t", true]], "json", null],
+  ["specify", "renderMarkdown", "specify_render_markdown", [["document", "v", true]], "text", null],
   ["agency", "initialRunnerStatus", "agency_initial_runner_status", [["now", "n"]], "json", 0],
   ["agency", "updateRunnerStatus", "agency_update_runner_status", [["current", "v"], ["update", "v", true], ["now", "n"]], "json", 1],
   ["agency", "parseRunnerStatus", "agency_parse_runner_status", [["data", "b"]], "json", 1],

@@ -42,6 +42,7 @@ export const {
   hivemind,
   agency,
   hive,
+  specify,
   lock,
   updateFile,
   queryFile,

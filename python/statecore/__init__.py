@@ -2,7 +2,8 @@
 
 Every operation is declared once, in the core's operation table, and generated here
 (``statecore._generated``): the pure functions (``parse``, ``merge``, ``validate``, ...),
-``statecore.machine`` (state machines), ``statecore.hive`` (hive sessions), and the protocols
+``statecore.machine`` (state machines), ``statecore.hive`` (hive sessions), ``statecore.specify``
+(the specify workflow's index.md), and the protocols
 ``statecore.fctry``, ``statecore.hivemind`` and ``statecore.agency``, whose functions also run
 on a directory's files (locked, atomic, one crossing into the core per update). The host functions
 (``read_document``, ``update_document``, ``append_line``, ``read_log``) do safe file I/O.
@@ -13,7 +14,7 @@ documents' types for annotations.
 
 from __future__ import annotations
 
-from statecore import _statecore, agency, fctry, hive, hivemind, lock, machine
+from statecore import _statecore, agency, fctry, hive, hivemind, lock, machine, specify
 from statecore._document import Document
 from statecore._generated.documents import *  # noqa: F403 (a class per kind, open_document, ...)
 from statecore._generated.documents import __all__ as _documents
@@ -44,6 +45,7 @@ __all__ = [
     "query_file",
     "read_document",
     "read_log",
+    "specify",
     "update_document",
     "update_file",
 ]

@@ -129,6 +129,11 @@ HiveRecovered: Any = dict
 HiveSkippedLine: Any = dict
 HiveTornLine: Any = dict
 HiveRecoverOptions: Any = dict
+SpecifyMarkdown: Any = dict
+SpecifyTextBlock: Any = dict
+SpecifyTableBlock: Any = dict
+SpecifyTable: Any = dict
+SpecifyRow: Any = dict
 RunnerStatus: Any = dict
 RunnerStatusUpdate: Any = dict
 RunnerStatusParse: Any = dict
@@ -297,6 +302,11 @@ __all__ = [
     "ScheduledTransition",
     "SkippedPrerequisite",
     "SnapshotFacts",
+    "SpecifyMarkdown",
+    "SpecifyRow",
+    "SpecifyTable",
+    "SpecifyTableBlock",
+    "SpecifyTextBlock",
     "StallResult",
     "StatusLineOptions",
     "StatusLineSummary",

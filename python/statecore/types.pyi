@@ -850,6 +850,38 @@ class HiveRecoverOptions(TypedDict):
 
     skip_bad_lines: NotRequired[bool | None]
 
+class SpecifyMarkdown(TypedDict):
+    """index.md as text blocks and tables, in order: rendered back byte for byte."""
+
+    blocks: list[SpecifyTextBlock | SpecifyTableBlock]
+
+class SpecifyTextBlock(TypedDict):
+    """Lines that are not a table, kept as written."""
+
+    text: str
+
+class SpecifyTableBlock(TypedDict):
+    """A table."""
+
+    table: SpecifyTable
+
+class SpecifyTable(TypedDict):
+    """A pipe table of index.md, with the section it is in."""
+
+    line: int
+    section: str | None
+    subsection: str | None
+    columns: list[str]
+    header: str
+    delimiter: str
+    rows: list[SpecifyRow]
+
+class SpecifyRow(TypedDict):
+    """A table row: its cells (trimmed, an escaped pipe read as `|`) and its line as written (absent for a new row)."""
+
+    cells: list[str]
+    raw: NotRequired[str]
+
 RunnerStatus = TypedDict(
     "RunnerStatus",
     {

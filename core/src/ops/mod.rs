@@ -22,6 +22,7 @@ mod table_fctry;
 mod table_hive;
 mod table_hivemind;
 mod table_host;
+mod table_specify;
 
 pub use args::{Arg, Args};
 pub use file::{query, update, Change, Updated};
@@ -49,19 +50,22 @@ pub enum Module {
     Agency,
     /// `hive`.
     Hive,
+    /// `specify`.
+    Specify,
     /// `lock`: the rules of the lock protocol, for hosts.
     Lock,
 }
 
 impl Module {
     /// Every module, in documentation order.
-    pub const ALL: [Module; 7] = [
+    pub const ALL: [Module; 8] = [
         Module::Root,
         Module::Machine,
         Module::Fctry,
         Module::Hivemind,
         Module::Agency,
         Module::Hive,
+        Module::Specify,
         Module::Lock,
     ];
 
@@ -74,6 +78,7 @@ impl Module {
             Module::Hivemind => "hivemind",
             Module::Agency => "agency",
             Module::Hive => "hive",
+            Module::Specify => "specify",
             Module::Lock => "lock",
         }
     }
@@ -485,6 +490,7 @@ pub fn all() -> impl Iterator<Item = &'static Op> {
         .chain(table_fctry::OPS)
         .chain(table_hivemind::OPS)
         .chain(table_hive::OPS)
+        .chain(table_specify::OPS)
         .chain(table_agency::OPS)
         .chain(table_host::OPS)
 }

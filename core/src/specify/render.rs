@@ -1,0 +1,166 @@
+//! `index.md` rendered back from its document (docs/specify.md § The document): text blocks
+//! as they are, a table's header and delimiter lines as written, each row as written unless
+//! its cells changed; a changed or new row is written `| a | b |`, each cell padded to its
+//! column's width in the delimiter line when the table's rows are aligned (compact when they
+//! are not), `|` in a cell escaped as `\|`.
+
+use super::markdown::row_cells;
+use crate::error::{child_path, Code, Error, Result};
+use crate::Value;
+
+/// The text of an `index.md` document (the result of `parse_markdown`, changed or not).
+pub fn render_markdown(doc: &Value) -> Result<String> {
+    let blocks = doc
+        .get("blocks")
+        .and_then(Value::as_array)
+        .ok_or_else(|| argument("/blocks", "an index document has a list of blocks"))?;
+    let mut out = String::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let at = format!("/blocks/{i}");
+        if let Some(text) = block.get("text") {
+            let text = text.as_str().ok_or_else(|| {
+                argument(&child_path(&at, "text"), "a text block's text is a string")
+            })?;
+            out.push_str(text);
+        } else if let Some(table) = block.get("table") {
+            table_text(&mut out, table, &child_path(&at, "table"))?;
+        } else {
+            return Err(argument(&at, "a block is {text} or {table}"));
+        }
+    }
+    Ok(out)
+}
+
+/// A table's lines.
+fn table_text(out: &mut String, table: &Value, at: &str) -> Result<()> {
+    let line = |key: &str| {
+        table.get(key).and_then(Value::as_str).ok_or_else(|| {
+            argument(
+                &child_path(at, key),
+                &format!("a table's {key} line is a string"),
+            )
+        })
+    };
+    let (header, delimiter) = (line("header")?, line("delimiter")?);
+    let columns = table
+        .get("columns")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    out.push_str(header);
+    out.push_str(delimiter);
+    let eol = if delimiter.ends_with("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let rows = table
+        .get("rows")
+        .and_then(Value::as_array)
+        .ok_or_else(|| argument(&child_path(at, "rows"), "a table's rows are a list"))?;
+    let widths = widths(delimiter);
+    // Rows are written aligned to the delimiter's widths when the table's rows as written are
+    // (its header when it has none), else compact, as the rows around them.
+    let written: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r.get("raw").and_then(Value::as_str))
+        .collect();
+    let aligned = if written.is_empty() {
+        self::widths(header) == widths
+    } else {
+        written.iter().all(|r| self::widths(r) == widths)
+    };
+    let widths = if aligned { widths } else { Vec::new() };
+    for (i, row) in rows.iter().enumerate() {
+        let here = format!("{at}/rows/{i}");
+        let cells = cells(row, &here)?;
+        if cells.len() > columns {
+            return Err(argument(
+                &child_path(&here, "cells"),
+                &format!(
+                    "this row has {} cells; the table has {columns} columns",
+                    cells.len()
+                ),
+            ));
+        }
+        // A line after one without its line break (the text's last) starts on a new line.
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push_str(eol);
+        }
+        let raw = row.get("raw").and_then(Value::as_str);
+        let bare = raw.map(|r| r.trim_end_matches(['\r', '\n']));
+        match (raw, bare) {
+            (Some(raw), Some(bare)) if row_cells(bare).as_deref() == Some(&cells[..]) => {
+                out.push_str(raw);
+            }
+            // A changed row keeps its line's break (none for the text's last line).
+            (Some(raw), Some(bare)) => {
+                out.push_str(&row_line(&cells, &widths));
+                out.push_str(raw.get(bare.len()..).unwrap_or_default());
+            }
+            _ => {
+                out.push_str(&row_line(&cells, &widths));
+                out.push_str(eol);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A row's cells as strings, each one line.
+fn cells(row: &Value, at: &str) -> Result<Vec<String>> {
+    let list = row.get("cells").and_then(Value::as_array).ok_or_else(|| {
+        argument(
+            &child_path(at, "cells"),
+            "a row's cells are a list of strings",
+        )
+    })?;
+    list.iter()
+        .enumerate()
+        .map(|(i, cell)| match cell.as_str() {
+            Some(text) if !text.contains(['\n', '\r']) => Ok(text.to_owned()),
+            Some(_) => Err(argument(&format!("{at}/cells/{i}"), "a cell is one line")),
+            None => Err(argument(&format!("{at}/cells/{i}"), "a cell is a string")),
+        })
+        .collect()
+}
+
+/// The width of each cell of a table line as written (its text and spaces; a `\|` counts as
+/// part of its cell).
+fn widths(line: &str) -> Vec<usize> {
+    let trimmed = line.trim();
+    let inner = trimmed.strip_prefix('|').unwrap_or(trimmed);
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut widths = Vec::new();
+    let mut width = 0usize;
+    let mut escaped = false;
+    for c in inner.chars() {
+        if c == '|' && !escaped {
+            widths.push(width);
+            width = 0;
+        } else {
+            width = width.saturating_add(1);
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    widths.push(width);
+    widths
+}
+
+/// A row written anew: `| a | b |`, each cell padded to its column's width.
+fn row_line(cells: &[String], widths: &[usize]) -> String {
+    let mut line = String::from("|");
+    for (i, cell) in cells.iter().enumerate() {
+        let text = cell.replace('|', "\\|");
+        let room = widths.get(i).map_or(0, |w| w.saturating_sub(2));
+        let pad = room.saturating_sub(text.chars().count());
+        line.push(' ');
+        line.push_str(&text);
+        line.extend(std::iter::repeat_n(' ', pad));
+        line.push_str(" |");
+    }
+    line
+}
+
+fn argument(path: &str, message: &str) -> Error {
+    Error::new(Code::Argument, path, message)
+}
