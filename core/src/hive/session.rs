@@ -80,28 +80,23 @@ pub fn update_state(
     now: &Value,
     agent: Option<&str>,
 ) -> Result<Value> {
-    let strategy = strategy.unwrap_or("deep");
-    json::check_limits(updates)?;
-    let (now, _) = normalize_now(now)?;
     let details = object(vec![
         ("updates", updates.clone()),
-        ("strategy", strategy.into()),
+        ("strategy", strategy.unwrap_or("deep").into()),
     ]);
-    let line = event(&now, "state_updated", agent.unwrap_or(QUEEN), details);
-    let state = apply(Some(session(state)?), &line, "", Check::Full)?;
-    Ok(step(state, line))
+    run(state, now, "state_updated", agent.unwrap_or(QUEEN), details)
 }
 
 /// `change_phase`: the session moved to `phase` on the machine (its stamp written), and its
 /// `phase_changed` event.
 pub fn change_phase(state: Value, phase: &str, now: &Value) -> Result<Value> {
-    let state = session(state)?;
-    let (now, _) = normalize_now(now)?;
-    let from = phases::current(&state).unwrap_or("initializing").to_owned();
+    let from = state
+        .as_object()
+        .and_then(phases::current)
+        .unwrap_or("initializing")
+        .to_owned();
     let details = object(vec![("from", from.as_str().into()), ("to", phase.into())]);
-    let line = event(&now, "phase_changed", QUEEN, details);
-    let state = apply(Some(state), &line, "", Check::Full)?;
-    Ok(step(state, line))
+    run(state, now, "phase_changed", QUEEN, details)
 }
 
 /// A state argument as an object (`E_ARGUMENT` otherwise).

@@ -22,6 +22,16 @@ const STEP_WRITE: Access = Access::Writes(Write {
     extra: None,
 });
 
+/// Runs a step of the form `(state, worker, now)`.
+fn worker_step(
+    a: &mut super::Args<'_>,
+    step: fn(crate::Value, &str, &crate::Value) -> crate::Result<crate::Value>,
+) -> crate::Result<Out> {
+    let worker = a.text(1)?.to_owned();
+    let state = a.take(0);
+    Ok(Out::Json(step(state, &worker, a.get(2))?))
+}
+
 /// The hive operations.
 pub(super) static OPS: &[Op] = &[
     Op {
@@ -218,15 +228,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
         access: STEP_WRITE,
-        run: |a| {
-            let worker = a.text(1)?.to_owned();
-            let state = a.take(0);
-            Ok(Out::Json(crate::hive::record_spawn_attempt(
-                state,
-                &worker,
-                a.get(2),
-            )?))
-        },
+        run: |a| worker_step(a, crate::hive::record_spawn_attempt),
     },
     Op {
         module: Module::Hive,
@@ -236,15 +238,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
         access: STEP_WRITE,
-        run: |a| {
-            let worker = a.text(1)?.to_owned();
-            let state = a.take(0);
-            Ok(Out::Json(crate::hive::spawn_worker(
-                state,
-                &worker,
-                a.get(2),
-            )?))
-        },
+        run: |a| worker_step(a, crate::hive::spawn_worker),
     },
     Op {
         module: Module::Hive,
@@ -254,11 +248,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
         access: STEP_WRITE,
-        run: |a| {
-            let worker = a.text(1)?.to_owned();
-            let state = a.take(0);
-            Ok(Out::Json(crate::hive::heartbeat(state, &worker, a.get(2))?))
-        },
+        run: |a| worker_step(a, crate::hive::heartbeat),
     },
     Op {
         module: Module::Hive,
