@@ -58,7 +58,7 @@ pub fn update(
         reset,
     };
     let updated = ops::update(kind, data.as_deref(), change, &now, pre).map_err(throw)?;
-    out(Ok(Out::update(updated.into_value())), Form::Update)
+    out(Ok(Out::update(kind, updated.into_value())), Form::Update)
 }
 
 /// A read: `data` (the file's bytes; none: missing) given as the first argument of the

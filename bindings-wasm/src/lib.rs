@@ -109,7 +109,8 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
             document,
             text,
             meta,
-        } => meta_and_text(&document, &text, Value::Object(meta)),
+            text_is_document,
+        } => meta_and_text(&document, &text, Value::Object(meta), text_is_document),
         Out::Loaded {
             document,
             meta,
@@ -132,12 +133,27 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
 }
 
 /// An update's result: the compact JSON of everything but the document and its text, a
-/// newline, then the canonical text (the JS layer parses the document from it).
-fn meta_and_text(document: &Value, text: &str, meta: Value) -> Result<String, JsValue> {
+/// newline, then the canonical text (the JS layer parses the document from it). When the
+/// text is not the document's JSON (index.md): `~`, the fields, a newline, the document's
+/// compact JSON, a newline, then the text.
+fn meta_and_text(
+    document: &Value,
+    text: &str,
+    meta: Value,
+    text_is_document: bool,
+) -> Result<String, JsValue> {
     check_numbers(document, "/document").map_err(throw)?;
     check_numbers(&meta, "").map_err(throw)?;
-    let mut out = json::serialize_compact(&meta);
+    let mut out = String::new();
+    if !text_is_document {
+        out.push('~');
+    }
+    out.push_str(&json::serialize_compact(&meta));
     out.push('\n');
+    if !text_is_document {
+        out.push_str(&json::serialize_compact(document));
+        out.push('\n');
+    }
     out.push_str(text);
     Ok(out)
 }

@@ -61,13 +61,14 @@ pub fn update_logged(
         change,
         &now,
     );
-    out(result.map(Out::update), Form::Update)
+    out(result.map(|v| Out::update(kind, v)), Form::Update)
 }
 
 /// A replay of a session's log, fed by the host, then committed with a step or a read.
 #[wasm_bindgen]
 pub struct LogReplay {
     replay: Option<ops::LogReplay>,
+    kind: String,
 }
 
 #[wasm_bindgen]
@@ -87,6 +88,7 @@ impl LogReplay {
                 .map_err(throw)?;
         Ok(LogReplay {
             replay: Some(replay),
+            kind: kind.to_owned(),
         })
     }
 
@@ -107,7 +109,11 @@ impl LogReplay {
         let replay = self.replay.take().ok_or_else(used)?;
         let change = change(change_name, args, slot)?;
         let now = single_arg(now)?;
-        out(replay.commit(change, &now).map(Out::update), Form::Update)
+        let kind = self.kind.clone();
+        out(
+            replay.commit(change, &now).map(|v| Out::update(&kind, v)),
+            Form::Update,
+        )
     }
 
     fn inner(&mut self) -> Result<&mut ops::LogReplay, JsValue> {

@@ -3,7 +3,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::json;
-use crate::kinds;
+use crate::kinds::{self, Format};
 use crate::merge::{merge_owned, MergeOptions};
 use crate::report::{issues_value, Issue, Report};
 use crate::{Map, Value};
@@ -132,7 +132,7 @@ pub(crate) fn load_with(
         });
     };
     let etag = hash.then(|| json::etag(bytes));
-    match json::parse_as_written(bytes) {
+    match decode(&spec.format, bytes) {
         Ok((document, as_written)) => {
             let report = if !validate || (document.is_null() && (spec.default)().is_null()) {
                 Report::default()
@@ -150,7 +150,10 @@ pub(crate) fn load_with(
         }
         Err(error) => {
             let mut report = Report::default();
-            let refused = is_refusal(&error);
+            // A text file people edit is never replaced for a mistake in it: writers refuse
+            // it with its error, as they refuse a JSON file that breaks a limit.
+            let text_format = matches!(spec.format, Format::Text { .. });
+            let refused = text_format || is_refusal(&error);
             report.warnings.push(Issue {
                 code: "W_UNPARSEABLE".into(),
                 path: error.path.clone(),
@@ -175,6 +178,44 @@ pub(crate) fn load_with(
                 refused: refused.then_some(error),
                 as_written: false,
             })
+        }
+    }
+}
+
+/// A file's bytes read in its kind's format: the document, and whether it is the bytes' own
+/// JSON as written.
+fn decode(format: &Format, bytes: &[u8]) -> Result<(Value, bool)> {
+    match format {
+        Format::Json => json::parse_as_written(bytes),
+        Format::Text { name, read, .. } => {
+            json::check_document_size(bytes.len(), "the file")?;
+            let text = std::str::from_utf8(bytes).map_err(|e| {
+                Error::new(
+                    Code::Parse,
+                    "",
+                    format!("{name} is not UTF-8 text (byte {})", e.valid_up_to()),
+                )
+                .with_detail("offset", e.valid_up_to() as u64)
+            })?;
+            Ok((read(text)?, false))
+        }
+    }
+}
+
+/// A file's bytes read as a document of `kind` in its format (JSON, or index.md), with the
+/// format's parse error when they cannot be.
+pub fn read_bytes(kind: &str, bytes: &[u8]) -> Result<Value> {
+    Ok(decode(&kinds::kind(kind)?.format, bytes)?.0)
+}
+
+/// A kind's document as the text of its file, written over the file's `old` bytes (`None`:
+/// a new file; a JSON kind's text never depends on them).
+pub fn encode(kind: &str, document: &Value, old: Option<&[u8]>) -> Result<String> {
+    match &kinds::kind(kind)?.format {
+        Format::Json => Ok(json::serialize(document)),
+        Format::Text { write, .. } => {
+            let old = old.and_then(|b| std::str::from_utf8(b).ok());
+            write(old, document)
         }
     }
 }
@@ -215,15 +256,21 @@ pub(crate) fn refused_invalid(kind: &str, report: &Report, left: &str) -> Error 
     error
 }
 
-/// Validates `document` as `kind` and serializes it canonically. An invalid document is
-/// refused with `E_INVALID` whose `details` is the whole report.
+/// Validates `document` as `kind` and serializes it canonically (a text kind: as a new
+/// file). An invalid document is refused with `E_INVALID` whose `details` is the whole
+/// report.
 pub fn prepare(kind: &str, document: &Value) -> Result<Prepared> {
+    prepare_over(kind, document, None)
+}
+
+/// [`prepare`], writing a text kind's document over the file's `old` bytes.
+pub fn prepare_over(kind: &str, document: &Value, old: Option<&[u8]>) -> Result<Prepared> {
     json::check_limits(document)?;
     let report = kinds::validate(kind, document)?;
     if !report.valid() {
         return Err(invalid_error(kind, &report));
     }
-    let text = json::serialize(document);
+    let text = encode(kind, document, old)?;
     json::check_document_size(text.len(), "the new document")?;
     let etag = json::etag(text.as_bytes());
     Ok(Prepared { text, etag, report })
@@ -298,7 +345,7 @@ pub fn finish(
     document: Value,
     bytes: Option<&[u8]>,
 ) -> Result<Updated> {
-    let prepared = prepare(kind, &document)?;
+    let prepared = prepare_over(kind, &document, bytes.filter(|_| !loaded.corrupt))?;
     let changed = bytes != Some(prepared.text.as_bytes());
     let mut warnings: Vec<Issue> = loaded
         .report

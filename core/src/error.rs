@@ -51,11 +51,14 @@ pub enum Code {
     NotInitialized,
     /// There is no hive session: no `STATE.json` and no `session_created` event in its log.
     NoSession,
+    /// A path an agent gave would write outside its directory, or is not portable (`..`, an
+    /// absolute path, a backslash, a control character, a link on the way).
+    PathUnsafe,
 }
 
 impl Code {
     /// Every code, in documentation order.
-    pub const ALL: [Code; 20] = [
+    pub const ALL: [Code; 21] = [
         Code::Parse,
         Code::DuplicateKey,
         Code::Limit,
@@ -76,6 +79,7 @@ impl Code {
         Code::FileType,
         Code::NotInitialized,
         Code::NoSession,
+        Code::PathUnsafe,
     ];
 
     /// The stable string form of the code.
@@ -101,6 +105,7 @@ impl Code {
             Code::FileType => "E_FILE_TYPE",
             Code::NotInitialized => "E_NOT_INITIALIZED",
             Code::NoSession => "E_NO_SESSION",
+            Code::PathUnsafe => "E_PATH_UNSAFE",
         }
     }
 
@@ -123,6 +128,7 @@ impl Code {
             Code::LockForeign => "LockForeignError",
             Code::FileType => "FileTypeError",
             Code::NotInitialized => "StatecoreError",
+            Code::PathUnsafe => "PathUnsafeError",
         }
     }
 }
@@ -140,7 +146,7 @@ pub struct Class {
 }
 
 /// Every error class, base class first.
-pub const CLASSES: [Class; 14] = [
+pub const CLASSES: [Class; 15] = [
     Class {
         name: "StatecoreError",
         doc: "Base class of every statecore error: a stable `code`, a JSON-pointer `path`, a message, `details`.",
@@ -210,6 +216,11 @@ pub const CLASSES: [Class; 14] = [
         name: "FileTypeError",
         doc: "The path is not a regular file (a FIFO, a device, a directory, a symlink for a log).",
         python_bases: &["OSError"],
+    },
+    Class {
+        name: "PathUnsafeError",
+        doc: "A path an agent gave would write outside its directory or is not portable; nothing was written.",
+        python_bases: &["ValueError"],
     },
 ];
 

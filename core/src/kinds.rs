@@ -21,6 +21,24 @@ pub struct Kind {
     pub validate: fn(&Value) -> Report,
     /// Where the file lives, for the protocol's host helpers (`None`: no fixed place).
     pub file: Option<File>,
+    /// How its file is written.
+    pub format: Format,
+}
+
+/// How a kind's file is written.
+pub enum Format {
+    /// JSON, canonical (ARCHITECTURE §3).
+    Json,
+    /// Text people edit too (index.md): read into the document, and written back over the
+    /// file's text so that only what changed is rewritten.
+    Text {
+        /// The format's name, for messages (`"index.md"`).
+        name: &'static str,
+        /// Reads the text (`E_PARSE` with its line and column when it cannot).
+        read: fn(&str) -> Result<Value>,
+        /// Writes a document over the file's text (`None`: a new file).
+        write: fn(Option<&str>, &Value) -> Result<String>,
+    },
 }
 
 /// Where a kind's file lives, relative to a directory the caller names.
@@ -83,6 +101,7 @@ pub static KINDS: &[Kind] = &[
         default: empty_object,
         validate: validate_json_object,
         file: None,
+        format: Format::Json,
     },
     Kind {
         name: "agency.runner_status",
@@ -98,6 +117,7 @@ pub static KINDS: &[Kind] = &[
             patch: None,
             log: None,
         }),
+        format: Format::Json,
     },
     Kind {
         name: "fctry.state",
@@ -114,6 +134,7 @@ pub static KINDS: &[Kind] = &[
             patch: Some(r#"{"strategy": "shallow", "stamp": {"field": "lastUpdated"}}"#),
             log: None,
         }),
+        format: Format::Json,
     },
     Kind {
         name: "fctry.inbox",
@@ -129,6 +150,7 @@ pub static KINDS: &[Kind] = &[
             patch: None,
             log: None,
         }),
+        format: Format::Json,
     },
     Kind {
         name: "fctry.event",
@@ -137,6 +159,7 @@ pub static KINDS: &[Kind] = &[
         default: empty_object,
         validate: crate::fctry::validate_event,
         file: None,
+        format: Format::Json,
     },
     Kind {
         name: "hivemind.state",
@@ -152,6 +175,7 @@ pub static KINDS: &[Kind] = &[
             patch: None,
             log: None,
         }),
+        format: Format::Json,
     },
     Kind {
         name: "hive.state",
@@ -168,6 +192,7 @@ pub static KINDS: &[Kind] = &[
             patch: None,
             log: Some("EVENTS.jsonl"),
         }),
+        format: Format::Json,
     },
     Kind {
         name: "hive.worker",
@@ -176,6 +201,7 @@ pub static KINDS: &[Kind] = &[
         default: empty_object,
         validate: crate::hive::validate_worker,
         file: None,
+        format: Format::Json,
     },
     Kind {
         name: "hive.event",
@@ -184,6 +210,28 @@ pub static KINDS: &[Kind] = &[
         default: empty_object,
         validate: crate::hive::validate_event,
         file: None,
+        format: Format::Json,
+    },
+    Kind {
+        name: "specify.index",
+        description: "specs/<feature>/.workflow/index.md of the specify workflow, read as its \
+                      tables; missing file = null (no workflow yet)",
+        root: Ty::Object(&crate::specify::shapes::INDEX),
+        default: null,
+        validate: crate::specify::validate_index,
+        file: Some(File {
+            module: "specify",
+            name: "index",
+            base: "feature_dir",
+            path: &[".workflow", "index.md"],
+            patch: None,
+            log: None,
+        }),
+        format: Format::Text {
+            name: "index.md",
+            read: crate::specify::parse_index,
+            write: crate::specify::render_index,
+        },
     },
 ];
 

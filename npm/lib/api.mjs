@@ -343,9 +343,16 @@ function loadedResult(out, source) {
 /**
  * An update result as the binding sends it: the compact JSON of its fields but the document
  * and its text, a newline, then the canonical text, from which the document is parsed when it
- * is first read.
+ * is first read; for a text format (`~` in front), the document's JSON comes before the text.
  */
 function updateResult(out) {
+  if (out.startsWith("~")) {
+    // A text format (index.md): the fields, the document's JSON, then the text.
+    const first = out.indexOf("\n");
+    const second = out.indexOf("\n", first + 1);
+    const text = out.slice(second + 1);
+    return withDocument(out.slice(first + 1, second), { text, ...JSON.parse(out.slice(1, first)) });
+  }
   const cut = out.indexOf("\n");
   const text = out.slice(cut + 1);
   return withDocument(text, { text, ...JSON.parse(out.slice(0, cut)) });

@@ -67,6 +67,7 @@ const {
   LockTimeoutError,
   LockForeignError,
   FileTypeError,
+  PathUnsafeError,
   errorFromRecord,
 } = api;
 
@@ -130,5 +131,6 @@ module.exports = {
   LockTimeoutError,
   LockForeignError,
   FileTypeError,
+  PathUnsafeError,
   errorFromRecord,
 };

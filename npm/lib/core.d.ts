@@ -75,6 +75,18 @@ export type HiveMergeStrategy = "deep" | "shallow";
 /** `timeout`: no heartbeat for the timeout or longer; `clock_skew`: a heartbeat in the future; `no_heartbeat`: none recorded; `unreadable_heartbeat`: not a timestamp. */
 export type HiveHealthProblem = "timeout" | "clock_skew" | "no_heartbeat" | "unreadable_heartbeat";
 
+/** Where the specify workflow is (seed 004, "Loop Status Values"). */
+export type SpecifyLoopStatus = "not_started" | "scaffolding" | "spec_writing" | "validating" | "clarifying" | "completed" | "terminated";
+
+/** A gap's priority: Critical and Important block completion, Minor gaps are deferred. */
+export type SpecifyGapPriority = "Critical" | "Important" | "Minor";
+
+/** A gap's status (seed 004, "Gap Status Values"). */
+export type SpecifyGapStatus = "pending" | "clarifying" | "resolved" | "deferred" | "known_gap";
+
+/** A requirement's coverage (the template's `✓ Covered`, `⚠ Gap Found`, `○ No validation` read as these). */
+export type SpecifyCoverageStatus = "Covered" | "Gap Found" | "Partial" | "Not Validated";
+
 /** A runner status (case-sensitive). */
 export type RunnerStatusName = "working" | "needs_input" | "blocked" | "ready_for_review";
 
@@ -1305,6 +1317,226 @@ export interface SpecifyRow {
   raw?: string;
 }
 
+/** index.md read as its tables (docs/specify.md § The index): the ones statecore knows typed, every other table under its heading's key (a field/value table an object, others a list of rows). */
+export interface SpecifyIndex {
+  /** The Priority Loop State. */
+  priority_loop_state?: SpecifyLoopState | null;
+  /** The Gap Priority Queue. */
+  gap_priority_queue?: SpecifyGap[] | null;
+  /** The Gap Resolution History. */
+  gap_resolution_history?: SpecifyHistoryEntry[] | null;
+  /** The Traceability Matrix, by requirement. */
+  traceability_matrix?: SpecifyTrace[] | null;
+  /** The template's Checklist → Requirements Mapping. */
+  checklist_mapping?: SpecifyChecklistRow[] | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The Priority Loop State table (its other rows are kept, by their labels' keys). */
+export interface SpecifyLoopState {
+  /** Where the workflow is. */
+  loop_status?: SpecifyLoopStatus | null;
+  /** The iteration, 1 to 10 (`n / 10`). */
+  current_iteration?: number | null;
+  /** The `/ 10` of the iteration cell. */
+  max_iterations?: number | null;
+  /** When the state last changed (ISO 8601). */
+  last_activity?: string | null;
+  /** Iterations that changed no gap, 0 to 3 (`n / 3`). */
+  stale_count?: number | null;
+  /** The `/ 3` of the stale count cell. */
+  max_stale?: number | null;
+  /** Why the workflow ended (`success`, `max_iterations`, ...). */
+  termination_reason?: string | null;
+  /** How many Minor gaps are deferred. */
+  deferred_minor_gaps?: number | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** A row of the Gap Priority Queue (both column sets; a column the table lacks is absent). */
+export interface SpecifyGap {
+  /** Critical, Important or Minor. */
+  priority?: SpecifyGapPriority | null;
+  /** The gap id (`G-001`). */
+  id: string;
+  /** The checklist item that found it (`CHK015`). */
+  chk_source?: string | null;
+  /** The requirement it is about (`FR-003`). */
+  fr_reference?: string | null;
+  /** The question it asks. */
+  question?: string | null;
+  /** Its status. */
+  status?: SpecifyGapStatus | null;
+  /** Iterations it stayed open, 0 to 3. */
+  stale?: number | null;
+  /** The clarification that asked it (`C2.1`). */
+  clarification?: string | null;
+  /** True (`✓`) once its answer is in the spec. */
+  synced?: boolean | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** A row of the Gap Resolution History (the seed's five columns, the template's eight). */
+export interface SpecifyHistoryEntry {
+  /** The gap. */
+  gap_id?: string | null;
+  /** The iteration. */
+  iteration?: number | null;
+  /** What happened (`created`, `clarifying`, `resolved`, ...). */
+  action?: string | null;
+  /** Details. */
+  details?: string | null;
+  /** When (ISO 8601). */
+  timestamp?: string | null;
+  /** The template's CHK Source. */
+  chk_source?: string | null;
+  /** The template's Original Gap. */
+  original_gap?: string | null;
+  /** The template's Priority. */
+  priority?: SpecifyGapPriority | null;
+  /** The template's Resolution. */
+  resolution?: string | null;
+  /** The template's Resolved Via. */
+  resolved_via?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** A requirement's row of the Traceability Matrix. */
+export interface SpecifyTrace {
+  /** The requirement (`FR-001`). */
+  fr_id: string;
+  /** The checklist items that check it. */
+  chk_ids?: string[] | null;
+  /** Its coverage. */
+  coverage_status?: SpecifyCoverageStatus | null;
+  /** The gaps found in it. */
+  gap_ids?: string[] | null;
+  /** Notes. */
+  notes?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** A checklist item's row of the template's Checklist → Requirements Mapping. */
+export interface SpecifyChecklistRow {
+  /** The checklist item (`CHK001`). */
+  chk_id?: string | null;
+  /** The requirements it checks. */
+  fr_ids?: string[] | null;
+  /** The kind of gap it found. */
+  gap_type?: string | null;
+  /** How it was resolved. */
+  resolution?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The index, whether it changed, and where the workflow resumes. */
+export interface SpecifyStarted {
+  /** The index. */
+  index: SpecifyIndex;
+  /** True when the workflow was started. */
+  changed: boolean;
+  /** Where it resumes. */
+  resume: SpecifyResume;
+}
+
+/** Where a workflow resumes, by its loop status. */
+export interface SpecifyResume {
+  /** The loop status. */
+  loop_status: SpecifyLoopStatus;
+  /** The seed's phase (`A2`, `B1`, ...). */
+  phase: string;
+  /** What the driver does next: start, scaffold, write_spec, validate, collect_answers or done. */
+  action: string;
+  /** The action, for people. */
+  description: string;
+  /** The gaps awaiting answers (`clarifying`). */
+  clarifying?: string[];
+  /** Why the loop ended. */
+  termination_reason?: string;
+}
+
+/** A gap to add: its id (`G-NNN`), status (`pending`, Minor: `deferred`) and stale count (0) are filled in when absent. */
+export interface SpecifyNewGap {
+  /** Critical, Important or Minor. */
+  priority?: SpecifyGapPriority | null;
+  /** The gap id, when it has one. */
+  id?: string | null;
+  /** The checklist item that found it. */
+  chk_source?: string | null;
+  /** The requirement it is about. */
+  fr_reference?: string | null;
+  /** The question it asks. */
+  question?: string | null;
+  /** Its status. */
+  status?: SpecifyGapStatus | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The index and the clarifications presented. */
+export interface SpecifyClarifying {
+  /** The index. */
+  index: SpecifyIndex;
+  /** False when there was nothing to ask. */
+  changed: boolean;
+  /** The clarifications presented. */
+  clarifications: SpecifyClarification[];
+}
+
+/** A clarification: the gaps of one requirement asked together. */
+export interface SpecifyClarification {
+  /** `C{iteration}.{n}`. */
+  id: string;
+  /** The requirement. */
+  fr_reference: string | null;
+  /** Its gaps, in queue order. */
+  gaps: string[];
+  /** Their questions. */
+  questions: string[];
+}
+
+/** The index after the iteration, and its termination check. */
+export interface SpecifyIterationEnded {
+  /** The index. */
+  index: SpecifyIndex;
+  /** True. */
+  changed: boolean;
+  /** The termination check. */
+  termination: SpecifyTermination;
+}
+
+/** The termination check, in the seed's order. */
+export interface SpecifyTermination {
+  /** success, max_iterations, stale, no_progress or continue. */
+  outcome: string;
+  /** The termination reason it sets. */
+  reason: string | null;
+  /** The open Critical and Important gaps. */
+  blocking: string[];
+  /** The blocking gaps open 3 iterations (escalated). */
+  stale_gaps: string[];
+  /** The blocking gaps open 2 iterations (a warning). */
+  warning_gaps: string[];
+}
+
+/** A file an agent returned: `create` and `update` write `content`, `delete` removes it. */
+export interface SpecifyArtifact {
+  /** create, update or delete. */
+  operation: string;
+  /** Its path, relative to the feature's directory. */
+  path: string;
+  /** Its content (create, update). */
+  content?: string | null;
+  /** Unknown fields are kept as they are. */
+  [field: string]: unknown;
+}
+
 /** `.agency/state/runner_status.json`: what a runner reports at each milestone. */
 export interface RunnerStatus {
   /** The JSON Schema this document follows (kept as it is). */
@@ -1643,6 +1875,8 @@ export interface Documents {
   "hive.worker": HiveWorker;
   /** one EVENTS.jsonl line of a hive session */
   "hive.event": HiveEvent;
+  /** specs/<feature>/.workflow/index.md of the specify workflow, read as its tables; missing file = null (no workflow yet) */
+  "specify.index": SpecifyIndex | null;
 }
 
 /** A document kind name; an unknown one does not type-check. */
@@ -1662,7 +1896,7 @@ export declare function merge(doc: unknown, patch: unknown, options?: MergeOptio
 export declare function mergeText(doc: Bytes, patch: Bytes, options?: MergeOptions | null): string;
 /** Validates a document of a kind; problems are data (a report), not exceptions. */
 export declare function validate<K extends DocumentKind>(kind: K, doc: unknown): Report;
-/** `validate` over JSON text (text that does not parse raises `ParseError`). */
+/** `validate` over a file's text: JSON, or index.md for `specify.index` (text that does not parse raises `ParseError`). */
 export declare function validateText<K extends DocumentKind>(kind: K, data: Bytes): Report;
 /** Every document kind: `[{name, description}]`. */
 export declare function kinds(): KindInfo[];
@@ -1869,6 +2103,40 @@ export declare const specify: {
   parseMarkdown(text: string): SpecifyMarkdown;
   /** Writes index.md back from its document: unchanged rows byte for byte, a changed or new row as `| a | b |` padded to its columns' widths. */
   renderMarkdown(document: SpecifyMarkdown): string;
+  /** Reads index.md as the `specify.index` document: its tables by their headings' keys, the known ones typed (both column sets), the others as text. */
+  parseIndex(text: string): SpecifyIndex;
+  /** Writes a `specify.index` document over index.md's text (`null`: a new file): only the cells whose values changed are rewritten; rows, columns and sections are added or removed as the document says. */
+  renderIndex(old: string | null | undefined, index: SpecifyIndex): string;
+  /** The loop statuses as a machine definition (for `machine.*`). */
+  machine(): MachineDefinition;
+  /** The Mermaid `stateDiagram-v2` text of the loop statuses. */
+  diagram(): string;
+  /** A gap's statuses as a machine definition (for `machine.*`). */
+  gapMachine(): MachineDefinition;
+  /** Starts the workflow on a missing or `not_started` index (loop `scaffolding`, iteration `1 / 10`, the seed's empty tables); any other index is unchanged. Returns `{index, changed, resume}`. */
+  start(index: SpecifyIndex | null, now?: Now | null): SpecifyStarted;
+  /** Moves the loop on its machine (`E_TRANSITION` for a move the seed does not allow); a move to `completed` or `terminated` sets the termination reason (`success` / `user` by default). */
+  setLoopStatus(index: SpecifyIndex | null, status: SpecifyLoopStatus, now?: Now | null, reason?: string | null): SpecifyIndex;
+  /** Merges an agent's `state_updates`: the loop state by field (its status on the machine), gaps by id, traceability by FR ID, history appended, other sections by their table; sets `last_activity`. */
+  applyStateUpdates(index: SpecifyIndex | null, updates: { [key: string]: unknown }, now?: Now | null): SpecifyIndex;
+  /** Adds gaps found by validation: ids `G-NNN` when they have none, `pending` (Minor: `deferred` at once), stale 0, a `created` history row each. */
+  addGaps(index: SpecifyIndex | null, gaps: SpecifyNewGap[], now?: Now | null): SpecifyIndex;
+  /** Changes a gap's status on the gap machine, with a history row (`details`, or the move); reopening it sets its stale count back to 0. */
+  setGapStatus(index: SpecifyIndex | null, gapId: string, status: SpecifyGapStatus, now?: Now | null, details?: string | null): SpecifyIndex;
+  /** Presents the iteration's clarifications (`next_clarifications`): their gaps go `clarifying`, the loop `clarifying`. Returns `{index, changed, clarifications}`. */
+  startClarifying(index: SpecifyIndex | null, now?: Now | null): SpecifyClarifying;
+  /** Ends an iteration: stale counts of the open blocking gaps and of the loop, then the termination check (`success` completes the loop, `max_iterations` terminates it, otherwise the next iteration). Returns `{index, changed, termination}`. */
+  endIteration(index: SpecifyIndex | null, now?: Now | null): SpecifyIterationEnded;
+  /** The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. */
+  queueOrder(index: SpecifyIndex | null): SpecifyGap[];
+  /** The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids `C{iteration}.{n}`. */
+  nextClarifications(index: SpecifyIndex | null): SpecifyClarification[];
+  /** The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. */
+  checkTermination(index: SpecifyIndex | null): SpecifyTermination;
+  /** Where the workflow resumes, by its loop status. */
+  resumePoint(index: SpecifyIndex | null): SpecifyResume;
+  /** Checks an agent's artifacts before anything is written: every path relative, inside the feature's directory, portable, not in `.workflow` (`E_PATH_UNSAFE`); returns them with their paths normalized. `specs/<feature_id>/` in front is read as the directory itself. */
+  checkArtifacts(artifacts: SpecifyArtifact[], featureId?: string | null): SpecifyArtifact[];
 };
 
 /** The `lock` operations. */
@@ -2025,6 +2293,30 @@ export interface DocumentMethods {
   };
   "hive.event": {
   };
+  "specify.index": {
+    /** Starts the workflow on a missing or `not_started` index (loop `scaffolding`, iteration `1 / 10`, the seed's empty tables); any other index is unchanged. Returns `{index, changed, resume}`. */
+    start(now?: Now | null): DocumentChange & { result: Omit<SpecifyStarted, "index"> };
+    /** Moves the loop on its machine (`E_TRANSITION` for a move the seed does not allow); a move to `completed` or `terminated` sets the termination reason (`success` / `user` by default). */
+    setLoopStatus(status: SpecifyLoopStatus, now?: Now | null, reason?: string | null): DocumentChange;
+    /** Merges an agent's `state_updates`: the loop state by field (its status on the machine), gaps by id, traceability by FR ID, history appended, other sections by their table; sets `last_activity`. */
+    applyStateUpdates(updates: { [key: string]: unknown }, now?: Now | null): DocumentChange;
+    /** Adds gaps found by validation: ids `G-NNN` when they have none, `pending` (Minor: `deferred` at once), stale 0, a `created` history row each. */
+    addGaps(gaps: SpecifyNewGap[], now?: Now | null): DocumentChange;
+    /** Changes a gap's status on the gap machine, with a history row (`details`, or the move); reopening it sets its stale count back to 0. */
+    setGapStatus(gapId: string, status: SpecifyGapStatus, now?: Now | null, details?: string | null): DocumentChange;
+    /** Presents the iteration's clarifications (`next_clarifications`): their gaps go `clarifying`, the loop `clarifying`. Returns `{index, changed, clarifications}`. */
+    startClarifying(now?: Now | null): DocumentChange & { result: Omit<SpecifyClarifying, "index"> };
+    /** Ends an iteration: stale counts of the open blocking gaps and of the loop, then the termination check (`success` completes the loop, `max_iterations` terminates it, otherwise the next iteration). Returns `{index, changed, termination}`. */
+    endIteration(now?: Now | null): DocumentChange & { result: Omit<SpecifyIterationEnded, "index"> };
+    /** The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. */
+    queueOrder(): SpecifyGap[];
+    /** The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids `C{iteration}.{n}`. */
+    nextClarifications(): SpecifyClarification[];
+    /** The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. */
+    checkTermination(): SpecifyTermination;
+    /** Where the workflow resumes, by its loop status. */
+    resumePoint(): SpecifyResume;
+  };
 }
 
 /** A resident document of kind `K`, with its kind's methods. */
@@ -2180,6 +2472,8 @@ export declare class LockTimeoutError extends StatecoreError {}
 export declare class LockForeignError extends StatecoreError {}
 /** The path is not a regular file (a FIFO, a device, a directory, a symlink for a log). Codes: E_FILE_TYPE. */
 export declare class FileTypeError extends StatecoreError {}
+/** A path an agent gave would write outside its directory or is not portable; nothing was written. Codes: E_PATH_UNSAFE. */
+export declare class PathUnsafeError extends StatecoreError {}
 
 /** The error object for a record: class by `name`, else by `code`, else `StatecoreError`. */
 export declare function errorFromRecord(record: ErrorRecord): StatecoreError;

@@ -46,9 +46,11 @@ export class LockTimeoutError extends StatecoreError {}
 export class LockForeignError extends StatecoreError {}
 /** The path is not a regular file (a FIFO, a device, a directory, a symlink for a log). */
 export class FileTypeError extends StatecoreError {}
+/** A path an agent gave would write outside its directory or is not portable; nothing was written. */
+export class PathUnsafeError extends StatecoreError {}
 
 /** Every error class. */
-export const ERROR_CLASSES = Object.freeze([StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError, LockForeignError, FileTypeError]);
+export const ERROR_CLASSES = Object.freeze([StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError, LockForeignError, FileTypeError, PathUnsafeError]);
 
 /** The class name of each error code. */
 export const CLASS_OF_CODE = Object.freeze({
@@ -72,6 +74,7 @@ export const CLASS_OF_CODE = Object.freeze({
   E_FILE_TYPE: "FileTypeError",
   E_NOT_INITIALIZED: "StatecoreError",
   E_NO_SESSION: "UsageError",
+  E_PATH_UNSAFE: "PathUnsafeError",
 });
 
 /**
@@ -160,6 +163,23 @@ export const OPS = Object.freeze([
   ["hive", "recoverState", "hive_recover_state", [["log", "b", true], ["sessionId", "t", true], ["options", "o"]], "json", null],
   ["specify", "parseMarkdown", "specify_parse_markdown", [["text", "t", true]], "json", null],
   ["specify", "renderMarkdown", "specify_render_markdown", [["document", "v", true]], "text", null],
+  ["specify", "parseIndex", "specify_parse_index", [["text", "t", true]], "json", null],
+  ["specify", "renderIndex", "specify_render_index", [["old", "t"], ["index", "v", true]], "text", null],
+  ["specify", "machine", "specify_machine", [], "json", null],
+  ["specify", "diagram", "specify_diagram", [], "text", null],
+  ["specify", "gapMachine", "specify_gap_machine", [], "json", null],
+  ["specify", "start", "specify_start", [["index", "v", true], ["now", "n"]], "json", 1],
+  ["specify", "setLoopStatus", "specify_set_loop_status", [["index", "v", true], ["status", "t", true], ["now", "n"], ["reason", "t"]], "json", 1],
+  ["specify", "applyStateUpdates", "specify_apply_state_updates", [["index", "v", true], ["updates", "v", true], ["now", "n"]], "json", 1],
+  ["specify", "addGaps", "specify_add_gaps", [["index", "v", true], ["gaps", "v", true], ["now", "n"]], "json", 1],
+  ["specify", "setGapStatus", "specify_set_gap_status", [["index", "v", true], ["gapId", "t", true], ["status", "t", true], ["now", "n"], ["details", "t"]], "json", 1],
+  ["specify", "startClarifying", "specify_start_clarifying", [["index", "v", true], ["now", "n"]], "json", 1],
+  ["specify", "endIteration", "specify_end_iteration", [["index", "v", true], ["now", "n"]], "json", 1],
+  ["specify", "queueOrder", "specify_queue_order", [["index", "v", true]], "json", 1],
+  ["specify", "nextClarifications", "specify_next_clarifications", [["index", "v", true]], "json", 1],
+  ["specify", "checkTermination", "specify_check_termination", [["index", "v", true]], "json", 1],
+  ["specify", "resumePoint", "specify_resume_point", [["index", "v", true]], "json", 1],
+  ["specify", "checkArtifacts", "specify_check_artifacts", [["artifacts", "v", true], ["featureId", "t"]], "json", null],
   ["agency", "initialRunnerStatus", "agency_initial_runner_status", [["now", "n"]], "json", 0],
   ["agency", "updateRunnerStatus", "agency_update_runner_status", [["current", "v"], ["update", "v", true], ["now", "n"]], "json", 1],
   ["agency", "parseRunnerStatus", "agency_parse_runner_status", [["data", "b"]], "json", 1],
@@ -264,6 +284,24 @@ export const HELPERS = Object.freeze({
       ["failWorker", "hive_fail_worker", "state", "write", [["worker", "t", true], ["error", "v", true], ["agent", "t"]], false, 1],
     ],
   },
+  specify: {
+    files: [
+      ["index", "specify.index", [".workflow", "index.md"], null, null],
+    ],
+    ops: [
+      ["start", "specify_start", "index", "write", [], false, 1],
+      ["setLoopStatus", "specify_set_loop_status", "index", "write", [["status", "t", true], ["reason", "t"]], false, 1],
+      ["applyStateUpdates", "specify_apply_state_updates", "index", "write", [["updates", "v", true]], false, 1],
+      ["addGaps", "specify_add_gaps", "index", "write", [["gaps", "v", true]], false, 1],
+      ["setGapStatus", "specify_set_gap_status", "index", "write", [["gapId", "t", true], ["status", "t", true], ["details", "t"]], false, 1],
+      ["startClarifying", "specify_start_clarifying", "index", "write", [], false, 1],
+      ["endIteration", "specify_end_iteration", "index", "write", [], false, 1],
+      ["queueOrder", "specify_queue_order", "index", "read", [], false, 1],
+      ["nextClarifications", "specify_next_clarifications", "index", "read", [], false, 1],
+      ["checkTermination", "specify_check_termination", "index", "read", [], false, 1],
+      ["resumePoint", "specify_resume_point", "index", "read", [], false, 1],
+    ],
+  },
 });
 
 /** The hosts' constants (the core's). */
@@ -356,5 +394,18 @@ export const RESIDENT = Object.freeze({
   "hive.worker": [
   ],
   "hive.event": [
+  ],
+  "specify.index": [
+    ["start", "specify_start", "change"],
+    ["setLoopStatus", "specify_set_loop_status", "change"],
+    ["applyStateUpdates", "specify_apply_state_updates", "change"],
+    ["addGaps", "specify_add_gaps", "change"],
+    ["setGapStatus", "specify_set_gap_status", "change"],
+    ["startClarifying", "specify_start_clarifying", "change"],
+    ["endIteration", "specify_end_iteration", "change"],
+    ["queueOrder", "specify_queue_order", "query"],
+    ["nextClarifications", "specify_next_clarifications", "query"],
+    ["checkTermination", "specify_check_termination", "query"],
+    ["resumePoint", "specify_resume_point", "query"],
   ],
 });

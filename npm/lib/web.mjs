@@ -70,5 +70,6 @@ export {
   LockTimeoutError,
   LockForeignError,
   FileTypeError,
+  PathUnsafeError,
 } from "./generated.mjs";
 export { errorFromRecord } from "./api.mjs";

@@ -143,6 +143,13 @@ class FileTypeError(StatecoreError, OSError):
     codes = ("E_FILE_TYPE",)
 
 
+class PathUnsafeError(StatecoreError, ValueError):
+    """A path an agent gave would write outside its directory or is not portable; nothing was
+    written."""
+
+    codes = ("E_PATH_UNSAFE",)
+
+
 #: Every code and the class raised for it.
 CLASSES: dict[str, type[StatecoreError]] = {
     code: cls
@@ -160,6 +167,7 @@ CLASSES: dict[str, type[StatecoreError]] = {
         LockTimeoutError,
         LockForeignError,
         FileTypeError,
+        PathUnsafeError,
     )
     for code in cls.codes
 }
@@ -181,6 +189,7 @@ __all__ = [
     "LogCorruptError",
     "MergeError",
     "ParseError",
+    "PathUnsafeError",
     "StatecoreError",
     "TimestampError",
     "TransitionError",

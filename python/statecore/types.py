@@ -32,6 +32,10 @@ HivePhase = str
 HiveWorkerStatus = str
 HiveMergeStrategy = str
 HiveHealthProblem = str
+SpecifyLoopStatus = str
+SpecifyGapPriority = str
+SpecifyGapStatus = str
+SpecifyCoverageStatus = str
 RunnerStatusName = str
 RunStatusName = str
 LitterKind = str
@@ -134,6 +138,20 @@ SpecifyTextBlock: Any = dict
 SpecifyTableBlock: Any = dict
 SpecifyTable: Any = dict
 SpecifyRow: Any = dict
+SpecifyIndex: Any = dict
+SpecifyLoopState: Any = dict
+SpecifyGap: Any = dict
+SpecifyHistoryEntry: Any = dict
+SpecifyTrace: Any = dict
+SpecifyChecklistRow: Any = dict
+SpecifyStarted: Any = dict
+SpecifyResume: Any = dict
+SpecifyNewGap: Any = dict
+SpecifyClarifying: Any = dict
+SpecifyClarification: Any = dict
+SpecifyIterationEnded: Any = dict
+SpecifyTermination: Any = dict
+SpecifyArtifact: Any = dict
 RunnerStatus: Any = dict
 RunnerStatusUpdate: Any = dict
 RunnerStatusParse: Any = dict
@@ -302,11 +320,29 @@ __all__ = [
     "ScheduledTransition",
     "SkippedPrerequisite",
     "SnapshotFacts",
+    "SpecifyArtifact",
+    "SpecifyChecklistRow",
+    "SpecifyClarification",
+    "SpecifyClarifying",
+    "SpecifyCoverageStatus",
+    "SpecifyGap",
+    "SpecifyGapPriority",
+    "SpecifyGapStatus",
+    "SpecifyHistoryEntry",
+    "SpecifyIndex",
+    "SpecifyIterationEnded",
+    "SpecifyLoopState",
+    "SpecifyLoopStatus",
     "SpecifyMarkdown",
+    "SpecifyNewGap",
+    "SpecifyResume",
     "SpecifyRow",
+    "SpecifyStarted",
     "SpecifyTable",
     "SpecifyTableBlock",
+    "SpecifyTermination",
     "SpecifyTextBlock",
+    "SpecifyTrace",
     "StallResult",
     "StatusLineOptions",
     "StatusLineSummary",

@@ -77,6 +77,18 @@ HiveMergeStrategy: TypeAlias = Literal["deep", "shallow"]
 HiveHealthProblem: TypeAlias = Literal["timeout", "clock_skew", "no_heartbeat", "unreadable_heartbeat"]
 """`timeout`: no heartbeat for the timeout or longer; `clock_skew`: a heartbeat in the future; `no_heartbeat`: none recorded; `unreadable_heartbeat`: not a timestamp."""
 
+SpecifyLoopStatus: TypeAlias = Literal["not_started", "scaffolding", "spec_writing", "validating", "clarifying", "completed", "terminated"]
+"""Where the specify workflow is (seed 004, "Loop Status Values")."""
+
+SpecifyGapPriority: TypeAlias = Literal["Critical", "Important", "Minor"]
+"""A gap's priority: Critical and Important block completion, Minor gaps are deferred."""
+
+SpecifyGapStatus: TypeAlias = Literal["pending", "clarifying", "resolved", "deferred", "known_gap"]
+"""A gap's status (seed 004, "Gap Status Values")."""
+
+SpecifyCoverageStatus: TypeAlias = Literal["Covered", "Gap Found", "Partial", "Not Validated"]
+"""A requirement's coverage (the template's `✓ Covered`, `⚠ Gap Found`, `○ No validation` read as these)."""
+
 RunnerStatusName: TypeAlias = Literal["working", "needs_input", "blocked", "ready_for_review"]
 """A runner status (case-sensitive)."""
 
@@ -882,6 +894,136 @@ class SpecifyRow(TypedDict):
     cells: list[str]
     raw: NotRequired[str]
 
+class SpecifyIndex(TypedDict):
+    """index.md read as its tables (docs/specify.md § The index): the ones statecore knows typed, every other table under its heading's key (a field/value table an object, others a list of rows)."""
+
+    priority_loop_state: NotRequired[SpecifyLoopState | None]
+    gap_priority_queue: NotRequired[list[SpecifyGap] | None]
+    gap_resolution_history: NotRequired[list[SpecifyHistoryEntry] | None]
+    traceability_matrix: NotRequired[list[SpecifyTrace] | None]
+    checklist_mapping: NotRequired[list[SpecifyChecklistRow] | None]
+
+class SpecifyLoopState(TypedDict):
+    """The Priority Loop State table (its other rows are kept, by their labels' keys)."""
+
+    loop_status: NotRequired[SpecifyLoopStatus | None]
+    current_iteration: NotRequired[int | None]
+    max_iterations: NotRequired[int | None]
+    last_activity: NotRequired[str | None]
+    stale_count: NotRequired[int | None]
+    max_stale: NotRequired[int | None]
+    termination_reason: NotRequired[str | None]
+    deferred_minor_gaps: NotRequired[int | None]
+
+class SpecifyGap(TypedDict):
+    """A row of the Gap Priority Queue (both column sets; a column the table lacks is absent)."""
+
+    priority: NotRequired[SpecifyGapPriority | None]
+    id: str
+    chk_source: NotRequired[str | None]
+    fr_reference: NotRequired[str | None]
+    question: NotRequired[str | None]
+    status: NotRequired[SpecifyGapStatus | None]
+    stale: NotRequired[int | None]
+    clarification: NotRequired[str | None]
+    synced: NotRequired[bool | None]
+
+class SpecifyHistoryEntry(TypedDict):
+    """A row of the Gap Resolution History (the seed's five columns, the template's eight)."""
+
+    gap_id: NotRequired[str | None]
+    iteration: NotRequired[int | None]
+    action: NotRequired[str | None]
+    details: NotRequired[str | None]
+    timestamp: NotRequired[str | None]
+    chk_source: NotRequired[str | None]
+    original_gap: NotRequired[str | None]
+    priority: NotRequired[SpecifyGapPriority | None]
+    resolution: NotRequired[str | None]
+    resolved_via: NotRequired[str | None]
+
+class SpecifyTrace(TypedDict):
+    """A requirement's row of the Traceability Matrix."""
+
+    fr_id: str
+    chk_ids: NotRequired[list[str] | None]
+    coverage_status: NotRequired[SpecifyCoverageStatus | None]
+    gap_ids: NotRequired[list[str] | None]
+    notes: NotRequired[str | None]
+
+class SpecifyChecklistRow(TypedDict):
+    """A checklist item's row of the template's Checklist → Requirements Mapping."""
+
+    chk_id: NotRequired[str | None]
+    fr_ids: NotRequired[list[str] | None]
+    gap_type: NotRequired[str | None]
+    resolution: NotRequired[str | None]
+
+class SpecifyStarted(TypedDict):
+    """The index, whether it changed, and where the workflow resumes."""
+
+    index: SpecifyIndex
+    changed: bool
+    resume: SpecifyResume
+
+class SpecifyResume(TypedDict):
+    """Where a workflow resumes, by its loop status."""
+
+    loop_status: SpecifyLoopStatus
+    phase: str
+    action: str
+    description: str
+    clarifying: NotRequired[list[str]]
+    termination_reason: NotRequired[str]
+
+class SpecifyNewGap(TypedDict):
+    """A gap to add: its id (`G-NNN`), status (`pending`, Minor: `deferred`) and stale count (0) are filled in when absent."""
+
+    priority: NotRequired[SpecifyGapPriority | None]
+    id: NotRequired[str | None]
+    chk_source: NotRequired[str | None]
+    fr_reference: NotRequired[str | None]
+    question: NotRequired[str | None]
+    status: NotRequired[SpecifyGapStatus | None]
+
+class SpecifyClarifying(TypedDict):
+    """The index and the clarifications presented."""
+
+    index: SpecifyIndex
+    changed: bool
+    clarifications: list[SpecifyClarification]
+
+class SpecifyClarification(TypedDict):
+    """A clarification: the gaps of one requirement asked together."""
+
+    id: str
+    fr_reference: str | None
+    gaps: list[str]
+    questions: list[str]
+
+class SpecifyIterationEnded(TypedDict):
+    """The index after the iteration, and its termination check."""
+
+    index: SpecifyIndex
+    changed: bool
+    termination: SpecifyTermination
+
+class SpecifyTermination(TypedDict):
+    """The termination check, in the seed's order."""
+
+    outcome: str
+    reason: str | None
+    blocking: list[str]
+    stale_gaps: list[str]
+    warning_gaps: list[str]
+
+class SpecifyArtifact(TypedDict):
+    """A file an agent returned: `create` and `update` write `content`, `delete` removes it."""
+
+    operation: str
+    path: str
+    content: NotRequired[str | None]
+
 RunnerStatus = TypedDict(
     "RunnerStatus",
     {
@@ -1094,5 +1236,5 @@ class FileUpdate(TypedDict, Generic[D]):
     result: NotRequired[Json]
     item: NotRequired[Json]
 
-DocumentKind: TypeAlias = Literal["json", "agency.runner_status", "fctry.state", "fctry.inbox", "fctry.event", "hivemind.state", "hive.state", "hive.worker", "hive.event"]
+DocumentKind: TypeAlias = Literal["json", "agency.runner_status", "fctry.state", "fctry.inbox", "fctry.event", "hivemind.state", "hive.state", "hive.worker", "hive.event", "specify.index"]
 """A document kind name."""

@@ -97,3 +97,36 @@ pub fn helpers(module: Module) -> Vec<Helper> {
         })
         .collect()
 }
+
+/// The names of a file's own helpers (`read_state`, `state_path`, and for a file without a
+/// log `write_state` and `update_state`).
+pub fn file_helper_names(file: &File) -> Vec<String> {
+    let name = file.name;
+    let mut names = vec![format!("read_{name}"), format!("{name}_path")];
+    if file.log.is_none() {
+        names.push(format!("write_{name}"));
+        names.push(format!("update_{name}"));
+    }
+    names
+}
+
+/// Refuses a module whose file helpers would hide one of its operations (an operation
+/// `read_index` and the file `index`): both hosts would export one name for two functions.
+pub fn check_names() -> Result<(), String> {
+    for module in crate::names::modules() {
+        for file in files(module) {
+            for name in file_helper_names(file.file) {
+                if let Some(op) = ops::all().find(|op| op.module == module && op.method == name) {
+                    return Err(format!(
+                        "{}: the operation {} has the name of a helper of the file {:?}; \
+                         rename one of them",
+                        module.name(),
+                        op.method,
+                        file.file.name
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -283,6 +283,7 @@ fn extras(module: Module) -> &'static [&'static str] {
             "checkSessions",
             "checkSessionsSync",
         ],
+        Module::Specify => &["KIND", "applyArtifacts", "applyArtifactsSync"],
         _ => &[],
     }
 }
@@ -317,6 +318,7 @@ pub fn helper_dts(module: Module) -> String {
         Module::Hivemind => out.push_str("export * from \"./hivemind-watch\";\n\n"),
         Module::Agency => out.push_str("export * from \"./agency-host\";\n\n"),
         Module::Hive => out.push_str("export * from \"./hive-host\";\n\n"),
+        Module::Specify => out.push_str("export * from \"./specify-host\";\n\n"),
         _ => out.push('\n'),
     }
     for f in files(module) {

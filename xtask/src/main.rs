@@ -64,6 +64,7 @@ fn root() -> PathBuf {
 
 /// Every generated file and its content.
 fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
+    helpers::check_names()?;
     let mut files = vec![
         ("npm/lib/generated.mjs".to_owned(), js::generated_mjs()),
         ("npm/lib/core.d.ts".to_owned(), ts::core_dts()),

@@ -113,7 +113,7 @@ pub fn update(
             extra,
         } => (document, result, extra),
         Applied::Unchanged { document, result } => {
-            return Ok(unchanged(document, bytes, loaded.corrupt, result))
+            return unchanged(kind, document, bytes, loaded.corrupt, result)
         }
     };
     let finished = finish(kind, &loaded, document, bytes)?;
@@ -216,9 +216,15 @@ pub(crate) fn apply(
 }
 
 /// A writer's outcome that changed nothing: the file stays as it is.
-fn unchanged(document: Value, bytes: Option<&[u8]>, corrupt: bool, result: Value) -> Updated {
-    Updated {
-        text: json::serialize(&document),
+fn unchanged(
+    kind: &str,
+    document: Value,
+    bytes: Option<&[u8]>,
+    corrupt: bool,
+    result: Value,
+) -> Result<Updated> {
+    Ok(Updated {
+        text: crate::document::encode(kind, &document, bytes.filter(|_| !corrupt))?,
         document,
         etag: bytes.map(json::etag),
         changed: false,
@@ -226,7 +232,7 @@ fn unchanged(document: Value, bytes: Option<&[u8]>, corrupt: bool, result: Value
         warnings: Vec::new(),
         result: Some(result),
         extra: None,
-    }
+    })
 }
 
 /// Merge options whose stamp has no time get the host's `now`.

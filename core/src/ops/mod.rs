@@ -364,6 +364,9 @@ pub enum Out {
         text: String,
         /// The other fields.
         meta: Map,
+        /// True when the text is the document's JSON (a host can parse the document from
+        /// it); false for a text format (index.md).
+        text_is_document: bool,
     },
     /// A reader's result ([`Form::Loaded`]): the document, the other fields (`etag`,
     /// `corrupt`, `valid`, `errors`, `warnings`) in order, and whether the document is the
@@ -390,6 +393,7 @@ impl Out {
                 document,
                 text,
                 meta,
+                ..
             } => {
                 let mut map = Map::with_capacity(meta.len().saturating_add(2));
                 map.insert("document".into(), document);
@@ -419,9 +423,11 @@ impl Out {
         }
     }
 
-    /// An update result from its value `{document, text, ...}` (the form of
-    /// [`crate::document::Updated::into_value`]).
-    pub fn update(value: Value) -> Out {
+    /// An update result of a file of `kind` from its value `{document, text, ...}` (the form
+    /// of [`crate::document::Updated::into_value`]).
+    pub fn update(kind: &str, value: Value) -> Out {
+        let text_is_document = crate::kinds::kind(kind)
+            .map_or(true, |k| matches!(k.format, crate::kinds::Format::Json));
         let mut meta = match value {
             Value::Object(map) => map,
             other => return Out::Json(other),
@@ -435,6 +441,7 @@ impl Out {
             document,
             text,
             meta,
+            text_is_document,
         }
     }
 }

@@ -110,12 +110,13 @@ pub(super) static OPS: &[Op] = &[
     Op {
         module: Module::Root,
         method: "validate_text",
-        doc: "`validate` over JSON text (text that does not parse raises `ParseError`).",
+        doc: "`validate` over a file's text: JSON, or index.md for `specify.index` (text that \
+              does not parse raises `ParseError`).",
         params: &[KIND, Param::bytes("data")],
         returns: Returns::json(Ty::Object(&REPORT)),
         access: Access::Pure,
         run: |a| {
-            let doc = json::parse(a.bytes(1)?)?;
+            let doc = document::read_bytes(a.text(0)?, a.bytes(1)?)?;
             Ok(Out::Json(kinds::validate(a.text(0)?, &doc)?.to_value()))
         },
     },
@@ -240,7 +241,7 @@ pub(super) static OPS: &[Op] = &[
                 &options,
                 precondition(a, 4)?,
             )?;
-            Ok(Out::update(updated.into_value()))
+            Ok(Out::update(a.text(0)?, updated.into_value()))
         },
     },
     Op {
@@ -254,7 +255,7 @@ pub(super) static OPS: &[Op] = &[
             let doc = a.take(2);
             let pre = precondition(a, 3)?;
             let updated = document::finish_update(a.text(0)?, a.opt_bytes(1), doc, pre)?;
-            Ok(Out::update(updated.into_value()))
+            Ok(Out::update(a.text(0)?, updated.into_value()))
         },
     },
     Op {

@@ -58,17 +58,14 @@ fn table_text(out: &mut String, table: &Value, at: &str) -> Result<()> {
         .and_then(Value::as_array)
         .ok_or_else(|| argument(&child_path(at, "rows"), "a table's rows are a list"))?;
     let widths = widths(delimiter);
-    // Rows are written aligned to the delimiter's widths when the table's rows as written are
-    // (its header when it has none), else compact, as the rows around them.
+    // Rows are written aligned to the delimiter's widths when the table's rows as written are,
+    // else compact, as the rows around them (and as the seed and its template write the rows
+    // of a table that has none yet, under a padded header).
     let written: Vec<&str> = rows
         .iter()
         .filter_map(|r| r.get("raw").and_then(Value::as_str))
         .collect();
-    let aligned = if written.is_empty() {
-        self::widths(header) == widths
-    } else {
-        written.iter().all(|r| self::widths(r) == widths)
-    };
+    let aligned = !written.is_empty() && written.iter().all(|r| self::widths(r) == widths);
     let widths = if aligned { widths } else { Vec::new() };
     for (i, row) in rows.iter().enumerate() {
         let here = format!("{at}/rows/{i}");

@@ -38,6 +38,12 @@ else:
         Now,
         PrerequisiteCheck,
         ResumePlan,
+        SpecifyClarification,
+        SpecifyGap,
+        SpecifyGapStatus,
+        SpecifyLoopStatus,
+        SpecifyResume,
+        SpecifyTermination,
         StatusLineSummary,
     )
 
@@ -135,6 +141,27 @@ class CompleteWorkerChange(DocumentChange):
 
 class FailWorkerChange(DocumentChange):
     """What ``fail_worker`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class StartChange(DocumentChange):
+    """What ``start`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class StartClarifyingChange(DocumentChange):
+    """What ``start_clarifying`` reports."""
+
+    result: dict[str, Json]
+    """The writer's outcome, without the document (it stays resident)."""
+
+
+class EndIterationChange(DocumentChange):
+    """What ``end_iteration`` reports."""
 
     result: dict[str, Json]
     """The writer's outcome, without the document (it stays resident)."""
@@ -346,6 +373,56 @@ class HiveEventDocument(Document):
     __slots__ = ()
 
 
+class SpecifyIndexDocument(Document):
+    """A resident ``specify.index`` document."""
+
+    __slots__ = ()
+
+    def start(self, now: Now | None = None) -> StartChange:
+        """Starts the workflow on a missing or ``not_started`` index (loop ``scaffolding``, iteration ``1 / 10``, the seed's empty tables); any other index is unchanged. Returns ``{index, changed, resume}``."""
+        return cast("StartChange", self._change("specify_start", (now,)))
+
+    def set_loop_status(self, status: SpecifyLoopStatus, now: Now | None = None, reason: str | None = None) -> DocumentChange:
+        """Moves the loop on its machine (``E_TRANSITION`` for a move the seed does not allow); a move to ``completed`` or ``terminated`` sets the termination reason (``success`` / ``user`` by default)."""
+        return self._change("specify_set_loop_status", (status, now, reason))
+
+    def apply_state_updates(self, updates: Mapping[str, object], now: Now | None = None) -> DocumentChange:
+        """Merges an agent's ``state_updates``: the loop state by field (its status on the machine), gaps by id, traceability by FR ID, history appended, other sections by their table; sets ``last_activity``."""
+        return self._change("specify_apply_state_updates", (updates, now))
+
+    def add_gaps(self, gaps: Sequence[Mapping[str, object]], now: Now | None = None) -> DocumentChange:
+        """Adds gaps found by validation: ids ``G-NNN`` when they have none, ``pending`` (Minor: ``deferred`` at once), stale 0, a ``created`` history row each."""
+        return self._change("specify_add_gaps", (gaps, now))
+
+    def set_gap_status(self, gap_id: str, status: SpecifyGapStatus, now: Now | None = None, details: str | None = None) -> DocumentChange:
+        """Changes a gap's status on the gap machine, with a history row (``details``, or the move); reopening it sets its stale count back to 0."""
+        return self._change("specify_set_gap_status", (gap_id, status, now, details))
+
+    def start_clarifying(self, now: Now | None = None) -> StartClarifyingChange:
+        """Presents the iteration's clarifications (``next_clarifications``): their gaps go ``clarifying``, the loop ``clarifying``. Returns ``{index, changed, clarifications}``."""
+        return cast("StartClarifyingChange", self._change("specify_start_clarifying", (now,)))
+
+    def end_iteration(self, now: Now | None = None) -> EndIterationChange:
+        """Ends an iteration: stale counts of the open blocking gaps and of the loop, then the termination check (``success`` completes the loop, ``max_iterations`` terminates it, otherwise the next iteration). Returns ``{index, changed, termination}``."""
+        return cast("EndIterationChange", self._change("specify_end_iteration", (now,)))
+
+    def queue_order(self) -> list[SpecifyGap]:
+        """The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number."""
+        return cast("list[SpecifyGap]", self._query("specify_queue_order", ()))
+
+    def next_clarifications(self) -> list[SpecifyClarification]:
+        """The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids ``C{iteration}.{n}``."""
+        return cast("list[SpecifyClarification]", self._query("specify_next_clarifications", ()))
+
+    def check_termination(self) -> SpecifyTermination:
+        """The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue."""
+        return cast("SpecifyTermination", self._query("specify_check_termination", ()))
+
+    def resume_point(self) -> SpecifyResume:
+        """Where the workflow resumes, by its loop status."""
+        return cast("SpecifyResume", self._query("specify_resume_point", ()))
+
+
 _CLASSES: dict[str, type[Document]] = {
     "json": JsonDocument,
     "agency.runner_status": AgencyRunnerStatusDocument,
@@ -356,6 +433,7 @@ _CLASSES: dict[str, type[Document]] = {
     "hive.state": HiveStateDocument,
     "hive.worker": HiveWorkerDocument,
     "hive.event": HiveEventDocument,
+    "specify.index": SpecifyIndexDocument,
 }
 
 
@@ -377,6 +455,8 @@ def open_document(kind: Literal["hive.state"], data: str | bytes | None = None) 
 def open_document(kind: Literal["hive.worker"], data: str | bytes | None = None) -> LoadResult[HiveWorkerDocument]: ...
 @overload
 def open_document(kind: Literal["hive.event"], data: str | bytes | None = None) -> LoadResult[HiveEventDocument]: ...
+@overload
+def open_document(kind: Literal["specify.index"], data: str | bytes | None = None) -> LoadResult[SpecifyIndexDocument]: ...
 def open_document(kind: DocumentKind, data: str | bytes | None = None) -> LoadResult[Any]:
     """Reads a file's contents (None: missing) as a resident document of ``kind``, as
     ``load_document`` does: ``{document, etag, corrupt, valid, errors, warnings}``, the
@@ -403,6 +483,8 @@ def resident_document(kind: Literal["hive.state"], document: object) -> HiveStat
 def resident_document(kind: Literal["hive.worker"], document: object) -> HiveWorkerDocument: ...
 @overload
 def resident_document(kind: Literal["hive.event"], document: object) -> HiveEventDocument: ...
+@overload
+def resident_document(kind: Literal["specify.index"], document: object) -> SpecifyIndexDocument: ...
 def resident_document(kind: DocumentKind, document: object) -> Document:
     """A resident document of ``kind`` holding ``document`` (checked against the limits, not
     validated)."""
@@ -410,4 +492,4 @@ def resident_document(kind: DocumentKind, document: object) -> Document:
     return _CLASSES[native.kind]._wrap(native)
 
 
-__all__ = ["AgencyRunnerStatusDocument", "FctryEventDocument", "FctryInboxDocument", "FctryStateDocument", "HiveEventDocument", "HiveStateDocument", "HiveWorkerDocument", "HivemindStateDocument", "JsonDocument", "open_document", "resident_document"]
+__all__ = ["AgencyRunnerStatusDocument", "FctryEventDocument", "FctryInboxDocument", "FctryStateDocument", "HiveEventDocument", "HiveStateDocument", "HiveWorkerDocument", "HivemindStateDocument", "JsonDocument", "SpecifyIndexDocument", "open_document", "resident_document"]

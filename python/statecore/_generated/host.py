@@ -29,6 +29,7 @@ else:
         LoadResult,
         MergeOptions,
         RunnerStatus,
+        SpecifyIndex,
     )
 
 @overload
@@ -49,6 +50,8 @@ def read_document(path: StrPath, kind: Literal["hive.state"]) -> LoadResult[Hive
 def read_document(path: StrPath, kind: Literal["hive.worker"]) -> LoadResult[HiveWorker]: ...
 @overload
 def read_document(path: StrPath, kind: Literal["hive.event"]) -> LoadResult[HiveEvent]: ...
+@overload
+def read_document(path: StrPath, kind: Literal["specify.index"]) -> LoadResult[SpecifyIndex | None]: ...
 def read_document(path: StrPath, kind: DocumentKind) -> Any:
     """Reads a document: the core's ``load_document`` over the file's bytes.
 
@@ -129,6 +132,14 @@ def update_document(
     options: MergeOptions | None = None,
     **keywords: Unpack[UpdateKeywords],
 ) -> FileResult[HiveEvent, None]: ...
+@overload
+def update_document(
+    path: StrPath,
+    kind: Literal["specify.index"],
+    patch_or_function: Mapping[str, object] | list[object] | Callable[[SpecifyIndex | None], SpecifyIndex | None],
+    options: MergeOptions | None = None,
+    **keywords: Unpack[UpdateKeywords],
+) -> FileResult[SpecifyIndex | None, None]: ...
 def update_document(
     path: StrPath,
     kind: DocumentKind,

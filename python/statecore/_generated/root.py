@@ -38,6 +38,7 @@ else:
         PreparedDocument,
         Report,
         RunnerStatus,
+        SpecifyIndex,
         UpdateResult,
     )
 
@@ -67,7 +68,7 @@ def validate(kind: DocumentKind, doc: object) -> Report:
     return cast("Report", _call("validate", (kind, doc)))
 
 def validate_text(kind: DocumentKind, data: str | bytes) -> Report:
-    """``validate`` over JSON text (text that does not parse raises ``ParseError``)."""
+    """``validate`` over a file's text: JSON, or index.md for ``specify.index`` (text that does not parse raises ``ParseError``)."""
     return cast("Report", _call("validate_text", (kind, data)))
 
 def kinds() -> list[KindInfo]:
@@ -96,6 +97,8 @@ def default_document(kind: Literal["hive.state"]) -> HiveState | None: ...
 def default_document(kind: Literal["hive.worker"]) -> HiveWorker: ...
 @overload
 def default_document(kind: Literal["hive.event"]) -> HiveEvent: ...
+@overload
+def default_document(kind: Literal["specify.index"]) -> SpecifyIndex | None: ...
 def default_document(kind: DocumentKind) -> Any:
     """The document a reader gets for a missing file of this kind."""
     return _call("default_document", (kind,))
@@ -126,6 +129,8 @@ def load_document(kind: Literal["hive.state"], data: str | bytes | None = None) 
 def load_document(kind: Literal["hive.worker"], data: str | bytes | None = None) -> LoadResult[HiveWorker]: ...
 @overload
 def load_document(kind: Literal["hive.event"], data: str | bytes | None = None) -> LoadResult[HiveEvent]: ...
+@overload
+def load_document(kind: Literal["specify.index"], data: str | bytes | None = None) -> LoadResult[SpecifyIndex | None]: ...
 def load_document(kind: DocumentKind, data: str | bytes | None = None) -> Any:
     """What a reader makes of a file's bytes (none: a missing file): the document (the kind's default when missing or unparseable), its etag and its validation."""
     return _call("load_document", (kind, data))
@@ -152,6 +157,8 @@ def apply_update(kind: Literal["hive.state"], data: str | bytes | None, patch: o
 def apply_update(kind: Literal["hive.worker"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[HiveWorker]: ...
 @overload
 def apply_update(kind: Literal["hive.event"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[HiveEvent]: ...
+@overload
+def apply_update(kind: Literal["specify.index"], data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> UpdateResult[SpecifyIndex | None]: ...
 def apply_update(kind: DocumentKind, data: str | bytes | None, patch: object, options: MergeOptions | None = None, if_match: str | None = None, reset: bool | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> Any:
     """The pure read-merge-validate step over a file's bytes (none: a missing file)."""
     return _call("apply_update", (kind, data, patch, (options if strategy is None and rules is None and stamp is None else _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp)), if_match, reset))
@@ -174,6 +181,8 @@ def finish_update(kind: Literal["hive.state"], data: str | bytes | None, doc: ob
 def finish_update(kind: Literal["hive.worker"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[HiveWorker]: ...
 @overload
 def finish_update(kind: Literal["hive.event"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[HiveEvent]: ...
+@overload
+def finish_update(kind: Literal["specify.index"], data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> UpdateResult[SpecifyIndex | None]: ...
 def finish_update(kind: DocumentKind, data: str | bytes | None, doc: object, if_match: str | None = None, reset: bool | None = None) -> Any:
     """The update step for a document the host produced from the loaded one."""
     return _call("finish_update", (kind, data, doc, if_match, reset))

@@ -4,17 +4,36 @@
 
 from __future__ import annotations
 
+from statecore import _files
+from statecore import _runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast
+    from statecore._runtime import cast, overload
 else:
-    from collections.abc import Mapping
-    from typing import cast
+    from collections.abc import Mapping, Sequence
+    from typing import Any, cast, overload
 
+    from typing_extensions import Unpack
+
+    from statecore._files import FileResult, HelperOptions, StrPath
     from statecore.types import (
+        LoadResult,
+        MachineDefinition,
+        Now,
+        SpecifyArtifact,
+        SpecifyClarification,
+        SpecifyClarifying,
+        SpecifyGap,
+        SpecifyGapStatus,
+        SpecifyIndex,
+        SpecifyIterationEnded,
+        SpecifyLoopStatus,
         SpecifyMarkdown,
+        SpecifyResume,
+        SpecifyStarted,
+        SpecifyTermination,
     )
 
 
@@ -26,8 +45,194 @@ def render_markdown(document: Mapping[str, object]) -> str:
     """Writes index.md back from its document: unchanged rows byte for byte, a changed or new row as ``| a | b |`` padded to its columns' widths."""
     return cast("str", _call("specify_render_markdown", (document,)))
 
+def parse_index(text: str) -> SpecifyIndex:
+    """Reads index.md as the ``specify.index`` document: its tables by their headings' keys, the known ones typed (both column sets), the others as text."""
+    return cast("SpecifyIndex", _call("specify_parse_index", (text,)))
+
+def render_index(old: str | None, index: Mapping[str, object]) -> str:
+    """Writes a ``specify.index`` document over index.md's text (``null``: a new file): only the cells whose values changed are rewritten; rows, columns and sections are added or removed as the document says."""
+    return cast("str", _call("specify_render_index", (old, index)))
+
+def machine() -> MachineDefinition:
+    """The loop statuses as a machine definition (for ``machine.*``)."""
+    return cast("MachineDefinition", _call("specify_machine", ()))
+
+def diagram() -> str:
+    """The Mermaid ``stateDiagram-v2`` text of the loop statuses."""
+    return cast("str", _call("specify_diagram", ()))
+
+def gap_machine() -> MachineDefinition:
+    """A gap's statuses as a machine definition (for ``machine.*``)."""
+    return cast("MachineDefinition", _call("specify_gap_machine", ()))
+
+@overload
+def start(index: StrPath, now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[SpecifyIndex | None, SpecifyStarted]: ...
+@overload
+def start(index: Mapping[str, object] | None, now: Now | None = None) -> SpecifyStarted: ...
+def start(index: Any, now: Now | None = None, **options: Any) -> Any:
+    """Starts the workflow on a missing or ``not_started`` index (loop ``scaffolding``, iteration ``1 / 10``, the seed's empty tables); any other index is unchanged. Returns ``{index, changed, resume}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(index):
+        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_start", (now,), options)
+    _rt.no_options(options)
+    return _call("specify_start", (index, now), _rt.clock())
+
+@overload
+def set_loop_status(index: StrPath, status: SpecifyLoopStatus, now: Now | None = None, reason: str | None = None, **options: Unpack[HelperOptions]) -> FileResult[SpecifyIndex | None, None]: ...
+@overload
+def set_loop_status(index: Mapping[str, object] | None, status: SpecifyLoopStatus, now: Now | None = None, reason: str | None = None) -> SpecifyIndex: ...
+def set_loop_status(index: Any, status: SpecifyLoopStatus, now: Now | None = None, reason: str | None = None, **options: Any) -> Any:
+    """Moves the loop on its machine (``E_TRANSITION`` for a move the seed does not allow); a move to ``completed`` or ``terminated`` sets the termination reason (``success`` / ``user`` by default). Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(index):
+        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_set_loop_status", (status, now, reason), options)
+    _rt.no_options(options)
+    return _call("specify_set_loop_status", (index, status, now, reason), _rt.clock())
+
+@overload
+def apply_state_updates(index: StrPath, updates: Mapping[str, object], now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[SpecifyIndex | None, None]: ...
+@overload
+def apply_state_updates(index: Mapping[str, object] | None, updates: Mapping[str, object], now: Now | None = None) -> SpecifyIndex: ...
+def apply_state_updates(index: Any, updates: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
+    """Merges an agent's ``state_updates``: the loop state by field (its status on the machine), gaps by id, traceability by FR ID, history appended, other sections by their table; sets ``last_activity``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(index):
+        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_apply_state_updates", (updates, now), options)
+    _rt.no_options(options)
+    return _call("specify_apply_state_updates", (index, updates, now), _rt.clock())
+
+@overload
+def add_gaps(index: StrPath, gaps: Sequence[Mapping[str, object]], now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[SpecifyIndex | None, None]: ...
+@overload
+def add_gaps(index: Mapping[str, object] | None, gaps: Sequence[Mapping[str, object]], now: Now | None = None) -> SpecifyIndex: ...
+def add_gaps(index: Any, gaps: Sequence[Mapping[str, object]], now: Now | None = None, **options: Any) -> Any:
+    """Adds gaps found by validation: ids ``G-NNN`` when they have none, ``pending`` (Minor: ``deferred`` at once), stale 0, a ``created`` history row each. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(index):
+        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_add_gaps", (gaps, now), options)
+    _rt.no_options(options)
+    return _call("specify_add_gaps", (index, gaps, now), _rt.clock())
+
+@overload
+def set_gap_status(index: StrPath, gap_id: str, status: SpecifyGapStatus, now: Now | None = None, details: str | None = None, **options: Unpack[HelperOptions]) -> FileResult[SpecifyIndex | None, None]: ...
+@overload
+def set_gap_status(index: Mapping[str, object] | None, gap_id: str, status: SpecifyGapStatus, now: Now | None = None, details: str | None = None) -> SpecifyIndex: ...
+def set_gap_status(index: Any, gap_id: str, status: SpecifyGapStatus, now: Now | None = None, details: str | None = None, **options: Any) -> Any:
+    """Changes a gap's status on the gap machine, with a history row (``details``, or the move); reopening it sets its stale count back to 0. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(index):
+        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_set_gap_status", (gap_id, status, now, details), options)
+    _rt.no_options(options)
+    return _call("specify_set_gap_status", (index, gap_id, status, now, details), _rt.clock())
+
+@overload
+def start_clarifying(index: StrPath, now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[SpecifyIndex | None, SpecifyClarifying]: ...
+@overload
+def start_clarifying(index: Mapping[str, object] | None, now: Now | None = None) -> SpecifyClarifying: ...
+def start_clarifying(index: Any, now: Now | None = None, **options: Any) -> Any:
+    """Presents the iteration's clarifications (``next_clarifications``): their gaps go ``clarifying``, the loop ``clarifying``. Returns ``{index, changed, clarifications}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(index):
+        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_start_clarifying", (now,), options)
+    _rt.no_options(options)
+    return _call("specify_start_clarifying", (index, now), _rt.clock())
+
+@overload
+def end_iteration(index: StrPath, now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[SpecifyIndex | None, SpecifyIterationEnded]: ...
+@overload
+def end_iteration(index: Mapping[str, object] | None, now: Now | None = None) -> SpecifyIterationEnded: ...
+def end_iteration(index: Any, now: Now | None = None, **options: Any) -> Any:
+    """Ends an iteration: stale counts of the open blocking gaps and of the loop, then the termination check (``success`` completes the loop, ``max_iterations`` terminates it, otherwise the next iteration). Returns ``{index, changed, termination}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    if _rt.is_path(index):
+        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_end_iteration", (now,), options)
+    _rt.no_options(options)
+    return _call("specify_end_iteration", (index, now), _rt.clock())
+
+@overload
+def queue_order(index: StrPath) -> list[SpecifyGap]: ...
+@overload
+def queue_order(index: Mapping[str, object] | None) -> list[SpecifyGap]: ...
+def queue_order(index: Any) -> Any:
+    """The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
+    if _rt.is_path(index):
+        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_queue_order", ())
+    return _call("specify_queue_order", (index,))
+
+@overload
+def next_clarifications(index: StrPath) -> list[SpecifyClarification]: ...
+@overload
+def next_clarifications(index: Mapping[str, object] | None) -> list[SpecifyClarification]: ...
+def next_clarifications(index: Any) -> Any:
+    """The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids ``C{iteration}.{n}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
+    if _rt.is_path(index):
+        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_next_clarifications", ())
+    return _call("specify_next_clarifications", (index,))
+
+@overload
+def check_termination(index: StrPath) -> SpecifyTermination: ...
+@overload
+def check_termination(index: Mapping[str, object] | None) -> SpecifyTermination: ...
+def check_termination(index: Any) -> Any:
+    """The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
+    if _rt.is_path(index):
+        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_check_termination", ())
+    return _call("specify_check_termination", (index,))
+
+@overload
+def resume_point(index: StrPath) -> SpecifyResume: ...
+@overload
+def resume_point(index: Mapping[str, object] | None) -> SpecifyResume: ...
+def resume_point(index: Any) -> Any:
+    """Where the workflow resumes, by its loop status. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
+    if _rt.is_path(index):
+        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_resume_point", ())
+    return _call("specify_resume_point", (index,))
+
+def check_artifacts(artifacts: Sequence[Mapping[str, object]], feature_id: str | None = None) -> list[SpecifyArtifact]:
+    """Checks an agent's artifacts before anything is written: every path relative, inside the feature's directory, portable, not in ``.workflow`` (``E_PATH_UNSAFE``); returns them with their paths normalized. ``specs/<feature_id>/`` in front is read as the directory itself."""
+    return cast("list[SpecifyArtifact]", _call("specify_check_artifacts", (artifacts, feature_id)))
+
+def index_path(feature_dir: StrPath) -> str:
+    """``<feature_dir>/.workflow/index.md``."""
+    return _files.path(feature_dir, (".workflow", "index.md",))
+
+def read_index(feature_dir: StrPath) -> LoadResult[SpecifyIndex | None]:
+    """Reads ``.workflow/index.md`` (a missing file reads as the kind's default; never writes)."""
+    return cast("LoadResult[SpecifyIndex | None]", _files.read("specify.index", index_path(feature_dir)))
+
+def write_index(
+    feature_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
+) -> FileResult[SpecifyIndex | None, None]:
+    """Replaces ``.workflow/index.md``'s document (validated; locked, atomic)."""
+    return cast("FileResult[SpecifyIndex | None, None]", _files.write("specify.index", index_path(feature_dir), "", (document,), options))
+
+def update_index(
+    feature_dir: StrPath,
+    patch_or_function: object,
+    now: Now | None = None,
+    **options: Unpack[HelperOptions],
+) -> FileResult[SpecifyIndex | None, None]:
+    """A patch merged into ``.workflow/index.md`` (its protocol's merge), or a function of its document
+    that returns the new one (or changes it and returns ``None``); locked, atomic."""
+    return cast("FileResult[SpecifyIndex | None, None]", _files.patch("specify.index", index_path(feature_dir), patch_or_function, None, now, options))
+
 
 __all__ = [
+    "add_gaps",
+    "apply_state_updates",
+    "check_artifacts",
+    "check_termination",
+    "diagram",
+    "end_iteration",
+    "gap_machine",
+    "index_path",
+    "machine",
+    "next_clarifications",
+    "parse_index",
     "parse_markdown",
+    "queue_order",
+    "read_index",
+    "render_index",
     "render_markdown",
+    "resume_point",
+    "set_gap_status",
+    "set_loop_status",
+    "start",
+    "start_clarifying",
+    "update_index",
+    "write_index",
 ]

@@ -1,0 +1,198 @@
+//! index.md read as the `specify.index` document (docs/specify.md § The index): every table
+//! of the markdown becomes one field, the tables statecore knows with typed values (the loop
+//! state an object, the gap queue a list of gaps, ...), the others with their cells as text.
+//! [`Bound`] remembers which table and which cells each value came from, so that writing the
+//! document back ([`super::write`]) touches only the cells whose values changed.
+
+use super::cells::{self, key_of, Codec};
+use super::layout::{layout_for, Layout};
+use super::markdown::parse_markdown;
+use crate::error::Result;
+use crate::{Map, Value};
+
+/// A table of the markdown and what it is in the index document.
+#[derive(Debug, Clone)]
+pub struct Bound {
+    /// Its block in the markdown document.
+    pub block: usize,
+    /// Its key in the index document.
+    pub key: String,
+    /// The known table it is, if any.
+    pub layout: Option<&'static Layout>,
+    /// True for a field/value table (an object in the index document).
+    pub record: bool,
+    /// The field and codec of each column (of each row, for a field/value table).
+    pub fields: Vec<(String, Codec)>,
+    /// True when its coverage cells carry the template's symbols.
+    pub symbols: bool,
+}
+
+/// index.md parsed: the markdown document, its tables bound, and the index document.
+#[derive(Debug, Clone)]
+pub struct Read {
+    /// The markdown document (`parse_markdown`).
+    pub markdown: Value,
+    /// Its tables, in order.
+    pub tables: Vec<Bound>,
+    /// The index document.
+    pub index: Value,
+}
+
+/// Reads index.md text as the `specify.index` document. `E_PARSE` (with line and column)
+/// for a table row with more cells than columns.
+pub fn parse_index(text: &str) -> Result<Value> {
+    Ok(read(text)?.index)
+}
+
+/// Reads index.md text: the markdown, its tables bound, and the index document.
+pub fn read(text: &str) -> Result<Read> {
+    let markdown = parse_markdown(text)?;
+    let mut tables = Vec::new();
+    let mut index = Map::new();
+    let blocks = markdown
+        .get("blocks")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (i, block) in blocks.iter().enumerate() {
+        let Some(table) = block.get("table") else {
+            continue;
+        };
+        let bound = bind(i, table, &index);
+        index.insert(bound.key.as_str().into(), bound.value(table));
+        tables.push(bound);
+    }
+    Ok(Read {
+        markdown,
+        tables,
+        index: Value::Object(index),
+    })
+}
+
+/// The strings of a list field of `value` (`columns`, a row's `cells`).
+pub fn strings<'a>(value: &'a Value, key: &str) -> Vec<&'a str> {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The rows' cells of a markdown table.
+pub fn rows(table: &Value) -> Vec<Vec<&str>> {
+    table
+        .get("rows")
+        .and_then(Value::as_array)
+        .map(|rows| rows.iter().map(|r| strings(r, "cells")).collect())
+        .unwrap_or_default()
+}
+
+/// `key`, or `key_2`, `key_3`, ... when `taken` already has it.
+pub fn unique(key: String, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(&key) {
+        return key;
+    }
+    (2u32..)
+        .map(|n| format!("{key}_{n}"))
+        .find(|k| !taken(k))
+        .unwrap_or(key)
+}
+
+/// Binds a markdown table: its key, its layout, and each column's (row's) field.
+pub fn bind(block: usize, table: &Value, index: &Map) -> Bound {
+    let name = |field: &str| table.get(field).and_then(Value::as_str).map(key_of);
+    let section = name("section").unwrap_or_default();
+    let own = name("subsection").unwrap_or_else(|| section.clone());
+    let columns: Vec<String> = strings(table, "columns").into_iter().map(key_of).collect();
+    let first = columns.first().map_or("", String::as_str);
+    let layout = layout_for(&section, &own, first).filter(|l| !l.record || columns.len() >= 2);
+    let record = layout.map_or(columns == ["field", "value"], |l| l.record);
+    let base = layout.map_or_else(
+        || if own.is_empty() { "table".into() } else { own },
+        |l| l.key.to_owned(),
+    );
+    let key = unique(base, |k| index.contains_key(k));
+    let mut fields: Vec<(String, Codec)> = Vec::new();
+    let labels: Vec<String> = if record {
+        rows(table)
+            .iter()
+            .map(|cells| key_of(cells.first().copied().unwrap_or_default()))
+            .collect()
+    } else {
+        columns
+    };
+    for (i, label) in labels.iter().enumerate() {
+        let known = layout.and_then(|l| l.column(label));
+        let (field, codec) = match known {
+            Some(c) if !fields.iter().any(|(f, _)| f == c.field) => (c.field.to_owned(), c.codec),
+            _ => {
+                let plain = if label.is_empty() {
+                    format!("column_{}", i.saturating_add(1))
+                } else {
+                    label.clone()
+                };
+                let plain = unique(plain, |k| {
+                    fields.iter().any(|(f, _)| f == k)
+                        || layout.is_some_and(|l| l.field(k).is_some())
+                });
+                (plain, Codec::Auto)
+            }
+        };
+        fields.push((field, codec));
+    }
+    let symbols = fields
+        .iter()
+        .position(|(_, c)| *c == Codec::Coverage)
+        .is_some_and(|at| {
+            rows(table)
+                .iter()
+                .any(|cells| cells.get(at).is_some_and(|c| cells::has_symbol(c)))
+        });
+    Bound {
+        block,
+        key,
+        layout,
+        record,
+        fields,
+        symbols,
+    }
+}
+
+impl Bound {
+    /// The table's value in the index document.
+    pub fn value(&self, table: &Value) -> Value {
+        let rows = rows(table);
+        if self.record {
+            let mut record = Map::new();
+            for (cells, (field, codec)) in rows.iter().zip(&self.fields) {
+                let cell = cells.get(1).copied().unwrap_or_default();
+                let (value, max) = cells::read(*codec, cell);
+                record.insert(field.as_str().into(), value);
+                if let (Codec::Ratio(max_field), Some(max)) = (codec, max) {
+                    record.insert((*max_field).into(), max);
+                }
+            }
+            return Value::Object(record);
+        }
+        let list = rows
+            .iter()
+            .map(|cells| {
+                let mut row = Map::new();
+                for (i, (field, codec)) in self.fields.iter().enumerate() {
+                    let cell = cells.get(i).copied().unwrap_or_default();
+                    row.insert(field.as_str().into(), cells::read(*codec, cell).0);
+                }
+                Value::Object(row)
+            })
+            .collect();
+        Value::Array(list)
+    }
+
+    /// The column (row) that holds `field`, and its codec: a ratio's maximum is held by its
+    /// number's cell.
+    pub fn slot(&self, field: &str) -> Option<(usize, Codec)> {
+        self.fields
+            .iter()
+            .position(|(f, c)| f == field || matches!(c, Codec::Ratio(max) if *max == field))
+            .and_then(|i| self.fields.get(i).map(|(_, c)| (i, *c)))
+    }
+}
