@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { agencySection } from "./agency_bench.mjs";
 import { ajvOrThrow, deep, lockedAlternatives, validateAjv } from "./alternatives.mjs";
 import { hivemindSection } from "./hivemind_bench.mjs";
+import { specifySection } from "./specify_bench.mjs";
 import {
   assertSameJson,
   check,
@@ -429,6 +430,9 @@ hivemindSection({ sc, quick, out });
 
 // (8) agency derive and the ls table over 10,000 runs (bench/agency_bench.mjs)
 agencySection({ sc, quick, out });
+
+// (13) specify: an index.md of 1,000 gaps updated (bench/specify_bench.mjs)
+specifySection({ sc, quick, out });
 
 process.stdout.write(out.join("\n"));
 log("done");

@@ -6,6 +6,7 @@
 # Part 3 (examples/hivemind_demo.mjs): a Hivemind project driven by the Node watcher. Part 4
 # (examples/agency_demo.py): agency init, three runners (Python, Node, crashed), ls and show.
 # Part 5 (examples/hive_demo.py): a hive session, a killed worker flagged, STATE.json rebuilt.
+# Part 6 (examples/specify_demo.py): a specify workflow: gaps, clarifications, a stale gap, artifacts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -29,3 +30,4 @@ bash examples/fctry_session.sh
 echo; node examples/hivemind_demo.mjs  # Part 3: a Hivemind project (watcher + Python agents); fails on any step
 echo; .venv/bin/python examples/agency_demo.py  # Part 4: agency init, runners, ls and show; fails on a wrong status
 echo; .venv/bin/python examples/hive_demo.py  # Part 5: a hive session: workers in both languages, one killed, recovery
+echo; .venv/bin/python examples/specify_demo.py  # Part 6: a specify workflow; fails on any step

@@ -66,7 +66,7 @@ impl Loaded {
 
 /// Interprets a file's bytes (`None` = missing file) as a document of `kind`.
 pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
-    load_with(kind, bytes, true, true)
+    load_with(kind, bytes, true, true, false)
 }
 
 /// What a writer needs of the old bytes: the document, and the etag only to check `if_match`.
@@ -89,7 +89,7 @@ pub(crate) fn load_for_update(
             ),
         ));
     }
-    let mut loaded = load_with(kind, bytes, false, pre.if_match.is_some())?;
+    let mut loaded = load_with(kind, bytes, false, pre.if_match.is_some(), true)?;
     check_if_match(loaded.etag.as_deref(), pre.if_match)?;
     match loaded.refused.take() {
         Some(error) if !pre.reset => Err(refused_error(error)),
@@ -114,11 +114,14 @@ fn is_refusal(error: &Error) -> bool {
     matches!(error.code, Code::Limit | Code::DuplicateKey)
 }
 
+/// `validate`: validate the document; `hash`: compute the etag; `for_update`: a writer's read
+/// (a text format keeps what its write needs).
 pub(crate) fn load_with(
     kind: &str,
     bytes: Option<&[u8]>,
     validate: bool,
     hash: bool,
+    for_update: bool,
 ) -> Result<Loaded> {
     let spec = kinds::kind(kind)?;
     let Some(bytes) = bytes else {
@@ -132,7 +135,7 @@ pub(crate) fn load_with(
         });
     };
     let etag = hash.then(|| json::etag(bytes));
-    match decode(&spec.format, bytes) {
+    match decode(&spec.format, bytes, for_update) {
         Ok((document, as_written)) => {
             let report = if !validate || (document.is_null() && (spec.default)().is_null()) {
                 Report::default()
@@ -183,11 +186,16 @@ pub(crate) fn load_with(
 }
 
 /// A file's bytes read in its kind's format: the document, and whether it is the bytes' own
-/// JSON as written.
-fn decode(format: &Format, bytes: &[u8]) -> Result<(Value, bool)> {
+/// JSON as written (`for_update`: a writer's read, the text kept for its write).
+fn decode(format: &Format, bytes: &[u8], for_update: bool) -> Result<(Value, bool)> {
     match format {
         Format::Json => json::parse_as_written(bytes),
-        Format::Text { name, read, .. } => {
+        Format::Text {
+            name,
+            read,
+            read_for_update,
+            ..
+        } => {
             json::check_document_size(bytes.len(), "the file")?;
             let text = std::str::from_utf8(bytes).map_err(|e| {
                 Error::new(
@@ -197,6 +205,7 @@ fn decode(format: &Format, bytes: &[u8]) -> Result<(Value, bool)> {
                 )
                 .with_detail("offset", e.valid_up_to() as u64)
             })?;
+            let read = if for_update { read_for_update } else { read };
             Ok((read(text)?, false))
         }
     }
@@ -205,7 +214,7 @@ fn decode(format: &Format, bytes: &[u8]) -> Result<(Value, bool)> {
 /// A file's bytes read as a document of `kind` in its format (JSON, or index.md), with the
 /// format's parse error when they cannot be.
 pub fn read_bytes(kind: &str, bytes: &[u8]) -> Result<Value> {
-    Ok(decode(&kinds::kind(kind)?.format, bytes)?.0)
+    Ok(decode(&kinds::kind(kind)?.format, bytes, false)?.0)
 }
 
 /// A kind's document as the text of its file, written over the file's `old` bytes (`None`:

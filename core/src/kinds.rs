@@ -36,6 +36,9 @@ pub enum Format {
         name: &'static str,
         /// Reads the text (`E_PARSE` with its line and column when it cannot).
         read: fn(&str) -> Result<Value>,
+        /// Reads the text a writer is about to write over: as `read`, keeping what `write`
+        /// needs of it (a writer parses the file once).
+        read_for_update: fn(&str) -> Result<Value>,
         /// Writes a document over the file's text (`None`: a new file).
         write: fn(Option<&str>, &Value) -> Result<String>,
     },
@@ -230,6 +233,7 @@ pub static KINDS: &[Kind] = &[
         format: Format::Text {
             name: "index.md",
             read: crate::specify::parse_index,
+            read_for_update: crate::specify::parse_index_for_update,
             write: crate::specify::render_index,
         },
     },

@@ -277,7 +277,7 @@ pub fn query(
     let first = if raw {
         Arg::Bytes(bytes.map(std::borrow::Cow::Borrowed))
     } else {
-        Arg::Value(load_with(kind, bytes, false, false)?.document)
+        Arg::Value(load_with(kind, bytes, false, false, false)?.document)
     };
     let mut args = args.prepend(first);
     args.set_now(now);

@@ -69,7 +69,7 @@ pub fn row_cells(line: &str) -> Option<Vec<String>> {
 }
 
 /// True when `line` (trimmed) ends with a pipe that is not escaped.
-fn ends_with_pipe(line: &str) -> bool {
+pub(super) fn ends_with_pipe(line: &str) -> bool {
     let Some(before) = line.strip_suffix('|') else {
         return false;
     };

@@ -4,7 +4,6 @@
 //! column's width in the delimiter line when the table's rows are aligned (compact when they
 //! are not), `|` in a cell escaped as `\|`.
 
-use super::markdown::row_cells;
 use crate::error::{child_path, Code, Error, Result};
 use crate::Value;
 
@@ -57,17 +56,24 @@ fn table_text(out: &mut String, table: &Value, at: &str) -> Result<()> {
         .get("rows")
         .and_then(Value::as_array)
         .ok_or_else(|| argument(&child_path(at, "rows"), "a table's rows are a list"))?;
-    let widths = widths(delimiter);
     // Rows are written aligned to the delimiter's widths when the table's rows as written are,
     // else compact, as the rows around them (and as the seed and its template write the rows
-    // of a table that has none yet, under a padded header).
-    let written: Vec<&str> = rows
-        .iter()
-        .filter_map(|r| r.get("raw").and_then(Value::as_str))
-        .collect();
-    let aligned = !written.is_empty() && written.iter().all(|r| self::widths(r) == widths);
-    let widths = if aligned { widths } else { Vec::new() };
+    // of a table that has none yet, under a padded header). Worked out only when a row must
+    // be written anew.
+    let mut widths: Option<Vec<usize>> = None;
     for (i, row) in rows.iter().enumerate() {
+        let raw = row.get("raw").and_then(Value::as_str);
+        let bare = raw.map(|r| r.trim_end_matches(['\r', '\n']));
+        if let (Some(raw), Some(bare), Some(Value::Array(cells))) = (raw, bare, row.get("cells")) {
+            if cells.len() <= columns && same_cells(bare, cells) {
+                // A line after one without its line break (the text's last) starts anew.
+                if !out.is_empty() && !out.ends_with('\n') {
+                    out.push_str(eol);
+                }
+                out.push_str(raw);
+                continue;
+            }
+        }
         let here = format!("{at}/rows/{i}");
         let cells = cells(row, &here)?;
         if cells.len() > columns {
@@ -83,24 +89,69 @@ fn table_text(out: &mut String, table: &Value, at: &str) -> Result<()> {
         if !out.is_empty() && !out.ends_with('\n') {
             out.push_str(eol);
         }
-        let raw = row.get("raw").and_then(Value::as_str);
-        let bare = raw.map(|r| r.trim_end_matches(['\r', '\n']));
+        let widths = widths.get_or_insert_with(|| aligned_widths(delimiter, rows));
+        out.push_str(&row_line(&cells, widths));
+        // A changed row keeps its line's break (none for the text's last line).
         match (raw, bare) {
-            (Some(raw), Some(bare)) if row_cells(bare).as_deref() == Some(&cells[..]) => {
-                out.push_str(raw);
-            }
-            // A changed row keeps its line's break (none for the text's last line).
-            (Some(raw), Some(bare)) => {
-                out.push_str(&row_line(&cells, &widths));
-                out.push_str(raw.get(bare.len()..).unwrap_or_default());
-            }
-            _ => {
-                out.push_str(&row_line(&cells, &widths));
-                out.push_str(eol);
-            }
+            (Some(raw), Some(bare)) => out.push_str(raw.get(bare.len()..).unwrap_or_default()),
+            _ => out.push_str(eol),
         }
     }
     Ok(())
+}
+
+/// The delimiter's column widths when the table's rows as written are aligned to them, else
+/// none (rows written compact).
+fn aligned_widths(delimiter: &str, rows: &[Value]) -> Vec<usize> {
+    let target = widths(delimiter);
+    let mut written = rows
+        .iter()
+        .filter_map(|r| r.get("raw").and_then(Value::as_str))
+        .peekable();
+    let aligned = written.peek().is_some() && written.all(|r| widths(r) == target);
+    if aligned {
+        target
+    } else {
+        Vec::new()
+    }
+}
+
+/// True when the line as written reads as these cells: [`row_cells`] without building them
+/// (a pipe right after a backslash is part of its cell, `\|` reads as `|`).
+fn same_cells(line: &str, cells: &[Value]) -> bool {
+    let trimmed = line.trim();
+    let mut pieces: Vec<&str> = Vec::with_capacity(cells.len().saturating_add(2));
+    let mut start = 0usize;
+    let mut previous = '\0';
+    for (at, c) in trimmed.char_indices() {
+        if c == '|' && previous != '\\' {
+            pieces.push(trimmed.get(start..at).unwrap_or_default());
+            start = at.saturating_add(1);
+        }
+        previous = c;
+    }
+    if pieces.is_empty() {
+        return false; // no pipe: not a row
+    }
+    pieces.push(trimmed.get(start..).unwrap_or_default());
+    let mut pieces = &pieces[..];
+    if trimmed.starts_with('|') {
+        pieces = pieces.get(1..).unwrap_or_default();
+    }
+    if super::markdown::ends_with_pipe(trimmed) {
+        pieces = pieces
+            .get(..pieces.len().saturating_sub(1))
+            .unwrap_or_default();
+    }
+    pieces.len() == cells.len()
+        && pieces.iter().zip(cells).all(|(piece, cell)| {
+            let piece = piece.trim();
+            match cell.as_str() {
+                Some(value) if piece.contains("\\|") => piece.replace("\\|", "|") == value,
+                Some(value) => piece == value,
+                None => false,
+            }
+        })
 }
 
 /// A row's cells as strings, each one line.

@@ -14,12 +14,14 @@ use crate::{Map, Value};
 /// `gap_priority_queue` merged by gap id (a new gap completed as `add_gaps` does, a status
 /// change checked on the gap machine), `traceability_matrix` merged by FR ID,
 /// `checklist_mapping` by CHK ID, `gap_resolution_history` appended (a row's missing
-/// iteration and timestamp filled in); any other section is the table under that heading
+/// iteration filled in with the iteration before the updates, its timestamp with `now`); any other section is the table under that heading
 /// (`document_availability` → Document Availability Matrix), its rows matched by their first
 /// cell, made when missing.
 pub fn apply_state_updates(index: Value, updates: &Value, now: &Value) -> Result<Value> {
     let now = now_text(now)?;
     let mut map = index_map(index)?;
+    // History rows belong to the iteration the updates report on, even when they advance it.
+    let iteration = edit::iteration(&map);
     let sections = updates.as_object().ok_or_else(|| {
         argument(
             "",
@@ -33,7 +35,7 @@ pub fn apply_state_updates(index: Value, updates: &Value, now: &Value) -> Result
             "gap_priority_queue" => gaps(&mut map, value, &at)?,
             "traceability_matrix" => merge_by(&mut map, section, "fr_id", value, &at)?,
             "checklist_mapping" => merge_by(&mut map, section, "chk_id", value, &at)?,
-            "gap_resolution_history" => append_history(&mut map, value, &at, &now)?,
+            "gap_resolution_history" => append_history(&mut map, value, &at, iteration, &now)?,
             other => other_section(&mut map, other, value, &at)?,
         }
     }
@@ -138,10 +140,10 @@ fn merge_by(map: &mut Map, section: &str, key: &str, value: &Value, at: &str) ->
     Ok(())
 }
 
-/// History rows appended, each with the current iteration and `now` when it lacks them.
-fn append_history(map: &mut Map, value: &Value, at: &str, now: &str) -> Result<()> {
+/// History rows appended, each with `iteration` (the one the updates report on) and `now`
+/// when it lacks them.
+fn append_history(map: &mut Map, value: &Value, at: &str, iteration: u64, now: &str) -> Result<()> {
     let items = list(value, at, "gap_resolution_history is a list of rows")?;
-    let iteration = edit::iteration(map);
     for (i, item) in items.iter().enumerate() {
         let mut row = object(item, &format!("{at}/{i}"), "a history row is an object")?.clone();
         if present(&row, "iteration").is_none() {

@@ -5,6 +5,7 @@ use super::shapes;
 use crate::report::Report;
 use crate::shape::check::{present, walk};
 use crate::{Map, Value};
+use std::collections::HashSet;
 
 /// The seed's maximum iteration (`n / 10`).
 pub const MAX_ITERATIONS: u64 = 10;
@@ -35,16 +36,18 @@ pub fn validate_index(doc: &Value) -> Report {
             );
         }
     }
-    let mut requirements: Vec<&str> = Vec::new();
+    let mut requirements: HashSet<&str> = HashSet::new();
     for (i, trace) in rows(map, "traceability_matrix") {
         let at = format!("/traceability_matrix/{i}");
         match present(trace, "fr_id") {
-            Some(Value::String(fr)) if requirements.contains(&fr.as_str()) => report.error(
+            Some(Value::String(fr)) if requirements.contains(fr.as_str()) => report.error(
                 "E_DUPLICATE_ID",
                 format!("{at}/fr_id"),
                 format!("{fr} has two rows in the Traceability Matrix"),
             ),
-            Some(Value::String(fr)) => requirements.push(fr),
+            Some(Value::String(fr)) => {
+                requirements.insert(fr);
+            }
             Some(other) => type_error(&mut report, &format!("{at}/fr_id"), "a string", other),
             None => report.error(
                 "E_REQUIRED",
@@ -143,13 +146,13 @@ fn loop_state(report: &mut Report, state: &Map) {
 
 /// The gaps' ids: present, unique (`E_DUPLICATE_ID`), `G-NNN` (`W_ID_FORMAT`); stale
 /// counts within 0..3. Returns the ids.
-fn gap_ids<'a>(report: &mut Report, gaps: &[(usize, &'a Map)]) -> Vec<&'a str> {
-    let mut ids: Vec<&str> = Vec::new();
+fn gap_ids<'a>(report: &mut Report, gaps: &[(usize, &'a Map)]) -> HashSet<&'a str> {
+    let mut ids: HashSet<&str> = HashSet::new();
     for (i, gap) in gaps {
         let at = format!("/gap_priority_queue/{i}");
         range(report, gap, &at, "stale", 0, STALE_LIMIT, "E_STALE_RANGE");
         match present(gap, "id") {
-            Some(Value::String(id)) if ids.contains(&id.as_str()) => report.error(
+            Some(Value::String(id)) if ids.contains(id.as_str()) => report.error(
                 "E_DUPLICATE_ID",
                 format!("{at}/id"),
                 format!("two gaps have the id {id}"),
@@ -162,7 +165,7 @@ fn gap_ids<'a>(report: &mut Report, gaps: &[(usize, &'a Map)]) -> Vec<&'a str> {
                         format!("{id:?} is not a gap id of the form G-001"),
                     );
                 }
-                ids.push(id);
+                ids.insert(id);
             }
             Some(other) => type_error(report, &format!("{at}/id"), "a string", other),
             None => report.error("E_REQUIRED", format!("{at}/id"), "a gap needs its Gap ID"),

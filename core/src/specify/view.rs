@@ -9,6 +9,7 @@ use super::layout::{layout_for, Layout};
 use super::markdown::parse_markdown;
 use crate::error::Result;
 use crate::{Map, Value};
+use std::cell::RefCell;
 
 /// A table of the markdown and what it is in the index document.
 #[derive(Debug, Clone)]
@@ -42,6 +43,29 @@ pub struct Read {
 /// for a table row with more cells than columns.
 pub fn parse_index(text: &str) -> Result<Value> {
     Ok(read(text)?.index)
+}
+
+thread_local! {
+    /// The last index.md a writer read (its text and what it read), for its write: one entry
+    /// per thread, taken by the write.
+    static KEPT: RefCell<Option<(String, Read)>> = const { RefCell::new(None) };
+}
+
+/// [`parse_index`] for a writer: what it read is kept (one per thread) until
+/// [`super::render_index`] writes over the same text, so a file update parses once.
+pub fn parse_index_for_update(text: &str) -> Result<Value> {
+    let read = read(text)?;
+    let index = read.index.clone();
+    KEPT.with(|kept| *kept.borrow_mut() = Some((text.to_owned(), read)));
+    Ok(index)
+}
+
+/// What [`parse_index_for_update`] kept of `text`, taken; `None` for another text.
+pub fn take_kept(text: &str) -> Option<Read> {
+    KEPT.with(|kept| match kept.borrow_mut().take() {
+        Some((kept_text, read)) if kept_text == text => Some(read),
+        _ => None,
+    })
 }
 
 /// Reads index.md text: the markdown, its tables bound, and the index document.

@@ -33,7 +33,10 @@ pub fn render_index(old: Option<&str>, index: &Value) -> Result<String> {
     } else {
         "\n"
     };
-    let mut read = view::read(text)?;
+    let mut read = match view::take_kept(text) {
+        Some(read) => read,
+        None => view::read(text)?,
+    };
     for bound in &read.tables {
         let Some(new) = fields.get(&bound.key) else {
             continue;
