@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import statecore
-from statecore import specify
-
 import specify_reference as reference
+import statecore
 from pylib import Case, compare, fail, log, table
+from statecore import specify
 
 NOW = "2026-11-24T12:00:00Z"
 ANSWERS = {"G-002": "Stream it", "G-005": "UTF-8 only", "G-008": "30 days"}
 UPDATES = {
     "gap_resolution_history": [
-        {"gap_id": gap, "action": "resolved", "details": answer} for gap, answer in ANSWERS.items()
+        {"gap_id": gap, "action": "resolved", "details": answer}
+        for gap, answer in ANSWERS.items()
     ],
     "gap_priority_queue": [{"id": gap, "status": "resolved"} for gap in ANSWERS],
     "priority_loop_state": {"current_iteration": 5},
@@ -36,7 +36,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "specify_index_1000.md"
 def main() -> None:
     text = FIXTURE.read_text(encoding="utf-8")
     if text != reference.fixture():
-        fail("specify fixture", f"{FIXTURE} is not specify_reference.fixture(): write it again")
+        fail(
+            "specify fixture",
+            f"{FIXTURE} is not specify_reference.fixture(): write it again",
+        )
     data = text.encode()
 
     def one_crossing() -> str:
@@ -55,13 +58,20 @@ def main() -> None:
     for name, fn in (("update_file", one_crossing), ("pure steps", pure_steps)):
         if fn() != expected:
             fail(f"specify {name}", "does not write the reference's bytes")
-    if text.splitlines()[0] != expected.splitlines()[0] or expected.count("\n") != text.count("\n") + 3:
+    if (
+        text.splitlines()[0] != expected.splitlines()[0]
+        or expected.count("\n") != text.count("\n") + 3
+    ):
         fail("specify reference", "changed more than the update")
     log("specify: 1,000 gaps")
     cases = compare(
         [
             Case("statecore update_file (one crossing)", one_crossing, statecore=True),
-            Case("statecore parse_index + apply_state_updates + render_index", pure_steps, statecore=True),
+            Case(
+                "statecore parse_index + apply_state_updates + render_index",
+                pure_steps,
+                statecore=True,
+            ),
             Case("regex / markdown-table update (no validation)", regex),
         ]
     )

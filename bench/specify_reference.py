@@ -36,11 +36,17 @@ def fixture(gaps: int = 1000) -> str:
             f"| {priority} | G-{i + 1:03d} | CHK{i % 97:03d} | FR-{i // 4:03d} | "
             f"What about case {i} \\| variant {i % 7}? | {status} | {i % 3} | {clarification} |\n"
         )
-    out.append("\n## Gap Resolution History\n\n| Gap ID | Iteration | Action | Details | Timestamp |\n")
+    out.append(
+        "\n## Gap Resolution History\n\n| Gap ID | Iteration | Action | Details | Timestamp |\n"
+    )
     out.append("|--------|-----------|--------|---------|-----------|\n")
     for i in range(gaps):
-        out.append(f"| G-{i + 1:03d} | 1 | created | From CHK{i % 97:03d} validation | 2026-11-20T09:00:00Z |\n")
-    out.append("\n## Traceability Matrix\n\n| FR ID | CHK IDs | Coverage Status | Gap IDs | Notes |\n")
+        out.append(
+            f"| G-{i + 1:03d} | 1 | created | From CHK{i % 97:03d} validation | 2026-11-20T09:00:00Z |\n"
+        )
+    out.append(
+        "\n## Traceability Matrix\n\n| FR ID | CHK IDs | Coverage Status | Gap IDs | Notes |\n"
+    )
     out.append("|-------|---------|-----------------|---------|-------|\n")
     for f in range(gaps // 4):
         ids = ", ".join(f"G-{4 * f + k + 1:03d}" for k in range(4))
@@ -84,12 +90,17 @@ def update(text: str, resolved: dict[str, str], now: str) -> str:
             lines[i] = row([c[0], f"{iteration + 1} / {maximum}"])
         elif section == "priority loop state" and c[0].strip("*") == "Last Activity":
             lines[i] = row([c[0], now])
-        elif section == "gap priority queue" and c[1] in resolved and c[5] != "resolved":
+        elif (
+            section == "gap priority queue" and c[1] in resolved and c[5] != "resolved"
+        ):
             c[5] = "resolved"
             lines[i] = row(c)
         elif section == "gap resolution history":
             history_end = i
     assert history_end is not None
-    added = [row([gap, str(iteration), "resolved", answer, now]) for gap, answer in resolved.items()]
+    added = [
+        row([gap, str(iteration), "resolved", answer, now])
+        for gap, answer in resolved.items()
+    ]
     lines[history_end + 1 : history_end + 1] = added
     return "".join(lines)
