@@ -49,11 +49,12 @@ pub fn list_mut<'a>(map: &'a mut Map, key: &str) -> Result<&'a mut Vec<Value>> {
 
 /// The error of a field that vanished after it was set (never raised).
 fn lost(key: &str) -> Error {
-    Error::new(
-        Code::Argument,
-        format!("/{key}"),
-        "the index lost a field it had just set",
-    )
+    argument(&format!("/{key}"), "the index lost a field it had just set")
+}
+
+/// `E_ARGUMENT` at `path`: an argument the specify operations cannot use.
+pub fn argument(path: &str, message: &str) -> Error {
+    Error::new(Code::Argument, path, message)
 }
 
 /// The objects of a list field (the others are skipped).

@@ -3,9 +3,9 @@
 //! and the clarifications of an iteration (at most 3, gaps of one requirement grouped, ids
 //! `C{iteration}.{n}`).
 
-use super::edit::{self, history, index_map, list_mut, now_text, rows, text};
+use super::edit::{self, argument, history, index_map, list_mut, now_text, rows, text};
 use super::machines::{gap_move, loop_move};
-use crate::error::{Code, Error, Result};
+use crate::error::Result;
 use crate::shape::check::present;
 use crate::{Map, Value};
 
@@ -328,8 +328,4 @@ pub fn start_clarifying(index: Value, now: &Value) -> Result<Value> {
         true,
         vec![("clarifications", clarifications)],
     ))
-}
-
-pub(super) fn argument(path: &str, message: &str) -> Error {
-    Error::new(Code::Argument, path, message)
 }

@@ -4,7 +4,8 @@
 //! column's width in the delimiter line when the table's rows are aligned (compact when they
 //! are not), `|` in a cell escaped as `\|`.
 
-use crate::error::{child_path, Code, Error, Result};
+use super::edit::argument;
+use crate::error::{child_path, Result};
 use crate::Value;
 
 /// The text of an `index.md` document (the result of `parse_markdown`, changed or not).
@@ -207,8 +208,4 @@ fn row_line(cells: &[String], widths: &[usize]) -> String {
         line.push_str(" |");
     }
     line
-}
-
-fn argument(path: &str, message: &str) -> Error {
-    Error::new(Code::Argument, path, message)
 }

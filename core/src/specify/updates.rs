@@ -2,9 +2,9 @@
 //! updates): an agent's `state_updates` merged into the index, section by section.
 
 use super::cells::key_of;
-use super::edit::{self, index_map, list_mut, loop_status, now_text, object_mut};
+use super::edit::{self, argument, index_map, list_mut, loop_status, now_text, object_mut};
 use super::machines::{gap_move, loop_move};
-use super::queue::{argument, complete_new, find, recount};
+use super::queue::{complete_new, find, recount};
 use crate::error::{child_path, Result};
 use crate::shape::check::present;
 use crate::{Map, Value};

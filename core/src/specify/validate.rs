@@ -3,7 +3,7 @@
 
 use super::shapes;
 use crate::report::Report;
-use crate::shape::check::{present, walk};
+use crate::shape::check::{present, type_error, walk};
 use crate::{Map, Value};
 use std::collections::HashSet;
 
@@ -48,7 +48,13 @@ pub fn validate_index(doc: &Value) -> Report {
             Some(Value::String(fr)) => {
                 requirements.insert(fr);
             }
-            Some(other) => type_error(&mut report, &format!("{at}/fr_id"), "a string", other),
+            Some(other) => type_error(
+                &mut report,
+                &format!("{at}/fr_id"),
+                "fr_id",
+                "a string",
+                other,
+            ),
             None => report.error(
                 "E_REQUIRED",
                 format!("{at}/fr_id"),
@@ -84,14 +90,6 @@ fn rows<'a>(map: &'a Map, key: &str) -> Vec<(usize, &'a Map)> {
         .unwrap_or_default()
 }
 
-fn type_error(report: &mut Report, at: &str, expected: &str, value: &Value) {
-    report.error(
-        "E_TYPE",
-        at,
-        format!("must be {expected}, not {}", crate::merge::type_name(value)),
-    );
-}
-
 /// A whole number field within `low..=high`; `code` when outside it.
 fn range(report: &mut Report, map: &Map, at: &str, field: &str, low: u64, high: u64, code: &str) {
     let Some(value) = present(map, field) else {
@@ -105,7 +103,7 @@ fn range(report: &mut Report, map: &Map, at: &str, field: &str, low: u64, high: 
             here,
             format!("{field} is {n}; the seed allows {low} to {high}"),
         ),
-        None => type_error(report, &here, "a whole number", value),
+        None => type_error(report, &here, field, "a whole number", value),
     }
 }
 
@@ -167,7 +165,7 @@ fn gap_ids<'a>(report: &mut Report, gaps: &[(usize, &'a Map)]) -> HashSet<&'a st
                 }
                 ids.insert(id);
             }
-            Some(other) => type_error(report, &format!("{at}/id"), "a string", other),
+            Some(other) => type_error(report, &format!("{at}/id"), "id", "a string", other),
             None => report.error("E_REQUIRED", format!("{at}/id"), "a gap needs its Gap ID"),
         }
     }

@@ -4,10 +4,11 @@
 //! table the file does not have is appended as a new section.
 
 use super::cells::{self, key_of, label_of, Codec};
+use super::edit::argument;
 use super::layout::{layout_named, Layout};
 use super::render::render_markdown;
 use super::view::{self, Bound};
-use crate::error::{child_path, Code, Error, Result};
+use crate::error::{child_path, Result};
 use crate::{Map, Value};
 
 /// The first line of an index.md statecore creates.
@@ -404,8 +405,4 @@ fn append_section(markdown: &mut Value, key: &str, value: &Value, eol: &str) -> 
     block.insert("table".into(), Value::Object(table));
     blocks.push(Value::Object(block));
     Ok(())
-}
-
-fn argument(path: &str, message: &str) -> Error {
-    Error::new(Code::Argument, path, message)
 }
