@@ -36,7 +36,8 @@ pub fn call(
 /// a writer of the table with its arguments after the document), validated and serialized.
 /// `reset`: replace a file that breaks a limit (else its error). Returns the compact JSON of
 /// `{etag, changed, corrupt, warnings, result?, <extra>?}`, a newline, then the document's
-/// canonical text (which the JS layer parses for the document).
+/// canonical text (which the JS layer parses for the document; for a text format, `^` first:
+/// the JS layer reads the document from the text, as `load_document`, when it is asked for).
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)] // flat scalars cross the boundary without an object
 pub fn update(
@@ -57,7 +58,8 @@ pub fn update(
         if_match: if_match.as_deref(),
         reset,
     };
-    let updated = ops::update(kind, data.as_deref(), change, &now, pre).map_err(throw)?;
+    // A text format's document is read from the new text by the JS layer when asked.
+    let updated = ops::update_unread(kind, data.as_deref(), change, &now, pre).map_err(throw)?;
     out(Ok(Out::update(kind, updated.into_value())), Form::Update)
 }
 

@@ -135,7 +135,8 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
 /// An update's result: the compact JSON of everything but the document and its text, a
 /// newline, then the canonical text (the JS layer parses the document from it). When the
 /// text is not the document's JSON (index.md): `~`, the fields, a newline, the document's
-/// compact JSON, a newline, then the text.
+/// compact JSON, a newline, then the text; or, when the document was not read back from the
+/// text (`null`: `ops::update_unread`), `^`, the fields, a newline, then the text.
 fn meta_and_text(
     document: &Value,
     text: &str,
@@ -144,13 +145,16 @@ fn meta_and_text(
 ) -> Result<String, JsValue> {
     check_numbers(document, "/document").map_err(throw)?;
     check_numbers(&meta, "").map_err(throw)?;
-    let mut out = String::new();
-    if !text_is_document {
-        out.push('~');
+    let unread = !text_is_document && document.is_null();
+    let mut out = String::with_capacity(text.len().saturating_add(256));
+    match (text_is_document, unread) {
+        (true, _) => {}
+        (false, true) => out.push('^'),
+        (false, false) => out.push('~'),
     }
     out.push_str(&json::serialize_compact(&meta));
     out.push('\n');
-    if !text_is_document {
+    if !text_is_document && !unread {
         out.push_str(&json::serialize_compact(document));
         out.push('\n');
     }

@@ -220,12 +220,27 @@ pub fn read_bytes(kind: &str, bytes: &[u8]) -> Result<Value> {
 /// A kind's document as the text of its file, written over the file's `old` bytes (`None`:
 /// a new file; a JSON kind's text never depends on them).
 pub fn encode(kind: &str, document: &Value, old: Option<&[u8]>) -> Result<String> {
+    Ok(encode_exact(kind, document, old)?.0)
+}
+
+/// [`encode`], and whether the text reads back as the document's values (always for JSON;
+/// for a text format, false when a value written reads back otherwise, `""` as `null`).
+fn encode_exact(kind: &str, document: &Value, old: Option<&[u8]>) -> Result<(String, bool)> {
     match &kinds::kind(kind)?.format {
-        Format::Json => Ok(json::serialize(document)),
+        Format::Json => Ok((json::serialize(document), true)),
         Format::Text { write, .. } => {
             let old = old.and_then(|b| std::str::from_utf8(b).ok());
             write(old, document)
         }
+    }
+}
+
+/// The document a file of a text format holds: its text's reading (docs/specify.md § The
+/// document of an update). `None` for a JSON kind, whose document is its text's JSON.
+pub fn reading(kind: &str, text: &str) -> Result<Option<Value>> {
+    match &kinds::kind(kind)?.format {
+        Format::Json => Ok(None),
+        Format::Text { read, .. } => read(text).map(Some),
     }
 }
 
@@ -238,6 +253,9 @@ pub struct Prepared {
     pub etag: String,
     /// Validation (valid; may carry warnings).
     pub report: Report,
+    /// For a text format whose text does not read back as the document's values: its
+    /// reading, validated in its place (what the file will hold).
+    pub reading: Option<Value>,
 }
 
 /// `E_INVALID` for a document whose `report` has errors: the first problem in the message,
@@ -279,10 +297,33 @@ pub fn prepare_over(kind: &str, document: &Value, old: Option<&[u8]>) -> Result<
     if !report.valid() {
         return Err(invalid_error(kind, &report));
     }
-    let text = encode(kind, document, old)?;
+    let (text, exact) = encode_exact(kind, document, old)?;
     json::check_document_size(text.len(), "the new document")?;
+    // A value the text holds otherwise (`""` read back as `null`): the file's reading is what
+    // every reader gets, so it is what must be valid.
+    let (report, reading) = match exact {
+        true => (report, None),
+        false => {
+            let reading = self::reading(kind, &text)?.unwrap_or_default();
+            let report = kinds::validate(kind, &reading)?;
+            if !report.valid() {
+                return Err(refused_invalid(
+                    kind,
+                    &report,
+                    "the document as index.md would read it back (a cell holds its value as \
+                     text); the file was left unchanged",
+                ));
+            }
+            (report, Some(reading))
+        }
+    };
     let etag = json::etag(text.as_bytes());
-    Ok(Prepared { text, etag, report })
+    Ok(Prepared {
+        text,
+        etag,
+        report,
+        reading,
+    })
 }
 
 /// `E_CONFLICT` unless `if_match` is absent or equal to the file's current etag
@@ -307,7 +348,8 @@ pub fn check_if_match(current: Option<&str>, if_match: Option<&str>) -> Result<(
 /// The outcome of a read-merge-validate step: what to write and what to tell the caller.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Updated {
-    /// The new document.
+    /// The new document (for a text format: its text's reading, or `null` when it was not
+    /// read back; see [`finish`]).
     pub document: Value,
     /// Its canonical text.
     pub text: String,
@@ -343,18 +385,28 @@ pub fn finish_update(
     pre: Precondition<'_>,
 ) -> Result<Updated> {
     let loaded = load_for_update(kind, bytes, pre)?;
-    finish(kind, &loaded, document, bytes)
+    finish(kind, &loaded, document, bytes, true)
 }
 
 /// Computes a write from the file's current bytes and a new document (already merged or
-/// produced by a host function).
+/// produced by a host function). For a text format the result's document is the new text's
+/// reading (what every reader of the file gets): read here when `read_back`, else left
+/// `null` for a host that reads it from the text when asked (the wasm layer).
 pub fn finish(
     kind: &str,
     loaded: &Loaded,
     document: Value,
     bytes: Option<&[u8]>,
+    read_back: bool,
 ) -> Result<Updated> {
     let prepared = prepare_over(kind, &document, bytes.filter(|_| !loaded.corrupt))?;
+    let text_format = matches!(kinds::kind(kind)?.format, Format::Text { .. });
+    let document = match (text_format, prepared.reading) {
+        (false, _) => document,
+        (true, _) if !read_back => Value::Null,
+        (true, Some(read)) => read,
+        (true, None) => reading(kind, &prepared.text)?.unwrap_or_default(),
+    };
     let changed = bytes != Some(prepared.text.as_bytes());
     let mut warnings: Vec<Issue> = loaded
         .report
@@ -386,7 +438,7 @@ pub fn update(
     let mut loaded = load_for_update(kind, bytes, pre)?;
     json::check_limits(patch)?;
     let document = merge_owned(std::mem::take(&mut loaded.document), patch, options)?;
-    finish(kind, &loaded, document, bytes)
+    finish(kind, &loaded, document, bytes, true)
 }
 
 /// The suffix of a `.corrupt-` copy made at `now_ms`: `.corrupt-YYYYMMDDTHHMMSSmmmZ` (a host

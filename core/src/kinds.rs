@@ -39,10 +39,15 @@ pub enum Format {
         /// Reads the text a writer is about to write over: as `read`, keeping what `write`
         /// needs of it (a writer parses the file once).
         read_for_update: fn(&str) -> Result<Value>,
-        /// Writes a document over the file's text (`None`: a new file).
-        write: fn(Option<&str>, &Value) -> Result<String>,
+        /// Writes a document over the file's text (`None`: a new file); true when every value
+        /// written reads back as it is (else the file's reading must be validated itself).
+        write: WriteText,
     },
 }
+
+/// A text format's writer: the document written over the file's text (`None`: a new file),
+/// and whether every value written reads back as itself.
+pub type WriteText = fn(Option<&str>, &Value) -> Result<(String, bool)>;
 
 /// Where a kind's file lives, relative to a directory the caller names.
 pub struct File {
@@ -234,7 +239,7 @@ pub static KINDS: &[Kind] = &[
             name: "index.md",
             read: crate::specify::parse_index,
             read_for_update: crate::specify::parse_index_for_update,
-            write: crate::specify::render_index,
+            write: crate::specify::write_index,
         },
     },
 ];

@@ -308,19 +308,24 @@ const utf8 = new TextDecoder(); // UTF-8; a leading BOM is dropped, as the core'
  * parsed later is what the core checked now.
  */
 function withDocument(json, fields) {
+  return lazyDocument(() => JSON.parse(json), fields);
+}
+
+/** `{document, ...fields}` whose `document` is `produce()` when it is first read (then kept). */
+function lazyDocument(produce, fields) {
   let document;
-  let parsed = false;
+  let made = false;
   return {
     get document() {
-      if (!parsed) {
-        document = JSON.parse(json);
-        parsed = true;
+      if (!made) {
+        document = produce();
+        made = true;
       }
       return document;
     },
     set document(value) {
       document = value;
-      parsed = true;
+      made = true;
     },
     ...fields,
   };
@@ -343,9 +348,17 @@ function loadedResult(out, source) {
 /**
  * An update result as the binding sends it: the compact JSON of its fields but the document
  * and its text, a newline, then the canonical text, from which the document is parsed when it
- * is first read; for a text format (`~` in front), the document's JSON comes before the text.
+ * is first read. For a text format: with `~` in front, the document's JSON comes before the
+ * text; with `^`, the document is not sent and `readText(text)` (the text read as its kind)
+ * makes it when it is first read.
  */
-function updateResult(out) {
+function updateResult(out, readText) {
+  if (out.startsWith("^") && readText) {
+    // A text format (index.md) whose document is the text's reading, made when first read.
+    const cut = out.indexOf("\n");
+    const text = out.slice(cut + 1);
+    return lazyDocument(() => readText(text), { text, ...JSON.parse(out.slice(1, cut)) });
+  }
   if (out.startsWith("~")) {
     // A text format (index.md): the fields, the document's JSON, then the text.
     const first = out.indexOf("\n");
@@ -432,7 +445,8 @@ export function makeApi(getRaw) {
       ifMatch ?? undefined,
       reset === true,
     );
-    return updateResult(out);
+    // A text format's document: the new text read as `kind` (what any reader of it gets).
+    return updateResult(out, (text) => api.loadDocument(kind, text).document);
   };
 
   /**

@@ -97,12 +97,38 @@ impl Updated {
 /// every `now` argument left out. `pre`: the etag the file must have, and whether a file that
 /// breaks a limit may be reset (else its error is raised). A writer whose outcome changed
 /// nothing leaves the file as it is (`changed: false`).
+/// For a text format (index.md) the result's document is the new text's reading: what every
+/// reader of the file gets.
 pub fn update(
     kind: &str,
     bytes: Option<&[u8]>,
     change: Change<'_>,
     now: &Value,
     pre: Precondition<'_>,
+) -> Result<Updated> {
+    update_with(kind, bytes, change, now, pre, true)
+}
+
+/// [`update`] for a host that reads a text format's document from the new text only when its
+/// caller asks for it (the wasm layer: the text crosses once, the document is not built
+/// twice): such a result's `document` is `null`. A JSON kind's result is [`update`]'s.
+pub fn update_unread(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    change: Change<'_>,
+    now: &Value,
+    pre: Precondition<'_>,
+) -> Result<Updated> {
+    update_with(kind, bytes, change, now, pre, false)
+}
+
+fn update_with(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    change: Change<'_>,
+    now: &Value,
+    pre: Precondition<'_>,
+    read_back: bool,
 ) -> Result<Updated> {
     let mut loaded = load_for_update(kind, bytes, pre)?;
     let current = std::mem::take(&mut loaded.document);
@@ -116,7 +142,7 @@ pub fn update(
             return unchanged(kind, document, bytes, loaded.corrupt, result)
         }
     };
-    let finished = finish(kind, &loaded, document, bytes)?;
+    let finished = finish(kind, &loaded, document, bytes, read_back)?;
     Ok(Updated {
         document: finished.document,
         text: finished.text,

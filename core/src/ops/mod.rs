@@ -25,7 +25,7 @@ mod table_host;
 mod table_specify;
 
 pub use args::{Arg, Args};
-pub use file::{query, update, Change, Updated};
+pub use file::{query, update, update_unread, Change, Updated};
 pub use logged::{logged_change, update_logged, LogReplay};
 pub use manifest::{manifest, type_roots};
 pub use resident::Resident;

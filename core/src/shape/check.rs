@@ -93,8 +93,10 @@ pub fn fields(report: &mut Report, map: &Object, shape: &Shape, at: &str) {
 }
 
 fn fields_at(report: &mut Report, map: &Object, shape: &Shape, at: &At<'_>) {
+    // Fields are usually in the shape's order: each is looked for after the one before.
+    let mut next = 0usize;
     for field in shape.fields {
-        check_field(report, map, field, at);
+        next = check_field(report, map, field, at, next);
     }
     let variant = shape.variants.iter().find(|variant| {
         map.get(variant.field)
@@ -102,8 +104,9 @@ fn fields_at(report: &mut Report, map: &Object, shape: &Shape, at: &At<'_>) {
             .is_some_and(|value| variant.values.contains(&value))
     });
     if let Some(variant) = variant {
+        let mut next = 0usize;
         for field in variant.fields {
-            check_field(report, map, field, at);
+            next = check_field(report, map, field, at, next);
         }
     }
     // A shape with variants knows its fields only within a variant (an fctry event of another
@@ -136,13 +139,25 @@ fn unknown_name(what: &str) -> &str {
         .unwrap_or(what)
 }
 
-/// Checks one field: `E_REQUIRED` when a required field is absent (or `null`), else its type.
-fn check_field(report: &mut Report, map: &Object, field: &Field, at: &At<'_>) {
+/// Checks one field of `map`: `E_REQUIRED` when a required field is absent (or `null`), else
+/// its type. The field is looked for at position `near` first; returns the position after
+/// it (`near` when it is absent).
+fn check_field(
+    report: &mut Report,
+    map: &Object,
+    field: &Field,
+    at: &At<'_>,
+    near: usize,
+) -> usize {
     if field.check == Check::ByRule {
-        return;
+        return near;
     }
     let here = At::Key(at, field.name);
-    match present(map, field.name) {
+    let (next, value) = match map.get_near(field.name, near) {
+        Some((found, value)) => (found.saturating_add(1), Some(value)),
+        None => (near, None),
+    };
+    match value.filter(|v| !v.is_null()) {
         None if field.required && field.check == Check::Walk => report.error(
             "E_REQUIRED",
             here.render(),
@@ -151,6 +166,7 @@ fn check_field(report: &mut Report, map: &Object, field: &Field, at: &At<'_>) {
         None => {}
         Some(value) => value_at(report, value, &field.ty, &here, field.name),
     }
+    next
 }
 
 /// Checks `value` against `ty`; `key` names it in messages (`"status"`, `"tags items"`).

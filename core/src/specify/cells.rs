@@ -160,6 +160,9 @@ fn auto(cell: &str) -> Value {
 /// A coverage status with or without its symbol (`⚠ Gap Found`, `No validation`).
 fn coverage(cell: &str) -> Option<&'static str> {
     let text = bare(cell).trim_start_matches(|c: char| !c.is_alphanumeric());
+    if let Some(plain) = COVERAGE.iter().find(|c| **c == text) {
+        return Some(plain);
+    }
     let key = key_of(text);
     if key == "no_validation" {
         return Some("Not Validated");

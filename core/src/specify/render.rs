@@ -5,8 +5,52 @@
 //! are not), `|` in a cell escaped as `\|`.
 
 use super::edit::argument;
+use super::markdown::split_cells;
 use crate::error::{child_path, Result};
 use crate::Value;
+use std::borrow::Cow;
+
+/// A block to render.
+#[derive(Debug, Clone)]
+pub(super) enum BlockOut<'a> {
+    /// Text written as it is.
+    Text(Cow<'a, str>),
+    /// A table.
+    Table(TableOut<'a>),
+}
+
+/// A table to render.
+#[derive(Debug, Clone)]
+pub(super) struct TableOut<'a> {
+    /// Its header line, with its line break.
+    pub header: Cow<'a, str>,
+    /// Its delimiter line, with its line break.
+    pub delimiter: Cow<'a, str>,
+    /// How many columns it has.
+    pub columns: usize,
+    /// Its rows.
+    pub rows: Vec<RowOut<'a>>,
+}
+
+/// A row to render.
+#[derive(Debug, Clone)]
+pub(super) enum RowOut<'a> {
+    /// A row of the text read, unchanged: its line (with its line break) and its place among
+    /// the rows of its table as read.
+    Kept(&'a str, usize),
+    /// A row's cells, and its line as written before (kept when it still reads as them).
+    Cells(Option<&'a str>, Vec<Cow<'a, str>>),
+}
+
+impl<'a> RowOut<'a> {
+    /// Its line as written, if it has one.
+    fn raw(&self) -> Option<&'a str> {
+        match self {
+            RowOut::Kept(raw, _) => Some(raw),
+            RowOut::Cells(raw, _) => *raw,
+        }
+    }
+}
 
 /// The text of an `index.md` document (the result of `parse_markdown`, changed or not).
 pub fn render_markdown(doc: &Value) -> Result<String> {
@@ -14,84 +58,150 @@ pub fn render_markdown(doc: &Value) -> Result<String> {
         .get("blocks")
         .and_then(Value::as_array)
         .ok_or_else(|| argument("/blocks", "an index document has a list of blocks"))?;
-    let mut out = String::new();
-    for (i, block) in blocks.iter().enumerate() {
-        let at = format!("/blocks/{i}");
-        if let Some(text) = block.get("text") {
-            let text = text.as_str().ok_or_else(|| {
-                argument(&child_path(&at, "text"), "a text block's text is a string")
+    let blocks = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, block)| block_of(block, &format!("/blocks/{i}")))
+        .collect::<Result<Vec<_>>>()?;
+    render(&blocks)
+}
+
+/// A block of a `parse_markdown` document, to render.
+fn block_of<'a>(block: &'a Value, at: &str) -> Result<BlockOut<'a>> {
+    if let Some(text) = block.get("text") {
+        let text = text
+            .as_str()
+            .ok_or_else(|| argument(&child_path(at, "text"), "a text block's text is a string"))?;
+        return Ok(BlockOut::Text(Cow::Borrowed(text)));
+    }
+    let Some(table) = block.get("table") else {
+        return Err(argument(at, "a block is {text} or {table}"));
+    };
+    let at = child_path(at, "table");
+    let line = |key: &str| {
+        table.get(key).and_then(Value::as_str).ok_or_else(|| {
+            argument(
+                &child_path(&at, key),
+                &format!("a table's {key} line is a string"),
+            )
+        })
+    };
+    let (header, delimiter) = (line("header")?, line("delimiter")?);
+    let rows = table
+        .get("rows")
+        .and_then(Value::as_array)
+        .ok_or_else(|| argument(&child_path(&at, "rows"), "a table's rows are a list"))?;
+    let rows = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let here = format!("{at}/rows/{i}");
+            let list = row.get("cells").and_then(Value::as_array).ok_or_else(|| {
+                argument(
+                    &child_path(&here, "cells"),
+                    "a row's cells are a list of strings",
+                )
             })?;
-            out.push_str(text);
-        } else if let Some(table) = block.get("table") {
-            table_text(&mut out, table, &child_path(&at, "table"))?;
-        } else {
-            return Err(argument(&at, "a block is {text} or {table}"));
+            let cells = list
+                .iter()
+                .enumerate()
+                .map(|(k, cell)| {
+                    cell.as_str()
+                        .map(Cow::Borrowed)
+                        .ok_or_else(|| argument(&format!("{here}/cells/{k}"), "a cell is a string"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(RowOut::Cells(row.get("raw").and_then(Value::as_str), cells))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(BlockOut::Table(TableOut {
+        header: Cow::Borrowed(header),
+        delimiter: Cow::Borrowed(delimiter),
+        columns: table
+            .get("columns")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len),
+        rows,
+    }))
+}
+
+/// The text of `blocks`.
+pub(super) fn render(blocks: &[BlockOut<'_>]) -> Result<String> {
+    let mut out = String::with_capacity(
+        blocks
+            .iter()
+            .map(|b| match b {
+                BlockOut::Text(t) => t.len(),
+                BlockOut::Table(t) => t.rows.iter().filter_map(RowOut::raw).map(str::len).sum(),
+            })
+            .sum::<usize>()
+            .saturating_add(1024),
+    );
+    for (i, block) in blocks.iter().enumerate() {
+        match block {
+            BlockOut::Text(text) => out.push_str(text),
+            BlockOut::Table(table) => table_text(&mut out, table, &format!("/blocks/{i}/table"))?,
         }
     }
     Ok(out)
 }
 
 /// A table's lines.
-fn table_text(out: &mut String, table: &Value, at: &str) -> Result<()> {
-    let line = |key: &str| {
-        table.get(key).and_then(Value::as_str).ok_or_else(|| {
-            argument(
-                &child_path(at, key),
-                &format!("a table's {key} line is a string"),
-            )
-        })
-    };
-    let (header, delimiter) = (line("header")?, line("delimiter")?);
-    let columns = table
-        .get("columns")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    out.push_str(header);
-    out.push_str(delimiter);
-    let eol = if delimiter.ends_with("\r\n") {
+fn table_text(out: &mut String, table: &TableOut<'_>, at: &str) -> Result<()> {
+    out.push_str(&table.header);
+    out.push_str(&table.delimiter);
+    let eol = if table.delimiter.ends_with("\r\n") {
         "\r\n"
     } else {
         "\n"
     };
-    let rows = table
-        .get("rows")
-        .and_then(Value::as_array)
-        .ok_or_else(|| argument(&child_path(at, "rows"), "a table's rows are a list"))?;
     // Rows are written aligned to the delimiter's widths when the table's rows as written are,
     // else compact, as the rows around them (and as the seed and its template write the rows
     // of a table that has none yet, under a padded header). Worked out only when a row must
     // be written anew.
     let mut widths: Option<Vec<usize>> = None;
-    for (i, row) in rows.iter().enumerate() {
-        let raw = row.get("raw").and_then(Value::as_str);
+    for (i, row) in table.rows.iter().enumerate() {
+        let raw = row.raw();
         let bare = raw.map(|r| r.trim_end_matches(['\r', '\n']));
-        if let (Some(raw), Some(bare), Some(Value::Array(cells))) = (raw, bare, row.get("cells")) {
-            if cells.len() <= columns && same_cells(bare, cells) {
-                // A line after one without its line break (the text's last) starts anew.
-                if !out.is_empty() && !out.ends_with('\n') {
-                    out.push_str(eol);
-                }
-                out.push_str(raw);
-                continue;
+        let cells = match row {
+            RowOut::Cells(_, cells) => cells,
+            RowOut::Kept(..) => &Vec::new(),
+        };
+        let kept = match (row, bare) {
+            (RowOut::Kept(..), _) => true,
+            (RowOut::Cells(..), Some(bare)) => {
+                cells.len() <= table.columns && same_cells(bare, cells)
             }
+            _ => false,
+        };
+        // A line after one without its line break (the text's last) starts anew.
+        let starts_anew = !out.is_empty() && !out.ends_with('\n');
+        if kept {
+            if starts_anew {
+                out.push_str(eol);
+            }
+            out.push_str(raw.unwrap_or_default());
+            continue;
         }
         let here = format!("{at}/rows/{i}");
-        let cells = cells(row, &here)?;
-        if cells.len() > columns {
+        if let Some(k) = cells.iter().position(|c| c.contains(['\n', '\r'])) {
+            return Err(argument(&format!("{here}/cells/{k}"), "a cell is one line"));
+        }
+        if cells.len() > table.columns {
             return Err(argument(
                 &child_path(&here, "cells"),
                 &format!(
-                    "this row has {} cells; the table has {columns} columns",
-                    cells.len()
+                    "this row has {} cells; the table has {} columns",
+                    cells.len(),
+                    table.columns
                 ),
             ));
         }
-        // A line after one without its line break (the text's last) starts on a new line.
-        if !out.is_empty() && !out.ends_with('\n') {
+        if starts_anew {
             out.push_str(eol);
         }
-        let widths = widths.get_or_insert_with(|| aligned_widths(delimiter, rows));
-        out.push_str(&row_line(&cells, widths));
+        let widths = widths.get_or_insert_with(|| aligned_widths(&table.delimiter, &table.rows));
+        row_line(out, cells, widths);
         // A changed row keeps its line's break (none for the text's last line).
         match (raw, bare) {
             (Some(raw), Some(bare)) => out.push_str(raw.get(bare.len()..).unwrap_or_default()),
@@ -103,12 +213,9 @@ fn table_text(out: &mut String, table: &Value, at: &str) -> Result<()> {
 
 /// The delimiter's column widths when the table's rows as written are aligned to them, else
 /// none (rows written compact).
-fn aligned_widths(delimiter: &str, rows: &[Value]) -> Vec<usize> {
+fn aligned_widths(delimiter: &str, rows: &[RowOut<'_>]) -> Vec<usize> {
     let target = widths(delimiter);
-    let mut written = rows
-        .iter()
-        .filter_map(|r| r.get("raw").and_then(Value::as_str))
-        .peekable();
+    let mut written = rows.iter().filter_map(RowOut::raw).peekable();
     let aligned = written.peek().is_some() && written.all(|r| widths(r) == target);
     if aligned {
         target
@@ -117,60 +224,19 @@ fn aligned_widths(delimiter: &str, rows: &[Value]) -> Vec<usize> {
     }
 }
 
-/// True when the line as written reads as these cells: [`row_cells`] without building them
-/// (a pipe right after a backslash is part of its cell, `\|` reads as `|`).
-fn same_cells(line: &str, cells: &[Value]) -> bool {
-    let trimmed = line.trim();
-    let mut pieces: Vec<&str> = Vec::with_capacity(cells.len().saturating_add(2));
-    let mut start = 0usize;
-    let mut previous = '\0';
-    for (at, c) in trimmed.char_indices() {
-        if c == '|' && previous != '\\' {
-            pieces.push(trimmed.get(start..at).unwrap_or_default());
-            start = at.saturating_add(1);
-        }
-        previous = c;
-    }
-    if pieces.is_empty() {
-        return false; // no pipe: not a row
-    }
-    pieces.push(trimmed.get(start..).unwrap_or_default());
-    let mut pieces = &pieces[..];
-    if trimmed.starts_with('|') {
-        pieces = pieces.get(1..).unwrap_or_default();
-    }
-    if super::markdown::ends_with_pipe(trimmed) {
-        pieces = pieces
-            .get(..pieces.len().saturating_sub(1))
-            .unwrap_or_default();
-    }
-    pieces.len() == cells.len()
-        && pieces.iter().zip(cells).all(|(piece, cell)| {
-            let piece = piece.trim();
-            match cell.as_str() {
-                Some(value) if piece.contains("\\|") => piece.replace("\\|", "|") == value,
-                Some(value) => piece == value,
-                None => false,
+/// True when the line as written reads as these cells (the one splitter of the parse).
+fn same_cells(line: &str, cells: &[Cow<'_, str>]) -> bool {
+    let mut spans = Vec::with_capacity(cells.len());
+    split_cells(line, 0, &mut spans)
+        && spans.len() == cells.len()
+        && spans.iter().zip(cells).all(|(span, cell)| {
+            let piece = line.get(span.clone()).unwrap_or_default();
+            if piece.contains("\\|") {
+                piece.replace("\\|", "|") == *cell
+            } else {
+                piece == cell
             }
         })
-}
-
-/// A row's cells as strings, each one line.
-fn cells(row: &Value, at: &str) -> Result<Vec<String>> {
-    let list = row.get("cells").and_then(Value::as_array).ok_or_else(|| {
-        argument(
-            &child_path(at, "cells"),
-            "a row's cells are a list of strings",
-        )
-    })?;
-    list.iter()
-        .enumerate()
-        .map(|(i, cell)| match cell.as_str() {
-            Some(text) if !text.contains(['\n', '\r']) => Ok(text.to_owned()),
-            Some(_) => Err(argument(&format!("{at}/cells/{i}"), "a cell is one line")),
-            None => Err(argument(&format!("{at}/cells/{i}"), "a cell is a string")),
-        })
-        .collect()
 }
 
 /// The width of each cell of a table line as written (its text and spaces; a `\|` counts as
@@ -195,17 +261,22 @@ fn widths(line: &str) -> Vec<usize> {
     widths
 }
 
-/// A row written anew: `| a | b |`, each cell padded to its column's width.
-fn row_line(cells: &[String], widths: &[usize]) -> String {
-    let mut line = String::from("|");
+/// Writes a row anew: `| a | b |`, each cell padded to its column's width.
+fn row_line(out: &mut String, cells: &[Cow<'_, str>], widths: &[usize]) {
+    out.push('|');
     for (i, cell) in cells.iter().enumerate() {
-        let text = cell.replace('|', "\\|");
         let room = widths.get(i).map_or(0, |w| w.saturating_sub(2));
-        let pad = room.saturating_sub(text.chars().count());
-        line.push(' ');
-        line.push_str(&text);
-        line.extend(std::iter::repeat_n(' ', pad));
-        line.push_str(" |");
+        let mut length = 0usize;
+        out.push(' ');
+        for c in cell.chars() {
+            if c == '|' {
+                out.push('\\');
+                length = length.saturating_add(1);
+            }
+            out.push(c);
+            length = length.saturating_add(1);
+        }
+        out.extend(std::iter::repeat_n(' ', room.saturating_sub(length)));
+        out.push_str(" |");
     }
-    line
 }

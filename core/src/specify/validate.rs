@@ -38,11 +38,11 @@ pub fn validate_index(doc: &Value) -> Report {
     }
     let mut requirements: HashSet<&str> = HashSet::new();
     for (i, trace) in rows(map, "traceability_matrix") {
-        let at = format!("/traceability_matrix/{i}");
+        let at = || format!("/traceability_matrix/{i}");
         match present(trace, "fr_id") {
             Some(Value::String(fr)) if requirements.contains(fr.as_str()) => report.error(
                 "E_DUPLICATE_ID",
-                format!("{at}/fr_id"),
+                format!("{}/fr_id", at()),
                 format!("{fr} has two rows in the Traceability Matrix"),
             ),
             Some(Value::String(fr)) => {
@@ -50,14 +50,14 @@ pub fn validate_index(doc: &Value) -> Report {
             }
             Some(other) => type_error(
                 &mut report,
-                &format!("{at}/fr_id"),
+                &format!("{}/fr_id", at()),
                 "fr_id",
                 "a string",
                 other,
             ),
             None => report.error(
                 "E_REQUIRED",
-                format!("{at}/fr_id"),
+                format!("{}/fr_id", at()),
                 "a Traceability Matrix row needs its FR ID",
             ),
         }
@@ -66,7 +66,7 @@ pub fn validate_index(doc: &Value) -> Report {
             if let Some(gap) = gap.as_str().filter(|g| !ids.contains(g)) {
                 report.warn(
                     "W_UNKNOWN_GAP",
-                    format!("{at}/gap_ids/{j}"),
+                    format!("{}/gap_ids/{j}", at()),
                     format!("{gap} is not in the Gap Priority Queue"),
                 );
             }
@@ -90,20 +90,33 @@ fn rows<'a>(map: &'a Map, key: &str) -> Vec<(usize, &'a Map)> {
         .unwrap_or_default()
 }
 
-/// A whole number field within `low..=high`; `code` when outside it.
-fn range(report: &mut Report, map: &Map, at: &str, field: &str, low: u64, high: u64, code: &str) {
+/// A whole number field within `low..=high`; `code` when outside it (`at`: the path of
+/// `map`, made only for a problem).
+fn range(
+    report: &mut Report,
+    map: &Map,
+    at: impl Fn() -> String,
+    field: &str,
+    (low, high): (u64, u64),
+    code: &str,
+) {
     let Some(value) = present(map, field) else {
         return;
     };
-    let here = format!("{at}/{field}");
     match value.as_u64() {
         Some(n) if (low..=high).contains(&n) => {}
         Some(n) => report.error(
             code,
-            here,
+            format!("{}/{field}", at()),
             format!("{field} is {n}; the seed allows {low} to {high}"),
         ),
-        None => type_error(report, &here, field, "a whole number", value),
+        None => type_error(
+            report,
+            &format!("{}/{field}", at()),
+            field,
+            "a whole number",
+            value,
+        ),
     }
 }
 
@@ -116,19 +129,26 @@ fn loop_state(report: &mut Report, state: &Map) {
         .and_then(Value::as_u64)
         .unwrap_or(MAX_ITERATIONS);
     let low = u64::from(matches!(status, Some(s) if s != "not_started"));
+    let here = || at.to_owned();
     range(
         report,
         state,
-        at,
+        here,
         "current_iteration",
-        low,
-        max,
+        (low, max),
         "E_ITERATION_RANGE",
     );
     let stale = present(state, "max_stale")
         .and_then(Value::as_u64)
         .unwrap_or(STALE_LIMIT);
-    range(report, state, at, "stale_count", 0, stale, "E_STALE_RANGE");
+    range(
+        report,
+        state,
+        here,
+        "stale_count",
+        (0, stale),
+        "E_STALE_RANGE",
+    );
     let ended = matches!(status, Some("completed" | "terminated"));
     if ended && present(state, "termination_reason").is_none() {
         report.warn(
@@ -147,26 +167,30 @@ fn loop_state(report: &mut Report, state: &Map) {
 fn gap_ids<'a>(report: &mut Report, gaps: &[(usize, &'a Map)]) -> HashSet<&'a str> {
     let mut ids: HashSet<&str> = HashSet::new();
     for (i, gap) in gaps {
-        let at = format!("/gap_priority_queue/{i}");
-        range(report, gap, &at, "stale", 0, STALE_LIMIT, "E_STALE_RANGE");
+        let at = || format!("/gap_priority_queue/{i}");
+        range(report, gap, at, "stale", (0, STALE_LIMIT), "E_STALE_RANGE");
         match present(gap, "id") {
             Some(Value::String(id)) if ids.contains(id.as_str()) => report.error(
                 "E_DUPLICATE_ID",
-                format!("{at}/id"),
+                format!("{}/id", at()),
                 format!("two gaps have the id {id}"),
             ),
             Some(Value::String(id)) => {
                 if super::queue::gap_number(id).is_none() {
                     report.warn(
                         "W_ID_FORMAT",
-                        format!("{at}/id"),
+                        format!("{}/id", at()),
                         format!("{id:?} is not a gap id of the form G-001"),
                     );
                 }
                 ids.insert(id);
             }
-            Some(other) => type_error(report, &format!("{at}/id"), "id", "a string", other),
-            None => report.error("E_REQUIRED", format!("{at}/id"), "a gap needs its Gap ID"),
+            Some(other) => type_error(report, &format!("{}/id", at()), "id", "a string", other),
+            None => report.error(
+                "E_REQUIRED",
+                format!("{}/id", at()),
+                "a gap needs its Gap ID",
+            ),
         }
     }
     ids

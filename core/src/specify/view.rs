@@ -6,7 +6,7 @@
 
 use super::cells::{self, key_of, Codec};
 use super::layout::{layout_for, Layout};
-use super::markdown::parse_markdown;
+use super::markdown::{self, Block, Markdown, Table};
 use crate::error::Result;
 use crate::{Map, Value};
 use std::cell::RefCell;
@@ -28,11 +28,11 @@ pub struct Bound {
     pub symbols: bool,
 }
 
-/// index.md parsed: the markdown document, its tables bound, and the index document.
+/// index.md parsed: the markdown, its tables bound, and the index document.
 #[derive(Debug, Clone)]
 pub struct Read {
-    /// The markdown document (`parse_markdown`).
-    pub markdown: Value,
+    /// The markdown read (it holds the text).
+    pub markdown: Markdown,
     /// Its tables, in order.
     pub tables: Vec<Bound>,
     /// The index document.
@@ -46,9 +46,8 @@ pub fn parse_index(text: &str) -> Result<Value> {
 }
 
 thread_local! {
-    /// The last index.md a writer read (its text and what it read), for its write: one entry
-    /// per thread, taken by the write.
-    static KEPT: RefCell<Option<(String, Read)>> = const { RefCell::new(None) };
+    /// What the last writer on this thread read (it holds its text), for its write.
+    static KEPT: RefCell<Option<Read>> = const { RefCell::new(None) };
 }
 
 /// [`parse_index`] for a writer: what it read is kept (one per thread) until
@@ -56,33 +55,32 @@ thread_local! {
 pub fn parse_index_for_update(text: &str) -> Result<Value> {
     let read = read(text)?;
     let index = read.index.clone();
-    KEPT.with(|kept| *kept.borrow_mut() = Some((text.to_owned(), read)));
+    KEPT.with(|kept| *kept.borrow_mut() = Some(read));
     Ok(index)
 }
 
 /// What [`parse_index_for_update`] kept of `text`, taken; `None` for another text.
 pub fn take_kept(text: &str) -> Option<Read> {
     KEPT.with(|kept| match kept.borrow_mut().take() {
-        Some((kept_text, read)) if kept_text == text => Some(read),
+        Some(read) if read.markdown.text == text => Some(read),
         _ => None,
     })
 }
 
 /// Reads index.md text: the markdown, its tables bound, and the index document.
 pub fn read(text: &str) -> Result<Read> {
-    let markdown = parse_markdown(text)?;
+    let markdown = markdown::parse(text.to_owned())?;
     let mut tables = Vec::new();
     let mut index = Map::new();
-    let blocks = markdown
-        .get("blocks")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    for (i, block) in blocks.iter().enumerate() {
-        let Some(table) = block.get("table") else {
+    for (i, block) in markdown.blocks.iter().enumerate() {
+        let Block::Table(table) = block else {
             continue;
         };
-        let bound = bind(i, table, &index);
-        index.insert(bound.key.as_str().into(), bound.value(table));
+        let bound = bind(i, table, &markdown.text, &index);
+        index.insert(
+            bound.key.as_str().into(),
+            bound.value(table, &markdown.text),
+        );
         tables.push(bound);
     }
     Ok(Read {
@@ -90,24 +88,6 @@ pub fn read(text: &str) -> Result<Read> {
         tables,
         index: Value::Object(index),
     })
-}
-
-/// The strings of a list field of `value` (`columns`, a row's `cells`).
-pub fn strings<'a>(value: &'a Value, key: &str) -> Vec<&'a str> {
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
-}
-
-/// The rows' cells of a markdown table.
-pub fn rows(table: &Value) -> Vec<Vec<&str>> {
-    table
-        .get("rows")
-        .and_then(Value::as_array)
-        .map(|rows| rows.iter().map(|r| strings(r, "cells")).collect())
-        .unwrap_or_default()
 }
 
 /// `key`, or `key_2`, `key_3`, ... when `taken` already has it.
@@ -121,12 +101,15 @@ pub fn unique(key: String, taken: impl Fn(&str) -> bool) -> String {
         .unwrap_or(key)
 }
 
-/// Binds a markdown table: its key, its layout, and each column's (row's) field.
-pub fn bind(block: usize, table: &Value, index: &Map) -> Bound {
-    let name = |field: &str| table.get(field).and_then(Value::as_str).map(key_of);
-    let section = name("section").unwrap_or_default();
-    let own = name("subsection").unwrap_or_else(|| section.clone());
-    let columns: Vec<String> = strings(table, "columns").into_iter().map(key_of).collect();
+/// Binds a markdown table (its cells in `text`): its key, its layout, and each column's
+/// (row's) field.
+pub fn bind(block: usize, table: &Table, text: &str, index: &Map) -> Bound {
+    let section = table.section.as_deref().map(key_of).unwrap_or_default();
+    let own = table
+        .subsection
+        .as_deref()
+        .map_or_else(|| section.clone(), key_of);
+    let columns: Vec<String> = table.columns.iter().map(|c| key_of(c)).collect();
     let first = columns.first().map_or("", String::as_str);
     let layout = layout_for(&section, &own, first).filter(|l| !l.record || columns.len() >= 2);
     let record = layout.map_or(columns == ["field", "value"], |l| l.record);
@@ -137,9 +120,8 @@ pub fn bind(block: usize, table: &Value, index: &Map) -> Bound {
     let key = unique(base, |k| index.contains_key(k));
     let mut fields: Vec<(String, Codec)> = Vec::new();
     let labels: Vec<String> = if record {
-        rows(table)
-            .iter()
-            .map(|cells| key_of(cells.first().copied().unwrap_or_default()))
+        (0..table.rows.len())
+            .map(|row| key_of(&table.cell(text, row, 0).unwrap_or_default()))
             .collect()
     } else {
         columns
@@ -167,9 +149,11 @@ pub fn bind(block: usize, table: &Value, index: &Map) -> Bound {
         .iter()
         .position(|(_, c)| *c == Codec::Coverage)
         .is_some_and(|at| {
-            rows(table)
-                .iter()
-                .any(|cells| cells.get(at).is_some_and(|c| cells::has_symbol(c)))
+            (0..table.rows.len()).any(|row| {
+                table
+                    .cell(text, row, at)
+                    .is_some_and(|c| cells::has_symbol(&c))
+            })
         });
     Bound {
         block,
@@ -182,14 +166,13 @@ pub fn bind(block: usize, table: &Value, index: &Map) -> Bound {
 }
 
 impl Bound {
-    /// The table's value in the index document.
-    pub fn value(&self, table: &Value) -> Value {
-        let rows = rows(table);
+    /// The table's value in the index document (its cells in `text`).
+    pub fn value(&self, table: &Table, text: &str) -> Value {
         if self.record {
-            let mut record = Map::new();
-            for (cells, (field, codec)) in rows.iter().zip(&self.fields) {
-                let cell = cells.get(1).copied().unwrap_or_default();
-                let (value, max) = cells::read(*codec, cell);
+            let mut record = Map::with_capacity(self.fields.len());
+            for (row, (field, codec)) in self.fields.iter().enumerate() {
+                let cell = table.cell(text, row, 1).unwrap_or_default();
+                let (value, max) = cells::read(*codec, &cell);
                 record.insert(field.as_str().into(), value);
                 if let (Codec::Ratio(max_field), Some(max)) = (codec, max) {
                     record.insert((*max_field).into(), max);
@@ -197,15 +180,16 @@ impl Bound {
             }
             return Value::Object(record);
         }
-        let list = rows
-            .iter()
-            .map(|cells| {
-                let mut row = Map::new();
-                for (i, (field, codec)) in self.fields.iter().enumerate() {
-                    let cell = cells.get(i).copied().unwrap_or_default();
-                    row.insert(field.as_str().into(), cells::read(*codec, cell).0);
+        let list = (0..table.rows.len())
+            .map(|row| {
+                // Fields are distinct by construction (`bind`).
+                let mut map = Map::with_capacity(self.fields.len());
+                let mut cells = table.cells(text, row);
+                for (field, codec) in &self.fields {
+                    let cell = cells.next().unwrap_or_default();
+                    map.push_distinct(field.as_str().into(), cells::read(*codec, &cell).0);
                 }
-                Value::Object(row)
+                Value::Object(map)
             })
             .collect();
         Value::Array(list)

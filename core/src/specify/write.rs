@@ -6,10 +6,12 @@
 use super::cells::{self, key_of, label_of, Codec};
 use super::edit::argument;
 use super::layout::{layout_named, Layout};
-use super::render::render_markdown;
+use super::markdown::{Block, Table};
+use super::render::{render, BlockOut, RowOut, TableOut};
 use super::view::{self, Bound};
 use crate::error::{child_path, Result};
 use crate::{Map, Value};
+use std::borrow::Cow;
 
 /// The first line of an index.md statecore creates.
 const TITLE: &str = "# Feature Index";
@@ -18,6 +20,13 @@ const TITLE: &str = "# Feature Index";
 /// text; `None`: a new file). Untouched rows keep their bytes; `E_ARGUMENT` for a value no
 /// cell can hold.
 pub fn render_index(old: Option<&str>, index: &Value) -> Result<String> {
+    Ok(write_index(old, index)?.0)
+}
+
+/// [`render_index`], and whether every cell written reads back as its value (false: a value
+/// such as `""`, `"-"` or `" x "` reads back otherwise, so the file's reading differs from
+/// `index` by more than the order of its keys and `null` for an empty cell).
+pub fn write_index(old: Option<&str>, index: &Value) -> Result<(String, bool)> {
     let fields = index.as_object().ok_or_else(|| {
         argument(
             "",
@@ -34,61 +43,77 @@ pub fn render_index(old: Option<&str>, index: &Value) -> Result<String> {
     } else {
         "\n"
     };
-    let mut read = match view::take_kept(text) {
+    let read = match view::take_kept(text) {
         Some(read) => read,
         None => view::read(text)?,
     };
+    let source = read.markdown.text.as_str();
+    let mut blocks: Vec<BlockOut<'_>> = read
+        .markdown
+        .blocks
+        .iter()
+        .map(|block| match block {
+            Block::Text(span) => BlockOut::Text(Cow::Borrowed(slice(source, span))),
+            Block::Table(table) => BlockOut::Table(TableOut {
+                header: Cow::Borrowed(slice(source, &table.header)),
+                delimiter: Cow::Borrowed(slice(source, &table.delimiter)),
+                columns: table.columns.len(),
+                rows: (0..table.rows.len())
+                    .zip(&table.rows)
+                    .map(|(i, row)| RowOut::Kept(slice(source, &row.raw), i))
+                    .collect(),
+            }),
+        })
+        .collect();
+    let mut exact = true;
     for bound in &read.tables {
         let Some(new) = fields.get(&bound.key) else {
             continue;
         };
         let old = read.index.get(&bound.key).unwrap_or(&Value::Null);
-        let table = table_mut(&mut read.markdown, bound.block)?;
-        let mut bound = bound.clone();
+        let (Some(BlockOut::Table(out)), Some(Block::Table(table))) = (
+            blocks.get_mut(bound.block),
+            read.markdown.blocks.get(bound.block),
+        ) else {
+            return Err(argument("", "the index lost a table while it was written"));
+        };
+        let mut writing = Writing {
+            out,
+            table,
+            source,
+            bound: bound.clone(),
+            exact: true,
+        };
         if bound.record {
-            write_record(table, &mut bound, old, new)?;
+            writing.record(old, new)?;
         } else {
-            write_rows(table, &mut bound, old, new, eol)?;
+            writing.rows(old, new, eol)?;
         }
+        exact &= writing.exact;
     }
     for (key, new) in fields {
         if read.tables.iter().any(|b| b.key == key.as_str()) || new.is_null() {
             continue;
         }
-        append_section(&mut read.markdown, key, new, eol)?;
+        exact &= append_section(&mut blocks, key, new, eol)?;
     }
-    render_markdown(&read.markdown)
+    Ok((render(&blocks)?, exact))
 }
 
-/// The markdown table of block `block`.
-fn table_mut(markdown: &mut Value, block: usize) -> Result<&mut Map> {
-    markdown
-        .get_mut("blocks")
-        .and_then(Value::as_array_mut)
-        .and_then(|blocks| blocks.get_mut(block))
-        .and_then(|b| b.get_mut("table"))
-        .and_then(Value::as_object_mut)
-        .ok_or_else(|| argument("", "the index lost a table while it was written"))
+/// The text of `span`.
+fn slice<'t>(text: &'t str, span: &std::ops::Range<usize>) -> &'t str {
+    text.get(span.clone()).unwrap_or_default()
 }
 
-/// The rows of a markdown table.
-fn rows_mut(table: &mut Map) -> Result<&mut Vec<Value>> {
-    if !matches!(table.get("rows"), Some(Value::Array(_))) {
-        table.insert("rows".into(), Value::Array(Vec::new()));
-    }
-    table
-        .get_mut("rows")
-        .and_then(Value::as_array_mut)
-        .ok_or_else(|| argument("", "a table's rows are a list"))
-}
-
-/// The cells of a row, made at least `width` long.
-fn cells_mut(row: &mut Value, width: usize) -> Option<&mut Vec<Value>> {
-    let cells = row.get_mut("cells").and_then(Value::as_array_mut)?;
-    while cells.len() < width {
-        cells.push(Value::from(""));
-    }
-    Some(cells)
+/// A table being written: what will be rendered, the table as read (its cells in `source`),
+/// and what its columns (rows) hold.
+struct Writing<'w, 'a> {
+    out: &'w mut TableOut<'a>,
+    table: &'w Table,
+    source: &'a str,
+    bound: Bound,
+    /// False once a cell written does not read back as its value.
+    exact: bool,
 }
 
 /// True when two values of a field are the same (`null`, absent and, for a list, `[]` alike).
@@ -104,185 +129,289 @@ fn same(codec: Codec, a: Option<&Value>, b: Option<&Value>) -> bool {
     a == b
 }
 
-/// A field/value table: changed values rewritten in their row, new fields appended as rows.
-fn write_record(table: &mut Map, bound: &mut Bound, old: &Value, new: &Value) -> Result<()> {
-    let at = format!("/{}", bound.key);
-    let new = new
-        .as_object()
-        .ok_or_else(|| argument(&at, "this table is a field/value table: an object"))?;
-    let bold = view::rows(&Value::Object(table.clone()))
-        .first()
-        .and_then(|cells| cells.first().map(|c| c.starts_with("**")))
-        .unwrap_or(true);
-    for (i, (field, codec)) in bound.fields.clone().iter().enumerate() {
-        let max = match codec {
-            Codec::Ratio(max) => Some(*max),
-            _ => None,
-        };
-        let changed = !same(*codec, old.get(field), new.get(field))
-            || max.is_some_and(|m| !same(*codec, old.get(m), new.get(m)));
-        if !changed {
-            continue;
+impl<'a> Writing<'_, 'a> {
+    /// The text of a cell of `codec` holding `value` (and a ratio's maximum `max`), noting
+    /// when it does not read back as them.
+    fn cell(
+        &mut self,
+        codec: Codec,
+        value: &Value,
+        max: Option<&Value>,
+        at: &str,
+    ) -> Result<String> {
+        // A field/value table's cells are written plainly.
+        let symbols = self.bound.symbols && !self.bound.record;
+        let text = cells::write(codec, value, max, symbols, at)?;
+        let (read, read_max) = cells::read(codec, text.trim());
+        let ratio = matches!(codec, Codec::Ratio(_)) && max.is_some();
+        if !same(codec, Some(&read), Some(value)) || (ratio && !same(codec, read_max.as_ref(), max))
+        {
+            self.exact = false;
         }
-        let value = new.get(field).unwrap_or(&Value::Null);
-        let text = cells::write(
-            *codec,
-            value,
-            max.and_then(|m| new.get(m)),
-            false,
-            &child_path(&at, field),
-        )?;
-        let row = rows_mut(table)?.get_mut(i);
-        if let Some(cells) = row.and_then(|r| cells_mut(r, 2)) {
-            if let Some(cell) = cells.get_mut(1) {
-                *cell = Value::from(text);
+        Ok(text)
+    }
+
+    /// The cells of row `i` to change, made at least `width` long (a row as read gets its
+    /// cells from the text).
+    fn cells_mut(&mut self, i: usize, width: usize) -> Option<&mut Vec<Cow<'a, str>>> {
+        cells_of(self.out.rows.get_mut(i)?, self.table, self.source, width)
+    }
+
+    /// A field/value table: changed values rewritten in their row, new fields appended as
+    /// rows.
+    fn record(&mut self, old: &Value, new: &Value) -> Result<()> {
+        let at = format!("/{}", self.bound.key);
+        let new = new
+            .as_object()
+            .ok_or_else(|| argument(&at, "this table is a field/value table: an object"))?;
+        let bold = self
+            .table
+            .cell(self.source, 0, 0)
+            .is_none_or(|c| c.starts_with("**"));
+        for (i, (field, codec)) in self.bound.fields.clone().iter().enumerate() {
+            let max = match codec {
+                Codec::Ratio(max) => Some(*max),
+                _ => None,
+            };
+            let changed = !same(*codec, old.get(field), new.get(field))
+                || max.is_some_and(|m| !same(*codec, old.get(m), new.get(m)));
+            if !changed {
+                continue;
+            }
+            let value = new.get(field).unwrap_or(&Value::Null);
+            let text = self.cell(
+                *codec,
+                value,
+                max.and_then(|m| new.get(m)),
+                &child_path(&at, field),
+            )?;
+            if let Some(cell) = self.cells_mut(i, 2).and_then(|cells| cells.get_mut(1)) {
+                *cell = Cow::Owned(text);
             }
         }
-    }
-    for (field, value) in new {
-        let known = bound.layout.and_then(|l| l.field(field));
-        // A known row is written even empty (the seed's `null` reason); another only with a value.
-        if (value.is_null() && known.is_none()) || bound.slot(field).is_some() {
-            continue;
+        for (field, value) in new {
+            let known = self.bound.layout.and_then(|l| l.field(field));
+            // A known row is written even empty (the seed's `null` reason); another only with a value.
+            if (value.is_null() && known.is_none()) || self.bound.slot(field).is_some() {
+                continue;
+            }
+            // A ratio's maximum alone is written with its number's row.
+            let ratio = self.bound.layout.and_then(|l| {
+                l.columns
+                    .iter()
+                    .find(|c| matches!(c.codec, Codec::Ratio(m) if m == field))
+            });
+            let (column_field, codec, label) = match (known, ratio) {
+                (Some(c), _) | (None, Some(c)) => {
+                    (c.field.to_owned(), c.codec, c.header.to_owned())
+                }
+                (None, None) => {
+                    let label = new_label(field, &child_path(&at, field))?;
+                    let label = if bold { format!("**{label}**") } else { label };
+                    (field.to_string(), Codec::Auto, label)
+                }
+            };
+            if self.bound.slot(&column_field).is_some() {
+                continue;
+            }
+            let label = if bold {
+                label
+            } else {
+                label.trim_matches('*').to_owned()
+            };
+            let max = match codec {
+                Codec::Ratio(m) => new.get(m),
+                _ => None,
+            };
+            let cell_value = new.get(&column_field).unwrap_or(&Value::Null);
+            let text = self.cell(codec, cell_value, max, &child_path(&at, field))?;
+            self.out.rows.push(RowOut::Cells(
+                None,
+                vec![Cow::Owned(label), Cow::Owned(text)],
+            ));
+            self.bound.fields.push((column_field, codec));
         }
-        // A ratio's maximum alone is written with its number's row.
-        let ratio = bound.layout.and_then(|l| {
-            l.columns
-                .iter()
-                .find(|c| matches!(c.codec, Codec::Ratio(m) if m == field))
+        Ok(())
+    }
+
+    /// A table of rows: rows the document still has kept (moved when they moved), changed
+    /// cells rewritten, new rows appended, rows it no longer has removed; a field no column
+    /// holds adds its column.
+    fn rows(&mut self, old: &Value, new: &Value, eol: &str) -> Result<()> {
+        let at = format!("/{}", self.bound.key);
+        let new = new
+            .as_array()
+            .ok_or_else(|| argument(&at, "this table is a list of rows"))?;
+        for (i, row) in new.iter().enumerate() {
+            let Some(row) = row.as_object() else {
+                return Err(argument(
+                    &format!("{at}/{i}"),
+                    "a row is an object of its columns",
+                ));
+            };
+            for (k, (field, value)) in row.iter().enumerate() {
+                // A row as read has the columns' fields in order: no lookup for those.
+                let in_place = self.bound.fields.get(k).is_some_and(|(f, _)| f == field);
+                if in_place || value.is_null() || self.bound.slot(field).is_some() {
+                    continue;
+                }
+                let (header, codec) = match self.bound.layout.and_then(|l| l.field(field)) {
+                    Some(c) => (c.header.to_owned(), c.codec),
+                    None => (new_label(field, &format!("{at}/{i}/{field}"))?, Codec::Auto),
+                };
+                self.add_column(&header, eol);
+                self.bound.fields.push((field.to_string(), codec));
+            }
+        }
+        let width = self.bound.fields.len();
+        let old_values = old.as_array().map_or(&[][..], Vec::as_slice);
+        // Each row as read, until it is placed.
+        let mut old_rows: Vec<Option<RowOut<'a>>> = std::mem::take(&mut self.out.rows)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let fields = &self.bound.fields.clone();
+        let (kept, taken) = kept_rows(old_values.len(), new.len(), |i, j| {
+            match (old_values.get(i), new.get(j)) {
+                (Some(o), Some(value)) => {
+                    o == value || fields.iter().all(|(f, c)| same(*c, o.get(f), value.get(f)))
+                }
+                _ => false,
+            }
         });
-        let (column_field, codec, label) = match (known, ratio) {
-            (Some(c), _) | (None, Some(c)) => (c.field.to_owned(), c.codec, c.header.to_owned()),
-            (None, None) => {
-                let label = new_label(field, &child_path(&at, field))?;
-                let label = if bold { format!("**{label}**") } else { label };
-                (field.to_string(), Codec::Auto, label)
+        let mut out = Vec::with_capacity(new.len());
+        for (j, value) in new.iter().enumerate() {
+            let keeps = kept.get(j).copied().flatten();
+            if let Some(row) = keeps
+                .and_then(|i| old_rows.get_mut(i))
+                .and_then(Option::take)
+            {
+                out.push(row);
+                continue;
             }
-        };
-        if bound.slot(&column_field).is_some() {
-            continue;
+            // A changed row is written over the row in its place, when no row kept that.
+            let base = match taken.get(j) {
+                Some(false) => old_rows.get_mut(j).and_then(Option::take),
+                _ => None,
+            };
+            let (mut row, before) = match base {
+                Some(row) => (row, old_values.get(j)),
+                None => (RowOut::Cells(None, Vec::new()), None),
+            };
+            let here = format!("{at}/{j}");
+            let fresh = before.is_none();
+            let Some(cells) = cells_of(&mut row, self.table, self.source, width) else {
+                continue;
+            };
+            for (i, (field, codec)) in fields.iter().enumerate() {
+                let was = before.and_then(|b| b.get(field));
+                if !fresh && same(*codec, was, value.get(field)) {
+                    continue;
+                }
+                let text = self.cell(
+                    *codec,
+                    value.get(field).unwrap_or(&Value::Null),
+                    None,
+                    &child_path(&here, field),
+                )?;
+                if let Some(cell) = cells.get_mut(i) {
+                    *cell = Cow::Owned(text);
+                }
+            }
+            out.push(row);
         }
-        let label = if bold {
-            label
-        } else {
-            label.trim_matches('*').to_owned()
-        };
-        let max = match codec {
-            Codec::Ratio(m) => new.get(m),
-            _ => None,
-        };
-        let cell_value = new.get(&column_field).unwrap_or(&Value::Null);
-        let text = cells::write(codec, cell_value, max, false, &child_path(&at, field))?;
-        let mut row = Map::new();
-        row.insert(
-            "cells".into(),
-            Value::Array(vec![label.into(), text.into()]),
-        );
-        rows_mut(table)?.push(Value::Object(row));
-        bound.fields.push((column_field, codec));
+        self.out.rows = out;
+        Ok(())
     }
-    Ok(())
+
+    /// Adds a column: its header and delimiter cells, and `-` in every row.
+    fn add_column(&mut self, header: &str, eol: &str) {
+        let dashes = "-".repeat(header.chars().count().saturating_add(2));
+        let padded = format!(" {header} ");
+        for (line, cell) in [
+            (&mut self.out.header, padded.as_str()),
+            (&mut self.out.delimiter, dashes.as_str()),
+        ] {
+            let bare = line.trim_end_matches(['\r', '\n']);
+            let end = line
+                .get(bare.len()..)
+                .filter(|e| !e.is_empty())
+                .unwrap_or(eol);
+            let trimmed = bare.trim_end();
+            let text = if trimmed.ends_with('|') && !trimmed.ends_with("\\|") {
+                format!("{trimmed}{cell}|{end}")
+            } else {
+                format!("{trimmed} |{cell}{end}")
+            };
+            *line = Cow::Owned(text);
+        }
+        let width = self.out.columns;
+        self.out.columns = width.saturating_add(1);
+        for i in 0..self.out.rows.len() {
+            if let Some(cells) = self.cells_mut(i, width) {
+                cells.push(Cow::Borrowed("-"));
+            }
+        }
+    }
 }
 
-/// A table of rows: rows the document still has kept (moved when they moved), changed cells
-/// rewritten, new rows appended, rows it no longer has removed; a field no column holds adds
-/// its column.
-fn write_rows(
-    table: &mut Map,
-    bound: &mut Bound,
-    old: &Value,
-    new: &Value,
-    eol: &str,
-) -> Result<()> {
-    let at = format!("/{}", bound.key);
-    let new = new
-        .as_array()
-        .ok_or_else(|| argument(&at, "this table is a list of rows"))?;
-    for (i, row) in new.iter().enumerate() {
-        let Some(row) = row.as_object() else {
-            return Err(argument(
-                &format!("{at}/{i}"),
-                "a row is an object of its columns",
-            ));
-        };
-        for (field, value) in row {
-            if value.is_null() || bound.slot(field).is_some() {
-                continue;
-            }
-            let (header, codec) = match bound.layout.and_then(|l| l.field(field)) {
-                Some(c) => (c.header.to_owned(), c.codec),
-                None => (new_label(field, &format!("{at}/{i}/{field}"))?, Codec::Auto),
-            };
-            add_column(table, &header, eol);
-            bound.fields.push((field.to_string(), codec));
+/// The row as read that each of `news` new rows keeps as it is (`equal(old, new)`: their
+/// values are the same), and which rows as read are kept: the row in its place first, then,
+/// for a row that moved, the first free equal row after the last one kept (wrapping round),
+/// so that a shifted or a changed row costs one pass.
+fn kept_rows(
+    olds: usize,
+    news: usize,
+    equal: impl Fn(usize, usize) -> bool,
+) -> (Vec<Option<usize>>, Vec<bool>) {
+    let mut taken = vec![false; olds];
+    let mut kept: Vec<Option<usize>> = (0..news)
+        .map(|j| (j < olds && equal(j, j)).then_some(j))
+        .collect();
+    for i in kept.iter().flatten() {
+        if let Some(flag) = taken.get_mut(*i) {
+            *flag = true;
         }
     }
-    let width = bound.fields.len();
-    let old_values = old.as_array().map_or(&[][..], Vec::as_slice);
-    let old_rows = std::mem::take(rows_mut(table)?);
-    let mut used = vec![false; old_rows.len()];
-    let mut out = Vec::with_capacity(new.len());
-    for (j, value) in new.iter().enumerate() {
-        let equal = |i: usize| {
-            old_values.get(i).is_some_and(|o| {
-                bound
-                    .fields
-                    .iter()
-                    .all(|(f, c)| same(*c, o.get(f), value.get(f)))
-            })
-        };
-        let free = |i: usize, used: &[bool]| !used.get(i).copied().unwrap_or(true);
-        let kept = if free(j, &used) && equal(j) {
-            Some(j)
-        } else {
-            (0..old_rows.len()).find(|&i| free(i, &used) && equal(i))
-        };
-        if let Some(i) = kept {
-            if let (Some(flag), Some(row)) = (used.get_mut(i), old_rows.get(i)) {
-                *flag = true;
-                out.push(row.clone());
-                continue;
-            }
-        }
-        let base = if free(j, &used) { Some(j) } else { None };
-        let (mut row, before) = match base.and_then(|i| old_rows.get(i).map(|r| (i, r))) {
-            Some((i, row)) => {
-                if let Some(flag) = used.get_mut(i) {
-                    *flag = true;
-                }
-                (row.clone(), old_values.get(i))
-            }
-            None => {
-                let mut fresh = Map::new();
-                fresh.insert("cells".into(), Value::Array(Vec::new()));
-                (Value::Object(fresh), None)
-            }
-        };
-        let here = format!("{at}/{j}");
-        let fresh = before.is_none();
-        let Some(cells) = cells_mut(&mut row, width) else {
+    let mut hint = 0usize;
+    for (j, keeps) in kept.iter_mut().enumerate() {
+        if let Some(i) = keeps {
+            hint = i.saturating_add(1);
             continue;
-        };
-        for (i, (field, codec)) in bound.fields.iter().enumerate() {
-            let was = before.and_then(|b| b.get(field));
-            if !fresh && same(*codec, was, value.get(field)) {
-                continue;
-            }
-            let text = cells::write(
-                *codec,
-                value.get(field).unwrap_or(&Value::Null),
-                None,
-                bound.symbols,
-                &child_path(&here, field),
-            )?;
-            if let Some(cell) = cells.get_mut(i) {
-                *cell = Value::from(text);
-            }
         }
-        out.push(row);
+        let free = |i: &usize| taken.get(*i) == Some(&false);
+        let found = (hint..olds)
+            .chain(0..hint.min(olds))
+            .find(|i| free(i) && equal(*i, j));
+        if let Some(i) = found {
+            *keeps = Some(i);
+            if let Some(flag) = taken.get_mut(i) {
+                *flag = true;
+            }
+            hint = i.saturating_add(1);
+        }
     }
-    *rows_mut(table)? = out;
-    Ok(())
+    (kept, taken)
+}
+
+/// The cells of `row` to change, made at least `width` long: a row as read (of `table`, its
+/// cells in `source`) gets its cells.
+fn cells_of<'r, 'a>(
+    row: &'r mut RowOut<'a>,
+    table: &Table,
+    source: &'a str,
+    width: usize,
+) -> Option<&'r mut Vec<Cow<'a, str>>> {
+    if let RowOut::Kept(raw, i) = *row {
+        *row = RowOut::Cells(Some(raw), table.cells(source, i).collect());
+    }
+    let RowOut::Cells(_, cells) = row else {
+        return None;
+    };
+    while cells.len() < width {
+        cells.push(Cow::Borrowed(""));
+    }
+    Some(cells)
 }
 
 /// The label of a new row or column for `field`, which must read back as `field`.
@@ -301,42 +430,14 @@ fn new_label(field: &str, at: &str) -> Result<String> {
     Ok(label)
 }
 
-/// Adds a column to a table: its header and delimiter cells, and `-` in every row.
-fn add_column(table: &mut Map, header: &str, eol: &str) {
-    let dashes = "-".repeat(header.chars().count().saturating_add(2));
-    for (key, cell) in [("header", format!(" {header} ")), ("delimiter", dashes)] {
-        let line = table.get(key).and_then(Value::as_str).unwrap_or_default();
-        let bare = line.trim_end_matches(['\r', '\n']);
-        let end = line
-            .get(bare.len()..)
-            .filter(|e| !e.is_empty())
-            .unwrap_or(eol);
-        let trimmed = bare.trim_end();
-        let text = if trimmed.ends_with('|') && !trimmed.ends_with("\\|") {
-            format!("{trimmed}{cell}|{end}")
-        } else {
-            format!("{trimmed} |{cell}{end}")
-        };
-        table.insert(key.into(), Value::from(text));
-    }
-    let width = table
-        .get("columns")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    if let Some(columns) = table.get_mut("columns").and_then(Value::as_array_mut) {
-        columns.push(Value::from(header));
-    }
-    if let Ok(rows) = rows_mut(table) {
-        for row in rows {
-            if let Some(cells) = cells_mut(row, width) {
-                cells.push(Value::from("-"));
-            }
-        }
-    }
-}
-
-/// Appends a new section with `value` as its table.
-fn append_section(markdown: &mut Value, key: &str, value: &Value, eol: &str) -> Result<()> {
+/// Appends a new section with `value` as its table; false when a cell written does not read
+/// back as its value.
+fn append_section(
+    blocks: &mut Vec<BlockOut<'_>>,
+    key: &str,
+    value: &Value,
+    eol: &str,
+) -> Result<bool> {
     let at = format!("/{key}");
     let layout: Option<&Layout> = layout_named(key);
     let record = layout.map_or(value.is_object(), |l| l.record);
@@ -354,55 +455,41 @@ fn append_section(markdown: &mut Value, key: &str, value: &Value, eol: &str) -> 
         .iter()
         .map(|c| format!("|{}", "-".repeat(c.chars().count().saturating_add(2))))
         .collect();
-    let blocks = markdown
-        .get_mut("blocks")
-        .and_then(Value::as_array_mut)
-        .ok_or_else(|| argument("", "the index lost its blocks while it was written"))?;
     let ends_line = match blocks.last() {
-        Some(b) => b
-            .get("text")
-            .and_then(Value::as_str)
-            .is_none_or(|t| t.ends_with('\n')),
-        None => true,
+        Some(BlockOut::Text(t)) => t.ends_with('\n'),
+        _ => true,
     };
     let lead = if ends_line { "" } else { eol };
-    let mut text = Map::new();
-    text.insert(
-        "text".into(),
-        Value::from(format!("{lead}{eol}## {title}{eol}{eol}")),
-    );
-    blocks.push(Value::Object(text));
-    let mut table = Map::new();
-    let strings = |items: &[String]| Value::Array(items.iter().map(Value::from).collect());
-    table.insert("line".into(), Value::from(1u64));
-    table.insert("section".into(), Value::from(title.as_str()));
-    table.insert("subsection".into(), Value::Null);
-    table.insert("columns".into(), strings(&columns));
-    table.insert("header".into(), Value::from(format!("{header}|{eol}")));
-    table.insert(
-        "delimiter".into(),
-        Value::from(format!("{delimiter}|{eol}")),
-    );
-    table.insert("rows".into(), Value::Array(Vec::new()));
-    let table_value = Value::Object(table);
-    let mut bound = view::bind(blocks.len(), &table_value, &Map::new());
+    blocks.push(BlockOut::Text(Cow::Owned(format!(
+        "{lead}{eol}## {title}{eol}{eol}"
+    ))));
+    let table = Table {
+        line: 1,
+        section: Some(title),
+        columns,
+        ..Table::default()
+    };
+    let mut bound = view::bind(blocks.len(), &table, "", &Map::new());
     bound.key = key.to_owned();
-    let Value::Object(mut table) = table_value else {
-        return Ok(());
+    let mut out = TableOut {
+        header: Cow::Owned(format!("{header}|{eol}")),
+        delimiter: Cow::Owned(format!("{delimiter}|{eol}")),
+        columns: table.columns.len(),
+        rows: Vec::new(),
+    };
+    let mut writing = Writing {
+        out: &mut out,
+        table: &table,
+        source: "",
+        bound,
+        exact: true,
     };
     if record {
-        write_record(&mut table, &mut bound, &Value::Null, value)?;
+        writing.record(&Value::Null, value)?;
     } else {
-        write_rows(
-            &mut table,
-            &mut bound,
-            &Value::Array(Vec::new()),
-            value,
-            eol,
-        )?;
+        writing.rows(&Value::Array(Vec::new()), value, eol)?;
     }
-    let mut block = Map::new();
-    block.insert("table".into(), Value::Object(table));
-    blocks.push(Value::Object(block));
-    Ok(())
+    let exact = writing.exact;
+    blocks.push(BlockOut::Table(out));
+    Ok(exact)
 }

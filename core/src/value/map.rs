@@ -125,6 +125,18 @@ impl Map {
         }
     }
 
+    /// The position and value of `key`, looked for at position `at` first (where a caller
+    /// walking keys in a usual order expects it), then as [`Map::get`] does.
+    pub fn get_near(&self, key: &str, at: usize) -> Option<(usize, &Value)> {
+        match self.entries.get(at) {
+            Some((k, v)) if k == key => Some((at, v)),
+            _ => {
+                let found = self.position(key)?;
+                self.entries.get(found).map(|(_, v)| (found, v))
+            }
+        }
+    }
+
     /// The value of `key`.
     pub fn get<Q: AsRef<str> + ?Sized>(&self, key: &Q) -> Option<&Value> {
         let at = self.position(key.as_ref())?;
@@ -166,7 +178,8 @@ impl Map {
     }
 
     /// Adds `key` at the end without looking for it: for a caller that knows its keys are
-    /// distinct (the keys of a Python `dict` that are exact `str`). A repeated key would leave
+    /// distinct (the keys of a Python `dict` that are exact `str`, the fields of an index.md
+    /// table as bound, a fixed set of keys). A repeated key would leave
     /// the map with two entries for it, so every other caller uses `insert` or `insert_new`.
     pub fn push_distinct(&mut self, key: Str, value: Value) {
         self.push(key, value);
@@ -270,8 +283,22 @@ impl ExactSizeIterator for IterMut<'_> {}
 
 /// Equal when both have the same keys with equal values, in any order (as serde_json's).
 impl PartialEq for Map {
+    /// Maps are equal when they hold the same keys with equal values, in any order. Entries
+    /// in the same order are compared in one pass; from the first key out of order, by lookup.
     fn eq(&self, other: &Map) -> bool {
-        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+        if self.len() != other.len() {
+            return false;
+        }
+        for (i, ((ka, va), (kb, vb))) in self.entries.iter().zip(&other.entries).enumerate() {
+            if ka != kb {
+                let rest = self.entries.get(i..).unwrap_or_default();
+                return rest.iter().all(|(k, v)| other.get(k) == Some(v));
+            }
+            if va != vb {
+                return false;
+            }
+        }
+        true
     }
 }
 
