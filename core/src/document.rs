@@ -301,21 +301,23 @@ pub fn prepare_over(kind: &str, document: &Value, old: Option<&[u8]>) -> Result<
     json::check_document_size(text.len(), "the new document")?;
     // A value the text holds otherwise (`""` read back as `null`): the file's reading is what
     // every reader gets, so it is what must be valid.
-    let (report, reading) = match exact {
-        true => (report, None),
-        false => {
-            let reading = self::reading(kind, &text)?.unwrap_or_default();
+    let (report, reading) = match (exact, &kinds::kind(kind)?.format) {
+        (false, Format::Text { name, read, .. }) => {
+            let reading = read(&text)?;
             let report = kinds::validate(kind, &reading)?;
             if !report.valid() {
                 return Err(refused_invalid(
                     kind,
                     &report,
-                    "the document as index.md would read it back (a cell holds its value as \
-                     text); the file was left unchanged",
+                    &format!(
+                        "the document as {name} would read it back (a cell holds its value as \
+                         text); the file was left unchanged"
+                    ),
                 ));
             }
             (report, Some(reading))
         }
+        _ => (report, None),
     };
     let etag = json::etag(text.as_bytes());
     Ok(Prepared {

@@ -353,7 +353,7 @@ function loadedResult(out, source) {
  * makes it when it is first read.
  */
 function updateResult(out, readText) {
-  if (out.startsWith("^") && readText) {
+  if (out.startsWith("^")) {
     // A text format (index.md) whose document is the text's reading, made when first read.
     const cut = out.indexOf("\n");
     const text = out.slice(cut + 1);
