@@ -275,6 +275,22 @@ fn pointer(path: &[Segment<'_>]) -> String {
 
 /// Checks a value built by a host against the limits: depth and string length.
 pub fn check_limits(value: &Value) -> Result<()> {
+    /// True when `value`, at `depth`, is within the limits (a first walk that keeps no path:
+    /// nearly every value is).
+    fn within(value: &Value, depth: usize) -> bool {
+        let deeper = depth.saturating_add(1);
+        match value {
+            Value::String(s) => s.len() <= MAX_STRING_BYTES,
+            Value::Array(items) => depth < MAX_DEPTH && items.iter().all(|v| within(v, deeper)),
+            Value::Object(map) => {
+                depth < MAX_DEPTH
+                    && map
+                        .iter()
+                        .all(|(k, v)| k.len() <= MAX_STRING_BYTES && within(v, deeper))
+            }
+            _ => true,
+        }
+    }
     fn walk<'v>(value: &'v Value, path: &mut Vec<Segment<'v>>) -> Result<()> {
         let here = |path: &[Segment<'_>]| pointer(path);
         match value {
@@ -308,6 +324,9 @@ pub fn check_limits(value: &Value) -> Result<()> {
             }
             _ => Ok(()),
         }
+    }
+    if within(value, 0) {
+        return Ok(());
     }
     walk(value, &mut Vec::new())
 }

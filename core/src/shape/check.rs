@@ -150,7 +150,11 @@ fn check_field(
     near: usize,
 ) -> usize {
     if field.check == Check::ByRule {
-        return near;
+        // Checked by the kind's rules; stepped over when it is where it was looked for.
+        let here = map
+            .key_at(near)
+            .is_some_and(|k| crate::value::same_bytes(k.as_bytes(), field.name.as_bytes()));
+        return if here { near.saturating_add(1) } else { near };
     }
     let here = At::Key(at, field.name);
     let (next, value) = match map.get_near(field.name, near) {

@@ -70,9 +70,24 @@ pub fn label_of(key: &str) -> String {
         .join(" ")
 }
 
+/// `str::trim`, without its work for a text that starts and ends with a visible ASCII
+/// character (a cell as read is trimmed already).
+fn trim(text: &str) -> &str {
+    let visible = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_graphic());
+    let bytes = text.as_bytes();
+    if visible(bytes.first()) && visible(bytes.last()) {
+        text
+    } else {
+        text.trim()
+    }
+}
+
 /// The cell's text without emphasis or code markup around it (`**x**`, `` `x` ``).
 fn bare(cell: &str) -> &str {
-    let mut text = cell.trim();
+    let mut text = trim(cell);
+    if !text.starts_with(['*', '_', '`']) {
+        return text;
+    }
     loop {
         let inner = ["**", "__", "`"].iter().find_map(|m| {
             text.strip_prefix(m)
@@ -88,7 +103,7 @@ fn bare(cell: &str) -> &str {
 
 /// True for a cell that holds no value: empty or `-`.
 fn empty(cell: &str) -> bool {
-    matches!(cell.trim(), "" | "-")
+    matches!(trim(cell), "" | "-")
 }
 
 /// What a cell reads as: its value, and the maximum of a `n / max` cell.

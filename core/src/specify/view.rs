@@ -62,7 +62,9 @@ pub fn parse_index_for_update(text: &str) -> Result<Value> {
 /// What [`parse_index_for_update`] kept of `text`, taken; `None` for another text.
 pub fn take_kept(text: &str) -> Option<Read> {
     KEPT.with(|kept| match kept.borrow_mut().take() {
-        Some(read) if read.markdown.text == text => Some(read),
+        Some(read) if crate::value::same_bytes(read.markdown.text.as_bytes(), text.as_bytes()) => {
+            Some(read)
+        }
         _ => None,
     })
 }

@@ -10,6 +10,7 @@ use super::markdown::{Block, Table};
 use super::render::{render, BlockOut, RowOut, TableOut};
 use super::view::{self, Bound};
 use crate::error::{child_path, Result};
+use crate::value::same_bytes;
 use crate::{Map, Value};
 use std::borrow::Cow;
 
@@ -251,7 +252,8 @@ impl<'a> Writing<'_, 'a> {
             };
             for (k, (field, value)) in row.iter().enumerate() {
                 // A row as read has the columns' fields in order: no lookup for those.
-                let in_place = self.bound.fields.get(k).is_some_and(|(f, _)| f == field);
+                let in_place = (self.bound.fields.get(k))
+                    .is_some_and(|(f, _)| same_bytes(f.as_bytes(), field.as_bytes()));
                 if in_place || value.is_null() || self.bound.slot(field).is_some() {
                     continue;
                 }

@@ -108,18 +108,20 @@ impl Map {
     /// The position of `key`.
     fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
-            Some(index) if !index.collided => index
-                .positions
-                .get(&hash_key(key))
-                .copied()
-                .filter(|&at| self.entries.get(at).is_some_and(|(k, _)| k == key)),
+            Some(index) if !index.collided => {
+                index.positions.get(&hash_key(key)).copied().filter(|&at| {
+                    self.entries
+                        .get(at)
+                        .is_some_and(|(k, _)| super::same_bytes(k.as_bytes(), key.as_bytes()))
+                })
+            }
             _ => {
                 // Length and first byte before the bytes: most keys differ there, and a
                 // short key is not worth a `memcmp` call.
                 let key = key.as_bytes();
                 self.entries.iter().position(|(k, _)| {
                     let k = k.as_bytes();
-                    k.len() == key.len() && k.first() == key.first() && k == key
+                    k.len() == key.len() && k.first() == key.first() && super::same_bytes(k, key)
                 })
             }
         }
@@ -129,12 +131,17 @@ impl Map {
     /// walking keys in a usual order expects it), then as [`Map::get`] does.
     pub fn get_near(&self, key: &str, at: usize) -> Option<(usize, &Value)> {
         match self.entries.get(at) {
-            Some((k, v)) if k == key => Some((at, v)),
+            Some((k, v)) if super::same_bytes(k.as_bytes(), key.as_bytes()) => Some((at, v)),
             _ => {
                 let found = self.position(key)?;
                 self.entries.get(found).map(|(_, v)| (found, v))
             }
         }
+    }
+
+    /// The key at position `at`.
+    pub fn key_at(&self, at: usize) -> Option<&Str> {
+        self.entries.get(at).map(|(k, _)| k)
     }
 
     /// The value of `key`.
@@ -290,7 +297,7 @@ impl PartialEq for Map {
             return false;
         }
         for (i, ((ka, va), (kb, vb))) in self.entries.iter().zip(&other.entries).enumerate() {
-            if ka != kb {
+            if !super::same_bytes(ka.as_bytes(), kb.as_bytes()) {
                 let rest = self.entries.get(i..).unwrap_or_default();
                 return rest.iter().all(|(k, v)| other.get(k) == Some(v));
             }

@@ -3,11 +3,13 @@
 //! Its API follows `serde_json::Value`'s, which the core used before; [`json!`](crate::json!)
 //! builds one.
 
+mod bytes;
 mod convert;
 mod macros;
 mod map;
 mod number;
 
+pub use bytes::same_bytes;
 pub use convert::ToValue;
 pub use macros::new_items;
 pub(crate) use map::Identity;
@@ -21,7 +23,7 @@ pub use compact_str::CompactString as Str;
 use std::fmt;
 
 /// A JSON value.
-#[derive(Clone, PartialEq, Default)]
+#[derive(Clone, Default)]
 pub enum Value {
     /// `null`.
     #[default]
