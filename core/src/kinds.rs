@@ -42,7 +42,20 @@ pub enum Format {
         /// Writes a document over the file's text (`None`: a new file); true when every value
         /// written reads back as it is (else the file's reading must be validated itself).
         write: WriteText,
+        /// Where a JSON pointer's value comes from in the text (1-based line and column).
+        locate: fn(&str, &str) -> Option<(usize, usize)>,
     },
+}
+
+impl Format {
+    /// Where the value at `pointer` of a document is in its file's `text` (1-based line and
+    /// column; for a pointer the text lacks, its nearest ancestor's place).
+    pub fn locate(&self, text: &str, pointer: &str) -> Option<(usize, usize)> {
+        match self {
+            Format::Json => crate::json::locate(text, pointer),
+            Format::Text { locate, .. } => locate(text, pointer),
+        }
+    }
 }
 
 /// A text format's writer: the document written over the file's text (`None`: a new file),
@@ -240,6 +253,7 @@ pub static KINDS: &[Kind] = &[
             read: crate::specify::parse_index,
             read_for_update: crate::specify::parse_index_for_update,
             write: crate::specify::write_index,
+            locate: crate::specify::locate,
         },
     },
 ];
@@ -274,4 +288,39 @@ pub fn default_document(name: &str) -> Result<Value> {
 /// The names of all kinds.
 pub fn names() -> Vec<&'static str> {
     KINDS.iter().map(|k| k.name).collect()
+}
+
+/// The kind of the file at `path`, found from its name: the kind whose file's place ends
+/// `path` (`proj/.fctry/state.json` is `fctry.state`); when `loose`, else the one kind whose
+/// file has `path`'s file name (`runner_status.json` anywhere). `None` when none, or more than
+/// one, matches.
+pub fn kind_for_path(path: &str, loose: bool) -> Option<&'static str> {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let placed = |k: &&Kind| k.file.as_ref().is_some_and(|f| parts.ends_with(f.path));
+    if let Some(kind) = KINDS.iter().find(placed) {
+        return Some(kind.name);
+    }
+    let name = parts.last()?;
+    let mut named = KINDS
+        .iter()
+        .filter(|k| k.file.as_ref().is_some_and(|f| f.path.last() == Some(name)));
+    match (loose, named.next(), named.next()) {
+        (true, Some(kind), None) => Some(kind.name),
+        _ => None,
+    }
+}
+
+/// The file names of the kinds that live in a known place (`state.json`, `index.md`), for a
+/// search of a directory.
+pub fn file_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = KINDS
+        .iter()
+        .filter_map(|k| k.file.as_ref().and_then(|f| f.path.last().copied()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }

@@ -13,6 +13,7 @@
 //! dispatches through, from which the hosts' code, types and docs are generated.
 
 pub mod agency;
+pub mod cli;
 pub mod document;
 pub mod error;
 pub mod fctry;

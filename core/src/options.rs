@@ -3,7 +3,7 @@
 //! options (`timeout`, `if_match`, ...).
 
 use crate::error::{child_path, Code, Error, Result};
-use crate::shape::Shape;
+use crate::shape::{Shape, Ty};
 use crate::Value;
 
 /// `E_OPTIONS` for the unknown key `key` of `what` (`"merge"`, `"update"`), whose valid keys
@@ -32,6 +32,39 @@ pub fn unknown(what: &str, key: &str, known: &[&str]) -> Error {
 /// Checks that `value` is `null` or an object whose keys are all fields of `shape`.
 pub fn check(what: &str, value: &Value, shape: &Shape) -> Result<()> {
     check_keys(what, value, &shape.field_names())
+}
+
+/// [`check`] through the objects `value` holds: each field whose type is a shape (or a map
+/// of a shape) is checked the same way, an error's path saying where.
+pub fn check_deep(what: &str, value: &Value, shape: &Shape) -> Result<()> {
+    check(what, value, shape)?;
+    let Some(map) = value.as_object() else {
+        return Ok(());
+    };
+    for field in shape.fields {
+        let Some(inner) = map.get(field.name) else {
+            continue;
+        };
+        let within = |e: Error| Error {
+            path: format!("{}{}", child_path("", field.name), e.path),
+            ..e
+        };
+        match field.ty {
+            Ty::Object(s) => check_deep(what, inner, s).map_err(within)?,
+            Ty::Map(Ty::Object(s)) => {
+                for (key, item) in inner.as_object().into_iter().flatten() {
+                    check_deep(what, item, s)
+                        .map_err(|e| Error {
+                            path: format!("{}{}", child_path("", key), e.path),
+                            ..e
+                        })
+                        .map_err(within)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Checks that `value` is `null` or an object whose keys are all in `known`.

@@ -15,6 +15,12 @@ export type MergeStrategy = "shallow" | "deep" | "merge_patch";
 /** What a rule does with the array at its path. */
 export type MergeRuleMode = "append" | "replace" | "by_key";
 
+/** What the host does: read a file, or list a directory's files by name. */
+export type CliNeedOp = "read" | "list";
+
+/** Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`). */
+export type CliFileError = "missing" | "directory" | "special" | "not_text" | "unreadable";
+
 /** A guard comparison operator. */
 export type GuardOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "exists" | "absent" | "in";
 
@@ -163,6 +169,72 @@ export interface Issue {
   path: string;
   /** What is wrong and how to fix it. */
   message: string;
+}
+
+/** What the host must gather before calling again (`needs`), or what to print and the exit code. */
+export interface CliAnswer {
+  /** What to gather, then call again with it in `facts`. */
+  needs?: CliNeed[];
+  /** Standard output. */
+  stdout?: string;
+  /** Standard error. */
+  stderr?: string;
+  /** The exit code: 0 done, 1 a file is invalid, 2 usage or I/O. */
+  code?: number;
+}
+
+/** A file to read, or a directory to list (recursively, without following links, skipping `.git` and `node_modules`). */
+export interface CliNeed {
+  /** What to do. */
+  op: CliNeedOp;
+  /** The path, as the command line gave it. */
+  path: string;
+  /** For `list`: the file names to find. */
+  names?: string[];
+}
+
+/** A command line to run, with what the host knows and has gathered. */
+export interface CliRequest {
+  /** The arguments, without the program's name. */
+  argv: string[];
+  /** Where it runs. */
+  env?: CliEnv;
+  /** What the host gathered for it so far. */
+  facts?: CliFacts;
+}
+
+/** What the host knows of where the command runs. */
+export interface CliEnv {
+  /** Standard output is a terminal (colours by default). */
+  tty?: boolean;
+  /** `NO_COLOR` is set (no colours by default). */
+  no_color?: boolean;
+}
+
+/** What the host read and listed for the command so far, by path. */
+export interface CliFacts {
+  /** Files read, by path. */
+  files?: { [key: string]: CliFile };
+  /** Directories listed, by path. */
+  dirs?: { [key: string]: CliDir };
+}
+
+/** A file the host read: its text, or why it has none. */
+export interface CliFile {
+  /** The file's text (UTF-8). */
+  text?: string;
+  /** Why there is no text. */
+  error?: CliFileError;
+  /** For `unreadable`: the system error's name (`EACCES`, `ELOOP`). */
+  message?: string;
+}
+
+/** A directory the host listed: the files under it with one of the names asked for. */
+export interface CliDir {
+  /** Their paths: the directory's path as given, `/`, and the path below it with `/` between names. */
+  files?: string[];
+  /** Why it could not be listed: the system error's name (`EACCES`). */
+  message?: string;
 }
 
 /** A document kind. */
@@ -1898,6 +1970,8 @@ export declare function mergeText(doc: Bytes, patch: Bytes, options?: MergeOptio
 export declare function validate<K extends DocumentKind>(kind: K, doc: unknown): Report;
 /** `validate` over a file's text: JSON, or index.md for `specify.index` (text that does not parse raises `ParseError`). */
 export declare function validateText<K extends DocumentKind>(kind: K, data: Bytes): Report;
+/** Runs a `statecore` command line (docs/cli.md): what it still needs from the file system (call again with it in `facts`), or what to print and the exit code. */
+export declare function cliRun(request: CliRequest): CliAnswer;
 /** Every document kind: `[{name, description}]`. */
 export declare function kinds(): KindInfo[];
 /** The JSON Schema (draft 2020-12) of a document kind: its fields, types, enums and required fields (`validate` also checks the cross-field rules). */

@@ -91,6 +91,7 @@ export const OPS = Object.freeze([
   ["", "mergeText", "merge_text", [["doc", "b", true], ["patch", "b", true], ["options", "o"]], "text", null],
   ["", "validate", "validate", [["kind", "t", true], ["doc", "v", true]], "json", null],
   ["", "validateText", "validate_text", [["kind", "t", true], ["data", "b", true]], "json", null],
+  ["", "cliRun", "cli_run", [["request", "v", true]], "json", null],
   ["", "kinds", "kinds", [], "json", null],
   ["", "schema", "schema", [["kind", "t", true]], "json", null],
   ["", "defaultDocument", "default_document", [["kind", "t", true]], "json", null],

@@ -15,6 +15,7 @@ export const {
   mergeText,
   validate,
   validateText,
+  cliRun,
   kinds,
   schema,
   defaultDocument,

@@ -12,6 +12,8 @@ Json = object
 DocumentKind = str
 MergeStrategy = str
 MergeRuleMode = str
+CliNeedOp = str
+CliFileError = str
 GuardOp = str
 FctryCommand = str
 FctryStep = str
@@ -51,6 +53,13 @@ MergeRule: Any = dict
 MergeStamp: Any = dict
 Report: Any = dict
 Issue: Any = dict
+CliAnswer: Any = dict
+CliNeed: Any = dict
+CliRequest: Any = dict
+CliEnv: Any = dict
+CliFacts: Any = dict
+CliFile: Any = dict
+CliDir: Any = dict
 KindInfo: Any = dict
 Limits: Any = dict
 LoadResult: Any = dict
@@ -197,6 +206,15 @@ __all__ = [
     "ChunkProgress",
     "ChunkStatus",
     "ChunkSummary",
+    "CliAnswer",
+    "CliDir",
+    "CliEnv",
+    "CliFacts",
+    "CliFile",
+    "CliFileError",
+    "CliNeed",
+    "CliNeedOp",
+    "CliRequest",
     "ContextHealth",
     "DagLayers",
     "DerivedStatus",

@@ -17,6 +17,12 @@ MergeStrategy: TypeAlias = Literal["shallow", "deep", "merge_patch"]
 MergeRuleMode: TypeAlias = Literal["append", "replace", "by_key"]
 """What a rule does with the array at its path."""
 
+CliNeedOp: TypeAlias = Literal["read", "list"]
+"""What the host does: read a file, or list a directory's files by name."""
+
+CliFileError: TypeAlias = Literal["missing", "directory", "special", "not_text", "unreadable"]
+"""Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`)."""
+
 GuardOp: TypeAlias = Literal["eq", "ne", "lt", "le", "gt", "ge", "exists", "absent", "in"]
 """A guard comparison operator."""
 
@@ -152,6 +158,53 @@ class Issue(TypedDict):
     code: str
     path: str
     message: str
+
+class CliAnswer(TypedDict):
+    """What the host must gather before calling again (`needs`), or what to print and the exit code."""
+
+    needs: NotRequired[list[CliNeed]]
+    stdout: NotRequired[str]
+    stderr: NotRequired[str]
+    code: NotRequired[int]
+
+class CliNeed(TypedDict):
+    """A file to read, or a directory to list (recursively, without following links, skipping `.git` and `node_modules`)."""
+
+    op: CliNeedOp
+    path: str
+    names: NotRequired[list[str]]
+
+class CliRequest(TypedDict):
+    """A command line to run, with what the host knows and has gathered."""
+
+    argv: list[str]
+    env: NotRequired[CliEnv]
+    facts: NotRequired[CliFacts]
+
+class CliEnv(TypedDict):
+    """What the host knows of where the command runs."""
+
+    tty: NotRequired[bool]
+    no_color: NotRequired[bool]
+
+class CliFacts(TypedDict):
+    """What the host read and listed for the command so far, by path."""
+
+    files: NotRequired[dict[str, CliFile]]
+    dirs: NotRequired[dict[str, CliDir]]
+
+class CliFile(TypedDict):
+    """A file the host read: its text, or why it has none."""
+
+    text: NotRequired[str]
+    error: NotRequired[CliFileError]
+    message: NotRequired[str]
+
+class CliDir(TypedDict):
+    """A directory the host listed: the files under it with one of the names asked for."""
+
+    files: NotRequired[list[str]]
+    message: NotRequired[str]
 
 class KindInfo(TypedDict):
     """A document kind."""

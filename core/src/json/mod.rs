@@ -9,9 +9,11 @@
 //! - Lone surrogate escapes (`"\ud800"`) are rejected: they cannot be stored as UTF-8.
 //! - Limits: [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`], [`MAX_STRING_BYTES`], each `E_LIMIT`.
 
+mod locate;
 mod parser;
 mod writer;
 
+pub use locate::{line_column, locate};
 pub use parser::{parse, parse_args, parse_as_written, parse_str};
 
 use crate::error::{child_path, Code, Error, Result};

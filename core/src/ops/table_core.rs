@@ -122,6 +122,19 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
+        method: "cli_run",
+        doc: "Runs a `statecore` command line (docs/cli.md): what it still needs from the file \
+              system (call again with it in `facts`), or what to print and the exit code.",
+        params: &[Param::value(
+            "request",
+            Ty::Object(&crate::cli::shapes::REQUEST),
+        )],
+        returns: Returns::json(Ty::Object(&crate::cli::shapes::ANSWER)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(crate::cli::run(a.get(0))?)),
+    },
+    Op {
+        module: Module::Root,
         method: "kinds",
         doc: "Every document kind: `[{name, description}]`.",
         params: &[],

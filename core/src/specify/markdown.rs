@@ -74,6 +74,14 @@ impl Table {
         spans.iter().map(move |span| cell_text(text, span.clone()))
     }
 
+    /// Where the cell of row `row` in column `column` starts in the text (the row's line
+    /// when it has no such cell).
+    pub fn cell_start(&self, row: usize, column: usize) -> Option<usize> {
+        let r = self.rows.get(row)?;
+        let spans = self.cells.get(r.cells.clone())?;
+        Some(spans.get(column).map_or(r.raw.start, |span| span.start))
+    }
+
     /// The cell of row `row` in column `column`.
     pub fn cell<'t>(&self, text: &'t str, row: usize, column: usize) -> Option<Cow<'t, str>> {
         let r = self.rows.get(row)?;

@@ -32,5 +32,5 @@ pub use queue::{
 pub use render::render_markdown;
 pub use updates::apply_state_updates;
 pub use validate::{validate_index, MAX_ITERATIONS, STALE_LIMIT};
-pub use view::{parse_index, parse_index_for_update};
+pub use view::{locate, parse_index, parse_index_for_update};
 pub use write::{render_index, write_index};

@@ -92,6 +92,39 @@ pub fn read(text: &str) -> Result<Read> {
     })
 }
 
+/// Where the value at `pointer` of index.md's document comes from in `text`, as a 1-based
+/// line and column: its cell, else its row, else its table's header line; the first line for
+/// a pointer to no table. `None` when the text does not read.
+pub fn locate(text: &str, pointer: &str) -> Option<(usize, usize)> {
+    let read = read(text).ok()?;
+    let mut tokens = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"));
+    let found = tokens.next().and_then(|key| {
+        let bound = read.tables.iter().find(|b| b.key == key)?;
+        let Some(Block::Table(table)) = read.markdown.blocks.get(bound.block) else {
+            return None;
+        };
+        // A field/value table has a row per field, its value in the second column.
+        let (row, column) = if bound.record {
+            let row = tokens.next().and_then(|field| bound.slot(&field));
+            (row.map(|(r, _)| r), Some(1))
+        } else {
+            let row = tokens.next().and_then(|i| i.parse::<usize>().ok());
+            let column = tokens
+                .next()
+                .and_then(|field| bound.slot(&field).map(|(c, _)| c));
+            (row, column)
+        };
+        let start = row
+            .and_then(|r| table.cell_start(r, column.unwrap_or(0)))
+            .unwrap_or(table.header.start);
+        Some(start)
+    });
+    Some(crate::json::line_column(text, found.unwrap_or(0)))
+}
+
 /// `key`, or `key_2`, `key_3`, ... when `taken` already has it.
 pub fn unique(key: String, taken: impl Fn(&str) -> bool) -> String {
     if !taken(&key) {

@@ -15,6 +15,7 @@ else:
     from typing import Any, Literal, NoReturn, cast, overload
 
     from statecore.types import (
+        CliAnswer,
         DocumentKind,
         FctryEvent,
         FctryInbox,
@@ -70,6 +71,10 @@ def validate(kind: DocumentKind, doc: object) -> Report:
 def validate_text(kind: DocumentKind, data: str | bytes) -> Report:
     """``validate`` over a file's text: JSON, or index.md for ``specify.index`` (text that does not parse raises ``ParseError``)."""
     return cast("Report", _call("validate_text", (kind, data)))
+
+def cli_run(request: Mapping[str, object]) -> CliAnswer:
+    """Runs a ``statecore`` command line (docs/cli.md): what it still needs from the file system (call again with it in ``facts``), or what to print and the exit code."""
+    return cast("CliAnswer", _call("cli_run", (request,)))
 
 def kinds() -> list[KindInfo]:
     """Every document kind: ``[{name, description}]``."""
@@ -246,6 +251,7 @@ __all__ = [
     "canonical",
     "check_if_match",
     "check_options",
+    "cli_run",
     "corrupt_copy_suffix",
     "corrupt_copy_warning",
     "default_document",

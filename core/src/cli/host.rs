@@ -1,0 +1,107 @@
+//! What a command needs from the host and what the host found: the command line's one
+//! protocol with the file system (docs/cli.md § How it runs). The core never reads a file: a
+//! command asks for files and directory listings, the host answers with facts and runs the
+//! command again, until it has everything.
+
+use crate::{Map, Value};
+
+/// A file as the host found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum File<'f> {
+    /// Its text (UTF-8).
+    Text(&'f str),
+    /// There is no such file.
+    Missing,
+    /// It is a directory.
+    Directory,
+    /// It is not a regular file (a FIFO, a device): statecore does not read it.
+    Special,
+    /// Its bytes are not UTF-8 text.
+    NotText,
+    /// The system refused (the error's name: `EACCES`).
+    Unreadable(&'f str),
+}
+
+/// The facts a host gathered, and what a command still needs.
+pub struct Host<'f> {
+    files: Option<&'f Map>,
+    dirs: Option<&'f Map>,
+    needs: Vec<Value>,
+}
+
+impl<'f> Host<'f> {
+    /// The facts of a request (`{files, dirs}`; `None`: none yet).
+    pub fn new(facts: Option<&'f Map>) -> Host<'f> {
+        let part = |key: &str| facts.and_then(|f| f.get(key)).and_then(Value::as_object);
+        Host {
+            files: part("files"),
+            dirs: part("dirs"),
+            needs: Vec::new(),
+        }
+    }
+
+    /// The file at `path`; `None` when the host has not read it yet (it is then asked for).
+    pub fn read(&mut self, path: &str) -> Option<File<'f>> {
+        let Some(fact) = self.files.and_then(|f| f.get(path)) else {
+            self.need("read", path, None);
+            return None;
+        };
+        if let Some(text) = fact.get("text").and_then(Value::as_str) {
+            return Some(File::Text(text));
+        }
+        let message = fact.get("message").and_then(Value::as_str).unwrap_or("");
+        Some(match fact.get("error").and_then(Value::as_str) {
+            Some("missing") => File::Missing,
+            Some("directory") => File::Directory,
+            Some("special") => File::Special,
+            Some("not_text") => File::NotText,
+            _ => File::Unreadable(message),
+        })
+    }
+
+    /// The files named one of `names` under the directory `dir` (paths that start with
+    /// `dir`), or the host's message when it could not be listed; `None` when the host has
+    /// not listed it yet (it is then asked for).
+    pub fn list(&mut self, dir: &str, names: &[&str]) -> Option<Result<Vec<&'f str>, &'f str>> {
+        let Some(fact) = self.dirs.and_then(|d| d.get(dir)) else {
+            let names = names.iter().map(|n| Value::from(*n)).collect();
+            self.need("list", dir, Some(Value::Array(names)));
+            return None;
+        };
+        match fact.get("files").and_then(Value::as_array) {
+            Some(files) => {
+                // Sorted here, by bytes, so that every host prints the same order.
+                let mut files: Vec<&str> = files.iter().filter_map(Value::as_str).collect();
+                files.sort_unstable();
+                Some(Ok(files))
+            }
+            None => Some(Err(fact
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("it could not be listed"))),
+        }
+    }
+
+    /// True when the command asked for something the host has not given yet.
+    pub fn wants(&self) -> bool {
+        !self.needs.is_empty()
+    }
+
+    /// What the command asked for.
+    pub fn into_needs(self) -> Vec<Value> {
+        self.needs
+    }
+
+    fn need(&mut self, op: &str, path: &str, names: Option<Value>) {
+        let mut need = Map::new();
+        need.insert("op".into(), Value::from(op));
+        need.insert("path".into(), Value::from(path));
+        if let Some(names) = names {
+            need.insert("names".into(), names);
+        }
+        let need = Value::Object(need);
+        if !self.needs.contains(&need) {
+            self.needs.push(need);
+        }
+    }
+}

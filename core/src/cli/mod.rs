@@ -1,0 +1,101 @@
+//! The `statecore` command line (docs/cli.md), decided here once for both packages: the
+//! arguments parsed against one command table, the help made from it, each command's output
+//! and exit code. The hosts (`npm/bin/statecore.cjs`, `python -m statecore`) only gather
+//! facts: [`run`] answers a request with what the command still needs from the file system
+//! (files to read, directories to list) or with what to print, and the host calls it again
+//! with the facts until it prints.
+
+mod args;
+mod help;
+mod host;
+mod info;
+mod out;
+pub mod shapes;
+mod table;
+mod validate;
+
+pub use host::{File, Host};
+pub use out::{clean, Output, Style};
+pub use table::{Call, Command, Opt, COMMANDS, GLOBAL};
+
+use crate::error::{Code, Error, Result};
+use crate::report::Report;
+use crate::shape::check::walk;
+use crate::{Map, Value};
+use args::Parsed;
+
+/// Runs a command line: `request` is `{argv, env: {tty, no_color}, facts?: {files, dirs}}`
+/// (`argv` without the program's name; `tty`: standard output is a terminal; `no_color`:
+/// `NO_COLOR` is set). The answer is `{needs}` (what the host must read or list, then call
+/// again with it added to `facts`) or `{stdout, stderr, code}`.
+pub fn run(request: &Value) -> Result<Value> {
+    let mut report = Report::default();
+    let Some(fields) = walk(&mut report, request, &shapes::REQUEST, "") else {
+        return Err(bad(&report));
+    };
+    if !report.valid() {
+        return Err(bad(&report));
+    }
+    crate::options::check_deep("command line request", request, &shapes::REQUEST)?;
+    let request = fields;
+    let argv: Vec<String> = request
+        .get("argv")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let env = request.get("env").and_then(Value::as_object);
+    let flag = |key: &str| env.and_then(|e| e.get(key)).and_then(Value::as_bool) == Some(true);
+    let default_color = flag("tty") && !flag("no_color");
+    let mut host = Host::new(request.get("facts").and_then(Value::as_object));
+    let output = execute(&argv, &mut host, default_color);
+    let mut answer = Map::new();
+    if host.wants() {
+        answer.insert("needs".into(), Value::Array(host.into_needs()));
+    } else {
+        answer.insert("stdout".into(), Value::from(output.stdout));
+        answer.insert("stderr".into(), Value::from(output.stderr));
+        answer.insert("code".into(), Value::from(u64::from(output.code)));
+    }
+    Ok(Value::Object(answer))
+}
+
+/// `E_ARGUMENT` for a request that is not a `CliRequest`: its first problem.
+fn bad(report: &Report) -> Error {
+    let first = report.errors.first();
+    Error::new(
+        Code::Argument,
+        first.map_or("", |i| i.path.as_str()),
+        format!(
+            "a command line request is {{argv, env, facts}}: {}",
+            first.map_or("not an object", |i| i.message.as_str())
+        ),
+    )
+}
+
+/// Runs `argv` with the host's facts; `color`: the host's default.
+pub fn execute(argv: &[String], host: &mut Host<'_>, color: bool) -> Output {
+    let style = Style { color };
+    match args::parse(argv) {
+        Parsed::Help(None) => Output::text(help::overview(style)),
+        Parsed::Help(Some(command)) => Output::text(help::command(command, style)),
+        Parsed::Version => Output::text(format!("statecore {}\n", help::VERSION)),
+        Parsed::Usage(message, command) => {
+            let more = match command {
+                Some(c) => format!("see `statecore {} --help`", c.name),
+                None => "see `statecore --help`".to_owned(),
+            };
+            Output::usage(&format!("{}\n{more}", clean(&message)))
+        }
+        Parsed::Run(command, call, chosen) => {
+            let style = Style {
+                color: chosen.unwrap_or(color),
+            };
+            (command.run)(&call, host, style)
+        }
+    }
+}

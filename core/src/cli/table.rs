@@ -1,0 +1,179 @@
+//! The commands of the `statecore` command line, declared once: their operands, options and
+//! help. Parsing (`args`), help (`help`) and docs/cli.md's command list come from here.
+
+use super::host::Host;
+use super::out::{Output, Style};
+use super::{info, validate};
+
+/// An option of a command (`--kind KIND`).
+#[derive(Debug)]
+pub struct Opt {
+    /// Its name, without the dashes (`kind`).
+    pub name: &'static str,
+    /// The name of its value (`KIND`); `None` for a flag.
+    pub value: Option<&'static str>,
+    /// What it does.
+    pub help: &'static str,
+}
+
+/// A command line parsed for a command.
+#[derive(Debug)]
+pub struct Call {
+    /// Its operands, in order.
+    pub operands: Vec<String>,
+    /// The options given, by name, with their values (`None` for a flag).
+    pub options: Vec<(&'static str, Option<String>)>,
+}
+
+impl Call {
+    /// True when the flag `name` was given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.options.iter().any(|(n, _)| *n == name)
+    }
+
+    /// The value of the option `name` (the last one given).
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+}
+
+/// The values an operand may take, each with what it is (for the help).
+pub type Values = fn() -> Vec<(&'static str, &'static str)>;
+
+/// What runs a command: its call, the host's facts, the style.
+pub type Run = fn(&Call, &mut Host<'_>, Style) -> Output;
+
+/// A command.
+#[derive(Debug)]
+pub struct Command {
+    /// Its words (`validate`, `fctry status`).
+    pub name: &'static str,
+    /// Its operands as the usage line shows them (`PATH...`).
+    pub operands: &'static str,
+    /// How many operands it takes at least.
+    pub min: usize,
+    /// How many operands it takes at most (`None`: any number).
+    pub max: Option<usize>,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// More on what it does: its output and its exit codes.
+    pub about: &'static str,
+    /// Its options.
+    pub options: &'static [Opt],
+    /// The values its operand may take, with what each is, for its help.
+    pub values: Option<Values>,
+    /// What runs it.
+    pub run: Run,
+}
+
+const JSON: Opt = Opt {
+    name: "json",
+    value: None,
+    help: "Print JSON for programs instead of text for people.",
+};
+
+const KIND: Opt = Opt {
+    name: "kind",
+    value: Some("KIND"),
+    help: "The document kind of the files (see `statecore kinds`), instead of the kind found \
+           from each file's path.",
+};
+
+/// The options every command takes.
+pub static GLOBAL: &[Opt] = &[
+    Opt {
+        name: "help",
+        value: None,
+        help: "Show the help of the command (or of statecore) and exit.",
+    },
+    Opt {
+        name: "color",
+        value: None,
+        help: "Colour the output even when it is not a terminal.",
+    },
+    Opt {
+        name: "no-color",
+        value: None,
+        help: "Never colour the output (as NO_COLOR does).",
+    },
+];
+
+/// Every command, in the order the help lists them.
+pub static COMMANDS: &[Command] = &[
+    Command {
+        name: "validate",
+        operands: "PATH...",
+        min: 1,
+        max: None,
+        summary: "Check protocol files: errors and warnings with their place in the file.",
+        about: "Each PATH is a file or a directory; a directory is searched for every file \
+                statecore knows (.fctry/state.json, .fctry/inbox.json, \
+                .agency/state/runner_status.json, workspace/state.json, STATE.json, \
+                .workflow/index.md). A file's kind comes from its path, or from --kind. Each \
+                problem is printed as PATH:LINE:COLUMN: error|warning CODE POINTER: message. \
+                Exit 0 when every file is valid (warnings allowed), 1 when one is invalid, \
+                2 for a usage error or a file that cannot be read.",
+        options: &[KIND, JSON],
+        values: None,
+        run: validate::validate,
+    },
+    Command {
+        name: "show",
+        operands: "PATH",
+        min: 1,
+        max: Some(1),
+        summary: "Print a file's document as statecore reads it (canonical JSON).",
+        about: "index.md is shown as its document (its tables by their headings). Problems \
+                go to standard error as validate prints them. Exit 0 valid, 1 invalid (the \
+                document is still shown when it reads; nothing is, for a file that does not \
+                parse), 2 when the file cannot be read.",
+        options: &[KIND],
+        values: None,
+        run: validate::show,
+    },
+    Command {
+        name: "kinds",
+        operands: "",
+        min: 0,
+        max: Some(0),
+        summary: "List the document kinds and the files that hold them.",
+        about: "One kind a line: its name and what it holds (its file, and what a missing \
+                file reads as). With --json: {name, file, description} each.",
+        options: &[JSON],
+        values: None,
+        run: info::kinds,
+    },
+    Command {
+        name: "schema",
+        operands: "KIND",
+        min: 1,
+        max: Some(1),
+        summary: "Print the JSON Schema of a document kind.",
+        about: "The schema (draft 2020-12) the kind's documents follow; statecore's own \
+                validation also checks the protocol's cross-field rules.",
+        options: &[],
+        values: Some(info::kind_names),
+        run: info::schema,
+    },
+    Command {
+        name: "diagram",
+        operands: "MACHINE",
+        min: 1,
+        max: Some(1),
+        summary: "Print a protocol's state machine as a Mermaid diagram.",
+        about: "The output is Mermaid stateDiagram-v2 text (paste it into any Mermaid \
+                renderer).",
+        options: &[],
+        values: Some(info::machine_names),
+        run: info::diagram,
+    },
+];
+
+/// The command named `name`.
+pub fn command(name: &str) -> Option<&'static Command> {
+    COMMANDS.iter().find(|c| c.name == name)
+}

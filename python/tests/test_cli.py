@@ -1,0 +1,66 @@
+"""The command-line corpus (tests/cli/*.json) run against ``python -m statecore`` as a process.
+
+The same output, byte for byte, as the npm package's command (npm/test/cli.test.mjs) and the
+core (core/tests/cli.rs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2] / "tests" / "cli"
+
+
+def _cases() -> list[Any]:
+    out = []
+    for file in sorted(CORPUS.glob("*.json")):
+        for case in json.loads(file.read_text(encoding="utf-8"))["cases"]:
+            out.append(pytest.param(case, id=f"{file.name}: {case['name']}"))
+    return out
+
+
+def check(expect: dict[str, Any], stdout: str, stderr: str, code: int) -> None:
+    """Checks one case's expectation against what the process gave."""
+    assert code == expect["code"], stdout + stderr
+    if isinstance(expect.get("stdout"), str):
+        assert stdout == expect["stdout"]
+    if isinstance(expect.get("stderr"), str):
+        assert stderr == expect["stderr"]
+    for part in expect.get("stdout_has", []):
+        assert part in stdout, stdout
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_cli_case(case: dict[str, Any], tmp_path: Path) -> None:
+    for name, text in case.get("files", {}).items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text.encode("utf-8"))
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(case.get("env", {}))
+    run = subprocess.run(
+        [sys.executable, "-m", "statecore", *case["argv"]],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    check(case["expect"], run.stdout.decode("utf-8"), run.stderr.decode("utf-8"), run.returncode)
+
+
+def test_the_console_script_is_the_same_program(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "statecore"
+    run = subprocess.run([str(script), "--version"], capture_output=True, check=False)
+    module = subprocess.run(
+        [sys.executable, "-m", "statecore", "--version"], capture_output=True, check=False
+    )
+    assert run.returncode == 0
+    assert run.stdout == module.stdout
+    assert run.stdout.startswith(b"statecore ")
