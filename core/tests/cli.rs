@@ -183,3 +183,18 @@ fn the_command_line_corpus() {
     }
     assert!(count > 30, "the corpus has {count} cases");
 }
+
+#[test]
+fn the_docs_list_every_command() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md"))
+            .unwrap();
+    for command in cli::COMMANDS {
+        let row = if command.operands.is_empty() {
+            format!("| `{}` |", command.name)
+        } else {
+            format!("| `{} {}` |", command.name, command.operands)
+        };
+        assert!(docs.contains(&row), "docs/cli.md lacks the row {row}");
+    }
+}

@@ -1,5 +1,6 @@
 //! The commands of the `statecore` command line, declared once: their operands, options and
-//! help. Parsing (`args`), help (`help`) and docs/cli.md's command list come from here.
+//! help. Parsing (`args`) and the help (`help`) come from here; docs/cli.md's list of
+//! commands is checked against it (`core/tests/cli.rs`).
 
 use super::host::Host;
 use super::out::{Output, Style};
@@ -111,9 +112,8 @@ pub static COMMANDS: &[Command] = &[
         max: None,
         summary: "Check protocol files: errors and warnings with their place in the file.",
         about: "Each PATH is a file or a directory; a directory is searched for every file \
-                statecore knows (.fctry/state.json, .fctry/inbox.json, \
-                .agency/state/runner_status.json, workspace/state.json, STATE.json, \
-                .workflow/index.md). A file's kind comes from its path, or from --kind. Each \
+                statecore knows (`statecore kinds` lists them). A file's kind comes from its \
+                path, or from --kind. Each \
                 problem is printed as PATH:LINE:COLUMN: error|warning CODE POINTER: message. \
                 Exit 0 when every file is valid (warnings allowed), 1 when one is invalid, \
                 2 for a usage error or a file that cannot be read.",
