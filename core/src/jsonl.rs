@@ -16,6 +16,8 @@ use crate::{Map, Value};
 pub struct Log {
     /// The records, in file order.
     pub records: Vec<Value>,
+    /// The 1-based line of each record (blank lines are skipped), for messages.
+    pub lines: Vec<usize>,
     /// The torn tail, if the last line did not parse: 1-based line and byte offset where it
     /// starts (a repair truncates the file there).
     pub torn: Option<(usize, usize)>,
@@ -24,7 +26,7 @@ pub struct Log {
 }
 
 impl Log {
-    /// `{records, torn: {line, offset} | null, needs_newline}`.
+    /// `{records, torn: {line, offset} | null, needs_newline}` (the lines stay out).
     pub fn into_value(self) -> Value {
         let mut map = Map::new();
         map.insert("records".into(), Value::Array(self.records));
@@ -43,6 +45,7 @@ impl Log {
 /// Parses a JSONL log.
 pub fn parse_log(bytes: &[u8]) -> Result<Log> {
     let mut records = Vec::new();
+    let mut lines = Vec::new();
     let mut failed: Option<(usize, usize, Error)> = None;
     let mut offset = 0usize;
     let mut needs_newline = false;
@@ -61,6 +64,7 @@ pub fn parse_log(bytes: &[u8]) -> Result<Log> {
         match json::parse(line) {
             Ok(value) => {
                 records.push(value);
+                lines.push(line_no);
                 needs_newline = offset > bytes.len();
             }
             Err(error) if offset <= bytes.len() => {
@@ -76,6 +80,7 @@ pub fn parse_log(bytes: &[u8]) -> Result<Log> {
     }
     Ok(Log {
         records,
+        lines,
         torn,
         needs_newline,
     })
@@ -129,6 +134,23 @@ pub fn append(bytes: Option<&[u8]>, value: &Value) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
+/// What a repair does to a log's bytes: `{truncate_at, torn_line}`, both `null` when the log
+/// has no torn last line. The torn line is copied from `truncate_at` to a `.corrupt-` file,
+/// then cut off; `E_LOG_CORRUPT` (a bad line that is not the last) leaves the file alone.
+pub fn repair(bytes: Option<&[u8]>) -> Result<Value> {
+    let torn = match bytes {
+        Some(bytes) => parse_log(bytes)?.torn,
+        None => None,
+    };
+    let mut map = Map::new();
+    let (at, line) = torn.map_or((Value::Null, Value::Null), |(line, offset)| {
+        ((offset as u64).into(), (line as u64).into())
+    });
+    map.insert("truncate_at".into(), at);
+    map.insert("torn_line".into(), line);
+    Ok(Value::Object(map))
+}
+
 /// What a reader gets of a log's bytes (`None`: no file, empty): `{records, torn, warnings}`;
 /// a torn last line is dropped with `W_TORN_TAIL` (the next append repairs it). Never writes.
 pub fn read(bytes: Option<&[u8]>) -> Result<Value> {
@@ -136,6 +158,7 @@ pub fn read(bytes: Option<&[u8]>) -> Result<Value> {
         Some(bytes) => parse_log(bytes)?,
         None => Log {
             records: Vec::new(),
+            lines: Vec::new(),
             torn: None,
             needs_newline: false,
         },

@@ -76,7 +76,26 @@ pub struct File {
     pub patch: Option<&'static str>,
     /// The event log kept with it in the same directory (`EVENTS.jsonl`): the file changes
     /// only by steps that append their line to the log (`ops::update_logged`).
-    pub log: Option<&'static str>,
+    pub log: Option<LogFile>,
+}
+
+/// An event log kept with a kind's file.
+#[derive(Debug, Clone, Copy)]
+pub struct LogFile {
+    /// Its file name, in the same directory (`EVENTS.jsonl`).
+    pub name: &'static str,
+    /// The kind of each of its records (`hive.event`).
+    pub record: &'static str,
+    /// Its replay: the file's state rebuilt from the log's bytes, for the session named by
+    /// the log's directory, bad lines skipped and reported (`hive::recover_state`).
+    pub replay: fn(&[u8], &str, bool) -> Result<Value>,
+}
+
+/// The file name, as messages show it.
+impl std::fmt::Display for LogFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
 }
 
 fn empty_object() -> Value {
@@ -211,7 +230,11 @@ pub static KINDS: &[Kind] = &[
             base: "session_dir",
             path: &["STATE.json"],
             patch: None,
-            log: Some("EVENTS.jsonl"),
+            log: Some(LogFile {
+                name: "EVENTS.jsonl",
+                record: "hive.event",
+                replay: crate::hive::recover_state,
+            }),
         }),
         format: Format::Json,
     },
@@ -313,12 +336,28 @@ pub fn kind_for_path(path: &str, loose: bool) -> Option<&'static str> {
     }
 }
 
-/// The file names of the kinds that live in a known place (`state.json`, `index.md`), for a
-/// search of a directory.
+/// The log a file at `path` is, found from its name (`…/EVENTS.jsonl`).
+pub fn log_for_path(path: &str) -> Option<LogFile> {
+    let name = path.rsplit('/').next()?;
+    KINDS
+        .iter()
+        .filter_map(|k| k.file.as_ref().and_then(|f| f.log))
+        .find(|log| log.name == name)
+}
+
+/// The file names of the kinds that live in a known place (`state.json`, `index.md`) and of
+/// their logs (`EVENTS.jsonl`), for a search of a directory.
 pub fn file_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = KINDS
         .iter()
-        .filter_map(|k| k.file.as_ref().and_then(|f| f.path.last().copied()))
+        .filter_map(|k| k.file.as_ref())
+        .flat_map(|f| {
+            f.path
+                .last()
+                .copied()
+                .into_iter()
+                .chain(f.log.map(|l| l.name))
+        })
         .collect();
     names.sort_unstable();
     names.dedup();

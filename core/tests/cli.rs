@@ -12,7 +12,8 @@
     missing_docs
 )]
 
-use statecore::{cli, json, Map, Value};
+use statecore::ops::{self, Arg, Args};
+use statecore::{cli, json, jsonl, Map, Value};
 use std::path::{Path, PathBuf};
 
 /// A fresh directory under the target directory.
@@ -80,19 +81,138 @@ fn list_fact(root: &Path, dir: &str, names: &[&str]) -> Value {
     Value::Object(m)
 }
 
+/// A statecore error as the hosts report a write's failure.
+fn failed(error: &statecore::Error) -> Value {
+    statecore::json!({"error": {"code": error.code.as_str(), "path": error.path.as_str(), "message": error.message.as_str()}})
+}
+
+/// `.corrupt-<time>` for a copy made now.
+fn corrupt_suffix() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    statecore::document::corrupt_copy_suffix(i64::try_from(ms).unwrap()).unwrap()
+}
+
+/// A write carried out as the hosts' routines do (without their lock: this host runs one
+/// command at a time; a path in `locked` times out as a held lock does).
+fn write_fact(root: &Path, need: &Value, locked: &[&str]) -> Value {
+    let path = need["path"].as_str().unwrap();
+    let full = root.join(path);
+    if locked.contains(&path) {
+        let lock = format!("{}.lock", full.display());
+        let timeout = need
+            .get("timeout_ms")
+            .cloned()
+            .unwrap_or(Value::from(10_000u64));
+        return failed(&statecore::lock::timeout_error(
+            &lock,
+            &Value::Null,
+            &timeout,
+        ));
+    }
+    if !full.parent().unwrap().is_dir() {
+        return statecore::json!({"error": {"code": "ENOENT"}});
+    }
+    let bytes = std::fs::read(&full).ok();
+    let copy_tail = |at: u64| {
+        let copy = format!("{}{}", full.display(), corrupt_suffix());
+        let at = usize::try_from(at).unwrap();
+        std::fs::write(&copy, &bytes.as_ref().unwrap()[at..]).unwrap();
+        let kept = std::fs::read(&full).unwrap();
+        std::fs::write(&full, &kept[..at]).unwrap();
+        copy
+    };
+    match need["op"].as_str().unwrap() {
+        "update" => {
+            let kind = need["kind"].as_str().unwrap();
+            let change = need["change"].as_str().unwrap();
+            let args: Vec<Arg<'_>> = need["args"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| Arg::Value(a.clone()))
+                .collect();
+            let pre = statecore::document::Precondition {
+                if_match: need.get("if_match").and_then(Value::as_str),
+                reset: false,
+            };
+            let updated = ops::Change::named(change, Args::new(args))
+                .and_then(|c| ops::update(kind, bytes.as_deref(), c, &need["now"], pre));
+            match updated {
+                Err(e) => failed(&e),
+                Ok(u) => {
+                    let mut warnings: Vec<Value> =
+                        u.warnings.iter().map(|w| w.to_value()).collect();
+                    let mut copy = Value::Null;
+                    if u.corrupt && u.changed && bytes.is_some() {
+                        let name = format!("{}{}", full.display(), corrupt_suffix());
+                        std::fs::copy(&full, &name).unwrap();
+                        warnings.push(statecore::document::corrupt_copy_warning(&name).to_value());
+                        copy = Value::from(name);
+                    }
+                    if u.changed {
+                        std::fs::write(&full, &u.text).unwrap();
+                    }
+                    statecore::json!({"etag": u.etag, "changed": u.changed, "warnings": Value::Array(warnings), "corrupt_copy": copy})
+                }
+            }
+        }
+        "append" => match jsonl::append(bytes.as_deref(), &need["record"]) {
+            Err(e) => failed(&e),
+            Ok(plan) => {
+                let mut warnings = Vec::new();
+                let mut copy = Value::Null;
+                if let Some(at) = plan["truncate_at"].as_u64() {
+                    let name = copy_tail(at);
+                    let line = plan["torn_line"].as_u64().unwrap();
+                    warnings.push(jsonl::repaired(line, &name).to_value());
+                    copy = Value::from(name);
+                }
+                let mut kept = std::fs::read(&full).unwrap_or_default();
+                kept.extend_from_slice(plan["text"].as_str().unwrap().as_bytes());
+                std::fs::write(&full, kept).unwrap();
+                statecore::json!({"warnings": Value::Array(warnings), "corrupt_copy": copy})
+            }
+        },
+        _ => match jsonl::repair(bytes.as_deref()) {
+            Err(e) => failed(&e),
+            Ok(plan) => {
+                let Some(at) = plan["truncate_at"].as_u64() else {
+                    return statecore::json!({"warnings": [], "corrupt_copy": null, "torn_line": null});
+                };
+                let name = copy_tail(at);
+                let line = plan["torn_line"].as_u64().unwrap();
+                let warning = jsonl::repaired(line, &name).to_value();
+                statecore::json!({"warnings": [warning], "corrupt_copy": name, "torn_line": line})
+            }
+        },
+    }
+}
+
 /// Runs `argv` in `root` as a host does: facts gathered until the core prints.
-fn run(root: &Path, argv: &[Value], env: &Map) -> (String, String, u64) {
+fn run(root: &Path, argv: &[Value], env: &Map, locked: &[&str]) -> (String, String, u64) {
     let no_color = env
         .get("NO_COLOR")
         .and_then(Value::as_str)
         .is_some_and(|v| !v.is_empty());
+    let now = env
+        .get("STATECORE_NOW")
+        .cloned()
+        .unwrap_or_else(|| Value::from("2026-01-01T00:00:00Z"));
     let mut files = Map::new();
     let mut dirs = Map::new();
+    let mut writes = Map::new();
     for _ in 0..16 {
         let request = statecore::json!({
             "argv": Value::Array(argv.to_vec()),
-            "env": {"tty": false, "no_color": no_color},
-            "facts": {"files": Value::Object(files.clone()), "dirs": Value::Object(dirs.clone())},
+            "env": {"tty": false, "no_color": no_color, "now": now},
+            "facts": {
+                "files": Value::Object(files.clone()),
+                "dirs": Value::Object(dirs.clone()),
+                "writes": Value::Object(writes.clone()),
+            },
         });
         let answer = cli::run(&request).unwrap();
         let Some(needs) = answer.get("needs").and_then(Value::as_array) else {
@@ -107,6 +227,8 @@ fn run(root: &Path, argv: &[Value], env: &Map) -> (String, String, u64) {
             let path = need["path"].as_str().unwrap();
             if need["op"] == "read" {
                 files.insert(path.into(), read_fact(root, path));
+            } else if need["op"] != "list" {
+                writes.insert(path.into(), write_fact(root, need, locked));
             } else {
                 let names: Vec<&str> = need["names"]
                     .as_array()
@@ -121,8 +243,10 @@ fn run(root: &Path, argv: &[Value], env: &Map) -> (String, String, u64) {
     panic!("the command kept asking for more");
 }
 
-/// Checks one expectation (`stdout`, `stderr`: exact; `stdout_has`: contained texts).
-pub fn check(name: &str, expect: &Value, stdout: &str, stderr: &str, code: u64) {
+/// Checks one expectation (`stdout`, `stderr`: exact; `stdout_has`, `stderr_has`: contained
+/// texts; `files`: the files' texts afterwards, `null` for none).
+pub fn check(name: &str, expect: &Value, root: &Path, output: (&str, &str, u64)) {
+    let (stdout, stderr, code) = output;
     assert_eq!(
         code,
         expect["code"].as_u64().unwrap(),
@@ -134,16 +258,28 @@ pub fn check(name: &str, expect: &Value, stdout: &str, stderr: &str, code: u64) 
     if let Some(want) = expect.get("stderr").and_then(Value::as_str) {
         assert_eq!(stderr, want, "{name}: stderr");
     }
-    for part in expect
-        .get("stdout_has")
-        .and_then(Value::as_array)
+    for (key, text) in [("stdout_has", stdout), ("stderr_has", stderr)] {
+        for part in expect
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let part = part.as_str().unwrap();
+            assert!(text.contains(part), "{name}: {key} lacks {part:?}:\n{text}");
+        }
+    }
+    for (file, want) in expect
+        .get("files")
+        .and_then(Value::as_object)
         .into_iter()
         .flatten()
     {
-        let part = part.as_str().unwrap();
-        assert!(
-            stdout.contains(part),
-            "{name}: stdout lacks {part:?}:\n{stdout}"
+        let got = std::fs::read_to_string(root.join(file.as_str())).ok();
+        assert_eq!(
+            got.as_deref(),
+            want.as_str(),
+            "{name}: the file {file} afterwards"
         );
     }
 }
@@ -175,8 +311,15 @@ fn the_command_line_corpus() {
             }
             let empty = Map::new();
             let env = case.get("env").and_then(Value::as_object).unwrap_or(&empty);
-            let (stdout, stderr, code) = run(&root, case["argv"].as_array().unwrap(), env);
-            check(name, &case["expect"], &stdout, &stderr, code);
+            let locked: Vec<&str> = case
+                .get("locked")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let (stdout, stderr, code) = run(&root, case["argv"].as_array().unwrap(), env, &locked);
+            check(name, &case["expect"], &root, (&stdout, &stderr, code));
             std::fs::remove_dir_all(&root).unwrap();
             count += 1;
         }

@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 // statecore: the command line (docs/cli.md). Everything it decides (the arguments, the help,
 // the kinds, the output, the exit code) is the core's `cliRun`; this file only gathers the
-// facts the core asks for (files read, directories listed) and prints what it answers. The
+// facts the core asks for (files read, directories listed, writes carried out by the
+// library's own routines: the locked update, the log append and repair) and prints what it
+// answers. The
 // Python package's `statecore` (python/statecore/_cli.py) is its twin: the same requests, so
 // the same output byte for byte.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
 const { cliRun } = require("../lib/core-node.cjs");
+const { SYNC, runSync } = require("../lib/steps.cjs");
+const documents = require("../lib/documents.cjs");
+const logs = require("../lib/logs.cjs");
 
 /** Directories a listing never enters. */
 const SKIP = new Set([".git", "node_modules"]);
@@ -72,12 +77,34 @@ function listFact(dir, names) {
   return { files };
 }
 
+/** A write the core asked for, carried out by the library's routine: its result, or its error. */
+function writeFact(need) {
+  const options = need.timeout_ms === undefined ? {} : { timeout: need.timeout_ms };
+  try {
+    if (need.op === "update") {
+      const file = path.resolve(need.path);
+      const hostOptions = { ...options, ifMatch: need.if_match ?? null, now: need.now ?? null };
+      const r = runSync(documents.update(SYNC, file, need.kind, need.change, need.args, hostOptions));
+      return { etag: r.etag, changed: r.changed, warnings: r.warnings, corrupt_copy: r.corruptCopy };
+    }
+    if (need.op === "append") {
+      const r = logs.appendLineSync(need.path, need.record, options);
+      return { warnings: r.warnings, corrupt_copy: r.corruptCopy };
+    }
+    const r = logs.repairLogSync(need.path, options);
+    return { torn_line: r.tornLine, warnings: r.warnings, corrupt_copy: r.corruptCopy };
+  } catch (error) {
+    if (typeof error?.code === "string" && error.code.startsWith("E_") && typeof error.path === "string") {
+      return { error: { code: error.code, path: error.path, message: error.message } };
+    }
+    return { error: { code: String(error?.code ?? "EIO") } };
+  }
+}
+
 function main(argv) {
-  const request = {
-    argv,
-    env: { tty: Boolean(process.stdout.isTTY), no_color: Boolean(process.env.NO_COLOR) },
-    facts: { files: {}, dirs: {} },
-  };
+  const env = { tty: Boolean(process.stdout.isTTY), no_color: Boolean(process.env.NO_COLOR) };
+  env.now = process.env.STATECORE_NOW || new Date().toISOString();
+  const request = { argv, env, facts: { files: {}, dirs: {}, writes: {} } };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const answer = cliRun(request);
     if (!answer.needs) {
@@ -87,7 +114,8 @@ function main(argv) {
     }
     for (const need of answer.needs) {
       if (need.op === "read") request.facts.files[need.path] = readFact(need.path);
-      else request.facts.dirs[need.path] = listFact(need.path, need.names ?? []);
+      else if (need.op === "list") request.facts.dirs[need.path] = listFact(need.path, need.names ?? []);
+      else request.facts.writes[need.path] = writeFact(need);
     }
   }
   process.stderr.write("statecore: the command kept asking for more files (a statecore bug)\n");

@@ -15,8 +15,8 @@ export type MergeStrategy = "shallow" | "deep" | "merge_patch";
 /** What a rule does with the array at its path. */
 export type MergeRuleMode = "append" | "replace" | "by_key";
 
-/** What the host does: read a file, or list a directory's files by name. */
-export type CliNeedOp = "read" | "list";
+/** What the host does: read a file, list a directory's files by name, update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line. */
+export type CliNeedOp = "read" | "list" | "update" | "append" | "repair";
 
 /** Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`). */
 export type CliFileError = "missing" | "directory" | "special" | "not_text" | "unreadable";
@@ -183,7 +183,7 @@ export interface CliAnswer {
   code?: number;
 }
 
-/** A file to read, or a directory to list (recursively, without following links, skipping `.git` and `node_modules`). */
+/** A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`). */
 export interface CliNeed {
   /** What to do. */
   op: CliNeedOp;
@@ -191,6 +191,20 @@ export interface CliNeed {
   path: string;
   /** For `list`: the file names to find. */
   names?: string[];
+  /** For `update`: the document kind. */
+  kind?: DocumentKind;
+  /** For `update`: the change as the host's update routine names it (`merge`, `set_value`, a writer of the table). */
+  change?: string;
+  /** For `update`: the change's arguments. */
+  args?: Json[];
+  /** For `update`: the etag the file must have. */
+  if_match?: string;
+  /** For `update`: the time that stamps the change (the request's `env.now`). */
+  now?: string;
+  /** For `append`: the record to append. */
+  record?: Json;
+  /** For a write: how long to wait for the lock, in milliseconds (absent: the default). */
+  timeout_ms?: number;
 }
 
 /** A command line to run, with what the host knows and has gathered. */
@@ -209,6 +223,8 @@ export interface CliEnv {
   tty?: boolean;
   /** `NO_COLOR` is set (no colours by default). */
   no_color?: boolean;
+  /** The time now (RFC 3339; `STATECORE_NOW` when set, else the host's clock), for the commands that stamp or age things. */
+  now?: string;
 }
 
 /** What the host read and listed for the command so far, by path. */
@@ -217,6 +233,8 @@ export interface CliFacts {
   files?: { [key: string]: CliFile };
   /** Directories listed, by path. */
   dirs?: { [key: string]: CliDir };
+  /** Updates, appends and repairs carried out, by path. */
+  writes?: { [key: string]: CliWrite };
 }
 
 /** A file the host read: its text, or why it has none. */
@@ -234,6 +252,32 @@ export interface CliDir {
   /** Their paths: the directory's path as given, `/`, and the path below it with `/` between names. */
   files?: string[];
   /** Why it could not be listed: the system error's name (`EACCES`). */
+  message?: string;
+}
+
+/** What the host's update, append or repair did: its result's fields, or its error. */
+export interface CliWrite {
+  /** An update's etag of the file afterwards. */
+  etag?: string | null;
+  /** An update wrote the file. */
+  changed?: boolean;
+  /** The routine's warnings. */
+  warnings?: Issue[];
+  /** Where unreadable old bytes (a torn log line) were kept, or null. */
+  corrupt_copy?: string | null;
+  /** A repair's torn line, cut off (null: nothing to repair). */
+  torn_line?: number | null;
+  /** Why it failed. */
+  error?: CliWriteError;
+}
+
+/** Why a write failed: a statecore error (its code, path and message), or the system's (`code`: the error's name, `EACCES`; no message). */
+export interface CliWriteError {
+  /** `E_CONFLICT`, or the system error's name (`EACCES`). */
+  code: string;
+  /** The statecore error's path into the document. */
+  path?: string;
+  /** The statecore error's message. */
   message?: string;
 }
 
@@ -1735,6 +1779,14 @@ export interface LogAppend {
   torn_line: number | null;
 }
 
+/** What a repair does to a log: copy its torn last line, then cut it off (both null: nothing to repair). */
+export interface LogRepair {
+  /** Where the torn last line starts, or null. */
+  truncate_at: number | null;
+  /** Its line number, or null. */
+  torn_line: number | null;
+}
+
 /** What a reader gets of a log. */
 export interface LogRead {
   /** The records, in order. */
@@ -1964,6 +2016,8 @@ export declare function canonical(data: Bytes): string;
 export declare function serialize(value: unknown): string;
 /** Merges `patch` into `doc` (deep merge by default; the inputs are not changed). */
 export declare function merge(doc: unknown, patch: unknown, options?: MergeOptions | null): Json;
+/** `doc` with `value` at the JSON pointer `pointer` (a missing member on the way is created as an object; an array item is replaced, `-` or its length appends; the inputs are not changed). A file update names it to set one value. */
+export declare function setValue(doc: unknown, pointer: string, value: unknown): Json;
 /** `merge` over JSON text, returning canonical text (numbers exact). */
 export declare function mergeText(doc: Bytes, patch: Bytes, options?: MergeOptions | null): string;
 /** Validates a document of a kind; problems are data (a report), not exceptions. */
@@ -2002,6 +2056,8 @@ export declare function parseTimestamp(text: string): number;
 export declare function formatTimestamp(millis: number): string;
 /** What an appender does to a log's bytes (none: no file) to add `value` in one write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut). */
 export declare function logAppend(data: Bytes | null | undefined, value: unknown): LogAppend;
+/** What a repair does to a log's bytes (none: no file): `{truncate_at, torn_line}`, both null when its last line is not torn (it is copied, then cut). */
+export declare function logRepair(data?: Bytes | null): LogRepair;
 /** What a reader gets of a log's bytes (none: no file): `{records, torn, warnings}`. */
 export declare function logRead(data?: Bytes | null): LogRead;
 /** The `W_TORN_TAIL` warning of an appender that moved the torn line to `copy`. */

@@ -34,7 +34,7 @@ function acquireLockSync(file, timeout) {
 }
 
 const { readDocument, readDocumentSync, updateDocument, updateDocumentSync } = documents;
-const { appendLine, appendLineSync, readLog, readLogSync } = logs;
+const { appendLine, appendLineSync, repairLog, repairLogSync, readLog, readLogSync } = logs;
 const { Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS } = lock;
 
 module.exports = {
@@ -44,6 +44,8 @@ module.exports = {
   updateDocumentSync,
   appendLine,
   appendLineSync,
+  repairLog,
+  repairLogSync,
   readLog,
   readLogSync,
   acquireLock,

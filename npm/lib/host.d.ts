@@ -52,6 +52,15 @@ export interface AppendLineResult {
   corruptCopy: string | null;
 }
 
+/** What `repairLog` returns. */
+export interface RepairLogResult {
+  /** The torn last line cut off, or null when there was none (nothing written). */
+  tornLine: number | null;
+  warnings: Issue[];
+  /** Where its bytes were kept, or null. */
+  corruptCopy: string | null;
+}
+
 /** What `readLog` returns. */
 export type ReadLogResult = LogRead;
 
@@ -121,6 +130,11 @@ export declare function updateDocumentSync<K extends DocumentKind>(
 export declare function appendLine(file: FilePath, value: unknown, hostOptions?: AppendOptions): Promise<AppendLineResult>;
 /** Synchronous `appendLine`. */
 export declare function appendLineSync(file: FilePath, value: unknown, hostOptions?: AppendOptions): AppendLineResult;
+
+/** Cuts a JSONL log's torn last line off under the lock, keeping a copy; nothing else changes. */
+export declare function repairLog(file: FilePath, hostOptions?: AppendOptions): Promise<RepairLogResult>;
+/** Synchronous `repairLog`. */
+export declare function repairLogSync(file: FilePath, hostOptions?: AppendOptions): RepairLogResult;
 
 /** Reads a JSONL log (a torn last line is dropped with a warning; never writes). */
 export declare function readLog(file: FilePath): Promise<ReadLogResult>;

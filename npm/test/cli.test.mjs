@@ -8,17 +8,28 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+const { acquireLockSync } = createRequire(import.meta.url)("../lib/host.cjs");
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "..", "bin", "statecore.cjs");
 const corpus = path.join(here, "..", "..", "tests", "cli");
 
-/** Checks one case's expectation against what the process gave. */
-function check(expect, stdout, stderr, code) {
+/**
+ * Checks one case's expectation against what the process gave (`stdout`, `stderr` exact;
+ * `stdout_has`, `stderr_has` contained; `files`: the files' texts afterwards, null for none).
+ */
+function check(expect, root, stdout, stderr, code) {
   assert.equal(code, expect.code, `exit code\n${stdout}${stderr}`);
   if (typeof expect.stdout === "string") assert.equal(stdout, expect.stdout);
   if (typeof expect.stderr === "string") assert.equal(stderr, expect.stderr);
   for (const part of expect.stdout_has ?? []) assert.ok(stdout.includes(part), `stdout lacks ${part}:\n${stdout}`);
+  for (const part of expect.stderr_has ?? []) assert.ok(stderr.includes(part), `stderr lacks ${part}:\n${stderr}`);
+  for (const [name, text] of Object.entries(expect.files ?? {})) {
+    const file = path.join(root, name);
+    assert.equal(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : null, text, `the file ${name} afterwards`);
+  }
 }
 
 for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sort()) {
@@ -33,8 +44,16 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
         }
         const env = { ...process.env, ...(c.env ?? {}) };
         if (!c.env || !("NO_COLOR" in c.env)) delete env.NO_COLOR;
-        const run = spawnSync(process.execPath, [bin, ...c.argv], { cwd: root, env, encoding: "utf8" });
-        check(c.expect, run.stdout, run.stderr, run.status);
+        if (!c.env || !("STATECORE_NOW" in c.env)) delete env.STATECORE_NOW;
+        // The locks of `locked` are held by this process while the command runs.
+        const held = (c.locked ?? []).map((name) => acquireLockSync(path.join(root, name)));
+        let run;
+        try {
+          run = spawnSync(process.execPath, [bin, ...c.argv], { cwd: root, env, encoding: "utf8" });
+        } finally {
+          for (const lock of held) lock.release();
+        }
+        check(c.expect, root, run.stdout, run.stderr, run.status);
       } finally {
         fs.rmSync(root, { recursive: true, force: true });
       }

@@ -12,6 +12,8 @@ const {
   updateDocumentSync,
   appendLine,
   appendLineSync,
+  repairLog,
+  repairLogSync,
   readLog,
   readLogSync,
 } = host;
@@ -196,6 +198,26 @@ test("append/readLog: a torn tail is dropped on read, repaired (with a copy) on 
   assert.deepEqual(log.records, [{ a: 1 }, { b: 2 }, { d: 4 }, { e: 5 }]);
   assert.equal(log.torn, null);
   assert.deepEqual(log.warnings, []);
+});
+
+test("repairLog: a torn last line cut off with a copy; a whole log, a missing one and garbage left alone", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "EVENTS.jsonl");
+  fs.writeFileSync(file, '{"a":1}\n{"b":2}\n{"c":');
+  const result = repairLogSync(file);
+  assert.equal(result.tornLine, 3);
+  assert.equal(fs.readFileSync(result.corruptCopy, "utf8"), '{"c":');
+  assert.deepEqual(result.warnings.map((w) => w.code), ["W_TORN_TAIL"]);
+  assert.equal(fs.readFileSync(file, "utf8"), '{"a":1}\n{"b":2}\n');
+  assert.deepEqual(await repairLog(file), { tornLine: null, warnings: [], corruptCopy: null });
+  assert.equal(fs.readFileSync(file, "utf8"), '{"a":1}\n{"b":2}\n');
+  assert.deepEqual(repairLogSync(path.join(dir, "none.jsonl")).tornLine, null);
+  assert.equal(fs.existsSync(path.join(dir, "none.jsonl")), false);
+  const bad = path.join(dir, "bad.jsonl");
+  fs.writeFileSync(bad, '1\nx\n{"c":');
+  assert.throws(() => repairLogSync(bad), core.LogCorruptError);
+  assert.equal(fs.readFileSync(bad, "utf8"), '1\nx\n{"c":');
+  assert.throws(() => repairLogSync(file, { timout: 1 }), (e) => e.code === "E_OPTIONS");
 });
 
 test("append: garbage before the last valid line is E_LOG_CORRUPT and the file is untouched", async (t) => {

@@ -6,7 +6,8 @@ Every operation is declared once, in the core's operation table, and generated h
 (the specify workflow's index.md), and the protocols
 ``statecore.fctry``, ``statecore.hivemind`` and ``statecore.agency``, whose functions also run
 on a directory's files (locked, atomic, one crossing into the core per update). The host functions
-(``read_document``, ``update_document``, ``append_line``, ``read_log``) do safe file I/O.
+(``read_document``, ``update_document``, ``append_line``, ``repair_log``, ``read_log``) do
+safe file I/O.
 Documents are plain ``dict``/``list``/``str``/``int``/``float``/``bool``/``None`` values; the
 API is the same as in every other language (docs/api.md); ``statecore.types`` names the
 documents' types for annotations.
@@ -24,7 +25,7 @@ from statecore._generated.tables import CONSTANTS
 from statecore._routines import query_file, update_file
 from statecore.errors import *  # noqa: F403 (the exception classes, generated)
 from statecore.errors import __all__ as _errors
-from statecore.host import append_line, read_document, read_log, update_document
+from statecore.host import append_line, read_document, read_log, repair_log, update_document
 
 __version__: str = _statecore.__version__
 
@@ -45,6 +46,7 @@ __all__ = [
     "query_file",
     "read_document",
     "read_log",
+    "repair_log",
     "specify",
     "update_document",
     "update_file",

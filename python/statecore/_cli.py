@@ -2,7 +2,8 @@
 
 Everything it decides (the arguments, the help, the kinds, the output, the exit code) is the
 core's ``cli_run``; this module only gathers the facts the core asks for (files read,
-directories listed) and prints what it answers. The npm package's ``statecore``
+directories listed, writes carried out by the library's own routines: the locked update, the
+log append and repair) and prints what it answers. The npm package's ``statecore``
 (npm/bin/statecore.cjs) is its twin: the same requests, so the same output byte for byte.
 """
 
@@ -20,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from statecore.types import CliDir, CliFile, CliRequest
+    from statecore.types import CliDir, CliFile, CliNeed, CliRequest, CliWrite
 
 #: Directories a listing never enters.
 SKIP = frozenset({".git", "node_modules"})
@@ -28,6 +29,14 @@ SKIP = frozenset({".git", "node_modules"})
 MAX_DEPTH = 16
 #: How many times the core may ask for more before the host gives up (a core bug).
 MAX_ROUNDS = 16
+
+
+def _clock_now() -> str:
+    """The time now, RFC 3339 in UTC with milliseconds (as Node's ``toISOString``)."""
+    import datetime
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
 def _error_name(error: OSError) -> str:
@@ -83,14 +92,56 @@ def list_fact(directory: str, names: Sequence[str]) -> CliDir:
     return {"files": files}
 
 
+def write_fact(need: CliNeed) -> CliWrite:
+    """A write the core asked for, carried out by the library's routine: its result, or its
+    error."""
+    from statecore import _files, _logs, _runtime
+    from statecore.errors import StatecoreError
+
+    timeout_ms = need.get("timeout_ms")
+    options = {} if timeout_ms is None else {"timeout": timeout_ms / 1000}
+    try:
+        if need["op"] == "update":
+            host = _files._Host({**options, "if_match": need.get("if_match")})
+            file = _runtime.path_arg(need["path"])
+            args = tuple(need.get("args", []))
+            change = need.get("change", "")
+            result = _files.update(need["kind"], file, change, args, need.get("now"), host)
+            return {
+                "etag": result["etag"],
+                "changed": result["changed"],
+                "warnings": result["warnings"],
+                "corrupt_copy": result["corrupt_copy"],
+            }
+        if need["op"] == "append":
+            appended = _logs.append_line(need["path"], need.get("record"), **options)
+            return {"warnings": appended["warnings"], "corrupt_copy": appended["corrupt_copy"]}
+        repaired = _logs.repair_log(need["path"], **options)
+        return {
+            "torn_line": repaired["torn_line"],
+            "warnings": repaired["warnings"],
+            "corrupt_copy": repaired["corrupt_copy"],
+        }
+    except StatecoreError as error:
+        return {"error": {"code": error.code, "path": error.path, "message": error.message}}
+    except OSError as error:
+        return {"error": {"code": _error_name(error)}}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     files: dict[str, CliFile] = {}
     dirs: dict[str, CliDir] = {}
+    writes: dict[str, CliWrite] = {}
+    now = os.environ.get("STATECORE_NOW") or _clock_now()
     request: CliRequest = {
         "argv": list(sys.argv[1:] if argv is None else argv),
-        "env": {"tty": sys.stdout.isatty(), "no_color": bool(os.environ.get("NO_COLOR"))},
-        "facts": {"files": files, "dirs": dirs},
+        "env": {
+            "tty": sys.stdout.isatty(),
+            "no_color": bool(os.environ.get("NO_COLOR")),
+            "now": now,
+        },
+        "facts": {"files": files, "dirs": dirs, "writes": writes},
     }
     for _ in range(MAX_ROUNDS):
         answer = cli_run(request)
@@ -106,7 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for need in needs:
             if need["op"] == "read":
                 files[need["path"]] = read_fact(need["path"])
-            else:
+            elif need["op"] == "list":
                 dirs[need["path"]] = list_fact(need["path"], need.get("names", []))
+            else:
+                writes[need["path"]] = write_fact(need)
     sys.stderr.write("statecore: the command kept asking for more files (a statecore bug)\n")
     return 2

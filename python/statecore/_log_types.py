@@ -1,4 +1,5 @@
-"""The types of :func:`statecore.host.append_line` and :func:`statecore.host.read_log`
+"""The types of :func:`statecore.host.append_line`, :func:`statecore.host.repair_log` and
+:func:`statecore.host.read_log`
 (TypedDicts): a module of their own, imported on first use (``statecore._logs`` and
 ``statecore.host`` give them by name), because ``typing`` is slow to import."""
 
@@ -13,6 +14,14 @@ if TYPE_CHECKING:
 class AppendResult(TypedDict):
     """What :func:`append_line` returns."""
 
+    warnings: list[Issue]
+    corrupt_copy: str | None
+
+
+class RepairResult(TypedDict):
+    """What :func:`repair_log` returns."""
+
+    torn_line: int | None
     warnings: list[Issue]
     corrupt_copy: str | None
 

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 from statecore._generated.host import read_document, update_document
 from statecore._lock import DEFAULT_TIMEOUT, Lock, acquire_lock
-from statecore._logs import append_line, read_log
+from statecore._logs import append_line, read_log, repair_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from statecore._files import StrPath
-    from statecore._log_types import AppendResult, LogResult
+    from statecore._log_types import AppendResult, LogResult, RepairResult
 else:
 
     def __getattr__(name: str) -> object:
-        """``AppendResult``, ``LogResult`` and ``StrPath``, made on first use: ``typing`` is
-        slow to import."""
+        """``AppendResult``, ``LogResult``, ``RepairResult`` and ``StrPath``, made on first
+        use: ``typing`` is slow to import."""
         if name == "StrPath":
             from statecore import _files as module
-        elif name in ("AppendResult", "LogResult"):
+        elif name in ("AppendResult", "LogResult", "RepairResult"):
             from statecore import _log_types as module
         else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -30,7 +30,7 @@ else:
         return value
 
     def __dir__() -> list[str]:
-        return sorted({*globals(), "AppendResult", "LogResult", "StrPath"})
+        return sorted({*globals(), "AppendResult", "LogResult", "RepairResult", "StrPath"})
 
 
 __all__ = [
@@ -38,10 +38,12 @@ __all__ = [
     "AppendResult",
     "Lock",
     "LogResult",
+    "RepairResult",
     "StrPath",
     "acquire_lock",
     "append_line",
     "read_document",
     "read_log",
+    "repair_log",
     "update_document",
 ]

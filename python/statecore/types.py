@@ -60,6 +60,8 @@ CliEnv: Any = dict
 CliFacts: Any = dict
 CliFile: Any = dict
 CliDir: Any = dict
+CliWrite: Any = dict
+CliWriteError: Any = dict
 KindInfo: Any = dict
 Limits: Any = dict
 LoadResult: Any = dict
@@ -171,6 +173,7 @@ SnapshotFacts: Any = dict
 DerivedStatus: Any = dict
 RunRow: Any = dict
 LogAppend: Any = dict
+LogRepair: Any = dict
 LogRead: Any = dict
 LockRecordText: Any = dict
 LockRecord: Any = dict
@@ -215,6 +218,8 @@ __all__ = [
     "CliNeed",
     "CliNeedOp",
     "CliRequest",
+    "CliWrite",
+    "CliWriteError",
     "ContextHealth",
     "DagLayers",
     "DerivedStatus",
@@ -303,6 +308,7 @@ __all__ = [
     "Log",
     "LogAppend",
     "LogRead",
+    "LogRepair",
     "LoggedOptions",
     "MachineDefinition",
     "MachineEvent",

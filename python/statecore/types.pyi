@@ -17,8 +17,8 @@ MergeStrategy: TypeAlias = Literal["shallow", "deep", "merge_patch"]
 MergeRuleMode: TypeAlias = Literal["append", "replace", "by_key"]
 """What a rule does with the array at its path."""
 
-CliNeedOp: TypeAlias = Literal["read", "list"]
-"""What the host does: read a file, or list a directory's files by name."""
+CliNeedOp: TypeAlias = Literal["read", "list", "update", "append", "repair"]
+"""What the host does: read a file, list a directory's files by name, update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line."""
 
 CliFileError: TypeAlias = Literal["missing", "directory", "special", "not_text", "unreadable"]
 """Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`)."""
@@ -168,11 +168,18 @@ class CliAnswer(TypedDict):
     code: NotRequired[int]
 
 class CliNeed(TypedDict):
-    """A file to read, or a directory to list (recursively, without following links, skipping `.git` and `node_modules`)."""
+    """A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`)."""
 
     op: CliNeedOp
     path: str
     names: NotRequired[list[str]]
+    kind: NotRequired[DocumentKind]
+    change: NotRequired[str]
+    args: NotRequired[list[Json]]
+    if_match: NotRequired[str]
+    now: NotRequired[str]
+    record: NotRequired[Json]
+    timeout_ms: NotRequired[int]
 
 class CliRequest(TypedDict):
     """A command line to run, with what the host knows and has gathered."""
@@ -186,12 +193,14 @@ class CliEnv(TypedDict):
 
     tty: NotRequired[bool]
     no_color: NotRequired[bool]
+    now: NotRequired[str]
 
 class CliFacts(TypedDict):
     """What the host read and listed for the command so far, by path."""
 
     files: NotRequired[dict[str, CliFile]]
     dirs: NotRequired[dict[str, CliDir]]
+    writes: NotRequired[dict[str, CliWrite]]
 
 class CliFile(TypedDict):
     """A file the host read: its text, or why it has none."""
@@ -204,6 +213,23 @@ class CliDir(TypedDict):
     """A directory the host listed: the files under it with one of the names asked for."""
 
     files: NotRequired[list[str]]
+    message: NotRequired[str]
+
+class CliWrite(TypedDict):
+    """What the host's update, append or repair did: its result's fields, or its error."""
+
+    etag: NotRequired[str | None]
+    changed: NotRequired[bool]
+    warnings: NotRequired[list[Issue]]
+    corrupt_copy: NotRequired[str | None]
+    torn_line: NotRequired[int | None]
+    error: NotRequired[CliWriteError]
+
+class CliWriteError(TypedDict):
+    """Why a write failed: a statecore error (its code, path and message), or the system's (`code`: the error's name, `EACCES`; no message)."""
+
+    code: str
+    path: NotRequired[str]
     message: NotRequired[str]
 
 class KindInfo(TypedDict):
@@ -1158,6 +1184,12 @@ class LogAppend(TypedDict):
     """What an appender does to a log: cut a torn last line (copying it first), then write `text`."""
 
     text: str
+    truncate_at: int | None
+    torn_line: int | None
+
+class LogRepair(TypedDict):
+    """What a repair does to a log: copy its torn last line, then cut it off (both null: nothing to repair)."""
+
     truncate_at: int | None
     torn_line: int | None
 

@@ -6,6 +6,7 @@ core (core/tests/cli.rs).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from statecore.host import acquire_lock
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "cli"
 
@@ -26,8 +29,10 @@ def _cases() -> list[Any]:
     return out
 
 
-def check(expect: dict[str, Any], stdout: str, stderr: str, code: int) -> None:
-    """Checks one case's expectation against what the process gave."""
+def check(expect: dict[str, Any], root: Path, stdout: str, stderr: str, code: int) -> None:
+    """Checks one case's expectation against what the process gave (``stdout``, ``stderr``
+    exact; ``stdout_has``, ``stderr_has`` contained; ``files``: the files' texts afterwards,
+    None for none)."""
     assert code == expect["code"], stdout + stderr
     if isinstance(expect.get("stdout"), str):
         assert stdout == expect["stdout"]
@@ -35,6 +40,12 @@ def check(expect: dict[str, Any], stdout: str, stderr: str, code: int) -> None:
         assert stderr == expect["stderr"]
     for part in expect.get("stdout_has", []):
         assert part in stdout, stdout
+    for part in expect.get("stderr_has", []):
+        assert part in stderr, stderr
+    for name, text in expect.get("files", {}).items():
+        file = root / name
+        got = file.read_bytes().decode("utf-8") if file.exists() else None
+        assert got == text, f"the file {name} afterwards"
 
 
 @pytest.mark.parametrize("case", _cases())
@@ -43,16 +54,21 @@ def test_cli_case(case: dict[str, Any], tmp_path: Path) -> None:
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text.encode("utf-8"))
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "STATECORE_NOW")}
     env.update(case.get("env", {}))
-    run = subprocess.run(
-        [sys.executable, "-m", "statecore", *case["argv"]],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        check=False,
-    )
-    check(case["expect"], run.stdout.decode("utf-8"), run.stderr.decode("utf-8"), run.returncode)
+    with contextlib.ExitStack() as held:
+        # The locks of ``locked`` are held by this process while the command runs.
+        for name in case.get("locked", []):
+            held.enter_context(acquire_lock(tmp_path / name))
+        run = subprocess.run(
+            [sys.executable, "-m", "statecore", *case["argv"]],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            check=False,
+        )
+    stdout, stderr = run.stdout.decode("utf-8"), run.stderr.decode("utf-8")
+    check(case["expect"], tmp_path, stdout, stderr, run.returncode)
 
 
 def test_the_console_script_is_the_same_program(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from statecore import (
     append_line,
     read_document,
     read_log,
+    repair_log,
     update_document,
 )
 
@@ -209,6 +210,26 @@ def test_torn_tail_dropped_on_read_and_repaired_with_copy_on_append(workdir: Pat
     assert log["records"] == [{"a": 1}, {"b": 2}, {"d": 4}, {"e": 5}]
     assert log["torn"] is None
     assert log["warnings"] == []
+
+
+def test_repair_log_cuts_a_torn_tail_with_a_copy_and_leaves_the_rest(workdir: Path) -> None:
+    file = workdir / "EVENTS.jsonl"
+    file.write_bytes(b'{"a":1}\n{"b":2}\n{"c":')
+    result = repair_log(file)
+    assert result["torn_line"] == 3
+    assert Path(str(result["corrupt_copy"])).read_bytes() == b'{"c":'
+    assert [w["code"] for w in result["warnings"]] == ["W_TORN_TAIL"]
+    assert file.read_bytes() == b'{"a":1}\n{"b":2}\n'
+    assert repair_log(file) == {"torn_line": None, "warnings": [], "corrupt_copy": None}
+    assert repair_log(workdir / "none.jsonl")["torn_line"] is None
+    assert not (workdir / "none.jsonl").exists()
+    bad = workdir / "bad.jsonl"
+    bad.write_bytes(b'1\nx\n{"c":')
+    with pytest.raises(LogCorruptError):
+        repair_log(bad)
+    assert bad.read_bytes() == b'1\nx\n{"c":'
+    with pytest.raises(statecore.UsageError):
+        repair_log(file, timout=1)  # type: ignore[call-arg]
 
 
 def test_garbage_in_the_middle_is_log_corrupt_and_untouched(workdir: Path) -> None:

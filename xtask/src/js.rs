@@ -110,7 +110,10 @@ pub fn generated_mjs() -> String {
                 .file
                 .patch
                 .map_or("null".to_owned(), |p| p.replace('\n', " "));
-            let log = f.file.log.map_or("null".to_owned(), |l| format!("{l:?}"));
+            let log = f
+                .file
+                .log
+                .map_or("null".to_owned(), |l| format!("{:?}", l.name));
             let _ = writeln!(
                 out,
                 "      [{:?}, {:?}, {:?}, {patch}, {log}],",

@@ -194,7 +194,7 @@ pub fn tables_py() -> String {
     );
     for kind in KINDS {
         if let Some(log) = kind.file.as_ref().and_then(|f| f.log) {
-            let _ = writeln!(out, "    {:?}: {log:?},", kind.name);
+            let _ = writeln!(out, "    {:?}: {:?},", kind.name, log.name);
         }
     }
     out.push_str("})\n");

@@ -10,6 +10,8 @@ use crate::options::nearest;
 pub enum Parsed {
     /// The help: of a command, or of statecore.
     Help(Option<&'static Command>),
+    /// The help of a group of commands (`log`).
+    GroupHelp(String),
     /// statecore's version.
     Version,
     /// A command to run, with the colour choice given (`None`: the host's default).
@@ -24,18 +26,38 @@ pub fn parse(argv: &[String]) -> Parsed {
     match first {
         None => return Parsed::Usage("no command given".into(), None),
         Some("--help" | "-h" | "help") => {
-            let named = argv.get(1).and_then(|n| super::table::command(n));
-            return Parsed::Help(named);
+            let words: Vec<String> = argv.iter().skip(1).cloned().collect();
+            return match find_command(&words) {
+                Some((command, _)) => Parsed::Help(Some(command)),
+                None => match words.first() {
+                    Some(word) if !group(word).is_empty() => Parsed::GroupHelp(word.clone()),
+                    Some(word) => unknown_command(word),
+                    None => Parsed::Help(None),
+                },
+            };
         }
         Some("--version" | "-V" | "version") => return Parsed::Version,
         _ => {}
     }
     let Some((command, used)) = find_command(argv) else {
         let word = first.unwrap_or_default();
-        let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
-        let hint =
-            nearest(word, &names).map_or(String::new(), |k| format!("; did you mean {k:?}?"));
-        return Parsed::Usage(format!("unknown command {word:?}{hint}"), None);
+        let group = group(word);
+        if !group.is_empty() {
+            if matches!(argv.get(1).map(String::as_str), Some("--help" | "-h")) {
+                return Parsed::GroupHelp(word.to_owned());
+            }
+            let given = argv
+                .get(1)
+                .map_or(String::new(), |w| format!(" (got {w:?})"));
+            return Parsed::Usage(
+                format!(
+                    "`statecore {word}` takes a subcommand{given}: {}",
+                    group.join(", ")
+                ),
+                None,
+            );
+        }
+        return unknown_command(word);
     };
     let mut call = Call {
         operands: Vec::new(),
@@ -108,6 +130,21 @@ pub fn parse(argv: &[String]) -> Parsed {
         );
     }
     Parsed::Run(command, call, color)
+}
+
+/// The usage error of an unknown command, with the nearest known one.
+fn unknown_command(word: &str) -> Parsed {
+    let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+    let hint = nearest(word, &names).map_or(String::new(), |k| format!("; did you mean {k:?}?"));
+    Parsed::Usage(format!("unknown command {word:?}{hint}"), None)
+}
+
+/// The subcommands of the group `word` (`log`: `append`, `read`, `repair`).
+fn group(word: &str) -> Vec<&'static str> {
+    COMMANDS
+        .iter()
+        .filter_map(|c| c.name.strip_prefix(word)?.strip_prefix(' '))
+        .collect()
 }
 
 /// The command whose words start `argv` (the longest), and how many words it took.

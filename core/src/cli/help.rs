@@ -34,6 +34,29 @@ pub fn overview(style: Style) -> String {
     out
 }
 
+/// The help of a group of commands (`log`): its subcommands.
+pub fn group(word: &str, style: Style) -> String {
+    let mut out = format!(
+        "{} statecore {word} COMMAND [OPTIONS] [OPERANDS]\n\n{}\n",
+        style.strong("Usage:"),
+        style.strong("Commands:")
+    );
+    let rows: Vec<(String, &str)> = COMMANDS
+        .iter()
+        .filter(|c| {
+            c.name
+                .strip_prefix(word)
+                .is_some_and(|r| r.starts_with(' '))
+        })
+        .map(|c| (join(c.name, c.operands), c.summary))
+        .collect();
+    out.push_str(&columns(&rows));
+    out.push_str(&format!(
+        "\n`statecore {word} COMMAND --help` shows a command's help.\n"
+    ));
+    out
+}
+
 /// The help of one command.
 pub fn command(c: &Command, style: Style) -> String {
     let mut out = format!(

@@ -26,16 +26,21 @@ pub enum File<'f> {
 pub struct Host<'f> {
     files: Option<&'f Map>,
     dirs: Option<&'f Map>,
+    writes: Option<&'f Map>,
+    now: Option<&'f str>,
     needs: Vec<Value>,
 }
 
 impl<'f> Host<'f> {
-    /// The facts of a request (`{files, dirs}`; `None`: none yet).
-    pub fn new(facts: Option<&'f Map>) -> Host<'f> {
+    /// The facts of a request (`{files, dirs, writes}`; `None`: none yet) and the host's
+    /// time now (`env.now`).
+    pub fn new(facts: Option<&'f Map>, now: Option<&'f str>) -> Host<'f> {
         let part = |key: &str| facts.and_then(|f| f.get(key)).and_then(Value::as_object);
         Host {
             files: part("files"),
             dirs: part("dirs"),
+            writes: part("writes"),
+            now,
             needs: Vec::new(),
         }
     }
@@ -43,7 +48,7 @@ impl<'f> Host<'f> {
     /// The file at `path`; `None` when the host has not read it yet (it is then asked for).
     pub fn read(&mut self, path: &str) -> Option<File<'f>> {
         let Some(fact) = self.files.and_then(|f| f.get(path)) else {
-            self.need("read", path, None);
+            self.need(Need::new("read", path));
             return None;
         };
         if let Some(text) = fact.get("text").and_then(Value::as_str) {
@@ -65,7 +70,7 @@ impl<'f> Host<'f> {
     pub fn list(&mut self, dir: &str, names: &[&str]) -> Option<Result<Vec<&'f str>, &'f str>> {
         let Some(fact) = self.dirs.and_then(|d| d.get(dir)) else {
             let names = names.iter().map(|n| Value::from(*n)).collect();
-            self.need("list", dir, Some(Value::Array(names)));
+            self.need(Need::new("list", dir).with("names", Value::Array(names)));
             return None;
         };
         match fact.get("files").and_then(Value::as_array) {
@@ -82,6 +87,25 @@ impl<'f> Host<'f> {
         }
     }
 
+    /// What the host's write routine did (a `CliWrite`: its result's fields, or `error`);
+    /// `None` when it has not carried `need` out yet (it is then asked for). One write per
+    /// path and command.
+    pub fn write(&mut self, need: Need) -> Option<&'f Map> {
+        let fact = self
+            .writes
+            .and_then(|w| w.get(need.path()))
+            .and_then(Value::as_object);
+        if fact.is_none() {
+            self.need(need);
+        }
+        fact
+    }
+
+    /// The time now as the host gave it (RFC 3339), if it did.
+    pub fn now(&self) -> Option<&'f str> {
+        self.now
+    }
+
     /// True when the command asked for something the host has not given yet.
     pub fn wants(&self) -> bool {
         !self.needs.is_empty()
@@ -92,16 +116,34 @@ impl<'f> Host<'f> {
         self.needs
     }
 
-    fn need(&mut self, op: &str, path: &str, names: Option<Value>) {
-        let mut need = Map::new();
-        need.insert("op".into(), Value::from(op));
-        need.insert("path".into(), Value::from(path));
-        if let Some(names) = names {
-            need.insert("names".into(), names);
-        }
-        let need = Value::Object(need);
+    fn need(&mut self, need: Need) {
+        let need = Value::Object(need.0);
         if !self.needs.contains(&need) {
             self.needs.push(need);
         }
+    }
+}
+
+/// Something to ask the host for (a `CliNeed`): its `op`, `path` and the op's fields.
+#[derive(Debug)]
+pub struct Need(Map);
+
+impl Need {
+    /// `op` on `path`.
+    pub fn new(op: &str, path: &str) -> Need {
+        let mut map = Map::new();
+        map.insert("op".into(), Value::from(op));
+        map.insert("path".into(), Value::from(path));
+        Need(map)
+    }
+
+    /// With the field `key`.
+    pub fn with(mut self, key: &str, value: Value) -> Need {
+        self.0.insert(key.into(), value);
+        self
+    }
+
+    fn path(&self) -> &str {
+        self.0.get("path").and_then(Value::as_str).unwrap_or("")
     }
 }

@@ -6,15 +6,19 @@
 //! with the facts until it prints.
 
 mod args;
+mod checked;
 mod help;
 mod host;
 mod info;
+mod logs;
 mod out;
 pub mod shapes;
 mod table;
+mod update;
 mod validate;
+mod writes;
 
-pub use host::{File, Host};
+pub use host::{File, Host, Need};
 pub use out::{clean, Output, Style};
 pub use table::{Call, Command, Opt, COMMANDS, GLOBAL};
 
@@ -24,9 +28,9 @@ use crate::shape::check::walk;
 use crate::{Map, Value};
 use args::Parsed;
 
-/// Runs a command line: `request` is `{argv, env: {tty, no_color}, facts?: {files, dirs}}`
-/// (`argv` without the program's name; `tty`: standard output is a terminal; `no_color`:
-/// `NO_COLOR` is set). The answer is `{needs}` (what the host must read or list, then call
+/// Runs a command line: `request` is `{argv, env: {tty, no_color, now}, facts?: {files, dirs,
+/// writes}}` (`argv` without the program's name; `tty`: standard output is a terminal;
+/// `no_color`: `NO_COLOR` is set; `now`: the time, RFC 3339). The answer is `{needs}` (what the host must read or list, then call
 /// again with it added to `facts`) or `{stdout, stderr, code}`.
 pub fn run(request: &Value) -> Result<Value> {
     let mut report = Report::default();
@@ -51,8 +55,16 @@ pub fn run(request: &Value) -> Result<Value> {
     let env = request.get("env").and_then(Value::as_object);
     let flag = |key: &str| env.and_then(|e| e.get(key)).and_then(Value::as_bool) == Some(true);
     let default_color = flag("tty") && !flag("no_color");
-    let mut host = Host::new(request.get("facts").and_then(Value::as_object));
-    let output = execute(&argv, &mut host, default_color);
+    let now = env.and_then(|e| e.get("now")).and_then(Value::as_str);
+    let mut host = Host::new(request.get("facts").and_then(Value::as_object), now);
+    let output = match now.map(crate::time::parse_timestamp) {
+        Some(Err(e)) => Output::usage(&format!(
+            "the time now ({}, from STATECORE_NOW) is not an RFC 3339 time: {}",
+            clean(now.unwrap_or_default()),
+            clean(&e.message)
+        )),
+        _ => execute(&argv, &mut host, default_color),
+    };
     let mut answer = Map::new();
     if host.wants() {
         answer.insert("needs".into(), Value::Array(host.into_needs()));
@@ -83,6 +95,7 @@ pub fn execute(argv: &[String], host: &mut Host<'_>, color: bool) -> Output {
     match args::parse(argv) {
         Parsed::Help(None) => Output::text(help::overview(style)),
         Parsed::Help(Some(command)) => Output::text(help::command(command, style)),
+        Parsed::GroupHelp(word) => Output::text(help::group(&word, style)),
         Parsed::Version => Output::text(format!("statecore {}\n", help::VERSION)),
         Parsed::Usage(message, command) => {
             let more = match command {

@@ -1,6 +1,7 @@
 //! The command line's request and answer, described once (`crate::shape`): the types of
 //! `cli_run` in every host.
 
+use crate::shape::common::ISSUE;
 use crate::shape::{Enum, Field, Shape, Ty};
 
 const STRINGS: Ty = Ty::List(&Ty::Str);
@@ -15,8 +16,8 @@ pub static FILE_ERROR: Enum = Enum {
 /// What to ask the host for.
 pub static NEED_OP: Enum = Enum {
     name: "CliNeedOp",
-    doc: "What the host does: read a file, or list a directory's files by name.",
-    values: &["read", "list"],
+    doc: "What the host does: read a file, list a directory's files by name, update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line.",
+    values: &["read", "list", "update", "append", "repair"],
 };
 
 /// The host's environment.
@@ -33,6 +34,11 @@ pub static ENV: Shape = Shape::exact(
             "no_color",
             Ty::Bool,
             "`NO_COLOR` is set (no colours by default).",
+        ),
+        Field::opt(
+            "now",
+            Ty::Str,
+            "The time now (RFC 3339; `STATECORE_NOW` when set, else the host's clock), for the commands that stamp or age things.",
         ),
     ],
 );
@@ -70,6 +76,47 @@ pub static DIR: Shape = Shape::exact(
     ],
 );
 
+/// Why a write failed.
+pub static WRITE_ERROR: Shape = Shape::exact(
+    "CliWriteError",
+    "Why a write failed: a statecore error (its code, path and message), or the system's (`code`: the error's name, `EACCES`; no message).",
+    &[
+        Field::req("code", Ty::Str, "`E_CONFLICT`, or the system error's name (`EACCES`)."),
+        Field::opt("path", Ty::Str, "The statecore error's path into the document."),
+        Field::opt("message", Ty::Str, "The statecore error's message."),
+    ],
+);
+
+/// A write as the host carried it out.
+pub static WRITE: Shape = Shape::exact(
+    "CliWrite",
+    "What the host's update, append or repair did: its result's fields, or its error.",
+    &[
+        Field::opt(
+            "etag",
+            Ty::Nullable(&Ty::Str),
+            "An update's etag of the file afterwards.",
+        ),
+        Field::opt("changed", Ty::Bool, "An update wrote the file."),
+        Field::opt(
+            "warnings",
+            Ty::List(&Ty::Object(&ISSUE)),
+            "The routine's warnings.",
+        ),
+        Field::opt(
+            "corrupt_copy",
+            Ty::Nullable(&Ty::Str),
+            "Where unreadable old bytes (a torn log line) were kept, or null.",
+        ),
+        Field::opt(
+            "torn_line",
+            Ty::Nullable(&Ty::Whole(1)),
+            "A repair's torn line, cut off (null: nothing to repair).",
+        ),
+        Field::opt("error", Ty::Object(&WRITE_ERROR), "Why it failed."),
+    ],
+);
+
 /// The facts gathered so far.
 pub static FACTS: Shape = Shape::exact(
     "CliFacts",
@@ -80,6 +127,11 @@ pub static FACTS: Shape = Shape::exact(
             "dirs",
             Ty::Map(&Ty::Object(&DIR)),
             "Directories listed, by path.",
+        ),
+        Field::opt(
+            "writes",
+            Ty::Map(&Ty::Object(&WRITE)),
+            "Updates, appends and repairs carried out, by path.",
         ),
     ],
 );
@@ -106,11 +158,26 @@ pub static REQUEST: Shape = Shape::exact(
 /// Something the host must gather.
 pub static NEED: Shape = Shape::exact(
     "CliNeed",
-    "A file to read, or a directory to list (recursively, without following links, skipping `.git` and `node_modules`).",
+    "A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`).",
     &[
         Field::req("op", Ty::Enum(&NEED_OP), "What to do."),
         Field::req("path", Ty::Str, "The path, as the command line gave it."),
         Field::opt("names", STRINGS, "For `list`: the file names to find."),
+        Field::opt("kind", Ty::Kind, "For `update`: the document kind."),
+        Field::opt(
+            "change",
+            Ty::Str,
+            "For `update`: the change as the host's update routine names it (`merge`, `set_value`, a writer of the table).",
+        ),
+        Field::opt("args", Ty::List(&Ty::Json), "For `update`: the change's arguments."),
+        Field::opt("if_match", Ty::Str, "For `update`: the etag the file must have."),
+        Field::opt("now", Ty::Str, "For `update`: the time that stamps the change (the request's `env.now`)."),
+        Field::opt("record", Ty::Json, "For `append`: the record to append."),
+        Field::opt(
+            "timeout_ms",
+            Ty::Whole(0),
+            "For a write: how long to wait for the lock, in milliseconds (absent: the default).",
+        ),
     ],
 );
 

@@ -4,7 +4,7 @@
 
 use super::host::Host;
 use super::out::{Output, Style};
-use super::{info, validate};
+use super::{info, logs, update, validate};
 
 /// An option of a command (`--kind KIND`).
 #[derive(Debug)]
@@ -84,6 +84,12 @@ const KIND: Opt = Opt {
            from each file's path.",
 };
 
+const TIMEOUT: Opt = Opt {
+    name: "timeout",
+    value: Some("SECONDS"),
+    help: "How long to wait for the file's lock (default: the library's, 10 s); then exit 2.",
+};
+
 /// The options every command takes.
 pub static GLOBAL: &[Opt] = &[
     Opt {
@@ -113,7 +119,8 @@ pub static COMMANDS: &[Command] = &[
         summary: "Check protocol files: errors and warnings with their place in the file.",
         about: "Each PATH is a file or a directory; a directory is searched for every file \
                 statecore knows (`statecore kinds` lists them). A file's kind comes from its \
-                path, or from --kind. Each \
+                path, or from --kind. EVENTS.jsonl (and, with --kind, any .jsonl file) is a \
+                log: each record is checked as its kind, at its own line. Each \
                 problem is printed as PATH:LINE:COLUMN: error|warning CODE POINTER: message. \
                 Exit 0 when every file is valid (warnings allowed), 1 when one is invalid, \
                 2 for a usage error or a file that cannot be read.",
@@ -126,14 +133,102 @@ pub static COMMANDS: &[Command] = &[
         operands: "PATH",
         min: 1,
         max: Some(1),
-        summary: "Print a file's document as statecore reads it (canonical JSON).",
+        summary:
+            "Print a file's document as statecore reads it (canonical JSON; a log: its records).",
         about: "index.md is shown as its document (its tables by their headings). Problems \
                 go to standard error as validate prints them. Exit 0 valid, 1 invalid (the \
                 document is still shown when it reads; nothing is, for a file that does not \
                 parse), 2 when the file cannot be read.",
-        options: &[KIND],
+        options: &[
+            KIND,
+            Opt {
+                name: "etag",
+                value: None,
+                help: "Print the file's etag instead (for `update --if-match`).",
+            },
+        ],
         values: None,
         run: validate::show,
+    },
+    Command {
+        name: "update",
+        operands: "PATH",
+        min: 1,
+        max: Some(1),
+        summary: "Change a document under its lock: a merge, a merge patch or one value.",
+        about: "The change is read, merged, validated and written atomically under the file's \
+                lock, as every writer of the library does; a document the change would make \
+                invalid is refused and the file left as it was. A missing file is created \
+                (its directory must exist). Prints the new etag. Exit 0 done, 1 refused \
+                (invalid, a stale --if-match, a pointer that names nothing), 2 usage or I/O \
+                (the lock not obtained within --timeout).",
+        options: &[
+            Opt {
+                name: "merge",
+                value: Some("JSON"),
+                help: "Merge JSON into the document with the kind's own merge rules (deep by \
+                       default; `null` stored).",
+            },
+            Opt {
+                name: "merge-patch",
+                value: Some("JSON"),
+                help: "Apply JSON as an RFC 7396 merge patch (`null` removes a member).",
+            },
+            Opt {
+                name: "set",
+                value: Some("POINTER=JSON"),
+                help: "Set one value at a JSON pointer (`/buildRun/chunks/0/status=\"done\"`); \
+                       missing members on the way are created, `-` appends to an array.",
+            },
+            KIND,
+            Opt {
+                name: "if-match",
+                value: Some("ETAG"),
+                help: "Change the file only if its etag is still ETAG (`statecore show --etag`).",
+            },
+            TIMEOUT,
+            JSON,
+        ],
+        values: None,
+        run: update::update,
+    },
+    Command {
+        name: "log append",
+        operands: "PATH JSON",
+        min: 2,
+        max: Some(2),
+        summary: "Append one record to a JSONL log, under its lock.",
+        about: "One write of one line, synced; a torn last line left by a crashed writer is \
+                first moved to PATH.corrupt-<time> and cut off. A log with a bad line that is \
+                not the last is left alone (exit 1). Exit 2 for usage or I/O.",
+        options: &[TIMEOUT, JSON],
+        values: None,
+        run: logs::append,
+    },
+    Command {
+        name: "log read",
+        operands: "PATH",
+        min: 1,
+        max: Some(1),
+        summary: "Print a JSONL log's records, one compact JSON line each.",
+        about: "A torn last line is left out with a warning; a bad line that is not the last \
+                is an error naming it (exit 1). Never writes.",
+        options: &[JSON],
+        values: None,
+        run: logs::read,
+    },
+    Command {
+        name: "log repair",
+        operands: "PATH",
+        min: 1,
+        max: Some(1),
+        summary: "Cut a JSONL log's torn last line off, keeping a copy.",
+        about: "Under the log's lock, a torn last line is moved to PATH.corrupt-<time> and cut \
+                off; anything else wrong is left for a person (exit 1). A log without a torn \
+                line is left as it is.",
+        options: &[TIMEOUT, JSON],
+        values: None,
+        run: logs::repair,
     },
     Command {
         name: "kinds",
@@ -172,8 +267,3 @@ pub static COMMANDS: &[Command] = &[
         run: info::diagram,
     },
 ];
-
-/// The command named `name`.
-pub fn command(name: &str) -> Option<&'static Command> {
-    COMMANDS.iter().find(|c| c.name == name)
-}

@@ -166,6 +166,24 @@ pub static APPEND: Shape = Shape::exact(
     ],
 );
 
+/// What a repair does to a log.
+pub static REPAIR: Shape = Shape::exact(
+    "LogRepair",
+    "What a repair does to a log: copy its torn last line, then cut it off (both null: nothing to repair).",
+    &[
+        Field::req(
+            "truncate_at",
+            Ty::Nullable(&Ty::Whole(0)),
+            "Where the torn last line starts, or null.",
+        ),
+        Field::req(
+            "torn_line",
+            Ty::Nullable(&Ty::Whole(1)),
+            "Its line number, or null.",
+        ),
+    ],
+);
+
 /// What is left over by a dead writer.
 pub static LITTER_KIND: Enum = Enum {
     name: "LitterKind",

@@ -20,17 +20,20 @@ pub enum Change<'a> {
     Patch(Value, Value),
     /// A whole new document.
     Replace(Value),
+    /// One value set at a JSON pointer (`set_value`'s pointer and value).
+    Set(String, Value),
 }
 
 impl<'a> Change<'a> {
     /// The change a host names: `""` replaces the document with the first argument,
-    /// `"merge"` merges the first argument with the second (options), any other name is a
-    /// writer of the table.
+    /// `"merge"` merges the first argument with the second (options), `"set_value"` sets the
+    /// second at the pointer the first names, any other name is a writer of the table.
     pub fn named(name: &str, args: Args<'a>) -> Result<Change<'a>> {
         let mut args = args;
         match name {
             "" => Ok(Change::Replace(args.take(0))),
             "merge" => Ok(Change::Patch(args.take(0), args.take(1))),
+            "set_value" => Ok(Change::Set(args.text(0)?.to_owned(), args.take(1))),
             other => Ok(Change::Op(super::find(other)?, args)),
         }
     }
@@ -187,6 +190,12 @@ pub(crate) fn apply(
     let kind = target.kind();
     let (document, result, extra) = match change {
         Change::Replace(document) => (document, None, None),
+        Change::Set(pointer, value) => {
+            json::check_limits(&value)?;
+            let mut document = current;
+            document.set_pointer(&pointer, value)?;
+            (document, None, None)
+        }
         Change::Patch(patch, options) => {
             let options = patch_options(&patch, options, now)?;
             (merge_owned(current, &patch, &options)?, None, None)

@@ -84,6 +84,28 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
+        method: "set_value",
+        doc: "`doc` with `value` at the JSON pointer `pointer` (a missing member on the way is \
+              created as an object; an array item is replaced, `-` or its length appends; \
+              the inputs are not changed). A file update names it to set one value.",
+        params: &[
+            DOC,
+            Param::text("pointer", Ty::Str),
+            Param::value("value", Ty::Json),
+        ],
+        returns: Returns::json(Ty::Json),
+        access: Access::Pure,
+        run: |a| {
+            let mut doc = a.take(0);
+            let value = a.take(2);
+            json::check_limits(&value)?;
+            doc.set_pointer(a.text(1)?, value)?;
+            json::check_limits(&doc)?;
+            Ok(Out::Json(doc))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "merge_text",
         doc: "`merge` over JSON text, returning canonical text (numbers exact).",
         params: &[Param::bytes("doc"), Param::bytes("patch"), MERGE],

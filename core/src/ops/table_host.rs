@@ -174,6 +174,16 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
+        method: "log_repair",
+        doc: "What a repair does to a log's bytes (none: no file): `{truncate_at, torn_line}`, \
+              both null when its last line is not torn (it is copied, then cut).",
+        params: &[Param::opt_bytes("data")],
+        returns: Returns::json(Ty::Object(&lock::shapes::REPAIR)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(crate::jsonl::repair(a.opt_bytes(0))?)),
+    },
+    Op {
+        module: Module::Root,
         method: "log_read",
         doc: "What a reader gets of a log's bytes (none: no file): `{records, torn, warnings}`.",
         params: &[Param::opt_bytes("data")],

@@ -8,6 +8,7 @@ mod convert;
 mod macros;
 mod map;
 mod number;
+mod set;
 
 pub use bytes::same_bytes;
 pub use convert::ToValue;

@@ -33,6 +33,7 @@ else:
         Log,
         LogAppend,
         LogRead,
+        LogRepair,
         MergeOptions,
         MergeStrategy,
         Now,
@@ -59,6 +60,10 @@ def serialize(value: object) -> str:
 def merge(doc: object, patch: object, options: MergeOptions | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> Json:
     """Merges ``patch`` into ``doc`` (deep merge by default; the inputs are not changed)."""
     return cast("Json", _call("merge", (doc, patch, (options if strategy is None and rules is None and stamp is None else _rt.options("options", options, strategy=strategy, rules=rules, stamp=stamp)))))
+
+def set_value(doc: object, pointer: str, value: object) -> Json:
+    """``doc`` with ``value`` at the JSON pointer ``pointer`` (a missing member on the way is created as an object; an array item is replaced, ``-`` or its length appends; the inputs are not changed). A file update names it to set one value."""
+    return cast("Json", _call("set_value", (doc, pointer, value)))
 
 def merge_text(doc: str | bytes, patch: str | bytes, options: MergeOptions | None = None, *, strategy: MergeStrategy | None = None, rules: Sequence[Mapping[str, object]] | None = None, stamp: Mapping[str, object] | None = None) -> str:
     """``merge`` over JSON text, returning canonical text (numbers exact)."""
@@ -216,6 +221,10 @@ def log_append(data: str | bytes | None, value: object) -> LogAppend:
     """What an appender does to a log's bytes (none: no file) to add ``value`` in one write: ``{text, truncate_at, torn_line}`` (a torn last line is copied, then cut)."""
     return cast("LogAppend", _call("log_append", (data, value)))
 
+def log_repair(data: str | bytes | None = None) -> LogRepair:
+    """What a repair does to a log's bytes (none: no file): ``{truncate_at, torn_line}``, both null when its last line is not torn (it is copied, then cut)."""
+    return cast("LogRepair", _call("log_repair", (data,)))
+
 def log_read(data: str | bytes | None = None) -> LogRead:
     """What a reader gets of a log's bytes (none: no file): ``{records, torn, warnings}``."""
     return cast("LogRead", _call("log_read", (data,)))
@@ -265,6 +274,7 @@ __all__ = [
     "log_append",
     "log_line",
     "log_read",
+    "log_repair",
     "log_repaired",
     "manifest",
     "merge",
@@ -275,6 +285,7 @@ __all__ = [
     "prepare_document",
     "schema",
     "serialize",
+    "set_value",
     "validate",
     "validate_text",
 ]

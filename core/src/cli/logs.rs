@@ -1,0 +1,147 @@
+//! `log append`, `log read` and `log repair` (docs/cli.md § log): JSONL logs as the library
+//! keeps them (`docs/locking.md` § Logs). Appends and repairs are the host's own routines
+//! under the log's lock; a read is the core's reading of the file's text.
+
+use super::host::{File, Host};
+use super::out::{clean, Output, Style, INVALID};
+use super::table::Call;
+use super::validate::unreadable;
+use super::writes;
+use crate::{json, jsonl, Map, Value};
+
+/// `statecore log append PATH JSON`.
+pub fn append(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
+    let path = call.operands.first().map_or("", String::as_str);
+    let text = call.operands.get(1).map_or("", String::as_str);
+    let record = match json::parse_str(text) {
+        Ok(record) => record,
+        Err(e) => {
+            return Output::usage(&format!(
+                "the record is not JSON: {} (quote it for the shell: '{{\"type\": \"note\"}}')",
+                clean(&e.message)
+            ))
+        }
+    };
+    let need = match writes::need("append", path, call) {
+        Ok(need) => need.with("record", record),
+        Err(usage) => return usage,
+    };
+    let Some(fact) = host.write(need) else {
+        return Output::default();
+    };
+    let text = format!("{}: {}\n", clean(path), style.good("appended"));
+    let mut value = Map::new();
+    value.insert(
+        "corrupt_copy".into(),
+        fact.get("corrupt_copy").cloned().unwrap_or(Value::Null),
+    );
+    writes::finish(path, fact, call, style, text, value)
+}
+
+/// `statecore log repair PATH`.
+pub fn repair(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
+    let path = call.operands.first().map_or("", String::as_str);
+    let need = match writes::need("repair", path, call) {
+        Ok(need) => need,
+        Err(usage) => return usage,
+    };
+    let Some(fact) = host.write(need) else {
+        return Output::default();
+    };
+    let torn = fact.get("torn_line").and_then(Value::as_u64);
+    let copy = fact
+        .get("corrupt_copy")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let text = match torn {
+        Some(line) => format!(
+            "{}: {}: line {line} was a torn write; its bytes were moved to {} and cut off\n",
+            clean(path),
+            style.good("repaired"),
+            clean(copy)
+        ),
+        None => format!("{}: nothing to repair (no torn last line)\n", clean(path)),
+    };
+    let mut value = Map::new();
+    value.insert("torn_line".into(), torn.map_or(Value::Null, Value::from));
+    value.insert(
+        "corrupt_copy".into(),
+        fact.get("corrupt_copy").cloned().unwrap_or(Value::Null),
+    );
+    // A repair's warning repeats its line: printed once, as the line above.
+    let mut fact = fact.clone();
+    if torn.is_some() && fact.get("error").is_none() {
+        fact.shift_remove("warnings");
+    }
+    writes::finish(path, &fact, call, style, text, value)
+}
+
+/// `statecore log read PATH`: the records, one compact JSON line each.
+pub fn read(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
+    let path = call.operands.first().map_or("", String::as_str);
+    let text = match host.read(path) {
+        None => return Output::default(),
+        Some(File::Text(text)) => text,
+        Some(other) => return Output::usage(&unreadable(path, other)),
+    };
+    let mut out = Output::default();
+    let log = match jsonl::parse_log(text.as_bytes()) {
+        Ok(log) => log,
+        Err(e) => {
+            out.worst(INVALID);
+            let line = e.details.get("line").and_then(Value::as_u64);
+            let at = line.map_or(String::new(), |l| format!(":{l}"));
+            let code = e.code.as_str();
+            if call.flag("json") {
+                let mut error = Map::new();
+                error.insert("code".into(), Value::from(code));
+                error.insert("line".into(), line.map_or(Value::Null, Value::from));
+                error.insert("message".into(), Value::from(e.message.as_str()));
+                out.stdout =
+                    json::serialize(&listing(path, Vec::new(), None, Value::Object(error)));
+            } else {
+                out.stderr = writes::issue_line(
+                    &format!("{path}{at}"),
+                    &style.error("error"),
+                    code,
+                    "",
+                    &e.message,
+                );
+            }
+            return out;
+        }
+    };
+    let torn = log.torn.map(|(line, _)| line);
+    if call.flag("json") {
+        out.stdout = json::serialize(&listing(path, log.records, torn, Value::Null));
+        return out;
+    }
+    for record in &log.records {
+        out.stdout.push_str(&json::serialize_compact(record));
+        out.stdout.push('\n');
+    }
+    if let Some(line) = torn {
+        out.stderr = writes::issue_line(
+            &format!("{path}:{line}"),
+            &style.warning("warning"),
+            "W_TORN_TAIL",
+            "",
+            "an incomplete (torn) last write, ignored; `statecore log repair` or the next append \
+             cuts it off, keeping a copy",
+        );
+    }
+    out
+}
+
+/// `--json`'s `{file, records, torn_line, error}`.
+fn listing(path: &str, records: Vec<Value>, torn: Option<usize>, error: Value) -> Value {
+    let mut map = Map::new();
+    map.insert("file".into(), Value::from(path));
+    map.insert("records".into(), Value::Array(records));
+    map.insert(
+        "torn_line".into(),
+        torn.map_or(Value::Null, |l| Value::from(l as u64)),
+    );
+    map.insert("error".into(), error);
+    Value::Object(map)
+}
