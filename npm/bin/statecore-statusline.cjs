@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // statecore-statusline: prints the fctry status line of the project around the current
 // directory, for a shell prompt. It looks for `.fctry/` here or in a parent directory; with
-// none it prints nothing. A missing or unparseable `.fctry/state.json` reads as `{}` (the line
-// is then just `fctry`). Colours: `--color` / `--no-color`; by default when stdout is a
+// none it prints nothing. A missing `.fctry/state.json` reads as `{}` (the line is then just
+// `fctry`); an unparseable or invalid one is marked after the name (`state.json unreadable`). Colours: `--color` / `--no-color`; by default when stdout is a
 // terminal and NO_COLOR is not set. It loads the status-line module (dist/statusline: the core
 // built with only `fctry_status_line_text`, a fifth of the full module, so the prompt pays little
 // to read and compile it), reads one file and makes one wasm call; the line is the same as

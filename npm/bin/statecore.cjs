@@ -106,7 +106,14 @@ function main(argv) {
   env.now = process.env.STATECORE_NOW || new Date().toISOString();
   const request = { argv, env, facts: { files: {}, dirs: {}, writes: {} } };
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const answer = cliRun(request);
+    let answer;
+    try {
+      answer = cliRun(request);
+    } catch (error) {
+      // What the core cannot hand to JavaScript (an integer beyond 2^53: E_PRECISION).
+      process.stderr.write(`statecore: ${error.code ?? "error"}: ${error.message}\n`);
+      return 2;
+    }
     if (!answer.needs) {
       process.stdout.write(answer.stdout);
       process.stderr.write(answer.stderr);

@@ -817,6 +817,8 @@ export interface ChunkCounts {
   failed: number;
   /** Blocked chunks. */
   blocked: number;
+  /** The highest attempt of a retrying chunk, or null. */
+  attempt: number | null;
 }
 
 /** Satisfied scenarios out of the total. */

@@ -60,3 +60,17 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
     });
   }
 }
+
+test("cli: a number JavaScript cannot hold exactly is a clear error in Node, not a crash", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-cli-"));
+  try {
+    const argv = ["update", "a.json", "--kind", "json", "--set", "/n=12345678901234567890"];
+    const run = spawnSync(process.execPath, [bin, ...argv], { cwd: root, encoding: "utf8" });
+    assert.equal(run.status, 2);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /^statecore: E_PRECISION: the number 12345678901234567890 cannot be represented exactly/);
+    assert.equal(fs.existsSync(path.join(root, "a.json")), false);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -41,12 +41,12 @@ test("finds .fctry in a parent directory", (t) => {
   assert.equal(run(join(root, "src", "deep"), ["--no-color"]), line + "\n");
 });
 
-test("a missing or unparseable state.json reads as {}", (t) => {
+test("a missing state.json reads as {}; an unparseable one is marked", (t) => {
   const missing = project(null);
   const broken = project('{"activeSection": ');
   t.after(() => [missing, broken].forEach((d) => rmSync(d, { recursive: true, force: true })));
   assert.equal(run(missing, ["--no-color"]), "fctry\n");
-  assert.equal(run(broken, ["--no-color"]), "fctry\n");
+  assert.equal(run(broken, ["--no-color"]), "fctry │ state.json unreadable\n");
 });
 
 test("outside an fctry project it prints nothing", (t) => {

@@ -143,8 +143,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         "facts": {"files": files, "dirs": dirs, "writes": writes},
     }
+    from statecore.errors import StatecoreError
+
     for _ in range(MAX_ROUNDS):
-        answer = cli_run(request)
+        try:
+            answer = cli_run(request)
+        except StatecoreError as error:
+            # What the core refuses of a request (the npm command's twin of a JS limit).
+            sys.stderr.write(f"statecore: {error.code}: {error.message}\n")
+            return 2
         needs = answer.get("needs")
         if not needs:
             sys.stdout.flush()

@@ -579,6 +579,7 @@ class ChunkCounts(TypedDict):
     retrying: int
     failed: int
     blocked: int
+    attempt: int | None
 
 class ScenarioCounts(TypedDict):
     """Satisfied scenarios out of the total."""

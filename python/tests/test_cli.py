@@ -80,3 +80,14 @@ def test_the_console_script_is_the_same_program(tmp_path: Path) -> None:
     assert run.returncode == 0
     assert run.stdout == module.stdout
     assert run.stdout.startswith(b"statecore ")
+
+
+def test_a_large_integer_is_written_exactly(tmp_path: Path) -> None:
+    # Node refuses it (E_PRECISION, npm/test/cli.test.mjs); Python holds it exactly.
+    argv = ["update", "a.json", "--kind", "json", "--set", "/n=12345678901234567890"]
+    run = subprocess.run(
+        [sys.executable, "-m", "statecore", *argv], cwd=tmp_path, capture_output=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    written = (tmp_path / "a.json").read_text(encoding="utf-8")
+    assert written == '{\n  "n": 12345678901234567890\n}\n'

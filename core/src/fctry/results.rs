@@ -142,6 +142,11 @@ pub static CHUNK_COUNTS: Shape = Shape::exact(
         Field::req("retrying", Ty::Whole(0), "Retrying chunks."),
         Field::req("failed", Ty::Whole(0), "Failed chunks."),
         Field::req("blocked", Ty::Whole(0), "Blocked chunks."),
+        Field::req(
+            "attempt",
+            Ty::Nullable(&Ty::Whole(1)),
+            "The highest attempt of a retrying chunk, or null.",
+        ),
     ],
 );
 

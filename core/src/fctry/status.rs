@@ -2,6 +2,9 @@
 //! status line shows, [`render_status_line`] turns that into one line of text, with ANSI
 //! colours on request. Both accept any state a reader may get (a missing or unparseable file
 //! reads as `{}`), never fail on odd field types, and ignore what they do not understand.
+//! Parts with nothing to say (a total of 0) are left out, and every text from the state is
+//! rendered without its control characters: a state file written by any agent cannot drive
+//! the user's terminal.
 
 use crate::{json, Map, Value};
 
@@ -17,15 +20,22 @@ fn count(value: Option<&Value>) -> Option<u64> {
 }
 
 /// The summary a status line shows: `{specVersion, section, sectionNumber, command, step,
-/// chunks, scenarios, readiness, build, untracked, nextStep}`; absent parts are `null`.
-/// `chunks` comes from `buildRun.chunks` when there is a run (`{completed, total, active,
-/// retrying, failed, blocked}`), else from the legacy `chunkProgress` (`{completed: current,
-/// total}`). `readiness` sums the numeric counts of `readinessSummary` (`{aligned, total}`).
+/// chunks, scenarios, readiness, build, untracked, nextStep}`; absent parts are `null`, and so
+/// are counts whose total is 0. `specVersion` is the version without a leading `v`. `chunks`
+/// (`{completed, total, active, retrying, failed, blocked, attempt}`) counts the chunk
+/// statuses of `buildRun.chunks` when there is a run, else of `chunkProgress.chunks` (the
+/// extended form, out of its `total`), else takes the legacy `chunkProgress` `{current,
+/// total}`; `attempt` is the highest attempt of a retrying chunk. `readiness` sums the numeric
+/// counts of `readinessSummary` (`{aligned, total}`).
 pub fn status_line(state: &Value) -> Value {
     let section = text(state, "activeSection").map(|s| s.trim_start_matches('#'));
+    let version = text(state, "specVersion")
+        .map(|v| v.strip_prefix(['v', 'V']).unwrap_or(v))
+        .filter(|v| !v.is_empty());
     let chunks = chunk_counts(state);
     let scenarios = state.get("scenarioScore").and_then(|score| {
-        Some(json!({"satisfied": count(score.get("satisfied"))?, "total": count(score.get("total"))?}))
+        let total = count(score.get("total")).filter(|t| *t > 0)?;
+        Some(json!({"satisfied": count(score.get("satisfied"))?, "total": total}))
     });
     let readiness = state
         .get("readinessSummary")
@@ -49,7 +59,7 @@ pub fn status_line(state: &Value) -> Value {
         .and_then(Value::as_str)
         .map(str::to_owned);
     let mut out = Map::new();
-    out.insert("specVersion".into(), opt(text(state, "specVersion")));
+    out.insert("specVersion".into(), opt(version));
     out.insert("section".into(), opt(section));
     out.insert(
         "sectionNumber".into(),
@@ -71,36 +81,87 @@ fn opt(value: Option<&str>) -> Value {
 }
 
 fn chunk_counts(state: &Value) -> Option<Value> {
-    if let Some(chunks) = state
+    let progress = state.get("chunkProgress");
+    let run = state
         .get("buildRun")
         .and_then(|r| r.get("chunks"))
-        .and_then(Value::as_array)
-    {
-        let of = |status: &str| {
-            chunks
-                .iter()
-                .filter(|c| c.get("status").and_then(Value::as_str) == Some(status))
-                .count()
-        };
-        return Some(json!({
-            "completed": of("completed"), "total": chunks.len(), "active": of("active"),
-            "retrying": of("retrying"), "failed": of("failed"), "blocked": of("blocked"),
-        }));
+        .and_then(Value::as_array);
+    let listed = progress
+        .and_then(|p| p.get("chunks"))
+        .and_then(Value::as_array);
+    let counts = match (run, listed) {
+        (Some(chunks), _) => statuses(chunks, chunks.len() as u64),
+        (None, Some(chunks)) => {
+            let total = count(progress.and_then(|p| p.get("total")));
+            statuses(chunks, total.unwrap_or(chunks.len() as u64))
+        }
+        (None, None) => {
+            let progress = progress?;
+            json!({
+                "completed": count(progress.get("current"))?, "total": count(progress.get("total"))?,
+                "active": 0, "retrying": 0, "failed": 0, "blocked": 0, "attempt": null,
+            })
+        }
+    };
+    (counts.get("total").and_then(Value::as_u64) > Some(0)).then_some(counts)
+}
+
+/// The counts of `chunks`' statuses, out of `total`, and the highest attempt of a retrying one.
+fn statuses(chunks: &[Value], total: u64) -> Value {
+    fn status(chunk: &Value) -> Option<&str> {
+        chunk.get("status").and_then(Value::as_str)
     }
-    let progress = state.get("chunkProgress")?;
-    Some(json!({
-        "completed": count(progress.get("current"))?, "total": count(progress.get("total"))?,
-        "active": 0, "retrying": 0, "failed": 0, "blocked": 0,
-    }))
+    let of = |wanted: &str| chunks.iter().filter(|c| status(c) == Some(wanted)).count();
+    let attempt = chunks
+        .iter()
+        .filter(|c| status(c) == Some("retrying"))
+        .filter_map(|c| c.get("attempt").and_then(Value::as_u64))
+        .max();
+    json!({
+        "completed": of("completed"), "total": total, "active": of("active"),
+        "retrying": of("retrying"), "failed": of("failed"), "blocked": of("blocked"),
+        "attempt": attempt.map_or(Value::Null, Value::from),
+    })
+}
+
+/// `text` without its control characters (C0, DEL, C1): tabs and line breaks become a space,
+/// the rest (an escape's `ESC`) is dropped, so nothing from a state file reaches the terminal
+/// as a command.
+pub fn strip_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .filter_map(|c| match c {
+                '\t' | '\n' | '\r' => Some(' '),
+                c if c.is_control() => None,
+                c => Some(c),
+            })
+            .collect(),
+    )
 }
 
 /// The rendered status line straight from the state file's bytes (`None`: no file): a missing
-/// or unparseable file reads as `{}` (the status line's rule). One call per prompt.
+/// or unparseable file reads as `{}` (the status line's rule), and a file that is there but
+/// unparseable or invalid adds a marker after the name (`state.json unreadable`, `state.json
+/// invalid`), so a broken file is seen. One call per prompt.
 pub fn status_line_text(bytes: Option<&[u8]>, options: &Value) -> String {
-    let state = bytes
-        .and_then(|b| crate::json::parse(b).ok())
-        .unwrap_or_else(|| Value::Object(Map::new()));
-    render_status_line(&status_line(&state), options)
+    let (state, marker) = match bytes.map(crate::json::parse) {
+        None => (Value::Object(Map::new()), None),
+        Some(Err(_)) => (Value::Object(Map::new()), Some("unreadable")),
+        Some(Ok(state)) => {
+            let valid = super::validate_state(&state).valid();
+            (state, (!valid).then_some("invalid"))
+        }
+    };
+    let color = color_of(options);
+    let mut parts = parts(&status_line(&state), color);
+    if let Some(marker) = marker {
+        let style = if marker == "invalid" { YELLOW } else { RED };
+        parts.insert(1, paint(color, style, format!("state.json {marker}")));
+    }
+    join(&parts, color)
 }
 
 /// ANSI styles of the rendered segments.
@@ -117,18 +178,46 @@ const RESET: &str = "\u{1b}[0m";
 /// next step. `options.color` (default false) adds ANSI colours; an empty summary renders
 /// as `fctry` so the prompt always shows something.
 pub fn render_status_line(summary: &Value, options: &Value) -> String {
-    let color = options
+    let color = color_of(options);
+    join(&parts(summary, color), color)
+}
+
+/// `options.color` (default false).
+fn color_of(options: &Value) -> bool {
+    options
         .get("color")
         .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let paint = |style: &str, s: String| {
-        if color {
-            format!("{style}{s}{RESET}")
-        } else {
-            s
-        }
+        .unwrap_or(false)
+}
+
+/// `text` in `style` when colours are on.
+fn paint(color: bool, style: &str, text: String) -> String {
+    if color {
+        format!("{style}{text}{RESET}")
+    } else {
+        text
+    }
+}
+
+/// The segments joined by ` │ ` (dimmed in colour).
+fn join(parts: &[String], color: bool) -> String {
+    let separator = if color {
+        format!(" {DIM}│{RESET} ")
+    } else {
+        " │ ".to_owned()
     };
-    let get = |key: &str| summary.get(key).and_then(Value::as_str);
+    parts.join(&separator)
+}
+
+/// The segments of a summary, in order.
+fn parts(summary: &Value, color: bool) -> Vec<String> {
+    let paint = |style: &str, s: String| paint(color, style, s);
+    let get = |key: &str| {
+        summary
+            .get(key)
+            .and_then(Value::as_str)
+            .map(|s| strip_controls(s).into_owned())
+    };
     let num = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0);
     let mut parts: Vec<String> = Vec::new();
     parts.push(paint(
@@ -137,8 +226,8 @@ pub fn render_status_line(summary: &Value, options: &Value) -> String {
     ));
     match (get("command"), get("step")) {
         (Some(c), Some(s)) => parts.push(paint(CYAN, format!("{c} › {s}"))),
-        (Some(c), None) => parts.push(paint(CYAN, c.to_owned())),
-        (None, Some(s)) => parts.push(paint(CYAN, s.to_owned())),
+        (Some(c), None) => parts.push(paint(CYAN, c)),
+        (None, Some(s)) => parts.push(paint(CYAN, s)),
         (None, None) => {}
     }
     if let Some(section) = get("section") {
@@ -156,7 +245,10 @@ pub fn render_status_line(summary: &Value, options: &Value) -> String {
             ("blocked", RED),
         ] {
             let n = num(chunks, key);
-            if n > 0 {
+            let attempt = num(chunks, "attempt");
+            if n > 0 && key == "retrying" && attempt > 1 {
+                detail.push(paint(style, format!("{n} {key} at attempt {attempt}")));
+            } else if n > 0 {
                 detail.push(paint(style, format!("{n} {key}")));
             }
         }
@@ -165,7 +257,7 @@ pub fn render_status_line(summary: &Value, options: &Value) -> String {
         } else {
             format!(" ({})", detail.join(", "))
         };
-        let label = match get("build") {
+        let label = match get("build").as_deref() {
             Some(status @ ("paused" | "partial")) => format!("chunks {status}"),
             _ => "chunks".to_owned(),
         };
@@ -198,10 +290,5 @@ pub fn render_status_line(summary: &Value, options: &Value) -> String {
     if let Some(next) = get("nextStep") {
         parts.push(paint(DIM, format!("next: {next}")));
     }
-    let separator = if color {
-        format!(" {DIM}│{RESET} ")
-    } else {
-        " │ ".to_owned()
-    };
-    parts.join(&separator)
+    parts
 }
