@@ -1783,7 +1783,7 @@ export interface LogAppend {
 
 /** What a repair does to a log: copy its torn last line, then cut it off (both null: nothing to repair). */
 export interface LogRepair {
-  /** Where the torn last line starts, or null. */
+  /** Where a torn last line starts, or null. */
   truncate_at: number | null;
   /** Its line number, or null. */
   torn_line: number | null;

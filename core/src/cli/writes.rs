@@ -154,7 +154,7 @@ pub fn finish(
     call: &Call,
     style: Style,
     text: String,
-    mut value: Map,
+    value: Map,
 ) -> Output {
     let failed = failure(fact);
     let mut out = Output::default();
@@ -162,7 +162,6 @@ pub fn finish(
         out.worst(f.exit_code());
     }
     if call.flag("json") {
-        value.shift_remove("file");
         let mut map = Map::new();
         map.insert("file".into(), Value::from(file));
         for (key, field) in value.iter() {

@@ -147,22 +147,28 @@ pub static PROC_STAT: Shape = Shape::exact(
     ],
 );
 
+/// Where a log's torn last line starts (a plan cuts the file there).
+const TRUNCATE_AT: Field = Field::req(
+    "truncate_at",
+    Ty::Nullable(&Ty::Whole(0)),
+    "Where a torn last line starts, or null.",
+);
+
+/// The torn last line's number.
+const TORN_LINE: Field = Field::req(
+    "torn_line",
+    Ty::Nullable(&Ty::Whole(1)),
+    "Its line number, or null.",
+);
+
 /// An appender's plan.
 pub static APPEND: Shape = Shape::exact(
     "LogAppend",
     "What an appender does to a log: cut a torn last line (copying it first), then write `text`.",
     &[
         Field::req("text", Ty::Str, "The bytes to append in one write."),
-        Field::req(
-            "truncate_at",
-            Ty::Nullable(&Ty::Whole(0)),
-            "Where a torn last line starts, or null.",
-        ),
-        Field::req(
-            "torn_line",
-            Ty::Nullable(&Ty::Whole(1)),
-            "Its line number, or null.",
-        ),
+        TRUNCATE_AT,
+        TORN_LINE,
     ],
 );
 
@@ -170,18 +176,7 @@ pub static APPEND: Shape = Shape::exact(
 pub static REPAIR: Shape = Shape::exact(
     "LogRepair",
     "What a repair does to a log: copy its torn last line, then cut it off (both null: nothing to repair).",
-    &[
-        Field::req(
-            "truncate_at",
-            Ty::Nullable(&Ty::Whole(0)),
-            "Where the torn last line starts, or null.",
-        ),
-        Field::req(
-            "torn_line",
-            Ty::Nullable(&Ty::Whole(1)),
-            "Its line number, or null.",
-        ),
-    ],
+    &[TRUNCATE_AT, TORN_LINE],
 );
 
 /// What is left over by a dead writer.
