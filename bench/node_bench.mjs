@@ -398,10 +398,40 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
     plain,
     'const d=JSON.parse(require("fs").readFileSync(".fctry/state.json","utf8"));console.log(d.currentCommand);\n',
   );
+  // The project's other files, which statecore-statusline and the client-like script read.
+  fs.writeFileSync(path.join(project, ".fctry", "config.json"), '{"versions": {"external": {"current": "1.4.0"}, "spec": {"current": "1.3"}}}\n');
+  fs.writeFileSync(path.join(project, ".fctry", "inbox.json"), "[]\n");
+  fs.writeFileSync(path.join(project, ".fctry", "spec.md"), "---\nstatus: draft\n---\n\n   - 2.2 [Core Flow](#22-core-flow) `#core-flow`\n");
+  fs.mkdirSync(path.join(project, ".git"));
+  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
+  // What a user writes instead of the fctry client's status line: the same reads (standard
+  // input, the state, the registry, the spec's beginning, the inbox, HEAD), a plain line.
+  const clientLike = path.join(project, "client-like-statusline.cjs");
+  fs.writeFileSync(
+    clientLike,
+    [
+      'const fs = require("fs"), path = require("path");',
+      "const read = (f) => { try { return fs.readFileSync(f, \"utf8\"); } catch { return null; } };",
+      "const json = (t) => { try { return JSON.parse(t); } catch { return {}; } };",
+      "let session = {}; try { session = json(fs.readFileSync(0, \"utf8\")); } catch {}",
+      "const dir = session.workspace?.current_dir || session.cwd || process.cwd();",
+      'const state = json(read(path.join(dir, ".fctry", "state.json")) ?? "{}");',
+      'const config = json(read(path.join(dir, ".fctry", "config.json")) ?? "{}");',
+      'const spec = (read(path.join(dir, ".fctry", "spec.md")) ?? "").slice(0, 8192);',
+      'const inbox = json(read(path.join(dir, ".fctry", "inbox.json")) ?? "[]");',
+      'const head = (read(path.join(dir, ".git", "HEAD")) ?? "").trim().replace("ref: refs/heads/", "");',
+      'const title = (spec.match(new RegExp("\\\\[([^\\\\]]+)\\\\].*`" + state.activeSection + "`")) ?? [])[1];',
+      'const parts = [path.basename(dir) + " " + (config.versions?.external?.current ?? ""), head, "spec " + (config.versions?.spec?.current ?? state.specVersion)];',
+      'parts.push(state.currentCommand, title ?? state.activeSection, `scenarios ${state.scenarioScore?.satisfied}/${state.scenarioScore?.total}`);',
+      'if (Array.isArray(inbox) && inbox.length) parts.push(`${inbox.length} findings`);',
+      'console.log(parts.filter(Boolean).join(" │ "));',
+    ].join("\n") + "\n",
+  );
   const bin = path.join(path.dirname(statecorePath), "..", "bin", "statecore-statusline.cjs");
   const programs = [
-    { name: "statecore-statusline (find .fctry, read, summarize, render)", statecore: true, args: [bin, "--no-color"] },
+    { name: "statecore-statusline (stdin, find the project, read its files, summarize, render)", statecore: true, args: [bin, "--no-color"] },
     { name: "plain script: JSON.parse(readFileSync) + print one field", args: [plain] },
+    { name: "client-like script: the same reads as the fctry client, a plain line", args: [clientLike] },
   ];
   const spawn = (args) => {
     const t0 = process.hrtime.bigint();
@@ -411,14 +441,15 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
     return { ns, stdout: r.stdout };
   };
   for (const p of programs) spawn(p.args); // warm the page cache
-  check("(5) statecore-statusline prints the line", spawn(programs[0].args).stdout.startsWith("fctry v1.2 │ evolve › interviewer"));
+  check("(5) statecore-statusline prints the line", spawn(programs[0].args).stdout.includes("│ spec 1.2 │ evolve › interviewer"));
   check("(5) the plain script prints the command", spawn(programs[1].args).stdout === "evolve\n");
+  check("(5) the client-like script prints a line", spawn(programs[2].args).stdout.includes("│ main │ spec 1.3 │ evolve"));
   const times = programs.map(() => []);
   for (let i = 0; i < N; i++) programs.forEach((p, k) => times[k].push(spawn(p.args).ns));
   out.push(
     table(
       `Node (5): the fctry status line end to end (${N} spawns each, interleaved)`,
-      "Wall time from spawn to exit of `node <script>` in a project with the seed's example `.fctry/state.json`. The plain script prints one field; statecore-statusline prints the whole line.",
+      "Wall time from spawn to exit of `node <script>` in a project with the seed's example `.fctry/state.json`, a registry, a spec, an inbox and a git HEAD. The plain script prints one field; the client-like script reads what the fctry client reads and prints a plain line; statecore-statusline prints the whole line (and validates the state).",
       programs.map((p, k) => summary(p, times[k])),
       "per process",
     ),

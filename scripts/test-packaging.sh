@@ -144,10 +144,12 @@ EOF
 node cjs.cjs
 node esm.mjs
 # The status-line script is installed as a bin and works in a project directory.
-mkdir -p .fctry
-printf '{"specVersion": "1.2", "currentCommand": "init"}' > .fctry/state.json
-line=$(./node_modules/.bin/statecore-statusline --no-color)
-[ "$line" = "fctry v1.2 │ init" ] || { echo "statecore-statusline printed: $line" >&2; exit 1; }
+mkdir -p proj/.fctry
+printf '{"specVersion": "1.2", "currentCommand": "init"}' > proj/.fctry/state.json
+line=$(cd proj && ../node_modules/.bin/statecore-statusline --no-color </dev/null)
+[ "$line" = "proj │ spec 1.2 │ init" ] || { echo "statecore-statusline printed: $line" >&2; exit 1; }
+line=$(./node_modules/.bin/statecore fctry status proj </dev/null)
+[ "$line" = "proj │ spec 1.2 │ init" ] || { echo "statecore fctry status printed: $line" >&2; exit 1; }
 echo "statusline ok"
 cd "$repo"
 echo "packaging: npm ok"

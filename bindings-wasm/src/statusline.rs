@@ -1,14 +1,16 @@
-//! The status line's function, built in every variant of the module (the `statecore-statusline`
-//! script loads a module with only this one, so the table's dispatch is left out of it).
+//! The status line's command, built in every variant of the module: `fctry status` alone
+//! (`statecore::cli::run_status`), so the `statecore-statusline` script loads a module without
+//! the table's dispatch. Its requests and answers are the command line's (docs/cli.md § How
+//! it runs), as JSON text.
 
-use crate::arg;
+use crate::{arg, throw};
+use statecore::json;
 use wasm_bindgen::prelude::*;
 
-/// fctry: the rendered status line straight from the state file's bytes (`undefined` = none).
+/// `fctry status` run on a command line request (`{argv, env, facts}`, JSON text): the answer
+/// (`{needs}` or `{stdout, stderr, code}`) as JSON text.
 #[wasm_bindgen]
-pub fn fctry_status_line_text(bytes: Option<Vec<u8>>, options: &str) -> Result<String, JsValue> {
-    Ok(statecore::fctry::status_line_text(
-        bytes.as_deref(),
-        &arg(options)?,
-    ))
+pub fn fctry_status_run(request: &str) -> Result<String, JsValue> {
+    let answer = statecore::cli::run_status(&arg(request)?).map_err(throw)?;
+    Ok(json::serialize_compact(&answer))
 }

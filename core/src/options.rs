@@ -67,6 +67,31 @@ pub fn check_deep(what: &str, value: &Value, shape: &Shape) -> Result<()> {
     Ok(())
 }
 
+/// [`check`], then each option's value against its field's type: the first that does not
+/// have it is `E_OPTIONS` at its key.
+pub fn check_typed(what: &str, value: &Value, shape: &Shape) -> Result<()> {
+    check(what, value, shape)?;
+    let Some(map) = value.as_object() else {
+        return Ok(());
+    };
+    for field in shape.fields {
+        let Some(option) = map.get(field.name) else {
+            continue;
+        };
+        let mut report = crate::report::Report::default();
+        crate::shape::check::value_of(&mut report, option, &field.ty, "", field.name);
+        if let Some(issue) = report.errors.first() {
+            return Err(Error::new(
+                Code::Options,
+                child_path("", field.name),
+                format!("{what}: {}", issue.message),
+            )
+            .with_detail("option", field.name));
+        }
+    }
+    Ok(())
+}
+
 /// Checks that `value` is `null` or an object whose keys are all in `known`.
 pub fn check_keys(what: &str, value: &Value, known: &[&str]) -> Result<()> {
     match value {

@@ -30,8 +30,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A file as the hosts report it.
-fn read_fact(root: &Path, path: &str) -> Value {
+/// A file as the hosts report it; `limit`: only its first bytes, cut back to their last
+/// line break when the file is longer.
+fn read_fact(root: &Path, path: &str, limit: Option<usize>) -> Value {
     let full = root.join(path);
     let fact = |k: &str, v: &str| {
         let mut m = Map::new();
@@ -42,11 +43,21 @@ fn read_fact(root: &Path, path: &str) -> Value {
         Err(_) => fact("error", "missing"),
         Ok(m) if m.is_dir() => fact("error", "directory"),
         Ok(m) if !m.is_file() => fact("error", "special"),
-        Ok(_) => match String::from_utf8(std::fs::read(&full).unwrap()) {
+        Ok(_) => match String::from_utf8(head(std::fs::read(&full).unwrap(), limit)) {
             Ok(text) => fact("text", &text),
             Err(_) => fact("error", "not_text"),
         },
     }
+}
+
+/// The first `limit` bytes of `bytes`, cut back to their last line break when there are more.
+fn head(mut bytes: Vec<u8>, limit: Option<usize>) -> Vec<u8> {
+    if let Some(limit) = limit.filter(|l| bytes.len() > *l) {
+        bytes.truncate(limit);
+        let end = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(end);
+    }
+    bytes
 }
 
 /// A directory as the hosts list it.
@@ -192,7 +203,13 @@ fn write_fact(root: &Path, need: &Value, locked: &[&str]) -> Value {
 }
 
 /// Runs `argv` in `root` as a host does: facts gathered until the core prints.
-fn run(root: &Path, argv: &[Value], env: &Map, locked: &[&str]) -> (String, String, u64) {
+fn run(
+    root: &Path,
+    argv: &[Value],
+    env: &Map,
+    stdin: &Value,
+    locked: &[&str],
+) -> (String, String, u64) {
     let no_color = env
         .get("NO_COLOR")
         .and_then(Value::as_str)
@@ -207,11 +224,12 @@ fn run(root: &Path, argv: &[Value], env: &Map, locked: &[&str]) -> (String, Stri
     for _ in 0..16 {
         let request = statecore::json!({
             "argv": Value::Array(argv.to_vec()),
-            "env": {"tty": false, "no_color": no_color, "now": now},
+            "env": {"tty": false, "no_color": no_color, "now": now, "cwd": root.to_str().unwrap()},
             "facts": {
                 "files": Value::Object(files.clone()),
                 "dirs": Value::Object(dirs.clone()),
                 "writes": Value::Object(writes.clone()),
+                "stdin": stdin.clone(),
             },
         });
         let answer = cli::run(&request).unwrap();
@@ -226,7 +244,11 @@ fn run(root: &Path, argv: &[Value], env: &Map, locked: &[&str]) -> (String, Stri
         for need in needs {
             let path = need["path"].as_str().unwrap();
             if need["op"] == "read" {
-                files.insert(path.into(), read_fact(root, path));
+                let limit = need.get("limit").and_then(Value::as_u64);
+                let limit = limit.map(|l| usize::try_from(l).unwrap());
+                files.insert(path.into(), read_fact(root, path, limit));
+            } else if need["op"] == "stdin" {
+                // Given with every request (the case's `stdin`, else an empty pipe).
             } else if need["op"] != "list" {
                 writes.insert(path.into(), write_fact(root, need, locked));
             } else {
@@ -318,7 +340,12 @@ fn the_command_line_corpus() {
                 .flatten()
                 .filter_map(Value::as_str)
                 .collect();
-            let (stdout, stderr, code) = run(&root, case["argv"].as_array().unwrap(), env, &locked);
+            let stdin = case
+                .get("stdin")
+                .cloned()
+                .unwrap_or_else(|| Value::from(""));
+            let argv = case["argv"].as_array().unwrap();
+            let (stdout, stderr, code) = run(&root, argv, env, &stdin, &locked);
             check(name, &case["expect"], &root, (&stdout, &stderr, code));
             std::fs::remove_dir_all(&root).unwrap();
             count += 1;

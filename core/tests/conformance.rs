@@ -344,3 +344,25 @@ fn every_operation_has_corpus_cases() {
         "corpus cases of unknown operations: {unknown:?}"
     );
 }
+
+/// The status line's differential cases (`fctry/status_client.json`): statecore's line is the
+/// real client's, except where a case says why it differs; a case that says so must differ.
+#[test]
+fn the_status_line_matches_its_client_or_says_why() {
+    let path = corpus_dir().join("fctry/status_client.json");
+    let suite = json::parse(&std::fs::read(path).unwrap()).unwrap();
+    let cases = suite["cases"].as_array().unwrap();
+    assert!(cases.len() > 40, "{} cases", cases.len());
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let (ours, client) = (case["expect"].as_str(), case["client"].as_str());
+        assert!(client.is_some(), "{name}: the client's output is recorded");
+        match case.get("differs").and_then(Value::as_str) {
+            None => assert_eq!(ours, client, "{name}: statecore and the client differ"),
+            Some(why) => {
+                assert_ne!(ours, client, "{name}: the same, yet it says {why:?}");
+                assert!(why.len() > 20, "{name}: why it differs");
+            }
+        }
+    }
+}

@@ -15,8 +15,8 @@ export type MergeStrategy = "shallow" | "deep" | "merge_patch";
 /** What a rule does with the array at its path. */
 export type MergeRuleMode = "append" | "replace" | "by_key";
 
-/** What the host does: read a file, list a directory's files by name, update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line. */
-export type CliNeedOp = "read" | "list" | "update" | "append" | "repair";
+/** What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line. */
+export type CliNeedOp = "read" | "list" | "stdin" | "update" | "append" | "repair";
 
 /** Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`). */
 export type CliFileError = "missing" | "directory" | "special" | "not_text" | "unreadable";
@@ -53,6 +53,12 @@ export type InboxEvent = "start" | "complete" | "fail" | "incorporate" | "retry"
 
 /** A chunk event. */
 export type ChunkEvent = "start" | "complete" | "fail";
+
+/** How `.fctry/state.json` was found: not there, read and valid, unparseable (or not text), parsed but invalid. */
+export type StateFileCondition = "missing" | "ok" | "unreadable" | "invalid";
+
+/** One row, or the fctry client's two: the project's segments, then the work's. */
+export type StatusLineLayout = "one-row" | "two-rows";
 
 /** What an agent does in a state. */
 export type HivemindMode = "active" | "reading" | "idle";
@@ -187,10 +193,12 @@ export interface CliAnswer {
 export interface CliNeed {
   /** What to do. */
   op: CliNeedOp;
-  /** The path, as the command line gave it. */
+  /** The path, as the command line gave it (`-` for `stdin`). */
   path: string;
   /** For `list`: the file names to find. */
   names?: string[];
+  /** For `read`: read only the file's first `limit` bytes, cut back to their last line break when the file is longer. */
+  limit?: number;
   /** For `update`: the document kind. */
   kind?: DocumentKind;
   /** For `update`: the change as the host's update routine names it (`merge`, `set_value`, a writer of the table). */
@@ -225,6 +233,8 @@ export interface CliEnv {
   no_color?: boolean;
   /** The time now (RFC 3339; `STATECORE_NOW` when set, else the host's clock), for the commands that stamp or age things. */
   now?: string;
+  /** The absolute path of the directory the command runs in (relative paths are relative to it). */
+  cwd?: string;
 }
 
 /** What the host read and listed for the command so far, by path. */
@@ -235,6 +245,8 @@ export interface CliFacts {
   dirs?: { [key: string]: CliDir };
   /** Updates, appends and repairs carried out, by path. */
   writes?: { [key: string]: CliWrite };
+  /** Standard input's text, once asked for (null: a terminal, or bytes that are not UTF-8). */
+  stdin?: string | null;
 }
 
 /** A file the host read: its text, or why it has none. */
@@ -779,16 +791,32 @@ export interface ChangedChunk {
 
 /** What a status line shows (absent parts are null). */
 export interface StatusLineSummary {
-  /** The spec version. */
+  /** The project's name (its directory's). */
+  project: string | null;
+  /** The project's version from the registry (`versions.external.current`), without `v`. */
+  version: string | null;
+  /** How the state file was found (null: from a state alone). */
+  stateFile: StateFileCondition | null;
+  /** The git branch, or the commit's short hash. */
+  branch: string | null;
+  /** The spec version (the registry's, else the state's), without `v`. */
   specVersion: string | null;
-  /** The active section, without `#`. */
-  section: string | null;
-  /** Its number. */
-  sectionNumber: string | null;
+  /** The spec's frontmatter `status`. */
+  specStatus: string | null;
+  /** The context used, in percent of what Claude Code allows before compacting. */
+  context: number | null;
   /** The command in progress. */
   command: string | null;
   /** The step in progress. */
   step: string | null;
+  /** A review's scan. */
+  scan: ScanCounts | null;
+  /** The active section, without `#`. */
+  section: string | null;
+  /** Its title, from the spec's table of contents. */
+  sectionTitle: string | null;
+  /** Its number (the table of contents', else the state's). */
+  sectionNumber: string | null;
   /** Chunk counts. */
   chunks: ChunkCounts | null;
   /** Scenario counts. */
@@ -799,8 +827,20 @@ export interface StatusLineSummary {
   build: string | null;
   /** How many untracked changes. */
   untracked: number;
-  /** What to do next. */
+  /** The foreman's processed findings waiting in the inbox. */
+  inbox: number;
+  /** An upgrade was applied (`upgradeApplied`). */
+  upgraded: boolean;
+  /** What to do next: the agents' `nextStep`, else (for a project, when no command runs) the one derived. */
   nextStep: string | null;
+}
+
+/** A review's scan: files scanned out of the total (`scanProgress`). */
+export interface ScanCounts {
+  /** Files scanned. */
+  scanned: number;
+  /** All files to scan. */
+  total: number;
 }
 
 /** Chunk counts by status. */
@@ -829,18 +869,46 @@ export interface ScenarioCounts {
   total: number;
 }
 
-/** Aligned sections out of all counted sections. */
+/** The sections by readiness, in the user's words. */
 export interface ReadinessCounts {
-  /** Aligned sections. */
-  aligned: number;
-  /** All counted sections. */
+  /** Built: `aligned`, `ready-to-execute` and `satisfied` sections. */
+  built: number;
+  /** Evolved (the spec is ahead of the code): `spec-ahead` sections. */
+  evolved: number;
+  /** Specced, not built: `ready-to-build` and `draft` sections. */
+  specced: number;
+  /** Unspecced (code without a spec): `undocumented` sections. */
+  unspecced: number;
+  /** All four. */
   total: number;
+}
+
+/** A fctry project's files, each its text or null when there is none. */
+export interface FctryProject {
+  /** The project's name (its directory's). */
+  name?: string | null;
+  /** `.fctry/state.json`. */
+  state?: string | null;
+  /** `.fctry/config.json`, the version registry. */
+  config?: string | null;
+  /** `.fctry/spec.md`, or its first 8 KB (only they are read). */
+  spec?: string | null;
+  /** `.fctry/inbox.json`. */
+  inbox?: string | null;
+  /** The repository's `HEAD` file (`ref: refs/heads/main`). */
+  gitHead?: string | null;
+  /** The session object Claude Code passes a status line on standard input. */
+  session?: Json | null;
 }
 
 /** How a status line is rendered. */
 export interface StatusLineOptions {
   /** Add ANSI colours (default false). */
   color?: boolean;
+  /** `one-row` (the default) or `two-rows`. */
+  layout?: StatusLineLayout;
+  /** The fctry client's icons and dot bars instead of words (a Nerd Font shows them; default false). */
+  icons?: boolean;
 }
 
 /** Event lists merged oldest first. */
@@ -2137,6 +2205,10 @@ export declare const fctry: {
   resumePlan(state?: FctryState | null, currentSpecVersion?: string | null): ResumePlan;
   /** What a status line shows, from any state (odd field types are ignored). */
   statusLine(state?: FctryState | null): StatusLineSummary;
+  /** What a status line shows of a project: the state's summary with the registry's versions, the branch, the spec's titles and status, the inbox's findings, the session's context and the derived next step. */
+  projectStatus(project: FctryProject): StatusLineSummary;
+  /** The rendered status line of a project in one call (`project_status`, then `render_status_line`). */
+  projectStatusText(project: FctryProject, options?: StatusLineOptions | null): string;
   /** One line of text from a status line summary (`color` adds ANSI colours). */
   renderStatusLine(summary: StatusLineSummary, options?: StatusLineOptions | null): string;
   /** The rendered status line straight from the state file's bytes (none: no file; unparseable bytes read as `{}`). */

@@ -135,6 +135,8 @@ export const OPS = Object.freeze([
   ["fctry", "finishBuildRun", "fctry_finish_build_run", [["state", "v"], ["now", "n"]], "json", 1],
   ["fctry", "resumePlan", "fctry_resume_plan", [["state", "v"], ["currentSpecVersion", "t"]], "json", 1],
   ["fctry", "statusLine", "fctry_status_line", [["state", "v"]], "json", 1],
+  ["fctry", "projectStatus", "fctry_project_status", [["project", "v", true]], "json", null],
+  ["fctry", "projectStatusText", "fctry_project_status_text", [["project", "v", true], ["options", "o"]], "text", null],
   ["fctry", "renderStatusLine", "fctry_render_status_line", [["summary", "v", true], ["options", "o"]], "text", null],
   ["fctry", "statusLineText", "fctry_status_line_text", [["data", "b"], ["options", "o"]], "text", null],
   ["fctry", "activityFeed", "fctry_activity_feed", [["sources", "v", true]], "json", null],

@@ -49,7 +49,8 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
         const held = (c.locked ?? []).map((name) => acquireLockSync(path.join(root, name)));
         let run;
         try {
-          run = spawnSync(process.execPath, [bin, ...c.argv], { cwd: root, env, encoding: "utf8" });
+          const input = c.stdin ?? "";
+          run = spawnSync(process.execPath, [bin, ...c.argv], { cwd: root, env, input, encoding: "utf8" });
         } finally {
           for (const lock of held) lock.release();
         }

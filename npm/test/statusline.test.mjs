@@ -1,83 +1,72 @@
-// The `statecore-statusline` script run as a shell prompt runs it: a real process in real
-// project directories.
+// The `statecore-statusline` script as a shell prompt and Claude Code run it: a real process
+// in real project directories. It is `statecore fctry status --only-in-project`, so it must
+// print what the command-line corpus (tests/cli/fctry.json) expects of `fctry status`, and
+// nothing outside a project.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 
-const script = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "statecore-statusline.cjs");
-const state = {
-  activeSection: "#core-flow", activeSectionNumber: "2.2", currentCommand: "evolve", workflowStep: "interviewer",
-  specVersion: "1.2", scenarioScore: { satisfied: 5, total: 8 }, chunkProgress: { current: 2, total: 4 },
-};
-const line = "fctry v1.2 │ evolve › interviewer │ #core-flow (2.2) │ chunks 2/4 │ scenarios 5/8";
+const here = dirname(fileURLToPath(import.meta.url));
+const script = join(here, "..", "bin", "statecore-statusline.cjs");
+const corpus = JSON.parse(readFileSync(join(here, "..", "..", "tests", "cli", "fctry.json"), "utf8"));
 
-function project(stateText) {
+function scratch(files) {
   const root = mkdtempSync(join(tmpdir(), "statecore-statusline-"));
-  if (stateText !== undefined) {
-    mkdirSync(join(root, ".fctry"));
-    if (stateText !== null) writeFileSync(join(root, ".fctry", "state.json"), stateText);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), text);
   }
   return root;
 }
 
-function run(cwd, args = []) {
-  return execFileSync(process.execPath, [script, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "" } });
+function run(cwd, args, input = "", env = {}) {
+  const clean = { ...process.env, ...env };
+  if (!("NO_COLOR" in env)) delete clean.NO_COLOR;
+  return spawnSync(process.execPath, [script, ...args], { cwd, input, env: clean, encoding: "utf8" });
 }
 
-test("prints the line of the project's state", (t) => {
-  const root = project(JSON.stringify(state));
+for (const c of corpus.cases.filter((c) => c.argv[0] === "fctry" && c.argv[1] === "status")) {
+  test(`as the corpus: ${c.name}`, (t) => {
+    const root = scratch(c.files ?? {});
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const got = run(root, c.argv.slice(2), c.stdin ?? "", c.env ?? {});
+    const outside = c.expect.code === 0 && !Object.keys(c.files ?? {}).some((f) => f.includes(".fctry/"));
+    const help = c.argv.includes("--help");
+    assert.equal(got.status, c.expect.code, got.stderr);
+    assert.equal(got.stdout, outside && !help ? "" : c.expect.stdout);
+    assert.equal(got.stderr, c.expect.stderr ?? "");
+  });
+}
+
+test("Claude Code's session names the project by its absolute path, wherever the script runs", (t) => {
+  const root = scratch({ "proj/.fctry/state.json": '{"currentCommand": "evolve"}\n', "elsewhere/x": "" });
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  assert.equal(run(root, ["--no-color"]), line + "\n");
+  const session = { workspace: { current_dir: join(root, "proj") }, context_window: { used_percentage: 42 } };
+  const got = run(join(root, "elsewhere"), [], JSON.stringify(session));
+  assert.equal(got.stdout, "proj │ context 50% │ evolve\n");
 });
 
-test("finds .fctry in a parent directory", (t) => {
-  const root = project(JSON.stringify(state));
+test("a prompt in a subdirectory shows the project above it", (t) => {
+  const root = scratch({ "proj/.fctry/state.json": '{"specVersion": "1.2"}\n', "proj/src/deep/x": "" });
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  mkdirSync(join(root, "src", "deep"), { recursive: true });
-  assert.equal(run(join(root, "src", "deep"), ["--no-color"]), line + "\n");
+  const got = run(join(root, "proj", "src", "deep"), []);
+  assert.equal(got.stdout, "proj │ spec 1.2 │ next: /fctry:evolve to refine, or /fctry:execute to build\n");
 });
 
-test("a missing state.json reads as {}; an unparseable one is marked", (t) => {
-  const missing = project(null);
-  const broken = project('{"activeSection": ');
-  t.after(() => [missing, broken].forEach((d) => rmSync(d, { recursive: true, force: true })));
-  assert.equal(run(missing, ["--no-color"]), "fctry\n");
-  assert.equal(run(broken, ["--no-color"]), "fctry │ state.json unreadable\n");
-});
-
-test("outside an fctry project it prints nothing", (t) => {
-  const root = project(undefined);
+test("piped output has no colours by default; --color adds them", (t) => {
+  const root = scratch({ "proj/.fctry/state.json": '{"specVersion": "1.2"}\n' });
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  assert.equal(run(root), "");
+  assert.doesNotMatch(run(root, ["proj"]).stdout, /\u001b\[/);
+  assert.match(run(root, ["proj", "--color"]).stdout, /^\u001b\[1mproj\u001b\[0m/);
 });
 
-test("--color adds ANSI colours; piped output has none by default", (t) => {
-  const root = project(JSON.stringify(state));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  assert.match(run(root, ["--color"]), /\u001b\[1mfctry v1\.2\u001b\[0m/);
-  assert.doesNotMatch(run(root), /\u001b\[/);
-});
-
-test("the script's small module renders every corpus state exactly as the full package", async () => {
-  const { createRequire } = await import("node:module");
+test("the script's module is the small one: only the status command", () => {
   const require = createRequire(import.meta.url);
   const small = require("../dist/statusline/statecore.js");
-  const { fctry } = require("statecore");
-  const { corpusFiles, readJson } = await import("./files.mjs");
-  const encoder = new TextEncoder();
-  const inputs = [undefined, encoder.encode("{broken"), encoder.encode("[]")];
-  for (const file of corpusFiles())
-    for (const c of readJson(file).cases ?? [])
-      if (c.op === "validate" && c.args[0] === "fctry.state") inputs.push(encoder.encode(JSON.stringify(c.args[1])));
-      else if (c.op === "fctry_status_line_text" && typeof c.args[0] === "string") inputs.push(encoder.encode(c.args[0]));
-  assert.ok(inputs.length > 50, `${inputs.length} inputs`);
-  for (const data of inputs)
-    for (const color of [false, true])
-      assert.equal(small.fctry_status_line_text(data, JSON.stringify({ color })), fctry.statusLineText(data ?? null, { color }));
-  // It is the small module: only the status line's function is exported.
-  assert.deepEqual(Object.keys(small).filter((k) => typeof small[k] === "function"), ["fctry_status_line_text"]);
+  assert.deepEqual(Object.keys(small).filter((k) => typeof small[k] === "function"), ["fctry_status_run"]);
 });

@@ -17,7 +17,7 @@ import {
 import type {
   Json, JsonObject, Bytes, DocumentKind, Issue, Report, KindInfo, Limits, MergeOptions,
   LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult,
-  PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary, MachineInstance, Guard, ErrorRecord,
+  PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary, FctryProject, MachineInstance, Guard, ErrorRecord,
   Lock, FctryState, FctryInbox, HivemindState, HivemindOutcome, RunnerStatus, RunnerStatusParse,
   FileResult, HelperOptions, FileUpdate, ResidentDocument, DocumentChange,
 } from "statecore";
@@ -114,7 +114,13 @@ export async function usage(): Promise<void> {
   const layers: number[][] = fctry.dagLayers(run).layers;
   const plan: ResumePlan = fctry.resumePlan(fctry.resumeBuildRun(fctry.pauseBuildRun(run, "why?")), "2.5");
   const summary: StatusLineSummary = fctry.statusLine(run);
-  const statusText: string = fctry.renderStatusLine(summary, { color: true }) + fctry.statusLineText(null);
+  const project: FctryProject = { name: "demo", state: "{}", gitHead: "ref: refs/heads/main\n", session: null };
+  const projectSummary: StatusLineSummary = fctry.projectStatus(project);
+  const statusText: string =
+    fctry.renderStatusLine(summary, { color: true }) +
+    fctry.statusLineText(null) +
+    fctry.projectStatusText(project, { layout: "two-rows", icons: true }) +
+    String(projectSummary.context);
   const feed = fctry.activityFeed([[{ kind: "chunk-verified", timestamp: "2026-02-17T14:32:05Z" }], []]);
   const health: { isolation: string; lastCheckpoint: string | null } = fctry.contextHealth(run, feed.events);
   void [next, layers, plan, statusText, health, fctry.finishBuildRun, machine.diagram(fctry.chunkMachine()), fctry.runMachine()];

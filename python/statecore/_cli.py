@@ -43,8 +43,9 @@ def _error_name(error: OSError) -> str:
     return errno.errorcode.get(error.errno or 0, "EIO")
 
 
-def read_fact(path: str) -> CliFile:
-    """A file as the core wants it: its UTF-8 text, or why there is none."""
+def read_fact(path: str, limit: int | None = None) -> CliFile:
+    """A file as the core wants it: its UTF-8 text, or why there is none; ``limit``: only its
+    first bytes, cut back to their last line break when the file is longer."""
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -57,7 +58,9 @@ def read_fact(path: str) -> CliFile:
         return {"error": "special"}
     try:
         with open(path, "rb") as file:
-            data = file.read()
+            data = file.read() if limit is None else file.read(limit + 1)
+        if limit is not None and len(data) > limit:
+            data = data[: data.rfind(b"\n", 0, limit) + 1]
     except OSError as error:
         return {"error": "unreadable", "message": _error_name(error)}
     try:
@@ -90,6 +93,17 @@ def list_fact(directory: str, names: Sequence[str]) -> CliDir:
     except OSError as error:
         return {"message": _error_name(error)}
     return {"files": files}
+
+
+def read_stdin() -> str | None:
+    """Standard input's text, or None when it is a terminal (nothing to wait for) or not
+    UTF-8."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return None
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
 
 
 def write_fact(need: CliNeed) -> CliWrite:
@@ -140,6 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "tty": sys.stdout.isatty(),
             "no_color": bool(os.environ.get("NO_COLOR")),
             "now": now,
+            "cwd": os.getcwd(),
         },
         "facts": {"files": files, "dirs": dirs, "writes": writes},
     }
@@ -163,7 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return answer.get("code", 2)
         for need in needs:
             if need["op"] == "read":
-                files[need["path"]] = read_fact(need["path"])
+                files[need["path"]] = read_fact(need["path"], need.get("limit"))
+            elif need["op"] == "stdin":
+                request["facts"]["stdin"] = read_stdin()
             elif need["op"] == "list":
                 dirs[need["path"]] = list_fact(need["path"], need.get("names", []))
             else:

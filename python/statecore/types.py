@@ -25,6 +25,8 @@ InboxType = str
 InboxStatus = str
 InboxEvent = str
 ChunkEvent = str
+StateFileCondition = str
+StatusLineLayout = str
 HivemindMode = str
 HivemindStateName = str
 HivemindAgent = str
@@ -100,9 +102,11 @@ DagLayers: Any = dict
 ResumePlan: Any = dict
 ChangedChunk: Any = dict
 StatusLineSummary: Any = dict
+ScanCounts: Any = dict
 ChunkCounts: Any = dict
 ScenarioCounts: Any = dict
 ReadinessCounts: Any = dict
+FctryProject: Any = dict
 StatusLineOptions: Any = dict
 ActivityFeed: Any = dict
 FeedEntry: Any = dict
@@ -228,6 +232,7 @@ __all__ = [
     "FctryCommand",
     "FctryEvent",
     "FctryInbox",
+    "FctryProject",
     "FctryState",
     "FctryStep",
     "FeedEntry",
@@ -339,6 +344,7 @@ __all__ = [
     "RunnerStatusName",
     "RunnerStatusParse",
     "RunnerStatusUpdate",
+    "ScanCounts",
     "ScenarioCounts",
     "ScenarioScore",
     "ScheduledTransition",
@@ -368,6 +374,8 @@ __all__ = [
     "SpecifyTextBlock",
     "SpecifyTrace",
     "StallResult",
+    "StateFileCondition",
+    "StatusLineLayout",
     "StatusLineOptions",
     "StatusLineSummary",
     "TornLine",

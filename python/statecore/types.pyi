@@ -17,8 +17,8 @@ MergeStrategy: TypeAlias = Literal["shallow", "deep", "merge_patch"]
 MergeRuleMode: TypeAlias = Literal["append", "replace", "by_key"]
 """What a rule does with the array at its path."""
 
-CliNeedOp: TypeAlias = Literal["read", "list", "update", "append", "repair"]
-"""What the host does: read a file, list a directory's files by name, update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line."""
+CliNeedOp: TypeAlias = Literal["read", "list", "stdin", "update", "append", "repair"]
+"""What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line."""
 
 CliFileError: TypeAlias = Literal["missing", "directory", "special", "not_text", "unreadable"]
 """Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`)."""
@@ -55,6 +55,12 @@ InboxEvent: TypeAlias = Literal["start", "complete", "fail", "incorporate", "ret
 
 ChunkEvent: TypeAlias = Literal["start", "complete", "fail"]
 """A chunk event."""
+
+StateFileCondition: TypeAlias = Literal["missing", "ok", "unreadable", "invalid"]
+"""How `.fctry/state.json` was found: not there, read and valid, unparseable (or not text), parsed but invalid."""
+
+StatusLineLayout: TypeAlias = Literal["one-row", "two-rows"]
+"""One row, or the fctry client's two: the project's segments, then the work's."""
 
 HivemindMode: TypeAlias = Literal["active", "reading", "idle"]
 """What an agent does in a state."""
@@ -173,6 +179,7 @@ class CliNeed(TypedDict):
     op: CliNeedOp
     path: str
     names: NotRequired[list[str]]
+    limit: NotRequired[int]
     kind: NotRequired[DocumentKind]
     change: NotRequired[str]
     args: NotRequired[list[Json]]
@@ -194,6 +201,7 @@ class CliEnv(TypedDict):
     tty: NotRequired[bool]
     no_color: NotRequired[bool]
     now: NotRequired[str]
+    cwd: NotRequired[str]
 
 class CliFacts(TypedDict):
     """What the host read and listed for the command so far, by path."""
@@ -201,6 +209,7 @@ class CliFacts(TypedDict):
     files: NotRequired[dict[str, CliFile]]
     dirs: NotRequired[dict[str, CliDir]]
     writes: NotRequired[dict[str, CliWrite]]
+    stdin: NotRequired[str | None]
 
 class CliFile(TypedDict):
     """A file the host read: its text, or why it has none."""
@@ -558,17 +567,33 @@ class ChangedChunk(TypedDict):
 class StatusLineSummary(TypedDict):
     """What a status line shows (absent parts are null)."""
 
+    project: str | None
+    version: str | None
+    stateFile: StateFileCondition | None
+    branch: str | None
     specVersion: str | None
-    section: str | None
-    sectionNumber: str | None
+    specStatus: str | None
+    context: int | None
     command: str | None
     step: str | None
+    scan: ScanCounts | None
+    section: str | None
+    sectionTitle: str | None
+    sectionNumber: str | None
     chunks: ChunkCounts | None
     scenarios: ScenarioCounts | None
     readiness: ReadinessCounts | None
     build: str | None
     untracked: int
+    inbox: int
+    upgraded: bool
     nextStep: str | None
+
+class ScanCounts(TypedDict):
+    """A review's scan: files scanned out of the total (`scanProgress`)."""
+
+    scanned: int
+    total: int
 
 class ChunkCounts(TypedDict):
     """Chunk counts by status."""
@@ -588,15 +613,31 @@ class ScenarioCounts(TypedDict):
     total: int
 
 class ReadinessCounts(TypedDict):
-    """Aligned sections out of all counted sections."""
+    """The sections by readiness, in the user's words."""
 
-    aligned: int
+    built: int
+    evolved: int
+    specced: int
+    unspecced: int
     total: int
+
+class FctryProject(TypedDict):
+    """A fctry project's files, each its text or null when there is none."""
+
+    name: NotRequired[str | None]
+    state: NotRequired[str | None]
+    config: NotRequired[str | None]
+    spec: NotRequired[str | None]
+    inbox: NotRequired[str | None]
+    gitHead: NotRequired[str | None]
+    session: NotRequired[Json]
 
 class StatusLineOptions(TypedDict):
     """How a status line is rendered."""
 
     color: NotRequired[bool]
+    layout: NotRequired[StatusLineLayout]
+    icons: NotRequired[bool]
 
 class ActivityFeed(TypedDict):
     """Event lists merged oldest first."""

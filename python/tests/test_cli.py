@@ -64,6 +64,7 @@ def test_cli_case(case: dict[str, Any], tmp_path: Path) -> None:
             [sys.executable, "-m", "statecore", *case["argv"]],
             cwd=tmp_path,
             env=env,
+            input=case.get("stdin", "").encode("utf-8"),
             capture_output=True,
             check=False,
         )

@@ -59,12 +59,17 @@ pub fn parse(argv: &[String]) -> Parsed {
         }
         return unknown_command(word);
     };
+    parse_for(command, argv.get(used..).unwrap_or_default())
+}
+
+/// Parses the arguments `rest` of `command` (what follows its words).
+pub fn parse_for(command: &'static Command, rest: &[String]) -> Parsed {
     let mut call = Call {
         operands: Vec::new(),
         options: Vec::new(),
     };
     let mut color = None;
-    let mut rest = argv.iter().skip(used);
+    let mut rest = rest.iter();
     let mut options_end = false;
     while let Some(arg) = rest.next() {
         if options_end || !arg.starts_with("--") {
@@ -122,6 +127,9 @@ pub fn parse(argv: &[String]) -> Parsed {
         let wanted = match command.max {
             Some(0) => "no operand".to_owned(),
             Some(max) if max == command.min => format!("{max} operand(s): {}", command.operands),
+            Some(max) if command.min == 0 => {
+                format!("at most {max} operand(s): {}", command.operands)
+            }
             _ => format!("at least {} operand(s): {}", command.min, command.operands),
         };
         return Parsed::Usage(

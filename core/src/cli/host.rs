@@ -27,28 +27,63 @@ pub struct Host<'f> {
     files: Option<&'f Map>,
     dirs: Option<&'f Map>,
     writes: Option<&'f Map>,
+    stdin: Option<&'f Value>,
     now: Option<&'f str>,
+    cwd: Option<&'f str>,
     needs: Vec<Value>,
 }
 
 impl<'f> Host<'f> {
-    /// The facts of a request (`{files, dirs, writes}`; `None`: none yet) and the host's
-    /// time now (`env.now`).
-    pub fn new(facts: Option<&'f Map>, now: Option<&'f str>) -> Host<'f> {
+    /// The facts of a request (`{files, dirs, writes, stdin}`; `None`: none yet) and its
+    /// environment (`env`: the time now, the working directory).
+    pub fn new(facts: Option<&'f Map>, env: Option<&'f Map>) -> Host<'f> {
         let part = |key: &str| facts.and_then(|f| f.get(key)).and_then(Value::as_object);
+        let env = |key: &str| env.and_then(|e| e.get(key)).and_then(Value::as_str);
         Host {
             files: part("files"),
             dirs: part("dirs"),
             writes: part("writes"),
-            now,
+            stdin: facts.and_then(|f| f.get("stdin")),
+            now: env("now"),
+            cwd: env("cwd"),
             needs: Vec::new(),
         }
     }
 
     /// The file at `path`; `None` when the host has not read it yet (it is then asked for).
     pub fn read(&mut self, path: &str) -> Option<File<'f>> {
+        self.read_as(path, Need::new("read", path))
+    }
+
+    /// The beginning of the file at `path`: its first `limit` bytes, cut back to their last
+    /// line break when the file is longer (the whole file when it is not).
+    pub fn read_head(&mut self, path: &str, limit: usize) -> Option<File<'f>> {
+        self.read_as(
+            path,
+            Need::new("read", path).with("limit", Value::from(limit as u64)),
+        )
+    }
+
+    /// Standard input's text (`Some(None)`: none, a terminal); `None` when the host has not
+    /// read it yet (it is then asked for).
+    pub fn stdin(&mut self) -> Option<Option<&'f str>> {
+        match self.stdin {
+            Some(text) => Some(text.as_str()),
+            None => {
+                self.need(Need::new("stdin", "-"));
+                None
+            }
+        }
+    }
+
+    /// The directory the command runs in (absolute), if the host gave it.
+    pub fn cwd(&self) -> Option<&'f str> {
+        self.cwd
+    }
+
+    fn read_as(&mut self, path: &str, need: Need) -> Option<File<'f>> {
         let Some(fact) = self.files.and_then(|f| f.get(path)) else {
-            self.need(Need::new("read", path));
+            self.need(need);
             return None;
         };
         if let Some(text) = fact.get("text").and_then(Value::as_str) {

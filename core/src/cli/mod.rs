@@ -7,11 +7,13 @@
 
 mod args;
 mod checked;
+mod fctry;
 mod help;
 mod host;
 mod info;
 mod logs;
 mod out;
+mod paths;
 pub mod shapes;
 mod table;
 mod update;
@@ -28,11 +30,30 @@ use crate::shape::check::walk;
 use crate::{Map, Value};
 use args::Parsed;
 
-/// Runs a command line: `request` is `{argv, env: {tty, no_color, now}, facts?: {files, dirs,
-/// writes}}` (`argv` without the program's name; `tty`: standard output is a terminal;
-/// `no_color`: `NO_COLOR` is set; `now`: the time, RFC 3339). The answer is `{needs}` (what the host must read or list, then call
+/// Runs a command line: `request` is `{argv, env: {tty, no_color, now, cwd}, facts?: {files,
+/// dirs, writes, stdin}}` (`argv` without the program's name; `tty`: standard output is a
+/// terminal; `no_color`: `NO_COLOR` is set; `now`: the time, RFC 3339; `cwd`: the working
+/// directory). The answer is `{needs}` (what the host must read, list or write, then call
 /// again with it added to `facts`) or `{stdout, stderr, code}`.
 pub fn run(request: &Value) -> Result<Value> {
+    serve(request, execute)
+}
+
+/// Runs `fctry status` alone, `argv` being its arguments: `statecore-statusline`, the same
+/// requests and answers as [`run`] without the other commands (a module that loads fast on
+/// every prompt).
+pub fn run_status(request: &Value) -> Result<Value> {
+    serve(request, |argv, host, color| {
+        let parsed = args::parse_for(&fctry::STATUS, argv);
+        respond_one(parsed, host, color)
+    })
+}
+
+/// Checks `request`, runs `command` on its arguments and facts, and answers.
+fn serve(
+    request: &Value,
+    command: impl FnOnce(&[String], &mut Host<'_>, bool) -> Output,
+) -> Result<Value> {
     let mut report = Report::default();
     let Some(fields) = walk(&mut report, request, &shapes::REQUEST, "") else {
         return Err(bad(&report));
@@ -55,15 +76,15 @@ pub fn run(request: &Value) -> Result<Value> {
     let env = request.get("env").and_then(Value::as_object);
     let flag = |key: &str| env.and_then(|e| e.get(key)).and_then(Value::as_bool) == Some(true);
     let default_color = flag("tty") && !flag("no_color");
-    let now = env.and_then(|e| e.get("now")).and_then(Value::as_str);
-    let mut host = Host::new(request.get("facts").and_then(Value::as_object), now);
+    let mut host = Host::new(request.get("facts").and_then(Value::as_object), env);
+    let now = host.now();
     let output = match now.map(crate::time::parse_timestamp) {
         Some(Err(e)) => Output::usage(&format!(
             "the time now ({}, from STATECORE_NOW) is not an RFC 3339 time: {}",
             clean(now.unwrap_or_default()),
             clean(&e.message)
         )),
-        _ => execute(&argv, &mut host, default_color),
+        _ => command(&argv, &mut host, default_color),
     };
     let mut answer = Map::new();
     if host.wants() {
@@ -91,12 +112,26 @@ fn bad(report: &Report) -> Error {
 
 /// Runs `argv` with the host's facts; `color`: the host's default.
 pub fn execute(argv: &[String], host: &mut Host<'_>, color: bool) -> Output {
+    respond(args::parse(argv), host, color)
+}
+
+/// What a parsed command line prints.
+fn respond(parsed: Parsed, host: &mut Host<'_>, color: bool) -> Output {
     let style = Style { color };
-    match args::parse(argv) {
+    match parsed {
         Parsed::Help(None) => Output::text(help::overview(style)),
-        Parsed::Help(Some(command)) => Output::text(help::command(command, style)),
         Parsed::GroupHelp(word) => Output::text(help::group(&word, style)),
         Parsed::Version => Output::text(format!("statecore {}\n", help::VERSION)),
+        other => respond_one(other, host, color),
+    }
+}
+
+/// What the parse of one command's arguments prints (no overview, group or version: the
+/// status-line module links only the command it runs).
+fn respond_one(parsed: Parsed, host: &mut Host<'_>, color: bool) -> Output {
+    let style = Style { color };
+    match parsed {
+        Parsed::Help(Some(command)) => Output::text(help::command(command, style)),
         Parsed::Usage(message, command) => {
             let more = match command {
                 Some(c) => format!("see `statecore {} --help`", c.name),
@@ -109,6 +144,9 @@ pub fn execute(argv: &[String], host: &mut Host<'_>, color: bool) -> Output {
                 color: chosen.unwrap_or(color),
             };
             (command.run)(&call, host, style)
+        }
+        Parsed::Help(None) | Parsed::GroupHelp(_) | Parsed::Version => {
+            Output::usage("see `statecore --help`")
         }
     }
 }

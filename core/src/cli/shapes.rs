@@ -16,8 +16,8 @@ pub static FILE_ERROR: Enum = Enum {
 /// What to ask the host for.
 pub static NEED_OP: Enum = Enum {
     name: "CliNeedOp",
-    doc: "What the host does: read a file, list a directory's files by name, update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line.",
-    values: &["read", "list", "update", "append", "repair"],
+    doc: "What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line.",
+    values: &["read", "list", "stdin", "update", "append", "repair"],
 };
 
 /// The host's environment.
@@ -39,6 +39,11 @@ pub static ENV: Shape = Shape::exact(
             "now",
             Ty::Str,
             "The time now (RFC 3339; `STATECORE_NOW` when set, else the host's clock), for the commands that stamp or age things.",
+        ),
+        Field::opt(
+            "cwd",
+            Ty::Str,
+            "The absolute path of the directory the command runs in (relative paths are relative to it).",
         ),
     ],
 );
@@ -133,6 +138,11 @@ pub static FACTS: Shape = Shape::exact(
             Ty::Map(&Ty::Object(&WRITE)),
             "Updates, appends and repairs carried out, by path.",
         ),
+        Field::opt(
+            "stdin",
+            Ty::Nullable(&Ty::Str),
+            "Standard input's text, once asked for (null: a terminal, or bytes that are not UTF-8).",
+        ),
     ],
 );
 
@@ -161,8 +171,13 @@ pub static NEED: Shape = Shape::exact(
     "A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`).",
     &[
         Field::req("op", Ty::Enum(&NEED_OP), "What to do."),
-        Field::req("path", Ty::Str, "The path, as the command line gave it."),
+        Field::req("path", Ty::Str, "The path, as the command line gave it (`-` for `stdin`)."),
         Field::opt("names", STRINGS, "For `list`: the file names to find."),
+        Field::opt(
+            "limit",
+            Ty::Whole(1),
+            "For `read`: read only the file's first `limit` bytes, cut back to their last line break when the file is longer.",
+        ),
         Field::opt("kind", Ty::Kind, "For `update`: the document kind."),
         Field::opt(
             "change",

@@ -4,7 +4,7 @@
 
 use super::host::Host;
 use super::out::{Output, Style};
-use super::{info, logs, update, validate};
+use super::{fctry, info, logs, update, validate};
 
 /// An option of a command (`--kind KIND`).
 #[derive(Debug)]
@@ -266,4 +266,5 @@ pub static COMMANDS: &[Command] = &[
         values: Some(info::machine_names),
         run: info::diagram,
     },
+    fctry::STATUS,
 ];

@@ -24,7 +24,10 @@ pub use inbox::{
     inbox_add, inbox_batch, inbox_counts, inbox_dismiss, inbox_machine, inbox_transition,
     random_suffix, RANDOM_BYTES,
 };
-pub use status::{render_status_line, status_line, status_line_text};
+pub use status::{
+    project_status, render_status_line, session_dir, spec_head, status_line, status_line_text,
+    strip_controls, Look, Project, StateFile, SPEC_HEAD,
+};
 
 pub use validate::{
     find_cycle, is_inbox_id, validate_event, validate_inbox, validate_state, CHUNK_STATUSES,

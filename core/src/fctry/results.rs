@@ -4,6 +4,11 @@
 use super::shapes::{PLAN_PRIORITIES, PLAN_PRIORITY_SOURCE, PLAN_SPEC_VERSION};
 use crate::shape::{Field, Shape, Ty};
 
+pub use super::status::shapes::{
+    CHUNK_COUNTS, PROJECT, READINESS_COUNTS, RENDER_OPTIONS, SCAN_COUNTS, SCENARIO_COUNTS,
+    STATUS_LINE,
+};
+
 const STRINGS: Ty = Ty::List(&Ty::Str);
 
 /// An approved build plan (`create_build_run`'s argument).
@@ -129,95 +134,6 @@ pub static RESUME_PLAN: Shape = Shape::exact(
             "The numbered choices (empty without an offer).",
         ),
     ],
-);
-
-/// Chunk counts of a status line.
-pub static CHUNK_COUNTS: Shape = Shape::exact(
-    "ChunkCounts",
-    "Chunk counts by status.",
-    &[
-        Field::req("completed", Ty::Whole(0), "Completed chunks."),
-        Field::req("total", Ty::Whole(0), "All chunks."),
-        Field::req("active", Ty::Whole(0), "Active chunks."),
-        Field::req("retrying", Ty::Whole(0), "Retrying chunks."),
-        Field::req("failed", Ty::Whole(0), "Failed chunks."),
-        Field::req("blocked", Ty::Whole(0), "Blocked chunks."),
-        Field::req(
-            "attempt",
-            Ty::Nullable(&Ty::Whole(1)),
-            "The highest attempt of a retrying chunk, or null.",
-        ),
-    ],
-);
-
-/// A `{part, total}` count.
-pub static SCENARIO_COUNTS: Shape = Shape::exact(
-    "ScenarioCounts",
-    "Satisfied scenarios out of the total.",
-    &[
-        Field::req("satisfied", Ty::Whole(0), "Satisfied scenarios."),
-        Field::req("total", Ty::Whole(0), "All scenarios."),
-    ],
-);
-
-/// Readiness counts.
-pub static READINESS_COUNTS: Shape = Shape::exact(
-    "ReadinessCounts",
-    "Aligned sections out of all counted sections.",
-    &[
-        Field::req("aligned", Ty::Whole(0), "Aligned sections."),
-        Field::req("total", Ty::Whole(0), "All counted sections."),
-    ],
-);
-
-/// What a status line shows.
-pub static STATUS_LINE: Shape = Shape::exact(
-    "StatusLineSummary",
-    "What a status line shows (absent parts are null).",
-    &[
-        Field::req("specVersion", Ty::Nullable(&Ty::Str), "The spec version."),
-        Field::req(
-            "section",
-            Ty::Nullable(&Ty::Str),
-            "The active section, without `#`.",
-        ),
-        Field::req("sectionNumber", Ty::Nullable(&Ty::Str), "Its number."),
-        Field::req(
-            "command",
-            Ty::Nullable(&Ty::Str),
-            "The command in progress.",
-        ),
-        Field::req("step", Ty::Nullable(&Ty::Str), "The step in progress."),
-        Field::req(
-            "chunks",
-            Ty::Nullable(&Ty::Object(&CHUNK_COUNTS)),
-            "Chunk counts.",
-        ),
-        Field::req(
-            "scenarios",
-            Ty::Nullable(&Ty::Object(&SCENARIO_COUNTS)),
-            "Scenario counts.",
-        ),
-        Field::req(
-            "readiness",
-            Ty::Nullable(&Ty::Object(&READINESS_COUNTS)),
-            "Readiness counts.",
-        ),
-        Field::req("build", Ty::Nullable(&Ty::Str), "The build run's status."),
-        Field::req("untracked", Ty::Whole(0), "How many untracked changes."),
-        Field::req("nextStep", Ty::Nullable(&Ty::Str), "What to do next."),
-    ],
-);
-
-/// Status line rendering options.
-pub static RENDER_OPTIONS: Shape = Shape::exact(
-    "StatusLineOptions",
-    "How a status line is rendered.",
-    &[Field::opt(
-        "color",
-        Ty::Bool,
-        "Add ANSI colours (default false).",
-    )],
 );
 
 /// Where an event without a valid timestamp was.

@@ -4,6 +4,7 @@
 
 use super::{Kind, Op, Param};
 use crate::error::{Code, Error, Result};
+use crate::shape::Shape;
 use crate::Value;
 use std::borrow::Cow;
 
@@ -245,7 +246,7 @@ impl<'a> Args<'a> {
     }
 
     /// The options at `i` (`null` when left out), their keys checked against the parameter's
-    /// shape (`E_OPTIONS` naming the nearest valid key).
+    /// shape (`E_OPTIONS` naming the nearest valid key) and their values against its types.
     pub fn options(&self, i: usize) -> Result<&Value> {
         let value = self.get(i);
         if let Some(Param {
@@ -254,9 +255,48 @@ impl<'a> Args<'a> {
             ..
         }) = self.params.get(i)
         {
-            crate::options::check(name, value, shape)?;
+            crate::options::check_typed(name, value, shape)?;
         }
         Ok(value)
+    }
+
+    /// The value at `i`, checked as an object of `shape` (no unknown field, each field of its
+    /// type): `E_ARGUMENT` at the first problem, naming the nearest field for an unknown one.
+    pub fn input(&self, i: usize, shape: &Shape) -> Result<&Value> {
+        let value = self.get(i);
+        let name = self.name(i);
+        let known = shape.field_names();
+        let unknown = value
+            .as_object()
+            .and_then(|map| map.keys().find(|k| !known.contains(&k.as_str())));
+        if let Some(key) = unknown {
+            let near = crate::options::nearest(key, &known);
+            let hint = near.map_or(String::new(), |n| format!("did you mean {n:?}? "));
+            let error = Error::new(
+                Code::Argument,
+                crate::error::child_path("", key),
+                format!(
+                    "{name} has no field {key:?}: {hint}its fields are {}",
+                    known.join(", ")
+                ),
+            )
+            .with_detail("argument", name);
+            return Err(match near {
+                Some(near) => error.with_detail("nearest", near),
+                None => error,
+            });
+        }
+        let mut report = crate::report::Report::default();
+        crate::shape::check::walk(&mut report, value, shape, "");
+        match report.errors.first() {
+            None => Ok(value),
+            Some(issue) => Err(Error::new(
+                Code::Argument,
+                issue.path.clone(),
+                format!("{name} ({}): {}", shape.name, issue.message),
+            )
+            .with_detail("argument", name)),
+        }
     }
 }
 

@@ -381,6 +381,40 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Fctry,
+        method: "project_status",
+        doc: "What a status line shows of a project: the state's summary with the registry's \
+              versions, the branch, the spec's titles and status, the inbox's findings, the \
+              session's context and the derived next step.",
+        params: &[Param::value("project", Ty::Object(&r::PROJECT))],
+        returns: Returns::json(Ty::Object(&r::STATUS_LINE)),
+        access: Access::Pure,
+        run: |a| {
+            let project = f::Project::from_value(a.input(0, &r::PROJECT)?);
+            Ok(Out::Json(f::project_status(&project)))
+        },
+    },
+    Op {
+        module: Module::Fctry,
+        method: "project_status_text",
+        doc: "The rendered status line of a project in one call (`project_status`, then \
+              `render_status_line`).",
+        params: &[
+            Param::value("project", Ty::Object(&r::PROJECT)),
+            Param::options("options", &r::RENDER_OPTIONS),
+        ],
+        returns: Returns::text(),
+        access: Access::Pure,
+        run: |a| {
+            let options = a.options(1)?;
+            let project = f::Project::from_value(a.input(0, &r::PROJECT)?);
+            Ok(Out::Text(f::render_status_line(
+                &f::project_status(&project),
+                options,
+            )))
+        },
+    },
+    Op {
+        module: Module::Fctry,
         method: "render_status_line",
         doc: "One line of text from a status line summary (`color` adds ANSI colours).",
         params: &[

@@ -36,6 +36,7 @@ else:
         Now,
         PrerequisiteCheck,
         ResumePlan,
+        StatusLineLayout,
         StatusLineOptions,
         StatusLineSummary,
     )
@@ -278,13 +279,21 @@ def status_line(state: Any) -> Any:
         return _files.query("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_status_line", ())
     return _call("fctry_status_line", (state,))
 
-def render_status_line(summary: Mapping[str, object], options: StatusLineOptions | None = None, *, color: bool | None = None) -> str:
-    """One line of text from a status line summary (``color`` adds ANSI colours)."""
-    return cast("str", _call("fctry_render_status_line", (summary, (options if color is None else _rt.options("options", options, color=color)))))
+def project_status(project: Mapping[str, object]) -> StatusLineSummary:
+    """What a status line shows of a project: the state's summary with the registry's versions, the branch, the spec's titles and status, the inbox's findings, the session's context and the derived next step."""
+    return cast("StatusLineSummary", _call("fctry_project_status", (project,)))
 
-def status_line_text(data: str | bytes | None = None, options: StatusLineOptions | None = None, *, color: bool | None = None) -> str:
+def project_status_text(project: Mapping[str, object], options: StatusLineOptions | None = None, *, color: bool | None = None, layout: StatusLineLayout | None = None, icons: bool | None = None) -> str:
+    """The rendered status line of a project in one call (``project_status``, then ``render_status_line``)."""
+    return cast("str", _call("fctry_project_status_text", (project, (options if color is None and layout is None and icons is None else _rt.options("options", options, color=color, layout=layout, icons=icons)))))
+
+def render_status_line(summary: Mapping[str, object], options: StatusLineOptions | None = None, *, color: bool | None = None, layout: StatusLineLayout | None = None, icons: bool | None = None) -> str:
+    """One line of text from a status line summary (``color`` adds ANSI colours)."""
+    return cast("str", _call("fctry_render_status_line", (summary, (options if color is None and layout is None and icons is None else _rt.options("options", options, color=color, layout=layout, icons=icons)))))
+
+def status_line_text(data: str | bytes | None = None, options: StatusLineOptions | None = None, *, color: bool | None = None, layout: StatusLineLayout | None = None, icons: bool | None = None) -> str:
     """The rendered status line straight from the state file's bytes (none: no file; unparseable bytes read as ``{}``)."""
-    return cast("str", _call("fctry_status_line_text", (data, (options if color is None else _rt.options("options", options, color=color)))))
+    return cast("str", _call("fctry_status_line_text", (data, (options if color is None and layout is None and icons is None else _rt.options("options", options, color=color, layout=layout, icons=icons)))))
 
 def activity_feed(sources: Sequence[Sequence[object]]) -> ActivityFeed:
     """Event lists merged oldest first: ``{events, invalid}`` (events without a valid timestamp are listed in ``invalid``, never dropped silently)."""
@@ -369,6 +378,8 @@ __all__ = [
     "inbox_path",
     "inbox_transition",
     "pause_build_run",
+    "project_status",
+    "project_status_text",
     "read_inbox",
     "read_state",
     "ready_chunks",

@@ -1,0 +1,93 @@
+//! Paths as the command line works them out, by their text alone (no file system): joined to
+//! the host's working directory, `.` and `..` resolved the way `cd` resolves them (before
+//! symbolic links), and their ancestors.
+
+/// `path` made absolute against `cwd` (when the host gave one) and normalised.
+pub fn resolve(cwd: Option<&str>, path: &str) -> String {
+    match cwd {
+        Some(cwd) if !path.starts_with('/') => normalize(&format!("{cwd}/{path}")),
+        _ => normalize(path),
+    }
+}
+
+/// `path` without empty and `.` components, each `..` taking away the name before it (at the
+/// root, nothing; in a relative path with nothing before it, it stays).
+pub fn normalize(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match parts.last() {
+                Some(&last) if last != ".." => {
+                    parts.pop();
+                }
+                _ if absolute => {}
+                _ => parts.push(".."),
+            },
+            name => parts.push(name),
+        }
+    }
+    match (absolute, parts.is_empty()) {
+        (true, _) => format!("/{}", parts.join("/")),
+        (false, true) => ".".to_owned(),
+        (false, false) => parts.join("/"),
+    }
+}
+
+/// `name` in the directory `dir`.
+pub fn child(dir: &str, name: &str) -> String {
+    if dir.ends_with('/') {
+        format!("{dir}{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// A normalised path's last name (`None` for `/`, `.` or `..`).
+pub fn name(path: &str) -> Option<&str> {
+    path.rsplit('/')
+        .next()
+        .filter(|n| !n.is_empty() && *n != "." && *n != "..")
+}
+
+/// A normalised path and each directory above it, nearest first, up to `/` (or `.` for a
+/// relative path).
+pub fn ancestors(path: &str) -> Vec<String> {
+    let mut out = vec![path.to_owned()];
+    let mut here = path.to_owned();
+    while let Some(parent) = parent(&here) {
+        out.push(parent.clone());
+        here = parent;
+    }
+    out
+}
+
+fn parent(path: &str) -> Option<String> {
+    if path == "/" || path == "." || name(path).is_none() {
+        return None;
+    }
+    Some(match path.rsplit_once('/') {
+        Some(("", _)) => "/".to_owned(),
+        Some((up, _)) => up.to_owned(),
+        None => ".".to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ancestors, name, resolve};
+
+    #[test]
+    fn paths_resolve_by_their_text() {
+        assert_eq!(resolve(Some("/home/u"), "p/./q/../r/"), "/home/u/p/r");
+        assert_eq!(resolve(Some("/home/u"), "/x/../../y"), "/y");
+        assert_eq!(resolve(None, "../a/.."), "..");
+        assert_eq!(resolve(None, ""), ".");
+        assert_eq!(ancestors("/a/b"), ["/a/b", "/a", "/"]);
+        assert_eq!(ancestors("a/b"), ["a/b", "a", "."]);
+        assert_eq!(ancestors("../a"), ["../a", ".."]);
+        assert_eq!(name("/a/b"), Some("b"));
+        assert_eq!(name("/"), None);
+    }
+}

@@ -1,0 +1,131 @@
+"use strict";
+// What the command line's hosts gather for the core (docs/cli.md § How it runs): files read
+// (whole, or their beginning), directories listed, standard input. Shared by
+// bin/statecore.cjs and bin/statecore-statusline.cjs; it loads nothing but node:fs, so the
+// status line stays quick to start. Python's twin is python/statecore/_cli.py.
+const fs = require("node:fs");
+
+/** Directories a listing never enters. */
+const SKIP = new Set([".git", "node_modules"]);
+/** How deep a listing goes below the directory named. */
+const MAX_DEPTH = 16;
+/** How many times the core may ask for more before the host gives up (a core bug). */
+const MAX_ROUNDS = 16;
+
+/**
+ * A file as the core wants it: its UTF-8 text, or why there is none. `limit`: only its first
+ * bytes, cut back to their last line break when the file is longer.
+ */
+function readFact(file, limit) {
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    return error.code === "ENOENT" || error.code === "ENOTDIR"
+      ? { error: "missing" }
+      : { error: "unreadable", message: String(error.code ?? "EIO") };
+  }
+  if (stat.isDirectory()) return { error: "directory" };
+  if (!stat.isFile()) return { error: "special" };
+  let bytes;
+  try {
+    bytes = limit === undefined ? fs.readFileSync(file) : readHead(file, limit);
+  } catch (error) {
+    return { error: "unreadable", message: String(error.code ?? "EIO") };
+  }
+  const text = decode(bytes);
+  return text === null ? { error: "not_text" } : { text };
+}
+
+/** UTF-8 text, or null for bytes that are not (a BOM is kept, as Python keeps it). */
+function decode(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The first `limit` bytes of a file, cut back to their last line break when there are more. */
+function readHead(file, limit) {
+  const buffer = Buffer.alloc(limit + 1);
+  const fd = fs.openSync(file, "r");
+  let length = 0;
+  try {
+    for (let n = -1; n !== 0 && length < buffer.length; length += n) {
+      n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (length <= limit) return buffer.subarray(0, length);
+  return buffer.subarray(0, buffer.lastIndexOf(0x0a, limit - 1) + 1);
+}
+
+/** Standard input's text; null when it is a terminal (nothing to wait for) or not UTF-8. */
+function readStdin() {
+  if (process.stdin.isTTY) return null;
+  try {
+    return decode(fs.readFileSync(0));
+  } catch {
+    return null; // closed or unreadable: no session
+  }
+}
+
+/** The files under `dir` named one of `names`, without following links. */
+function listFact(dir, names) {
+  const wanted = new Set(names);
+  const files = [];
+  const base = dir.replace(/\/+$/, "") || "/";
+  const walk = (relative, depth) => {
+    const here = relative === "" ? dir : `${base}/${relative}`;
+    for (const entry of fs.readdirSync(here, { withFileTypes: true })) {
+      const below = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIP.has(entry.name) && depth < MAX_DEPTH) {
+          try {
+            walk(below, depth + 1);
+          } catch {
+            // a directory below that cannot be read is left out
+          }
+        }
+      } else if (entry.isFile() && wanted.has(entry.name)) {
+        files.push(base === "/" ? `/${below}` : `${base}/${below}`);
+      }
+    }
+  };
+  try {
+    walk("", 0);
+  } catch (error) {
+    return { message: String(error.code ?? "EIO") };
+  }
+  return { files };
+}
+
+/**
+ * Runs a command to its end: `call(request)` answers with what to print or what it needs;
+ * `gather(need, facts)` adds each need's fact; the output is printed and the exit code
+ * returned. `program` names the command in the messages of what should never happen.
+ */
+function converse(call, request, gather, program) {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let answer;
+    try {
+      answer = call(request);
+    } catch (error) {
+      // What the core refuses of a request, or cannot hand to JavaScript (E_PRECISION).
+      process.stderr.write(`${program}: ${error?.code ?? "error"}: ${error?.message ?? error}\n`);
+      return 2;
+    }
+    if (!answer.needs) {
+      process.stdout.write(answer.stdout);
+      process.stderr.write(answer.stderr);
+      return answer.code;
+    }
+    for (const need of answer.needs) gather(need, request.facts);
+  }
+  process.stderr.write(`${program}: the command kept asking for more files (a statecore bug)\n`);
+  return 2;
+}
+
+module.exports = { readFact, listFact, readStdin, converse };
