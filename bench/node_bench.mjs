@@ -441,7 +441,7 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
     return { ns, stdout: r.stdout };
   };
   for (const p of programs) spawn(p.args); // warm the page cache
-  check("(5) statecore-statusline prints the line", spawn(programs[0].args).stdout.includes("│ spec 1.2 │ evolve › interviewer"));
+  check("(5) statecore-statusline prints the line", spawn(programs[0].args).stdout.includes("│ on main │ spec 1.3 draft │ evolve › interviewer"));
   check("(5) the plain script prints the command", spawn(programs[1].args).stdout === "evolve\n");
   check("(5) the client-like script prints a line", spawn(programs[2].args).stdout.includes("│ main │ spec 1.3 │ evolve"));
   const times = programs.map(() => []);
