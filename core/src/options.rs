@@ -9,19 +9,23 @@ use crate::Value;
 /// `E_OPTIONS` for the unknown key `key` of `what` (`"merge"`, `"update"`), whose valid keys
 /// are `known`: names the nearest valid key when one is close.
 pub fn unknown(what: &str, key: &str, known: &[&str]) -> Error {
+    let lead = format!("unknown {what} option {key:?}");
+    let error = Error::new(Code::Options, child_path("", key), "").with_detail("option", key);
+    unknown_key(error, &lead, key, "options", known)
+}
+
+/// `error` (its code, path and first details) for a key that is none of `known`, worded
+/// `lead: did you mean "near"? the NOUN are a, b`, with the `known` keys and the `nearest` one
+/// (when one is close) added to its details.
+pub fn unknown_key(error: Error, lead: &str, key: &str, noun: &str, known: &[&str]) -> Error {
     let near = nearest(key, known);
     let hint = near
         .map(|near| format!("did you mean {near:?}? "))
         .unwrap_or_default();
-    let error = Error::new(
-        Code::Options,
-        child_path("", key),
-        format!(
-            "unknown {what} option {key:?}: {hint}the options are {}",
-            known.join(", ")
-        ),
-    )
-    .with_detail("option", key)
+    let error = Error {
+        message: format!("{lead}: {hint}the {noun} are {}", known.join(", ")),
+        ..error
+    }
     .with_detail("known", known.to_vec());
     match near {
         Some(near) => error.with_detail("nearest", near),

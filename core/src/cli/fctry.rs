@@ -9,7 +9,7 @@ use super::out::{clean, Output, Style, USAGE};
 use super::paths;
 use super::table::{Call, Command, Opt};
 use crate::fctry::{self, Project, StateFile, SPEC_HEAD};
-use crate::{json, Map, Value};
+use crate::{json, Value};
 
 /// The `fctry status` command.
 pub const STATUS: Command = Command {
@@ -69,16 +69,15 @@ fn text(file: File<'_>) -> Option<&str> {
 
 /// Runs `fctry status`.
 fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
-    let two_rows = match call.value("layout") {
-        None | Some("one-row") => false,
-        Some("two-rows") => true,
-        Some(other) => {
-            return Output::usage(&format!(
-                "--layout takes one-row or two-rows (got {:?})",
-                clean(other)
-            ))
-        }
-    };
+    let layouts = fctry::results::LAYOUT.values;
+    let layout = call.value("layout");
+    if let Some(other) = layout.filter(|l| !layouts.contains(l)) {
+        return Output::usage(&format!(
+            "--layout takes {} (got {:?})",
+            layouts.join(" or "),
+            clean(other)
+        ));
+    }
     let Some(stdin) = host.stdin() else {
         return Output::default();
     };
@@ -135,13 +134,12 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     if call.flag("json") {
         return Output::text(json::serialize(&summary));
     }
-    let mut options = Map::new();
-    options.insert("color".into(), style.color.into());
-    options.insert("icons".into(), call.flag("icons").into());
-    let layout = if two_rows { "two-rows" } else { "one-row" };
-    options.insert("layout".into(), layout.into());
-    let line = fctry::render_status_line(&summary, &Value::Object(options));
-    Output::text(format!("{line}\n"))
+    let look = fctry::Look {
+        color: style.color,
+        two_rows: layout == Some(fctry::TWO_ROWS),
+        icons: call.flag("icons"),
+    };
+    Output::text(format!("{}\n", fctry::render_summary(&summary, look)))
 }
 
 /// Where the project and its repository are.

@@ -25,8 +25,8 @@ pub use inbox::{
     random_suffix, RANDOM_BYTES,
 };
 pub use status::{
-    project_status, render_status_line, session_dir, spec_head, status_line, status_line_text,
-    strip_controls, Look, Project, StateFile, SPEC_HEAD,
+    project_status, render_status_line, render_summary, session_dir, spec_head, status_line,
+    status_line_text, strip_controls, Look, Project, StateFile, SPEC_HEAD, TWO_ROWS,
 };
 
 pub use validate::{

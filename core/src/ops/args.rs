@@ -270,21 +270,12 @@ impl<'a> Args<'a> {
             .as_object()
             .and_then(|map| map.keys().find(|k| !known.contains(&k.as_str())));
         if let Some(key) = unknown {
-            let near = crate::options::nearest(key, &known);
-            let hint = near.map_or(String::new(), |n| format!("did you mean {n:?}? "));
-            let error = Error::new(
-                Code::Argument,
-                crate::error::child_path("", key),
-                format!(
-                    "{name} has no field {key:?}: {hint}its fields are {}",
-                    known.join(", ")
-                ),
-            )
-            .with_detail("argument", name);
-            return Err(match near {
-                Some(near) => error.with_detail("nearest", near),
-                None => error,
-            });
+            let lead = format!("{name} has no field {key:?}");
+            let error = Error::new(Code::Argument, crate::error::child_path("", key), "")
+                .with_detail("argument", name);
+            return Err(crate::options::unknown_key(
+                error, &lead, key, "fields", &known,
+            ));
         }
         let mut report = crate::report::Report::default();
         crate::shape::check::walk(&mut report, value, shape, "");

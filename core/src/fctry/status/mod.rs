@@ -15,7 +15,7 @@ pub mod shapes;
 mod summary;
 
 pub use project::{session_dir, spec_head, Project, StateFile, SPEC_HEAD};
-pub use render::{strip_controls, Look};
+pub use render::{render as render_summary, strip_controls, Look, TWO_ROWS};
 
 use crate::{Map, Value};
 use summary::opt;

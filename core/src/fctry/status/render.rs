@@ -29,6 +29,9 @@ mod icon {
     pub const MAILBOX: &str = "\u{f0353}";
 }
 
+/// The `layout` of the client's two rows (`shapes::LAYOUT`).
+pub const TWO_ROWS: &str = "two-rows";
+
 /// How a summary is rendered (`StatusLineOptions`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Look {
@@ -46,7 +49,7 @@ impl Look {
         let flag = |key: &str| options.get(key).and_then(Value::as_bool) == Some(true);
         Look {
             color: flag("color"),
-            two_rows: options.get("layout").and_then(Value::as_str) == Some("two-rows"),
+            two_rows: options.get("layout").and_then(Value::as_str) == Some(TWO_ROWS),
             icons: flag("icons"),
         }
     }

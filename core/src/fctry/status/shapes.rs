@@ -1,6 +1,7 @@
 //! The status line's input and output, described once (`crate::shape`): the types of
 //! `status_line`, `project_status` and `render_status_line` in every host.
 
+use super::render::TWO_ROWS;
 use crate::shape::{Enum, Field, Shape, Ty};
 
 const TEXT: Ty = Ty::Nullable(&Ty::Str);
@@ -165,7 +166,7 @@ pub static STATUS_LINE: Shape = Shape::exact(
 pub static LAYOUT: Enum = Enum {
     name: "StatusLineLayout",
     doc: "One row, or the fctry client's two: the project's segments, then the work's.",
-    values: &["one-row", "two-rows"],
+    values: &["one-row", TWO_ROWS],
 };
 
 /// Status line rendering options.
