@@ -3,7 +3,8 @@
 // it by hand: the comparison for bench (8). Only for the bench; it must agree with statecore on
 // every run of the bench's snapshots (checked before timing). Like most hand-written code it
 // trusts its input: it does not check the snapshot's shape (unknown fields, wrong types), which
-// statecore reports as E_ARGUMENT.
+// statecore reports as E_ARGUMENT. An `updated_at` that is not RFC 3339 is only a warning (the
+// client reads any string), so it does not make a status invalid.
 
 const RUNNER_STATUSES = new Set(["working", "needs_input", "blocked", "ready_for_review"]);
 const DISPLAY = {
@@ -19,18 +20,6 @@ const BLANK = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u2
 const nonBlank = (v) => typeof v === "string" && !BLANK.test(v);
 const nonEmptyArray = (v) => Array.isArray(v) && v.length > 0;
 
-// RFC 3339 date-time with a zone (what Go's time.RFC3339 and chrono accept).
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
-function isTimestamp(text) {
-  const m = RFC3339.exec(text);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (!days || day < 1 || day > days || hour > 23 || minute > 59 || second > 60) return false;
-  return m[7] === undefined || (Number(m[7]) <= 23 && Number(m[8]) <= 59);
-}
-
 /** The runner status rules: true when the document validates (no errors; warnings are fine). */
 export function validRunnerStatus(s) {
   if (!isObject(s)) return false;
@@ -43,7 +32,6 @@ export function validRunnerStatus(s) {
   for (const key of ["schema_version", "summary", "how_to_test", "updated_at"]) {
     if (s[key] != null && typeof s[key] !== "string") return false;
   }
-  if (typeof s.updated_at === "string" && !isTimestamp(s.updated_at)) return false;
   for (const key of ["questions", "blockers", "risks"]) {
     const list = s[key];
     if (list == null) continue;
@@ -53,16 +41,44 @@ export function validRunnerStatus(s) {
   return true;
 }
 
+// meta.json as agency's Go client decodes it into its typed record: a field of another type
+// (null is fine), or no schema_version or created_at, makes the run broken.
+const META_STRINGS = ["schema_version", "run_id", "repo_id", "name", "runner", "runner_cmd",
+  "parent_branch", "branch", "worktree_path", "created_at", "tmux_session_name", "pr_url",
+  "last_push_at", "last_verify_at", "last_report_sync_at", "last_report_hash"];
+const META_OBJECTS = {
+  flags: { setup_failed: "boolean", tmux_failed: "boolean", needs_attention: "boolean",
+    needs_attention_reason: "string", abandoned: "boolean" },
+  setup: { command: "string", exit_code: "integer", duration_ms: "integer", timed_out: "boolean",
+    log_path: "string", output_ok: "boolean", output_summary: "string" },
+  archive: { archived_at: "string", merged_at: "string" },
+};
+const typed = (v, type) => v == null
+  || (type === "integer" ? Number.isInteger(v) : typeof v === type);
+
+function metaReadable(meta) {
+  if (!isObject(meta)) return false;
+  if (!META_STRINGS.every((k) => typed(meta[k], "string"))) return false;
+  if (!meta.schema_version || !meta.created_at) return false;
+  if (!typed(meta.pr_number, "integer")) return false;
+  for (const [key, fields] of Object.entries(META_OBJECTS)) {
+    const v = meta[key];
+    if (v == null) continue;
+    if (!isObject(v)) return false;
+    for (const [k, type] of Object.entries(fields)) if (!typed(v[k], type)) return false;
+  }
+  return true;
+}
+
 /** The level of a snapshot, and what `ls` needs: [status, archived, stalled ms or null, runner]. */
 function classify(snapshot) {
-  const archived = snapshot.worktree_present === false;
   const tmux = snapshot.tmux_active === true;
   const stall = snapshot.stall_result;
   const stalledMs = stall && stall.is_stalled === true ? (stall.stalled_duration ?? 0) : null;
   const runner = validRunnerStatus(snapshot.runner_status) ? snapshot.runner_status : null;
   const meta = snapshot.meta;
   let status;
-  if (!isObject(meta)) status = "broken";
+  if (!metaReadable(meta)) status = "broken";
   else if (typeof meta.archive?.merged_at === "string" && meta.archive.merged_at !== "") status = "merged";
   else if (meta.flags?.abandoned === true) status = "abandoned";
   else if (meta.flags?.setup_failed === true) status = "failed";
@@ -71,6 +87,8 @@ function classify(snapshot) {
   else if (stalledMs !== null && tmux) status = "stalled";
   else if (tmux) status = "active";
   else status = "idle";
+  // A broken run is always archived, as agency shows it (no readable meta, no worktree known).
+  const archived = status === "broken" || snapshot.worktree_present === false;
   return [status, archived, status === "stalled" ? stalledMs : null, runner];
 }
 
@@ -92,9 +110,9 @@ const length = (text) => {
   return n;
 };
 
-function truncate(text) {
-  if (length(text) <= 40) return text;
-  return Array.from(text).slice(0, 39).join("") + "…";
+function truncate(text, width = 40) {
+  if (length(text) <= width) return text;
+  return Array.from(text).slice(0, width - 1).join("") + "…";
 }
 
 /** A stall duration: `45m`, `2h`, `2h15m` (whole minutes, rounded down). */
@@ -122,7 +140,7 @@ export function renderLs(rows) {
     else if (runner) summary = truncate(oneLine(runner.summary));
     table.push([
       oneLine(row.run_id ?? "-"),
-      oneLine(row.name ?? "-"),
+      status === "broken" ? "<broken>" : row.name ? truncate(oneLine(row.name), 50) : "<untitled>",
       archived ? `${DISPLAY[status]} (archived)` : DISPLAY[status],
       summary,
       prCell(row.pr),

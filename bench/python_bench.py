@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -24,7 +23,6 @@ from typing import Any
 
 import orjson
 import statecore
-
 from py_alternatives import (
     DOC_BYTES,
     HERE,
@@ -218,11 +216,45 @@ WHITE_SPACE = (
     + "".join(map(chr, range(0x2000, 0x200B)))
     + ("\u2028\u2029\u202f\u205f\u3000")
 )
-RFC3339 = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
-    r"(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))"
-)
-DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+# meta.json as agency's Go client decodes it into its typed record: a field of another type
+# (None is fine), or no schema_version or created_at, makes the run broken.
+META_STRINGS = [
+    "schema_version",
+    "run_id",
+    "repo_id",
+    "name",
+    "runner",
+    "runner_cmd",
+    "parent_branch",
+    "branch",
+    "worktree_path",
+    "created_at",
+    "tmux_session_name",
+    "pr_url",
+    "last_push_at",
+    "last_verify_at",
+    "last_report_sync_at",
+    "last_report_hash",
+]
+META_OBJECTS: dict[str, dict[str, str]] = {
+    "flags": {
+        "setup_failed": "bool",
+        "tmux_failed": "bool",
+        "needs_attention": "bool",
+        "needs_attention_reason": "str",
+        "abandoned": "bool",
+    },
+    "setup": {
+        "command": "str",
+        "exit_code": "int",
+        "duration_ms": "int",
+        "timed_out": "bool",
+        "log_path": "str",
+        "output_ok": "bool",
+        "output_summary": "str",
+    },
+    "archive": {"archived_at": "str", "merged_at": "str"},
+}
 DISPLAY = {
     "needs_attention": "needs attention",
     "ready_for_review": "ready for review",
@@ -230,18 +262,34 @@ DISPLAY = {
 }
 
 
-def is_timestamp(text: str) -> bool:
-    m = RFC3339.fullmatch(text)
-    if not m:
+def typed(value: Any, kind: str) -> bool:
+    if value is None:
+        return True
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, str)
+
+
+def meta_readable(meta: Any) -> bool:
+    if not isinstance(meta, dict):
         return False
-    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
-    if not 1 <= month <= 12:
+    if not all(typed(meta.get(k), "str") for k in META_STRINGS):
         return False
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    days = 29 if month == 2 and leap else DAYS[month - 1]
-    if not (1 <= day <= days and hour <= 23 and minute <= 59 and second <= 60):
+    if not meta.get("schema_version") or not meta.get("created_at"):
         return False
-    return m.group(7) is None or (int(m.group(7)) <= 23 and int(m.group(8)) <= 59)
+    if not typed(meta.get("pr_number"), "int"):
+        return False
+    for key, fields in META_OBJECTS.items():
+        value = meta.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            return False
+        if not all(typed(value.get(k), kind) for k, kind in fields.items()):
+            return False
+    return True
 
 
 def non_blank(value: Any) -> bool:
@@ -267,9 +315,6 @@ def valid_runner_status(s: Any) -> bool:
         value = s.get(key)
         if value is not None and not isinstance(value, str):
             return False
-    updated = s.get("updated_at")
-    if isinstance(updated, str) and not is_timestamp(updated):
-        return False
     for key in ("questions", "blockers", "risks"):
         items = s.get(key)
         if items is None:
@@ -289,7 +334,7 @@ def py_derive(snapshot: dict[str, Any]) -> dict[str, Any]:
         stalled_ms = stall.get("stalled_duration") or 0
     runner = snapshot.get("runner_status")
     meta = snapshot.get("meta")
-    if not isinstance(meta, dict):
+    if not meta_readable(meta):
         status = "broken"
     else:
         flags = meta.get("flags")
@@ -312,6 +357,7 @@ def py_derive(snapshot: dict[str, Any]) -> dict[str, Any]:
             status = "active"
         else:
             status = "idle"
+    archived = archived or status == "broken"  # always archived, as agency shows it
     shown = DISPLAY.get(status, status)
     out: dict[str, Any] = {
         "status": status,

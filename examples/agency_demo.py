@@ -39,7 +39,13 @@ def main() -> int:
         ]
         for run_id, _name, _pr in runs:
             (base / "runs" / run_id).mkdir(parents=True)
-            meta = {"run_id": run_id, "flags": {}, "archive": {"merged_at": None}}
+            meta = {
+                "schema_version": "1.0",
+                "run_id": run_id,
+                "created_at": f"{run_id[:4]}-{run_id[4:6]}-{run_id[6:8]}T09:00:00Z",
+                "flags": {},
+                "archive": {"merged_at": None},
+            }
             (base / "runs" / run_id / "meta.json").write_text(
                 json.dumps(meta), encoding="utf-8"
             )

@@ -43,8 +43,16 @@ fn read_fact(root: &Path, path: &str, limit: Option<usize>) -> Value {
         Err(_) => fact("error", "missing"),
         Ok(m) if m.is_dir() => fact("error", "directory"),
         Ok(m) if !m.is_file() => fact("error", "special"),
-        Ok(_) => match String::from_utf8(head(std::fs::read(&full).unwrap(), limit)) {
-            Ok(text) => fact("text", &text),
+        Ok(m) => match String::from_utf8(head(std::fs::read(&full).unwrap(), limit)) {
+            Ok(text) => {
+                let mut fact = fact("text", &text);
+                let since = m.modified().unwrap().duration_since(std::time::UNIX_EPOCH);
+                let ms = i64::try_from(since.unwrap().as_millis()).unwrap();
+                fact.as_object_mut()
+                    .unwrap()
+                    .insert("mtime".into(), Value::from(ms));
+                fact
+            }
             Err(_) => fact("error", "not_text"),
         },
     }
@@ -85,6 +93,9 @@ fn list_fact(root: &Path, dir: &str, names: &[&str]) -> Value {
         }
     }
     let base = dir.trim_end_matches('/');
+    if !root.join(dir).is_dir() {
+        return statecore::json!({"message": "ENOENT"});
+    }
     let mut files = Vec::new();
     walk(&root.join(dir), "", base, names, &mut files);
     let mut m = Map::new();
@@ -136,6 +147,14 @@ fn write_fact(root: &Path, need: &Value, locked: &[&str]) -> Value {
         copy
     };
     match need["op"].as_str().unwrap() {
+        "protocol_document" => {
+            let target = full.join("CLAUDE.md");
+            let created = !target.exists();
+            if created {
+                std::fs::write(&target, statecore::agency::PROTOCOL_DOCUMENT).unwrap();
+            }
+            statecore::json!({"changed": created})
+        }
         "update" => {
             let kind = need["kind"].as_str().unwrap();
             let change = need["change"].as_str().unwrap();
@@ -166,7 +185,11 @@ fn write_fact(root: &Path, need: &Value, locked: &[&str]) -> Value {
                     if u.changed {
                         std::fs::write(&full, &u.text).unwrap();
                     }
-                    statecore::json!({"etag": u.etag, "changed": u.changed, "warnings": Value::Array(warnings), "corrupt_copy": copy})
+                    let mut fact = statecore::json!({"etag": u.etag, "changed": u.changed, "warnings": Value::Array(warnings), "corrupt_copy": copy});
+                    if let Some((name, value)) = u.extra {
+                        fact.as_object_mut().unwrap().insert(name.into(), value);
+                    }
+                    fact
                 }
             }
         }
@@ -202,14 +225,46 @@ fn write_fact(root: &Path, need: &Value, locked: &[&str]) -> Value {
     }
 }
 
+/// What a case gives its command besides files and variables.
+struct Given<'c> {
+    /// Standard input's text (null: a terminal).
+    stdin: Value,
+    /// Paths whose lock is held.
+    locked: Vec<&'c str>,
+    /// tmux's sessions.
+    tmux: Vec<&'c str>,
+}
+
+/// The strings of a case's list `key`.
+fn strings<'c>(case: &'c Value, key: &str) -> Vec<&'c str> {
+    case.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// Sets the modification times a case gives (`mtimes`: path → RFC 3339).
+fn set_mtimes(root: &Path, case: &Value) {
+    for (file, time) in case
+        .get("mtimes")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let ms = statecore::time::parse_timestamp(time.as_str().unwrap()).unwrap();
+        let when = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.try_into().unwrap());
+        let handle = std::fs::File::options()
+            .write(true)
+            .open(root.join(file.as_str()))
+            .unwrap();
+        handle.set_modified(when).unwrap();
+    }
+}
+
 /// Runs `argv` in `root` as a host does: facts gathered until the core prints.
-fn run(
-    root: &Path,
-    argv: &[Value],
-    env: &Map,
-    stdin: &Value,
-    locked: &[&str],
-) -> (String, String, u64) {
+fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>) -> (String, String, u64) {
     let no_color = env
         .get("NO_COLOR")
         .and_then(Value::as_str)
@@ -221,17 +276,30 @@ fn run(
     let mut files = Map::new();
     let mut dirs = Map::new();
     let mut writes = Map::new();
+    let mut vars = Map::new();
+    let mut tmux = Value::Null;
+    let mut random = Value::Null;
     for _ in 0..16 {
-        let request = statecore::json!({
+        let mut request = statecore::json!({
             "argv": Value::Array(argv.to_vec()),
-            "env": {"tty": false, "no_color": no_color, "now": now, "cwd": root.to_str().unwrap()},
+            "env": {"tty": false, "no_color": no_color, "now": now, "cwd": root.to_str().unwrap(), "platform": "linux"},
             "facts": {
                 "files": Value::Object(files.clone()),
                 "dirs": Value::Object(dirs.clone()),
                 "writes": Value::Object(writes.clone()),
-                "stdin": stdin.clone(),
+                "stdin": given.stdin.clone(),
+                "env": Value::Object(vars.clone()),
             },
         });
+        let facts = request.as_object_mut().unwrap().get_mut("facts").unwrap();
+        for (key, value) in [("tmux", &tmux), ("random", &random)] {
+            if !value.is_null() {
+                facts
+                    .as_object_mut()
+                    .unwrap()
+                    .insert(key.into(), value.clone());
+            }
+        }
         let answer = cli::run(&request).unwrap();
         let Some(needs) = answer.get("needs").and_then(Value::as_array) else {
             let text = |k: &str| answer[k].as_str().unwrap().to_owned();
@@ -249,8 +317,15 @@ fn run(
                 files.insert(path.into(), read_fact(root, path, limit));
             } else if need["op"] == "stdin" {
                 // Given with every request (the case's `stdin`, else an empty pipe).
+            } else if need["op"] == "env" {
+                let value = env.get(path).cloned().unwrap_or(Value::Null);
+                vars.insert(path.into(), value);
+            } else if need["op"] == "random" {
+                random = Value::from("000102030405060708090a0b0c0d0e0f");
+            } else if need["op"] == "tmux" {
+                tmux = Value::Array(given.tmux.iter().map(|s| Value::from(*s)).collect());
             } else if need["op"] != "list" {
-                writes.insert(path.into(), write_fact(root, need, locked));
+                writes.insert(path.into(), write_fact(root, need, &given.locked));
             } else {
                 let names: Vec<&str> = need["names"]
                     .as_array()
@@ -333,19 +408,17 @@ fn the_command_line_corpus() {
             }
             let empty = Map::new();
             let env = case.get("env").and_then(Value::as_object).unwrap_or(&empty);
-            let locked: Vec<&str> = case
-                .get("locked")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            let stdin = case
-                .get("stdin")
-                .cloned()
-                .unwrap_or_else(|| Value::from(""));
+            set_mtimes(&root, case);
+            let given = Given {
+                stdin: case
+                    .get("stdin")
+                    .cloned()
+                    .unwrap_or_else(|| Value::from("")),
+                locked: strings(case, "locked"),
+                tmux: strings(case, "tmux"),
+            };
             let argv = case["argv"].as_array().unwrap();
-            let (stdout, stderr, code) = run(&root, argv, env, &stdin, &locked);
+            let (stdout, stderr, code) = run(&root, argv, env, &given);
             check(name, &case["expect"], &root, (&stdout, &stderr, code));
             std::fs::remove_dir_all(&root).unwrap();
             count += 1;

@@ -1,6 +1,6 @@
 "use strict";
 // What the command line's hosts gather for the core (docs/cli.md § How it runs): files read
-// (whole, or their beginning), directories listed, standard input. Shared by
+// (whole, or their beginning), directories listed, standard input, tmux's sessions. Shared by
 // bin/statecore.cjs and bin/statecore-statusline.cjs; it loads nothing but node:fs, so the
 // status line stays quick to start. Python's twin is python/statecore/_cli.py.
 const fs = require("node:fs");
@@ -34,7 +34,7 @@ function readFact(file, limit) {
     return { error: "unreadable", message: String(error.code ?? "EIO") };
   }
   const text = decode(bytes);
-  return text === null ? { error: "not_text" } : { text };
+  return text === null ? { error: "not_text" } : { text, mtime: Math.floor(stat.mtimeMs) };
 }
 
 /** UTF-8 text, or null for bytes that are not (a BOM is kept, as Python keeps it). */
@@ -60,6 +60,23 @@ function readHead(file, limit) {
   }
   if (length <= limit) return buffer.subarray(0, length);
   return buffer.subarray(0, buffer.lastIndexOf(0x0a, limit - 1) + 1);
+}
+
+/** The names of tmux's sessions; none when tmux is not installed or runs no server. */
+function tmuxSessions() {
+  try {
+    const out = require("node:child_process").execFileSync("tmux", ["list-sessions", "-F", "#{session_name}"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 5000,
+    });
+    return out
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "");
+  } catch {
+    return [];
+  }
 }
 
 /** Standard input's text; null when it is a terminal (nothing to wait for) or not UTF-8. */
@@ -128,4 +145,4 @@ function converse(call, request, gather, program) {
   return 2;
 }
 
-module.exports = { readFact, listFact, readStdin, converse };
+module.exports = { readFact, listFact, readStdin, tmuxSessions, converse };

@@ -15,8 +15,8 @@ export type MergeStrategy = "shallow" | "deep" | "merge_patch";
 /** What a rule does with the array at its path. */
 export type MergeRuleMode = "append" | "replace" | "by_key";
 
-/** What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line. */
-export type CliNeedOp = "read" | "list" | "stdin" | "update" | "append" | "repair";
+/** What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), read an environment variable (`facts.env`), list the tmux sessions (`facts.tmux`), draw random bytes (`facts.random`), update a document under its lock (its one update routine), append a line to a log, repair a log's torn last line, or write agency's runner protocol document in a directory when it has none. */
+export type CliNeedOp = "read" | "list" | "stdin" | "env" | "tmux" | "random" | "update" | "append" | "repair" | "protocol_document";
 
 /** Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`). */
 export type CliFileError = "missing" | "directory" | "special" | "not_text" | "unreadable";
@@ -193,7 +193,7 @@ export interface CliAnswer {
 export interface CliNeed {
   /** What to do. */
   op: CliNeedOp;
-  /** The path, as the command line gave it (`-` for `stdin`). */
+  /** The path, as the command line gave it (`-` for `stdin`, `tmux` and `random`; the variable's name for `env`). */
   path: string;
   /** For `list`: the file names to find. */
   names?: string[];
@@ -235,6 +235,8 @@ export interface CliEnv {
   now?: string;
   /** The absolute path of the directory the command runs in (relative paths are relative to it). */
   cwd?: string;
+  /** The operating system as Node's `process.platform` names it (`linux`, `darwin`, `win32`), for the default places of other tools' files. */
+  platform?: string;
 }
 
 /** What the host read and listed for the command so far, by path. */
@@ -247,12 +249,20 @@ export interface CliFacts {
   writes?: { [key: string]: CliWrite };
   /** Standard input's text, once asked for (null: a terminal, or bytes that are not UTF-8). */
   stdin?: string | null;
+  /** Environment variables asked for, by name (null: not set). */
+  env?: { [key: string]: string | null };
+  /** 16 bytes from the platform's cryptographic random source, as 32 hex digits, once asked for (new ids). */
+  random?: string;
+  /** The tmux sessions' names (`tmux list-sessions`), once asked for; none when tmux is not installed or runs no server. */
+  tmux?: string[];
 }
 
 /** A file the host read: its text, or why it has none. */
 export interface CliFile {
   /** The file's text (UTF-8). */
   text?: string;
+  /** For a file that has text: its modification time, in milliseconds since 1970. */
+  mtime?: number;
   /** Why there is no text. */
   error?: CliFileError;
   /** For `unreadable`: the system error's name (`EACCES`, `ELOOP`). */
@@ -271,7 +281,7 @@ export interface CliDir {
 export interface CliWrite {
   /** An update's etag of the file afterwards. */
   etag?: string | null;
-  /** An update wrote the file. */
+  /** An update wrote the file; `protocol_document` created it (false: one was there). */
   changed?: boolean;
   /** The routine's warnings. */
   warnings?: Issue[];
@@ -279,6 +289,8 @@ export interface CliWrite {
   corrupt_copy?: string | null;
   /** A repair's torn line, cut off (null: nothing to repair). */
   torn_line?: number | null;
+  /** An update's extra result: `fctry_inbox_add`'s new item. */
+  item?: Json;
   /** Why it failed. */
   error?: CliWriteError;
 }
@@ -1731,7 +1743,7 @@ export interface RunnerStatus {
   schema_version?: string | null;
   /** What the runner is doing. */
   status: RunnerStatusName;
-  /** When it was written. */
+  /** When it was written: RFC 3339 (without a time zone: a warning). */
   updated_at?: string | null;
   /** One line saying what the runner is doing (not blank). */
   summary: string;
@@ -1791,8 +1803,8 @@ export interface ActivitySignals {
 
 /** What the host observed of a run, for `derive`. */
 export interface RunSnapshot {
-  /** meta.json's object; null when missing or unreadable (`broken`). */
-  meta?: { [key: string]: Json } | null;
+  /** meta.json's document; null when missing or unreadable; `broken` when it is not a meta.json agency reads (`check_meta`). */
+  meta?: Json | null;
   /** Default true; false adds the `archived` marker. */
   worktree_present?: boolean;
   /** Whether the run's tmux session is alive. */
@@ -1803,6 +1815,8 @@ export interface RunSnapshot {
   runner_status_report?: Report | null;
   /** The watchdog's verdict. */
   stall_result?: StallResult | null;
+  /** When the status file was last modified (`show`'s `updated:`). */
+  status_file_mod_time?: Now | null;
 }
 
 /** The facts a host adds to a worktree's files for `build_snapshot`. */
@@ -2251,6 +2265,8 @@ export declare const agency: {
   checkStall(signals: ActivitySignals, now?: Now | null, thresholdMs?: number | null): StallResult;
   /** A run's snapshot from its files' bytes (none: missing) and the host's facts. */
   buildSnapshot(statusData?: Bytes | null, metaData?: Bytes | null, facts?: SnapshotFacts | null, now?: Now | null, thresholdMs?: number | null): RunSnapshot;
+  /** Why a run's meta.json (its document; null: missing or unreadable) makes the run `broken`, as agency decodes it: no `schema_version` or `created_at`, or a field of another type. Valid: the run reads. */
+  checkMeta(meta?: unknown): Report;
   /** The 12-level run status of a snapshot: `{status, display, archived}`. */
   derive(snapshot: RunSnapshot): DerivedStatus;
   /** `derive` for a list of snapshots in one call (a whole table crosses once); a refused snapshot's error has its index at the front of the path. */

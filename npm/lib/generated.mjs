@@ -190,6 +190,7 @@ export const OPS = Object.freeze([
   ["agency", "age", "agency_age", [["status", "v", true], ["now", "n"]], "json", null],
   ["agency", "checkStall", "agency_check_stall", [["signals", "v", true], ["now", "n"], ["thresholdMs", "v"]], "json", null],
   ["agency", "buildSnapshot", "agency_build_snapshot", [["statusData", "b"], ["metaData", "b"], ["facts", "v"], ["now", "n"], ["thresholdMs", "v"]], "json", null],
+  ["agency", "checkMeta", "agency_check_meta", [["meta", "v"]], "json", null],
   ["agency", "derive", "agency_derive", [["snapshot", "v", true]], "json", null],
   ["agency", "deriveAll", "agency_derive_all", [["snapshots", "v", true]], "json", null],
   ["agency", "renderLs", "agency_render_ls", [["rows", "v", true]], "text", null],

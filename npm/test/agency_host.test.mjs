@@ -22,13 +22,16 @@ const MODES = ["sync", "async"];
 /** The helper `name` in `mode`, always returning a Promise (awaiting a sync value is harmless). */
 const op = (mode, name) => async (...args) => (mode === "sync" ? A[`${name}Sync`](...args) : A[name](...args));
 
+/** The least meta.json agency reads (schema_version and created_at; docs/agency.md § meta.json). */
+const META = { schema_version: "1.0", created_at: "2026-01-19T10:00:00Z", run_id: "20260119-a3f2", name: "auth-fix" };
+
 /** A repository with a worktree and its meta.json kept outside it, as agency does. */
 function layout(t) {
   const repo = tempDir(t);
   const worktree = path.join(repo, "worktrees", "auth-fix");
   const meta = path.join(repo, "runs", "20260119-a3f2", "meta.json");
   fs.mkdirSync(path.dirname(meta), { recursive: true });
-  fs.writeFileSync(meta, JSON.stringify({ run_id: "20260119-a3f2", name: "auth-fix" }));
+  fs.writeFileSync(meta, JSON.stringify(META));
   return { repo, worktree, meta, status: A.statusPath(worktree) };
 }
 
@@ -106,7 +109,7 @@ for (const mode of MODES) {
     assert.deepEqual(loaded.status, run.document);
     assert.equal(loaded.report.valid, true);
     snap = await snapshot(worktree, meta, { tmuxActive: true, now: NOW + MIN });
-    assert.deepEqual(snap.meta, { run_id: "20260119-a3f2", name: "auth-fix" });
+    assert.deepEqual(snap.meta, META);
     assert.equal(snap.worktree_present, true);
     let v = views(snap, NOW + MIN);
     assert.equal(v.derived.status, "working");
@@ -142,6 +145,8 @@ for (const mode of MODES) {
       }
       loaded = await loadRunnerStatus(worktree);
       assert.deepEqual(loaded.status, written.document);
+      // The file written at `at` (show's `updated:` is its modification time, as agency's).
+      fs.utimesSync(status, new Date(at), new Date(at));
       snap = await snapshot(worktree, meta, { tmuxActive: true, now: at + 5 * MIN });
       v = views(snap, at + 5 * MIN);
       assert.equal(v.derived.status, runStatus);
@@ -231,7 +236,7 @@ for (const mode of MODES) {
     assert.equal(agency.derive(await snapshot(worktree, meta, { now: NOW })).status, "broken");
 
     // the worktree deleted: no status file, the archived marker on whatever level applies
-    fs.writeFileSync(meta, JSON.stringify({ archive: { merged_at: "2026-01-19T13:00:00Z" } }));
+    fs.writeFileSync(meta, JSON.stringify({ ...META, archive: { merged_at: "2026-01-19T13:00:00Z" } }));
     fs.rmSync(worktree, { recursive: true });
     let snap = await snapshot(worktree, meta, { now: NOW });
     assert.equal(snap.worktree_present, false);
@@ -239,11 +244,18 @@ for (const mode of MODES) {
     let v = views(snap, NOW);
     assert.deepEqual([v.derived.status, v.derived.display, v.derived.archived], ["merged", "merged (archived)", true]);
     assert.ok(lsRow(v.ls).includes("merged (archived)"), v.ls);
-    fs.writeFileSync(meta, "{}");
+    fs.writeFileSync(meta, JSON.stringify(META));
     snap = await snapshot(worktree, meta, { now: NOW });
     v = views(snap, NOW);
     assert.deepEqual([v.derived.status, v.derived.display], ["idle", "idle (archived)"]);
     assert.ok(v.show.includes("(archived)"), v.show);
+    // a meta.json agency would not read (no created_at, a flag of another type) is broken
+    for (const broken of [{}, { ...META, created_at: undefined }, { ...META, flags: { abandoned: "yes" } }]) {
+      fs.writeFileSync(meta, JSON.stringify(broken));
+      v = views(await snapshot(worktree, meta, { now: NOW }), NOW);
+      assert.deepEqual([v.derived.status, v.derived.display], ["broken", "broken (archived)"], JSON.stringify(broken));
+      assert.ok(v.show.includes("meta: invalid\n"), v.show);
+    }
   });
 
   test(`stall from the status file's mtime: stalled without a valid status, working above it (${mode})`, async (t) => {

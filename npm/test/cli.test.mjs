@@ -32,6 +32,19 @@ function check(expect, root, stdout, stderr, code) {
   }
 }
 
+/**
+ * A directory holding a `tmux` that lists `sessions` (none: it fails as tmux without a server
+ * does), for the commands that ask tmux: made beside the case's directory, removed with it.
+ */
+function fakeTmux(root, sessions) {
+  const bin = `${root}-bin`;
+  fs.mkdirSync(bin);
+  const lines = sessions.map((s) => `'${s.replaceAll("'", "'\\''")}'`).join(" ");
+  const body = sessions.length === 0 ? 'echo "no server running" >&2; exit 1' : `printf '%s\\n' ${lines}`;
+  fs.writeFileSync(path.join(bin, "tmux"), `#!/bin/sh\n[ "$1" = list-sessions ] || exit 1\n${body}\n`, { mode: 0o755 });
+  return bin;
+}
+
 for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sort()) {
   const { cases } = JSON.parse(fs.readFileSync(path.join(corpus, file), "utf8"));
   for (const c of cases) {
@@ -42,9 +55,14 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
           fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
           fs.writeFileSync(path.join(root, name), text);
         }
+        for (const [name, time] of Object.entries(c.mtimes ?? {})) {
+          fs.utimesSync(path.join(root, name), new Date(time), new Date(time));
+        }
         const env = { ...process.env, ...(c.env ?? {}) };
-        if (!c.env || !("NO_COLOR" in c.env)) delete env.NO_COLOR;
-        if (!c.env || !("STATECORE_NOW" in c.env)) delete env.STATECORE_NOW;
+        for (const name of ["NO_COLOR", "STATECORE_NOW", "AGENCY_DATA_DIR", "XDG_DATA_HOME"]) {
+          if (!c.env || !(name in c.env)) delete env[name];
+        }
+        env.PATH = `${fakeTmux(root, c.tmux ?? [])}${path.delimiter}${env.PATH}`;
         // The locks of `locked` are held by this process while the command runs.
         const held = (c.locked ?? []).map((name) => acquireLockSync(path.join(root, name)));
         let run;
@@ -57,6 +75,7 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
         check(c.expect, root, run.stdout, run.stderr, run.status);
       } finally {
         fs.rmSync(root, { recursive: true, force: true });
+        fs.rmSync(`${root}-bin`, { recursive: true, force: true });
       }
     });
   }

@@ -2,8 +2,9 @@
 
 Everything it decides (the arguments, the help, the kinds, the output, the exit code) is the
 core's ``cli_run``; this module only gathers the facts the core asks for (files read,
-directories listed, writes carried out by the library's own routines: the locked update, the
-log append and repair) and prints what it answers. The npm package's ``statecore``
+directories listed, environment variables, tmux's sessions, writes carried out by the
+library's own routines: the locked update, the log append and repair, agency's CLAUDE.md) and
+prints what it answers. The npm package's ``statecore``
 (npm/bin/statecore.cjs) is its twin: the same requests, so the same output byte for byte.
 """
 
@@ -39,6 +40,12 @@ def _clock_now() -> str:
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
+def _platform() -> str:
+    """The operating system as Node's ``process.platform`` names it (``linux``, ``darwin``,
+    ``win32``)."""
+    return "linux" if sys.platform.startswith("linux") else sys.platform
+
+
 def _error_name(error: OSError) -> str:
     return errno.errorcode.get(error.errno or 0, "EIO")
 
@@ -64,7 +71,7 @@ def read_fact(path: str, limit: int | None = None) -> CliFile:
     except OSError as error:
         return {"error": "unreadable", "message": _error_name(error)}
     try:
-        return {"text": data.decode("utf-8")}
+        return {"text": data.decode("utf-8"), "mtime": info.st_mtime_ns // 1_000_000}
     except UnicodeDecodeError:
         return {"error": "not_text"}
 
@@ -106,6 +113,26 @@ def read_stdin() -> str | None:
         return None
 
 
+def tmux_sessions() -> list[str]:
+    """The names of tmux's sessions; none when tmux is not installed or runs no server."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["tmux", "list-sessions", "-F", "#{session_name}"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if done.returncode != 0:
+        return []
+    text = done.stdout.decode("utf-8", "replace")
+    return [line.strip() for line in text.split("\n") if line.strip()]
+
+
 def write_fact(need: CliNeed) -> CliWrite:
     """A write the core asked for, carried out by the library's routine: its result, or its
     error."""
@@ -121,12 +148,19 @@ def write_fact(need: CliNeed) -> CliWrite:
             args = tuple(need.get("args", []))
             change = need.get("change", "")
             result = _files.update(need["kind"], file, change, args, need.get("now"), host)
-            return {
+            fact: CliWrite = {
                 "etag": result["etag"],
                 "changed": result["changed"],
                 "warnings": result["warnings"],
                 "corrupt_copy": result["corrupt_copy"],
             }
+            if "item" in result:
+                fact["item"] = result["item"]
+            return fact
+        if need["op"] == "protocol_document":
+            from statecore import agency
+
+            return {"changed": agency.write_protocol_document(need["path"]) == "created"}
         if need["op"] == "append":
             appended = _logs.append_line(need["path"], need.get("record"), **options)
             return {"warnings": appended["warnings"], "corrupt_copy": appended["corrupt_copy"]}
@@ -147,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     files: dict[str, CliFile] = {}
     dirs: dict[str, CliDir] = {}
     writes: dict[str, CliWrite] = {}
+    env: dict[str, str | None] = {}
     now = os.environ.get("STATECORE_NOW") or _clock_now()
     request: CliRequest = {
         "argv": list(sys.argv[1:] if argv is None else argv),
@@ -155,8 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "no_color": bool(os.environ.get("NO_COLOR")),
             "now": now,
             "cwd": os.getcwd(),
+            "platform": _platform(),
         },
-        "facts": {"files": files, "dirs": dirs, "writes": writes},
+        "facts": {"files": files, "dirs": dirs, "writes": writes, "env": env},
     }
     from statecore.errors import StatecoreError
 
@@ -183,6 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 request["facts"]["stdin"] = read_stdin()
             elif need["op"] == "list":
                 dirs[need["path"]] = list_fact(need["path"], need.get("names", []))
+            elif need["op"] == "env":
+                env[need["path"]] = os.environ.get(need["path"])
+            elif need["op"] == "tmux":
+                request["facts"]["tmux"] = tmux_sessions()
+            elif need["op"] == "random":
+                request["facts"]["random"] = os.urandom(16).hex()
             else:
                 writes[need["path"]] = write_fact(need)
     sys.stderr.write("statecore: the command kept asking for more files (a statecore bug)\n")

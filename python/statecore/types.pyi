@@ -17,8 +17,8 @@ MergeStrategy: TypeAlias = Literal["shallow", "deep", "merge_patch"]
 MergeRuleMode: TypeAlias = Literal["append", "replace", "by_key"]
 """What a rule does with the array at its path."""
 
-CliNeedOp: TypeAlias = Literal["read", "list", "stdin", "update", "append", "repair"]
-"""What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line."""
+CliNeedOp: TypeAlias = Literal["read", "list", "stdin", "env", "tmux", "random", "update", "append", "repair", "protocol_document"]
+"""What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), read an environment variable (`facts.env`), list the tmux sessions (`facts.tmux`), draw random bytes (`facts.random`), update a document under its lock (its one update routine), append a line to a log, repair a log's torn last line, or write agency's runner protocol document in a directory when it has none."""
 
 CliFileError: TypeAlias = Literal["missing", "directory", "special", "not_text", "unreadable"]
 """Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`)."""
@@ -202,6 +202,7 @@ class CliEnv(TypedDict):
     no_color: NotRequired[bool]
     now: NotRequired[str]
     cwd: NotRequired[str]
+    platform: NotRequired[str]
 
 class CliFacts(TypedDict):
     """What the host read and listed for the command so far, by path."""
@@ -210,11 +211,15 @@ class CliFacts(TypedDict):
     dirs: NotRequired[dict[str, CliDir]]
     writes: NotRequired[dict[str, CliWrite]]
     stdin: NotRequired[str | None]
+    env: NotRequired[dict[str, str | None]]
+    random: NotRequired[str]
+    tmux: NotRequired[list[str]]
 
 class CliFile(TypedDict):
     """A file the host read: its text, or why it has none."""
 
     text: NotRequired[str]
+    mtime: NotRequired[int]
     error: NotRequired[CliFileError]
     message: NotRequired[str]
 
@@ -232,6 +237,7 @@ class CliWrite(TypedDict):
     warnings: NotRequired[list[Issue]]
     corrupt_copy: NotRequired[str | None]
     torn_line: NotRequired[int | None]
+    item: NotRequired[Json]
     error: NotRequired[CliWriteError]
 
 class CliWriteError(TypedDict):
@@ -1192,12 +1198,13 @@ class ActivitySignals(TypedDict):
 class RunSnapshot(TypedDict):
     """What the host observed of a run, for `derive`."""
 
-    meta: NotRequired[dict[str, Json] | None]
+    meta: NotRequired[Json]
     worktree_present: NotRequired[bool]
     tmux_active: NotRequired[bool]
     runner_status: NotRequired[dict[str, Json] | None]
     runner_status_report: NotRequired[Report | None]
     stall_result: NotRequired[StallResult | None]
+    status_file_mod_time: NotRequired[Now | None]
 
 class SnapshotFacts(TypedDict):
     """The facts a host adds to a worktree's files for `build_snapshot`."""

@@ -25,7 +25,13 @@ def meta_file(tmp_path: Path, **flags: bool) -> Path:
     """A meta.json outside the worktree, as agency keeps it."""
     path = tmp_path / "runs" / "meta.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    doc = {"run_id": "20260119-a3f2", "flags": dict(flags), "archive": {"merged_at": None}}
+    doc = {
+        "schema_version": "1.0",
+        "created_at": "2026-01-19T10:00:00Z",
+        "run_id": "20260119-a3f2",
+        "flags": dict(flags),
+        "archive": {"merged_at": None},
+    }
     path.write_text(json.dumps(doc), encoding="utf-8")
     return path
 
@@ -84,6 +90,8 @@ def test_the_seeds_lifecycle_run_update_ls_show(tmp_path: Path) -> None:
         },
         now=NOW_MS - 5 * MINUTE,
     )
+    # Written 5 minutes ago: show's ``updated:`` is the file's modification time, as agency's.
+    set_mtime(agency.status_path(worktree), NOW_MS - 5 * MINUTE)
     snap = agency.snapshot(worktree, meta, tmux_active=True, now=NOW_MS)
     derived = agency.derive(snap)
     assert derived == {"status": "needs_input", "display": "needs input", "archived": False}
@@ -188,6 +196,14 @@ def test_meta_flags_missing_meta_and_a_removed_worktree(tmp_path: Path) -> None:
     agency.write_runner_status(worktree, {"status": "working", "summary": "x"})
     assert agency.derive(agency.snapshot(worktree, None))["status"] == "broken"
     assert agency.derive(agency.snapshot(worktree, tmp_path / "nope.json"))["status"] == "broken"
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"schema_version": "1.0", "flags": {"abandoned": "yes"}}', encoding="utf-8")
+    derived = agency.derive(agency.snapshot(worktree, wrong))
+    assert derived == {"status": "broken", "display": "broken (archived)", "archived": True}
+    assert [e["path"] for e in agency.check_meta(json.loads(wrong.read_text()))["errors"]] == [
+        "/created_at",
+        "/flags/abandoned",
+    ]
     flagged = meta_file(tmp_path, needs_attention=True)
     assert agency.derive(agency.snapshot(worktree, flagged))["status"] == "needs_attention"
     (tmp_path / "gone").mkdir()

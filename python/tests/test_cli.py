@@ -7,8 +7,10 @@ core (core/tests/cli.rs).
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -48,14 +50,32 @@ def check(expect: dict[str, Any], root: Path, stdout: str, stderr: str, code: in
         assert got == text, f"the file {name} afterwards"
 
 
+def fake_tmux(bin_dir: Path, sessions: list[str]) -> Path:
+    """A directory holding a ``tmux`` that lists ``sessions`` (none: it fails as tmux without a
+    server does), for the commands that ask tmux."""
+    bin_dir.mkdir(exist_ok=True)
+    quoted = " ".join(shlex.quote(s) for s in sessions)
+    body = f"printf '%s\\n' {quoted}" if sessions else 'echo "no server running" >&2; exit 1'
+    script = bin_dir / "tmux"
+    script.write_text(f'#!/bin/sh\n[ "$1" = list-sessions ] || exit 1\n{body}\n', encoding="utf-8")
+    script.chmod(0o755)
+    return bin_dir
+
+
 @pytest.mark.parametrize("case", _cases())
 def test_cli_case(case: dict[str, Any], tmp_path: Path) -> None:
     for name, text in case.get("files", {}).items():
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text.encode("utf-8"))
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "STATECORE_NOW")}
+    for name, time in case.get("mtimes", {}).items():
+        stamp = datetime.datetime.fromisoformat(time.replace("Z", "+00:00")).timestamp()
+        os.utime(tmp_path / name, (stamp, stamp))
+    unset = ("NO_COLOR", "STATECORE_NOW", "AGENCY_DATA_DIR", "XDG_DATA_HOME")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(case.get("env", {}))
+    bin_dir = tmp_path.parent / f"{tmp_path.name}-bin"
+    env["PATH"] = f"{fake_tmux(bin_dir, case.get('tmux', []))}{os.pathsep}{env['PATH']}"
     with contextlib.ExitStack() as held:
         # The locks of ``locked`` are held by this process while the command runs.
         for name in case.get("locked", []):

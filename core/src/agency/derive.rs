@@ -2,18 +2,20 @@
 //! (meta.json, the runner status file, the watchdog, tmux), plus the `archived` marker.
 
 use super::args;
+use super::meta::meta_broken;
 use super::status::validate_runner_status;
 use crate::error::{Code, Error, Result};
 use crate::{Map, Value};
 
 /// The fields of a snapshot object.
-pub const SNAPSHOT_FIELDS: [&str; 6] = [
+pub const SNAPSHOT_FIELDS: [&str; 7] = [
     "meta",
     "worktree_present",
     "tmux_active",
     "runner_status",
     "runner_status_report",
     "stall_result",
+    "status_file_mod_time",
 ];
 
 /// The derived statuses, in precedence order; each shows with spaces for underscores
@@ -40,7 +42,7 @@ pub struct Derived {
     pub status: &'static str,
     /// The display string (`"needs input"`, `"merged (archived)"`).
     pub display: String,
-    /// True when the worktree is gone.
+    /// True when the worktree is gone (or cannot be known: a broken run).
     pub archived: bool,
     /// How long the run has been stalled (ms), when `status` is `stalled`.
     pub stalled_duration: Option<i64>,
@@ -100,22 +102,27 @@ fn stalled(snapshot: &Map) -> Result<Option<i64>> {
 }
 
 /// The seed's `Derive`: the first of the 12 levels that applies. `snapshot` holds `meta`
-/// (meta.json's document; `null`, absent or not an object when the file is missing or
-/// unreadable: `broken`),
-/// `worktree_present` (default true; false adds the `archived` marker), `tmux_active`
+/// (meta.json's document; `null` or absent when the file is missing or unreadable, and one
+/// that [`check_meta`](super::check_meta) refuses, are `broken`, and a broken run is archived, as agency shows
+/// it: its worktree cannot be known), `worktree_present` (default true; false adds the
+/// `archived` marker), `tmux_active`
 /// (default false), `runner_status` (the status document; `null` when missing, and one that
 /// does not validate counts as absent), `stall_result` (what `check_stall` returned, or
-/// `null`) and, ignored here, `runner_status_report`.
+/// `null`) and, ignored here, `runner_status_report` and `status_file_mod_time`.
 pub fn derive(snapshot: &Value) -> Result<Derived> {
     let map = args::object(snapshot, "", "a snapshot", &SNAPSHOT_FIELDS)?;
-    let archived = !args::flag(map, "worktree_present", "", true)?;
+    let meta = map
+        .get("meta")
+        .filter(|m| !meta_broken(m))
+        .and_then(Value::as_object);
+    let archived = !args::flag(map, "worktree_present", "", true)? || meta.is_none();
     let tmux = args::flag(map, "tmux_active", "", false)?;
     let stall = stalled(map)?;
     let runner = map
         .get("runner_status")
         .filter(|s| s.is_object() && validate_runner_status(s).valid());
     let runner_status = runner.and_then(|s| s.get("status")).and_then(Value::as_str);
-    let status = match map.get("meta").and_then(Value::as_object) {
+    let status = match meta {
         None => "broken",
         Some(meta) if merged(meta) => "merged",
         Some(meta) if flag_set(meta, "abandoned") => "abandoned",

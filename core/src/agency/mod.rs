@@ -5,6 +5,7 @@
 
 mod args;
 mod derive;
+mod meta;
 mod render;
 pub mod shapes;
 mod snapshot;
@@ -12,6 +13,7 @@ mod status;
 mod watchdog;
 
 pub use derive::{derive, derive_all, Derived, SNAPSHOT_FIELDS, STATUSES as DERIVED_STATUSES};
+pub use meta::{check_meta, meta_broken};
 pub use render::{
     format_ago, format_stall, render_ls, render_show, truncate_summary, RUN_FIELDS, SUMMARY_WIDTH,
 };

@@ -3,6 +3,7 @@
 
 use super::args;
 use super::derive::{derive, Derived};
+use super::meta::check_meta;
 use super::status::{updated_at_millis, validate_runner_status};
 use crate::error::{Error, Result};
 use crate::time::normalize_now;
@@ -15,6 +16,15 @@ pub const RUN_FIELDS: [&str; 4] = ["run_id", "name", "pr", "snapshot"];
 
 /// The longest summary `ls` shows, in characters (longer ones end in `…`).
 pub const SUMMARY_WIDTH: usize = 40;
+
+/// The longest name `ls` shows, in characters (longer ones end in `…`), as agency cuts it.
+pub const NAME_WIDTH: usize = 50;
+
+/// The name shown for a run whose meta.json is broken.
+const BROKEN: &str = "<broken>";
+
+/// The name shown for a run without one.
+const UNTITLED: &str = "<untitled>";
 
 /// The `ls` columns and their least widths (the seed's table: cells are padded to at least
 /// this width, and to the longest cell plus two spaces).
@@ -68,10 +78,15 @@ fn one_line(text: &str) -> String {
 
 /// `text` cut to `SUMMARY_WIDTH` characters: 39 and `…` when longer.
 pub fn truncate_summary(text: &str) -> String {
-    if text.chars().count() <= SUMMARY_WIDTH {
+    truncate(text, SUMMARY_WIDTH)
+}
+
+/// `text` cut to `width` characters: `width - 1` and `…` when longer.
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
         return text.to_owned();
     }
-    let mut cut: String = text.chars().take(SUMMARY_WIDTH.saturating_sub(1)).collect();
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
     cut.push('…');
     cut
 }
@@ -108,7 +123,11 @@ fn run(value: &Value, at: &str) -> Result<Run> {
     })?;
     Ok(Run {
         run_id: one_line(args::text(map, "run_id", at)?.unwrap_or("-")),
-        name: one_line(args::text(map, "name", at)?.unwrap_or("-")),
+        name: match (derived.status, args::text(map, "name", at)?) {
+            ("broken", _) => BROKEN.to_owned(),
+            (_, None | Some("")) => UNTITLED.to_owned(),
+            (_, Some(name)) => one_line(name),
+        },
         pr: pr_cell(map, at)?,
         derived,
         snapshot,
@@ -116,7 +135,9 @@ fn run(value: &Value, at: &str) -> Result<Run> {
 }
 
 /// The seed's `ls` table: `RUN_ID NAME STATUS SUMMARY PR`, one line per row
-/// (`{run_id, name, pr, snapshot}`), the status derived from the snapshot. SUMMARY is the
+/// (`{run_id, name, pr, snapshot}`), the status derived from the snapshot. NAME is cut to 50
+/// characters (49 and `…`), `<untitled>` when empty and `<broken>` for a broken run, as
+/// agency shows them. SUMMARY is the
 /// runner's summary cut to 40 characters, `(no activity for 45m)` for a stalled run, `-`
 /// without one. Columns are at least as wide as in the seed and two spaces wider than their
 /// longest cell; the last column is not padded; every line ends with `\n`.
@@ -136,7 +157,8 @@ pub fn render_ls(rows: &Value) -> Result<String> {
             (None, Some(s)) if !s.trim().is_empty() => truncate_summary(&one_line(s)),
             _ => "-".into(),
         };
-        table.push([run.run_id, run.name, run.derived.display, summary, run.pr]);
+        let name = truncate(&run.name, NAME_WIDTH);
+        table.push([run.run_id, name, run.derived.display, summary, run.pr]);
     }
     let mut widths = COLUMNS.map(|(_, least)| least);
     for row in &table {
@@ -200,9 +222,11 @@ fn text_of<'a>(status: &'a Value, key: &str) -> Option<&'a str> {
         .filter(|s| !s.trim().is_empty())
 }
 
-/// The seed's `show` output for one run (`{run_id, name, pr, snapshot}`): `run_id`, `name`,
-/// the derived `status` and `pr` lines, then the `runner_status:` section: `status`,
-/// `updated: 5m ago` (relative to `now`), `summary`, and `questions`, `blockers`,
+/// The seed's `show` output for one run (`{run_id, name, pr, snapshot}`): `run_id`, `name`
+/// (`<untitled>` when empty, `<broken>` for a broken run), the derived `status` and `pr`
+/// lines, for a broken run `meta: invalid` and why, then the `runner_status:` section:
+/// `status`, `updated: 5m ago` (the status file's modification time relative to `now`, as
+/// agency shows it; `updated_at` for a snapshot without it), `summary`, and `questions`, `blockers`,
 /// `how_to_test`, `risks` when not empty. A missing status file prints
 /// `runner_status: none`; one that does not validate, `runner_status: invalid` and its
 /// problems (it still counts as absent for the status).
@@ -214,6 +238,18 @@ pub fn render_show(value: &Value, now: &Value) -> Result<String> {
     let _ = writeln!(out, "name: {}", run.name);
     let _ = writeln!(out, "status: {}", run.derived.display);
     let _ = writeln!(out, "pr: {}", run.pr);
+    if run.derived.status == "broken" {
+        let meta = run.snapshot.get("meta").unwrap_or(&Value::Null);
+        out.push_str("meta: invalid\n");
+        for e in &check_meta(meta).errors {
+            let at = if e.path.is_empty() {
+                "meta.json"
+            } else {
+                &e.path
+            };
+            item(&mut out, "  ", &one_line(&format!("{at}: {}", e.message)));
+        }
+    }
     let status = run
         .snapshot
         .get("runner_status")
@@ -254,8 +290,17 @@ pub fn render_show(value: &Value, now: &Value) -> Result<String> {
         "status",
         text_of(&status, "status").unwrap_or(""),
     );
-    let updated =
-        updated_at_millis(&status).map_or_else(|| "unknown".into(), |t| format_ago(t, now));
+    let modified = match run.snapshot.get("status_file_mod_time") {
+        None | Some(Value::Null) => None,
+        Some(time) => Some(normalize_now(time).map_err(|e| Error {
+            path: "/snapshot/status_file_mod_time".into(),
+            ..e
+        })?),
+    };
+    let updated = modified
+        .map(|(_, t)| t)
+        .or_else(|| updated_at_millis(&status))
+        .map_or_else(|| "unknown".into(), |t| format_ago(t, now));
     field(&mut out, "  ", "updated", &updated);
     field(
         &mut out,

@@ -41,7 +41,12 @@ pub static RUNNER_STATUS: Shape = Shape::document(
             "What the runner is doing.",
         )
         .by_rule(),
-        Field::opt("updated_at", Ty::Timestamp, "When it was written."),
+        Field::opt(
+            "updated_at",
+            Ty::Str,
+            "When it was written: RFC 3339 (without a time zone: a warning).",
+        )
+        .by_rule(),
         Field::req(
             "summary",
             Ty::Line,
@@ -79,6 +84,106 @@ pub static RUNNER_STATUS_UPDATE: Shape = Shape::open(
         Field::opt("blockers", STRINGS, "Blockers (`blocked`)."),
         Field::opt("how_to_test", Ty::Str, "How to test (`ready_for_review`)."),
         Field::opt("risks", STRINGS, "Known risks."),
+    ],
+);
+
+/// `meta.json`'s `flags`.
+pub static RUN_META_FLAGS: Shape = Shape::document(
+    "RunMetaFlags",
+    "meta.json's flags",
+    "A run's flags in meta.json (each `true` or absent).",
+    &[
+        Field::opt("setup_failed", Ty::Bool, "The setup script failed."),
+        Field::opt(
+            "tmux_failed",
+            Ty::Bool,
+            "The tmux session could not be made.",
+        ),
+        Field::opt("needs_attention", Ty::Bool, "The run needs a person."),
+        Field::opt("needs_attention_reason", Ty::Str, "Why it needs a person."),
+        Field::opt("abandoned", Ty::Bool, "The user abandoned the run."),
+    ],
+);
+
+/// `meta.json`'s `setup`.
+pub static RUN_META_SETUP: Shape = Shape::document(
+    "RunMetaSetup",
+    "meta.json's setup",
+    "How the run's setup script went.",
+    &[
+        Field::opt("command", Ty::Str, "The command run."),
+        Field::opt(
+            "exit_code",
+            Ty::Int,
+            "Its exit code (-1: it did not start).",
+        ),
+        Field::opt("duration_ms", Ty::Int, "How long it ran."),
+        Field::opt("timed_out", Ty::Bool, "It timed out."),
+        Field::opt("log_path", Ty::Str, "Its log."),
+        Field::opt("output_ok", Ty::Bool, "`ok` of its output file."),
+        Field::opt("output_summary", Ty::Str, "`summary` of its output file."),
+    ],
+);
+
+/// `meta.json`'s `archive`.
+pub static RUN_META_ARCHIVE: Shape = Shape::document(
+    "RunMetaArchive",
+    "meta.json's archive",
+    "When the run was archived and merged.",
+    &[
+        Field::opt("archived_at", Ty::Str, "When it was archived."),
+        Field::opt("merged_at", Ty::Str, "When its PR was merged."),
+    ],
+);
+
+/// A run's `meta.json` (`<data dir>/repos/<repo_id>/runs/<run_id>/meta.json`), as agency's
+/// `ls` decodes it: a field of another type, or no `schema_version` or `created_at`, makes
+/// the run `broken`.
+pub static RUN_META: Shape = Shape::document(
+    "RunMeta",
+    "a run's meta.json",
+    "A run's meta.json, written by agency: what `ls` and `show` read of it.",
+    &[
+        Field::req("schema_version", Ty::Str, "The record's version (`1.0`)."),
+        Field::opt("run_id", Ty::Str, "The run's id."),
+        Field::opt("repo_id", Ty::Str, "The repository's id."),
+        Field::opt("name", Ty::Str, "The run's name."),
+        Field::opt("runner", Ty::Str, "The runner (`claude`, `codex`)."),
+        Field::opt("runner_cmd", Ty::Str, "The runner's command."),
+        Field::opt("parent_branch", Ty::Str, "The branch the run started from."),
+        Field::opt("branch", Ty::Str, "The run's branch."),
+        Field::opt("worktree_path", Ty::Str, "The worktree's absolute path."),
+        Field::req(
+            "created_at",
+            Ty::Str,
+            "When the run was created (RFC 3339).",
+        ),
+        Field::opt("tmux_session_name", Ty::Str, "The tmux session's name."),
+        Field::opt("flags", Ty::Object(&RUN_META_FLAGS), "The run's flags."),
+        Field::opt(
+            "setup",
+            Ty::Object(&RUN_META_SETUP),
+            "The setup script's run.",
+        ),
+        Field::opt("pr_number", Ty::Int, "The PR's number."),
+        Field::opt("pr_url", Ty::Str, "The PR's URL."),
+        Field::opt("last_push_at", Ty::Str, "When the branch was last pushed."),
+        Field::opt("last_verify_at", Ty::Str, "When the run was last verified."),
+        Field::opt(
+            "last_report_sync_at",
+            Ty::Str,
+            "When the PR body was last synced.",
+        ),
+        Field::opt(
+            "last_report_hash",
+            Ty::Str,
+            "The PR body's hash at that sync.",
+        ),
+        Field::opt(
+            "archive",
+            Ty::Object(&RUN_META_ARCHIVE),
+            "The run's archive.",
+        ),
     ],
 );
 
@@ -139,8 +244,8 @@ pub static SNAPSHOT: Shape = Shape::exact(
     &[
         Field::opt(
             "meta",
-            Ty::Nullable(&Ty::Map(&Ty::Json)),
-            "meta.json's object; null when missing or unreadable (`broken`).",
+            Ty::Nullable(&Ty::Json),
+            "meta.json's document; null when missing or unreadable; `broken` when it is not a meta.json agency reads (`check_meta`).",
         ),
         Field::opt(
             "worktree_present",
@@ -166,6 +271,11 @@ pub static SNAPSHOT: Shape = Shape::exact(
             "stall_result",
             Ty::Nullable(&Ty::Object(&STALL)),
             "The watchdog's verdict.",
+        ),
+        Field::opt(
+            "status_file_mod_time",
+            Ty::Nullable(&Ty::Alias(&NOW)),
+            "When the status file was last modified (`show`'s `updated:`).",
         ),
     ],
 );

@@ -12,9 +12,10 @@ pub const FACT_FIELDS: [&str; 3] = ["status_file_mod_time", "tmux_active", "work
 
 /// The snapshot `derive` takes, from the files' bytes (`None`: missing or unreadable) and
 /// `facts` = `{status_file_mod_time, tmux_active, worktree_present}`: `meta` is meta.json's
-/// object (`null` when missing, unparseable or not an object), `runner_status` and
+/// object (`null` when missing or unparseable), `runner_status` and
 /// `runner_status_report` come from `parse_runner_status`, `stall_result` from `check_stall`
-/// with the status file's modification time and `threshold_ms` (default 15 minutes).
+/// with the status file's modification time and `threshold_ms` (default 15 minutes), and
+/// `status_file_mod_time` is that time (what `show`'s `updated:` reads), when there is a file.
 pub fn build_snapshot(
     status_bytes: Option<&[u8]>,
     meta_bytes: Option<&[u8]>,
@@ -30,12 +31,11 @@ pub fn build_snapshot(
         .cloned()
         .unwrap_or(Value::Null);
     let mut signals = Map::new();
-    signals.insert("status_file_mod_time".into(), mod_time);
+    signals.insert("status_file_mod_time".into(), mod_time.clone());
     signals.insert("tmux_session_exists".into(), tmux.into());
     let stall = check_stall(&Value::Object(signals), now, threshold_ms)?;
     let meta = meta_bytes
         .and_then(|b| crate::json::parse(b).ok())
-        .filter(Value::is_object)
         .unwrap_or(Value::Null);
     let loaded = parse_runner_status(status_bytes);
     let mut out = Map::new();
@@ -51,5 +51,8 @@ pub fn build_snapshot(
         loaded.get("report").cloned().unwrap_or(Value::Null),
     );
     out.insert("stall_result".into(), stall.to_value());
+    if !mod_time.is_null() {
+        out.insert("status_file_mod_time".into(), mod_time);
+    }
     Ok(Value::Object(out))
 }

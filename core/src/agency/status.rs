@@ -5,8 +5,9 @@
 
 use crate::error::{Code, Error, Result};
 use crate::report::Report;
-use crate::shape::check::{fields, root};
-use crate::time::{normalize_now, parse_timestamp};
+use crate::shape::check::{fields, root, value_of};
+use crate::shape::Ty;
+use crate::time::{is_timestamp, normalize_now, parse_timestamp};
 use crate::{Map, Value};
 
 /// The four runner statuses, case-sensitive.
@@ -109,7 +110,41 @@ pub fn validate_runner_status(doc: &Value) -> Report {
         _ => {}
     }
     fields(&mut report, map, &super::shapes::RUNNER_STATUS, "");
+    updated_at(&mut report, map.get("updated_at"));
     report
+}
+
+/// The `updated_at` rule: a string, an RFC 3339 timestamp; agency reads any string, so one
+/// that is not RFC 3339 is a warning (its age is unknown): `W_TIMESTAMP_ZONE` without a time
+/// zone (`2026-01-19T12:00:00`), `W_TIMESTAMP_FORMAT` otherwise.
+fn updated_at(report: &mut Report, value: Option<&Value>) {
+    let Some(value) = value.filter(|v| !v.is_null()) else {
+        return;
+    };
+    match value.as_str() {
+        Some(text) if !is_timestamp(text) && local_time(text) => report.warn(
+            "W_TIMESTAMP_ZONE",
+            "/updated_at",
+            format!(
+                "updated_at {text:?} has no time zone, so its age is unknown; write it in UTC \
+                 with a Z (2026-01-19T12:00:00Z)"
+            ),
+        ),
+        Some(text) if !is_timestamp(text) => report.warn(
+            "W_TIMESTAMP_FORMAT",
+            "/updated_at",
+            format!(
+                "updated_at {text:?} is not an RFC 3339 timestamp, so its age is unknown; write \
+                 it like 2026-01-19T12:00:00Z"
+            ),
+        ),
+        _ => value_of(report, value, &Ty::Str, "/updated_at", "updated_at"),
+    }
+}
+
+/// True when `text` is a date and time without a zone (`2026-01-19T12:00:00[.fff]`).
+fn local_time(text: &str) -> bool {
+    chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f").is_ok()
 }
 
 fn empty_detail(key: &str) -> Value {

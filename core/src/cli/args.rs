@@ -29,10 +29,10 @@ pub fn parse(argv: &[String]) -> Parsed {
             let words: Vec<String> = argv.iter().skip(1).cloned().collect();
             return match find_command(&words) {
                 Some((command, _)) => Parsed::Help(Some(command)),
-                None => match words.first() {
-                    Some(word) if !group(word).is_empty() => Parsed::GroupHelp(word.clone()),
-                    Some(word) => unknown_command(word),
-                    None => Parsed::Help(None),
+                None => match (group_words(&words), words.first()) {
+                    (Some((prefix, _)), _) => Parsed::GroupHelp(prefix),
+                    (None, Some(word)) => unknown_command(word),
+                    (None, None) => Parsed::Help(None),
                 },
             };
         }
@@ -40,24 +40,22 @@ pub fn parse(argv: &[String]) -> Parsed {
         _ => {}
     }
     let Some((command, used)) = find_command(argv) else {
-        let word = first.unwrap_or_default();
-        let group = group(word);
-        if !group.is_empty() {
-            if matches!(argv.get(1).map(String::as_str), Some("--help" | "-h")) {
-                return Parsed::GroupHelp(word.to_owned());
-            }
-            let given = argv
-                .get(1)
-                .map_or(String::new(), |w| format!(" (got {w:?})"));
-            return Parsed::Usage(
-                format!(
-                    "`statecore {word}` takes a subcommand{given}: {}",
-                    group.join(", ")
-                ),
-                None,
-            );
+        let Some((prefix, used)) = group_words(argv) else {
+            return unknown_command(first.unwrap_or_default());
+        };
+        if matches!(argv.get(used).map(String::as_str), Some("--help" | "-h")) {
+            return Parsed::GroupHelp(prefix);
         }
-        return unknown_command(word);
+        let given = argv
+            .get(used)
+            .map_or(String::new(), |w| format!(" (got {w:?})"));
+        return Parsed::Usage(
+            format!(
+                "`statecore {prefix}` takes a subcommand{given}: {}",
+                group(&prefix).join(", ")
+            ),
+            None,
+        );
     };
     parse_for(command, argv.get(used..).unwrap_or_default())
 }
@@ -147,12 +145,41 @@ fn unknown_command(word: &str) -> Parsed {
     Parsed::Usage(format!("unknown command {word:?}{hint}"), None)
 }
 
-/// The subcommands of the group `word` (`log`: `append`, `read`, `repair`).
-fn group(word: &str) -> Vec<&'static str> {
-    COMMANDS
-        .iter()
-        .filter_map(|c| c.name.strip_prefix(word)?.strip_prefix(' '))
-        .collect()
+/// The next words of the commands in the group `words` (`log`: `append`, `read`, `repair`;
+/// `fctry`: `status`, `inbox`).
+fn group(words: &str) -> Vec<&'static str> {
+    let mut next: Vec<&'static str> = Vec::new();
+    for c in COMMANDS {
+        let Some(rest) = c.name.strip_prefix(words).and_then(|r| r.strip_prefix(' ')) else {
+            continue;
+        };
+        let word = rest.split(' ').next().unwrap_or(rest);
+        if !next.contains(&word) {
+            next.push(word);
+        }
+    }
+    next
+}
+
+/// The longest run of `argv`'s first words that names a group of commands (`fctry`,
+/// `fctry inbox`), and how many words it took.
+fn group_words(argv: &[String]) -> Option<(String, usize)> {
+    let mut found = None;
+    let mut prefix = String::new();
+    for (i, word) in argv.iter().enumerate() {
+        if word.starts_with('-') {
+            break;
+        }
+        if !prefix.is_empty() {
+            prefix.push(' ');
+        }
+        prefix.push_str(word);
+        if group(&prefix).is_empty() {
+            break;
+        }
+        found = Some((prefix.clone(), i.saturating_add(1)));
+    }
+    found
 }
 
 /// The command whose words start `argv` (the longest), and how many words it took.

@@ -5,7 +5,7 @@
 //! repository. `statecore-statusline` is this command alone.
 
 use super::host::{File, Host};
-use super::out::{clean, Output, Style, USAGE};
+use super::out::{clean, Output, Style};
 use super::paths;
 use super::table::{Call, Command, Opt};
 use crate::fctry::{self, Project, StateFile, SPEC_HEAD};
@@ -92,10 +92,8 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     let Some(place) = find(host, &start) else {
         return Output::default();
     };
-    match place.start {
-        File::Directory => {}
-        File::Missing => return not_a_dir(given.unwrap_or(&start), "no such directory"),
-        _ => return not_a_dir(given.unwrap_or(&start), "not a directory"),
+    if let Some(why) = place.start.not_a_directory() {
+        return Output::usage(&format!("{}: {why}", clean(given.unwrap_or(&start))));
     }
     if place.project.is_none() && call.flag("only-in-project") {
         return Output::default();
@@ -188,13 +186,4 @@ fn find<'f>(host: &mut Host<'f>, start: &str) -> Option<Place<'f>> {
         }
     }
     Some(place)
-}
-
-/// `statecore: DIR: why`, exit 2.
-fn not_a_dir(dir: &str, why: &str) -> Output {
-    Output {
-        stderr: format!("statecore: {}: {why}\n", clean(dir)),
-        code: USAGE,
-        ..Output::default()
-    }
 }

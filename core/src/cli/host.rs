@@ -22,14 +22,30 @@ pub enum File<'f> {
     Unreadable(&'f str),
 }
 
+impl File<'_> {
+    /// Why a path that must name a directory does not: `no such directory`, `not a
+    /// directory` (`None`: it is one).
+    pub fn not_a_directory(self) -> Option<&'static str> {
+        match self {
+            File::Directory => None,
+            File::Missing => Some("no such directory"),
+            _ => Some("not a directory"),
+        }
+    }
+}
+
 /// The facts a host gathered, and what a command still needs.
 pub struct Host<'f> {
     files: Option<&'f Map>,
     dirs: Option<&'f Map>,
     writes: Option<&'f Map>,
     stdin: Option<&'f Value>,
+    vars: Option<&'f Map>,
+    tmux: Option<&'f Value>,
+    random: Option<&'f Value>,
     now: Option<&'f str>,
     cwd: Option<&'f str>,
+    platform: Option<&'f str>,
     needs: Vec<Value>,
 }
 
@@ -44,8 +60,12 @@ impl<'f> Host<'f> {
             dirs: part("dirs"),
             writes: part("writes"),
             stdin: facts.and_then(|f| f.get("stdin")),
+            vars: part("env"),
+            tmux: facts.and_then(|f| f.get("tmux")),
+            random: facts.and_then(|f| f.get("random")),
             now: env("now"),
             cwd: env("cwd"),
+            platform: env("platform"),
             needs: Vec::new(),
         }
     }
@@ -53,6 +73,25 @@ impl<'f> Host<'f> {
     /// The file at `path`; `None` when the host has not read it yet (it is then asked for).
     pub fn read(&mut self, path: &str) -> Option<File<'f>> {
         self.read_as(path, Need::new("read", path))
+    }
+
+    /// The nearest directory from `start` up that holds `name` (a file or a directory), with
+    /// what is there: every directory is looked at in one go. `Some(None)`: none does; `None`
+    /// until the host has read them all.
+    pub fn nearest(&mut self, start: &str, name: &str) -> Option<Option<(String, File<'f>)>> {
+        let up = super::paths::ancestors(start);
+        let marks: Vec<Option<File<'f>>> = up
+            .iter()
+            .map(|dir| self.read(&super::paths::child(dir, name)))
+            .collect();
+        let mut found = None;
+        for (dir, mark) in up.into_iter().zip(marks) {
+            let mark = mark?;
+            if found.is_none() && matches!(mark, File::Directory | File::Text(_)) {
+                found = Some((dir, mark));
+            }
+        }
+        Some(found)
     }
 
     /// The beginning of the file at `path`: its first `limit` bytes, cut back to their last
@@ -79,6 +118,71 @@ impl<'f> Host<'f> {
     /// The directory the command runs in (absolute), if the host gave it.
     pub fn cwd(&self) -> Option<&'f str> {
         self.cwd
+    }
+
+    /// The operating system (`linux`, `darwin`), if the host gave it.
+    pub fn platform(&self) -> Option<&'f str> {
+        self.platform
+    }
+
+    /// The environment variable `name` (`Some(None)`: not set, or empty); `None` when the host
+    /// has not read it yet (it is then asked for).
+    pub fn var(&mut self, name: &str) -> Option<Option<&'f str>> {
+        match self.vars.and_then(|v| v.get(name)) {
+            Some(value) => Some(value.as_str().filter(|v| !v.is_empty())),
+            None => {
+                self.need(Need::new("env", name));
+                None
+            }
+        }
+    }
+
+    /// The names of the tmux sessions; `None` when the host has not listed them yet (they are
+    /// then asked for).
+    pub fn tmux(&mut self) -> Option<Vec<&'f str>> {
+        match self.tmux {
+            Some(list) => Some(
+                list.as_array()
+                    .map(|l| l.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default(),
+            ),
+            None => {
+                self.need(Need::new("tmux", "-"));
+                None
+            }
+        }
+    }
+
+    /// Random bytes from the host (for a new id); `None` when it has not drawn them yet (they
+    /// are then asked for). Hex digits that do not pair up are left out.
+    pub fn random(&mut self) -> Option<Vec<u8>> {
+        let Some(hex) = self.random else {
+            self.need(Need::new("random", "-"));
+            return None;
+        };
+        let digits: Vec<u32> = hex
+            .as_str()
+            .unwrap_or_default()
+            .chars()
+            .filter_map(|c| c.to_digit(16))
+            .collect();
+        let bytes = digits
+            .chunks_exact(2)
+            .filter_map(|pair| match pair {
+                [high, low] => u8::try_from(high.saturating_mul(16).saturating_add(*low)).ok(),
+                _ => None,
+            })
+            .collect();
+        Some(bytes)
+    }
+
+    /// When the file at `path` was last modified (ms since 1970), if the host read it and
+    /// said.
+    pub fn modified(&self, path: &str) -> Option<i64> {
+        self.files
+            .and_then(|f| f.get(path))
+            .and_then(|fact| fact.get("mtime"))
+            .and_then(Value::as_i64)
     }
 
     fn read_as(&mut self, path: &str, need: Need) -> Option<File<'f>> {

@@ -5,11 +5,13 @@
 //! (files to read, directories to list) or with what to print, and the host calls it again
 //! with the facts until it prints.
 
+mod agency;
 mod args;
 mod checked;
 mod fctry;
 mod help;
 mod host;
+mod inbox;
 mod info;
 mod logs;
 mod out;

@@ -35,6 +35,15 @@ pub fn normalize(path: &str) -> String {
     }
 }
 
+/// `path` as a person reads it: relative to `cwd` when it is below it, else as it is.
+pub fn shown<'p>(cwd: Option<&str>, path: &'p str) -> &'p str {
+    cwd.map(|c| c.trim_end_matches('/'))
+        .and_then(|c| path.strip_prefix(c))
+        .and_then(|rest| rest.strip_prefix('/'))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(path)
+}
+
 /// `name` in the directory `dir`.
 pub fn child(dir: &str, name: &str) -> String {
     if dir.ends_with('/') {
@@ -76,7 +85,7 @@ fn parent(path: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{ancestors, name, resolve};
+    use super::{ancestors, name, resolve, shown};
 
     #[test]
     fn paths_resolve_by_their_text() {
@@ -89,5 +98,8 @@ mod tests {
         assert_eq!(ancestors("../a"), ["../a", ".."]);
         assert_eq!(name("/a/b"), Some("b"));
         assert_eq!(name("/"), None);
+        assert_eq!(shown(Some("/home/u"), "/home/u/p/.fctry"), "p/.fctry");
+        assert_eq!(shown(Some("/home/u"), "/home/uv/p"), "/home/uv/p");
+        assert_eq!(shown(Some("/"), "/a"), "a");
     }
 }

@@ -16,8 +16,8 @@ pub static FILE_ERROR: Enum = Enum {
 /// What to ask the host for.
 pub static NEED_OP: Enum = Enum {
     name: "CliNeedOp",
-    doc: "What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), update a document under its lock (its one update routine), append a line to a log, or repair a log's torn last line.",
-    values: &["read", "list", "stdin", "update", "append", "repair"],
+    doc: "What the host does: read a file, list a directory's files by name, read standard input (`facts.stdin`), read an environment variable (`facts.env`), list the tmux sessions (`facts.tmux`), draw random bytes (`facts.random`), update a document under its lock (its one update routine), append a line to a log, repair a log's torn last line, or write agency's runner protocol document in a directory when it has none.",
+    values: &["read", "list", "stdin", "env", "tmux", "random", "update", "append", "repair", "protocol_document"],
 };
 
 /// The host's environment.
@@ -45,6 +45,11 @@ pub static ENV: Shape = Shape::exact(
             Ty::Str,
             "The absolute path of the directory the command runs in (relative paths are relative to it).",
         ),
+        Field::opt(
+            "platform",
+            Ty::Str,
+            "The operating system as Node's `process.platform` names it (`linux`, `darwin`, `win32`), for the default places of other tools' files.",
+        ),
     ],
 );
 
@@ -54,6 +59,11 @@ pub static FILE: Shape = Shape::exact(
     "A file the host read: its text, or why it has none.",
     &[
         Field::opt("text", Ty::Str, "The file's text (UTF-8)."),
+        Field::opt(
+            "mtime",
+            Ty::Int,
+            "For a file that has text: its modification time, in milliseconds since 1970.",
+        ),
         Field::opt("error", Ty::Enum(&FILE_ERROR), "Why there is no text."),
         Field::opt(
             "message",
@@ -102,7 +112,11 @@ pub static WRITE: Shape = Shape::exact(
             Ty::Nullable(&Ty::Str),
             "An update's etag of the file afterwards.",
         ),
-        Field::opt("changed", Ty::Bool, "An update wrote the file."),
+        Field::opt(
+            "changed",
+            Ty::Bool,
+            "An update wrote the file; `protocol_document` created it (false: one was there).",
+        ),
         Field::opt(
             "warnings",
             Ty::List(&Ty::Object(&ISSUE)),
@@ -117,6 +131,11 @@ pub static WRITE: Shape = Shape::exact(
             "torn_line",
             Ty::Nullable(&Ty::Whole(1)),
             "A repair's torn line, cut off (null: nothing to repair).",
+        ),
+        Field::opt(
+            "item",
+            Ty::Json,
+            "An update's extra result: `fctry_inbox_add`'s new item.",
         ),
         Field::opt("error", Ty::Object(&WRITE_ERROR), "Why it failed."),
     ],
@@ -142,6 +161,21 @@ pub static FACTS: Shape = Shape::exact(
             "stdin",
             Ty::Nullable(&Ty::Str),
             "Standard input's text, once asked for (null: a terminal, or bytes that are not UTF-8).",
+        ),
+        Field::opt(
+            "env",
+            Ty::Map(&Ty::Nullable(&Ty::Str)),
+            "Environment variables asked for, by name (null: not set).",
+        ),
+        Field::opt(
+            "random",
+            Ty::Str,
+            "16 bytes from the platform's cryptographic random source, as 32 hex digits, once asked for (new ids).",
+        ),
+        Field::opt(
+            "tmux",
+            STRINGS,
+            "The tmux sessions' names (`tmux list-sessions`), once asked for; none when tmux is not installed or runs no server.",
         ),
     ],
 );
@@ -171,7 +205,11 @@ pub static NEED: Shape = Shape::exact(
     "A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`).",
     &[
         Field::req("op", Ty::Enum(&NEED_OP), "What to do."),
-        Field::req("path", Ty::Str, "The path, as the command line gave it (`-` for `stdin`)."),
+        Field::req(
+            "path",
+            Ty::Str,
+            "The path, as the command line gave it (`-` for `stdin`, `tmux` and `random`; the variable's name for `env`).",
+        ),
         Field::opt("names", STRINGS, "For `list`: the file names to find."),
         Field::opt(
             "limit",

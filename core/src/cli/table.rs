@@ -4,7 +4,7 @@
 
 use super::host::Host;
 use super::out::{Output, Style};
-use super::{fctry, info, logs, update, validate};
+use super::{agency, fctry, inbox, info, logs, update, validate};
 
 /// An option of a command (`--kind KIND`).
 #[derive(Debug)]
@@ -71,7 +71,8 @@ pub struct Command {
     pub run: Run,
 }
 
-const JSON: Opt = Opt {
+/// `--json`, which many commands take.
+pub(super) const JSON: Opt = Opt {
     name: "json",
     value: None,
     help: "Print JSON for programs instead of text for people.",
@@ -84,7 +85,8 @@ const KIND: Opt = Opt {
            from each file's path.",
 };
 
-const TIMEOUT: Opt = Opt {
+/// `--timeout`, which the writing commands take.
+pub(super) const TIMEOUT: Opt = Opt {
     name: "timeout",
     value: Some("SECONDS"),
     help: "How long to wait for the file's lock (default: the library's, 10 s); then exit 2.",
@@ -267,4 +269,12 @@ pub static COMMANDS: &[Command] = &[
         run: info::diagram,
     },
     fctry::STATUS,
+    inbox::LIST,
+    inbox::ADD,
+    inbox::MOVE,
+    inbox::BATCH,
+    inbox::DISMISS,
+    agency::LS,
+    agency::SHOW,
+    agency::INIT,
 ];

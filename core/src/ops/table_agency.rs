@@ -3,6 +3,7 @@
 use super::{Access, Module, Op, Out, Param, Returns, Write};
 use crate::agency::shapes as s;
 use crate::agency::{self as ag};
+use crate::shape::common::REPORT;
 use crate::shape::Ty;
 use crate::{Map, Value};
 
@@ -117,6 +118,17 @@ pub(super) static OPS: &[Op] = &[
                 a.get(4),
             )?))
         },
+    },
+    Op {
+        module: Module::Agency,
+        method: "check_meta",
+        doc: "Why a run's meta.json (its document; null: missing or unreadable) makes the run \
+              `broken`, as agency decodes it: no `schema_version` or `created_at`, or a field \
+              of another type. Valid: the run reads.",
+        params: &[Param::opt_value("meta", Ty::Json)],
+        returns: Returns::json(Ty::Object(&REPORT)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(ag::check_meta(a.get(0)).to_value())),
     },
     Op {
         module: Module::Agency,

@@ -22,6 +22,7 @@ else:
         DerivedStatus,
         LoadResult,
         Now,
+        Report,
         RunnerStatus,
         RunnerStatusParse,
         RunSnapshot,
@@ -52,6 +53,10 @@ def check_stall(signals: Mapping[str, object], now: Now | None = None, threshold
 def build_snapshot(status_data: str | bytes | None = None, meta_data: str | bytes | None = None, facts: Mapping[str, object] | None = None, now: Now | None = None, threshold_ms: int | None = None) -> RunSnapshot:
     """A run's snapshot from its files' bytes (none: missing) and the host's facts."""
     return cast("RunSnapshot", _call("agency_build_snapshot", (status_data, meta_data, facts, now, threshold_ms), _rt.clock()))
+
+def check_meta(meta: object = None) -> Report:
+    """Why a run's meta.json (its document; null: missing or unreadable) makes the run ``broken``, as agency decodes it: no ``schema_version`` or ``created_at``, or a field of another type. Valid: the run reads."""
+    return cast("Report", _call("agency_check_meta", (meta,)))
 
 def derive(snapshot: Mapping[str, object]) -> DerivedStatus:
     """The 12-level run status of a snapshot: ``{status, display, archived}``."""
@@ -113,6 +118,7 @@ def update_status(
 __all__ = [
     "age",
     "build_snapshot",
+    "check_meta",
     "check_stall",
     "derive",
     "derive_all",

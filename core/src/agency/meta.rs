@@ -1,0 +1,44 @@
+//! A run's `meta.json` as agency writes it and as its `ls` reads it: a file that lacks
+//! `schema_version` or `created_at`, or holds a field of the wrong type (the client decodes it
+//! into a typed record, and a decoding error makes the run `broken`), is broken.
+
+use super::shapes::RUN_META;
+use crate::report::Report;
+use crate::shape::check::walk;
+use crate::Value;
+
+/// The fields a readable meta.json must hold as non-empty strings.
+const REQUIRED: [&str; 2] = ["schema_version", "created_at"];
+
+/// Why `meta` (meta.json's document) makes its run broken: its errors (none: it reads).
+/// A missing or unparseable file is passed as `null`: `E_META_MISSING`.
+pub fn check_meta(meta: &Value) -> Report {
+    let mut report = Report::default();
+    if meta.is_null() {
+        report.error(
+            "E_META_MISSING",
+            "",
+            "meta.json is missing, unreadable or null, so the run cannot be read",
+        );
+        return report;
+    }
+    let Some(map) = walk(&mut report, meta, &RUN_META, "") else {
+        return report;
+    };
+    for key in REQUIRED {
+        if map.get(key).and_then(Value::as_str) == Some("") {
+            report.error(
+                "E_REQUIRED",
+                format!("/{key}"),
+                format!("{key} is required and must not be empty"),
+            );
+        }
+    }
+    report.warnings.clear();
+    report
+}
+
+/// True when `meta` makes its run broken ([`check_meta`] has errors).
+pub fn meta_broken(meta: &Value) -> bool {
+    !check_meta(meta).valid()
+}
