@@ -137,7 +137,7 @@ const { agency } = await import("statecore");
 const wt = mkdtempSync(join(tmpdir(), "statecore-agency-"));
 await ag.writeInitialRunnerStatus(wt, { now: 0 });
 assert.equal((await ag.loadRunnerStatus(wt)).status.updated_at, "1970-01-01T00:00:00.000Z");
-assert.equal(agency.derive(await ag.snapshot(wt, null, { tmuxActive: true })).display, "broken");
+assert.equal(agency.derive(await ag.snapshot(wt, null, { tmuxActive: true })).display, "broken (archived)");
 rmSync(wt, { recursive: true });
 console.log("esm ok");
 EOF

@@ -12,6 +12,9 @@
     missing_docs
 )]
 
+#[path = "support/follow.rs"]
+mod follow;
+
 use statecore::ops::{self, Arg, Args};
 use statecore::{cli, json, jsonl, Map, Value};
 use std::path::{Path, PathBuf};
@@ -122,7 +125,7 @@ fn corrupt_suffix() -> String {
 fn write_fact(root: &Path, need: &Value, locked: &[&str]) -> Value {
     let path = need["path"].as_str().unwrap();
     let full = root.join(path);
-    if locked.contains(&path) {
+    if locked.iter().any(|l| root.join(l) == full) {
         let lock = format!("{}.lock", full.display());
         let timeout = need
             .get("timeout_ms")
@@ -186,6 +189,11 @@ fn write_fact(root: &Path, need: &Value, locked: &[&str]) -> Value {
                         std::fs::write(&full, &u.text).unwrap();
                     }
                     let mut fact = statecore::json!({"etag": u.etag, "changed": u.changed, "warnings": Value::Array(warnings), "corrupt_copy": copy});
+                    if let Some(result) = u.result {
+                        fact.as_object_mut()
+                            .unwrap()
+                            .insert("result".into(), result);
+                    }
                     if let Some((name, value)) = u.extra {
                         fact.as_object_mut().unwrap().insert(name.into(), value);
                     }
@@ -263,8 +271,9 @@ fn set_mtimes(root: &Path, case: &Value) {
     }
 }
 
-/// Runs `argv` in `root` as a host does: facts gathered until the core prints.
-fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>) -> (String, String, u64) {
+/// Runs `argv` in `root` as a host does: facts gathered until the core prints; `wake`: the
+/// facts' `event` and `state` of a command that goes on. The answer without `needs`.
+fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) -> Value {
     let no_color = env
         .get("NO_COLOR")
         .and_then(Value::as_str)
@@ -292,6 +301,12 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>) -> (String, St
             },
         });
         let facts = request.as_object_mut().unwrap().get_mut("facts").unwrap();
+        for (key, value) in wake {
+            facts
+                .as_object_mut()
+                .unwrap()
+                .insert(key.clone(), value.clone());
+        }
         for (key, value) in [("tmux", &tmux), ("random", &random)] {
             if !value.is_null() {
                 facts
@@ -302,12 +317,7 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>) -> (String, St
         }
         let answer = cli::run(&request).unwrap();
         let Some(needs) = answer.get("needs").and_then(Value::as_array) else {
-            let text = |k: &str| answer[k].as_str().unwrap().to_owned();
-            return (
-                text("stdout"),
-                text("stderr"),
-                answer["code"].as_u64().unwrap(),
-            );
+            return answer;
         };
         for need in needs {
             let path = need["path"].as_str().unwrap();
@@ -418,7 +428,8 @@ fn the_command_line_corpus() {
                 tmux: strings(case, "tmux"),
             };
             let argv = case["argv"].as_array().unwrap();
-            let (stdout, stderr, code) = run(&root, argv, env, &given);
+            let (stdout, stderr, code) =
+                follow::drive(&root, case, |wake| run(&root, argv, env, &given, wake));
             check(name, &case["expect"], &root, (&stdout, &stderr, code));
             std::fs::remove_dir_all(&root).unwrap();
             count += 1;

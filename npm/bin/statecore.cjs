@@ -2,54 +2,31 @@
 // statecore: the command line (docs/cli.md). Everything it decides (the arguments, the help,
 // the kinds, the output, the exit code) is the core's `cliRun`; this file only gathers the
 // facts the core asks for (files read, directories listed, environment variables, tmux's
-// sessions, writes carried out by the library's own routines: the locked update, the log
-// append and repair, agency's CLAUDE.md) and prints what it answers. The
-// Python package's `statecore` (python/statecore/_cli.py) is its twin: the same requests, so
-// the same output byte for byte.
+// sessions, writes carried out by the library's own routines: lib/cli-writes.cjs) and prints
+// what it answers. A command that goes on (`watch`, `hivemind watch`: an answer with `then`)
+// is followed by lib/cli-follow.cjs: it waits for a watched file's change or a timer and calls
+// again, each call with a fresh `env` (the time now and its offset from UTC). Ctrl-C ends it
+// (status 130). The Python package's `statecore` (python/statecore/_cli.py) is its twin: the
+// same requests, so the same output byte for byte.
 "use strict";
-const path = require("node:path");
 const { cliRun } = require("../lib/core-node.cjs");
-const { SYNC, runSync } = require("../lib/steps.cjs");
-const documents = require("../lib/documents.cjs");
-const logs = require("../lib/logs.cjs");
-const { readFact, listFact, readStdin, tmuxSessions, converse } = require("../lib/cli-host.cjs");
+const { readFact, listFact, readStdin, tmuxSessions } = require("../lib/cli-host.cjs");
+const { follow, utcOffset } = require("../lib/cli-follow.cjs");
+const { writeFact } = require("../lib/cli-writes.cjs");
 
-/** A write the core asked for, carried out by the library's routine: its result, or its error. */
-function writeFact(need) {
-  const options = need.timeout_ms === undefined ? {} : { timeout: need.timeout_ms };
-  try {
-    if (need.op === "update") {
-      const file = path.resolve(need.path);
-      const hostOptions = { ...options, ifMatch: need.if_match ?? null, now: need.now ?? null };
-      const r = runSync(documents.update(SYNC, file, need.kind, need.change, need.args, hostOptions));
-      const fact = { etag: r.etag, changed: r.changed, warnings: r.warnings, corrupt_copy: r.corruptCopy };
-      if (r.item !== undefined) fact.item = r.item;
-      return fact;
-    }
-    if (need.op === "protocol_document") {
-      return { changed: require("../lib/agency.cjs").writeProtocolDocumentSync(need.path) === "created" };
-    }
-    if (need.op === "append") {
-      const r = logs.appendLineSync(need.path, need.record, options);
-      return { warnings: r.warnings, corrupt_copy: r.corruptCopy };
-    }
-    const r = logs.repairLogSync(need.path, options);
-    return { torn_line: r.tornLine, warnings: r.warnings, corrupt_copy: r.corruptCopy };
-  } catch (error) {
-    if (typeof error?.code === "string" && error.code.startsWith("E_") && typeof error.path === "string") {
-      return { error: { code: error.code, path: error.path, message: error.message } };
-    }
-    return { error: { code: String(error?.code ?? "EIO") } };
-  }
-}
-
-function main(argv) {
+/** What the core knows of the process, for each call: the time now (`STATECORE_NOW` wins). */
+function environment() {
   const env = { tty: Boolean(process.stdout.isTTY), no_color: Boolean(process.env.NO_COLOR) };
   env.now = process.env.STATECORE_NOW || new Date().toISOString();
   env.cwd = process.cwd();
   env.platform = process.platform;
-  const request = { argv, env, facts: { files: {}, dirs: {}, writes: {}, env: {} } };
-  return converse(cliRun, request, gather, "statecore");
+  env.utc_offset = utcOffset(env.now);
+  return env;
+}
+
+function main(argv) {
+  const request = { argv, env: environment(), facts: { files: {}, dirs: {}, writes: {}, env: {} } };
+  return follow(cliRun, request, gather, { program: "statecore", env: environment });
 }
 
 /**

@@ -1,8 +1,10 @@
 "use strict";
 // What the command line's hosts gather for the core (docs/cli.md § How it runs): files read
-// (whole, or their beginning), directories listed, standard input, tmux's sessions. Shared by
+// (whole, or their beginning), directories listed, standard input, tmux's sessions; and the
+// rounds of one call (`settle`: ask, gather what it needs, ask again). Shared by
 // bin/statecore.cjs and bin/statecore-statusline.cjs; it loads nothing but node:fs, so the
-// status line stays quick to start. Python's twin is python/statecore/_cli.py.
+// status line stays quick to start (the commands that go on are lib/cli-follow.cjs's, which
+// only bin/statecore.cjs loads). Python's twin is python/statecore/_cli.py.
 const fs = require("node:fs");
 
 /** Directories a listing never enters. */
@@ -89,9 +91,12 @@ function readStdin() {
   }
 }
 
-/** The files under `dir` named one of `names`, without following links. */
+/**
+ * The files under `dir` named one of `names` (every file when `names` is null or undefined,
+ * for a watched directory), without following links.
+ */
 function listFact(dir, names) {
-  const wanted = new Set(names);
+  const wanted = names === null || names === undefined ? null : new Set(names);
   const files = [];
   const base = dir.replace(/\/+$/, "") || "/";
   const walk = (relative, depth) => {
@@ -106,7 +111,7 @@ function listFact(dir, names) {
             // a directory below that cannot be read is left out
           }
         }
-      } else if (entry.isFile() && wanted.has(entry.name)) {
+      } else if (entry.isFile() && (wanted === null || wanted.has(entry.name))) {
         files.push(base === "/" ? `/${below}` : `${base}/${below}`);
       }
     }
@@ -120,29 +125,35 @@ function listFact(dir, names) {
 }
 
 /**
- * Runs a command to its end: `call(request)` answers with what to print or what it needs;
- * `gather(need, facts)` adds each need's fact; the output is printed and the exit code
- * returned. `program` names the command in the messages of what should never happen.
+ * One call to its answer: `call(request)` answers with what to print or what it needs;
+ * `gather(need, facts)` adds each need's fact to `request.facts` and the core is asked again
+ * (at most MAX_ROUNDS times). What should never happen (the core refuses the request, or keeps
+ * asking) is an answer too: its message, naming `program`, on standard error and code 2.
  */
-function converse(call, request, gather, program) {
+function settle(call, request, gather, program) {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let answer;
     try {
       answer = call(request);
     } catch (error) {
       // What the core refuses of a request, or cannot hand to JavaScript (E_PRECISION).
-      process.stderr.write(`${program}: ${error?.code ?? "error"}: ${error?.message ?? error}\n`);
-      return 2;
+      return { stdout: "", stderr: `${program}: ${error?.code ?? "error"}: ${error?.message ?? error}\n`, code: 2 };
     }
-    if (!answer.needs) {
-      process.stdout.write(answer.stdout);
-      process.stderr.write(answer.stderr);
-      return answer.code;
-    }
+    if (!answer.needs) return answer;
     for (const need of answer.needs) gather(need, request.facts);
   }
-  process.stderr.write(`${program}: the command kept asking for more files (a statecore bug)\n`);
-  return 2;
+  return { stdout: "", stderr: `${program}: the command kept asking for more files (a statecore bug)\n`, code: 2 };
 }
 
-module.exports = { readFact, listFact, readStdin, tmuxSessions, converse };
+/**
+ * Runs a command that ends with its first answer (the status line): `settle`s the call, prints
+ * the answer and returns its exit code.
+ */
+function converse(call, request, gather, program) {
+  const answer = settle(call, request, gather, program);
+  process.stdout.write(answer.stdout ?? "");
+  process.stderr.write(answer.stderr ?? "");
+  return answer.code;
+}
+
+module.exports = { readFact, listFact, readStdin, tmuxSessions, settle, converse };

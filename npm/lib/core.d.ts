@@ -187,6 +187,8 @@ export interface CliAnswer {
   stderr?: string;
   /** The exit code: 0 done, 1 a file is invalid, 2 usage or I/O. */
   code?: number;
+  /** After printing, go on: wait for a watched file's change or a timer, then call again with `facts.event` (without `then`: exit with `code`). */
+  then?: CliThen;
 }
 
 /** A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`). */
@@ -215,6 +217,26 @@ export interface CliNeed {
   timeout_ms?: number;
 }
 
+/** A command that goes on after printing (`watch`, `hivemind watch`, `hivemind fire`'s follow-up): what to wait for, and what to give back when calling again. */
+export interface CliThen {
+  /** The files and directories to watch (replacing those of the previous answer; absent: none). A directory's files are those `list` finds with one of `names` (every file when `names` is absent). */
+  watch?: string[];
+  /** The file names to watch for under a watched directory. */
+  names?: string[];
+  /** Timers to arm now (added to those still pending). */
+  timers?: CliTimer[];
+  /** What the command keeps between calls: given back as `facts.state`. */
+  state?: Json;
+}
+
+/** A timer: the host calls again with `facts.event = {timer: name}` once `after_ms` have passed. */
+export interface CliTimer {
+  /** Its name, given back in the event. */
+  name: string;
+  /** After how many milliseconds it is due. */
+  after_ms: number;
+}
+
 /** A command line to run, with what the host knows and has gathered. */
 export interface CliRequest {
   /** The arguments, without the program's name. */
@@ -237,6 +259,8 @@ export interface CliEnv {
   cwd?: string;
   /** The operating system as Node's `process.platform` names it (`linux`, `darwin`, `win32`), for the default places of other tools' files. */
   platform?: string;
+  /** The local time's offset from UTC at `now`, in minutes (east positive; absent: 0), for the times a watching command prints. */
+  utc_offset?: number;
 }
 
 /** What the host read and listed for the command so far, by path. */
@@ -255,6 +279,10 @@ export interface CliFacts {
   random?: string;
   /** The tmux sessions' names (`tmux list-sessions`), once asked for; none when tmux is not installed or runs no server. */
   tmux?: string[];
+  /** For a continuing command: what woke it (absent on its first call). */
+  event?: CliEvent;
+  /** For a continuing command: the previous answer's `then.state`. */
+  state?: Json;
 }
 
 /** A file the host read: its text, or why it has none. */
@@ -291,6 +319,8 @@ export interface CliWrite {
   torn_line?: number | null;
   /** An update's extra result: `fctry_inbox_add`'s new item. */
   item?: Json;
+  /** An update's operation result when it is not the document (a Hivemind outcome). */
+  result?: Json;
   /** Why it failed. */
   error?: CliWriteError;
 }
@@ -303,6 +333,14 @@ export interface CliWriteError {
   path?: string;
   /** The statecore error's message. */
   message?: string;
+}
+
+/** What happened since the last answer of a continuing command: a watched file changed (was created, written or removed), or a timer it armed is due. */
+export interface CliEvent {
+  /** The file that changed: a watched file's path as given, or a file found under a watched directory (the directory's path, `/`, the path below it). */
+  path?: string;
+  /** The name of the timer that is due. */
+  timer?: string;
 }
 
 /** A document kind. */

@@ -1,8 +1,10 @@
 // The command-line corpus (tests/cli/*.json) run against the npm package's `statecore`
 // (bin/statecore.cjs) as a process: the same output, byte for byte, as the Python command
-// (python/tests/test_cli.py) and the core (core/tests/cli.rs).
+// (python/tests/test_cli.py) and the core (core/tests/cli.rs). Every case runs with TZ=UTC
+// (`env.utc_offset` 0). A case with `changes` (a command that goes on, tests/README.md) runs
+// asynchronously: its steps' files are written as the command prints, each wait at most 10 s.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -45,10 +47,59 @@ function fakeTmux(root, sessions) {
   return bin;
 }
 
+/** How long the runner waits for a command that goes on to print or to exit, in ms. */
+const STEP_MS = 10_000;
+
+/** Writes a step's files (relative to `root`; null removes one), making directories. */
+function writeStep(root, files) {
+  for (const [name, text] of Object.entries(files ?? {})) {
+    const file = path.join(root, name);
+    if (text === null) fs.rmSync(file, { force: true });
+    else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    }
+  }
+}
+
+/**
+ * Runs a command that goes on: waits for its first output, then for each of `changes` writes
+ * the step's files and waits for more output, then waits for its exit; each wait at most
+ * STEP_MS, after which the process is killed and the case fails with what it printed.
+ */
+async function runChanges(argv, options, input, changes) {
+  const child = spawn(process.execPath, [bin, ...argv], { ...options, stdio: ["pipe", "pipe", "pipe"] });
+  const out = { stdout: "", stderr: "", status: null, signal: null, closed: false };
+  child.stdout.setEncoding("utf8").on("data", (text) => (out.stdout += text));
+  child.stderr.setEncoding("utf8").on("data", (text) => (out.stderr += text));
+  child.on("close", (code, signal) => Object.assign(out, { status: code, signal, closed: true }));
+  child.stdin.on("error", () => {}); // a command that never reads its input
+  child.stdin.end(input);
+  const printed = () => out.stdout.length + out.stderr.length;
+  const until = async (what, ready) => {
+    const deadline = Date.now() + STEP_MS;
+    while (!ready()) {
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        assert.fail(`no ${what} within ${STEP_MS} ms; so far:\n${out.stdout}${out.stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await until("first output", () => printed() > 0 || out.closed);
+  for (const [index, step] of changes.entries()) {
+    const before = printed();
+    writeStep(options.cwd, step.files);
+    await until(`output after step ${index + 1}`, () => printed() > before || out.closed);
+  }
+  await until("exit", () => out.closed);
+  return out;
+}
+
 for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sort()) {
   const { cases } = JSON.parse(fs.readFileSync(path.join(corpus, file), "utf8"));
   for (const c of cases) {
-    test(`cli/${file}: ${c.name}`, () => {
+    test(`cli/${file}: ${c.name}`, async () => {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-cli-"));
       try {
         for (const [name, text] of Object.entries(c.files ?? {})) {
@@ -58,7 +109,7 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
         for (const [name, time] of Object.entries(c.mtimes ?? {})) {
           fs.utimesSync(path.join(root, name), new Date(time), new Date(time));
         }
-        const env = { ...process.env, ...(c.env ?? {}) };
+        const env = { ...process.env, TZ: "UTC", ...(c.env ?? {}) };
         for (const name of ["NO_COLOR", "STATECORE_NOW", "AGENCY_DATA_DIR", "XDG_DATA_HOME"]) {
           if (!c.env || !(name in c.env)) delete env[name];
         }
@@ -68,7 +119,9 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
         let run;
         try {
           const input = c.stdin ?? "";
-          run = spawnSync(process.execPath, [bin, ...c.argv], { cwd: root, env, input, encoding: "utf8" });
+          run = c.changes
+            ? await runChanges(c.argv, { cwd: root, env }, input, c.changes)
+            : spawnSync(process.execPath, [bin, ...c.argv], { cwd: root, env, input, encoding: "utf8" });
         } finally {
           for (const lock of held) lock.release();
         }

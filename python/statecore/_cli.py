@@ -4,8 +4,12 @@ Everything it decides (the arguments, the help, the kinds, the output, the exit 
 core's ``cli_run``; this module only gathers the facts the core asks for (files read,
 directories listed, environment variables, tmux's sessions, writes carried out by the
 library's own routines: the locked update, the log append and repair, agency's CLAUDE.md) and
-prints what it answers. The npm package's ``statecore``
-(npm/bin/statecore.cjs) is its twin: the same requests, so the same output byte for byte.
+prints what it answers. A command that goes on (``watch``, ``hivemind watch``: an answer with
+``then``) is followed by ``statecore._cli_follow``: it waits for a watched file's change or a
+timer and calls again, each call with a fresh ``env`` (the time now and its offset from UTC).
+Ctrl-C ends it with 130, without a traceback. The npm package's ``statecore``
+(npm/bin/statecore.cjs, npm/lib/cli-host.cjs, cli-follow.cjs, cli-writes.cjs) is its twin: the
+same requests, so the same output byte for byte.
 """
 
 from __future__ import annotations
@@ -20,9 +24,18 @@ from statecore._generated.root import cli_run
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
-    from statecore.types import CliDir, CliFile, CliNeed, CliRequest, CliWrite
+    from statecore.types import (
+        CliAnswer,
+        CliDir,
+        CliEnv,
+        CliFacts,
+        CliFile,
+        CliNeed,
+        CliRequest,
+        CliWrite,
+    )
 
 #: Directories a listing never enters.
 SKIP = frozenset({".git", "node_modules"})
@@ -76,9 +89,10 @@ def read_fact(path: str, limit: int | None = None) -> CliFile:
         return {"error": "not_text"}
 
 
-def list_fact(directory: str, names: Sequence[str]) -> CliDir:
-    """The files under ``directory`` named one of ``names``, without following links."""
-    wanted = set(names)
+def list_fact(directory: str, names: Sequence[str] | None) -> CliDir:
+    """The files under ``directory`` named one of ``names`` (every file when ``names`` is None,
+    for a watched directory), without following links."""
+    wanted = None if names is None else set(names)
     files: list[str] = []
     base = directory.rstrip("/") or "/"
 
@@ -92,7 +106,9 @@ def list_fact(directory: str, names: Sequence[str]) -> CliDir:
                         # A directory below that cannot be read is left out.
                         with contextlib.suppress(OSError):
                             walk(below, depth + 1)
-                elif entry.is_file(follow_symlinks=False) and entry.name in wanted:
+                elif entry.is_file(follow_symlinks=False) and (
+                    wanted is None or entry.name in wanted
+                ):
                     files.append(f"/{below}" if base == "/" else f"{base}/{below}")
 
     try:
@@ -154,8 +170,11 @@ def write_fact(need: CliNeed) -> CliWrite:
                 "warnings": result["warnings"],
                 "corrupt_copy": result["corrupt_copy"],
             }
+            # An update's extra result (an inbox item) and its operation's (a Hivemind outcome).
             if "item" in result:
                 fact["item"] = result["item"]
+            if "result" in result:
+                fact["result"] = result["result"]
             return fact
         if need["op"] == "protocol_document":
             from statecore import agency
@@ -176,56 +195,83 @@ def write_fact(need: CliNeed) -> CliWrite:
         return {"error": {"code": _error_name(error)}}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    files: dict[str, CliFile] = {}
-    dirs: dict[str, CliDir] = {}
-    writes: dict[str, CliWrite] = {}
-    env: dict[str, str | None] = {}
-    now = os.environ.get("STATECORE_NOW") or _clock_now()
-    request: CliRequest = {
-        "argv": list(sys.argv[1:] if argv is None else argv),
-        "env": {
-            "tty": sys.stdout.isatty(),
-            "no_color": bool(os.environ.get("NO_COLOR")),
-            "now": now,
-            "cwd": os.getcwd(),
-            "platform": _platform(),
-        },
-        "facts": {"files": files, "dirs": dirs, "writes": writes, "env": env},
-    }
+def gather(need: CliNeed, facts: CliFacts) -> None:
+    """Adds the fact of one need: a file read, standard input, a listing, an environment
+    variable, tmux's sessions, random bytes, a write carried out."""
+    op, path = need["op"], need["path"]
+    if op == "read":
+        facts.setdefault("files", {})[path] = read_fact(path, need.get("limit"))
+    elif op == "stdin":
+        facts["stdin"] = read_stdin()
+    elif op == "list":
+        facts.setdefault("dirs", {})[path] = list_fact(path, need.get("names", []))
+    elif op == "env":
+        facts.setdefault("env", {})[path] = os.environ.get(path)
+    elif op == "tmux":
+        facts["tmux"] = tmux_sessions()
+    elif op == "random":
+        facts["random"] = os.urandom(16).hex()
+    else:
+        facts.setdefault("writes", {})[path] = write_fact(need)
+
+
+def settle(
+    call: Callable[[CliRequest], CliAnswer],
+    request: CliRequest,
+    gather: Callable[[CliNeed, CliFacts], None],
+    program: str = "statecore",
+) -> CliAnswer:
+    """One call to its answer: ``call(request)`` answers with what to print or what it needs;
+    ``gather(need, facts)`` adds each need's fact to ``request["facts"]`` and the core is asked
+    again (at most MAX_ROUNDS times). What should never happen (the core refuses the request, or
+    keeps asking) is an answer too: its message, naming ``program``, on standard error and code
+    2."""
     from statecore.errors import StatecoreError
 
+    facts = request.setdefault("facts", {})
     for _ in range(MAX_ROUNDS):
         try:
-            answer = cli_run(request)
+            answer = call(request)
         except StatecoreError as error:
             # What the core refuses of a request (the npm command's twin of a JS limit).
-            sys.stderr.write(f"statecore: {error.code}: {error.message}\n")
-            return 2
+            message = f"{program}: {error.code}: {error.message}\n"
+            return {"stdout": "", "stderr": message, "code": 2}
         needs = answer.get("needs")
         if not needs:
-            sys.stdout.flush()
-            sys.stdout.buffer.write(answer.get("stdout", "").encode("utf-8"))
-            sys.stdout.buffer.flush()
-            sys.stderr.flush()
-            sys.stderr.buffer.write(answer.get("stderr", "").encode("utf-8"))
-            sys.stderr.buffer.flush()
-            return answer.get("code", 2)
+            return answer
         for need in needs:
-            if need["op"] == "read":
-                files[need["path"]] = read_fact(need["path"], need.get("limit"))
-            elif need["op"] == "stdin":
-                request["facts"]["stdin"] = read_stdin()
-            elif need["op"] == "list":
-                dirs[need["path"]] = list_fact(need["path"], need.get("names", []))
-            elif need["op"] == "env":
-                env[need["path"]] = os.environ.get(need["path"])
-            elif need["op"] == "tmux":
-                request["facts"]["tmux"] = tmux_sessions()
-            elif need["op"] == "random":
-                request["facts"]["random"] = os.urandom(16).hex()
-            else:
-                writes[need["path"]] = write_fact(need)
-    sys.stderr.write("statecore: the command kept asking for more files (a statecore bug)\n")
-    return 2
+            gather(need, facts)
+    message = f"{program}: the command kept asking for more files (a statecore bug)\n"
+    return {"stdout": "", "stderr": message, "code": 2}
+
+
+def environment() -> CliEnv:
+    """What the core knows of the process, for each call: the time now (``STATECORE_NOW``
+    wins) and its offset from UTC."""
+    from statecore._cli_follow import utc_offset
+
+    now = os.environ.get("STATECORE_NOW") or _clock_now()
+    return {
+        "tty": sys.stdout.isatty(),
+        "no_color": bool(os.environ.get("NO_COLOR")),
+        "now": now,
+        "cwd": os.getcwd(),
+        "platform": _platform(),
+        "utc_offset": utc_offset(now),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code (130
+    after Ctrl-C, printing nothing more)."""
+    try:
+        from statecore._cli_follow import follow
+
+        request: CliRequest = {
+            "argv": list(sys.argv[1:] if argv is None else argv),
+            "env": environment(),
+            "facts": {"files": {}, "dirs": {}, "writes": {}, "env": {}},
+        }
+        return follow(cli_run, request, gather, env=environment)
+    except KeyboardInterrupt:
+        return 130

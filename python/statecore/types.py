@@ -57,6 +57,8 @@ Report: Any = dict
 Issue: Any = dict
 CliAnswer: Any = dict
 CliNeed: Any = dict
+CliThen: Any = dict
+CliTimer: Any = dict
 CliRequest: Any = dict
 CliEnv: Any = dict
 CliFacts: Any = dict
@@ -64,6 +66,7 @@ CliFile: Any = dict
 CliDir: Any = dict
 CliWrite: Any = dict
 CliWriteError: Any = dict
+CliEvent: Any = dict
 KindInfo: Any = dict
 Limits: Any = dict
 LoadResult: Any = dict
@@ -216,12 +219,15 @@ __all__ = [
     "CliAnswer",
     "CliDir",
     "CliEnv",
+    "CliEvent",
     "CliFacts",
     "CliFile",
     "CliFileError",
     "CliNeed",
     "CliNeedOp",
     "CliRequest",
+    "CliThen",
+    "CliTimer",
     "CliWrite",
     "CliWriteError",
     "ContextHealth",

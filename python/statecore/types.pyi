@@ -172,6 +172,7 @@ class CliAnswer(TypedDict):
     stdout: NotRequired[str]
     stderr: NotRequired[str]
     code: NotRequired[int]
+    then: NotRequired[CliThen]
 
 class CliNeed(TypedDict):
     """A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`)."""
@@ -188,6 +189,20 @@ class CliNeed(TypedDict):
     record: NotRequired[Json]
     timeout_ms: NotRequired[int]
 
+class CliThen(TypedDict):
+    """A command that goes on after printing (`watch`, `hivemind watch`, `hivemind fire`'s follow-up): what to wait for, and what to give back when calling again."""
+
+    watch: NotRequired[list[str]]
+    names: NotRequired[list[str]]
+    timers: NotRequired[list[CliTimer]]
+    state: NotRequired[Json]
+
+class CliTimer(TypedDict):
+    """A timer: the host calls again with `facts.event = {timer: name}` once `after_ms` have passed."""
+
+    name: str
+    after_ms: int
+
 class CliRequest(TypedDict):
     """A command line to run, with what the host knows and has gathered."""
 
@@ -203,6 +218,7 @@ class CliEnv(TypedDict):
     now: NotRequired[str]
     cwd: NotRequired[str]
     platform: NotRequired[str]
+    utc_offset: NotRequired[int]
 
 class CliFacts(TypedDict):
     """What the host read and listed for the command so far, by path."""
@@ -214,6 +230,8 @@ class CliFacts(TypedDict):
     env: NotRequired[dict[str, str | None]]
     random: NotRequired[str]
     tmux: NotRequired[list[str]]
+    event: NotRequired[CliEvent]
+    state: NotRequired[Json]
 
 class CliFile(TypedDict):
     """A file the host read: its text, or why it has none."""
@@ -238,6 +256,7 @@ class CliWrite(TypedDict):
     corrupt_copy: NotRequired[str | None]
     torn_line: NotRequired[int | None]
     item: NotRequired[Json]
+    result: NotRequired[Json]
     error: NotRequired[CliWriteError]
 
 class CliWriteError(TypedDict):
@@ -246,6 +265,12 @@ class CliWriteError(TypedDict):
     code: str
     path: NotRequired[str]
     message: NotRequired[str]
+
+class CliEvent(TypedDict):
+    """What happened since the last answer of a continuing command: a watched file changed (was created, written or removed), or a timer it armed is due."""
+
+    path: NotRequired[str]
+    timer: NotRequired[str]
 
 class KindInfo(TypedDict):
     """A document kind."""

@@ -1,7 +1,9 @@
 """The command-line corpus (tests/cli/*.json) run against ``python -m statecore`` as a process.
 
 The same output, byte for byte, as the npm package's command (npm/test/cli.test.mjs) and the
-core (core/tests/cli.rs).
+core (core/tests/cli.rs). Every case runs with TZ=UTC (``env.utc_offset`` 0). A case with
+``changes`` (a command that goes on, tests/README.md) runs asynchronously: its steps' files are
+written as the command prints, each wait at most 10 s.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import os
 import shlex
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +25,8 @@ import pytest
 from statecore.host import acquire_lock
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "cli"
+#: How long the runner waits for a command that goes on to print or to exit, in seconds.
+STEP_S = 10.0
 
 
 def _cases() -> list[Any]:
@@ -62,17 +68,81 @@ def fake_tmux(bin_dir: Path, sessions: list[str]) -> Path:
     return bin_dir
 
 
+def write_step(root: Path, files: dict[str, str | None]) -> None:
+    """Writes a step's files (relative to ``root``; None removes one), making directories."""
+    for name, text in files.items():
+        target = root / name
+        if text is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(text.encode("utf-8"))
+
+
+def run_changes(
+    argv: list[str], root: Path, env: dict[str, str], stdin: bytes, changes: list[Any]
+) -> tuple[bytes, bytes, int]:
+    """Runs a command that goes on: waits for its first output, then for each of ``changes``
+    writes the step's files and waits for more output, then waits for its exit; each wait at
+    most STEP_S, after which the process is killed and the case fails with what it printed."""
+    out = {"stdout": bytearray(), "stderr": bytearray()}
+    command = [sys.executable, "-m", "statecore", *argv]
+    pipe = subprocess.PIPE
+    with subprocess.Popen(command, cwd=root, env=env, stdin=pipe, stdout=pipe, stderr=pipe) as proc:
+
+        def drain(name: str) -> None:
+            stream = getattr(proc, name)
+            while chunk := stream.read1(65536):
+                out[name] += chunk
+
+        readers = [threading.Thread(target=drain, args=(name,), daemon=True) for name in out]
+        for reader in readers:
+            reader.start()
+        assert proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+
+        def until(what: str, before: int | None) -> None:
+            """Waits for more than ``before`` bytes of output or the exit (None: the exit)."""
+            deadline = time.monotonic() + STEP_S
+            while proc.poll() is None and (
+                before is None or len(out["stdout"]) + len(out["stderr"]) <= before
+            ):
+                if time.monotonic() > deadline:
+                    proc.kill()
+                    so_far = (out["stdout"] + out["stderr"]).decode("utf-8", "replace")
+                    pytest.fail(f"no {what} within {STEP_S} s; so far:\n{so_far}")
+                time.sleep(0.02)
+
+        try:
+            until("first output", 0)
+            for index, step in enumerate(changes, 1):
+                before = len(out["stdout"]) + len(out["stderr"])
+                write_step(root, step.get("files", {}))
+                until(f"output after step {index}", before)
+            until("exit", None)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            for reader in readers:
+                reader.join(STEP_S)
+    return bytes(out["stdout"]), bytes(out["stderr"]), proc.returncode
+
+
 @pytest.mark.parametrize("case", _cases())
 def test_cli_case(case: dict[str, Any], tmp_path: Path) -> None:
     for name, text in case.get("files", {}).items():
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text.encode("utf-8"))
-    for name, time in case.get("mtimes", {}).items():
-        stamp = datetime.datetime.fromisoformat(time.replace("Z", "+00:00")).timestamp()
+    for name, when in case.get("mtimes", {}).items():
+        stamp = datetime.datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp()
         os.utime(tmp_path / name, (stamp, stamp))
     unset = ("NO_COLOR", "STATECORE_NOW", "AGENCY_DATA_DIR", "XDG_DATA_HOME")
     env = {k: v for k, v in os.environ.items() if k not in unset}
+    env["TZ"] = "UTC"
     env.update(case.get("env", {}))
     bin_dir = tmp_path.parent / f"{tmp_path.name}-bin"
     env["PATH"] = f"{fake_tmux(bin_dir, case.get('tmux', []))}{os.pathsep}{env['PATH']}"
@@ -80,16 +150,20 @@ def test_cli_case(case: dict[str, Any], tmp_path: Path) -> None:
         # The locks of ``locked`` are held by this process while the command runs.
         for name in case.get("locked", []):
             held.enter_context(acquire_lock(tmp_path / name))
-        run = subprocess.run(
-            [sys.executable, "-m", "statecore", *case["argv"]],
-            cwd=tmp_path,
-            env=env,
-            input=case.get("stdin", "").encode("utf-8"),
-            capture_output=True,
-            check=False,
-        )
-    stdout, stderr = run.stdout.decode("utf-8"), run.stderr.decode("utf-8")
-    check(case["expect"], tmp_path, stdout, stderr, run.returncode)
+        stdin = case.get("stdin", "").encode("utf-8")
+        if "changes" in case:
+            out, err, code = run_changes(case["argv"], tmp_path, env, stdin, case["changes"])
+        else:
+            run = subprocess.run(
+                [sys.executable, "-m", "statecore", *case["argv"]],
+                cwd=tmp_path,
+                env=env,
+                input=stdin,
+                capture_output=True,
+                check=False,
+            )
+            out, err, code = run.stdout, run.stderr, run.returncode
+    check(case["expect"], tmp_path, out.decode("utf-8"), err.decode("utf-8"), code)
 
 
 def test_the_console_script_is_the_same_program(tmp_path: Path) -> None:

@@ -46,6 +46,9 @@ pub struct Host<'f> {
     now: Option<&'f str>,
     cwd: Option<&'f str>,
     platform: Option<&'f str>,
+    utc_offset: i64,
+    event: Option<&'f Map>,
+    state: Option<&'f Value>,
     needs: Vec<Value>,
 }
 
@@ -54,7 +57,8 @@ impl<'f> Host<'f> {
     /// environment (`env`: the time now, the working directory).
     pub fn new(facts: Option<&'f Map>, env: Option<&'f Map>) -> Host<'f> {
         let part = |key: &str| facts.and_then(|f| f.get(key)).and_then(Value::as_object);
-        let env = |key: &str| env.and_then(|e| e.get(key)).and_then(Value::as_str);
+        let env_map = env;
+        let env = |key: &str| env_map.and_then(|e| e.get(key)).and_then(Value::as_str);
         Host {
             files: part("files"),
             dirs: part("dirs"),
@@ -66,6 +70,14 @@ impl<'f> Host<'f> {
             now: env("now"),
             cwd: env("cwd"),
             platform: env("platform"),
+            utc_offset: env_map
+                .and_then(|e| e.get("utc_offset"))
+                .and_then(Value::as_i64)
+                .unwrap_or(0),
+            event: facts
+                .and_then(|f| f.get("event"))
+                .and_then(Value::as_object),
+            state: facts.and_then(|f| f.get("state")),
             needs: Vec::new(),
         }
     }
@@ -123,6 +135,40 @@ impl<'f> Host<'f> {
     /// The operating system (`linux`, `darwin`), if the host gave it.
     pub fn platform(&self) -> Option<&'f str> {
         self.platform
+    }
+
+    /// The local time's offset from UTC, in minutes (0 when the host did not say).
+    pub fn utc_offset(&self) -> i64 {
+        self.utc_offset
+    }
+
+    /// The local time of day now (`HH:MM:SS`, `now` moved by `utc_offset`), for the lines a
+    /// watching command prints; empty when the host gave no time.
+    pub fn clock(&self) -> String {
+        let Some(ms) = self.now.and_then(|n| crate::time::parse_timestamp(n).ok()) else {
+            return String::new();
+        };
+        let local = ms
+            .div_euclid(1000)
+            .saturating_add(self.utc_offset.saturating_mul(60));
+        let day = local.rem_euclid(86_400);
+        format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
+    }
+
+    /// What woke a continuing command: `(path, timer)` of `facts.event`; `None` on its
+    /// first call.
+    pub fn event(&self) -> Option<(Option<&'f str>, Option<&'f str>)> {
+        self.event.map(|e| {
+            (
+                e.get("path").and_then(Value::as_str),
+                e.get("timer").and_then(Value::as_str),
+            )
+        })
+    }
+
+    /// What a continuing command kept from its previous answer (`facts.state`).
+    pub fn state(&self) -> Option<&'f Value> {
+        self.state
     }
 
     /// The environment variable `name` (`Some(None)`: not set, or empty); `None` when the host

@@ -9,7 +9,10 @@ mod agency;
 mod args;
 mod checked;
 mod fctry;
+mod follow;
 mod help;
+mod hivemind;
+mod hivemind_text;
 mod host;
 mod inbox;
 mod info;
@@ -20,6 +23,7 @@ pub mod shapes;
 mod table;
 mod update;
 mod validate;
+mod watch;
 mod writes;
 
 pub use host::{File, Host, Need};
@@ -95,6 +99,9 @@ fn serve(
         answer.insert("stdout".into(), Value::from(output.stdout));
         answer.insert("stderr".into(), Value::from(output.stderr));
         answer.insert("code".into(), Value::from(u64::from(output.code)));
+        if let Some(then) = output.then {
+            answer.insert("then".into(), then);
+        }
     }
     Ok(Value::Object(answer))
 }

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 /// A command's result, for the host to print.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Output {
     /// Standard output.
     pub stdout: String,
@@ -13,6 +13,9 @@ pub struct Output {
     pub stderr: String,
     /// The exit code: 0 done (a valid file), 1 an invalid file, 2 usage or I/O.
     pub code: u8,
+    /// How the command goes on after printing (a `CliThen`: what to watch, timers, its
+    /// state); `None`: it ends with `code`.
+    pub then: Option<crate::Value>,
 }
 
 /// Exit code: a file is invalid.

@@ -50,6 +50,11 @@ pub static ENV: Shape = Shape::exact(
             Ty::Str,
             "The operating system as Node's `process.platform` names it (`linux`, `darwin`, `win32`), for the default places of other tools' files.",
         ),
+        Field::opt(
+            "utc_offset",
+            Ty::Int,
+            "The local time's offset from UTC at `now`, in minutes (east positive; absent: 0), for the times a watching command prints.",
+        ),
     ],
 );
 
@@ -137,7 +142,64 @@ pub static WRITE: Shape = Shape::exact(
             Ty::Json,
             "An update's extra result: `fctry_inbox_add`'s new item.",
         ),
+        Field::opt(
+            "result",
+            Ty::Json,
+            "An update's operation result when it is not the document (a Hivemind outcome).",
+        ),
         Field::opt("error", Ty::Object(&WRITE_ERROR), "Why it failed."),
+    ],
+);
+
+/// What woke a continuing command.
+pub static EVENT: Shape = Shape::exact(
+    "CliEvent",
+    "What happened since the last answer of a continuing command: a watched file changed (was created, written or removed), or a timer it armed is due.",
+    &[
+        Field::opt(
+            "path",
+            Ty::Str,
+            "The file that changed: a watched file's path as given, or a file found under a watched directory (the directory's path, `/`, the path below it).",
+        ),
+        Field::opt("timer", Ty::Str, "The name of the timer that is due."),
+    ],
+);
+
+/// A timer a continuing command arms.
+pub static TIMER: Shape = Shape::exact(
+    "CliTimer",
+    "A timer: the host calls again with `facts.event = {timer: name}` once `after_ms` have passed.",
+    &[
+        Field::req("name", Ty::Str, "Its name, given back in the event."),
+        Field::req(
+            "after_ms",
+            Ty::Whole(0),
+            "After how many milliseconds it is due.",
+        ),
+    ],
+);
+
+/// How a command goes on after printing.
+pub static THEN: Shape = Shape::exact(
+    "CliThen",
+    "A command that goes on after printing (`watch`, `hivemind watch`, `hivemind fire`'s follow-up): what to wait for, and what to give back when calling again.",
+    &[
+        Field::opt(
+            "watch",
+            STRINGS,
+            "The files and directories to watch (replacing those of the previous answer; absent: none). A directory's files are those `list` finds with one of `names` (every file when `names` is absent).",
+        ),
+        Field::opt("names", STRINGS, "The file names to watch for under a watched directory."),
+        Field::opt(
+            "timers",
+            Ty::List(&Ty::Object(&TIMER)),
+            "Timers to arm now (added to those still pending).",
+        ),
+        Field::opt(
+            "state",
+            Ty::Json,
+            "What the command keeps between calls: given back as `facts.state`.",
+        ),
     ],
 );
 
@@ -176,6 +238,16 @@ pub static FACTS: Shape = Shape::exact(
             "tmux",
             STRINGS,
             "The tmux sessions' names (`tmux list-sessions`), once asked for; none when tmux is not installed or runs no server.",
+        ),
+        Field::opt(
+            "event",
+            Ty::Object(&EVENT),
+            "For a continuing command: what woke it (absent on its first call).",
+        ),
+        Field::opt(
+            "state",
+            Ty::Json,
+            "For a continuing command: the previous answer's `then.state`.",
         ),
     ],
 );
@@ -250,6 +322,11 @@ pub static ANSWER: Shape = Shape::exact(
             "code",
             Ty::Whole(0),
             "The exit code: 0 done, 1 a file is invalid, 2 usage or I/O.",
+        ),
+        Field::opt(
+            "then",
+            Ty::Object(&THEN),
+            "After printing, go on: wait for a watched file's change or a timer, then call again with `facts.event` (without `then`: exit with `code`).",
         ),
     ],
 );

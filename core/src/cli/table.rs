@@ -4,7 +4,7 @@
 
 use super::host::Host;
 use super::out::{Output, Style};
-use super::{agency, fctry, inbox, info, logs, update, validate};
+use super::{agency, fctry, hivemind, inbox, info, logs, update, validate, watch};
 
 /// An option of a command (`--kind KIND`).
 #[derive(Debug)]
@@ -152,6 +152,7 @@ pub static COMMANDS: &[Command] = &[
         values: None,
         run: validate::show,
     },
+    watch::WATCH,
     Command {
         name: "update",
         operands: "PATH",
@@ -277,4 +278,7 @@ pub static COMMANDS: &[Command] = &[
     agency::LS,
     agency::SHOW,
     agency::INIT,
+    hivemind::STATUS,
+    hivemind::FIRE,
+    hivemind::WATCH,
 ];

@@ -38,3 +38,24 @@ pub fn agents(state: &str) -> crate::error::Result<Value> {
     }
     Ok(Value::Object(map))
 }
+
+/// What `state` is, for people (`"Workers building"`); `None` for an unknown state.
+pub fn describe(state: &str) -> Option<&'static str> {
+    machine::built()
+        .ok()?
+        .states
+        .iter()
+        .find(|s| s.name == state)
+        .and_then(|s| s.description.as_deref())
+}
+
+/// The events that lead out of `state` and are not automatic follow-ups, with where each
+/// leads (`$previous` for `resume` and `user_input`), in the machine's order.
+pub fn next_events(state: &str) -> crate::error::Result<Vec<(String, String)>> {
+    Ok(machine::built()?
+        .events(state, &Value::Null)?
+        .into_iter()
+        .filter(|e| !e.auto)
+        .map(|e| (e.event, e.to))
+        .collect())
+}
