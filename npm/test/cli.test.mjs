@@ -49,6 +49,8 @@ function fakeTmux(root, sessions) {
 
 /** How long the runner waits for a command that goes on to print or to exit, in ms. */
 const STEP_MS = 10_000;
+/** How long the output must stay the same before a step (the hosts look every 100 ms). */
+const QUIET_MS = 300;
 
 /** Writes a step's files (relative to `root`; null removes one), making directories. */
 function writeStep(root, files) {
@@ -86,11 +88,21 @@ async function runChanges(argv, options, input, changes) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
+  // An answer's standard output and error arrive as two writes: after output shows, wait for
+  // QUIET_MS without more, so that a step never follows half of an answer.
+  const settled = async () => {
+    for (let seen = -1; seen !== printed() && !out.closed; ) {
+      seen = printed();
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    }
+  };
   await until("first output", () => printed() > 0 || out.closed);
+  await settled();
   for (const [index, step] of changes.entries()) {
     const before = printed();
     writeStep(options.cwd, step.files);
     await until(`output after step ${index + 1}`, () => printed() > before || out.closed);
+    await settled();
   }
   await until("exit", () => out.closed);
   return out;

@@ -27,6 +27,8 @@ from statecore.host import acquire_lock
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "cli"
 #: How long the runner waits for a command that goes on to print or to exit, in seconds.
 STEP_S = 10.0
+# How long the output must stay the same before a step (the hosts look every 100 ms).
+QUIET_S = 0.3
 
 
 def _cases() -> list[Any]:
@@ -115,12 +117,22 @@ def run_changes(
                     pytest.fail(f"no {what} within {STEP_S} s; so far:\n{so_far}")
                 time.sleep(0.02)
 
+        def settled() -> None:
+            """Waits for QUIET_S without more output: an answer's standard output and error
+            arrive as two writes, and a step must never follow half of an answer."""
+            seen = -1
+            while proc.poll() is None and seen != len(out["stdout"]) + len(out["stderr"]):
+                seen = len(out["stdout"]) + len(out["stderr"])
+                time.sleep(QUIET_S)
+
         try:
             until("first output", 0)
+            settled()
             for index, step in enumerate(changes, 1):
                 before = len(out["stdout"]) + len(out["stderr"])
                 write_step(root, step.get("files", {}))
                 until(f"output after step {index}", before)
+                settled()
             until("exit", None)
         finally:
             if proc.poll() is None:
