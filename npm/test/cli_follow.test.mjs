@@ -253,7 +253,11 @@ test("Ctrl-C while statecore watch waits: status 130, nothing more printed", asy
   while (out === "" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(out, ".fctry/state.json: valid (fctry.state)\n");
   child.kill("SIGINT");
-  const { code, signal } = await closed;
+  let timer;
+  const timeout = new Promise((resolve) => (timer = setTimeout(resolve, 10_000, { code: "no exit within 10 s" })));
+  const { code, signal } = await Promise.race([closed, timeout]);
+  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   // Node's default for SIGINT: the process ends by the signal, which a shell reports as 130.
   assert.ok(code === 130 || signal === "SIGINT", `code ${code}, signal ${signal}`);
   assert.equal(out, ".fctry/state.json: valid (fctry.state)\n");

@@ -289,14 +289,25 @@ def test_ctrl_c_while_statecore_watch_waits_exits_130_printing_nothing_more(
     command = [sys.executable, "-m", "statecore", "watch", ".fctry/state.json"]
     env = {**os.environ, "TZ": "UTC"}
     pipe = subprocess.PIPE
-    with subprocess.Popen(command, cwd=tmp_path, env=env, stdout=pipe, stderr=pipe) as proc:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 10)
-        assert ready, "nothing printed within 10 s"
-        first = proc.stdout.readline()  # the first check, printed before it waits
-        assert first == b".fctry/state.json: valid (fctry.state)\n"
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
+
+    def default_sigint() -> None:
+        # A runner started in the background of a shell ignores SIGINT, and so would the child.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    with subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=pipe, stderr=pipe, preexec_fn=default_sigint
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            ready, _, _ = select.select([proc.stdout], [], [], 10)
+            assert ready, "nothing printed within 10 s"
+            first = proc.stdout.readline()  # the first check, printed before it waits
+            assert first == b".fctry/state.json: valid (fctry.state)\n"
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
     assert proc.returncode == 130
     assert out == b""
     assert err == b""
