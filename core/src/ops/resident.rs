@@ -159,8 +159,21 @@ impl Resident {
             .copied()
             .filter(|k| !merged.contains_key(*k) && map.contains_key(*k))
             .collect();
-        // A removed key's place is needed only to put it back.
-        let order: Option<Vec<Str>> = (!gone.is_empty()).then(|| map.keys().cloned().collect());
+        // A field the patch removes and the stamp writes again goes last, as in a merge of
+        // the whole (removed, then added).
+        let moved: Option<&str> = options
+            .stamp
+            .as_ref()
+            .map(|s| s.field.as_str())
+            .filter(|f| {
+                matches!(options.strategy, crate::merge::Strategy::MergePatch)
+                    && map.contains_key(*f)
+                    && merged.contains_key(*f)
+                    && patch.get(*f).is_some_and(Value::is_null)
+            });
+        // A removed or moved key's place is needed only to put it back.
+        let order: Option<Vec<Str>> =
+            (!gone.is_empty() || moved.is_some()).then(|| map.keys().cloned().collect());
         let mut undo: Vec<(Str, Option<Value>)> = Vec::with_capacity(keys.len());
         for (key, value) in merged {
             let old = map.insert(key.clone(), value);
@@ -169,6 +182,11 @@ impl Resident {
         for key in gone {
             let old = map.shift_remove(key);
             undo.push((key.into(), old));
+        }
+        if let Some(field) = moved {
+            if let Some(value) = map.shift_remove(field) {
+                map.insert(field.into(), value);
+            }
         }
         let report = match kinds::validate(&self.kind, &self.document) {
             Ok(report) if report.valid() => report,
