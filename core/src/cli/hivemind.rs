@@ -285,7 +285,7 @@ fn fire(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Some(Ok(fact)) => fact,
     };
     let shown = paths::shown(host.cwd(), &path).to_owned();
-    let mut out = reaction(call, &shown, fact, style, &label, "");
+    let mut out = reaction(call, &shown, fact, style, (&label, ""), Map::new());
     if writes::failure(fact).is_none() {
         let timers = scheduled(fact);
         if !timers.is_empty() {
@@ -300,14 +300,15 @@ fn fire(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
 }
 
 /// What a locked reaction printed: `prefix` + `label` + the outcome's summary, then its
-/// details (`--json`: one line of JSON with `file`, the write's `etag`, `changed`, `result`).
+/// details (`--json`: one line of JSON with `file`, the write's `etag`, `changed`, `result`,
+/// then the fields of `after`).
 fn reaction(
     call: &Call,
     shown: &str,
     fact: &Map,
     style: Style,
-    label: &str,
-    prefix: &str,
+    (label, prefix): (&str, &str),
+    after: Map,
 ) -> Output {
     let result = fact.get("result").cloned().unwrap_or(Value::Null);
     let mut value = Map::new();
@@ -320,13 +321,12 @@ fn reaction(
         outcome_detail(&result, style)
     );
     value.insert("result".into(), result);
-    let mut out = writes::finish(shown, fact, call, style, text, value);
     if call.flag("json") {
         // One line per reaction (JSON Lines), so that a watcher's output can be read live.
-        if let Ok(parsed) = crate::json::parse(out.stdout.as_bytes()) {
-            out.stdout = format!("{}\n", json::serialize_compact(&parsed));
-        }
-    } else if !prefix.is_empty() {
+        return writes::finish_line(shown, fact, value, after);
+    }
+    let mut out = writes::finish(shown, fact, call, style, text, value);
+    if !prefix.is_empty() {
         // A watcher's lines all begin with the time and what caused them.
         let lead = format!("{prefix}{label}");
         out.stderr = out
@@ -402,10 +402,11 @@ fn watch(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Some(Ok(fact)) => fact,
     };
     let prefix = format!("{clock} ");
-    let mut out = reaction(call, &shown, fact, style, &format!("{label}: "), &prefix);
-    if call.flag("json") {
-        out.stdout = with_event(&out.stdout, &clock, &label);
-    }
+    let mut cause = Map::new();
+    cause.insert("time".into(), Value::from(clock.as_str()));
+    cause.insert("cause".into(), Value::from(label.as_str()));
+    let lead = format!("{label}: ");
+    let mut out = reaction(call, &shown, fact, style, (&lead, &prefix), cause);
     out.then = going_on(seen.saturating_add(1), scheduled(fact));
     out
 }
@@ -415,18 +416,6 @@ fn quiet(then: Option<Value>) -> Output {
     Output {
         then,
         ..Output::default()
-    }
-}
-
-/// A JSON line of a reaction with the time and what caused it added.
-fn with_event(line: &str, clock: &str, label: &str) -> String {
-    match crate::json::parse(line.as_bytes()) {
-        Ok(Value::Object(mut map)) => {
-            map.insert("time".into(), Value::from(clock));
-            map.insert("cause".into(), Value::from(label));
-            format!("{}\n", json::serialize_compact(&Value::Object(map)))
-        }
-        _ => line.to_owned(),
     }
 }
 

@@ -66,6 +66,32 @@ pub fn validate(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Ok(k) => k,
         Err(usage) => return usage,
     };
+    let (files, mut out) = check_paths(call, host, forced);
+    if call.flag("json") {
+        let list = files.iter().map(Checked::to_value).collect();
+        out.stdout = json::serialize(&Value::Array(list));
+    } else {
+        out.stdout = verdicts(&files, style);
+    }
+    out
+}
+
+/// Each file's problems and verdict, as `validate` prints them.
+pub(super) fn verdicts(files: &[Checked], style: Style) -> String {
+    files
+        .iter()
+        .map(|file| file.problems(style) + &file.verdict(style))
+        .collect()
+}
+
+/// The files `validate` checks for the operands (each a file, or a directory searched for
+/// every file statecore knows), checked; and the output so far: the files that could not be
+/// read or named (standard error, exit 2), exit 1 when one checked is invalid.
+pub(super) fn check_paths(
+    call: &Call,
+    host: &mut Host<'_>,
+    forced: Option<&'static str>,
+) -> (Vec<Checked>, Output) {
     let mut out = Output::default();
     let mut files: Vec<Checked> = Vec::new();
     for path in &call.operands {
@@ -111,19 +137,10 @@ pub fn validate(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
             Some(other) => failed(&mut out, unreadable(path, other)),
         }
     }
-    if call.flag("json") {
-        let list = files.iter().map(Checked::to_value).collect();
-        out.stdout = json::serialize(&Value::Array(list));
-    } else {
-        for file in &files {
-            out.stdout.push_str(&file.problems(style));
-            out.stdout.push_str(&file.verdict(style));
-        }
-    }
     if files.iter().any(|f| !f.valid()) {
         out.worst(INVALID);
     }
-    out
+    (files, out)
 }
 
 /// `statecore show PATH`.

@@ -59,13 +59,19 @@ fn watch(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         .value(count)
     };
     let Some((path, _)) = host.event() else {
-        let mut out = validate::validate(call, host, style);
+        let (files, mut out) = validate::check_paths(call, host, forced);
         if host.wants() || out.code == USAGE {
             return out;
         }
-        if call.flag("json") {
-            out.stdout = json_lines(&out.stdout, &host.clock());
-        }
+        out.stdout = if call.flag("json") {
+            let clock = host.clock();
+            files
+                .iter()
+                .map(|f| json_line(f.to_value(), &clock))
+                .collect()
+        } else {
+            validate::verdicts(&files, style)
+        };
         out.then = then(0);
         return out;
     };
@@ -142,12 +148,4 @@ fn json_line(object: Value, clock: &str) -> String {
         }
     }
     format!("{}\n", json::serialize_compact(&Value::Object(map)))
-}
-
-/// `validate --json`'s array as one line per file, each with the time.
-fn json_lines(array: &str, clock: &str) -> String {
-    match crate::json::parse(array.as_bytes()) {
-        Ok(Value::Array(files)) => files.into_iter().map(|f| json_line(f, clock)).collect(),
-        _ => array.to_owned(),
-    }
 }

@@ -156,29 +156,49 @@ pub fn finish(
     text: String,
     value: Map,
 ) -> Output {
-    let failed = failure(fact);
-    let mut out = Output::default();
-    if let Some(f) = &failed {
-        out.worst(f.exit_code());
-    }
     if call.flag("json") {
-        let mut map = Map::new();
-        map.insert("file".into(), Value::from(file));
-        for (key, field) in value.iter() {
-            map.insert(key.clone(), field.clone());
-        }
-        map.insert("warnings".into(), Value::Array(warnings(fact).to_vec()));
-        map.insert(
-            "error".into(),
-            failed.as_ref().map_or(Value::Null, Failure::to_value),
-        );
-        out.stdout = crate::json::serialize(&Value::Object(map));
+        let mut out = exit_of(fact);
+        out.stdout = crate::json::serialize(&json_of(file, fact, value, Map::new()));
         return out;
     }
+    let failed = failure(fact);
+    let mut out = exit_of(fact);
     out.stderr = warning_lines(file, fact, style);
     match &failed {
         Some(f) => out.stderr.push_str(&f.line(file, style)),
         None => out.stdout = text,
     }
     out
+}
+
+/// A write's outcome as one line of JSON (a watching command's JSON Lines): `finish`'s
+/// `--json` object, compact, with the fields of `after` last.
+pub fn finish_line(file: &str, fact: &Map, value: Map, after: Map) -> Output {
+    let mut out = exit_of(fact);
+    let line = crate::json::serialize_compact(&json_of(file, fact, value, after));
+    out.stdout = format!("{line}\n");
+    out
+}
+
+/// No output yet, with the exit code of the write's failure (0 without one).
+fn exit_of(fact: &Map) -> Output {
+    let mut out = Output::default();
+    if let Some(f) = failure(fact) {
+        out.worst(f.exit_code());
+    }
+    out
+}
+
+/// `{file, ...value, warnings, error, ...after}`: a write's outcome for `--json`.
+fn json_of(file: &str, fact: &Map, value: Map, after: Map) -> Value {
+    let mut map = Map::new();
+    map.insert("file".into(), Value::from(file));
+    map.extend(value);
+    map.insert("warnings".into(), Value::Array(warnings(fact).to_vec()));
+    let error = failure(fact)
+        .as_ref()
+        .map_or(Value::Null, Failure::to_value);
+    map.insert("error".into(), error);
+    map.extend(after);
+    Value::Object(map)
 }
