@@ -15,6 +15,7 @@ build: setup wasm python
 
 wasm:
 	bash scripts/build-wasm.sh
+	bash scripts/build-viewer.sh
 
 python:
 	bash scripts/build-python.sh
@@ -41,6 +42,7 @@ test-node:
 
 test-browser:
 	cd npm && node test/browser/run.mjs
+	cd npm && node test/browser/viewer.mjs
 
 test-python:
 	$(VENV)/bin/ruff check python

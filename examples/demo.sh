@@ -7,6 +7,8 @@
 # (examples/agency_demo.py): agency init, three runners (Python, Node, crashed), ls and show.
 # Part 5 (examples/hive_demo.py): a hive session, a killed worker flagged, STATE.json rebuilt.
 # Part 6 (examples/specify_demo.py): a specify workflow: gaps, clarifications, a stale gap, artifacts.
+# Part 7 (examples/view_demo.mjs): `statecore view` on a workspace of all five protocols, its URL
+# printed, toured in headless Chromium (VIEW=1 keeps it running for your browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -31,3 +33,4 @@ echo; node examples/hivemind_demo.mjs  # Part 3: a Hivemind project (watcher + P
 echo; .venv/bin/python examples/agency_demo.py  # Part 4: agency init, runners, ls and show; fails on a wrong status
 echo; .venv/bin/python examples/hive_demo.py  # Part 5: a hive session: workers in both languages, one killed, recovery
 echo; .venv/bin/python examples/specify_demo.py  # Part 6: a specify workflow; fails on any step
+echo; node examples/view_demo.mjs ${VIEW:+--keep}  # Part 7: the live viewer, headless; fails on any step

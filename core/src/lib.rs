@@ -33,6 +33,7 @@ pub mod shape;
 pub mod specify;
 pub mod time;
 pub mod value;
+pub mod view;
 
 pub use error::{Code, Error, Result};
 pub use value::{Map, Number, Str, Value};

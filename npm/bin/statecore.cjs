@@ -6,12 +6,13 @@
 // what it answers. A command that goes on (`watch`, `hivemind watch`: an answer with `then`)
 // is followed by lib/cli-follow.cjs: it waits for a watched file's change or a timer and calls
 // again, each call with a fresh `env` (the time now and its offset from UTC). Ctrl-C ends it
-// (status 130). The Python package's `statecore` (python/statecore/_cli.py) is its twin: the
+// (status 130). `view` (an answer with `serve`) starts the viewer's server (lib/view-server.cjs)
+// and runs until Ctrl-C. The Python package's `statecore` (python/statecore/_cli.py) is its twin: the
 // same requests, so the same output byte for byte.
 "use strict";
 const { cliRun } = require("../lib/core-node.cjs");
 const { readFact, listFact, readStdin, tmuxSessions } = require("../lib/cli-host.cjs");
-const { follow, utcOffset } = require("../lib/cli-follow.cjs");
+const { follow, printAnswer, utcOffset } = require("../lib/cli-follow.cjs");
 const { writeFact } = require("../lib/cli-writes.cjs");
 
 /** What the core knows of the process, for each call: the time now (`STATECORE_NOW` wins). */
@@ -21,12 +22,26 @@ function environment() {
   env.cwd = process.cwd();
   env.platform = process.platform;
   env.utc_offset = utcOffset(env.now);
+  env.serves = true;
   return env;
 }
 
 function main(argv) {
   const request = { argv, env: environment(), facts: { files: {}, dirs: {}, writes: {}, env: {} } };
-  return follow(cliRun, request, gather, { program: "statecore", env: environment });
+  let last = null;
+  const output = (answer) => {
+    last = answer;
+    printAnswer(answer);
+  };
+  const code = follow(cliRun, request, gather, { program: "statecore", env: environment, output });
+  if (last?.serve) {
+    const { serveView, listenError } = require("../lib/view-server.cjs");
+    serveView(last.serve).catch((error) => {
+      process.stderr.write(`statecore: ${listenError(error, last.serve.port)}\n`);
+      process.exit(2);
+    });
+  }
+  return code;
 }
 
 /**

@@ -108,6 +108,12 @@ export type RunStatusName = "broken" | "merged" | "abandoned" | "failed" | "need
 /** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
 export type LitterKind = "write_temp" | "lock_temp" | "marker";
 
+/** What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`. */
+export type ViewRole = "fctry.state" | "fctry.inbox" | "fctry.config" | "fctry.spec" | "fctry.events" | "agency.status" | "agency.meta" | "hivemind.state" | "hive.state" | "hive.events" | "specify.index";
+
+/** What the host serves: the page, a bundled file, the event stream, an inbox item's dismissal, or a refusal. */
+export type ViewRouteName = "page" | "asset" | "events" | "dismiss" | "refused";
+
 /** A verification check's result. */
 export type CheckResult = "pass" | "fail";
 
@@ -189,6 +195,8 @@ export interface CliAnswer {
   code?: number;
   /** After printing, go on: wait for a watched file's change or a timer, then call again with `facts.event` (without `then`: exit with `code`). */
   then?: CliThen;
+  /** After printing, serve the viewer until interrupted (`view`). */
+  serve?: CliServe;
 }
 
 /** A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`). */
@@ -237,6 +245,22 @@ export interface CliTimer {
   after_ms: number;
 }
 
+/** What the host serves instead of ending (`view`, docs/viewer.md): the viewer of `root` on 127.0.0.1:`port`. */
+export interface CliServe {
+  /** The directory watched (absolute). */
+  root: string;
+  /** agency's data directory, also watched (absolute), or null. */
+  data_dir: string | null;
+  /** The port (0: any free one). */
+  port: number;
+  /** Whether the page may change files. */
+  write: boolean;
+  /** This run's token for writes (empty when read-only). */
+  token: string;
+  /** What to print once listening, its first `{url}` replaced by the page's URL. */
+  banner: string;
+}
+
 /** A command line to run, with what the host knows and has gathered. */
 export interface CliRequest {
   /** The arguments, without the program's name. */
@@ -261,6 +285,8 @@ export interface CliEnv {
   platform?: string;
   /** The local time's offset from UTC at `now`, in minutes (east positive; absent: 0), for the times a watching command prints. */
   utc_offset?: number;
+  /** The host can serve the viewer (`view`): the npm package's command. */
+  serves?: boolean;
 }
 
 /** What the host read and listed for the command so far, by path. */
@@ -2015,6 +2041,104 @@ export interface LockTurn {
   dead: boolean;
 }
 
+/** A file the viewer shows: its role, kind, group and (given its bytes) its check. */
+export interface ViewFile {
+  /** The path, `/`-separated, without `.` parts. */
+  path: string;
+  /** What it is to the viewer. */
+  role: ViewRole;
+  /** The kind it is checked as (a log: its records' kind); null for the spec. */
+  kind: string | null;
+  /** The directory it belongs to (the project, worktree, run or session; `""`: the watched directory itself). */
+  group: string;
+  /** Its check; null without bytes, and for the spec. */
+  check: FileCheck | null;
+}
+
+/** A file checked, as `statecore validate --json` prints it, with its document. */
+export interface FileCheck {
+  /** Its path. */
+  file: string;
+  /** The kind of its document, or of its log's records. */
+  kind: string;
+  /** A log that reads: how many records it holds. */
+  records?: number;
+  /** No error (warnings allowed). */
+  valid: boolean;
+  /** Its errors. */
+  errors: PlacedIssue[];
+  /** Its warnings. */
+  warnings: PlacedIssue[];
+  /** The document (a log: its records), or null when the file does not read. */
+  document: Json;
+}
+
+/** A problem of a file and where it is: the line and column where its value starts (null when the file does not tell). */
+export interface PlacedIssue {
+  /** Stable code (`E_TYPE`, `W_TORN_TAIL`, ...). */
+  code: string;
+  /** JSON pointer into the document (a log: into the record). */
+  path: string;
+  /** What is wrong and what to do. */
+  message: string;
+  /** Its line (1-based). */
+  line: number | null;
+  /** Its column (1-based). */
+  column: number | null;
+}
+
+/** How the viewer answers a request. */
+export interface ViewRoute {
+  /** The HTTP status. */
+  status: number;
+  /** What to serve. */
+  route: ViewRouteName;
+  /** Headers every answer carries (security and caching). */
+  headers: { [key: string]: string };
+  /** The `Content-Type` of what is served. */
+  content_type?: string;
+  /** `asset`: the bundled file's name (looked up, never joined to a path). */
+  asset?: string;
+  /** `dismiss`: the fctry project's group. */
+  project?: string;
+  /** `dismiss`: the inbox item's id. */
+  id?: string;
+  /** `refused`: a stable code (`E_VIEW_HOST`, ...). */
+  code?: string;
+  /** `refused`: why, and what to do. */
+  message?: string;
+  /** `refused` with 405: the methods allowed. */
+  allow?: string;
+}
+
+/** What the host read of an HTTP request (headers by their meaning; absent: not sent). */
+export interface ViewRequest {
+  /** The method (`GET`). */
+  method: string;
+  /** The request target as sent (`/assets/viewer.js`). */
+  path: string;
+  /** The `Host` header. */
+  host?: string;
+  /** The `Origin` header. */
+  origin?: string;
+  /** The `X-Statecore-Token` header. */
+  token?: string;
+  /** The `Content-Type` header. */
+  content_type?: string;
+  /** The body as text, read up to `view_body_bytes` + 1 bytes (a POST). */
+  body?: string;
+}
+
+/** The viewer's server: its port, this run's token, whether writes are allowed. */
+export interface ViewServer {
+  /** The port it listens on (127.0.0.1). */
+  port: number;
+  /** This run's token (`""` when read-only). */
+  token: string;
+  /** Whether the page may change files (`--write`). */
+  write: boolean;
+}
+
 /** One fctry build, verification or context lifecycle event. */
 export interface FctryEvent {
   /** The event kind; verification and context kinds have more fields. */
@@ -2194,6 +2318,10 @@ export declare function fileTypeError(path: string, what: string): never;
 export declare function manifest(): { [key: string]: Json };
 /** Checks a host's options (`set`: `update` or `append`, plus the keys `also` names): null or an object of known keys, else `E_OPTIONS` naming the nearest valid key (`camel`: keys in camelCase, as JS spells them). */
 export declare function checkOptions(set: string, options: unknown, camel?: boolean | null, also?: string[] | null): void;
+/** What `statecore view` makes of the file at `path` (relative, `/`-separated): its role, kind and group, and with its bytes its check as `validate --json` gives it (with the document); null for a file the viewer does not show. */
+export declare function viewFile(path: string, data?: Bytes | null): ViewFile | null;
+/** How the viewer's server answers a request: the route to serve, or a refusal with its status, code and message (foreign Host or Origin, unknown path, method, write without the token), with the headers every answer carries. */
+export declare function viewRequest(request: ViewRequest, server: ViewServer): ViewRoute;
 
 /** The `machine` operations. */
 export declare const machine: {
@@ -2673,6 +2801,8 @@ export declare const CONSTANTS: {
   readonly lockGraceMs: number;
   /** How long a host waits for a lock by default, in ms. */
   readonly lockTimeoutMs: number;
+  /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */
+  readonly viewBodyBytes: number;
   /** How many random bytes a lock token is made of. */
   readonly tokenBytes: number;
 };

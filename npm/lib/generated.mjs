@@ -213,6 +213,8 @@ export const OPS = Object.freeze([
   ["lock", "foreign", "lock_foreign", [["lockPath", "t", true], ["text", "t", true]], "raises", null],
   ["", "manifest", "manifest", [], "json", null],
   ["", "checkOptions", "check_options", [["set", "t", true], ["options", "v", true], ["camel", "v"], ["also", "v"]], "nothing", null],
+  ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
+  ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],
 ]);
 
 /**
@@ -328,6 +330,8 @@ export const CONSTANTS = Object.freeze({
   lockGraceMs: 2000,
   /** How long a host waits for a lock by default, in ms. */
   lockTimeoutMs: 10000,
+  /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */
+  viewBodyBytes: 16384,
   /** How many random bytes a lock token is made of. */
   tokenBytes: 16,
 });

@@ -40,6 +40,8 @@ export const {
   fileTypeError,
   manifest,
   checkOptions,
+  viewFile,
+  viewRequest,
   machine,
   fctry,
   hivemind,

@@ -43,6 +43,8 @@ SpecifyCoverageStatus = str
 RunnerStatusName = str
 RunStatusName = str
 LitterKind = str
+ViewRole = str
+ViewRouteName = str
 CheckResult = str
 VerificationMode = str
 Now = object
@@ -59,6 +61,7 @@ CliAnswer: Any = dict
 CliNeed: Any = dict
 CliThen: Any = dict
 CliTimer: Any = dict
+CliServe: Any = dict
 CliRequest: Any = dict
 CliEnv: Any = dict
 CliFacts: Any = dict
@@ -191,6 +194,12 @@ LockFacts: Any = dict
 ProcStat: Any = dict
 Litter: Any = dict
 LockTurn: Any = dict
+ViewFile: Any = dict
+FileCheck: Any = dict
+PlacedIssue: Any = dict
+ViewRoute: Any = dict
+ViewRequest: Any = dict
+ViewServer: Any = dict
 FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
@@ -226,6 +235,7 @@ __all__ = [
     "CliNeed",
     "CliNeedOp",
     "CliRequest",
+    "CliServe",
     "CliThen",
     "CliTimer",
     "CliWrite",
@@ -242,6 +252,7 @@ __all__ = [
     "FctryState",
     "FctryStep",
     "FeedEntry",
+    "FileCheck",
     "FileUpdate",
     "FireResult",
     "Guard",
@@ -334,6 +345,7 @@ __all__ = [
     "MergeStamp",
     "MergeStrategy",
     "Now",
+    "PlacedIssue",
     "PlanChunk",
     "PreparedDocument",
     "PrerequisiteCheck",
@@ -390,4 +402,10 @@ __all__ = [
     "UpdateResult",
     "VerificationCheck",
     "VerificationMode",
+    "ViewFile",
+    "ViewRequest",
+    "ViewRole",
+    "ViewRoute",
+    "ViewRouteName",
+    "ViewServer",
 ]

@@ -110,6 +110,12 @@ RunStatusName: TypeAlias = Literal["broken", "merged", "abandoned", "failed", "n
 LitterKind: TypeAlias = Literal["write_temp", "lock_temp", "marker"]
 """What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker."""
 
+ViewRole: TypeAlias = Literal["fctry.state", "fctry.inbox", "fctry.config", "fctry.spec", "fctry.events", "agency.status", "agency.meta", "hivemind.state", "hive.state", "hive.events", "specify.index"]
+"""What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`."""
+
+ViewRouteName: TypeAlias = Literal["page", "asset", "events", "dismiss", "refused"]
+"""What the host serves: the page, a bundled file, the event stream, an inbox item's dismissal, or a refusal."""
+
 CheckResult: TypeAlias = Literal["pass", "fail"]
 """A verification check's result."""
 
@@ -173,6 +179,7 @@ class CliAnswer(TypedDict):
     stderr: NotRequired[str]
     code: NotRequired[int]
     then: NotRequired[CliThen]
+    serve: NotRequired[CliServe]
 
 class CliNeed(TypedDict):
     """A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`)."""
@@ -203,6 +210,16 @@ class CliTimer(TypedDict):
     name: str
     after_ms: int
 
+class CliServe(TypedDict):
+    """What the host serves instead of ending (`view`, docs/viewer.md): the viewer of `root` on 127.0.0.1:`port`."""
+
+    root: str
+    data_dir: str | None
+    port: int
+    write: bool
+    token: str
+    banner: str
+
 class CliRequest(TypedDict):
     """A command line to run, with what the host knows and has gathered."""
 
@@ -219,6 +236,7 @@ class CliEnv(TypedDict):
     cwd: NotRequired[str]
     platform: NotRequired[str]
     utc_offset: NotRequired[int]
+    serves: NotRequired[bool]
 
 class CliFacts(TypedDict):
     """What the host read and listed for the command so far, by path."""
@@ -1339,6 +1357,67 @@ class LockTurn(TypedDict):
 
     wait: bool
     dead: bool
+
+class ViewFile(TypedDict):
+    """A file the viewer shows: its role, kind, group and (given its bytes) its check."""
+
+    path: str
+    role: ViewRole
+    kind: str | None
+    group: str
+    check: FileCheck | None
+
+class FileCheck(TypedDict):
+    """A file checked, as `statecore validate --json` prints it, with its document."""
+
+    file: str
+    kind: str
+    records: NotRequired[int]
+    valid: bool
+    errors: list[PlacedIssue]
+    warnings: list[PlacedIssue]
+    document: Json
+
+class PlacedIssue(TypedDict):
+    """A problem of a file and where it is: the line and column where its value starts (null when the file does not tell)."""
+
+    code: str
+    path: str
+    message: str
+    line: int | None
+    column: int | None
+
+class ViewRoute(TypedDict):
+    """How the viewer answers a request."""
+
+    status: int
+    route: ViewRouteName
+    headers: dict[str, str]
+    content_type: NotRequired[str]
+    asset: NotRequired[str]
+    project: NotRequired[str]
+    id: NotRequired[str]
+    code: NotRequired[str]
+    message: NotRequired[str]
+    allow: NotRequired[str]
+
+class ViewRequest(TypedDict):
+    """What the host read of an HTTP request (headers by their meaning; absent: not sent)."""
+
+    method: str
+    path: str
+    host: NotRequired[str]
+    origin: NotRequired[str]
+    token: NotRequired[str]
+    content_type: NotRequired[str]
+    body: NotRequired[str]
+
+class ViewServer(TypedDict):
+    """The viewer's server: its port, this run's token, whether writes are allowed."""
+
+    port: int
+    token: str
+    write: bool
 
 class FctryEvent(TypedDict):
     """One fctry build, verification or context lifecycle event."""

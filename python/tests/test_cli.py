@@ -198,3 +198,20 @@ def test_a_large_integer_is_written_exactly(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     written = (tmp_path / "a.json").read_text(encoding="utf-8")
     assert written == '{\n  "n": 12345678901234567890\n}\n'
+
+
+def test_view_points_to_the_npm_package(tmp_path: Path) -> None:
+    """The viewer's server is the npm package's: the same arguments are checked, then the
+    Python command says how to run it (exit 2, nothing served)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "statecore", "view", ".", "--port", "0"],
+        cwd=tmp_path,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == (
+        "statecore: the viewer's server comes with the npm package (Node): "
+        "run `npx statecore view .` (same options)\n"
+    )

@@ -103,6 +103,37 @@ impl Checked {
         }
     }
 
+    /// Reads and validates `data` as `target`; bytes that are not UTF-8 text are the error
+    /// the parser reports for them (with its line and column).
+    pub fn check_bytes(path: &str, target: Target, data: &[u8]) -> Checked {
+        if let Ok(text) = std::str::from_utf8(data) {
+            return Checked::check(path, target, text);
+        }
+        let (kind, is_log) = match target {
+            Target::Document(kind) => (kind, false),
+            Target::Log(kind, _) => (kind, true),
+        };
+        let mut checked = Checked::new(path, kind);
+        checked.is_log = is_log;
+        let error = if is_log {
+            jsonl::parse_log(data).err()
+        } else {
+            document::read_bytes(kind, data).err()
+        };
+        let error = error.unwrap_or_else(|| {
+            Error::new(
+                crate::Code::Parse,
+                "",
+                "the file's bytes are not UTF-8 text",
+            )
+        });
+        checked.errors.push(Placed {
+            at: place_of(&error),
+            issue: issue_of(error),
+        });
+        checked
+    }
+
     /// `text` read as a document of `kind`, each problem placed through the kind's format.
     fn document(path: &str, kind: &'static str, text: &str) -> Checked {
         let mut checked = Checked::new(path, kind);

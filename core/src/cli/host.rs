@@ -47,6 +47,7 @@ pub struct Host<'f> {
     cwd: Option<&'f str>,
     platform: Option<&'f str>,
     utc_offset: i64,
+    serves: bool,
     event: Option<&'f Map>,
     state: Option<&'f Value>,
     needs: Vec<Value>,
@@ -74,6 +75,10 @@ impl<'f> Host<'f> {
                 .and_then(|e| e.get("utc_offset"))
                 .and_then(Value::as_i64)
                 .unwrap_or(0),
+            serves: env_map
+                .and_then(|e| e.get("serves"))
+                .and_then(Value::as_bool)
+                == Some(true),
             event: facts
                 .and_then(|f| f.get("event"))
                 .and_then(Value::as_object),
@@ -135,6 +140,11 @@ impl<'f> Host<'f> {
     /// The operating system (`linux`, `darwin`), if the host gave it.
     pub fn platform(&self) -> Option<&'f str> {
         self.platform
+    }
+
+    /// Whether the host can serve the viewer (`env.serves`: the npm package's command).
+    pub fn serves(&self) -> bool {
+        self.serves
     }
 
     /// The local time's offset from UTC, in minutes (0 when the host did not say).

@@ -7,7 +7,7 @@
 
 mod agency;
 mod args;
-mod checked;
+pub(crate) mod checked;
 mod fctry;
 mod follow;
 mod help;
@@ -23,6 +23,7 @@ pub mod shapes;
 mod table;
 mod update;
 mod validate;
+mod view;
 mod watch;
 mod writes;
 
@@ -101,6 +102,9 @@ fn serve(
         answer.insert("code".into(), Value::from(u64::from(output.code)));
         if let Some(then) = output.then {
             answer.insert("then".into(), then);
+        }
+        if let Some(serve) = output.serve {
+            answer.insert("serve".into(), serve);
         }
     }
     Ok(Value::Object(answer))

@@ -16,6 +16,8 @@ pub struct Output {
     /// How the command goes on after printing (a `CliThen`: what to watch, timers, its
     /// state); `None`: it ends with `code`.
     pub then: Option<crate::Value>,
+    /// What to serve instead of ending (`view`: a `CliServe`); `None`: nothing.
+    pub serve: Option<crate::Value>,
 }
 
 /// Exit code: a file is invalid.

@@ -55,6 +55,11 @@ pub static ENV: Shape = Shape::exact(
             Ty::Int,
             "The local time's offset from UTC at `now`, in minutes (east positive; absent: 0), for the times a watching command prints.",
         ),
+        Field::opt(
+            "serves",
+            Ty::Bool,
+            "The host can serve the viewer (`view`): the npm package's command.",
+        ),
     ],
 );
 
@@ -306,6 +311,28 @@ pub static NEED: Shape = Shape::exact(
     ],
 );
 
+/// What `view` serves.
+pub static SERVE: Shape = Shape::exact(
+    "CliServe",
+    "What the host serves instead of ending (`view`, docs/viewer.md): the viewer of `root` on 127.0.0.1:`port`.",
+    &[
+        Field::req("root", Ty::Str, "The directory watched (absolute)."),
+        Field::req(
+            "data_dir",
+            Ty::Nullable(&Ty::Str),
+            "agency's data directory, also watched (absolute), or null.",
+        ),
+        Field::req("port", Ty::Whole(0), "The port (0: any free one)."),
+        Field::req("write", Ty::Bool, "Whether the page may change files."),
+        Field::req("token", Ty::Str, "This run's token for writes (empty when read-only)."),
+        Field::req(
+            "banner",
+            Ty::Str,
+            "What to print once listening, its first `{url}` replaced by the page's URL.",
+        ),
+    ],
+);
+
 /// What the command needs, or what it prints.
 pub static ANSWER: Shape = Shape::exact(
     "CliAnswer",
@@ -327,6 +354,11 @@ pub static ANSWER: Shape = Shape::exact(
             "then",
             Ty::Object(&THEN),
             "After printing, go on: wait for a watched file's change or a timer, then call again with `facts.event` (without `then`: exit with `code`).",
+        ),
+        Field::opt(
+            "serve",
+            Ty::Object(&SERVE),
+            "After printing, serve the viewer until interrupted (`view`).",
         ),
     ],
 );

@@ -4,7 +4,7 @@
 
 use super::host::Host;
 use super::out::{Output, Style};
-use super::{agency, fctry, hivemind, inbox, info, logs, update, validate, watch};
+use super::{agency, fctry, hivemind, inbox, info, logs, update, validate, view, watch};
 
 /// An option of a command (`--kind KIND`).
 #[derive(Debug)]
@@ -153,6 +153,7 @@ pub static COMMANDS: &[Command] = &[
         run: validate::show,
     },
     watch::WATCH,
+    view::VIEW,
     Command {
         name: "update",
         operands: "PATH",

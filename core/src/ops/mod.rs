@@ -23,6 +23,7 @@ mod table_hive;
 mod table_hivemind;
 mod table_host;
 mod table_specify;
+mod table_view;
 
 pub use args::{Arg, Args};
 pub use file::{query, update, update_unread, Change, Updated};
@@ -500,6 +501,7 @@ pub fn all() -> impl Iterator<Item = &'static Op> {
         .chain(table_specify::OPS)
         .chain(table_agency::OPS)
         .chain(table_host::OPS)
+        .chain(table_view::OPS)
 }
 
 /// The operation called `name`; `E_ARGUMENT` for an unknown one. Every call of every

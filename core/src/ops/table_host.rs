@@ -154,6 +154,11 @@ pub static CONSTANTS: &[Constant] = &[
         value: lock::DEFAULT_TIMEOUT_MS,
     },
     Constant {
+        name: "view_body_bytes",
+        doc: "The most bytes of a request body the viewer's server reads (it reads one more to tell).",
+        value: crate::view::request::BODY_LIMIT as i64,
+    },
+    Constant {
         name: "token_bytes",
         doc: "How many random bytes a lock token is made of.",
         value: lock::TOKEN_BYTES as i64,

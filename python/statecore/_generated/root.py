@@ -42,6 +42,8 @@ else:
         RunnerStatus,
         SpecifyIndex,
         UpdateResult,
+        ViewFile,
+        ViewRoute,
     )
 
 
@@ -254,6 +256,14 @@ def check_options(set: str, options: object, camel: bool | None = None, also: Se
     """Checks a host's options (``set``: ``update`` or ``append``, plus the keys ``also`` names): null or an object of known keys, else ``E_OPTIONS`` naming the nearest valid key (``camel``: keys in camelCase, as JS spells them)."""
     _call("check_options", (set, options, camel, also))
 
+def view_file(path: str, data: str | bytes | None = None) -> ViewFile | None:
+    """What ``statecore view`` makes of the file at ``path`` (relative, ``/``-separated): its role, kind and group, and with its bytes its check as ``validate --json`` gives it (with the document); null for a file the viewer does not show."""
+    return cast("ViewFile | None", _call("view_file", (path, data)))
+
+def view_request(request: Mapping[str, object], server: Mapping[str, object]) -> ViewRoute:
+    """How the viewer's server answers a request: the route to serve, or a refusal with its status, code and message (foreign Host or Origin, unknown path, method, write without the token), with the headers every answer carries."""
+    return cast("ViewRoute", _call("view_request", (request, server)))
+
 
 __all__ = [
     "apply_update",
@@ -288,4 +298,6 @@ __all__ = [
     "set_value",
     "validate",
     "validate_text",
+    "view_file",
+    "view_request",
 ]

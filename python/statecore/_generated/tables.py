@@ -33,6 +33,8 @@ MAX_DOCUMENT_BYTES = 33554432
 LOCK_GRACE_MS = 2000
 #: How long a host waits for a lock by default, in ms.
 LOCK_TIMEOUT_MS = 10000
+#: The most bytes of a request body the viewer's server reads (it reads one more to tell).
+VIEW_BODY_BYTES = 16384
 #: How many random bytes a lock token is made of.
 TOKEN_BYTES = 16
 #: The hosts' constants by name (``statecore.CONSTANTS``), declared once in the core.
@@ -45,6 +47,7 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "max_document_bytes": 33554432,
     "lock_grace_ms": 2000,
     "lock_timeout_ms": 10000,
+    "view_body_bytes": 16384,
     "token_bytes": 16,
 })
 #: The event log kept with each kind's file (its steps append their line to it).

@@ -1,0 +1,65 @@
+//! The table: the viewer's rules (docs/viewer.md), for its server and its page.
+
+use super::{Access, Module, Op, Out, Param, Returns};
+use crate::error::{Code, Error, Result};
+use crate::report::Report;
+use crate::shape::check::walk;
+use crate::shape::{Shape, Ty};
+use crate::view::shapes as v;
+use crate::Value;
+
+/// `E_OPTIONS` for a key `shape` does not have (with the nearest name), else `E_ARGUMENT`
+/// unless `value` is an object of `shape` (types, required fields).
+fn exact(what: &str, value: &Value, shape: &Shape) -> Result<()> {
+    crate::options::check_deep(what, value, shape)?;
+    let mut report = Report::default();
+    let object = walk(&mut report, value, shape, "");
+    match (object, report.errors.first()) {
+        (Some(_), None) => Ok(()),
+        (_, first) => Err(Error::new(
+            Code::Argument,
+            first.map_or("", |i| i.path.as_str()),
+            format!(
+                "{what} is a {}: {}",
+                shape.name,
+                first.map_or("not an object", |i| i.message.as_str())
+            ),
+        )),
+    }
+}
+
+/// The viewer's operations.
+pub(super) static OPS: &[Op] = &[
+    Op {
+        module: Module::Root,
+        method: "view_file",
+        doc: "What `statecore view` makes of the file at `path` (relative, `/`-separated): its \
+              role, kind and group, and with its bytes its check as `validate --json` gives \
+              it (with the document); null for a file the viewer does not show.",
+        params: &[Param::text("path", Ty::Str), Param::opt_bytes("data")],
+        returns: Returns::json(Ty::Nullable(&Ty::Object(&v::FILE))),
+        access: Access::Pure,
+        run: |a| {
+            let file = crate::view::view_file(a.text(0)?, a.opt_bytes(1));
+            Ok(Out::Json(file.unwrap_or(Value::Null)))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "view_request",
+        doc: "How the viewer's server answers a request: the route to serve, or a refusal with \
+              its status, code and message (foreign Host or Origin, unknown path, method, \
+              write without the token), with the headers every answer carries.",
+        params: &[
+            Param::value("request", Ty::Object(&v::REQUEST)),
+            Param::value("server", Ty::Object(&v::SERVER)),
+        ],
+        returns: Returns::json(Ty::Object(&v::ROUTE)),
+        access: Access::Pure,
+        run: |a| {
+            exact("the request", a.get(0), &v::REQUEST)?;
+            exact("the server", a.get(1), &v::SERVER)?;
+            Ok(Out::Json(crate::view::route(a.get(0), a.get(1))))
+        },
+    },
+];

@@ -1,0 +1,171 @@
+//! The viewer's arguments and results, described once (`crate::shape`): the types of
+//! `view_file` and `view_request` in every host.
+
+use crate::shape::{Enum, Field, Shape, Ty};
+
+/// A file's role in the viewer.
+pub static ROLE: Enum = Enum {
+    name: "ViewRole",
+    doc: "What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`.",
+    values: &[
+        "fctry.state",
+        "fctry.inbox",
+        "fctry.config",
+        "fctry.spec",
+        "fctry.events",
+        "agency.status",
+        "agency.meta",
+        "hivemind.state",
+        "hive.state",
+        "hive.events",
+        "specify.index",
+    ],
+};
+
+/// A problem placed in its file.
+pub static PLACED: Shape = Shape::exact(
+    "PlacedIssue",
+    "A problem of a file and where it is: the line and column where its value starts (null when the file does not tell).",
+    &[
+        Field::req("code", Ty::Str, "Stable code (`E_TYPE`, `W_TORN_TAIL`, ...)."),
+        Field::req("path", Ty::Str, "JSON pointer into the document (a log: into the record)."),
+        Field::req("message", Ty::Str, "What is wrong and what to do."),
+        Field::req("line", Ty::Nullable(&Ty::Whole(1)), "Its line (1-based)."),
+        Field::req("column", Ty::Nullable(&Ty::Whole(1)), "Its column (1-based)."),
+    ],
+);
+
+/// A file's check.
+pub static CHECK: Shape = Shape::exact(
+    "FileCheck",
+    "A file checked, as `statecore validate --json` prints it, with its document.",
+    &[
+        Field::req("file", Ty::Str, "Its path."),
+        Field::req(
+            "kind",
+            Ty::Str,
+            "The kind of its document, or of its log's records.",
+        ),
+        Field::opt(
+            "records",
+            Ty::Whole(0),
+            "A log that reads: how many records it holds.",
+        ),
+        Field::req("valid", Ty::Bool, "No error (warnings allowed)."),
+        Field::req("errors", Ty::List(&Ty::Object(&PLACED)), "Its errors."),
+        Field::req("warnings", Ty::List(&Ty::Object(&PLACED)), "Its warnings."),
+        Field::req(
+            "document",
+            Ty::Json,
+            "The document (a log: its records), or null when the file does not read.",
+        ),
+    ],
+);
+
+/// What the viewer makes of a file.
+pub static FILE: Shape = Shape::exact(
+    "ViewFile",
+    "A file the viewer shows: its role, kind, group and (given its bytes) its check.",
+    &[
+        Field::req("path", Ty::Str, "The path, `/`-separated, without `.` parts."),
+        Field::req("role", Ty::Enum(&ROLE), "What it is to the viewer."),
+        Field::req(
+            "kind",
+            Ty::Nullable(&Ty::Str),
+            "The kind it is checked as (a log: its records' kind); null for the spec.",
+        ),
+        Field::req(
+            "group",
+            Ty::Str,
+            "The directory it belongs to (the project, worktree, run or session; `\"\"`: the watched directory itself).",
+        ),
+        Field::req(
+            "check",
+            Ty::Nullable(&Ty::Object(&CHECK)),
+            "Its check; null without bytes, and for the spec.",
+        ),
+    ],
+);
+
+/// A request to the viewer's server.
+pub static REQUEST: Shape = Shape::exact(
+    "ViewRequest",
+    "What the host read of an HTTP request (headers by their meaning; absent: not sent).",
+    &[
+        Field::req("method", Ty::Str, "The method (`GET`)."),
+        Field::req(
+            "path",
+            Ty::Str,
+            "The request target as sent (`/assets/viewer.js`).",
+        ),
+        Field::opt("host", Ty::Str, "The `Host` header."),
+        Field::opt("origin", Ty::Str, "The `Origin` header."),
+        Field::opt("token", Ty::Str, "The `X-Statecore-Token` header."),
+        Field::opt("content_type", Ty::Str, "The `Content-Type` header."),
+        Field::opt(
+            "body",
+            Ty::Str,
+            "The body as text, read up to `view_body_bytes` + 1 bytes (a POST).",
+        ),
+    ],
+);
+
+/// The server's facts.
+pub static SERVER: Shape = Shape::exact(
+    "ViewServer",
+    "The viewer's server: its port, this run's token, whether writes are allowed.",
+    &[
+        Field::req("port", Ty::Whole(1), "The port it listens on (127.0.0.1)."),
+        Field::req(
+            "token",
+            Ty::Str,
+            "This run's token (`\"\"` when read-only).",
+        ),
+        Field::req(
+            "write",
+            Ty::Bool,
+            "Whether the page may change files (`--write`).",
+        ),
+    ],
+);
+
+/// What a request gets.
+pub static ROUTE_NAME: Enum = Enum {
+    name: "ViewRouteName",
+    doc: "What the host serves: the page, a bundled file, the event stream, an inbox item's dismissal, or a refusal.",
+    values: &["page", "asset", "events", "dismiss", "refused"],
+};
+
+/// The answer to a request.
+pub static ROUTE: Shape = Shape::exact(
+    "ViewRoute",
+    "How the viewer answers a request.",
+    &[
+        Field::req("status", Ty::Whole(200), "The HTTP status."),
+        Field::req("route", Ty::Enum(&ROUTE_NAME), "What to serve."),
+        Field::req(
+            "headers",
+            Ty::Map(&Ty::Str),
+            "Headers every answer carries (security and caching).",
+        ),
+        Field::opt(
+            "content_type",
+            Ty::Str,
+            "The `Content-Type` of what is served.",
+        ),
+        Field::opt(
+            "asset",
+            Ty::Str,
+            "`asset`: the bundled file's name (looked up, never joined to a path).",
+        ),
+        Field::opt("project", Ty::Str, "`dismiss`: the fctry project's group."),
+        Field::opt("id", Ty::Str, "`dismiss`: the inbox item's id."),
+        Field::opt(
+            "code",
+            Ty::Str,
+            "`refused`: a stable code (`E_VIEW_HOST`, ...).",
+        ),
+        Field::opt("message", Ty::Str, "`refused`: why, and what to do."),
+        Field::opt("allow", Ty::Str, "`refused` with 405: the methods allowed."),
+    ],
+);

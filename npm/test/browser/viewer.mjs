@@ -1,0 +1,146 @@
+// The viewer's page in headless Chromium (docs/viewer.md § Tests): `cd npm && node
+// test/browser/viewer.mjs`. Starts `statecore view --write` on a workspace with every protocol
+// (examples/view_workspace.mjs), opens the page through playwright-core, checks each panel's
+// content, changes files from a Python and a Node process and sees each change on the page
+// within a second, sees a torn file reported with its error, dismisses an inbox item from the
+// page, and keeps screenshots in target/viewer-screenshots/. Prints `viewer: N passed, M
+// failed` and exits non-zero on any failure.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { chromium } from "playwright-core";
+import { buildWorkspace } from "../../../examples/view_workspace.mjs";
+import { PYTHON, REPO, startViewer } from "../helpers/viewer.mjs";
+
+const SHOTS = join(REPO, "target", "viewer-screenshots");
+const run = promisify(execFile);
+const results = [];
+
+/** Runs one named check; a failure is recorded, and the next checks go on. */
+async function check(name, body) {
+  try {
+    await body();
+    results.push([name, null]);
+  } catch (error) {
+    results.push([name, error]);
+  }
+}
+
+/** Fails unless `actual` holds `expected`. */
+function includes(actual, expected, what) {
+  if (!String(actual).includes(expected)) {
+    throw new Error(`${what}: ${JSON.stringify(expected)} not in ${JSON.stringify(String(actual).slice(0, 400))}`);
+  }
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "statecore-viewer-"));
+  mkdirSync(SHOTS, { recursive: true });
+  const where = await buildWorkspace(dir);
+  const viewer = await startViewer(dir, ["--write"]);
+  const userDataDir = mkdtempSync(join(tmpdir(), "statecore-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    timeout: 60_000,
+  });
+  const errors = [];
+  const outside = [];
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("request", (r) => {
+      if (!r.url().startsWith(viewer.url)) outside.push(r.url());
+    });
+    await page.goto(viewer.url);
+    await page.waitForSelector("body[data-ready='1']", { timeout: 20_000 });
+    const text = (testid) => page.locator(`[data-testid='${testid}']`).first().innerText();
+
+    await check("fctry: the status line, the spec's active section, the DAG, the inbox, the feed, context health", async () => {
+      includes(await text("status-line"), "executor-build", "status line");
+      includes(await text("active-section"), "Core Flow", "active section");
+      const dag = await text("dag");
+      for (const chunk of ["Cart model", "Address form", "Payment", "Receipt email"]) includes(dag, chunk, "DAG");
+      const items = await page.locator("[data-testid='inbox'] [data-item-id]").count();
+      if (items !== 2) throw new Error(`inbox: ${items} items, not 2`);
+      includes(await text("inbox"), "Make checkout one page", "inbox");
+      includes(await text("feed"), "4/4 checks passed", "feed");
+      includes(await text("context-health"), "subagent", "context health");
+    });
+    await check("agency: the ls table and a run's details", async () => {
+      const ls = await text("agency-ls");
+      includes(ls, "checkout-page", "agency ls");
+      includes(ls, "receipt-email", "agency ls");
+      await page.locator("[data-testid='agency-ls'] >> text=checkout-page").first().click();
+      await page.waitForSelector("[data-testid='agency-show']", { timeout: 5000 });
+      includes(await text("agency-show"), "Which payment provider?", "agency show");
+    });
+    await check("Hivemind: the diagram with the current state, the agents", async () => {
+      await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='executing'] svg", { timeout: 15_000 });
+      includes((await text("hivemind-agents")).toLowerCase(), "worker1", "agents");
+    });
+    await check("hive and specify panels", async () => {
+      const hive = await text("hive");
+      for (const worker of ["researcher", "writer", "tester"]) includes(hive, worker, "hive");
+      includes(await text("specify"), "What does a failed login show?", "specify");
+    });
+    await check("every file valid in the Files panel", async () => {
+      const invalid = await page.locator("[data-file][data-verdict='invalid']").count();
+      const all = await page.locator("[data-file]").count();
+      if (invalid !== 0 || all < 15) throw new Error(`files: ${all} rows, ${invalid} invalid`);
+    });
+    await page.screenshot({ path: join(SHOTS, "1-workspace.png"), fullPage: true });
+
+    await check("a Python agent's step is on the page within a second", async () => {
+      await run(PYTHON, ["-c", `import statecore.fctry as f\nf.complete_step(${JSON.stringify(where.shop)}, "executor-build", {"summary": "built"})\nf.start_step(${JSON.stringify(where.shop)}, "scenario-crafter")`]);
+      await page.waitForFunction(() => document.querySelector("[data-testid='status-line']")?.innerText.includes("scenario-crafter"), null, { timeout: 1000 });
+    });
+    await check("a Node agent's inbox item is on the page within a second", async () => {
+      const lib = join(REPO, "npm", "lib", "fctry.cjs");
+      await run(process.execPath, ["-e", `require(${JSON.stringify(lib)}).inboxAddSync(${JSON.stringify(where.shop)}, "feature", "Gift cards")`]);
+      await page.waitForFunction(() => document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: 1000 });
+    });
+    await check("a Hivemind transition is on the page within a second, with its notification", async () => {
+      writeFileSync(join(where.team, "workspace", "checkpoint.md"), "# Checkpoint\n");
+      const lib = join(REPO, "npm", "lib", "hivemind.cjs");
+      await run(process.execPath, ["-e", `require(${JSON.stringify(lib)}).onFileSync(${JSON.stringify(where.team)}, "workspace/checkpoint.md", "# Checkpoint\\n")`]);
+      await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='checkpoint']", { timeout: 1000 });
+      includes(await text("hivemind-notifications"), "checkpoint", "notifications");
+    });
+    await check("a torn state file is reported with its error, not a blank panel", async () => {
+      writeFileSync(join(where.shop, ".fctry", "state.json"), '{\n  "workflowStep": "exec');
+      await page.waitForSelector("[data-file='dir:shop/.fctry/state.json'][data-verdict='invalid']", { timeout: 1000 });
+      includes(await page.locator("[data-panel^='fctry:']").first().innerText(), "E_PARSE", "the fctry panel");
+      await page.screenshot({ path: join(SHOTS, "2-torn-state.png"), fullPage: true });
+    });
+    await check("an inbox item dismissed from the page: a locked update, seen back live", async () => {
+      const item = page.locator("[data-testid='inbox'] [data-item-id]").filter({ hasText: "Gift cards" });
+      await item.getByRole("button", { name: /dismiss/i }).click();
+      await page.waitForFunction(() => !document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: 2000 });
+    });
+    await check("nothing fetched from outside the viewer, no page error", async () => {
+      if (outside.length) throw new Error(`requests outside the viewer: ${outside.join(", ")}`);
+      if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
+    });
+    await page.screenshot({ path: join(SHOTS, "3-after-changes.png"), fullPage: true });
+  } finally {
+    await context.close();
+    await viewer.stop();
+    rmSync(userDataDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const failed = results.filter(([, e]) => e);
+  for (const [name, error] of failed) console.error(`FAIL ${name}\n  ${error?.stack ?? error}`);
+  console.log(`viewer: ${results.length - failed.length} passed, ${failed.length} failed (screenshots: ${SHOTS})`);
+  process.exit(failed.length || results.length === 0 ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log("viewer: 0 passed, 1 failed");
+  process.exit(1);
+});

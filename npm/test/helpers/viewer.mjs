@@ -1,0 +1,119 @@
+// Helpers of the viewer's tests (viewer_server.test.mjs, browser/viewer.mjs): start
+// `statecore view` as a process, make raw HTTP requests with chosen headers, and read its
+// Server-Sent Events.
+import { spawn } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/statecore.cjs", import.meta.url));
+export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+export const PYTHON = `${REPO}.venv/bin/python`;
+
+/** Starts `statecore view DIR --port 0 ...args`; resolves with its URL once it has printed it. */
+export function startViewer(dir, args = []) {
+  const child = spawn(process.execPath, [BIN, "view", dir, "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      const m = stdout.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
+      if (m) resolve({ child, url: m[0], port: Number(m[1]), banner: stdout, stop: () => stop(child) });
+    });
+    child.on("exit", (code) => reject(new Error(`statecore view exited (${code}): ${stderr}`)));
+  });
+}
+
+/** Ends a viewer process and waits for it. */
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.on("exit", resolve);
+    child.kill("SIGINT");
+  });
+}
+
+/**
+ * One HTTP request to 127.0.0.1:port with exactly the headers given (`host: null` sends none):
+ * `{status, headers, body}`.
+ */
+export function request(port, { method = "GET", path = "/", headers = {}, body } = {}) {
+  const sent = { host: `127.0.0.1:${port}`, ...headers };
+  if (sent.host === null) delete sent.host;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: "127.0.0.1", port, method, path, headers: sent, setHost: false },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
+    req.on("error", reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/** The page's token, read from its HTML as the page reads it. */
+export async function pageToken(port) {
+  const page = await request(port);
+  return page.body.match(/name="statecore-token" content="([0-9a-f]*)"/)?.[1] ?? null;
+}
+
+/**
+ * Reads `/events`: `events` (each `{event, data}`, in order), `waitFor(predicate, ms)` (the
+ * first event, from `from` on, that matches), `close()`.
+ */
+export function openEvents(port) {
+  const events = [];
+  const waiters = new Set();
+  let res;
+  const req = httpRequest({ host: "127.0.0.1", port, path: "/events", headers: { host: `127.0.0.1:${port}` } }, (r) => {
+    res = r;
+    let buffer = "";
+    r.setEncoding("utf8");
+    r.on("data", (chunk) => {
+      buffer += chunk;
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = block.match(/^event: (.*)$/m)?.[1];
+        const data = block.match(/^data: (.*)$/m)?.[1];
+        if (!event) continue;
+        events.push({ event, data: JSON.parse(data), at: performance.now() });
+        for (const waiter of waiters) waiter();
+      }
+    });
+  });
+  req.end();
+  const waitFor = (predicate, ms, from = 0) =>
+    new Promise((resolve, reject) => {
+      const look = () => {
+        const found = events.slice(from).find(predicate);
+        if (found) {
+          waiters.delete(look);
+          clearTimeout(timer);
+          resolve(found);
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(look);
+        reject(new Error(`no matching event within ${ms} ms; got ${events.map((e) => e.event + ":" + (e.data.path ?? "") + (e.data.data ? " " + text(e).slice(0, 60) : "")).join(", ")}`));
+      }, ms);
+      waiters.add(look);
+      look();
+    });
+  return { events, waitFor, close: () => (res ? res.destroy() : req.destroy()) };
+}
+
+/** The text of a file event's bytes. */
+export function text(event) {
+  return event.data.data === null ? null : Buffer.from(event.data.data, "base64").toString("utf8");
+}
