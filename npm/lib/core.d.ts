@@ -251,7 +251,7 @@ export interface CliServe {
   root: string;
   /** agency's data directory, also watched (absolute), or null. */
   data_dir: string | null;
-  /** The port (0: any free one). */
+  /** The port (0: a free one, chosen when listening). */
   port: number;
   /** Whether the page may change files. */
   write: boolean;

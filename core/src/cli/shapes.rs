@@ -322,7 +322,7 @@ pub static SERVE: Shape = Shape::exact(
             Ty::Nullable(&Ty::Str),
             "agency's data directory, also watched (absolute), or null.",
         ),
-        Field::req("port", Ty::Whole(0), "The port (0: any free one)."),
+        Field::req("port", Ty::Whole(0), "The port (0: a free one, chosen when listening)."),
         Field::req("write", Ty::Bool, "Whether the page may change files."),
         Field::req("token", Ty::Str, "This run's token for writes (empty when read-only)."),
         Field::req(
