@@ -44,13 +44,20 @@ impl Log {
 
 /// Parses a JSONL log.
 pub fn parse_log(bytes: &[u8]) -> Result<Log> {
+    parse_log_from(bytes, 1)
+}
+
+/// Parses a part of a JSONL log that starts at its line `first_line` (1-based) and at a line's
+/// start: the lines of the result and of its errors are the file's. A part that is not the
+/// file's end ends with a line break, so its lines are all complete.
+pub fn parse_log_from(bytes: &[u8], first_line: usize) -> Result<Log> {
     let mut records = Vec::new();
     let mut lines = Vec::new();
     let mut failed: Option<(usize, usize, Error)> = None;
     let mut offset = 0usize;
     let mut needs_newline = false;
     for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line_no = index.saturating_add(1);
+        let line_no = index.saturating_add(first_line);
         let start = offset;
         offset = offset.saturating_add(raw.len()).saturating_add(1);
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);

@@ -86,9 +86,9 @@ pub struct LogFile {
     pub name: &'static str,
     /// The kind of each of its records (`hive.event`).
     pub record: &'static str,
-    /// Its replay: the file's state rebuilt from the log's bytes, for the session named by
-    /// the log's directory, bad lines skipped and reported (`hive::recover_state`).
-    pub replay: fn(&[u8], &str, bool) -> Result<Value>,
+    /// Its replay, fed in parts: the file's state rebuilt from the log's bytes for the session
+    /// named by the log's directory, bad lines skipped and reported (`hive::replay_part`).
+    pub replay: fn(Option<&Value>, &str, &[u8], bool) -> Result<crate::hive::ReplayStep>,
 }
 
 /// The file name, as messages show it.
@@ -233,7 +233,7 @@ pub static KINDS: &[Kind] = &[
             log: Some(LogFile {
                 name: "EVENTS.jsonl",
                 record: "hive.event",
-                replay: crate::hive::recover_state,
+                replay: crate::hive::replay_part,
             }),
         }),
         format: Format::Json,

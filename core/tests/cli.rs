@@ -61,6 +61,33 @@ fn read_fact(root: &Path, path: &str, limit: Option<usize>) -> Value {
     }
 }
 
+/// A page of a file as the hosts report it: at most `limit` bytes from `offset`, cut back to
+/// their last line break unless the file ends within them.
+fn page_fact(root: &Path, path: &str, offset: u64, limit: u64) -> Value {
+    let mut fact = read_fact(root, path, None);
+    let Some(text) = fact.get("text").and_then(Value::as_str).map(str::to_owned) else {
+        return fact;
+    };
+    let bytes = text.as_bytes();
+    let size = bytes.len() as u64;
+    let start = usize::try_from(offset.min(size)).unwrap();
+    let end = usize::try_from(offset.saturating_add(limit).min(size)).unwrap();
+    let mut part = &bytes[start..end];
+    if (end as u64) < size {
+        let cut = part.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        part = &part[..cut];
+    }
+    let map = fact.as_object_mut().unwrap();
+    map.insert(
+        "text".into(),
+        Value::from(String::from_utf8(part.to_vec()).unwrap()),
+    );
+    map.insert("offset".into(), Value::from(offset));
+    map.insert("limit".into(), Value::from(limit));
+    map.insert("size".into(), Value::from(size));
+    fact
+}
+
 /// The first `limit` bytes of `bytes`, cut back to their last line break when there are more.
 fn head(mut bytes: Vec<u8>, limit: Option<usize>) -> Vec<u8> {
     if let Some(limit) = limit.filter(|l| bytes.len() > *l) {
@@ -288,7 +315,10 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
     let mut vars = Map::new();
     let mut tmux = Value::Null;
     let mut random = Value::Null;
-    for _ in 0..16 {
+    let mut carry = Value::Null;
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    let mut rounds = 0;
+    while rounds < 16 {
         let mut request = statecore::json!({
             "argv": Value::Array(argv.to_vec()),
             "env": {"tty": false, "no_color": no_color, "now": now, "cwd": root.to_str().unwrap(), "platform": "linux"},
@@ -307,7 +337,7 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
                 .unwrap()
                 .insert(key.clone(), value.clone());
         }
-        for (key, value) in [("tmux", &tmux), ("random", &random)] {
+        for (key, value) in [("tmux", &tmux), ("random", &random), ("carry", &carry)] {
             if !value.is_null() {
                 facts
                     .as_object_mut()
@@ -315,13 +345,28 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
                     .insert(key.into(), value.clone());
             }
         }
-        let answer = cli::run(&request).unwrap();
+        let mut answer = cli::run(&request).unwrap();
+        let text = |key: &str| answer.get(key).and_then(Value::as_str).unwrap_or("");
+        stdout.push_str(text("stdout"));
+        stderr.push_str(text("stderr"));
         let Some(needs) = answer.get("needs").and_then(Value::as_array) else {
+            let map = answer.as_object_mut().unwrap();
+            map.insert("stdout".into(), Value::from(stdout));
+            map.insert("stderr".into(), Value::from(stderr));
             return answer;
         };
+        // A round that reads a log on (it carries) is not one that keeps asking.
+        carry = answer.get("carry").cloned().unwrap_or(Value::Null);
+        if carry.is_null() {
+            rounds += 1;
+        }
         for need in needs {
             let path = need["path"].as_str().unwrap();
-            if need["op"] == "read" {
+            if let (true, Some(offset)) = (need["op"] == "read", need.get("offset")) {
+                let offset = offset.as_u64().unwrap();
+                let limit = need["limit"].as_u64().unwrap();
+                files.insert(path.into(), page_fact(root, path, offset, limit));
+            } else if need["op"] == "read" {
                 let limit = need.get("limit").and_then(Value::as_u64);
                 let limit = limit.map(|l| usize::try_from(l).unwrap());
                 files.insert(path.into(), read_fact(root, path, limit));
@@ -391,6 +436,42 @@ pub fn check(name: &str, expect: &Value, root: &Path, output: (&str, &str, u64))
     }
 }
 
+/// The variable that sets the size of a log's pages.
+const PAGE_VAR: &str = "STATECORE_PAGE_BYTES";
+
+/// Runs one case of the corpus with `env`, and checks what it expects.
+fn run_case(case: &Value, env: &Map) {
+    let name = case["name"].as_str().unwrap();
+    let page = env.get(PAGE_VAR).and_then(Value::as_str).unwrap_or("");
+    let label = format!("{name} (pages of {page} bytes)");
+    let name = if page.is_empty() { name } else { &label };
+    let root = scratch(name);
+    for (file, text) in case
+        .get("files")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let full = root.join(file.as_str());
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text.as_str().unwrap()).unwrap();
+    }
+    set_mtimes(&root, case);
+    let given = Given {
+        stdin: case
+            .get("stdin")
+            .cloned()
+            .unwrap_or_else(|| Value::from("")),
+        locked: strings(case, "locked"),
+        tmux: strings(case, "tmux"),
+    };
+    let argv = case["argv"].as_array().unwrap();
+    let (stdout, stderr, code) =
+        follow::drive(&root, case, |wake| run(&root, argv, env, &given, wake));
+    check(name, &case["expect"], &root, (&stdout, &stderr, code));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 #[test]
 fn the_command_line_corpus() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cli");
@@ -404,35 +485,21 @@ fn the_command_line_corpus() {
     for path in paths {
         let corpus = json::parse(&std::fs::read(&path).unwrap()).unwrap();
         for case in corpus["cases"].as_array().unwrap() {
-            let name = case["name"].as_str().unwrap();
-            let root = scratch(name);
-            for (file, text) in case
-                .get("files")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                let full = root.join(file.as_str());
-                std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-                std::fs::write(full, text.as_str().unwrap()).unwrap();
-            }
             let empty = Map::new();
             let env = case.get("env").and_then(Value::as_object).unwrap_or(&empty);
-            set_mtimes(&root, case);
-            let given = Given {
-                stdin: case
-                    .get("stdin")
-                    .cloned()
-                    .unwrap_or_else(|| Value::from("")),
-                locked: strings(case, "locked"),
-                tmux: strings(case, "tmux"),
+            // Every case again with logs read in small pages: the same output.
+            let pages: &[Option<&str>] = match env.contains_key(PAGE_VAR) {
+                true => &[None],
+                false => &[None, Some("1"), Some("7"), Some("64")],
             };
-            let argv = case["argv"].as_array().unwrap();
-            let (stdout, stderr, code) =
-                follow::drive(&root, case, |wake| run(&root, argv, env, &given, wake));
-            check(name, &case["expect"], &root, (&stdout, &stderr, code));
-            std::fs::remove_dir_all(&root).unwrap();
-            count += 1;
+            for page in pages {
+                let mut env = env.clone();
+                if let Some(page) = page {
+                    env.insert(PAGE_VAR.into(), Value::from(*page));
+                }
+                run_case(case, &env);
+                count += 1;
+            }
         }
     }
     assert!(count > 30, "the corpus has {count} cases");
@@ -450,5 +517,71 @@ fn the_docs_list_every_command() {
             format!("| `{} {}` |", command.name, command.operands)
         };
         assert!(docs.contains(&row), "docs/cli.md lacks the row {row}");
+    }
+}
+
+#[test]
+fn a_line_longer_than_the_longest_page_is_an_error_at_its_line() {
+    let root = scratch("a line longer than the longest page");
+    let mut log = String::from("{\"n\": 1}\n{\"text\": \"");
+    log.push_str(&"x".repeat(17 * 1024 * 1024));
+    log.push_str("\"}\n{\"n\": 3}\n");
+    std::fs::write(root.join("big.jsonl"), log).unwrap();
+    let given = Given {
+        stdin: Value::from(""),
+        locked: Vec::new(),
+        tmux: Vec::new(),
+    };
+    let argv = [
+        Value::from("log"),
+        Value::from("read"),
+        Value::from("big.jsonl"),
+    ];
+    let answer = run(&root, &argv, &Map::new(), &given, &Map::new());
+    assert_eq!(answer["code"], Value::from(1u64));
+    assert_eq!(answer["stdout"], Value::from(""));
+    assert_eq!(
+        answer["stderr"],
+        Value::from(
+            "big.jsonl:2: error E_LIMIT: line 2 is longer than 16777216 bytes, the longest line \
+             the command line reads\n"
+        )
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn the_corpus_asks_every_command_and_group_for_its_help() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cli");
+    let mut asked = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let corpus = json::parse(&std::fs::read(&path).unwrap()).unwrap();
+        for case in corpus["cases"].as_array().unwrap() {
+            let argv: Vec<&str> = case["argv"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            match argv.as_slice() {
+                ["help", words @ ..] => asked.insert(words.join(" ")),
+                [words @ .., "--help"] => asked.insert(words.join(" ")),
+                _ => false,
+            };
+        }
+    }
+    for command in cli::COMMANDS {
+        let words: Vec<&str> = command.name.split(' ').collect();
+        for end in 1..=words.len() {
+            let name = words[..end].join(" ");
+            assert!(
+                asked.contains(&name),
+                "no case of tests/cli/ asks `statecore {name} --help`"
+            );
+        }
     }
 }

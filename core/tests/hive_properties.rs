@@ -177,6 +177,34 @@ proptest! {
         let deduped = hive::recover_state(&doubled, "s1", false).unwrap();
         prop_assert_eq!(recovered(&deduped), state.clone());
         prop_assert_eq!(deduped.get("duplicates").unwrap().as_u64(), Some(1));
+        // In parts cut at line ends, the replay carried between them as JSON text (a command
+        // reading the log in pages): the same as whole, the repeated line applied once even
+        // when the two copies are in different parts.
+        let ends: Vec<usize> = doubled
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .map(|(i, _)| i + 1)
+            .collect();
+        let mut at: Vec<usize> = cuts.iter().map(|c| ends[c.index(ends.len())]).collect();
+        at.sort_unstable();
+        at.dedup();
+        let (mut carry, mut from, mut done) = (None::<Value>, 0, None);
+        let last_cut = doubled.len();
+        for cut in at.into_iter().filter(|c| *c < last_cut).chain([last_cut]) {
+            let last = cut == last_cut;
+            match hive::replay_part(carry.as_ref(), "s1", &doubled[from..cut], last).unwrap() {
+                hive::ReplayStep::Going(value) => {
+                    let text = statecore::json::serialize_compact(&value);
+                    carry = Some(statecore::json::parse(text.as_bytes()).unwrap());
+                }
+                hive::ReplayStep::Done(value) => done = Some(value),
+            }
+            from = cut;
+        }
+        let in_parts = done.unwrap();
+        prop_assert_eq!(&in_parts, &hive::recover_state(&doubled, "s1", true).unwrap());
+        prop_assert_eq!(in_parts.get("duplicates").unwrap().as_u64(), Some(1));
         // Torn: the last line cut short is dropped, the rest rebuilds the state before it.
         if lines.len() > 1 {
             let last = lines.last().unwrap();

@@ -18,6 +18,7 @@ const { writeFact } = require("../lib/cli-writes.cjs");
 /** What the core knows of the process, for each call: the time now (`STATECORE_NOW` wins). */
 function environment() {
   const env = { tty: Boolean(process.stdout.isTTY), no_color: Boolean(process.env.NO_COLOR) };
+  env.progress = Boolean(process.stderr.isTTY);
   env.now = process.env.STATECORE_NOW || new Date().toISOString();
   env.cwd = process.cwd();
   env.platform = process.platform;
@@ -49,7 +50,7 @@ function main(argv) {
  * tmux's sessions, random bytes, a write carried out.
  */
 function gather(need, facts) {
-  if (need.op === "read") facts.files[need.path] = readFact(need.path, need.limit);
+  if (need.op === "read") facts.files[need.path] = readFact(need.path, need.limit, need.offset);
   else if (need.op === "stdin") facts.stdin = readStdin();
   else if (need.op === "list") facts.dirs[need.path] = listFact(need.path, need.names ?? []);
   else if (need.op === "env") facts.env[need.path] = process.env[need.path] ?? null;

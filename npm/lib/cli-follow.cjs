@@ -41,8 +41,31 @@ function writeAll(fd, text) {
 
 /** Prints an answer: its standard output, then its standard error. */
 function printAnswer(answer) {
+  clearProgress();
   writeAll(1, answer.stdout ?? "");
   writeAll(2, answer.stderr ?? "");
+}
+
+/** True while a progress line is on standard error (a terminal). */
+let progressShown = false;
+
+/** Takes the progress line off standard error, if one is there. */
+function clearProgress() {
+  if (progressShown) writeAll(2, "\r\x1b[K");
+  progressShown = false;
+}
+
+/**
+ * Prints what an answer that asks for more brings: the output so far (a log printed in pages),
+ * and its progress line, written over the previous one (the core gives one only when the host
+ * said standard error is a terminal, `env.progress`).
+ */
+function printPartial(answer) {
+  if (answer.stdout || answer.stderr) printAnswer(answer);
+  if (answer.progress) {
+    writeAll(2, `\r\x1b[K${answer.progress}`);
+    progressShown = true;
+  }
 }
 
 /**
@@ -210,7 +233,8 @@ class Waiting {
  * `gather(need, facts)` adds a need's fact. Each answer is printed; one with `then` goes on:
  * the next call has `{argv, env: options.env(), facts: {event, state}}`. `options` (for
  * tests): `program` (in the messages of what should never happen), `env()` (a new call's
- * env, with the time now), `clock()` (ms), `sleep(ms)`, `output(answer)` (prints it).
+ * env, with the time now), `clock()` (ms), `sleep(ms)`, `output(answer)` (prints it),
+ * `partial(answer)` (prints an answer that asks for more: output so far, progress).
  */
 function follow(call, request, gather, options = {}) {
   const o = {
@@ -219,11 +243,12 @@ function follow(call, request, gather, options = {}) {
     clock: () => performance.now(),
     sleep: sleepSync,
     output: printAnswer,
+    partial: printPartial,
     ...options,
   };
   const waiting = new Waiting(o.clock);
   for (;;) {
-    const answer = settle(call, request, gather, o.program);
+    const answer = settle(call, request, gather, o.program, o.partial);
     const then = answer.then;
     if (then) waiting.take(then);
     o.output(answer);

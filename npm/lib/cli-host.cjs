@@ -16,9 +16,10 @@ const MAX_ROUNDS = 16;
 
 /**
  * A file as the core wants it: its UTF-8 text, or why there is none. `limit`: only its first
- * bytes, cut back to their last line break when the file is longer.
+ * bytes, cut back to their last line break when the file is longer; with `offset`, a page
+ * (`pageFact`).
  */
-function readFact(file, limit) {
+function readFact(file, limit, offset) {
   let stat;
   try {
     stat = fs.statSync(file);
@@ -29,6 +30,7 @@ function readFact(file, limit) {
   }
   if (stat.isDirectory()) return { error: "directory" };
   if (!stat.isFile()) return { error: "special" };
+  if (offset !== undefined) return pageFact(file, offset, limit, stat);
   let bytes;
   try {
     bytes = limit === undefined ? fs.readFileSync(file) : readHead(file, limit);
@@ -37,6 +39,36 @@ function readFact(file, limit) {
   }
   const text = decode(bytes);
   return text === null ? { error: "not_text" } : { text, mtime: Math.floor(stat.mtimeMs) };
+}
+
+/**
+ * A page of a log (docs/cli.md § Logs read in pages): at most `limit` bytes from `offset`, cut
+ * back to their last line break unless the file ends within them, with `offset`, `limit` and
+ * the file's `size` given back. Only the page's bytes are read.
+ */
+function pageFact(file, offset, limit, stat) {
+  let bytes;
+  let size;
+  try {
+    const fd = fs.openSync(file, "r");
+    try {
+      size = fs.fstatSync(fd).size;
+      bytes = Buffer.alloc(Math.max(0, Math.min(limit, size - offset)));
+      let length = 0;
+      for (let n = -1; n !== 0 && length < bytes.length; length += n) {
+        n = fs.readSync(fd, bytes, length, bytes.length - length, offset + length);
+      }
+      bytes = bytes.subarray(0, length);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    return { error: "unreadable", message: String(error.code ?? "EIO") };
+  }
+  if (offset + bytes.length < size) bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
+  const text = decode(bytes);
+  if (text === null) return { error: "not_text" };
+  return { text, mtime: Math.floor(stat.mtimeMs), offset, limit, size };
 }
 
 /** UTF-8 text, or null for bytes that are not (a BOM is kept, as Python keeps it). */
@@ -127,22 +159,42 @@ function listFact(dir, names) {
 /**
  * One call to its answer: `call(request)` answers with what to print or what it needs;
  * `gather(need, facts)` adds each need's fact to `request.facts` and the core is asked again
- * (at most MAX_ROUNDS times). What should never happen (the core refuses the request, or keeps
- * asking) is an answer too: its message, naming `program`, on standard error and code 2.
+ * (at most MAX_ROUNDS times, not counting the rounds of a log read in pages: those that
+ * `carry`). An answer with needs may also bring output so far and a progress line:
+ * `partial(answer)` prints them (without it, the output is added to the final answer's). What
+ * should never happen (the core refuses the request, or keeps asking) is an answer too: its
+ * message, naming `program`, on standard error and code 2.
  */
-function settle(call, request, gather, program) {
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+function settle(call, request, gather, program, partial) {
+  const kept = { stdout: "", stderr: "" };
+  const done = (answer) => {
+    delete request.facts.carry;
+    if (partial || (kept.stdout === "" && kept.stderr === "")) return answer;
+    return { ...answer, stdout: kept.stdout + (answer.stdout ?? ""), stderr: kept.stderr + (answer.stderr ?? "") };
+  };
+  for (let round = 0; round < MAX_ROUNDS; ) {
     let answer;
     try {
       answer = call(request);
     } catch (error) {
       // What the core refuses of a request, or cannot hand to JavaScript (E_PRECISION).
-      return { stdout: "", stderr: `${program}: ${error?.code ?? "error"}: ${error?.message ?? error}\n`, code: 2 };
+      return done({ stdout: "", stderr: `${program}: ${error?.code ?? "error"}: ${error?.message ?? error}\n`, code: 2 });
     }
-    if (!answer.needs) return answer;
+    if (!answer.needs) return done(answer);
+    if (answer.carry === undefined) {
+      delete request.facts.carry;
+      round += 1;
+    } else {
+      request.facts.carry = answer.carry;
+    }
+    if (partial) partial(answer);
+    else {
+      kept.stdout += answer.stdout ?? "";
+      kept.stderr += answer.stderr ?? "";
+    }
     for (const need of answer.needs) gather(need, request.facts);
   }
-  return { stdout: "", stderr: `${program}: the command kept asking for more files (a statecore bug)\n`, code: 2 };
+  return done({ stdout: "", stderr: `${program}: the command kept asking for more files (a statecore bug)\n`, code: 2 });
 }
 
 /**

@@ -187,9 +187,9 @@ export interface Issue {
 export interface CliAnswer {
   /** What to gather, then call again with it in `facts`. */
   needs?: CliNeed[];
-  /** Standard output. */
+  /** Standard output (with `needs`: the output so far of a log printed in pages, printed before gathering). */
   stdout?: string;
-  /** Standard error. */
+  /** Standard error (with `needs`: as `stdout`). */
   stderr?: string;
   /** The exit code: 0 done, 1 a file is invalid, 2 usage or I/O. */
   code?: number;
@@ -197,6 +197,10 @@ export interface CliAnswer {
   then?: CliThen;
   /** After printing, serve the viewer until interrupted (`view`). */
   serve?: CliServe;
+  /** With `needs`: what a command reading a log in pages keeps; give it back as `facts.carry`. */
+  carry?: Json;
+  /** With `needs` (and `env.progress`): how far a long piece of work is, for standard error, written over in place (`checking PATH: 45% (31.2 of 69.1 MB)`). */
+  progress?: string;
 }
 
 /** A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`). */
@@ -209,6 +213,8 @@ export interface CliNeed {
   names?: string[];
   /** For `read`: read only the file's first `limit` bytes, cut back to their last line break when the file is longer. */
   limit?: number;
+  /** For `read`: read a page: at most `limit` bytes from byte `offset`, cut back to their last line break unless the file ends within them (no line break: an empty page), given with `offset`, `limit` and the file's `size`. */
+  offset?: number;
   /** For `update`: the document kind. */
   kind?: DocumentKind;
   /** For `update`: the change as the host's update routine names it (`merge`, `set_value`, a writer of the table). */
@@ -287,6 +293,8 @@ export interface CliEnv {
   utc_offset?: number;
   /** The host can serve the viewer (`view`): the npm package's command. */
   serves?: boolean;
+  /** Standard error is a terminal: the host shows an answer's `progress` line there. */
+  progress?: boolean;
 }
 
 /** What the host read and listed for the command so far, by path. */
@@ -309,6 +317,8 @@ export interface CliFacts {
   event?: CliEvent;
   /** For a continuing command: the previous answer's `then.state`. */
   state?: Json;
+  /** For a command reading a log in pages: the previous answer's `carry` (absent after an answer without one). */
+  carry?: Json;
 }
 
 /** A file the host read: its text, or why it has none. */
@@ -321,6 +331,12 @@ export interface CliFile {
   error?: CliFileError;
   /** For `unreadable`: the system error's name (`EACCES`, `ELOOP`). */
   message?: string;
+  /** For a page (a read with `offset`): the need's `offset`, given back. */
+  offset?: number;
+  /** For a page: the need's `limit`, given back. */
+  limit?: number;
+  /** For a page: the file's size in bytes when it was read (the page is the file's end when `offset` and its bytes reach it). */
+  size?: number;
 }
 
 /** A directory the host listed: the files under it with one of the names asked for. */
@@ -2137,6 +2153,18 @@ export interface ViewServer {
   token: string;
   /** Whether the page may change files (`--write`). */
   write: boolean;
+  /** The names of the files of its bundle (absent: any name is served as an asset). */
+  assets?: string[];
+  /** The fctry projects it found, by group (absent: any project may be dismissed from). */
+  projects?: string[];
+}
+
+/** A write the viewer's host could not carry out: the error it got. */
+export interface ViewFailure {
+  /** The error's code (`E_LOCK_TIMEOUT`, `E_NOT_FOUND`). */
+  code: string;
+  /** The error's message. */
+  message: string;
 }
 
 /** One fctry build, verification or context lifecycle event. */
@@ -2322,6 +2350,8 @@ export declare function checkOptions(set: string, options: unknown, camel?: bool
 export declare function viewFile(path: string, data?: Bytes | null): ViewFile | null;
 /** How the viewer's server answers a request: the route to serve, or a refusal with its status, code and message (foreign Host or Origin, unknown path, method, write without the token), with the headers every answer carries. */
 export declare function viewRequest(request: ViewRequest, server: ViewServer): ViewRoute;
+/** How the viewer's server answers a write it could not carry out (the host's error): a refusal with its status (503 for a lock held too long, else 409: the file's state refused the write), code and message, with the headers every answer carries. */
+export declare function viewFailure(error: ViewFailure): ViewRoute;
 
 /** The `machine` operations. */
 export declare const machine: {

@@ -215,6 +215,7 @@ export const OPS = Object.freeze([
   ["", "checkOptions", "check_options", [["set", "t", true], ["options", "v", true], ["camel", "v"], ["also", "v"]], "nothing", null],
   ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
   ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],
+  ["", "viewFailure", "view_failure", [["error", "v", true]], "json", null],
 ]);
 
 /**

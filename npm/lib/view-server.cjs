@@ -10,7 +10,7 @@ const { createServer } = require("node:http");
 const { readdirSync, readFileSync, statSync } = require("node:fs");
 const { join, relative, sep } = require("node:path");
 const chokidar = require("chokidar");
-const { viewFile, viewRequest, CONSTANTS } = require("./core-node.cjs");
+const { viewFile, viewRequest, viewFailure, CONSTANTS } = require("./core-node.cjs");
 
 const BUNDLE = join(__dirname, "..", "dist", "viewer");
 const KEEPALIVE_MS = 15_000;
@@ -113,14 +113,13 @@ class Files {
     res.on("close", () => this.clients.delete(res));
   }
 
-  /** The absolute directory of the fctry project `group` of the watched directory, if found. */
-  project(group) {
+  /** The groups of the fctry projects found in the watched directory. */
+  projects() {
+    const found = new Set();
     for (const file of this.files.values()) {
-      if (file.root === "dir" && file.group === group && file.role.startsWith("fctry.")) {
-        return join(this.bases.dir, group);
-      }
+      if (file.root === "dir" && file.role.startsWith("fctry.")) found.add(file.group);
     }
-    return null;
+    return [...found];
   }
 }
 
@@ -183,13 +182,6 @@ function json(res, route, status, body) {
   res.end(JSON.stringify(body));
 }
 
-/** The HTTP status of a failed dismissal, by the error's code. */
-function failureStatus(code) {
-  if (code === "E_LOCK_TIMEOUT" || code === "E_LOCK_FOREIGN") return 503;
-  if (code === "E_ARGUMENT") return 400;
-  return 409;
-}
-
 /**
  * Serves the viewer (`serve`: the core's `CliServe`). Resolves once listening, with the server
  * and a `close()`; prints the banner with the page's URL.
@@ -203,11 +195,11 @@ async function serveView(serve, options = {}) {
   const watchers = await Promise.all(roots.map(([root, base]) => watch(files, root, base)));
   files.ready = true;
   files.broadcast("ready", {});
-  const facts = { port: 1, token: serve.token, write: serve.write };
+  const facts = { port: 1, token: serve.token, write: serve.write, assets: [...assets.keys(), "index.html"] };
   const hello = { root: serve.root, data_dir: serve.data_dir, write: serve.write };
 
   const server = createServer(async (req, res) => {
-    const route = viewRequest(await describe(req), facts);
+    const route = viewRequest(await describe(req), { ...facts, projects: files.projects() });
     const head = (type) => ({ ...route.headers, "Content-Type": type });
     switch (route.route) {
       case "page":
@@ -216,7 +208,6 @@ async function serveView(serve, options = {}) {
         return;
       case "asset": {
         const body = route.asset === "index.html" ? page : assets.get(route.asset);
-        if (!body) return json(res, route, 404, { code: "E_VIEW_NOT_FOUND", message: `no such file in the viewer's bundle: ${route.asset}` });
         res.writeHead(200, head(route.content_type));
         res.end(req.method === "HEAD" ? undefined : body);
         return;
@@ -227,16 +218,12 @@ async function serveView(serve, options = {}) {
         return;
       }
       case "dismiss": {
-        const dir = files.project(route.project);
-        if (dir === null) {
-          return json(res, route, 404, { code: "E_VIEW_NOT_FOUND", message: `no fctry project ${JSON.stringify(route.project)} under ${serve.root}` });
-        }
         try {
-          await require("./fctry.cjs").inboxDismiss(dir, route.id);
+          await require("./fctry.cjs").inboxDismiss(join(serve.root, route.project), route.id);
           return json(res, route, 200, { ok: true });
         } catch (error) {
-          const code = error?.code ?? "E_VIEW_WRITE";
-          return json(res, route, failureStatus(code), { code, message: String(error?.message ?? error) });
+          const failed = viewFailure({ code: String(error?.code ?? "E_VIEW_WRITE"), message: String(error?.message ?? error) });
+          return json(res, failed, failed.status, { code: failed.code, message: failed.message });
         }
       }
       default:

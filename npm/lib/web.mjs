@@ -42,6 +42,7 @@ export const {
   checkOptions,
   viewFile,
   viewRequest,
+  viewFailure,
   machine,
   fctry,
   hivemind,

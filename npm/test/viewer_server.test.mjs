@@ -172,6 +172,26 @@ test("--write: a dismissal needs the page's token and is a locked update of the 
   await stream.waitFor((e) => e.event === "file" && e.data.path === "app/.fctry/inbox.json", 1000, from);
 });
 
+test("--write: a dismissal the host cannot carry out is answered with the core's status for its error", async (t) => {
+  const { dir, viewer, stream } = await viewed(t, ["--write"]);
+  const token = await pageToken(viewer.port);
+  const inbox = join(dir, "app", ".fctry", "inbox.json");
+  const from = stream.events.length;
+  writeFileSync(inbox, '{"not": "an inbox"}\n');
+  await stream.waitFor((e) => e.event === "file" && e.data.path === "app/.fctry/inbox.json", 1000, from);
+  const failed = await request(viewer.port, {
+    method: "POST",
+    path: "/api/inbox/dismiss",
+    headers: { "content-type": "application/json", "x-statecore-token": token },
+    body: JSON.stringify({ project: "app", id: "inbox-1771236000000-ab12cd34" }),
+  });
+  const body = JSON.parse(failed.body);
+  assert.deepEqual([failed.status, body.code], [409, "E_ARGUMENT"], failed.body);
+  assert.match(body.message, /must be a list of items/);
+  assert.equal(failed.headers["x-content-type-options"], "nosniff", "the answer carries the viewer's headers");
+  assert.equal(readFileSync(inbox, "utf8"), '{"not": "an inbox"}\n', "an invalid inbox is left as it is");
+});
+
 test("a port in use: exit 2 with what to do", async (t) => {
   const busy = createServer();
   await new Promise((resolve) => busy.listen(0, "127.0.0.1", resolve));

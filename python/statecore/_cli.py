@@ -63,9 +63,10 @@ def _error_name(error: OSError) -> str:
     return errno.errorcode.get(error.errno or 0, "EIO")
 
 
-def read_fact(path: str, limit: int | None = None) -> CliFile:
+def read_fact(path: str, limit: int | None = None, offset: int | None = None) -> CliFile:
     """A file as the core wants it: its UTF-8 text, or why there is none; ``limit``: only its
-    first bytes, cut back to their last line break when the file is longer."""
+    first bytes, cut back to their last line break when the file is longer; with ``offset``, a
+    page (``page_fact``)."""
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -76,6 +77,8 @@ def read_fact(path: str, limit: int | None = None) -> CliFile:
         return {"error": "directory"}
     if not stat.S_ISREG(info.st_mode):
         return {"error": "special"}
+    if offset is not None:
+        return page_fact(path, offset, limit or 1, info.st_mtime_ns // 1_000_000)
     try:
         with open(path, "rb") as file:
             data = file.read() if limit is None else file.read(limit + 1)
@@ -87,6 +90,26 @@ def read_fact(path: str, limit: int | None = None) -> CliFile:
         return {"text": data.decode("utf-8"), "mtime": info.st_mtime_ns // 1_000_000}
     except UnicodeDecodeError:
         return {"error": "not_text"}
+
+
+def page_fact(path: str, offset: int, limit: int, mtime: int) -> CliFile:
+    """A page of a log (docs/cli.md § Logs read in pages): at most ``limit`` bytes from
+    ``offset``, cut back to their last line break unless the file ends within them, with
+    ``offset``, ``limit`` and the file's ``size`` given back. Only the page's bytes are read."""
+    try:
+        with open(path, "rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            file.seek(offset)
+            data = file.read(max(0, min(limit, size - offset)))
+    except OSError as error:
+        return {"error": "unreadable", "message": _error_name(error)}
+    if offset + len(data) < size:
+        data = data[: data.rfind(b"\n") + 1]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"error": "not_text"}
+    return {"text": text, "mtime": mtime, "offset": offset, "limit": limit, "size": size}
 
 
 def list_fact(directory: str, names: Sequence[str] | None) -> CliDir:
@@ -200,7 +223,7 @@ def gather(need: CliNeed, facts: CliFacts) -> None:
     variable, tmux's sessions, random bytes, a write carried out."""
     op, path = need["op"], need["path"]
     if op == "read":
-        facts.setdefault("files", {})[path] = read_fact(path, need.get("limit"))
+        facts.setdefault("files", {})[path] = read_fact(path, need.get("limit"), need.get("offset"))
     elif op == "stdin":
         facts["stdin"] = read_stdin()
     elif op == "list":
@@ -220,29 +243,52 @@ def settle(
     request: CliRequest,
     gather: Callable[[CliNeed, CliFacts], None],
     program: str = "statecore",
+    partial: Callable[[CliAnswer], None] | None = None,
 ) -> CliAnswer:
     """One call to its answer: ``call(request)`` answers with what to print or what it needs;
     ``gather(need, facts)`` adds each need's fact to ``request["facts"]`` and the core is asked
-    again (at most MAX_ROUNDS times). What should never happen (the core refuses the request, or
-    keeps asking) is an answer too: its message, naming ``program``, on standard error and code
-    2."""
+    again (at most MAX_ROUNDS times, not counting the rounds of a log read in pages: those that
+    ``carry``). An answer with needs may also bring output so far and a progress line:
+    ``partial(answer)`` prints them (without it, the output is added to the final answer's).
+    What should never happen (the core refuses the request, or keeps asking) is an answer too:
+    its message, naming ``program``, on standard error and code 2."""
     from statecore.errors import StatecoreError
 
     facts = request.setdefault("facts", {})
-    for _ in range(MAX_ROUNDS):
+    kept = {"stdout": "", "stderr": ""}
+
+    def done(answer: CliAnswer) -> CliAnswer:
+        facts.pop("carry", None)
+        if partial is not None or kept == {"stdout": "", "stderr": ""}:
+            return answer
+        stdout = kept["stdout"] + answer.get("stdout", "")
+        return {**answer, "stdout": stdout, "stderr": kept["stderr"] + answer.get("stderr", "")}
+
+    rounds = 0
+    while rounds < MAX_ROUNDS:
         try:
             answer = call(request)
         except StatecoreError as error:
             # What the core refuses of a request (the npm command's twin of a JS limit).
             message = f"{program}: {error.code}: {error.message}\n"
-            return {"stdout": "", "stderr": message, "code": 2}
+            return done({"stdout": "", "stderr": message, "code": 2})
         needs = answer.get("needs")
         if not needs:
-            return answer
+            return done(answer)
+        if "carry" in answer:
+            facts["carry"] = answer["carry"]
+        else:
+            facts.pop("carry", None)
+            rounds += 1
+        if partial is not None:
+            partial(answer)
+        else:
+            kept["stdout"] += answer.get("stdout", "")
+            kept["stderr"] += answer.get("stderr", "")
         for need in needs:
             gather(need, facts)
     message = f"{program}: the command kept asking for more files (a statecore bug)\n"
-    return {"stdout": "", "stderr": message, "code": 2}
+    return done({"stdout": "", "stderr": message, "code": 2})
 
 
 def environment() -> CliEnv:
@@ -253,6 +299,7 @@ def environment() -> CliEnv:
     now = os.environ.get("STATECORE_NOW") or _clock_now()
     return {
         "tty": sys.stdout.isatty(),
+        "progress": sys.stderr is not None and sys.stderr.isatty(),
         "no_color": bool(os.environ.get("NO_COLOR")),
         "now": now,
         "cwd": os.getcwd(),

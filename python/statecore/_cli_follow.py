@@ -46,8 +46,36 @@ _RFC3339 = re.compile(
 )
 
 
+#: True while a progress line is on standard error (a terminal).
+_progress_shown = False
+
+
+def _clear_progress() -> None:
+    """Takes the progress line off standard error, if one is there."""
+    global _progress_shown
+    if _progress_shown:
+        sys.stderr.buffer.write(b"\r\x1b[K")
+        sys.stderr.buffer.flush()
+    _progress_shown = False
+
+
+def print_partial(answer: CliAnswer) -> None:
+    """Prints what an answer that asks for more brings: the output so far (a log printed in
+    pages), and its progress line, written over the previous one (the core gives one only when
+    the host said standard error is a terminal, ``env.progress``)."""
+    global _progress_shown
+    if answer.get("stdout") or answer.get("stderr"):
+        print_answer(answer)
+    progress = answer.get("progress")
+    if progress:
+        sys.stderr.buffer.write(b"\r\x1b[K" + progress.encode("utf-8"))
+        sys.stderr.buffer.flush()
+        _progress_shown = True
+
+
 def print_answer(answer: CliAnswer) -> None:
     """Prints an answer: its standard output, then its standard error (UTF-8 bytes)."""
+    _clear_progress()
     sys.stdout.flush()
     sys.stdout.buffer.write(answer.get("stdout", "").encode("utf-8"))
     sys.stdout.buffer.flush()
@@ -231,15 +259,17 @@ def follow(
     clock: Callable[[], float] = _clock_ms,
     sleep: Callable[[float], None] = _sleep_ms,
     output: Callable[[CliAnswer], None] = print_answer,
+    partial: Callable[[CliAnswer], None] = print_partial,
 ) -> int:
     """Runs a command's calls to its end and returns its exit code. ``call(request)`` is the
     core; ``gather(need, facts)`` adds a need's fact. Each answer is printed; one with ``then``
     goes on: the next call has ``{argv, env: env(), facts: {event, state}}``. For tests:
     ``program`` (in the messages of what should never happen), ``env()`` (a new call's env,
-    with the time now), ``clock()`` (ms), ``sleep(ms)``, ``output(answer)`` (prints it)."""
+    with the time now), ``clock()`` (ms), ``sleep(ms)``, ``output(answer)`` (prints it),
+    ``partial(answer)`` (prints an answer that asks for more: output so far, progress)."""
     waiting = Waiting(clock)
     while True:
-        answer = settle(call, request, gather, program)
+        answer = settle(call, request, gather, program, partial)
         then = answer.get("then")
         if then is not None:
             waiting.take(then)

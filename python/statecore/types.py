@@ -200,6 +200,7 @@ PlacedIssue: Any = dict
 ViewRoute: Any = dict
 ViewRequest: Any = dict
 ViewServer: Any = dict
+ViewFailure: Any = dict
 FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
@@ -402,6 +403,7 @@ __all__ = [
     "UpdateResult",
     "VerificationCheck",
     "VerificationMode",
+    "ViewFailure",
     "ViewFile",
     "ViewRequest",
     "ViewRole",

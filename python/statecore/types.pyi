@@ -180,6 +180,8 @@ class CliAnswer(TypedDict):
     code: NotRequired[int]
     then: NotRequired[CliThen]
     serve: NotRequired[CliServe]
+    carry: NotRequired[Json]
+    progress: NotRequired[str]
 
 class CliNeed(TypedDict):
     """A file to read, a directory to list (recursively, without following links, skipping `.git` and `node_modules`), or a write to carry out with the host's own routine (its result goes to `facts.writes`)."""
@@ -188,6 +190,7 @@ class CliNeed(TypedDict):
     path: str
     names: NotRequired[list[str]]
     limit: NotRequired[int]
+    offset: NotRequired[int]
     kind: NotRequired[DocumentKind]
     change: NotRequired[str]
     args: NotRequired[list[Json]]
@@ -237,6 +240,7 @@ class CliEnv(TypedDict):
     platform: NotRequired[str]
     utc_offset: NotRequired[int]
     serves: NotRequired[bool]
+    progress: NotRequired[bool]
 
 class CliFacts(TypedDict):
     """What the host read and listed for the command so far, by path."""
@@ -250,6 +254,7 @@ class CliFacts(TypedDict):
     tmux: NotRequired[list[str]]
     event: NotRequired[CliEvent]
     state: NotRequired[Json]
+    carry: NotRequired[Json]
 
 class CliFile(TypedDict):
     """A file the host read: its text, or why it has none."""
@@ -258,6 +263,9 @@ class CliFile(TypedDict):
     mtime: NotRequired[int]
     error: NotRequired[CliFileError]
     message: NotRequired[str]
+    offset: NotRequired[int]
+    limit: NotRequired[int]
+    size: NotRequired[int]
 
 class CliDir(TypedDict):
     """A directory the host listed: the files under it with one of the names asked for."""
@@ -1418,6 +1426,14 @@ class ViewServer(TypedDict):
     port: int
     token: str
     write: bool
+    assets: NotRequired[list[str]]
+    projects: NotRequired[list[str]]
+
+class ViewFailure(TypedDict):
+    """A write the viewer's host could not carry out: the error it got."""
+
+    code: str
+    message: str
 
 class FctryEvent(TypedDict):
     """One fctry build, verification or context lifecycle event."""

@@ -1,11 +1,12 @@
 //! A file checked for `validate` and `show`: a document read as its kind, or a log read
 //! record by record (`EVENTS.jsonl`), each problem placed at its line and column in the file.
 
+use super::log_check::LogCheck;
 use super::out::{clean, Style};
 use crate::error::Error;
 use crate::kinds::LogFile;
 use crate::report::Issue;
-use crate::{document, json, jsonl, kinds, Map, Value};
+use crate::{document, jsonl, kinds, Map, Value};
 
 /// What a file is checked as.
 #[derive(Debug, Clone, Copy)]
@@ -36,8 +37,42 @@ impl Target {
 
 /// A problem and its place in the file (line, column; 1-based).
 pub struct Placed {
-    issue: Issue,
-    at: Option<(usize, usize)>,
+    /// The problem.
+    pub issue: Issue,
+    /// Its line and column, when it has a place.
+    pub at: Option<(usize, usize)>,
+}
+
+impl Placed {
+    /// `{code, path, message, line, column}`, as `--json` gives it.
+    pub fn to_value(&self) -> Value {
+        let i = &self.issue;
+        let mut map = Map::new();
+        map.insert("code".into(), Value::from(i.code.as_str()));
+        map.insert("path".into(), Value::from(i.path.as_str()));
+        map.insert("message".into(), Value::from(i.message.as_str()));
+        let (line, column) = match self.at {
+            Some((l, c)) => (Value::from(l as u64), Value::from(c as u64)),
+            None => (Value::Null, Value::Null),
+        };
+        map.insert("line".into(), line);
+        map.insert("column".into(), column);
+        Value::Object(map)
+    }
+
+    /// The problem [`Placed::to_value`] gave, or `None` when `value` is not one.
+    pub fn from_value(value: &Value) -> Option<Placed> {
+        let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+        let number = |key: &str| usize::try_from(value.get(key)?.as_u64()?).ok();
+        Some(Placed {
+            issue: Issue {
+                code: text("code")?,
+                path: text("path")?,
+                message: text("message")?,
+            },
+            at: number("line").map(|l| (l, number("column").unwrap_or(1))),
+        })
+    }
 }
 
 /// A file checked.
@@ -52,12 +87,14 @@ pub struct Checked {
     pub records: Option<usize>,
     /// The document, when the text reads as the kind (a log's: its records).
     pub document: Option<Value>,
-    errors: Vec<Placed>,
-    warnings: Vec<Placed>,
+    /// Its errors.
+    pub errors: Vec<Placed>,
+    /// Its warnings.
+    pub warnings: Vec<Placed>,
 }
 
 /// The line and column an error's details give.
-fn place_of(error: &Error) -> Option<(usize, usize)> {
+pub fn place_of(error: &Error) -> Option<(usize, usize)> {
     let n = |key: &str| {
         error
             .details
@@ -68,7 +105,8 @@ fn place_of(error: &Error) -> Option<(usize, usize)> {
     Some((n("line")?, n("column").unwrap_or(1)))
 }
 
-fn issue_of(error: Error) -> Issue {
+/// The problem an error is.
+pub fn issue_of(error: Error) -> Issue {
     Issue {
         code: error.code.as_str().to_owned(),
         path: error.path,
@@ -77,7 +115,8 @@ fn issue_of(error: Error) -> Issue {
 }
 
 impl Checked {
-    fn new(path: &str, kind: &'static str) -> Checked {
+    /// A file of `kind` with no problem yet.
+    pub fn new(path: &str, kind: &'static str) -> Checked {
         Checked {
             path: path.to_owned(),
             kind,
@@ -94,11 +133,10 @@ impl Checked {
         match target {
             Target::Document(kind) => Checked::document(path, kind, text),
             Target::Log(kind, known) => {
-                let mut checked = Checked::log(path, kind, text);
-                if let (Some(log), true) = (known, checked.valid()) {
-                    checked.replay(log, text);
-                }
-                checked
+                let mut check = LogCheck::new(path, Some(kind), known);
+                let mut records = Vec::new();
+                check.part(text, true, Some(&mut records));
+                check.into_checked(path, Some(records))
             }
         }
     }
@@ -156,114 +194,6 @@ impl Checked {
             }),
         }
         checked
-    }
-
-    /// `text` read as a JSONL log whose records are of `kind`: each record validated and its
-    /// problems placed on its line (their pointers are into the record); a torn last line is
-    /// a warning, a bad line before the last an error.
-    fn log(path: &str, kind: &'static str, text: &str) -> Checked {
-        let mut checked = Checked::new(path, kind);
-        checked.is_log = true;
-        let log = match jsonl::parse_log(text.as_bytes()) {
-            Ok(log) => log,
-            Err(e) => {
-                checked.errors.push(Placed {
-                    at: place_of(&e),
-                    issue: issue_of(e),
-                });
-                return checked;
-            }
-        };
-        let lines: Vec<&str> = text.split('\n').collect();
-        for (record, &line) in log.records.iter().zip(&log.lines) {
-            let Ok(report) = kinds::validate(kind, record) else {
-                continue;
-            };
-            let source = lines.get(line.saturating_sub(1)).copied().unwrap_or("");
-            let place = |issue: Issue| Placed {
-                at: Some((
-                    line,
-                    json::locate(source, &issue.path).map_or(1, |(_, column)| column),
-                )),
-                issue,
-            };
-            checked.errors.extend(report.errors.into_iter().map(place));
-            checked
-                .warnings
-                .extend(report.warnings.into_iter().map(place));
-        }
-        if let Some((line, _)) = log.torn {
-            checked.warnings.push(Placed {
-                at: Some((line, 1)),
-                issue: Issue {
-                    code: "W_TORN_TAIL".into(),
-                    path: String::new(),
-                    message: "an incomplete (torn) last write, ignored by readers; `statecore \
-                              log repair` or the next append cuts it off, keeping a copy"
-                        .into(),
-                },
-            });
-        }
-        checked.records = Some(log.records.len());
-        checked.document = Some(Value::Array(log.records));
-        checked
-    }
-
-    /// The log replayed as its file's state (`log.replay`, bad lines skipped): each line
-    /// the replay refused is an error at that line, a replay that cannot start (no session
-    /// created first) an error, and the rebuilt state's warnings are warnings. Only a log whose
-    /// records are each valid is replayed.
-    fn replay(&mut self, log: LogFile, text: &str) {
-        // The session is named by the log's directory (`<sessions>/<session_id>/EVENTS.jsonl`).
-        let mut parts = self.path.rsplit('/').skip(1);
-        let session = parts
-            .find(|p| !p.is_empty() && *p != ".")
-            .unwrap_or("session");
-        let recovered = match (log.replay)(text.as_bytes(), session, true) {
-            Ok(recovered) => recovered,
-            Err(e) => {
-                self.errors.push(Placed {
-                    at: place_of(&e).or(Some((1, 1))),
-                    issue: issue_of(e),
-                });
-                return;
-            }
-        };
-        let list = |key: &str| {
-            recovered
-                .get(key)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
-        for skipped in list("skipped") {
-            let field = |key: &str| skipped.get(key).and_then(Value::as_str).unwrap_or("");
-            let line = skipped
-                .get("line")
-                .and_then(Value::as_u64)
-                .and_then(|l| usize::try_from(l).ok());
-            self.errors.push(Placed {
-                at: line.map(|l| (l, 1)),
-                issue: Issue {
-                    code: field("code").to_owned(),
-                    path: String::new(),
-                    message: field("message").to_owned(),
-                },
-            });
-        }
-        for warning in list("warnings") {
-            let field = |key: &str| warning.get(key).and_then(Value::as_str).unwrap_or("");
-            if field("code") != "W_TORN_TAIL" {
-                self.warnings.push(Placed {
-                    at: None,
-                    issue: Issue {
-                        code: field("code").to_owned(),
-                        path: field("path").to_owned(),
-                        message: format!("in the state it rebuilds: {}", field("message")),
-                    },
-                });
-            }
-        }
     }
 
     /// True when it has no error (warnings allowed).
@@ -333,26 +263,7 @@ impl Checked {
     /// The file as `--json` gives it: `{file, kind, valid, errors, warnings}` (a log's also
     /// `records`, its count).
     pub fn to_value(&self) -> Value {
-        let issues = |list: &[Placed]| {
-            Value::Array(
-                list.iter()
-                    .map(|placed| {
-                        let i = &placed.issue;
-                        let mut map = Map::new();
-                        map.insert("code".into(), Value::from(i.code.as_str()));
-                        map.insert("path".into(), Value::from(i.path.as_str()));
-                        map.insert("message".into(), Value::from(i.message.as_str()));
-                        let (line, column) = match placed.at {
-                            Some((l, c)) => (Value::from(l as u64), Value::from(c as u64)),
-                            None => (Value::Null, Value::Null),
-                        };
-                        map.insert("line".into(), line);
-                        map.insert("column".into(), column);
-                        Value::Object(map)
-                    })
-                    .collect(),
-            )
-        };
+        let issues = |list: &[Placed]| Value::Array(list.iter().map(Placed::to_value).collect());
         let mut map = Map::new();
         map.insert("file".into(), Value::from(self.path.as_str()));
         map.insert("kind".into(), Value::from(self.kind));

@@ -50,7 +50,25 @@ pub struct Host<'f> {
     serves: bool,
     event: Option<&'f Map>,
     state: Option<&'f Value>,
+    carried: Option<&'f Map>,
+    carry: Map,
+    progress: Option<String>,
+    shows_progress: bool,
     needs: Vec<Value>,
+}
+
+/// A page of a file: its text from byte `offset`, cut at a line's end unless it is the file's
+/// end (docs/cli.md § Files read in pages).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page<'f> {
+    /// Its text (UTF-8, whole lines unless `last`).
+    pub text: &'f str,
+    /// Where it starts in the file, in bytes.
+    pub offset: u64,
+    /// The file's size when it was read, in bytes.
+    pub size: u64,
+    /// True when it is the file's end.
+    pub last: bool,
 }
 
 impl<'f> Host<'f> {
@@ -83,6 +101,15 @@ impl<'f> Host<'f> {
                 .and_then(|f| f.get("event"))
                 .and_then(Value::as_object),
             state: facts.and_then(|f| f.get("state")),
+            carried: facts
+                .and_then(|f| f.get("carry"))
+                .and_then(Value::as_object),
+            carry: Map::new(),
+            progress: None,
+            shows_progress: env_map
+                .and_then(|e| e.get("progress"))
+                .and_then(Value::as_bool)
+                == Some(true),
             needs: Vec::new(),
         }
     }
@@ -294,6 +321,64 @@ impl<'f> Host<'f> {
             self.need(need);
         }
         fact
+    }
+
+    /// The page of the file at `path` that starts at byte `offset`, read with `limit`; `None`
+    /// when the host has not read it yet (it is then asked for); `Err` when the file could not
+    /// be read.
+    pub fn page(
+        &mut self,
+        path: &str,
+        offset: u64,
+        limit: u64,
+    ) -> Option<Result<Page<'f>, File<'f>>> {
+        let fact = self.files.and_then(|f| f.get(path));
+        let number = |key: &str| fact.and_then(|f| f.get(key)).and_then(Value::as_u64);
+        let given = number("offset") == Some(offset) && number("limit") == Some(limit);
+        let error = fact.is_some_and(|f| f.get("error").is_some());
+        if !given && !error {
+            let need = Need::new("read", path)
+                .with("offset", Value::from(offset))
+                .with("limit", Value::from(limit));
+            self.need(need);
+            return None;
+        }
+        match self.read(path)? {
+            File::Text(text) => {
+                let size = number("size").unwrap_or(0);
+                let end = offset.saturating_add(text.len() as u64);
+                Some(Ok(Page {
+                    text,
+                    offset,
+                    size,
+                    last: end >= size,
+                }))
+            }
+            other => Some(Err(other)),
+        }
+    }
+
+    /// What the command kept under `name` from its previous round (`facts.carry`).
+    pub fn carried(&self, name: &str) -> Option<&'f Value> {
+        self.carried.and_then(|c| c.get(name))
+    }
+
+    /// Keeps `value` under `name` for the command's next round (the answer's `carry`).
+    pub fn carry(&mut self, name: &str, value: Value) {
+        self.carry.insert(name.into(), value);
+    }
+
+    /// Says how far a long piece of work is (the answer's `progress`, shown when standard error
+    /// is a terminal: `env.progress`).
+    pub fn progress(&mut self, text: String) {
+        if self.shows_progress {
+            self.progress = Some(text);
+        }
+    }
+
+    /// What the command keeps for its next round, and its progress line.
+    pub fn into_carry(&mut self) -> (Map, Option<String>) {
+        (std::mem::take(&mut self.carry), self.progress.take())
     }
 
     /// The time now as the host gave it (RFC 3339), if it did.

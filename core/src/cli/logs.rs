@@ -2,12 +2,13 @@
 //! keeps them (`docs/locking.md` § Logs). Appends and repairs are the host's own routines
 //! under the log's lock; a read is the core's reading of the file's text.
 
-use super::host::{File, Host};
+use super::host::Host;
 use super::out::{clean, Output, Style, INVALID};
+use super::pages::{self, Printed};
 use super::table::Call;
-use super::validate::unreadable;
+use super::validate::read_log;
 use super::writes;
-use crate::{json, jsonl, Map, Value};
+use crate::{json, Map, Value};
 
 /// `statecore log append PATH JSON`.
 pub fn append(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
@@ -76,51 +77,86 @@ pub fn repair(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     writes::finish(path, &fact, call, style, text, value)
 }
 
-/// `statecore log read PATH`: the records, one compact JSON line each.
+/// `statecore log read PATH`: the records, one compact JSON line each. A log is read in pages:
+/// read through once (a bad line prints nothing but the error), then printed a page a round.
 pub fn read(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     let path = call.operands.first().map_or("", String::as_str);
-    let text = match host.read(path) {
+    let checked = match read_log(host, path, None, None) {
         None => return Output::default(),
-        Some(File::Text(text)) => text,
-        Some(other) => return Output::usage(&unreadable(path, other)),
+        Some(Ok(checked)) => checked,
+        Some(Err(usage)) => return usage,
     };
     let mut out = Output::default();
-    let log = match jsonl::parse_log(text.as_bytes()) {
-        Ok(log) => log,
-        Err(e) => {
-            out.worst(INVALID);
-            let line = e.details.get("line").and_then(Value::as_u64);
+    if let Some(error) = checked.errors.first() {
+        out.worst(INVALID);
+        let line = error.at.map(|(line, _)| line as u64);
+        let code = error.issue.code.as_str();
+        if call.flag("json") {
+            let mut map = Map::new();
+            map.insert("code".into(), Value::from(code));
+            map.insert("line".into(), line.map_or(Value::Null, Value::from));
+            map.insert("message".into(), Value::from(error.issue.message.as_str()));
+            out.stdout = json::serialize(&listing(path, Vec::new(), None, Value::Object(map)));
+        } else {
             let at = line.map_or(String::new(), |l| format!(":{l}"));
-            let code = e.code.as_str();
-            if call.flag("json") {
-                let mut error = Map::new();
-                error.insert("code".into(), Value::from(code));
-                error.insert("line".into(), line.map_or(Value::Null, Value::from));
-                error.insert("message".into(), Value::from(e.message.as_str()));
-                out.stdout =
-                    json::serialize(&listing(path, Vec::new(), None, Value::Object(error)));
-            } else {
-                out.stderr = writes::issue_line(
-                    &format!("{path}{at}"),
-                    &style.error("error"),
-                    code,
-                    "",
-                    &e.message,
-                );
-            }
-            return out;
+            out.stderr = writes::issue_line(
+                &format!("{path}{at}"),
+                &style.error("error"),
+                code,
+                "",
+                &error.issue.message,
+            );
         }
-    };
-    let torn = log.torn.map(|(line, _)| line);
-    if call.flag("json") {
-        out.stdout = json::serialize(&listing(path, log.records, torn, Value::Null));
         return out;
     }
-    for record in &log.records {
+    let torn = checked
+        .warnings
+        .iter()
+        .find(|w| w.issue.code == "W_TORN_TAIL")
+        .and_then(|w| w.at)
+        .map(|(line, _)| line);
+    let printed = match checked.document {
+        Some(Value::Array(records)) => Printed {
+            first: true,
+            records,
+            before: 0,
+            last: true,
+        },
+        _ => {
+            let page = match pages::page_bytes(host) {
+                Some(Ok(page)) => page,
+                _ => return out,
+            };
+            match pages::print_log(host, path, path, page) {
+                None => return out,
+                Some(Err(message)) => return Output::usage(&message),
+                Some(Ok(printed)) => printed,
+            }
+        }
+    };
+    out.partial = !printed.last;
+    if call.flag("json") {
+        if printed.first {
+            out.stdout = format!(
+                "{{\n  \"file\": {},\n  \"records\": ",
+                json::serialize_compact(&Value::from(path))
+            );
+        }
+        out.stdout.push_str(&pages::array_part(&printed, 2));
+        if printed.last {
+            let torn = torn.map_or(Value::Null, |l| Value::from(l as u64));
+            out.stdout.push_str(&format!(
+                ",\n  \"torn_line\": {},\n  \"error\": null\n}}\n",
+                json::serialize_compact(&torn)
+            ));
+        }
+        return out;
+    }
+    for record in &printed.records {
         out.stdout.push_str(&json::serialize_compact(record));
         out.stdout.push('\n');
     }
-    if let Some(line) = torn {
+    if let (Some(line), true) = (torn, printed.last) {
         out.stderr = writes::issue_line(
             &format!("{path}:{line}"),
             &style.warning("warning"),

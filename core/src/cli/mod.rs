@@ -11,15 +11,19 @@ pub(crate) mod checked;
 mod fctry;
 mod follow;
 mod help;
+mod hive;
 mod hivemind;
 mod hivemind_text;
 mod host;
 mod inbox;
 mod info;
+mod log_check;
 mod logs;
 mod out;
+mod pages;
 mod paths;
 pub mod shapes;
+mod specify;
 mod table;
 mod update;
 mod validate;
@@ -27,7 +31,7 @@ mod view;
 mod watch;
 mod writes;
 
-pub use host::{File, Host, Need};
+pub use host::{File, Host, Need, Page};
 pub use out::{clean, Output, Style};
 pub use table::{Call, Command, Opt, COMMANDS, GLOBAL};
 
@@ -94,8 +98,23 @@ fn serve(
         _ => command(&argv, &mut host, default_color),
     };
     let mut answer = Map::new();
+    let (carry, progress) = host.into_carry();
     if host.wants() {
         answer.insert("needs".into(), Value::Array(host.into_needs()));
+        // A file read in pages: what the command keeps, its output so far and its progress.
+        if !carry.is_empty() {
+            answer.insert("carry".into(), Value::Object(carry));
+        }
+        if output.partial {
+            for (key, text) in [("stdout", output.stdout), ("stderr", output.stderr)] {
+                if !text.is_empty() {
+                    answer.insert(key.into(), Value::from(text));
+                }
+            }
+        }
+        if let Some(progress) = progress {
+            answer.insert("progress".into(), Value::from(progress));
+        }
     } else {
         answer.insert("stdout".into(), Value::from(output.stdout));
         answer.insert("stderr".into(), Value::from(output.stderr));

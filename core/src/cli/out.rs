@@ -18,6 +18,9 @@ pub struct Output {
     pub then: Option<crate::Value>,
     /// What to serve instead of ending (`view`: a `CliServe`); `None`: nothing.
     pub serve: Option<crate::Value>,
+    /// True when what it prints is printed now though it asks for more: a page of a log's
+    /// records (docs/cli.md § Logs read in pages).
+    pub partial: bool,
 }
 
 /// Exit code: a file is invalid.

@@ -60,6 +60,11 @@ pub static ENV: Shape = Shape::exact(
             Ty::Bool,
             "The host can serve the viewer (`view`): the npm package's command.",
         ),
+        Field::opt(
+            "progress",
+            Ty::Bool,
+            "Standard error is a terminal: the host shows an answer's `progress` line there.",
+        ),
     ],
 );
 
@@ -79,6 +84,21 @@ pub static FILE: Shape = Shape::exact(
             "message",
             Ty::Str,
             "For `unreadable`: the system error's name (`EACCES`, `ELOOP`).",
+        ),
+        Field::opt(
+            "offset",
+            Ty::Whole(0),
+            "For a page (a read with `offset`): the need's `offset`, given back.",
+        ),
+        Field::opt(
+            "limit",
+            Ty::Whole(1),
+            "For a page: the need's `limit`, given back.",
+        ),
+        Field::opt(
+            "size",
+            Ty::Whole(0),
+            "For a page: the file's size in bytes when it was read (the page is the file's end when `offset` and its bytes reach it).",
         ),
     ],
 );
@@ -254,6 +274,11 @@ pub static FACTS: Shape = Shape::exact(
             Ty::Json,
             "For a continuing command: the previous answer's `then.state`.",
         ),
+        Field::opt(
+            "carry",
+            Ty::Json,
+            "For a command reading a log in pages: the previous answer's `carry` (absent after an answer without one).",
+        ),
     ],
 );
 
@@ -292,6 +317,11 @@ pub static NEED: Shape = Shape::exact(
             "limit",
             Ty::Whole(1),
             "For `read`: read only the file's first `limit` bytes, cut back to their last line break when the file is longer.",
+        ),
+        Field::opt(
+            "offset",
+            Ty::Whole(0),
+            "For `read`: read a page: at most `limit` bytes from byte `offset`, cut back to their last line break unless the file ends within them (no line break: an empty page), given with `offset`, `limit` and the file's `size`.",
         ),
         Field::opt("kind", Ty::Kind, "For `update`: the document kind."),
         Field::opt(
@@ -343,8 +373,12 @@ pub static ANSWER: Shape = Shape::exact(
             Ty::List(&Ty::Object(&NEED)),
             "What to gather, then call again with it in `facts`.",
         ),
-        Field::opt("stdout", Ty::Str, "Standard output."),
-        Field::opt("stderr", Ty::Str, "Standard error."),
+        Field::opt(
+            "stdout",
+            Ty::Str,
+            "Standard output (with `needs`: the output so far of a log printed in pages, printed before gathering).",
+        ),
+        Field::opt("stderr", Ty::Str, "Standard error (with `needs`: as `stdout`)."),
         Field::opt(
             "code",
             Ty::Whole(0),
@@ -359,6 +393,16 @@ pub static ANSWER: Shape = Shape::exact(
             "serve",
             Ty::Object(&SERVE),
             "After printing, serve the viewer until interrupted (`view`).",
+        ),
+        Field::opt(
+            "carry",
+            Ty::Json,
+            "With `needs`: what a command reading a log in pages keeps; give it back as `facts.carry`.",
+        ),
+        Field::opt(
+            "progress",
+            Ty::Str,
+            "With `needs` (and `env.progress`): how far a long piece of work is, for standard error, written over in place (`checking PATH: 45% (31.2 of 69.1 MB)`).",
         ),
     ],
 );

@@ -4,7 +4,9 @@
 
 use super::host::Host;
 use super::out::{Output, Style};
-use super::{agency, fctry, hivemind, inbox, info, logs, update, validate, view, watch};
+use super::{
+    agency, fctry, hive, hivemind, inbox, info, logs, specify, update, validate, view, watch,
+};
 
 /// An option of a command (`--kind KIND`).
 #[derive(Debug)]
@@ -282,4 +284,7 @@ pub static COMMANDS: &[Command] = &[
     hivemind::STATUS,
     hivemind::FIRE,
     hivemind::WATCH,
+    hive::STATUS,
+    hive::SESSIONS,
+    specify::STATUS,
 ];

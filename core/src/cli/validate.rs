@@ -6,8 +6,9 @@ use super::checked::{Checked, Target};
 use super::host::{File, Host};
 use super::info::unknown;
 use super::out::{clean, Output, Style, INVALID, USAGE};
+use super::pages::{self, LogRead};
 use super::table::Call;
-use crate::kinds;
+use crate::kinds::{self, LogFile};
 use crate::{document, json, Value};
 
 /// The kind given with `--kind`, checked: `Err` is the usage error.
@@ -86,7 +87,8 @@ pub(super) fn verdicts(files: &[Checked], style: Style) -> String {
 
 /// The files `validate` checks for the operands (each a file, or a directory searched for
 /// every file statecore knows), checked; and the output so far: the files that could not be
-/// read or named (standard error, exit 2), exit 1 when one checked is invalid.
+/// read or named (standard error, exit 2), exit 1 when one checked is invalid. Logs are read
+/// in pages (`pages`), one log reading on at a time.
 pub(super) fn check_paths(
     call: &Call,
     host: &mut Host<'_>,
@@ -94,53 +96,109 @@ pub(super) fn check_paths(
 ) -> (Vec<Checked>, Output) {
     let mut out = Output::default();
     let mut files: Vec<Checked> = Vec::new();
+    let mut turn = true;
     for path in &call.operands {
-        match host.read(path) {
+        let checked = match target_of(path, forced) {
+            Ok(target) => check_file(host, path, path, target, &mut turn),
+            Err(message) => match host.read(path) {
+                Some(File::Text(_)) => Some(Err(Failure::Message(message))),
+                other => other.map(|file| Err(Failure::File(file))),
+            },
+        };
+        match checked {
             None => {}
-            Some(File::Text(text)) => match target_of(path, forced) {
-                Ok(target) => files.push(Checked::check(path, target, text)),
-                Err(message) => failed(&mut out, message),
-            },
-            Some(File::Directory) => match host.list(path, &kinds::file_names()) {
-                None => {}
-                Some(Err(message)) => failed(
-                    &mut out,
-                    format!("{}: cannot be listed ({})", clean(path), clean(message)),
-                ),
-                Some(Ok(found)) => {
-                    let known: Vec<(&str, Target)> = found
-                        .into_iter()
-                        .filter_map(|f| Target::of(f, None, false).map(|t| (f, t)))
-                        .collect();
-                    if known.is_empty() {
-                        failed(
-                            &mut out,
-                            format!("{}: no file statecore knows under it", clean(path)),
-                        );
-                    }
-                    for (file, target) in known {
-                        // Found under `.`: shown as paths below it (`.fctry/state.json`).
-                        let shown = match path.as_str() {
-                            "." => file.strip_prefix("./").unwrap_or(file),
-                            _ => file,
-                        };
-                        match host.read(file) {
-                            Some(File::Text(text)) => {
-                                files.push(Checked::check(shown, target, text));
-                            }
-                            Some(other) => failed(&mut out, unreadable(file, other)),
-                            None => {}
-                        }
-                    }
-                }
-            },
-            Some(other) => failed(&mut out, unreadable(path, other)),
+            Some(Ok(checked)) => files.push(checked),
+            Some(Err(Failure::File(File::Directory))) => {
+                search(host, path, &mut files, &mut out, &mut turn);
+            }
+            Some(Err(Failure::File(file))) => failed(&mut out, unreadable(path, file)),
+            Some(Err(Failure::Message(message))) => failed(&mut out, message),
         }
     }
     if files.iter().any(|f| !f.valid()) {
         out.worst(INVALID);
     }
     (files, out)
+}
+
+/// Why a file named was not checked.
+enum Failure<'f> {
+    /// It could not be read (or is a directory).
+    File(File<'f>),
+    /// The usage error: its kind cannot be told, or the page size is wrong.
+    Message(String),
+}
+
+/// The directory `dir` searched for every file statecore knows, each checked.
+fn search(
+    host: &mut Host<'_>,
+    dir: &str,
+    files: &mut Vec<Checked>,
+    out: &mut Output,
+    turn: &mut bool,
+) {
+    let found = match host.list(dir, &kinds::file_names()) {
+        None => return,
+        Some(Err(message)) => {
+            let message = format!("{}: cannot be listed ({})", clean(dir), clean(message));
+            return failed(out, message);
+        }
+        Some(Ok(found)) => found,
+    };
+    let known: Vec<(&str, Target)> = found
+        .into_iter()
+        .filter_map(|f| Target::of(f, None, false).map(|t| (f, t)))
+        .collect();
+    if known.is_empty() {
+        failed(
+            out,
+            format!("{}: no file statecore knows under it", clean(dir)),
+        );
+    }
+    for (file, target) in known {
+        // Found under `.`: shown as paths below it (`.fctry/state.json`).
+        let shown = match dir {
+            "." => file.strip_prefix("./").unwrap_or(file),
+            _ => file,
+        };
+        match check_file(host, file, shown, target, turn) {
+            Some(Ok(checked)) => files.push(checked),
+            Some(Err(Failure::File(other))) => failed(out, unreadable(file, other)),
+            Some(Err(Failure::Message(message))) => failed(out, message),
+            None => {}
+        }
+    }
+}
+
+/// The file at `path` (shown as `shown`) checked as `target`: a document read whole, a log in
+/// pages; `None` while something is asked for.
+fn check_file<'f>(
+    host: &mut Host<'f>,
+    path: &str,
+    shown: &str,
+    target: Target,
+    turn: &mut bool,
+) -> Option<Result<Checked, Failure<'f>>> {
+    match target {
+        Target::Document(_) => Some(match host.read(path)? {
+            File::Text(text) => Ok(Checked::check(shown, target, text)),
+            other => Err(Failure::File(other)),
+        }),
+        Target::Log(kind, known) => {
+            let page = match pages::page_bytes(host)? {
+                Ok(page) => page,
+                Err(message) => return Some(Err(Failure::Message(message))),
+            };
+            let log = LogRead {
+                path,
+                shown,
+                kind: Some(kind),
+                known,
+                keep: false,
+            };
+            Some(pages::check_log(host, log, page, turn)?.map_err(Failure::File))
+        }
+    }
 }
 
 /// `statecore show PATH`.
@@ -150,6 +208,9 @@ pub fn show(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Err(usage) => return usage,
     };
     let path = call.operands.first().map_or("", String::as_str);
+    if let Ok(Target::Log(kind, known)) = target_of(path, forced) {
+        return show_log(call, host, style, path, Some(kind), known);
+    }
     let text = match host.read(path) {
         None => return Output::default(),
         Some(File::Text(text)) => text,
@@ -183,4 +244,81 @@ pub fn show(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         out.worst(INVALID);
     }
     out
+}
+
+/// `show PATH` of a log: read in pages, checked, then its records printed as one canonical
+/// JSON array, one page per round (nothing when it is invalid).
+fn show_log(
+    call: &Call,
+    host: &mut Host<'_>,
+    style: Style,
+    path: &str,
+    kind: Option<&'static str>,
+    known: Option<LogFile>,
+) -> Output {
+    let Some(checked) = read_log(host, path, kind, known) else {
+        return Output::default();
+    };
+    let checked = match checked {
+        Ok(checked) => checked,
+        Err(usage) => return usage,
+    };
+    if call.flag("etag") {
+        return Output::usage(&format!(
+            "{}: a log has no etag (--etag is for documents)",
+            clean(path)
+        ));
+    }
+    let mut out = Output::default();
+    if !checked.valid() {
+        out.stderr = checked.problems(style);
+        out.worst(INVALID);
+        return out;
+    }
+    if let Some(doc) = &checked.document {
+        out.stdout = json::serialize(doc);
+    } else {
+        let page = match pages::page_bytes(host) {
+            Some(Ok(page)) => page,
+            _ => return Output::default(),
+        };
+        match pages::print_log(host, path, path, page) {
+            None => return Output::default(),
+            Some(Err(message)) => return Output::usage(&message),
+            Some(Ok(printed)) => {
+                out.stdout = pages::array_part(&printed, 1);
+                if !printed.last {
+                    out.partial = true;
+                    return out;
+                }
+                out.stdout.push('\n');
+            }
+        }
+    }
+    out.stderr = checked.problems(style);
+    out
+}
+
+/// The log at `path` read in pages and checked as a log of `kind` records (`None`: only
+/// read), its records kept when it is one page; `Err` is the usage error of a file that could
+/// not be read; `None` while something is asked for.
+pub(super) fn read_log(
+    host: &mut Host<'_>,
+    path: &str,
+    kind: Option<&'static str>,
+    known: Option<LogFile>,
+) -> Option<Result<Checked, Output>> {
+    let page = match pages::page_bytes(host)? {
+        Ok(page) => page,
+        Err(message) => return Some(Err(Output::usage(&message))),
+    };
+    let log = LogRead {
+        path,
+        shown: path,
+        kind,
+        known,
+        keep: true,
+    };
+    let checked = pages::check_log(host, log, page, &mut true)?;
+    Some(checked.map_err(|file| Output::usage(&unreadable(path, file))))
 }

@@ -328,6 +328,108 @@ fn at_line(mut error: Error, line: u64, offset: u64) -> Error {
         .with_detail("offset", offset)
 }
 
+/// How far a replay fed in parts got: what it goes on from ([`Replay::carry`]), or its end.
+#[derive(Debug)]
+pub enum ReplayStep {
+    /// The replay so far, as JSON, to give back with the next part.
+    Going(Value),
+    /// What [`Replay::finish`] returned, after the last part.
+    Done(Value),
+}
+
+/// One part of session `session_id`'s log replayed, bad lines skipped and reported: the first
+/// part with `carry` `None`, each next with the previous [`ReplayStep::Going`]. Every part but
+/// the `last` ends with a line break (a host reads a log in pages cut at line ends).
+pub fn replay_part(
+    carry: Option<&Value>,
+    session_id: &str,
+    part: &[u8],
+    last: bool,
+) -> Result<ReplayStep> {
+    let mut replay = match carry {
+        None => Replay::new(session_id, None, 0, true)?,
+        Some(carry) => Replay::resume(carry)?,
+    };
+    replay.feed(part)?;
+    if last {
+        return replay.finish().map(ReplayStep::Done);
+    }
+    Ok(ReplayStep::Going(replay.carry()))
+}
+
+impl Replay {
+    /// The replay so far as JSON, to go on from with [`Replay::resume`] (another call, another
+    /// process): its state, counts, the recent lines that find a duplicate and the lines
+    /// skipped. A part of a line not fed whole yet is not kept: call it at a line's end.
+    pub fn carry(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("session_id".into(), self.session_id.as_str().into());
+        let state = self.state.clone().map_or(Value::Null, Value::Object);
+        map.insert("state".into(), state);
+        map.insert("skip_bad_lines".into(), self.skip_bad_lines.into());
+        map.insert("offset".into(), self.offset.into());
+        map.insert("line".into(), self.line.into());
+        map.insert("applied".into(), self.applied.into());
+        map.insert("duplicates".into(), self.duplicates.into());
+        map.insert("out_of_order".into(), self.out_of_order.into());
+        let latest = self.latest.as_deref().map_or(Value::Null, Value::from);
+        map.insert("latest".into(), latest);
+        map.insert("skipped".into(), Value::Array(self.skipped.clone()));
+        let window = self.window.lines.iter();
+        let lines = window.map(|(_, l)| Value::from(String::from_utf8_lossy(l).as_ref()));
+        map.insert("window".into(), Value::Array(lines.collect()));
+        Value::Object(map)
+    }
+
+    /// A replay going on from `carry` ([`Replay::carry`]); `E_ARGUMENT` when it is not one.
+    pub fn resume(carry: &Value) -> Result<Replay> {
+        let bad = |what: &str| {
+            Error::new(
+                Code::Argument,
+                format!("/{what}"),
+                format!("a replay's carry has no valid {what}"),
+            )
+        };
+        let count = |key: &str| {
+            carry
+                .get(key)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| bad(key))
+        };
+        let session_id = carry.get("session_id").and_then(Value::as_str);
+        let skip = carry.get("skip_bad_lines").and_then(Value::as_bool);
+        let state = carry.get("state").cloned();
+        let mut replay = Replay::new(
+            session_id.ok_or_else(|| bad("session_id"))?,
+            state,
+            count("offset")?,
+            skip.ok_or_else(|| bad("skip_bad_lines"))?,
+        )?;
+        replay.line = count("line")?;
+        replay.applied = count("applied")?;
+        replay.duplicates = count("duplicates")?;
+        replay.out_of_order = count("out_of_order")?;
+        replay.latest = carry
+            .get("latest")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let list = |key: &str| {
+            carry
+                .get(key)
+                .and_then(Value::as_array)
+                .ok_or_else(|| bad(key))
+        };
+        replay.skipped = list("skipped")?.clone();
+        for line in list("window")? {
+            let line = line.as_str().ok_or_else(|| bad("window"))?.as_bytes();
+            replay
+                .window
+                .remember(xxhash_rust::xxh3::xxh3_64(line), line);
+        }
+        Ok(replay)
+    }
+}
+
 /// `recover_state`: the state of session `session_id` rebuilt from its whole log (`log`,
 /// the bytes of `EVENTS.jsonl`), as [`Replay::finish`] returns it.
 pub fn recover_state(log: &[u8], session_id: &str, skip_bad_lines: bool) -> Result<Value> {

@@ -62,4 +62,19 @@ pub(super) static OPS: &[Op] = &[
             Ok(Out::Json(crate::view::route(a.get(0), a.get(1))))
         },
     },
+    Op {
+        module: Module::Root,
+        method: "view_failure",
+        doc: "How the viewer's server answers a write it could not carry out (the host's error): \
+              a refusal with its status (503 for a lock held too long, else 409: the file's \
+              state refused the write), code and message, with the headers every answer \
+              carries.",
+        params: &[Param::value("error", Ty::Object(&v::FAILURE))],
+        returns: Returns::json(Ty::Object(&v::ROUTE)),
+        access: Access::Pure,
+        run: |a| {
+            exact("the error", a.get(0), &v::FAILURE)?;
+            Ok(Out::Json(crate::view::failure(a.get(0))))
+        },
+    },
 ];

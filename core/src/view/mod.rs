@@ -7,4 +7,4 @@ pub mod request;
 pub mod shapes;
 
 pub use file::{view_file, ROLES};
-pub use request::route;
+pub use request::{failure, route};

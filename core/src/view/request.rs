@@ -55,6 +55,8 @@ struct Server<'s> {
     port: u64,
     token: &'s str,
     write: bool,
+    assets: Option<Vec<&'s str>>,
+    projects: Option<Vec<&'s str>>,
 }
 
 /// The answer for `request` (`ViewRequest`) to a server of `server` (`ViewServer`): a route
@@ -74,12 +76,22 @@ pub fn route(request: &Value, server: &Value) -> Value {
         content_type: text(request, "content_type"),
         body: text(request, "body"),
     };
+    let names = |key: &str| {
+        let list = server.get(key).and_then(Value::as_array);
+        list.map(|l| l.iter().filter_map(Value::as_str).collect::<Vec<&str>>())
+    };
     let srv = Server {
         port: server.get("port").and_then(Value::as_u64).unwrap_or(0),
         token: text(server, "token").unwrap_or(""),
         write: server.get("write").and_then(Value::as_bool) == Some(true),
+        assets: names("assets"),
+        projects: names("projects"),
     };
-    let mut answer = decide(&req, &srv).unwrap_or_else(|refusal| refusal);
+    with_headers(decide(&req, &srv).unwrap_or_else(|refusal| refusal))
+}
+
+/// `answer` with the headers every answer carries.
+fn with_headers(mut answer: Value) -> Value {
     if let Value::Object(map) = &mut answer {
         let mut headers = Map::new();
         for (key, value) in HEADERS {
@@ -88,6 +100,23 @@ pub fn route(request: &Value, server: &Value) -> Value {
         map.insert("headers".into(), Value::Object(headers));
     }
     answer
+}
+
+/// How the viewer answers a write its host could not carry out (`error`: the host's error,
+/// `{code, message}`): the lock held too long by another writer is 503 (try again later);
+/// anything else is 409, the file's state refusing the write (an inbox that is not a list of
+/// items, a file that does not validate): the request itself was checked before.
+pub fn failure(error: &Value) -> Value {
+    let code = error
+        .get("code")
+        .and_then(Value::as_str)
+        .unwrap_or("E_VIEW_WRITE");
+    let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+    let status = match code {
+        "E_LOCK_TIMEOUT" | "E_LOCK_FOREIGN" => 503,
+        _ => 409,
+    };
+    with_headers(refuse(status, code, message.to_owned()))
 }
 
 /// A refusal: `{status, route: "refused", code, message}`.
@@ -186,6 +215,13 @@ fn decide(req: &Request<'_>, srv: &Server<'_>) -> Result<Value, Value> {
             _ => Err(method(req.method, "POST")),
         },
         _ => match path.strip_prefix("/assets/").and_then(asset) {
+            Some((name, _)) if srv.assets.as_ref().is_some_and(|a| !a.contains(&name)) => {
+                Err(refuse(
+                    404,
+                    "E_VIEW_NOT_FOUND",
+                    format!("no such file in the viewer's bundle: {name:?}"),
+                ))
+            }
             Some((name, content_type)) => read(serve(
                 "asset",
                 &[
@@ -298,6 +334,17 @@ fn dismiss(req: &Request<'_>, srv: &Server<'_>) -> Result<Value, Value> {
             format!("a dismissal is {{\"project\": GROUP, \"id\": ITEM_ID}}: {why}"),
         )
     })?;
+    if srv
+        .projects
+        .as_ref()
+        .is_some_and(|p| !p.contains(&project.as_str()))
+    {
+        return Err(refuse(
+            404,
+            "E_VIEW_NOT_FOUND",
+            format!("no fctry project {project:?} under the watched directory"),
+        ));
+    }
     Ok(serve(
         "dismiss",
         &[("project", Value::from(project)), ("id", Value::from(id))],

@@ -126,6 +126,30 @@ pub static SERVER: Shape = Shape::exact(
             Ty::Bool,
             "Whether the page may change files (`--write`).",
         ),
+        Field::opt(
+            "assets",
+            Ty::List(&Ty::Str),
+            "The names of the files of its bundle (absent: any name is served as an asset).",
+        ),
+        Field::opt(
+            "projects",
+            Ty::List(&Ty::Str),
+            "The fctry projects it found, by group (absent: any project may be dismissed from).",
+        ),
+    ],
+);
+
+/// A write the host could not carry out.
+pub static FAILURE: Shape = Shape::exact(
+    "ViewFailure",
+    "A write the viewer's host could not carry out: the error it got.",
+    &[
+        Field::req(
+            "code",
+            Ty::Str,
+            "The error's code (`E_LOCK_TIMEOUT`, `E_NOT_FOUND`).",
+        ),
+        Field::req("message", Ty::Str, "The error's message."),
     ],
 );
 

@@ -122,6 +122,22 @@ async function main() {
       await item.getByRole("button", { name: /dismiss/i }).click();
       await page.waitForFunction(() => !document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: 2000 });
     });
+    await check("a fctry project with only its state shows only what it has", async () => {
+      mkdirSync(join(dir, "bare", ".fctry"), { recursive: true });
+      writeFileSync(join(dir, "bare", ".fctry", "state.json"), '{\n  "workflowStep": "executor-build"\n}\n');
+      const panel = page.locator("[data-panel='fctry:dir:bare']");
+      await panel.locator("[data-testid='dag']").waitFor({ timeout: 2000 });
+      for (const testid of ["spec", "inbox", "feed", "config"]) {
+        const count = await panel.locator(`[data-testid='${testid}']`).count();
+        if (count !== 0) throw new Error(`the bare project shows an empty ${testid} block`);
+      }
+    });
+    await check("a spec that is not UTF-8 is said to be so, not shown garbled", async () => {
+      writeFileSync(join(dir, "bare", ".fctry", "spec.md"), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]));
+      const panel = page.locator("[data-panel='fctry:dir:bare']");
+      await panel.locator("[data-testid='spec-not-text']").waitFor({ timeout: 2000 });
+      includes(await panel.locator("[data-testid='spec-not-text']").innerText(), "not UTF-8", "the spec block");
+    });
     await check("nothing fetched from outside the viewer, no page error", async () => {
       if (outside.length) throw new Error(`requests outside the viewer: ${outside.join(", ")}`);
       if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);

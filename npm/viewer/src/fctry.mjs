@@ -2,25 +2,38 @@
 // `projectStatusText` over the files `statecore fctry status` reads: state, config (the
 // version registry), the spec's first 8 KB and the inbox; the branch is not watched), the
 // spec with its active section, the build run's DAG, the inbox (Dismiss when writes are
-// enabled), the activity feed over `.fctry/events/*.jsonl`, context health and the config.
+// enabled), the activity feed over `.fctry/events/*.jsonl`, context health and the config:
+// each block only when its file is there.
 import { useMemo, useState } from "preact/hooks";
 import { fctry } from "../../lib/web.mjs";
 import { Dag } from "./dag.mjs";
 import { Spec } from "./markdown.mjs";
+import { decodeText } from "./check.mjs";
 import { byteCompare, fileOf, groupName } from "./model.mjs";
 import { Block, FileBanners, Failure, Panel, Pill, attempt, html, isObject, localTime, short } from "./ui.mjs";
 
 const SPEC_HEAD = 8192;
 
-/** The spec's first 8 KB, cut back to their last line break (as the command line reads it). */
+/**
+ * The spec's first 8 KB, cut back to their last line break (as the command line reads it);
+ * null when they are not UTF-8 (the command line then reads no section titles either).
+ */
 function specHead(bytes) {
-  if (bytes.length <= SPEC_HEAD) return new TextDecoder().decode(bytes);
+  if (bytes.length <= SPEC_HEAD) return decodeText(bytes);
   const cut = bytes.subarray(0, SPEC_HEAD).lastIndexOf(0x0a) + 1;
-  return new TextDecoder().decode(bytes.subarray(0, cut));
+  return decodeText(bytes.subarray(0, cut));
 }
 
-/** The text of a file (null: missing); bytes that are not UTF-8 decoded lossily. */
-const textOf = (file) => (file ? file.text ?? new TextDecoder().decode(file.bytes) : null);
+/** The text of a file (null: missing, or bytes that are not UTF-8). */
+const textOf = (file) => (file ? file.text ?? null : null);
+
+/** The spec rendered, or why it cannot be: bytes that are not UTF-8 are not guessed at. */
+function SpecText({ spec, state }) {
+  if (spec.text === null || spec.text === undefined) {
+    return html`<div class="problem error" data-testid="spec-not-text">.fctry/spec.md is not UTF-8 text, so it is not shown (save it as UTF-8)</div>`;
+  }
+  return html`<${Spec} text=${spec.text} section=${state?.activeSection} number=${state?.activeSectionNumber} />`;
+}
 
 /** The status line of the project. */
 function StatusLine({ name, state, config, spec, inbox }) {
@@ -69,7 +82,6 @@ function Inbox({ file, group, write, token, message, setMessage }) {
       setBusy(null);
     }
   };
-  if (!file) return html`<div class="muted">no inbox.json</div>`;
   return html`<div>
     ${message ? html`<div class="write-error" role="alert">${message}</div>` : null}
     ${items.length === 0 ? html`<div class="muted">${file.document === null ? "inbox.json does not parse" : "the inbox is empty"}</div>` : null}
@@ -96,7 +108,6 @@ function Inbox({ file, group, write, token, message, setMessage }) {
 
 /** The activity feed over the event logs, newest first, and its events without a valid time. */
 function Feed({ events, feed, sources }) {
-  if (!events.length) return html`<div class="muted">no .fctry/events/*.jsonl</div>`;
   if (feed.error) return html`<${Failure} result=${feed} what="feed" />`;
   const list = feed.value.events.slice(-200).reverse();
   return html`<div>
@@ -121,7 +132,6 @@ function Feed({ events, feed, sources }) {
 
 /** The config (version registry). */
 function Config({ file }) {
-  if (!file) return html`<div class="muted">no config.json</div>`;
   const doc = file.document;
   const versions = isObject(doc) && isObject(doc.versions) ? doc.versions : {};
   const current = (key) => (isObject(versions[key]) ? versions[key].current : undefined);
@@ -156,31 +166,39 @@ export function FctryPanel({ store, panel, write, token }) {
     <${StatusLine} name=${name} state=${state} config=${config} spec=${spec} inbox=${inbox} />
     <${FileBanners} files=${panel.files} />
     <div class="fctry-grid">
-      <${Block} title="Build run" testid="dag" cls="dag-block">
-        ${!state ? html`<div class="muted">no state.json</div>`
-          : state.document === null ? html`<div class="muted">state.json does not parse</div>`
-          : html`<${Dag} state=${stateDoc} />`}
-      </${Block}>
-      <${Block} title="Spec" testid="spec" cls="spec-block" extra=${stateDoc?.activeSection ? `active: ${short(stateDoc.activeSection, 40)}${stateDoc.activeSectionNumber ? ` (${short(stateDoc.activeSectionNumber, 12)})` : ""}` : ""}>
-        ${spec ? html`<${Spec} text=${textOf(spec)} section=${stateDoc?.activeSection} number=${stateDoc?.activeSectionNumber} />` : html`<div class="muted">no .fctry/spec.md</div>`}
-      </${Block}>
+      ${state
+        ? html`<${Block} title="Build run" testid="dag" cls="dag-block">
+            ${state.document === null ? html`<div class="muted">state.json does not parse</div>` : html`<${Dag} state=${stateDoc} />`}
+          </${Block}>`
+        : null}
+      ${spec
+        ? html`<${Block} title="Spec" testid="spec" cls="spec-block" extra=${stateDoc?.activeSection ? `active: ${short(stateDoc.activeSection, 40)}${stateDoc.activeSectionNumber ? ` (${short(stateDoc.activeSectionNumber, 12)})` : ""}` : ""}>
+            <${SpecText} spec=${spec} state=${stateDoc} />
+          </${Block}>`
+        : null}
       <div class="fctry-side">
-        <${Block} title="Inbox" testid="inbox" extra=${inbox && Array.isArray(inbox.document) ? `${inbox.document.length} items` : ""}>
-          <${Inbox} file=${inbox} group=${panel.group} write=${write} token=${token} message=${message} setMessage=${setMessage} />
-        </${Block}>
-        <${Block} title="Context health" testid="context-health">
-          ${health.error
-            ? html`<${Failure} result=${health} what="context health" />`
-            : html`<table class="kv"><tbody>
-                <tr><th>isolation</th><td><span class="mono">${health.value.isolation}</span></td></tr>
-                <tr><th>last checkpoint</th><td>${localTime(health.value.lastCheckpoint)}</td></tr>
-              </tbody></table>`}
-        </${Block}>
-        <${Block} title="Config" testid="config"><${Config} file=${config} /></${Block}>
+        ${inbox
+          ? html`<${Block} title="Inbox" testid="inbox" extra=${Array.isArray(inbox.document) ? `${inbox.document.length} items` : ""}>
+              <${Inbox} file=${inbox} group=${panel.group} write=${write} token=${token} message=${message} setMessage=${setMessage} />
+            </${Block}>`
+          : null}
+        ${state || events.length
+          ? html`<${Block} title="Context health" testid="context-health">
+              ${health.error
+                ? html`<${Failure} result=${health} what="context health" />`
+                : html`<table class="kv"><tbody>
+                    <tr><th>isolation</th><td><span class="mono">${health.value.isolation}</span></td></tr>
+                    <tr><th>last checkpoint</th><td>${localTime(health.value.lastCheckpoint)}</td></tr>
+                  </tbody></table>`}
+            </${Block}>`
+          : null}
+        ${config ? html`<${Block} title="Config" testid="config"><${Config} file=${config} /></${Block}>` : null}
       </div>
-      <${Block} title="Activity" testid="feed" cls="feed-block" extra=${feed.value ? `${feed.value.events.length} events from ${events.length} logs` : ""}>
-        <${Feed} events=${events} feed=${feed} sources=${events} />
-      </${Block}>
+      ${events.length
+        ? html`<${Block} title="Activity" testid="feed" cls="feed-block" extra=${feed.value ? `${feed.value.events.length} events from ${events.length} logs` : ""}>
+            <${Feed} events=${events} feed=${feed} sources=${events} />
+          </${Block}>`
+        : null}
     </div>
   </${Panel}>`;
 }

@@ -264,6 +264,10 @@ def view_request(request: Mapping[str, object], server: Mapping[str, object]) ->
     """How the viewer's server answers a request: the route to serve, or a refusal with its status, code and message (foreign Host or Origin, unknown path, method, write without the token), with the headers every answer carries."""
     return cast("ViewRoute", _call("view_request", (request, server)))
 
+def view_failure(error: Mapping[str, object]) -> ViewRoute:
+    """How the viewer's server answers a write it could not carry out (the host's error): a refusal with its status (503 for a lock held too long, else 409: the file's state refused the write), code and message, with the headers every answer carries."""
+    return cast("ViewRoute", _call("view_failure", (error,)))
+
 
 __all__ = [
     "apply_update",
@@ -298,6 +302,7 @@ __all__ = [
     "set_value",
     "validate",
     "validate_text",
+    "view_failure",
     "view_file",
     "view_request",
 ]
