@@ -16,6 +16,10 @@ fi
 # A target dir of its own: sharing one with `cargo build` rebuilds pyo3 on every switch.
 export CARGO_TARGET_DIR="${STATECORE_MATURIN_TARGET:-$PWD/target/maturin}"
 
+# The crates compiled into the native module, with their licences (shipped in the wheel).
+host=$(rustc -vV | sed -n 's/^host: //p')
+python3 scripts/third_party.py rust statecore-python "$host" python/statecore/THIRD-PARTY-NOTICES.txt
+
 mkdir -p dist/wheels
 rm -f dist/wheels/statecore-*.whl
 log "maturin build --profile python-release"

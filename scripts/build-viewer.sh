@@ -4,6 +4,8 @@
 #   viewer.js, chunk-<hash>.js   npm/viewer/src/main.mjs bundled by esbuild (ESM, split: Mermaid
 #                                loads as its own chunks only when a Hivemind panel is drawn)
 #   *.LEGAL.txt                  the bundled libraries' licence comments
+#   THIRD-PARTY-NOTICES.txt      every bundled npm package with its licence texts
+#                                (scripts/third_party.py, from esbuild's metafile)
 #   index.html, viewer.css       copied from npm/viewer/
 #   statecore_bg.wasm            the core, copied from npm/dist/web/ (scripts/build-wasm.sh)
 # Idempotent: skipped when no input changed since the last build (a stamp over every input).
@@ -30,7 +32,8 @@ stamp_file=$out/.build-stamp
 stamp=$( {
   find npm/viewer -type f | LC_ALL=C sort | xargs sha256sum
   sha256sum npm/lib/web.mjs npm/lib/web-init.mjs npm/lib/api.mjs npm/lib/generated.mjs \
-    npm/dist/web/statecore.js "$wasm" npm/package-lock.json scripts/build-viewer.sh
+    npm/dist/web/statecore.js "$wasm" npm/package-lock.json scripts/build-viewer.sh \
+    scripts/third_party.py
   "$esbuild" --version
 } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$out/viewer.js" ] \
@@ -40,12 +43,14 @@ if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$out/v
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/build-viewer.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$tmp.meta.json"' EXIT
 "$esbuild" npm/viewer/src/main.mjs \
   --bundle --format=esm --splitting --minify --target=es2022 --platform=browser \
   --outdir="$tmp" --entry-names=viewer --chunk-names=chunk-[hash] \
-  --legal-comments=linked --charset=utf8 --log-level=warning \
+  --legal-comments=linked --charset=utf8 --log-level=warning --metafile="$tmp.meta.json" \
   --define:process.env.NODE_ENV='"production"'
+python3 scripts/third_party.py js "$tmp.meta.json" "$tmp/THIRD-PARTY-NOTICES.txt"
+rm -f "$tmp.meta.json"
 cp npm/viewer/index.html npm/viewer/viewer.css "$tmp/"
 cp "$wasm" "$tmp/statecore_bg.wasm"
 

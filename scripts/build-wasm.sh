@@ -35,10 +35,11 @@ raw_statusline=target/wasm32-unknown-unknown/wasm-statusline/statecore_wasm.wasm
 
 # One stamp over everything the outputs depend on: skip bindgen + wasm-opt when unchanged.
 stamp_file=npm/dist/.build-stamp
-stamp=$( { sha256sum "$raw" "$raw_statusline" npm/lib/api.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0"; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
+stamp=$( { sha256sum "$raw" "$raw_statusline" npm/lib/api.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
-   && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ]; then
+   && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ] \
+   && [ -f npm/dist/THIRD-PARTY-NOTICES.txt ]; then
   log "npm/dist is up to date"
   exit 0
 fi
@@ -62,6 +63,9 @@ printf '{\n  "type": "commonjs"\n}\n' | tee npm/dist/node/package.json > npm/dis
 
 log "npm/dist/node/api.cjs from npm/lib/generated.mjs and npm/lib/api.mjs"
 node npm/build/cjs-from-esm.mjs npm/dist/node/api.cjs npm/lib/generated.mjs npm/lib/api.mjs
+
+log "npm/dist/THIRD-PARTY-NOTICES.txt: the crates compiled into the wasm, with their licences"
+python3 scripts/third_party.py rust statecore-wasm wasm32-unknown-unknown npm/dist/THIRD-PARTY-NOTICES.txt
 
 echo "$stamp" > "$stamp_file"
 log "done: $(wc -c < npm/dist/node/statecore_bg.wasm) bytes of wasm ($(gzip -9c npm/dist/web/statecore_bg.wasm | wc -c) gzipped); status line module $(wc -c < npm/dist/statusline/statecore_bg.wasm) bytes"

@@ -15,7 +15,9 @@ tarball=$(ls "$work"/statecore-*.tgz)
 
 # Only lib/ and dist/ (+ package.json, README, LICENSE) are shipped; no tests, no sources.
 listing=$(tar -tzf "$tarball")
-for want in package/package.json package/lib/node.cjs package/lib/node.mjs package/lib/web.mjs \
+for want in package/package.json package/LICENSE package/README.md \
+            package/dist/THIRD-PARTY-NOTICES.txt package/dist/viewer/THIRD-PARTY-NOTICES.txt \
+            package/lib/node.cjs package/lib/node.mjs package/lib/web.mjs \
             package/lib/index.d.ts package/lib/web.d.mts package/lib/core.d.ts \
             package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
             package/lib/hivemind.cjs package/lib/hivemind.mjs package/lib/hivemind.d.ts \
@@ -39,6 +41,19 @@ node -e '
     if (p[k] && Object.keys(p[k]).length) throw new Error(`statecore must have no runtime ${k}`);
   if (p.scripts && (p.scripts.install || p.scripts.postinstall || p.scripts.preinstall))
     throw new Error("statecore must have no install scripts");
+' "$repo/npm/package.json"
+
+tar -xzOf "$tarball" package/LICENSE | cmp -s - LICENSE || { echo "packaging: the tarball's LICENSE is not the repository's" >&2; exit 1; }
+# Third-party code shipped with its licence texts: the crates in the wasm, the viewer's bundle.
+for pair in "dist/THIRD-PARTY-NOTICES.txt:xxhash-rust" "dist/viewer/THIRD-PARTY-NOTICES.txt:dompurify" \
+            "dist/viewer/THIRD-PARTY-NOTICES.txt:mermaid" "dist/viewer/THIRD-PARTY-NOTICES.txt:preact"; do
+  tar -xzOf "$tarball" "package/${pair%%:*}" | grep -q "^${pair#*:} [0-9]" \
+    || { echo "packaging: ${pair%%:*} does not list ${pair#*:}" >&2; exit 1; }
+done
+node -e '
+  const p = require(process.argv[1]);
+  for (const k of ["license", "author", "keywords", "description"])
+    if (!p[k] || (Array.isArray(p[k]) && p[k].length === 0)) throw new Error(`package.json has no ${k}`);
 ' "$repo/npm/package.json"
 
 app=$work/app
@@ -171,6 +186,18 @@ for want in ("statecore/__init__.py", "statecore/errors.py", "statecore/machine.
     assert want in names, f"{want} missing from {sys.argv[1]}"
 stray = [n for n in names if n.startswith(("tests/", "statecore/tests")) or n.endswith(".pyc")]
 assert not stray, f"unexpected files in the wheel: {stray}"
+# The licence, the third-party notices of the crates compiled in, and the metadata a package
+# index shows.
+wheel = zipfile.ZipFile(sys.argv[1])
+notices = wheel.read("statecore/THIRD-PARTY-NOTICES.txt").decode()
+for crate in ("pyo3 ", "xxhash-rust ", "mimalloc "):
+    assert f"\n{crate}" in notices, f"the wheel's notices do not list {crate.strip()}"
+licence = wheel.read("statecore-0.1.0.dist-info/licenses/LICENSE").decode()
+assert licence == open("LICENSE", encoding="utf-8").read(), "the wheel's LICENSE is not the repository's"
+meta = wheel.read("statecore-0.1.0.dist-info/METADATA").decode()
+for want in ("License-Expression: MIT", "Author: the statecore authors", "Keywords: ",
+             "Classifier: Typing :: Typed", "Requires-Python: >=3.9"):
+    assert want in meta, f"the wheel's METADATA lacks {want!r}"
 EOF
 python3 -m venv "$work/pyenv"
 "$work/pyenv/bin/pip" install --quiet --disable-pip-version-check --no-index --no-deps "${wheels[0]}"
