@@ -45,8 +45,8 @@ test-browser:
 	cd npm && node test/browser/viewer.mjs
 
 test-python:
-	$(VENV)/bin/ruff check python
-	$(VENV)/bin/ruff format --check python
+	$(VENV)/bin/ruff check python scripts
+	$(VENV)/bin/ruff format --check python scripts
 	cd python && ../$(VENV)/bin/python -m mypy.stubtest statecore._statecore --allowlist stubtest-allowlist.txt
 	cd python && ../$(VENV)/bin/python -m mypy
 	cd python && ../$(VENV)/bin/python -m mypy --strict tests/typing/usage.py
