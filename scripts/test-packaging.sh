@@ -47,7 +47,9 @@ tar -xzOf "$tarball" package/LICENSE | cmp -s - LICENSE || { echo "packaging: th
 # Third-party code shipped with its licence texts: the crates in the wasm, the viewer's bundle.
 for pair in "dist/THIRD-PARTY-NOTICES.txt:xxhash-rust" "dist/viewer/THIRD-PARTY-NOTICES.txt:dompurify" \
             "dist/viewer/THIRD-PARTY-NOTICES.txt:mermaid" "dist/viewer/THIRD-PARTY-NOTICES.txt:preact"; do
-  tar -xzOf "$tarball" "package/${pair%%:*}" | grep -q "^${pair#*:} [0-9]" \
+  # Read whole first: `grep -q` stops early, and tar's SIGPIPE would fail the pipeline.
+  notices=$(tar -xzOf "$tarball" "package/${pair%%:*}")
+  grep -q "^${pair#*:} [0-9]" <<<"$notices" \
     || { echo "packaging: ${pair%%:*} does not list ${pair#*:}" >&2; exit 1; }
 done
 node -e '
