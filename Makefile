@@ -39,6 +39,9 @@ test-rust:
 test-node:
 	cd npm && node --test test/*.test.mjs
 	cd npm && node_modules/.bin/tsc --noEmit -p tsconfig.json
+	# Every entry's types resolve under node10, node16 (CJS and ESM) and bundler resolution
+	# (npm/README.md § Package layout); ./web is ESM only by design, the wasm an asset.
+	cd npm && node_modules/.bin/attw --pack . --format table-flipped --exclude-entrypoints statecore_bg.wasm --ignore-rules cjs-resolves-to-esm
 
 test-browser:
 	cd npm && node test/browser/run.mjs

@@ -306,6 +306,20 @@ pub fn helper_mjs(module: Module) -> String {
     out
 }
 
+/// `npm/lib/<module>.d.mts`: the declarations of the helper module's ES module (`.mjs`), the
+/// same as its `.d.ts` (TypeScript's `node16` resolution wants ESM types for an ESM file).
+pub fn helper_dmts(module: Module) -> String {
+    let mut out = String::from(HEADER);
+    let _ = writeln!(
+        out,
+        "// Types of `statecore/{0}` when imported (lib/{0}.mjs, an ES module): those of\n\
+         // lib/{0}.d.ts.\n\
+         export * from \"./{0}.js\";",
+        module.name()
+    );
+    out
+}
+
 /// `npm/lib/<module>.d.ts`: the helper module's declarations.
 pub fn helper_dts(module: Module) -> String {
     let mut out = String::from(HEADER);

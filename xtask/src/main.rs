@@ -89,6 +89,7 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
             let name = module.name();
             files.push((format!("npm/lib/{name}.mjs"), js::helper_mjs(module)));
             files.push((format!("npm/lib/{name}.d.ts"), js::helper_dts(module)));
+            files.push((format!("npm/lib/{name}.d.mts"), js::helper_dmts(module)));
         }
     }
     files.push((
