@@ -19,7 +19,9 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import threading
 import time
+from contextvars import ContextVar
 
 from statecore import _runtime, _sys
 from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
@@ -417,6 +419,24 @@ def _timeout(lock_path: str, owner: Owner | None, timeout: float) -> None:
     _rules.timeout(lock_path, held, round(timeout * 1000))
 
 
+#: The cancellation of the call running in this context (``statecore.aio.run`` sets it for
+#: its worker thread): a wait for a lock stops at its next poll once it is set, before the
+#: lock is taken.
+CANCEL: ContextVar[threading.Event | None] = ContextVar("statecore_cancel", default=None)
+
+
+class Cancelled(BaseException):
+    """A lock wait stopped because its ``statecore.aio`` caller was cancelled (never seen by
+    the caller: ``aio.run`` raises ``asyncio.CancelledError``)."""
+
+
+def _cancelled() -> None:
+    """Raises :class:`Cancelled` when the call's caller was cancelled."""
+    event = CANCEL.get()
+    if event is not None and event.is_set():
+        raise Cancelled
+
+
 def acquire(lock_path: str, timeout: float) -> Lock:
     """Takes the lock file ``lock_path`` (absolute), waiting up to ``timeout`` seconds (checked).
 
@@ -431,6 +451,7 @@ def acquire(lock_path: str, timeout: float) -> Lock:
     attempt = 0
     try:
         while True:
+            _cancelled()
             claimed = _read_claim(next_path)
             if claimed is None or not _must_wait(lock_path, claimed, claim):
                 mine, owner = _try_acquire(lock_path)

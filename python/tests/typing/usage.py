@@ -81,3 +81,17 @@ def files(project: Path) -> None:
     got = statecore.read_document(project / "h.json", "hivemind.state")
     hstate: HivemindState = got["document"]
     print(doc, item, read, pre, outcome, runner_doc, state, hstate)
+
+
+async def asyncio_use(project: Path) -> None:
+    """statecore.aio.run keeps each helper's own types (ParamSpec)."""
+    from statecore import aio
+
+    added = await aio.run(fctry.inbox_add, project, "evolve", "x")
+    item: Json = added["item"]
+    updated = await aio.run(statecore.update_document, project / "s.json", "fctry.state", {"a": 1})
+    state: FctryState = updated["document"]
+    await aio.run(fctry.inbox_add, project, 3, "x")  # type: ignore[arg-type]
+    async with aio.acquire_lock(project / "s.json", timeout=1.0) as held:
+        held.release()
+    print(item, state)
