@@ -59,6 +59,7 @@ test-python:
 
 test-packaging:
 	bash scripts/test-packaging.sh
+	bash scripts/test-sdist.sh
 
 demo: build
 	bash examples/demo.sh
