@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the statecore abi3 wheel (maturin, release) into dist/wheels and installs it into
+# Builds the statecore abi3 wheel (maturin, release; manylinux2014, so it installs on glibc 2.17
+# and later) into dist/wheels and installs it into
 # .venv, so the Python tests run against the INSTALLED wheel, as a user would.
 # Also copies the wheel's native module into python/statecore/ (git-ignored), so tools run
 # from python/ (mypy.stubtest) see the same binary. Idempotent: safe to run again.
@@ -22,9 +23,11 @@ python3 scripts/third_party.py rust statecore-python "$host" python/statecore/TH
 
 mkdir -p dist/wheels
 rm -f dist/wheels/statecore-*.whl
-log "maturin build --profile python-release"
-(cd python && ../.venv/bin/maturin build --profile python-release --quiet -o ../dist/wheels \
-  --interpreter ../.venv/bin/python)
+# manylinux2014 (glibc 2.17, most CI images and servers): linked by zig (the `ziglang` wheel
+# from PyPI; maturin runs it as `python -m ziglang`, hence .venv/bin first on PATH).
+log "maturin build --profile python-release --zig --compatibility manylinux2014"
+(cd python && PATH="$PWD/../.venv/bin:$PATH" ../.venv/bin/maturin build --profile python-release \
+  --zig --compatibility manylinux2014 --quiet -o ../dist/wheels --interpreter ../.venv/bin/python)
 wheels=(dist/wheels/statecore-*-cp39-abi3-*.whl)
 if [ ${#wheels[@]} -ne 1 ] || [ ! -f "${wheels[0]}" ]; then
   echo "expected exactly one cp39-abi3 wheel in dist/wheels, got: ${wheels[*]}" >&2

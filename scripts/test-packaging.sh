@@ -201,6 +201,11 @@ for want in ("License-Expression: MIT", "Author: the statecore authors", "Keywor
              "Classifier: Typing :: Typed", "Requires-Python: >=3.9"):
     assert want in meta, f"the wheel's METADATA lacks {want!r}"
 EOF
+# The platform tag the wheel claims is the one its symbols allow (glibc 2.17).
+shown=$(.venv/bin/auditwheel show "${wheels[0]}")
+grep -q 'consistent with the following platform tag:' <<<"$shown" && grep -q '"manylinux_2_17_x86_64"' <<<"$shown" \
+  || { echo "packaging: auditwheel does not confirm manylinux_2_17_x86_64: $shown" >&2; exit 1; }
+case "${wheels[0]}" in *manylinux2014_x86_64*) ;; *) echo "packaging: not a manylinux2014 wheel: ${wheels[0]}" >&2; exit 1 ;; esac
 python3 -m venv "$work/pyenv"
 "$work/pyenv/bin/pip" install --quiet --disable-pip-version-check --no-index --no-deps "${wheels[0]}"
 mkdir -p "$work/pyapp"
