@@ -2153,9 +2153,9 @@ export interface ViewServer {
   token: string;
   /** Whether the page may change files (`--write`). */
   write: boolean;
-  /** The names of the files of its bundle (absent: any name is served as an asset). */
+  /** The names of the files of its bundle (absent: the names are not checked). */
   assets?: string[];
-  /** The fctry projects it found, by group (absent: any project may be dismissed from). */
+  /** The fctry projects it found, by group (absent: a dismissal's project is not checked). */
   projects?: string[];
 }
 

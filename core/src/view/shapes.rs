@@ -129,12 +129,12 @@ pub static SERVER: Shape = Shape::exact(
         Field::opt(
             "assets",
             Ty::List(&Ty::Str),
-            "The names of the files of its bundle (absent: any name is served as an asset).",
+            "The names of the files of its bundle (absent: the names are not checked).",
         ),
         Field::opt(
             "projects",
             Ty::List(&Ty::Str),
-            "The fctry projects it found, by group (absent: any project may be dismissed from).",
+            "The fctry projects it found, by group (absent: a dismissal's project is not checked).",
         ),
     ],
 );
