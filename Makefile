@@ -47,7 +47,7 @@ test-browser:
 	cd npm && node test/browser/run.mjs
 	cd npm && node test/browser/viewer.mjs
 	# A page bundled by esbuild, Vite and webpack from the packed tarball (npm/README.md § Bundlers).
-	cd npm/test/bundlers && npm ci --no-audit --no-fund --loglevel=error && node run.mjs
+	cd npm && node test/bundlers/run.mjs
 
 test-python:
 	$(VENV)/bin/ruff check python scripts

@@ -1,10 +1,12 @@
 // statecore in a browser app, bundled by esbuild, Vite and webpack as their users build one
-// (issue 15): the packed tarball installed into this project, a small page per bundler
-// (src/), each built with the bundler's defaults for the browser, served, and opened in
+// (issue 15): this project (package.json with the bundlers, index.html, src/, build.mjs) copied
+// into a temporary directory, its bundlers installed there (`npm ci`) with the packed tarball,
+// a page built by each with its defaults for the browser (build.mjs), served, and opened in
 // headless Chromium, where it loads the wasm and validates a document. Fails on a page error,
-// a failed request (the wasm's 404), or a wrong result. Run by `make test-browser`.
+// a failed request (the wasm's 404), or a wrong result. Run by `make test-browser`; nothing is
+// installed in the repository.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize } from "node:path";
@@ -13,6 +15,10 @@ import { chromium } from "playwright-core";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const NPM = join(HERE, "..", "..");
+/** The bundlers build.mjs knows, in the order they are run. */
+const BUNDLERS = ["esbuild", "vite", "webpack"];
+/** What the project's copy holds. */
+const PROJECT = ["package.json", "package-lock.json", "index.html", "build.mjs", "src"];
 const TYPES = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -20,46 +26,15 @@ const TYPES = {
   ".wasm": "application/wasm",
   ".css": "text/css",
 };
-const PAGE = (script) =>
-  `<!doctype html>\n<html><head><meta charset="utf-8" /></head><body><script type="module" src="./${script}"></script></body></html>\n`;
 
-/** The bundlers: each builds its page into `out` with its defaults for the browser. */
-const BUILDS = {
-  async esbuild(out) {
-    const esbuild = await import("esbuild");
-    await esbuild.build({
-      entryPoints: [join(HERE, "src", "esbuild.mjs")],
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      outdir: out,
-      entryNames: "main",
-      loader: { ".wasm": "file" },
-      logLevel: "silent",
-    });
-    writeFileSync(join(out, "index.html"), PAGE("main.js"));
-  },
-  async vite(out) {
-    const { build } = await import("vite");
-    await build({ root: HERE, logLevel: "silent", build: { outDir: out, emptyOutDir: true } });
-  },
-  async webpack(out) {
-    const webpack = (await import("webpack")).default;
-    const stats = await new Promise((resolve, reject) =>
-      webpack(
-        {
-          mode: "production",
-          target: "web",
-          entry: join(HERE, "src", "root.mjs"),
-          output: { path: out, filename: "main.js", publicPath: "auto" },
-        },
-        (error, result) => (error ? reject(error) : resolve(result)),
-      ),
-    );
-    if (stats.hasErrors()) throw new Error(stats.toString("errors-only"));
-    writeFileSync(join(out, "index.html"), PAGE("main.js"));
-  },
-};
+/** Runs `command` in `cwd`, its output shown only when it fails. */
+function quiet(command, args, cwd) {
+  try {
+    execFileSync(command, args, { cwd, stdio: "pipe" });
+  } catch (error) {
+    throw new Error(`${command} ${args.join(" ")}: ${error.stderr ?? ""}${error.stdout ?? ""}`);
+  }
+}
 
 /** Serves `root` on a free port of 127.0.0.1. */
 async function serve(root) {
@@ -79,14 +54,17 @@ async function serve(root) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
 }
 
-/** Installs the packed tarball into this project, as a user's app would. */
-function installPacked(work) {
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: NPM, stdio: ["ignore", "ignore", "inherit"] });
+/** The project copied into `work/app`, its bundlers installed and statecore from the packed
+ * tarball, as a user's app would have them; returns the app's directory. */
+function setUp(work) {
+  const app = join(work, "app");
+  mkdirSync(app);
+  for (const name of PROJECT) cpSync(join(HERE, name), join(app, name), { recursive: true });
+  quiet("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], app);
+  quiet("npm", ["pack", "--silent", "--pack-destination", work], NPM);
   const tarball = join(work, "statecore-0.1.0.tgz");
-  execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], {
-    cwd: HERE,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  quiet("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", tarball], app);
+  return app;
 }
 
 async function main() {
@@ -95,18 +73,18 @@ async function main() {
   const failures = [];
   let context = null;
   try {
-    installPacked(work);
+    const app = setUp(work);
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: "/usr/bin/chromium",
       headless: true,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
       timeout: 60_000,
     });
-    for (const [name, build] of Object.entries(BUILDS)) {
+    for (const name of BUNDLERS) {
       const out = join(work, name);
       let server = null;
       try {
-        await build(out);
+        quiet(process.execPath, ["build.mjs", name, out], app);
         server = await serve(out);
         const page = await context.newPage();
         const problems = [];
@@ -133,7 +111,7 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
   }
   for (const failure of failures) console.error(`FAIL ${failure}`);
-  console.log(`bundlers: ${Object.keys(BUILDS).length - failures.length} passed, ${failures.length} failed`);
+  console.log(`bundlers: ${BUNDLERS.length - failures.length} passed, ${failures.length} failed`);
   process.exit(failures.length ? 1 : 0);
 }
 
