@@ -84,6 +84,21 @@ fn heartbeat(call: &Call) -> Result<Option<u64>, Output> {
     }
 }
 
+/// `--heartbeat-ms` checked, the directory operand as given (default `.`) and resolved.
+fn arguments<'c>(
+    call: &'c Call,
+    host: &Host<'_>,
+) -> Result<(Option<u64>, &'c str, String), Output> {
+    let timeout = heartbeat(call)?;
+    let given = call.operands.first().map_or(".", String::as_str);
+    Ok((timeout, given, paths::resolve(host.cwd(), given)))
+}
+
+/// The heartbeat timeout in force, in milliseconds (`--heartbeat-ms`, else the seed's).
+fn timeout_ms(given: Option<u64>) -> i64 {
+    i64::try_from(given.unwrap_or(crate::hive::HEARTBEAT_TIMEOUT_MS)).unwrap_or(i64::MAX)
+}
+
 /// What `status` and `sessions` found of one session.
 struct Session {
     id: String,
@@ -215,12 +230,10 @@ fn now_of(host: &Host<'_>) -> Value {
 
 /// `hive status [SESSION_DIR]`.
 fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
-    let timeout = match heartbeat(call) {
-        Ok(t) => t,
+    let (timeout, _, dir) = match arguments(call, host) {
+        Ok(arguments) => arguments,
         Err(usage) => return usage,
     };
-    let given = call.operands.first().map_or(".", String::as_str);
-    let dir = paths::resolve(host.cwd(), given);
     let (state_path, log_path) = (paths::child(&dir, STATE), paths::child(&dir, LOG));
     let state = host.read(&state_path);
     // A page of one byte: enough for the log's size.
@@ -333,8 +346,7 @@ fn status_text(
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let timeout_ms =
-        i64::try_from(timeout.unwrap_or(crate::hive::HEARTBEAT_TIMEOUT_MS)).unwrap_or(i64::MAX);
+    let timeout_ms = timeout_ms(timeout);
     let stalled = session.stalled();
     if stalled.is_empty() {
         let checked = session.health.as_ref().and_then(|h| h.get("checked"));
@@ -369,12 +381,10 @@ fn status_text(
 
 /// `hive sessions [DIR]`.
 fn sessions(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
-    let timeout = match heartbeat(call) {
-        Ok(t) => t,
+    let (timeout, given, dir) = match arguments(call, host) {
+        Ok(arguments) => arguments,
         Err(usage) => return usage,
     };
-    let given = call.operands.first().map_or(".", String::as_str);
-    let dir = paths::resolve(host.cwd(), given);
     let found = match host.list(&dir, &[STATE, LOG]) {
         None => return Output::default(),
         Some(Err(message)) => {
@@ -426,8 +436,7 @@ fn sessions(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         .map(|(s, _)| clean(&s.id).chars().count())
         .max()
         .unwrap_or(0);
-    let timeout_ms =
-        i64::try_from(timeout.unwrap_or(crate::hive::HEARTBEAT_TIMEOUT_MS)).unwrap_or(i64::MAX);
+    let timeout_ms = timeout_ms(timeout);
     let census = list
         .iter()
         .map(|(s, _)| s.census().len())

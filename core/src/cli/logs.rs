@@ -4,9 +4,9 @@
 
 use super::host::Host;
 use super::out::{clean, Output, Style, INVALID};
-use super::pages::{self, Printed};
+use super::pages;
 use super::table::Call;
-use super::validate::read_log;
+use super::validate::{read_log, records};
 use super::writes;
 use crate::{json, Map, Value};
 
@@ -115,24 +115,10 @@ pub fn read(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         .find(|w| w.issue.code == "W_TORN_TAIL")
         .and_then(|w| w.at)
         .map(|(line, _)| line);
-    let printed = match checked.document {
-        Some(Value::Array(records)) => Printed {
-            first: true,
-            records,
-            before: 0,
-            last: true,
-        },
-        _ => {
-            let page = match pages::page_bytes(host) {
-                Some(Ok(page)) => page,
-                _ => return out,
-            };
-            match pages::print_log(host, path, path, page) {
-                None => return out,
-                Some(Err(message)) => return Output::usage(&message),
-                Some(Ok(printed)) => printed,
-            }
-        }
+    let printed = match records(host, path, checked) {
+        None => return out,
+        Some(Err(usage)) => return usage,
+        Some(Ok(printed)) => printed,
     };
     out.partial = !printed.last;
     if call.flag("json") {

@@ -81,22 +81,14 @@ pub fn check_log<'f>(
     turn: &mut bool,
 ) -> Option<Result<Checked, File<'f>>> {
     let name = format!("check {}", log.path);
-    let carried = host.carried(&name).cloned();
-    let (mut check, place) = match carried.as_ref() {
-        Some(entry) => {
-            let check = entry.get("check").and_then(LogCheck::resume);
-            match (check, entry.get("done")) {
-                (Some(check), Some(_)) => {
-                    host.carry(&name, entry.clone());
-                    return Some(Ok(check.into_checked(log.shown, None)));
-                }
-                (Some(check), None) => (check, Place::of(entry, page)),
-                (None, _) => (
-                    LogCheck::new(log.shown, log.kind, log.known),
-                    Place::of(&Value::Null, page),
-                ),
-            }
+    // Where the check is: a carried one (done, or going on from its place), else a new one.
+    let carried = host.carried(&name).cloned().unwrap_or(Value::Null);
+    let (mut check, place) = match carried.get("check").and_then(LogCheck::resume) {
+        Some(check) if carried.get("done").is_some() => {
+            host.carry(&name, carried);
+            return Some(Ok(check.into_checked(log.shown, None)));
         }
+        Some(check) => (check, Place::of(&carried, page)),
         None => (
             LogCheck::new(log.shown, log.kind, log.known),
             Place::of(&Value::Null, page),
@@ -254,7 +246,7 @@ pub fn print_log(
         return Some(Err(changed()));
     };
     let count = parsed.records.len() as u64;
-    let place_offset = place.offset;
+    let first = place.offset == 0;
     if let Some(next) = next {
         host.progress(progress("printing", shown, next.offset, read.size));
         let _ = host.page(path, next.offset, next.limit);
@@ -267,7 +259,7 @@ pub fn print_log(
         );
     }
     Some(Ok(Printed {
-        first: place_offset == 0,
+        first,
         records: parsed.records,
         before,
         last: read.last,

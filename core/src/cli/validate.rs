@@ -6,7 +6,7 @@ use super::checked::{Checked, Target};
 use super::host::{File, Host};
 use super::info::unknown;
 use super::out::{clean, Output, Style, INVALID, USAGE};
-use super::pages::{self, LogRead};
+use super::pages::{self, LogRead, Printed};
 use super::table::Call;
 use crate::kinds::{self, LogFile};
 use crate::{document, json, Value};
@@ -275,28 +275,40 @@ fn show_log(
         out.worst(INVALID);
         return out;
     }
-    if let Some(doc) = &checked.document {
-        out.stdout = json::serialize(doc);
-    } else {
-        let page = match pages::page_bytes(host) {
-            Some(Ok(page)) => page,
-            _ => return Output::default(),
-        };
-        match pages::print_log(host, path, path, page) {
-            None => return Output::default(),
-            Some(Err(message)) => return Output::usage(&message),
-            Some(Ok(printed)) => {
-                out.stdout = pages::array_part(&printed, 1);
-                if !printed.last {
-                    out.partial = true;
-                    return out;
-                }
-                out.stdout.push('\n');
-            }
-        }
+    let problems = checked.problems(style);
+    let printed = match records(host, path, checked) {
+        None => return out,
+        Some(Err(usage)) => return usage,
+        Some(Ok(printed)) => printed,
+    };
+    out.stdout = pages::array_part(&printed, 1);
+    if !printed.last {
+        out.partial = true;
+        return out;
     }
-    out.stderr = checked.problems(style);
+    out.stdout.push('\n');
+    out.stderr = problems;
     out
+}
+
+/// The records `show` and `log read` print in this round, once the log at `path` checked
+/// valid (`checked`): all of them when it was one page (kept by the check), else the next
+/// page's; `None` while a page is asked for; `Err` the usage error of a log that changed.
+pub(super) fn records(
+    host: &mut Host<'_>,
+    path: &str,
+    checked: Checked,
+) -> Option<Result<Printed, Output>> {
+    if let Some(Value::Array(records)) = checked.document {
+        return Some(Ok(Printed {
+            first: true,
+            records,
+            before: 0,
+            last: true,
+        }));
+    }
+    let page = pages::page_bytes(host)?.ok()?;
+    Some(pages::print_log(host, path, path, page)?.map_err(|message| Output::usage(&message)))
 }
 
 /// The log at `path` read in pages and checked as a log of `kind` records (`None`: only
