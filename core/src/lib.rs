@@ -34,6 +34,7 @@ pub mod specify;
 pub mod time;
 pub mod value;
 pub mod view;
+pub mod watch;
 
 pub use error::{Code, Error, Result};
 pub use value::{Map, Number, Str, Value};

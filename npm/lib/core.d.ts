@@ -114,6 +114,9 @@ export type ViewRole = "fctry.state" | "fctry.inbox" | "fctry.config" | "fctry.s
 /** What the host serves: the page, a bundled file, the event stream, an inbox item's dismissal, or a refusal. */
 export type ViewRouteName = "page" | "asset" | "events" | "dismiss" | "refused";
 
+/** What a watcher does with what it read: `report` the change, `retry` (read again after `delay_ms`: a write is under way), or `none` (a log with nothing new, a document with the bytes last reported, a file still gone). */
+export type WatchAction = "report" | "retry" | "none";
+
 /** A verification check's result. */
 export type CheckResult = "pass" | "fail";
 
@@ -2167,6 +2170,72 @@ export interface ViewFailure {
   message: string;
 }
 
+/** A file a watcher reads, and what it reads it as. */
+export interface WatchTarget {
+  /** Its path, as given. */
+  path: string;
+  /** The kind of its document, or of its log's records. */
+  kind: string;
+  /** True for a JSONL log (read from where the last read stopped). */
+  log: boolean;
+}
+
+/** What a watcher does with the bytes it read of a file. */
+export interface WatchRead {
+  /** Report the change, read again, or nothing. */
+  action: WatchAction;
+  /** `retry`: how long to wait before reading again, in ms. */
+  delay_ms: number | null;
+  /** `report`: the change. */
+  change: WatchChange | null;
+  /** A log: where the next read starts (the end of the last whole line read); 0 for a document. */
+  offset: number;
+  /** A log: how many lines come before `offset`. */
+  line: number;
+  /** A document: the etag of the bytes read (pass it back as `facts.etag`); null for a log or a file gone. */
+  etag: string | null;
+}
+
+/** A change of a watched file, checked as its kind (docs/watch.md § What a change is). */
+export interface WatchChange {
+  /** The file's path. */
+  path: string;
+  /** The kind of its document, or of its log's records. */
+  kind: string;
+  /** True for a JSONL log. */
+  log: boolean;
+  /** False when the file was removed (then valid, with no document). */
+  exists: boolean;
+  /** No error (warnings allowed). */
+  valid: boolean;
+  /** Its errors, each placed at its line and column. */
+  errors: PlacedIssue[];
+  /** Its warnings (a log's torn last line: `W_TORN_TAIL`). */
+  warnings: PlacedIssue[];
+  /** A document: what it holds now (null when it does not read, or is gone); a log: null. */
+  document: Json;
+  /** A log: the records appended since the last report (all of them after the file was created or replaced); a document: null. */
+  records: Json[] | null;
+}
+
+/** What a watcher saw when it read a changed file. */
+export interface WatchFacts {
+  /** How many reads of this change came before this one (0: the first). */
+  attempt: number;
+  /** True when the file's lock (`<file>.lock`) was there just before or just after the read: a writer is at work. */
+  locked: boolean;
+  /** How many of the reads before this one, since the lock was last seen, found no lock (0 when none did). */
+  unlocked?: number;
+  /** A log: the byte the bytes read start at (the `offset` of the last answer; 0 for a new or replaced file). */
+  offset?: number;
+  /** A log: how many lines come before `offset` (the `line` of the last answer). */
+  line?: number;
+  /** A document: the `etag` of the last answer (null: nothing reported yet, or the file was gone); the same bytes again are nothing to report. */
+  etag?: string | null;
+  /** A log: the file has bytes past those read (a host reads a log in pages of at most `max_document_bytes`): a last line the page cut is read with the next page. */
+  more?: boolean;
+}
+
 /** One fctry build, verification or context lifecycle event. */
 export interface FctryEvent {
   /** The event kind; verification and context kinds have more fields. */
@@ -2231,6 +2300,14 @@ export interface LoggedOptions {
   now?: Now | null;
   /** How long to wait for the lock before `LockTimeoutError` (JS: milliseconds; Python: seconds): a finite number ≥ 0; null: the default. */
   timeout?: number | null;
+}
+
+/** Options of `watch` (JS also takes `onError`). */
+export interface WatchOptions {
+  /** Quiet time of a file before it is read, in ms (default 50): a burst of writes is one change. */
+  debounceMs?: number | null;
+  /** Report each watched file as it is when watching starts (default true); false: only later changes. */
+  initial?: boolean | null;
 }
 
 /** What a file update returns: the file's new state and what to write. */
@@ -2352,6 +2429,10 @@ export declare function viewFile(path: string, data?: Bytes | null): ViewFile | 
 export declare function viewRequest(request: ViewRequest, server: ViewServer): ViewRoute;
 /** How the viewer's server answers a write it could not carry out (the host's error): a refusal with its status (503 for a lock held too long, else 409: the file's state refused the write), code and message, with the headers every answer carries. */
 export declare function viewFailure(error: ViewFailure): ViewRoute;
+/** Whether a watcher reads the file at `path` (`/`-separated) and as what: `{path, kind, log}`, or null to leave it. A path the caller `named` is read as `kind`, else as the kind its name gives (`E_KIND` when none); a file found under a watched directory when the viewer shows it and, with `kind`, is of that kind. */
+export declare function watchTarget(path: string, kind: string | null | undefined, named: boolean): WatchTarget | null;
+/** What a watcher does with `data`, the bytes it read of `target`'s file (none: it is gone; a log: from `facts.offset` on): report the change checked as its kind, read again after `delay_ms` when the bytes are a write under way (a torn document or last log line: while `<file>.lock` is there, up to the lock timeout, then for 375 ms more), or nothing (a log with nothing new); with where a log's next read starts. */
+export declare function watchRead(target: WatchTarget, data: Bytes | null | undefined, facts: WatchFacts): WatchRead;
 
 /** The `machine` operations. */
 export declare const machine: {

@@ -216,6 +216,8 @@ export const OPS = Object.freeze([
   ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
   ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],
   ["", "viewFailure", "view_failure", [["error", "v", true]], "json", null],
+  ["", "watchTarget", "watch_target", [["path", "t", true], ["kind", "t"], ["named", "v", true]], "json", null],
+  ["", "watchRead", "watch_read", [["target", "v", true], ["data", "b"], ["facts", "v", true]], "json", null],
 ]);
 
 /**
@@ -343,6 +345,7 @@ export const HOST_OPTIONS = Object.freeze({
   append: Object.freeze(["timeout"]),
   read: Object.freeze(["bigint"]),
   logged: Object.freeze(["now", "timeout"]),
+  watch: Object.freeze(["debounceMs", "initial"]),
 });
 
 /**

@@ -5,10 +5,10 @@
  *
  * The helpers (`fire`, `followUp`, `onFile`, `readState`, `writeState`, ...) come from the
  * table (lib/helpers.cjs): each is one locked update of state.json in one crossing, written
- * only when the outcome `changed`. The watcher only does I/O: file watching (chokidar, loaded
- * on the first `watchWorkspace` call so that the other helpers, `statecore` and
- * `statecore/fctry` never load it), debouncing, one reaction at a time, and the timers of the
- * scheduled follow-ups; every reaction is the core's `hivemind.onFile` / `followUp` / `fire`.
+ * only when the outcome `changed`. The watcher only does I/O: the file watching `watch` stands
+ * on too (lib/file-watch.cjs: chokidar, loaded on the first call, debouncing, one reaction at
+ * a time) and the timers of the scheduled follow-ups; every reaction is the core's
+ * `hivemind.onFile` / `followUp` / `fire`.
  *
  * Plain CommonJS without top-level await: it runs in Node and in an Electron main process.
  */
@@ -17,12 +17,11 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { runAsync, ASYNC } = require("./steps.cjs");
 const documents = require("./documents.cjs");
+const { watchFiles, DEFAULT_DEBOUNCE_MS } = require("./file-watch.cjs");
 const ops = require("./helpers.cjs").helpers("hivemind");
 
 /** The document's kind. */
 const KIND = "hivemind.state";
-/** Default quiet time of a path before the watcher reacts to it, in ms. */
-const DEFAULT_DEBOUNCE_MS = 50;
 
 /**
  * Runs the writer `op` of the table on the project's state.json (locked, one crossing) and
@@ -73,16 +72,11 @@ function call(handler, fail, ...args) {
  * timeout in ms. Returns `{ready, close, fire}`.
  */
 function watchWorkspace(projectDir, handlers = {}, options = {}) {
-  const chokidar = require("chokidar");
   const project = String(projectDir);
   const workspace = path.dirname(ops.statePath(project));
   const h = handlers ?? {};
   const { debounceMs = DEFAULT_DEBOUNCE_MS, now = Date.now, timeout } = options ?? {};
   fs.mkdirSync(workspace, { recursive: true });
-
-  let closed = false;
-  let queue = Promise.resolve();
-  const debounced = new Map(); // absolute path -> its debounce timer
   const followUps = new Set(); // the armed follow-up timers
 
   const fail = (error) => {
@@ -97,19 +91,6 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
     console.error("statecore/hivemind watcher:", error);
   };
 
-  /**
-   * Runs `job` after every earlier one (skipped once closed: null). What it throws goes to
-   * `onError`, or with `rethrow` to the returned Promise; the queue goes on either way.
-   */
-  const enqueue = (job, rethrow = false) => {
-    const run = queue.then(() => (closed ? null : job()));
-    queue = run.then(
-      () => undefined,
-      (error) => (rethrow ? undefined : fail(error)),
-    );
-    return rethrow ? run : queue;
-  };
-
   /** Reports an outcome to the handlers and arms its follow-ups. `where`: the trigger file or null. */
   const dispatch = (outcome, where) => {
     if (outcome.changed) call(h.onStateChanged, fail, outcome.state, outcome);
@@ -117,10 +98,10 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
     if (outcome.ignored !== null) call(h.onIgnored, fail, where, outcome.ignored);
     for (const { agent, message } of outcome.notifications) call(h.onNotify, fail, agent, message, outcome.state);
     for (const { event, after_ms: afterMs } of outcome.scheduled) {
-      if (closed) break;
+      if (files.closed) break;
       const timer = setTimeout(() => {
         followUps.delete(timer);
-        enqueue(() => react(null, "hivemind_follow_up", [event, now()]));
+        files.enqueue(() => react(null, "hivemind_follow_up", [event, now()]));
       }, afterMs);
       followUps.add(timer);
     }
@@ -140,24 +121,11 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
     return react(where, "hivemind_on_file", [where, content, now()]);
   };
 
-  const changed = (file) => {
-    if (closed) return;
-    clearTimeout(debounced.get(file));
-    debounced.set(
-      file,
-      setTimeout(() => {
-        debounced.delete(file);
-        enqueue(() => onFile(file));
-      }, debounceMs),
-    );
-  };
-
-  const watcher = chokidar.watch(workspace, { ignoreInitial: true, ignored: isStateFile });
-  watcher.on("add", changed).on("change", changed).on("error", fail);
-  const ready = new Promise((resolve) => watcher.once("ready", () => resolve()));
+  // The trigger files' reactions: the watching shared with `watch` (lib/file-watch.cjs).
+  const files = watchFiles(workspace, { ignored: isStateFile, debounceMs, events: ["add", "change"] }, onFile, fail);
 
   return {
-    ready,
+    ready: files.ready,
     /**
      * Fires a host event (`pause`, `resume`, `select_project`, ...) in turn with the file
      * reactions, reports it to the handlers like one and arms its follow-ups (resuming into
@@ -167,20 +135,18 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
     fire(event, fireOptions = {}) {
       const { details } = fireOptions ?? {};
       const at = fireOptions?.now;
-      return enqueue(() => react(null, "hivemind_fire", [event, at ?? now(), details ?? null]), true);
+      return files.enqueue(() => react(null, "hivemind_fire", [event, at ?? now(), details ?? null]), true);
     },
     /**
      * Stops watching: pending debounces and follow-up timers are dropped, a reaction already
      * running finishes (with its handlers); no handler is called once the Promise resolves.
      */
     async close() {
-      closed = true;
-      for (const timer of debounced.values()) clearTimeout(timer);
-      debounced.clear();
       for (const timer of followUps) clearTimeout(timer);
       followUps.clear();
-      await watcher.close();
-      await queue;
+      await files.close();
+      for (const timer of followUps) clearTimeout(timer);
+      followUps.clear();
     },
   };
 }

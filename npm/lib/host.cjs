@@ -3,7 +3,7 @@
  * The Node host layer (ARCHITECTURE §5): locked, atomic file I/O around the pure core, in
  * modules: lib/lock.cjs (the lock protocol of docs/locking.md), lib/atomic.cjs (atomic
  * replaces, copies, appends), lib/documents.cjs (documents: one core crossing per update),
- * lib/logs.cjs (JSONL logs), over the one sync/async mechanism of lib/steps.cjs. Every rule
+ * lib/logs.cjs (JSONL logs), lib/watch.cjs (watchers), over the one sync/async mechanism of lib/steps.cjs. Every rule
  * is the core's; these files read and write bytes, hold locks and supply the clock.
  */
 const { runAsync, runSync, ASYNC, SYNC } = require("./steps.cjs");
@@ -11,6 +11,7 @@ const lock = require("./lock.cjs");
 const documents = require("./documents.cjs");
 const logs = require("./logs.cjs");
 const { resolvePath } = require("./paths.cjs");
+const { watch } = require("./watch.cjs");
 
 /** `file` resolved and `timeout` checked (a finite number ≥ 0, or null: the default). */
 function lockArgs(file, timeout) {
@@ -54,4 +55,5 @@ module.exports = {
   LOCK_LEASE_MS,
   LOCK_GRACE_MS,
   DEFAULT_TIMEOUT_MS,
+  watch,
 };

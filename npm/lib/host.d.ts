@@ -12,6 +12,8 @@ import type {
   MergeOptions,
   UpdateOptions,
   ReadOptions,
+  WatchChange,
+  WatchOptions,
 } from "./core";
 
 /** What a read returns: the core's `loadDocument` over the file's bytes. */
@@ -152,3 +154,34 @@ export declare const LOCK_LEASE_MS: number;
 export declare const LOCK_GRACE_MS: number;
 /** Default lock timeout, in ms (10000). */
 export declare const DEFAULT_TIMEOUT_MS: number;
+
+/** Options of `watch`: the core's `WatchOptions`, and where errors go. */
+export interface WatchHostOptions extends WatchOptions {
+  /**
+   * Anything thrown while watching (a file that cannot be read, chokidar's errors, the
+   * callback's own errors); the watcher keeps running. Without it errors go to `console.error`.
+   */
+  onError?(error: unknown): void;
+}
+
+/** A running watcher. */
+export interface Watcher {
+  /** Resolves once watching has begun and each file as it first was has been reported. */
+  readonly ready: Promise<void>;
+  /** Stops watching; no callback is called once the Promise resolves. */
+  close(): Promise<void>;
+}
+
+/**
+ * Watches a file, or every file statecore knows under a directory (of `kind` only, when
+ * given), and calls `callback` with each change checked as its kind (docs/watch.md). A write
+ * still under way (a torn document or last log line) is read again until it reads or the
+ * writer's lock is gone; a log reports the records appended since the last change. A named
+ * file's kind is `kind`, or the kind its name gives (`UsageError` `E_KIND` at once when none).
+ */
+export declare function watch(
+  pathOrDir: FilePath,
+  kind: DocumentKind | null,
+  callback: (change: WatchChange) => void,
+  options?: WatchHostOptions,
+): Watcher;

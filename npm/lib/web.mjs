@@ -43,6 +43,8 @@ export const {
   viewFile,
   viewRequest,
   viewFailure,
+  watchTarget,
+  watchRead,
   machine,
   fctry,
   hivemind,

@@ -12,14 +12,14 @@ import {
   // host layer (lib/host.d.ts)
   readDocument, readDocumentSync, updateDocument, updateDocumentSync, appendLine, appendLineSync,
   readLog, readLogSync, acquireLock, acquireLockSync, LOCK_LEASE_MS, LOCK_GRACE_MS,
-  DEFAULT_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS, watch,
 } from "statecore";
 import type {
   Json, JsonObject, Bytes, DocumentKind, Issue, Report, KindInfo, Limits, MergeOptions,
   LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult,
   PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary, FctryProject, MachineInstance, Guard, ErrorRecord,
   Lock, FctryState, FctryInbox, HivemindState, HivemindOutcome, RunnerStatus, RunnerStatusParse,
-  FileResult, HelperOptions, FileUpdate, ResidentDocument, DocumentChange,
+  FileResult, HelperOptions, FileUpdate, ResidentDocument, DocumentChange, WatchChange, Watcher,
 } from "statecore";
 import * as fh from "statecore/fctry";
 import * as hm from "statecore/hivemind";
@@ -294,4 +294,20 @@ export async function usage(): Promise<void> {
 
   void [text, mergedText, report, issues, dflt, prepared, line, ts, checked, fired, fired2,
     diagram, err, classes, custom, readAsync, upd, upd2, logged, logged2];
+}
+
+/** `watch`: the change's type, the options checked by name. */
+export async function watching(): Promise<void> {
+  const w: Watcher = watch(".", null, (change: WatchChange) => {
+    const records: Json[] | null = change.records;
+    const where: number | null = change.errors[0]?.line ?? null;
+    void [records, where, change.document, change.exists];
+  }, { debounceMs: 10, initial: false, onError: (e: unknown) => void e });
+  await w.ready;
+  await w.close();
+  watch(".fctry/state.json", "fctry.state", () => {});
+  // @ts-expect-error: a misspelt kind
+  watch(".fctry/state.json", "fctry.stat", () => {});
+  // @ts-expect-error: a misspelt option
+  watch(".", null, () => {}, { debounce: 10 });
 }

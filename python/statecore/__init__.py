@@ -25,7 +25,15 @@ from statecore._generated.tables import CONSTANTS
 from statecore._routines import query_file, update_file
 from statecore.errors import *  # noqa: F403 (the exception classes, generated)
 from statecore.errors import __all__ as _errors
-from statecore.host import append_line, read_document, read_log, repair_log, update_document
+from statecore.host import (
+    Watcher,
+    append_line,
+    read_document,
+    read_log,
+    repair_log,
+    update_document,
+    watch,
+)
 
 __version__: str = _statecore.__version__
 
@@ -50,4 +58,6 @@ __all__ = [
     "specify",
     "update_document",
     "update_file",
+    "watch",
+    "Watcher",
 ]

@@ -1,15 +1,16 @@
 """The Python host layer (ARCHITECTURE §5): locked, atomic file I/O around the pure core, in
 modules: ``statecore._lock`` (the lock protocol of docs/locking.md), ``statecore._atomic``
 (atomic replaces, copies, appends), ``statecore._files`` (documents: one core crossing per
-update), ``statecore._logs`` (JSONL logs). Every rule is the core's; these modules read and
-write bytes, hold locks and supply the clock. Behaviour and file formats match the Node host
-layer (``npm/lib/host.cjs``)."""
+update), ``statecore._logs`` (JSONL logs), ``statecore._watch`` (watchers). Every rule is the
+core's; these modules read and write bytes, hold locks, watch and supply the clock. Behaviour
+and file formats match the Node host layer (``npm/lib/host.cjs``)."""
 
 from __future__ import annotations
 
 from statecore._generated.host import read_document, update_document
 from statecore._lock import DEFAULT_TIMEOUT, Lock, acquire_lock
 from statecore._logs import append_line, read_log, repair_log
+from statecore._watch import Watcher, watch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,10 +41,12 @@ __all__ = [
     "LogResult",
     "RepairResult",
     "StrPath",
+    "Watcher",
     "acquire_lock",
     "append_line",
     "read_document",
     "read_log",
     "repair_log",
     "update_document",
+    "watch",
 ]

@@ -45,6 +45,7 @@ RunStatusName = str
 LitterKind = str
 ViewRole = str
 ViewRouteName = str
+WatchAction = str
 CheckResult = str
 VerificationMode = str
 Now = object
@@ -201,12 +202,17 @@ ViewRoute: Any = dict
 ViewRequest: Any = dict
 ViewServer: Any = dict
 ViewFailure: Any = dict
+WatchTarget: Any = dict
+WatchRead: Any = dict
+WatchChange: Any = dict
+WatchFacts: Any = dict
 FctryEvent: Any = dict
 VerificationCheck: Any = dict
 UpdateOptions: Any = dict
 AppendOptions: Any = dict
 ReadOptions: Any = dict
 LoggedOptions: Any = dict
+WatchOptions: Any = dict
 FileUpdate: Any = dict
 
 __all__ = [
@@ -410,4 +416,10 @@ __all__ = [
     "ViewRoute",
     "ViewRouteName",
     "ViewServer",
+    "WatchAction",
+    "WatchChange",
+    "WatchFacts",
+    "WatchOptions",
+    "WatchRead",
+    "WatchTarget",
 ]

@@ -116,6 +116,9 @@ ViewRole: TypeAlias = Literal["fctry.state", "fctry.inbox", "fctry.config", "fct
 ViewRouteName: TypeAlias = Literal["page", "asset", "events", "dismiss", "refused"]
 """What the host serves: the page, a bundled file, the event stream, an inbox item's dismissal, or a refusal."""
 
+WatchAction: TypeAlias = Literal["report", "retry", "none"]
+"""What a watcher does with what it read: `report` the change, `retry` (read again after `delay_ms`: a write is under way), or `none` (a log with nothing new, a document with the bytes last reported, a file still gone)."""
+
 CheckResult: TypeAlias = Literal["pass", "fail"]
 """A verification check's result."""
 
@@ -1435,6 +1438,47 @@ class ViewFailure(TypedDict):
     code: str
     message: str
 
+class WatchTarget(TypedDict):
+    """A file a watcher reads, and what it reads it as."""
+
+    path: str
+    kind: str
+    log: bool
+
+class WatchRead(TypedDict):
+    """What a watcher does with the bytes it read of a file."""
+
+    action: WatchAction
+    delay_ms: int | None
+    change: WatchChange | None
+    offset: int
+    line: int
+    etag: str | None
+
+class WatchChange(TypedDict):
+    """A change of a watched file, checked as its kind (docs/watch.md § What a change is)."""
+
+    path: str
+    kind: str
+    log: bool
+    exists: bool
+    valid: bool
+    errors: list[PlacedIssue]
+    warnings: list[PlacedIssue]
+    document: Json
+    records: list[Json] | None
+
+class WatchFacts(TypedDict):
+    """What a watcher saw when it read a changed file."""
+
+    attempt: int
+    locked: bool
+    unlocked: NotRequired[int]
+    offset: NotRequired[int]
+    line: NotRequired[int]
+    etag: NotRequired[str | None]
+    more: NotRequired[bool]
+
 class FctryEvent(TypedDict):
     """One fctry build, verification or context lifecycle event."""
 
@@ -1477,6 +1521,12 @@ class LoggedOptions(TypedDict):
 
     now: NotRequired[Now | None]
     timeout: NotRequired[float | None]
+
+class WatchOptions(TypedDict):
+    """Options of `watch` (JS also takes `onError`)."""
+
+    debounce_ms: NotRequired[int | None]
+    initial: NotRequired[bool | None]
 
 class FileUpdate(TypedDict, Generic[D]):
     """What a file update returns: the file's new state and what to write."""

@@ -46,6 +46,13 @@ impl LogCheck {
         }
     }
 
+    /// The same check, its first part starting after the log's first `lines` lines (a
+    /// watcher reading only what was appended since it last read).
+    pub fn after(mut self, lines: usize) -> LogCheck {
+        self.line = lines;
+        self
+    }
+
     /// True when a bad line ended the check: the parts after it are not read.
     pub fn ended(&self) -> bool {
         self.ended
@@ -253,7 +260,7 @@ impl LogCheck {
 }
 
 /// The warning of a torn last line.
-fn torn_tail(line: usize) -> Placed {
+pub(crate) fn torn_tail(line: usize) -> Placed {
     Placed {
         at: Some((line, 1)),
         issue: Issue {

@@ -17,7 +17,7 @@ mod hivemind_text;
 mod host;
 mod inbox;
 mod info;
-mod log_check;
+pub(crate) mod log_check;
 mod logs;
 mod out;
 mod pages;

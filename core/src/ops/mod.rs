@@ -24,6 +24,7 @@ mod table_hivemind;
 mod table_host;
 mod table_specify;
 mod table_view;
+mod table_watch;
 
 pub use args::{Arg, Args};
 pub use file::{query, update, update_unread, Change, Updated};
@@ -502,6 +503,7 @@ pub fn all() -> impl Iterator<Item = &'static Op> {
         .chain(table_agency::OPS)
         .chain(table_host::OPS)
         .chain(table_view::OPS)
+        .chain(table_watch::OPS)
 }
 
 /// The operation called `name`; `E_ARGUMENT` for an unknown one. Every call of every

@@ -91,12 +91,23 @@ pub static READ_OPTIONS: Shape = Shape::exact(
     )],
 );
 
+/// The options of a watcher (docs/watch.md).
+pub static WATCH_OPTIONS: Shape = Shape::exact(
+    "WatchOptions",
+    "Options of `watch` (JS also takes `onError`).",
+    &[
+        Field::opt("debounce_ms", Ty::Nullable(&Ty::Whole(0)), "Quiet time of a file before it is read, in ms (default 50): a burst of writes is one change."),
+        Field::opt("initial", Ty::Nullable(&Ty::Bool), "Report each watched file as it is when watching starts (default true); false: only later changes."),
+    ],
+);
+
 /// Every options shape of the hosts, by the name a host names it with.
-pub static HOST_OPTIONS: [(&str, &Shape); 4] = [
+pub static HOST_OPTIONS: [(&str, &Shape); 5] = [
     ("update", &UPDATE_OPTIONS),
     ("append", &APPEND_OPTIONS),
     ("read", &READ_OPTIONS),
     ("logged", &LOGGED_OPTIONS),
+    ("watch", &WATCH_OPTIONS),
 ];
 
 /// A number the hosts use, declared once (manifest `host.constants`; generated as

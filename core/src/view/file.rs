@@ -121,6 +121,17 @@ fn target_of(role: &Role, path: &str) -> Option<Target> {
     }
 }
 
+/// How a file found under a watched directory at `path` (`/`-separated) is checked: its
+/// role's target; `None` for a file the viewer does not show, or shows as text (the spec).
+pub fn target_under(path: &str) -> Option<Target> {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let (role, _) = role_of(&parts)?;
+    target_of(role, path)
+}
+
 /// What the viewer makes of the file at `path` (relative to the watched directory,
 /// `/`-separated): `{path, role, kind, group, check}`, or `None` for a file it does not
 /// show. With the file's bytes, `check` is `statecore validate --json`'s object for it plus

@@ -44,6 +44,8 @@ else:
         UpdateResult,
         ViewFile,
         ViewRoute,
+        WatchRead,
+        WatchTarget,
     )
 
 
@@ -268,6 +270,14 @@ def view_failure(error: Mapping[str, object]) -> ViewRoute:
     """How the viewer's server answers a write it could not carry out (the host's error): a refusal with its status (503 for a lock held too long, else 409: the file's state refused the write), code and message, with the headers every answer carries."""
     return cast("ViewRoute", _call("view_failure", (error,)))
 
+def watch_target(path: str, kind: str | None, named: bool) -> WatchTarget | None:
+    """Whether a watcher reads the file at ``path`` (``/``-separated) and as what: ``{path, kind, log}``, or null to leave it. A path the caller ``named`` is read as ``kind``, else as the kind its name gives (``E_KIND`` when none); a file found under a watched directory when the viewer shows it and, with ``kind``, is of that kind."""
+    return cast("WatchTarget | None", _call("watch_target", (path, kind, named)))
+
+def watch_read(target: Mapping[str, object], data: str | bytes | None, facts: Mapping[str, object]) -> WatchRead:
+    """What a watcher does with ``data``, the bytes it read of ``target``'s file (none: it is gone; a log: from ``facts.offset`` on): report the change checked as its kind, read again after ``delay_ms`` when the bytes are a write under way (a torn document or last log line: while ``<file>.lock`` is there, up to the lock timeout, then for 375 ms more), or nothing (a log with nothing new); with where a log's next read starts."""
+    return cast("WatchRead", _call("watch_read", (target, data, facts)))
+
 
 __all__ = [
     "apply_update",
@@ -305,4 +315,6 @@ __all__ = [
     "view_failure",
     "view_file",
     "view_request",
+    "watch_read",
+    "watch_target",
 ]

@@ -16,6 +16,7 @@ HOST_OPTIONS: dict[str, tuple[str, ...]] = {
     "append": ("timeout",),
     "read": ("bigint",),
     "logged": ("now", "timeout",),
+    "watch": ("debounce_ms", "initial",),
 }
 #: How many random bytes the core draws an id suffix from.
 RANDOM_BYTES = 32

@@ -21,6 +21,7 @@ from statecore.types import (
     Report,
     RunnerStatus,
     StatusLineSummary,
+    WatchChange,
 )
 
 
@@ -95,3 +96,17 @@ async def asyncio_use(project: Path) -> None:
     async with aio.acquire_lock(project / "s.json", timeout=1.0) as held:
         held.release()
     print(item, state)
+
+
+def watching(project: Path) -> None:
+    """statecore.watch: the change's type, the options by keyword."""
+
+    def on_change(change: WatchChange) -> None:
+        records: list[Json] | None = change["records"]
+        print(records, change["document"], change["errors"][0]["line"])
+
+    with statecore.watch(project, "fctry.state", on_change, debounce_ms=10) as watcher:
+        ready: bool = watcher.wait_ready(1.0)
+        print(ready)
+    statecore.watch(project, None, on_change, debounce=10)  # type: ignore[call-arg]
+    statecore.watch(project, "fctry.stat", on_change)  # type: ignore[arg-type]

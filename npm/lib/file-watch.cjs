@@ -1,0 +1,104 @@
+"use strict";
+/**
+ * The file watching both Node watchers stand on (`watch` in lib/watch.cjs and the Hivemind
+ * watcher in lib/hivemind.cjs): chokidar on a directory, each path debounced (a burst of
+ * writes is one reaction), reactions run one at a time in order, `ready` once the first scan
+ * is done and its reactions have run, `close` that drops what is pending and waits for the
+ * reaction under way. chokidar is loaded on the first call, so that `statecore` and the
+ * protocol helpers never load it. Only I/O here: what a reaction does is the caller's.
+ */
+const path = require("node:path");
+
+/** Default quiet time of a path before the watcher reacts to it, in ms. */
+const DEFAULT_DEBOUNCE_MS = 50;
+/** Directories never watched (as `validate` skips them). */
+const SKIPPED = new Set([".git", "node_modules"]);
+
+/** True when a part of `file` below `dir` is a directory never watched. */
+function inSkipped(dir, file) {
+  return path.relative(dir, file).split(path.sep).some((part) => SKIPPED.has(part));
+}
+
+/**
+ * Watches `dir` with chokidar. Each path an event names (`events`: chokidar's `add`,
+ * `change`, `unlink`) that `ignored` lets through is given to `react(file, event)` after
+ * `debounceMs` of quiet, in turn with every other reaction; with `initial`, each file found
+ * by the first scan is reacted to at once (no debounce) and `ready` waits for those
+ * reactions. `depth`: chokidar's (0: only `dir`'s own files). What a reaction or chokidar
+ * throws goes to `fail`. Returns `{ready, enqueue, close, closed}`.
+ */
+function watchFiles(dir, options, react, fail) {
+  const chokidar = require("chokidar");
+  const { ignored, debounceMs = DEFAULT_DEBOUNCE_MS, initial = false, depth, events } = options;
+  let closed = false;
+  let scanning = true;
+  let queue = Promise.resolve();
+  const debounced = new Map(); // path -> its debounce timer
+
+  /**
+   * Runs `job` after every earlier one (skipped once closed: null). What it throws goes to
+   * `fail`, or with `rethrow` to the returned Promise; the queue goes on either way.
+   */
+  const enqueue = (job, rethrow = false) => {
+    const run = queue.then(() => (closed ? null : job()));
+    queue = run.then(
+      () => undefined,
+      (error) => (rethrow ? undefined : fail(error)),
+    );
+    return rethrow ? run : queue;
+  };
+
+  /** Reacts to `file` once it has been quiet for `debounceMs` (at once in the first scan). */
+  const schedule = (event, file) => {
+    if (closed) return;
+    clearTimeout(debounced.get(file));
+    if (scanning) {
+      enqueue(() => react(file, event));
+      return;
+    }
+    debounced.set(
+      file,
+      setTimeout(() => {
+        debounced.delete(file);
+        enqueue(() => react(file, event));
+      }, debounceMs),
+    );
+  };
+
+  const watcher = chokidar.watch(dir, {
+    ignoreInitial: !initial,
+    followSymlinks: false,
+    depth,
+    ignored: (file) => inSkipped(dir, file) || ignored(file),
+  });
+  for (const event of events) watcher.on(event, (file) => schedule(event, file));
+  watcher.on("error", fail);
+  const ready = new Promise((resolve) => {
+    watcher.once("ready", () => {
+      scanning = false;
+      enqueue(() => undefined).then(() => resolve());
+    });
+  });
+
+  return {
+    ready,
+    enqueue,
+    /** True once `close` was called. */
+    get closed() {
+      return closed;
+    },
+    /**
+     * Stops watching: pending debounces are dropped, a reaction already running finishes.
+     * Resolves once it has.
+     */
+    async close() {
+      closed = true;
+      for (const timer of debounced.values()) clearTimeout(timer);
+      debounced.clear();
+      await watcher.close();
+      await queue;
+    },
+  };
+}
+
+module.exports = { watchFiles, DEFAULT_DEBOUNCE_MS };
