@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export CARGO_TERM_COLOR := never
 
-.PHONY: all setup build generate wasm python test test-generated test-rust test-node test-browser test-python test-packaging demo bench lint clean
+.PHONY: all setup build generate wasm python wheels test test-generated test-rust test-node test-browser test-python test-packaging demo bench lint clean
 
 all: build
 
@@ -19,6 +19,11 @@ wasm:
 
 python:
 	bash scripts/build-python.sh
+
+# The wheels for every Linux (x86_64 and aarch64, glibc 2.17+ and musl 1.2+) into
+# dist/wheels-all, each tag confirmed by `auditwheel show` (scripts/build-wheels.sh).
+wheels: setup python
+	bash scripts/build-wheels.sh
 
 test: build test-generated test-rust test-node test-browser test-python test-packaging test-fuzz
 
