@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export CARGO_TERM_COLOR := never
 
-.PHONY: all setup build generate wasm python wheels test test-generated test-rust test-node test-browser test-python test-packaging demo bench lint clean
+.PHONY: all setup build generate wasm python wheels docs test test-docs test-generated test-rust test-node test-browser test-python test-packaging demo bench lint clean
 
 all: build
 
@@ -25,7 +25,17 @@ python:
 wheels: setup python
 	bash scripts/build-wheels.sh
 
-test: build test-generated test-rust test-node test-browser test-python test-packaging test-fuzz
+test: build test-generated test-docs test-rust test-node test-browser test-python test-packaging test-fuzz
+
+# The docs site (MkDocs, strict) into target/site: open target/site/index.html.
+docs: setup
+	$(VENV)/bin/mkdocs build --quiet
+	@echo "docs: target/site/index.html"
+
+# The site builds with every link and anchor found, and every `docs/NAME.md § Section`
+# reference in code, docstrings and READMEs names a page and section that exist.
+test-docs: docs
+	$(PY) scripts/check_doc_refs.py
 
 # Every file generated from the core's operation table is up to date (a stale one fails).
 test-generated:

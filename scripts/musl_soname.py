@@ -32,8 +32,10 @@ def main(wheel: str, arch: str) -> None:
     with zipfile.ZipFile(wheel) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
     [module] = [i.filename for i, _ in entries if i.filename.endswith(".so")]
-    [record] = [i.filename for i, _ in entries if i.filename.endswith(".dist-info/RECORD")]
-    data = dict((i.filename, d) for i, d in entries)
+    [record] = [
+        i.filename for i, _ in entries if i.filename.endswith(".dist-info/RECORD")
+    ]
+    data = {i.filename: d for i, d in entries}
     with tempfile.TemporaryDirectory() as work:
         so = os.path.join(work, "module.so")
         with open(so, "wb") as file:
@@ -49,7 +51,9 @@ def main(wheel: str, arch: str) -> None:
             patched = file.read()
     lines = data[record].decode().splitlines()
     lines = [
-        f"{module},{record_hash(patched)},{len(patched)}" if line.startswith(f"{module},") else line
+        f"{module},{record_hash(patched)},{len(patched)}"
+        if line.startswith(f"{module},")
+        else line
         for line in lines
     ]
     data[module] = patched

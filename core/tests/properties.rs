@@ -38,7 +38,7 @@ fn leaf() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| Value::Number(n.into())),
-        // Hosts never build a negative zero (they read it as zero: docs/api.md § Numbers).
+        // Hosts never build a negative zero (they read it as zero: docs/api.md § Host values).
         any::<f64>()
             .prop_filter("finite", |f| f.is_finite())
             .prop_map(|f| if f == 0.0 { 0.0 } else { f })

@@ -271,7 +271,7 @@ test("loadDocument gives the core's document whether JS parses the bytes or the 
   assert.deepEqual(JSON.stringify(own.document), '{"s":"é\\n","n":[100,0.1,-0.0025],"__proto__":{"p":1}}');
   assertOwnProto(own.document, { p: 1 });
   assert.equal(own.corrupt, false);
-  // A negative zero is read as zero (docs/api.md § Numbers): the core sends its document.
+  // A negative zero is read as zero (docs/api.md § Host values): the core sends its document.
   const zero = sc.loadDocument("json", '{"a": -0, "b": [-0.0, 1]}');
   assert.ok(Object.is(zero.document.a, 0) && Object.is(zero.document.b[0], 0));
   // Unparseable, refused or missing: the default document, sent by the core.

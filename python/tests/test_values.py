@@ -180,7 +180,7 @@ def test_scalars_and_containers() -> None:
     }
     out = statecore.merge(value, {})
     assert type(out["b"]) is bool
-    # Negative zero is read as zero in every surface (docs/api.md § Numbers).
+    # Negative zero is read as zero in every surface (docs/api.md § Host values).
     assert math.copysign(1, out["x"]) == 1
     assert statecore.serialize(-0.0) == "0.0\n"
     assert statecore.parse("-0") == 0
@@ -289,7 +289,7 @@ def test_huge_float_text() -> None:
 
 
 def test_one_number_rule_for_underflow_and_paths(tmp_path: Path) -> None:
-    # 1e-400 would silently become 0.0: refused like 1e400 (docs/api.md § Numbers).
+    # 1e-400 would silently become 0.0: refused like 1e400 (docs/api.md § Host values).
     with pytest.raises(statecore.DataError) as raised:
         statecore.parse('{"a": 1e-400}')
     assert (raised.value.code, raised.value.path) == ("E_PRECISION", "/a")

@@ -46,35 +46,50 @@ fn args(op: &Op, case: fn(&str) -> String) -> String {
         .join(", ")
 }
 
-/// The generated part of `docs/api.md`.
+/// What an operation returns, as the API reference says it.
+fn returns(op: &Op) -> String {
+    match op.returns.form {
+        Form::Nothing => "nothing".to_owned(),
+        Form::Raises => "never (raises)".to_owned(),
+        Form::Text => "text".to_owned(),
+        Form::Json | Form::Update | Form::Loaded => {
+            format!("`{}`", crate::ts::ty(&op.returns.ty, crate::ts::Side::Out))
+        }
+    }
+}
+
+/// The generated part of `docs/api.md`: a section per module, an entry per operation (its
+/// name in Rust and the corpus, JS and Python, what it returns, what it does).
 fn api_table() -> String {
     let mut out = String::new();
-    out.push_str(
-        "\n\n| operation (Rust `statecore::ops`, the corpus) | JS (`statecore`) | Python | returns | what it does |\n|---|---|---|---|---|\n",
-    );
-    for op in ops::all() {
-        let returns = match op.returns.form {
-            Form::Nothing => "nothing".to_owned(),
-            Form::Raises => "never (raises)".to_owned(),
-            Form::Text => "text".to_owned(),
-            Form::Json | Form::Update | Form::Loaded => {
-                format!("`{}`", crate::ts::ty(&op.returns.ty, crate::ts::Side::Out))
-            }
+    for module in Module::ALL {
+        let module_ops: Vec<&Op> = ops::all().filter(|op| op.module == module).collect();
+        if module_ops.is_empty() {
+            continue;
+        }
+        let title = match module {
+            Module::Root => "`statecore`".to_owned(),
+            m => format!("`{}`", m.name()),
         };
-        let _ = writeln!(
-            out,
-            "| `{}({})` | `{}({})` | `{}({})` | {} | {} |",
-            op.name(),
-            args(op, str::to_owned),
-            js_name(op),
-            args(op, camel),
-            py_name(op),
-            args(op, str::to_owned),
-            returns.replace('|', "\\|"),
-            op.doc.replace('|', "\\|").replace('\n', " ")
-        );
+        let _ = writeln!(out, "\n## Operations: {title}\n");
+        for op in module_ops {
+            let _ = writeln!(
+                out,
+                "### `{}`\n\n- Rust and the corpus: `{}({})`\n- JS: `{}({})`\n- Python: \
+                 `{}({})`\n- Returns: {}\n\n{}\n",
+                op.name(),
+                op.name(),
+                args(op, str::to_owned),
+                js_name(op),
+                args(op, camel),
+                py_name(op),
+                args(op, str::to_owned),
+                returns(op),
+                op.doc.replace('\n', " ")
+            );
+        }
     }
-    out.push_str("\n### Protocol helpers on a directory's files\n\n");
+    out.push_str("\n## Protocol helpers on a directory's files\n\n");
     out.push_str(
         "Each writer is one locked read-modify-write of the file in one crossing of the boundary \
          (docs/architecture.md); JS has `name` (a Promise) and `nameSync` in `statecore/<module>` \

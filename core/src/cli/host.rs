@@ -58,7 +58,7 @@ pub struct Host<'f> {
 }
 
 /// A page of a file: its text from byte `offset`, cut at a line's end unless it is the file's
-/// end (docs/cli.md § Files read in pages).
+/// end (docs/cli.md § Logs read in pages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Page<'f> {
     /// Its text (UTF-8, whole lines unless `last`).

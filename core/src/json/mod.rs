@@ -101,7 +101,7 @@ pub fn check_float_range(value: &Value) -> Result<()> {
 
 /// A number's text without the sign of a negative zero (`-0` → `0`, `-0.0e3` → `0.0e3`):
 /// JSON gives `-0` no meaning of its own and a JavaScript host cannot write it back, so every
-/// surface reads it as zero (docs/api.md § Numbers).
+/// surface reads it as zero (docs/api.md § Host values).
 pub fn without_negative_zero(text: &str) -> &str {
     match text.strip_prefix('-') {
         Some(rest) if mantissa(rest).bytes().all(|b| b == b'0' || b == b'.') => rest,

@@ -70,7 +70,7 @@ fn depth(v: &Value) -> usize {
 }
 
 /// A number's text as statecore writes it: `E` → `e`, the exponent's sign explicit, and a
-/// negative zero without its sign (`-0.0e3` → `0.0e+3`, docs/api.md § Numbers).
+/// negative zero without its sign (`-0.0e3` → `0.0e+3`, docs/api.md § Host values).
 fn normal_number(text: &str) -> String {
     let lower = text.replace('E', "e");
     let (mantissa, exp) = lower
