@@ -31,14 +31,19 @@ done
 if grep -E '^package/(test|build|node_modules)/' <<<"$listing"; then
   echo "packaging: unexpected files in $tarball" >&2; exit 1
 fi
-# The one runtime dependency is chokidar (exact version), for statecore/hivemind's watcher only.
+# The one runtime dependency is chokidar (exact version), for the watchers only.
 node -e '
   const p = require(process.argv[1]);
   const deps = Object.keys(p.dependencies ?? {});
   if (deps.length !== 1 || deps[0] !== "chokidar" || !/^\d+\.\d+\.\d+$/.test(p.dependencies.chokidar))
     throw new Error(`statecore must have exactly one runtime dependency, chokidar at an exact version: ${JSON.stringify(p.dependencies)}`);
-  for (const k of ["optionalDependencies", "peerDependencies"])
-    if (p[k] && Object.keys(p[k]).length) throw new Error(`statecore must have no runtime ${k}`);
+  if (p.optionalDependencies && Object.keys(p.optionalDependencies).length)
+    throw new Error("statecore must have no optional dependencies");
+  // pg is an optional peer: only the PostgresStore of statecore/store loads it (docs/store.md).
+  const peers = JSON.stringify(p.peerDependencies ?? {});
+  const optional = JSON.stringify(p.peerDependenciesMeta ?? {});
+  if (peers !== JSON.stringify({ pg: ">=8.11" }) || optional !== JSON.stringify({ pg: { optional: true } }))
+    throw new Error(`statecore must have one optional peer dependency, pg: ${peers} ${optional}`);
   if (p.scripts && (p.scripts.install || p.scripts.postinstall || p.scripts.preinstall))
     throw new Error("statecore must have no install scripts");
 ' "$repo/npm/package.json"

@@ -54,11 +54,15 @@ pub enum Code {
     /// A path an agent gave would write outside its directory, or is not portable (`..`, an
     /// absolute path, a backslash, a control character, a link on the way).
     PathUnsafe,
+    /// The document store cannot carry out the operation: its connection was lost or refused
+    /// (`details.retryable`: true, try again), or its schema is newer than this library's
+    /// (raised by the host layers' PostgreSQL store).
+    Store,
 }
 
 impl Code {
     /// Every code, in documentation order.
-    pub const ALL: [Code; 21] = [
+    pub const ALL: [Code; 22] = [
         Code::Parse,
         Code::DuplicateKey,
         Code::Limit,
@@ -80,6 +84,7 @@ impl Code {
         Code::NotInitialized,
         Code::NoSession,
         Code::PathUnsafe,
+        Code::Store,
     ];
 
     /// The stable string form of the code.
@@ -106,6 +111,7 @@ impl Code {
             Code::NotInitialized => "E_NOT_INITIALIZED",
             Code::NoSession => "E_NO_SESSION",
             Code::PathUnsafe => "E_PATH_UNSAFE",
+            Code::Store => "E_STORE",
         }
     }
 
@@ -129,6 +135,7 @@ impl Code {
             Code::FileType => "FileTypeError",
             Code::NotInitialized => "StatecoreError",
             Code::PathUnsafe => "PathUnsafeError",
+            Code::Store => "StoreError",
         }
     }
 }
@@ -146,7 +153,7 @@ pub struct Class {
 }
 
 /// Every error class, base class first.
-pub const CLASSES: [Class; 15] = [
+pub const CLASSES: [Class; 16] = [
     Class {
         name: "StatecoreError",
         doc: "Base class of every statecore error: a stable `code`, a JSON-pointer `path`, a message, `details`.",
@@ -221,6 +228,11 @@ pub const CLASSES: [Class; 15] = [
         name: "PathUnsafeError",
         doc: "A path an agent gave would write outside its directory or is not portable; nothing was written.",
         python_bases: &["ValueError"],
+    },
+    Class {
+        name: "StoreError",
+        doc: "The document store could not carry out the operation (a lost or refused connection: `details.retryable`; a schema newer than this library); nothing was half-applied.",
+        python_bases: &["ConnectionError"],
     },
 ];
 

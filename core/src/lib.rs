@@ -31,6 +31,7 @@ pub mod report;
 pub mod schema;
 pub mod shape;
 pub mod specify;
+pub mod store;
 pub mod time;
 pub mod value;
 pub mod view;

@@ -40,6 +40,10 @@ const {
   fileTypeError,
   manifest,
   checkOptions,
+  storeSchema,
+  storeMigrations,
+  storeKey,
+  storeUnavailable,
   viewFile,
   viewRequest,
   viewFailure,
@@ -76,6 +80,7 @@ const {
   LockForeignError,
   FileTypeError,
   PathUnsafeError,
+  StoreError,
   errorFromRecord,
 } = api;
 
@@ -112,6 +117,10 @@ module.exports = {
   fileTypeError,
   manifest,
   checkOptions,
+  storeSchema,
+  storeMigrations,
+  storeKey,
+  storeUnavailable,
   viewFile,
   viewRequest,
   viewFailure,
@@ -148,5 +157,6 @@ module.exports = {
   LockForeignError,
   FileTypeError,
   PathUnsafeError,
+  StoreError,
   errorFromRecord,
 };

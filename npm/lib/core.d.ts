@@ -2060,6 +2060,28 @@ export interface LockTurn {
   dead: boolean;
 }
 
+/** The PostgreSQL store's schema and statements (docs/store.md § Schema). */
+export interface StoreSchema {
+  /** The schema version this library reads and writes. */
+  version: number;
+  /** The advisory lock a migration holds (`pg_advisory_xact_lock`). */
+  migration_lock: number;
+  /** The channel of change notifications (`LISTEN`). */
+  channel: string;
+  /** The SQL that creates the table holding the version, run before it is read. */
+  bootstrap: string;
+  /** Every statement the hosts run, by name; parameters `$1`, `$2`, ... */
+  statements: { [key: string]: string };
+}
+
+/** One schema version's SQL. */
+export interface StoreMigration {
+  /** The version it makes. */
+  version: number;
+  /** Its statements, `;`-separated, run in the migration's transaction. */
+  sql: string;
+}
+
 /** A file the viewer shows: its role, kind, group and (given its bytes) its check. */
 export interface ViewFile {
   /** The path, `/`-separated, without `.` parts. */
@@ -2423,6 +2445,14 @@ export declare function fileTypeError(path: string, what: string): never;
 export declare function manifest(): { [key: string]: Json };
 /** Checks a host's options (`set`: `update` or `append`, plus the keys `also` names): null or an object of known keys, else `E_OPTIONS` naming the nearest valid key (`camel`: keys in camelCase, as JS spells them). */
 export declare function checkOptions(set: string, options: unknown, camel?: boolean | null, also?: string[] | null): void;
+/** The PostgreSQL store's schema and statements as data: `{version, migration_lock, channel, bootstrap, statements}`, so that every host runs the same SQL. */
+export declare function storeSchema(): StoreSchema;
+/** The migrations a database at schema version `current` (null: never used by statecore) needs, in order; `E_STORE` for a schema newer than this library's. */
+export declare function storeMigrations(current?: string | null): StoreMigration[];
+/** A store key checked: a relative `/`-separated path with no empty, `.` or `..` name, the same rules on every OS; else `E_PATH_UNSAFE`. */
+export declare function storeKey(key: string): string;
+/** Raises the `E_STORE` error of an operation (`operation` on `key`) the store could not carry out because its connection failed (`cause`: the driver's message): nothing was half-applied, and it may be tried again (`details.retryable`). */
+export declare function storeUnavailable(operation: string, key: string, cause: string): never;
 /** What `statecore view` makes of the file at `path` (relative, `/`-separated): its role, kind and group, and with its bytes its check as `validate --json` gives it (with the document); null for a file the viewer does not show. */
 export declare function viewFile(path: string, data?: Bytes | null): ViewFile | null;
 /** How the viewer's server answers a request: the route to serve, or a refusal with its status, code and message (foreign Host or Origin, unknown path, method, write without the token), with the headers every answer carries. */
@@ -2973,6 +3003,8 @@ export declare class LockForeignError extends StatecoreError {}
 export declare class FileTypeError extends StatecoreError {}
 /** A path an agent gave would write outside its directory or is not portable; nothing was written. Codes: E_PATH_UNSAFE. */
 export declare class PathUnsafeError extends StatecoreError {}
+/** The document store could not carry out the operation (a lost or refused connection: `details.retryable`; a schema newer than this library); nothing was half-applied. Codes: E_STORE. */
+export declare class StoreError extends StatecoreError {}
 
 /** The error object for a record: class by `name`, else by `code`, else `StatecoreError`. */
 export declare function errorFromRecord(record: ErrorRecord): StatecoreError;

@@ -48,9 +48,11 @@ export class LockForeignError extends StatecoreError {}
 export class FileTypeError extends StatecoreError {}
 /** A path an agent gave would write outside its directory or is not portable; nothing was written. */
 export class PathUnsafeError extends StatecoreError {}
+/** The document store could not carry out the operation (a lost or refused connection: `details.retryable`; a schema newer than this library); nothing was half-applied. */
+export class StoreError extends StatecoreError {}
 
 /** Every error class. */
-export const ERROR_CLASSES = Object.freeze([StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError, LockForeignError, FileTypeError, PathUnsafeError]);
+export const ERROR_CLASSES = Object.freeze([StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError, LockForeignError, FileTypeError, PathUnsafeError, StoreError]);
 
 /** The class name of each error code. */
 export const CLASS_OF_CODE = Object.freeze({
@@ -75,6 +77,7 @@ export const CLASS_OF_CODE = Object.freeze({
   E_NOT_INITIALIZED: "StatecoreError",
   E_NO_SESSION: "UsageError",
   E_PATH_UNSAFE: "PathUnsafeError",
+  E_STORE: "StoreError",
 });
 
 /**
@@ -213,6 +216,10 @@ export const OPS = Object.freeze([
   ["lock", "foreign", "lock_foreign", [["lockPath", "t", true], ["text", "t", true]], "raises", null],
   ["", "manifest", "manifest", [], "json", null],
   ["", "checkOptions", "check_options", [["set", "t", true], ["options", "v", true], ["camel", "v"], ["also", "v"]], "nothing", null],
+  ["", "storeSchema", "store_schema", [], "json", null],
+  ["", "storeMigrations", "store_migrations", [["current", "t"]], "json", null],
+  ["", "storeKey", "store_key", [["key", "t", true]], "text", null],
+  ["", "storeUnavailable", "store_unavailable", [["operation", "t", true], ["key", "t", true], ["cause", "t", true]], "raises", null],
   ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
   ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],
   ["", "viewFailure", "view_failure", [["error", "v", true]], "json", null],

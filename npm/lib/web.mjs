@@ -40,6 +40,10 @@ export const {
   fileTypeError,
   manifest,
   checkOptions,
+  storeSchema,
+  storeMigrations,
+  storeKey,
+  storeUnavailable,
   viewFile,
   viewRequest,
   viewFailure,
@@ -79,5 +83,6 @@ export {
   LockForeignError,
   FileTypeError,
   PathUnsafeError,
+  StoreError,
 } from "./generated.mjs";
 export { errorFromRecord } from "./api.mjs";

@@ -311,3 +311,22 @@ export async function watching(): Promise<void> {
   // @ts-expect-error: a misspelt option
   watch(".", null, () => {}, { debounce: 10 });
 }
+
+/** `statecore/store`: both stores, one interface. */
+import { FileStore, PostgresStore } from "statecore/store";
+import type { StoreAppend } from "statecore/store";
+export async function stores(): Promise<void> {
+  const files = new FileStore("/tmp/x");
+  const pg = await PostgresStore.connect({ connectionString: "postgresql:///db", max: 2 });
+  for (const store of [files, pg]) {
+    const r = await store.update("p/.fctry/state.json", "fctry.state", (doc: FctryState) => ({ ...doc, specVersion: "2" }));
+    const state: FctryState = r.document;
+    const read = await store.read("p/.fctry/state.json", "fctry.state");
+    void [state, read.etag];
+    // @ts-expect-error: a misspelt kind
+    await store.read("x", "fctry.stat");
+  }
+  const appended: StoreAppend = await pg.append("s/EVENTS.jsonl", "hive.event", {}, { id: "a" });
+  void appended;
+  await pg.close();
+}

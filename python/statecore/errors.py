@@ -150,6 +150,13 @@ class PathUnsafeError(StatecoreError, ValueError):
     codes = ("E_PATH_UNSAFE",)
 
 
+class StoreError(StatecoreError, ConnectionError):
+    """The document store could not carry out the operation (a lost or refused connection:
+    ``details.retryable``; a schema newer than this library); nothing was half-applied."""
+
+    codes = ("E_STORE",)
+
+
 #: Every code and the class raised for it.
 CLASSES: dict[str, type[StatecoreError]] = {
     code: cls
@@ -168,6 +175,7 @@ CLASSES: dict[str, type[StatecoreError]] = {
         LockForeignError,
         FileTypeError,
         PathUnsafeError,
+        StoreError,
     )
     for code in cls.codes
 }
@@ -191,6 +199,7 @@ __all__ = [
     "ParseError",
     "PathUnsafeError",
     "StatecoreError",
+    "StoreError",
     "TimestampError",
     "TransitionError",
     "UsageError",

@@ -195,6 +195,8 @@ LockFacts: Any = dict
 ProcStat: Any = dict
 Litter: Any = dict
 LockTurn: Any = dict
+StoreSchema: Any = dict
+StoreMigration: Any = dict
 ViewFile: Any = dict
 FileCheck: Any = dict
 PlacedIssue: Any = dict
@@ -403,6 +405,8 @@ __all__ = [
     "StatusLineLayout",
     "StatusLineOptions",
     "StatusLineSummary",
+    "StoreMigration",
+    "StoreSchema",
     "TornLine",
     "UntrackedChange",
     "UpdateOptions",

@@ -1369,6 +1369,21 @@ class LockTurn(TypedDict):
     wait: bool
     dead: bool
 
+class StoreSchema(TypedDict):
+    """The PostgreSQL store's schema and statements (docs/store.md § Schema)."""
+
+    version: int
+    migration_lock: int
+    channel: str
+    bootstrap: str
+    statements: dict[str, str]
+
+class StoreMigration(TypedDict):
+    """One schema version's SQL."""
+
+    version: int
+    sql: str
+
 class ViewFile(TypedDict):
     """A file the viewer shows: its role, kind, group and (given its bytes) its check."""
 

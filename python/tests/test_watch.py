@@ -17,8 +17,6 @@ import pytest
 
 import statecore
 
-pytest.importorskip("watchfiles")
-
 REPO = Path(__file__).resolve().parents[2]
 NODE_WRITER = REPO / "npm" / "test" / "helpers" / "torn_writer.cjs"
 PY_WRITER = Path(__file__).resolve().parent / "helpers" / "torn_writer.py"

@@ -23,6 +23,7 @@ mod table_hive;
 mod table_hivemind;
 mod table_host;
 mod table_specify;
+mod table_store;
 mod table_view;
 mod table_watch;
 
@@ -502,6 +503,7 @@ pub fn all() -> impl Iterator<Item = &'static Op> {
         .chain(table_specify::OPS)
         .chain(table_agency::OPS)
         .chain(table_host::OPS)
+        .chain(table_store::OPS)
         .chain(table_view::OPS)
         .chain(table_watch::OPS)
 }

@@ -32,45 +32,75 @@ fn unsafe_path(at: &str, path: &str, reason: &str, why: &str) -> Error {
     .with_detail("reason", reason)
 }
 
-/// A path as the components below the feature's spec directory: relative, `/`-separated,
-/// no `..` escaping it, no absolute or drive path, no backslash, NUL or control character,
-/// no empty, over-long or reserved name, not in `.workflow` (index.md changes through the
-/// index operations). `specs/<feature_id>/` in front is read as the directory itself.
-pub fn check_path(path: &str, feature_id: Option<&str>, at: &str) -> Result<Vec<String>> {
-    let refuse = |reason: &str, why: &str| Err(unsafe_path(at, path, reason, why));
+/// What is wrong with a relative `/`-separated path as a whole, the same on every OS: the
+/// reason's code and why, or `None` (empty, too long, NUL or control characters, a drive, a
+/// backslash, absolute). Its names are checked one by one by the caller.
+pub(crate) fn lexical_problem(path: &str) -> Option<(&'static str, String)> {
     if path.trim().is_empty() {
-        return refuse("empty", "the path is empty");
+        return Some(("empty", "the path is empty".into()));
     }
     if path.len() > MAX_PATH_BYTES {
-        return refuse(
+        return Some((
             "too_long",
-            &format!("the path is longer than {MAX_PATH_BYTES} bytes"),
-        );
+            format!("the path is longer than {MAX_PATH_BYTES} bytes"),
+        ));
     }
     if path.contains('\0') {
-        return refuse("nul", "the path has a NUL character");
+        return Some(("nul", "the path has a NUL character".into()));
     }
     if path.chars().any(char::is_control) {
-        return refuse("control", "the path has a control character");
+        return Some(("control", "the path has a control character".into()));
     }
     let bytes = path.as_bytes();
     if bytes.len() >= 2
         && bytes.first().is_some_and(u8::is_ascii_alphabetic)
         && bytes.get(1) == Some(&b':')
     {
-        return refuse("drive", "the path names a drive");
+        return Some(("drive", "the path names a drive".into()));
     }
     if path.contains('\\') {
-        return refuse(
+        return Some((
             "backslash",
-            "the path has a backslash (write / between names)",
-        );
+            "the path has a backslash (write / between names)".into(),
+        ));
     }
     if path.starts_with('/') {
-        return refuse(
-            "absolute",
-            "the path is absolute; give it relative to the feature",
-        );
+        return Some(("absolute", "the path is absolute; give it relative".into()));
+    }
+    None
+}
+
+/// What is wrong with one name of a path (too long, reserved by Windows, ending with a dot
+/// or a space), or `None`.
+pub(crate) fn name_problem(name: &str) -> Option<(&'static str, String)> {
+    if name.len() > MAX_NAME_BYTES {
+        return Some((
+            "too_long",
+            format!("a name is longer than {MAX_NAME_BYTES} bytes"),
+        ));
+    }
+    let stem = name
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if RESERVED.contains(&stem.trim_end()) {
+        return Some(("reserved", format!("{name:?} is a name Windows reserves")));
+    }
+    if name.ends_with(['.', ' ']) {
+        return Some(("reserved", format!("{name:?} ends with a dot or a space")));
+    }
+    None
+}
+
+/// A path as the components below the feature's spec directory: relative, `/`-separated,
+/// no `..` escaping it, no absolute or drive path, no backslash, NUL or control character,
+/// no empty, over-long or reserved name, not in `.workflow` (index.md changes through the
+/// index operations). `specs/<feature_id>/` in front is read as the directory itself.
+pub fn check_path(path: &str, feature_id: Option<&str>, at: &str) -> Result<Vec<String>> {
+    let refuse = |reason: &str, why: &str| Err(unsafe_path(at, path, reason, why));
+    if let Some((reason, why)) = lexical_problem(path) {
+        return refuse(reason, &why);
     }
     let mut parts: Vec<String> = Vec::new();
     for name in path.split('/') {
@@ -82,22 +112,8 @@ pub fn check_path(path: &str, feature_id: Option<&str>, at: &str) -> Result<Vec<
                 }
             }
             name => {
-                if name.len() > MAX_NAME_BYTES {
-                    return refuse(
-                        "too_long",
-                        &format!("a name is longer than {MAX_NAME_BYTES} bytes"),
-                    );
-                }
-                let stem = name
-                    .split('.')
-                    .next()
-                    .unwrap_or_default()
-                    .to_ascii_lowercase();
-                if RESERVED.contains(&stem.trim_end()) {
-                    return refuse("reserved", &format!("{name:?} is a name Windows reserves"));
-                }
-                if name.ends_with(['.', ' ']) {
-                    return refuse("reserved", &format!("{name:?} ends with a dot or a space"));
+                if let Some((reason, why)) = name_problem(name) {
+                    return refuse(reason, &why);
                 }
                 parts.push(name.to_owned());
             }

@@ -3,7 +3,7 @@
 //! tables and written back changing only what changed, the priority loop and the gap queue,
 //! and the lexical checks of an agent's artifacts.
 
-mod artifacts;
+pub(crate) mod artifacts;
 mod cells;
 mod edit;
 pub mod layout;

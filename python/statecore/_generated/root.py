@@ -41,6 +41,8 @@ else:
         Report,
         RunnerStatus,
         SpecifyIndex,
+        StoreMigration,
+        StoreSchema,
         UpdateResult,
         ViewFile,
         ViewRoute,
@@ -258,6 +260,23 @@ def check_options(set: str, options: object, camel: bool | None = None, also: Se
     """Checks a host's options (``set``: ``update`` or ``append``, plus the keys ``also`` names): null or an object of known keys, else ``E_OPTIONS`` naming the nearest valid key (``camel``: keys in camelCase, as JS spells them)."""
     _call("check_options", (set, options, camel, also))
 
+def store_schema() -> StoreSchema:
+    """The PostgreSQL store's schema and statements as data: ``{version, migration_lock, channel, bootstrap, statements}``, so that every host runs the same SQL."""
+    return cast("StoreSchema", _call("store_schema", ()))
+
+def store_migrations(current: str | None = None) -> list[StoreMigration]:
+    """The migrations a database at schema version ``current`` (null: never used by statecore) needs, in order; ``E_STORE`` for a schema newer than this library's."""
+    return cast("list[StoreMigration]", _call("store_migrations", (current,)))
+
+def store_key(key: str) -> str:
+    """A store key checked: a relative ``/``-separated path with no empty, ``.`` or ``..`` name, the same rules on every OS; else ``E_PATH_UNSAFE``."""
+    return cast("str", _call("store_key", (key,)))
+
+def store_unavailable(operation: str, key: str, cause: str) -> NoReturn:
+    """Raises the ``E_STORE`` error of an operation (``operation`` on ``key``) the store could not carry out because its connection failed (``cause``: the driver's message): nothing was half-applied, and it may be tried again (``details.retryable``)."""
+    _call("store_unavailable", (operation, key, cause))
+    raise AssertionError("store_unavailable returned")
+
 def view_file(path: str, data: str | bytes | None = None) -> ViewFile | None:
     """What ``statecore view`` makes of the file at ``path`` (relative, ``/``-separated): its role, kind and group, and with its bytes its check as ``validate --json`` gives it (with the document); null for a file the viewer does not show."""
     return cast("ViewFile | None", _call("view_file", (path, data)))
@@ -310,6 +329,10 @@ __all__ = [
     "schema",
     "serialize",
     "set_value",
+    "store_key",
+    "store_migrations",
+    "store_schema",
+    "store_unavailable",
     "validate",
     "validate_text",
     "view_failure",

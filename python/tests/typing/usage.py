@@ -110,3 +110,17 @@ def watching(project: Path) -> None:
         print(ready)
     statecore.watch(project, None, on_change, debounce=10)  # type: ignore[call-arg]
     statecore.watch(project, "fctry.stat", on_change)  # type: ignore[arg-type]
+
+
+def stores(root: Path) -> None:
+    """statecore.store: both stores, one interface."""
+    from statecore.store import FileStore, PostgresStore
+
+    files = FileStore(root)
+    files.update("p/.fctry/state.json", "fctry.state", {"specVersion": "2"})
+    with PostgresStore("postgresql:///db") as pg:
+        pg.update("p/.fctry/state.json", "fctry.state", {"specVersion": "2"}, if_match=None)
+        appended = pg.append("s/EVENTS.jsonl", "hive.event", {}, id="a")
+        seq: int = appended["seq"]
+        pg.read("p/.fctry/state.json", "fctry.stat")  # type: ignore[arg-type]
+        print(seq, pg.read_log("s/EVENTS.jsonl", after=seq))

@@ -1,0 +1,70 @@
+//! The table: the PostgreSQL store's rules (docs/store.md), for both hosts' `PostgresStore`.
+
+use super::{Access, Module, Op, Out, Param, Returns};
+use crate::error::{Code, Error};
+use crate::shape::Ty;
+use crate::store::{self, shapes as s};
+
+/// The store's operations.
+pub(super) static OPS: &[Op] = &[
+    Op {
+        module: Module::Root,
+        method: "store_schema",
+        doc: "The PostgreSQL store's schema and statements as data: `{version, migration_lock, \
+              channel, bootstrap, statements}`, so that every host runs the same SQL.",
+        params: &[],
+        returns: Returns::json(Ty::Object(&s::SCHEMA)),
+        access: Access::Pure,
+        run: |_| Ok(Out::Json(store::schema())),
+    },
+    Op {
+        module: Module::Root,
+        method: "store_migrations",
+        doc: "The migrations a database at schema version `current` (null: never used by \
+              statecore) needs, in order; `E_STORE` for a schema newer than this library's.",
+        params: &[Param::opt_text("current", Ty::Str)],
+        returns: Returns::json(Ty::List(&Ty::Object(&s::MIGRATION))),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(store::migrations(a.opt_text(0)?)?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "store_key",
+        doc: "A store key checked: a relative `/`-separated path with no empty, `.` or `..` \
+              name, the same rules on every OS; else `E_PATH_UNSAFE`.",
+        params: &[Param::text("key", Ty::Str)],
+        returns: Returns::text(),
+        access: Access::Pure,
+        run: |a| Ok(Out::Text(store::key(a.text(0)?)?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "store_unavailable",
+        doc: "Raises the `E_STORE` error of an operation (`operation` on `key`) the store \
+              could not carry out because its connection failed (`cause`: the driver's \
+              message): nothing was half-applied, and it may be tried again \
+              (`details.retryable`).",
+        params: &[
+            Param::text("operation", Ty::Str),
+            Param::text("key", Ty::Str),
+            Param::text("cause", Ty::Str),
+        ],
+        returns: Returns::raises(),
+        access: Access::Pure,
+        run: |a| {
+            let (operation, key, cause) = (a.text(0)?, a.text(1)?, a.text(2)?);
+            let cause = cause.lines().next().unwrap_or_default().trim();
+            Err(Error::new(
+                Code::Store,
+                "",
+                format!(
+                    "the store lost its connection during {operation} of {key:?} ({cause}): \
+                     the transaction was rolled back, nothing was written; try again"
+                ),
+            )
+            .with_detail("retryable", true)
+            .with_detail("operation", operation)
+            .with_detail("key", key))
+        },
+    },
+];

@@ -1,0 +1,213 @@
+//! The PostgreSQL document store's rules (docs/store.md): its schema and migrations, every
+//! SQL statement the hosts run (as data, so the Node and Python stores run the same text),
+//! which keys are valid, and what an append of a log record writes. The hosts connect,
+//! run these statements in the transactions docs/store.md describes, and cross into the core
+//! once per update exactly as a file update does (`update_file` over the row's text).
+
+pub mod shapes;
+
+use crate::error::{Code, Error, Result};
+use crate::{Map, Value};
+
+/// The schema version this library writes and reads.
+pub const SCHEMA_VERSION: u64 = 1;
+/// The key of the advisory lock a migration holds (`pg_advisory_xact_lock`): one migration
+/// at a time, in every process and language.
+pub const MIGRATION_LOCK: i64 = 0x5354_4154_4543; // "STATEC", within a JS number
+/// The channel of change notifications (`LISTEN statecore`).
+pub const CHANNEL: &str = "statecore";
+
+/// What runs before the version is read: the table that holds it.
+const BOOTSTRAP: &str = "CREATE TABLE IF NOT EXISTS statecore_meta (\n  name text PRIMARY KEY,\n  value text NOT NULL\n)";
+
+/// Each schema version's SQL, in order (`MIGRATIONS[n]` makes version `n + 1`).
+const MIGRATIONS: [&str; 1] = [r"CREATE TABLE statecore_documents (
+  key text PRIMARY KEY,
+  kind text NOT NULL,
+  text text NOT NULL,
+  etag text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE statecore_corrupt (
+  key text NOT NULL,
+  copied_at timestamptz NOT NULL DEFAULT now(),
+  text text NOT NULL
+);
+CREATE TABLE statecore_logs (
+  log text PRIMARY KEY,
+  kind text NOT NULL,
+  next_seq bigint NOT NULL
+);
+CREATE TABLE statecore_log_lines (
+  log text NOT NULL REFERENCES statecore_logs (log),
+  seq bigint NOT NULL,
+  id text,
+  text text NOT NULL,
+  appended_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (log, seq),
+  UNIQUE (log, id)
+);
+CREATE FUNCTION statecore_document_changed() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+  PERFORM pg_notify('statecore', json_build_object('key', NEW.key, 'etag', NEW.etag)::text);
+  RETURN NULL;
+END
+$body$;
+CREATE TRIGGER statecore_document_changed AFTER INSERT OR UPDATE ON statecore_documents
+  FOR EACH ROW EXECUTE FUNCTION statecore_document_changed();
+CREATE FUNCTION statecore_line_appended() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+  PERFORM pg_notify('statecore', json_build_object('log', NEW.log, 'seq', NEW.seq)::text);
+  RETURN NULL;
+END
+$body$;
+CREATE TRIGGER statecore_line_appended AFTER INSERT ON statecore_log_lines
+  FOR EACH ROW EXECUTE FUNCTION statecore_line_appended()"];
+
+/// Every statement the hosts run, by name: parameters are `$1`, `$2`, ... (a host whose
+/// driver spells them otherwise rewrites them by number; no statement holds a `%`).
+pub const STATEMENTS: [(&str, &str); 12] = [
+    ("lock_migrations", "SELECT pg_advisory_xact_lock($1)"),
+    (
+        "read_version",
+        "SELECT value FROM statecore_meta WHERE name = 'schema_version'",
+    ),
+    (
+        "write_version",
+        "INSERT INTO statecore_meta (name, value) VALUES ('schema_version', $1) \
+         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+    ),
+    (
+        "read",
+        "SELECT text, etag FROM statecore_documents WHERE key = $1",
+    ),
+    (
+        "read_for_update",
+        "SELECT text, etag FROM statecore_documents WHERE key = $1 FOR UPDATE",
+    ),
+    (
+        "insert",
+        "INSERT INTO statecore_documents (key, kind, text, etag) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (key) DO NOTHING",
+    ),
+    (
+        "update",
+        "UPDATE statecore_documents SET kind = $2, text = $3, etag = $4, updated_at = now() \
+         WHERE key = $1 AND etag = $5",
+    ),
+    (
+        "keep_corrupt",
+        "INSERT INTO statecore_corrupt (key, text) VALUES ($1, $2)",
+    ),
+    (
+        "append",
+        "WITH counter AS (\
+           INSERT INTO statecore_logs AS l (log, kind, next_seq) VALUES ($1, $2, 2) \
+           ON CONFLICT (log) DO UPDATE SET next_seq = l.next_seq + 1 \
+           RETURNING next_seq - 1 AS seq) \
+         INSERT INTO statecore_log_lines (log, seq, id, text) \
+         SELECT $1, seq, $3, $4 FROM counter \
+         ON CONFLICT (log, id) DO NOTHING RETURNING seq",
+    ),
+    (
+        "appended",
+        "SELECT seq FROM statecore_log_lines WHERE log = $1 AND id = $2",
+    ),
+    (
+        "read_log",
+        "SELECT seq, text FROM statecore_log_lines WHERE log = $1 AND seq > $2 \
+         ORDER BY seq LIMIT $3",
+    ),
+    ("listen", "LISTEN statecore"),
+];
+
+/// The schema and statements as data: `{version, migration_lock, channel, bootstrap,
+/// statements}` (docs/store.md § Schema).
+pub fn schema() -> Value {
+    let mut statements = Map::new();
+    for (name, sql) in STATEMENTS {
+        statements.insert(name.into(), Value::from(sql));
+    }
+    let mut map = Map::new();
+    map.insert("version".into(), Value::from(SCHEMA_VERSION));
+    map.insert("migration_lock".into(), Value::from(MIGRATION_LOCK));
+    map.insert("channel".into(), Value::from(CHANNEL));
+    map.insert("bootstrap".into(), Value::from(BOOTSTRAP));
+    map.insert("statements".into(), Value::Object(statements));
+    Value::Object(map)
+}
+
+/// The migrations a database at schema version `current` (its `statecore_meta` value, or
+/// `None` for a database statecore never used) needs, in order: `[{version, sql}]` (empty
+/// when it is up to date). A database newer than this library is `E_STORE`: writing to it
+/// could lose what the newer schema keeps.
+pub fn migrations(current: Option<&str>) -> Result<Value> {
+    let at = match current {
+        None => 0,
+        Some(text) => text.trim().parse::<u64>().map_err(|_| {
+            Error::new(
+                Code::Store,
+                "",
+                format!("the database's statecore schema version is {text:?}, not a number: the statecore_meta table was changed by hand"),
+            )
+            .with_detail("retryable", false)
+        })?,
+    };
+    if at > SCHEMA_VERSION {
+        return Err(Error::new(
+            Code::Store,
+            "",
+            format!(
+                "the database's statecore schema is version {at}, newer than this library's \
+                 ({SCHEMA_VERSION}): upgrade statecore before using this database"
+            ),
+        )
+        .with_detail("retryable", false)
+        .with_detail("version", at));
+    }
+    let pending = MIGRATIONS
+        .iter()
+        .zip(1u64..)
+        .filter(|(_, version)| *version > at)
+        .map(|(sql, version)| {
+            let mut map = Map::new();
+            map.insert("version".into(), Value::from(version));
+            map.insert("sql".into(), Value::from(*sql));
+            Value::Object(map)
+        })
+        .collect();
+    Ok(Value::Array(pending))
+}
+
+/// A store key checked: a relative `/`-separated path with no empty, `.` or `..` name (the
+/// file's path under a `FileStore`'s root; a row's key in PostgreSQL), the same rules on
+/// every OS, else `E_PATH_UNSAFE`.
+pub fn key(key: &str) -> Result<String> {
+    let refuse = |reason: &str, why: String| {
+        Error::new(
+            Code::PathUnsafe,
+            "",
+            format!(
+                "refused store key {:?}: {why}",
+                key.chars().take(80).collect::<String>()
+            ),
+        )
+        .with_detail("key", key)
+        .with_detail("reason", reason)
+    };
+    if let Some((reason, why)) = crate::specify::artifacts::lexical_problem(key) {
+        return Err(refuse(reason, why));
+    }
+    for name in key.split('/') {
+        if matches!(name, "" | "." | "..") {
+            return Err(refuse(
+                "name",
+                "a key is names between single slashes, none of them empty, `.` or `..`".into(),
+            ));
+        }
+        if let Some((reason, why)) = crate::specify::artifacts::name_problem(name) {
+            return Err(refuse(reason, why));
+        }
+    }
+    Ok(key.to_owned())
+}

@@ -1,0 +1,278 @@
+"use strict";
+/**
+ * Document stores (docs/store.md): the same documents and logs in a directory (`FileStore`)
+ * or in PostgreSQL (`PostgresStore`), behind one interface: `read`, `update` (a patch or a
+ * function, with `ifMatch`), `append` (exactly once with an `id`) and `readLog`. The rules are
+ * the core's: an update crosses into it once (`updateFile` over the file's or the row's text),
+ * and the SQL both languages run is the core's (`storeSchema`). `pg` (node-postgres) is an
+ * optional peer dependency, loaded when a `PostgresStore` is made. The Python twin is
+ * python/statecore/store.py.
+ */
+const fs = require("node:fs");
+const path = require("node:path");
+const documents = require("./documents.cjs");
+const logs = require("./logs.cjs");
+const { runAsync, ASYNC } = require("./steps.cjs");
+
+/** How many times an update that lost a race to create a row is tried again. */
+const CREATE_RETRIES = 8;
+
+const core = () => documents.core();
+
+/** Refuses a record its kind's rules refuse (`E_INVALID`), before anything is written. */
+function checkRecord(kind, value) {
+  const report = core().validate(kind, value);
+  if (report.valid) return;
+  const first = report.errors[0];
+  const { ValidationError } = core();
+  throw new ValidationError(
+    `refused to append an invalid ${kind} record: ${first.code} at ${JSON.stringify(first.path)}: ${first.message}; nothing was written`,
+    { code: "E_INVALID", path: first.path, details: report },
+  );
+}
+
+/** Documents and logs as files under `root`: a key is a path below it (docs/locking.md). */
+class FileStore {
+  constructor(root = ".") {
+    this.root = path.resolve(String(root));
+  }
+
+  /** The file of `key` (checked: `E_PATH_UNSAFE`). */
+  path(key) {
+    return path.join(this.root, ...core().storeKey(key).split("/"));
+  }
+
+  /** The document at `key` with its etag (the default document when there is none). */
+  async read(key, kind) {
+    return documents.readDocument(this.path(key), kind);
+  }
+
+  /** A locked read-merge-validate-write of the file (`updateDocument`). */
+  async update(key, kind, patchOrFunction, mergeOptions = null, hostOptions = {}) {
+    const file = this.path(key);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    return documents.updateDocument(file, kind, patchOrFunction, mergeOptions, hostOptions);
+  }
+
+  /**
+   * A change the core names applied to the file under its lock (as `PostgresStore.change`);
+   * `hostOptions`: `{now, ifMatch, timeout, reset}`.
+   */
+  async change(key, kind, change, args = [], hostOptions = {}) {
+    const file = this.path(key);
+    const options = documents.checkOptions("update", hostOptions);
+    return runAsync(documents.inDirectory(ASYNC, file, documents.update(ASYNC, file, kind, change, args, options)));
+  }
+
+  /** Validates `value` as `kind` and appends it to the log's file in one write. */
+  async append(log, kind, value) {
+    checkRecord(kind, value);
+    const file = this.path(log);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    return logs.appendLine(file, value);
+  }
+
+  /** The log's records, in order (a torn last line is left out). */
+  async readLog(log) {
+    return (await logs.readLog(this.path(log))).records;
+  }
+
+  /** Nothing to release. */
+  async close() {}
+}
+
+/**
+ * True for an error of the connection (lost, refused, terminated: SQLSTATE class 08 or 57P, a
+ * socket error, node-postgres' own "Connection terminated"), not of the statement or of the
+ * caller's function.
+ */
+function connectionLost(error) {
+  const code = typeof error?.code === "string" ? error.code : "";
+  if (/^[0-9A-Z]{5}$/.test(code)) return code.startsWith("08") || code.startsWith("57P");
+  if (/^E[A-Z]+$/.test(code) && !code.startsWith("E_")) return true; // ECONNRESET, ECONNREFUSED, ...
+  const message = typeof error?.message === "string" ? error.message : "";
+  return /^Connection terminated|connection error|Connection ended/i.test(message);
+}
+
+/** A row another writer created first: the update runs again. */
+class Retry extends Error {}
+
+/**
+ * Documents and logs in PostgreSQL (docs/store.md): one row per document, updated in one
+ * transaction that locks the row (`SELECT ... FOR UPDATE`) for the time of one core crossing;
+ * logs as an append-only table with a per-log sequence. `options`: node-postgres pool options
+ * (`connectionString`, `max`, ...); by default the usual `PG*` environment variables. Make it
+ * with `await PostgresStore.connect(options)`, which creates or migrates the schema.
+ */
+class PostgresStore {
+  constructor(options = {}) {
+    let pg;
+    try {
+      pg = require("pg");
+    } catch (error) {
+      throw new Error(`PostgresStore needs the pg package (npm install pg): ${error.message}`);
+    }
+    this.schema = core().storeSchema();
+    this.pool = new pg.Pool({ max: 4, ...options });
+    this.pool.on("error", () => {}); // an idle client's lost connection: the next checkout replaces it
+    this.shown = options.connectionString ?? "(PG* environment)";
+  }
+
+  /** A store whose schema is created or migrated. */
+  static async connect(options = {}) {
+    const store = new PostgresStore(options);
+    try {
+      await store.migrate();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** Closes the pool. */
+  async close() {
+    await this.pool.end();
+  }
+
+  /**
+   * Runs `body(run)` in one transaction on a client of the pool (`run(name, ...params)` runs a
+   * statement of the schema); a lost connection is the core's retryable `E_STORE`.
+   */
+  async transaction(operation, key, body) {
+    let client;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      core().storeUnavailable(operation, key, String(error?.message ?? error));
+    }
+    const run = (name, ...params) => client.query(this.schema.statements[name], params);
+    let broken = null;
+    try {
+      await client.query("BEGIN");
+      const out = await body(run, client);
+      await client.query("COMMIT");
+      return out;
+    } catch (error) {
+      if (connectionLost(error)) broken = error;
+      else await client.query("ROLLBACK").catch((e) => (broken = e));
+      if (broken) core().storeUnavailable(operation, key, String(broken?.message ?? broken));
+      throw error;
+    } finally {
+      client.release(broken ?? undefined);
+    }
+  }
+
+  /** Creates or migrates the schema, one migrator at a time (an advisory lock). */
+  async migrate() {
+    await this.transaction("migrate", "schema", async (run, client) => {
+      await run("lock_migrations", String(this.schema.migration_lock));
+      await client.query(this.schema.bootstrap);
+      const { rows } = await run("read_version");
+      for (const migration of core().storeMigrations(rows.length ? rows[0].value : null)) {
+        await client.query(migration.sql);
+        await run("write_version", String(migration.version));
+      }
+    });
+  }
+
+  /** The document at `key` with its etag (the default document when there is none). */
+  async read(key, kind) {
+    key = core().storeKey(key);
+    const { rows } = await this.transaction("read", key, (run) => run("read", key));
+    return core().loadDocument(kind, rows.length ? rows[0].text : null);
+  }
+
+  /**
+   * One transaction: the row read and locked, the change applied by the core (a patch merged
+   * with `mergeOptions`, or a function of the document), validated, and written when it
+   * changed; `ifMatch` requires the row's etag (`ConflictError`).
+   */
+  async update(key, kind, patchOrFunction, mergeOptions = null, hostOptions = {}) {
+    if (typeof patchOrFunction === "function") {
+      if (mergeOptions !== null && mergeOptions !== undefined) {
+        throw new TypeError("merge options apply to a patch; an update function builds the document itself");
+      }
+      return this.#transact(key, kind, patchOrFunction, [], hostOptions);
+    }
+    return this.#transact(key, kind, "merge", [patchOrFunction, mergeOptions], hostOptions);
+  }
+
+  /**
+   * A change the core names applied to the document at `key` in one transaction: `change` is
+   * a writer of the table (`"fctry_start_step"`, `args` after the document), `""` (replace
+   * with `args[0]`) or `"merge"` (`args` = `[patch, options]`), as `updateFile` takes it.
+   */
+  async change(key, kind, change, args = [], hostOptions = {}) {
+    return this.#transact(key, kind, String(change), args, hostOptions);
+  }
+
+  /** Runs `#update` in a transaction, again when it lost a race to create the row. */
+  async #transact(key, kind, change, args, hostOptions) {
+    key = core().storeKey(key);
+    const { ifMatch = null, now = null, reset = false } = documents.checkOptions("update", hostOptions);
+    for (let attempt = 0; attempt < CREATE_RETRIES; attempt++) {
+      try {
+        return await this.transaction("update", key, (run) =>
+          this.#update(run, key, kind, change, args, { ifMatch, now, reset }),
+        );
+      } catch (error) {
+        if (!(error instanceof Retry)) throw error;
+      }
+    }
+    return core().storeUnavailable("update", key, "the row was created and removed again meanwhile");
+  }
+
+  /** The update inside its transaction: the row locked, one crossing, the row written. */
+  async #update(run, key, kind, change, args, { ifMatch, now, reset }) {
+    const C = core();
+    const { rows } = await run("read_for_update", key);
+    const row = rows.length ? rows[0] : null;
+    const data = row ? row.text : null;
+    let result;
+    if (typeof change === "function") {
+      const loaded = C.loadDocument(kind, data);
+      C.checkIfMatch(loaded.etag, ifMatch);
+      const returned = await change(loaded.document);
+      result = C.finishUpdate(kind, data, returned === undefined ? loaded.document : returned, null, reset);
+    } else {
+      result = C.updateFile(kind, change, data, args, { now: now ?? Date.now(), ifMatch, reset });
+    }
+    if (result.changed) {
+      if (row && result.corrupt) await run("keep_corrupt", key, row.text);
+      const written = row
+        ? await run("update", key, kind, result.text, result.etag, row.etag)
+        : await run("insert", key, kind, result.text, result.etag);
+      if (written.rowCount !== 1) throw new Retry();
+    }
+    const { text: _text, corrupt: _corrupt, warnings, ...rest } = result;
+    return { ...rest, warnings: [...warnings], corruptCopy: null };
+  }
+
+  /**
+   * Validates `value` as `kind` and appends it to the log: `{seq, appended}`. With `id`,
+   * exactly once: a record already appended with that id is not appended again.
+   */
+  async append(log, kind, value, options = {}) {
+    log = core().storeKey(log);
+    const { id = null } = options ?? {};
+    checkRecord(kind, value);
+    const line = core().logLine(value).replace(/\n$/, "");
+    return this.transaction("append", log, async (run) => {
+      const { rows } = await run("append", log, kind, id, line);
+      if (rows.length) return { seq: Number(rows[0].seq), appended: true };
+      const found = await run("appended", log, id);
+      return { seq: Number(found.rows[0].seq), appended: false };
+    });
+  }
+
+  /** The log's records after sequence number `after`, in order. */
+  async readLog(log, options = {}) {
+    log = core().storeKey(log);
+    const { after = 0, limit = null } = options ?? {};
+    const { rows } = await this.transaction("read_log", log, (run) => run("read_log", log, after, limit));
+    return rows.map((r) => core().parse(r.text));
+  }
+}
+
+module.exports = { FileStore, PostgresStore };

@@ -1,0 +1,105 @@
+// Types of `statecore/store` (npm/lib/store.cjs, docs/store.md): the document stores.
+import type { DocumentKind, DocumentOf, LoadResult, MergeOptions, UpdateOptions } from "./core";
+import type { AppendLineResult, FilePath, FileResult } from "./host";
+
+/** An update of a document: a patch merged with `MergeOptions`, or a function of it. */
+export type StoreChange<D> = object | ((document: D) => D | void | Promise<D | void>);
+
+/** What a PostgreSQL append returns. */
+export interface StoreAppend {
+  /** The record's sequence number in its log (increasing; a repeated `id` may skip one). */
+  seq: number;
+  /** False when a record with the same `id` was already appended (then `seq` is its). */
+  appended: boolean;
+}
+
+/** Documents and logs as files under `root`: a key is a path below it (docs/locking.md). */
+export declare class FileStore {
+  constructor(root?: FilePath);
+  /** The directory the keys are paths below. */
+  readonly root: string;
+  /** The file of `key` (checked: `PathUnsafeError`). */
+  path(key: string): string;
+  /** The document at `key` with its etag (the default document when there is none). */
+  read<K extends DocumentKind>(key: string, kind: K): Promise<LoadResult<DocumentOf<K>>>;
+  /** A locked read-merge-validate-write of the file (`updateDocument`). */
+  update<K extends DocumentKind>(
+    key: string,
+    kind: K,
+    change: StoreChange<DocumentOf<K>>,
+    mergeOptions?: MergeOptions | null,
+    hostOptions?: UpdateOptions,
+  ): Promise<FileResult<DocumentOf<K>>>;
+  /**
+   * A change the core names applied to the file under its lock (as `PostgresStore.change`):
+   * a writer of the table with its arguments after the document, `""` or `"merge"`.
+   */
+  change<K extends DocumentKind>(
+    key: string,
+    kind: K,
+    change: string,
+    args?: unknown[],
+    hostOptions?: UpdateOptions,
+  ): Promise<FileResult<DocumentOf<K>, unknown>>;
+  /** Validates `value` as `kind` (`ValidationError`) and appends it to the log's file. */
+  append(log: string, kind: DocumentKind, value: unknown): Promise<AppendLineResult>;
+  /** The log's records, in order (a torn last line is left out). */
+  readLog(log: string): Promise<unknown[]>;
+  /** Nothing to release. */
+  close(): Promise<void>;
+}
+
+/** node-postgres pool options (`connectionString`, `host`, `port`, `max`, ...). */
+export interface PostgresStoreOptions {
+  connectionString?: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+  database?: string;
+  /** Most connections held at once (default 4). */
+  max?: number;
+  [option: string]: unknown;
+}
+
+/**
+ * Documents and logs in PostgreSQL (docs/store.md): one row per document, updated in one
+ * transaction that locks the row for the time of one core crossing; logs as an append-only
+ * table with a per-log sequence. Needs the `pg` package.
+ */
+export declare class PostgresStore {
+  /** A store whose schema is created or migrated (`StoreError` when it cannot connect). */
+  static connect(options?: PostgresStoreOptions): Promise<PostgresStore>;
+  /** The document at `key` with its etag (the default document when there is none). */
+  read<K extends DocumentKind>(key: string, kind: K): Promise<LoadResult<DocumentOf<K>>>;
+  /**
+   * One transaction: the row read and locked, the change applied by the core, validated, and
+   * written when it changed; `ifMatch` requires the row's etag (`ConflictError`). A lost
+   * connection is `StoreError` with `details.retryable`: nothing was written.
+   */
+  update<K extends DocumentKind>(
+    key: string,
+    kind: K,
+    change: StoreChange<DocumentOf<K>>,
+    mergeOptions?: MergeOptions | null,
+    hostOptions?: UpdateOptions,
+  ): Promise<FileResult<DocumentOf<K>>>;
+  /**
+   * A change the core names applied to the document at `key` in one transaction: a writer of
+   * the table (`"fctry_start_step"`, `args` after the document), `""` (replace with
+   * `args[0]`) or `"merge"` (`args` = `[patch, options]`), as `updateFile` takes it.
+   */
+  change<K extends DocumentKind>(
+    key: string,
+    kind: K,
+    change: string,
+    args?: unknown[],
+    hostOptions?: UpdateOptions,
+  ): Promise<FileResult<DocumentOf<K>, unknown>>;
+  /** Validates `value` as `kind` and appends it; with `id`, exactly once. */
+  append(log: string, kind: DocumentKind, value: unknown, options?: { id?: string | null }): Promise<StoreAppend>;
+  /** The log's records after sequence number `after`, in order. */
+  readLog(log: string, options?: { after?: number; limit?: number | null }): Promise<unknown[]>;
+  /** Closes the connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,150 @@
+// The document stores (docs/store.md): PostgresStore against a throwaway PostgreSQL server
+// (helpers/pg.mjs), and the same operations through FileStore giving the same documents and
+// etags. Concurrency (Node and Python writers together), kill -9 inside a transaction and
+// dropped connections use real processes and pg_terminate_backend.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { PYTHON, REPO } from "./helpers/procs.mjs";
+import { database, psql } from "./helpers/pg.mjs";
+
+const require = createRequire(import.meta.url);
+const sc = require("../lib/node.cjs");
+const { FileStore, PostgresStore } = require("../lib/store.cjs");
+const NODE_WRITER = path.join(import.meta.dirname, "helpers", "store_writer.cjs");
+const PY_WRITER = path.join(REPO, "python", "tests", "helpers", "store_writer.py");
+
+/** A store on the test's database. */
+const connect = (env) =>
+  PostgresStore.connect({ host: env.PGHOST, port: Number(env.PGPORT), user: env.PGUSER, database: env.PGDATABASE });
+
+/** Runs a writer (`node` or `python`) with `args` to its end; its standard output. */
+function writer(lang, args, env) {
+  const command = lang === "node" ? [process.execPath, NODE_WRITER] : [PYTHON, PY_WRITER];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], [...command.slice(1), ...args], { env: { ...process.env, ...env } });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
+    child.on("exit", (code) => (code === 0 && out.trim().endsWith("done") ? resolve(out) : reject(new Error(`${lang} writer: exit ${code}: ${out}`))));
+  });
+}
+
+test("the schema is created once and a newer one is refused", async (t) => {
+  const env = database(t);
+  await (await connect(env)).close();
+  assert.equal(psql(env, "SELECT value FROM statecore_meta WHERE name = 'schema_version'"), "1");
+  const again = await connect(env);
+  assert.deepEqual((await again.read("a.json", "json")).document, {});
+  await again.close();
+  psql(env, "UPDATE statecore_meta SET value = '99' WHERE name = 'schema_version'");
+  await assert.rejects(connect(env), (e) => e.name === "StoreError" && e.code === "E_STORE" && e.details.retryable === false);
+});
+
+test("updates and reads match the file store", async (t) => {
+  const env = database(t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-store-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  for (const store of [new FileStore(dir), pg]) {
+    const key = "proj/.fctry/state.json";
+    assert.ok((await store.update(key, "fctry.state", { workflowStep: "interviewer" })).changed);
+    const second = await store.update(key, "fctry.state", { activeSection: "#a", activeSectionNumber: "1" });
+    const same = await store.update(key, "fctry.state", { workflowStep: "interviewer" });
+    assert.deepEqual([same.changed, same.etag], [false, second.etag]);
+    const read = await store.read(key, "fctry.state");
+    assert.deepEqual([read.document, read.etag], [second.document, second.etag]);
+    const started = await store.change(key, "fctry.state", "fctry_start_command", ["init", "2026-11-25T10:00:00Z"]);
+    assert.equal(started.document.currentCommand, "init");
+    const added = await store.change("proj/.fctry/inbox.json", "fctry.inbox", "fctry_inbox_add", ["evolve", "x", "2026-11-25T10:00:00Z", "abc123"]);
+    assert.equal(added.item.status, "pending");
+  }
+  for (const key of ["proj/.fctry/state.json", "proj/.fctry/inbox.json"]) {
+    const onDisk = fs.readFileSync(path.join(dir, ...key.split("/")), "utf8");
+    assert.equal(psql(env, `SELECT etag FROM statecore_documents WHERE key = '${key}'`), sc.etag(onDisk));
+    assert.equal(psql(env, `SELECT text FROM statecore_documents WHERE key = '${key}'`) + "\n", onDisk);
+  }
+});
+
+test("an update the core refuses writes nothing", async (t) => {
+  const pg = await connect(database(t));
+  t.after(() => pg.close());
+  const made = await pg.update("s.json", "fctry.state", { specVersion: "1" });
+  await assert.rejects(pg.update("s.json", "fctry.state", { chunkProgress: { current: "x" } }), { name: "ValidationError" });
+  await assert.rejects(pg.update("s.json", "fctry.state", { specVersion: "2" }, null, { ifMatch: "0".repeat(32) }), { name: "ConflictError" });
+  await assert.rejects(pg.update("s.json", "fctry.state", () => { throw new RangeError("x"); }), RangeError);
+  await assert.rejects(pg.update("s.json", "json", {}, null, { ifmatch: "x" }), { code: "E_OPTIONS" });
+  assert.equal((await pg.read("s.json", "fctry.state")).etag, made.etag);
+  await assert.rejects(pg.update("../s.json", "json", {}), { name: "PathUnsafeError" });
+  assert.ok((await pg.update("s.json", "fctry.state", { specVersion: "2" }, null, { ifMatch: made.etag })).changed);
+});
+
+test("appends are in order, and exactly once with an id", async (t) => {
+  const pg = await connect(database(t));
+  t.after(() => pg.close());
+  const event = { timestamp: "2026-11-25T10:00:00Z", type: "progress", agent: "w", details: {} };
+  assert.deepEqual(await pg.append("s/EVENTS.jsonl", "hive.event", event, { id: "a" }), { seq: 1, appended: true });
+  assert.equal((await pg.append("s/EVENTS.jsonl", "hive.event", { ...event, agent: "x" })).seq, 2);
+  assert.deepEqual(await pg.append("s/EVENTS.jsonl", "hive.event", event, { id: "a" }), { seq: 1, appended: false });
+  await assert.rejects(pg.append("s/EVENTS.jsonl", "hive.event", { type: "progress" }), { name: "ValidationError" });
+  assert.deepEqual((await pg.readLog("s/EVENTS.jsonl")).map((r) => r.agent), ["w", "x"]);
+  assert.deepEqual((await pg.readLog("s/EVENTS.jsonl", { after: 1 })).map((r) => r.agent), ["x"]);
+});
+
+test("4 Node + 4 Python writers × 250 updates: exactly 2000", async (t) => {
+  const env = database(t);
+  const langs = ["node", "python", "node", "python", "node", "python", "node", "python"];
+  await Promise.all(langs.map((lang) => writer(lang, ["update", "counter.json", "250"], env)));
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  assert.deepEqual((await pg.read("counter.json", "json")).document, { n: 2000 });
+});
+
+test("4 Node + 4 Python appenders × 500: 4000 lines, each writer's in order", async (t) => {
+  const env = database(t);
+  const langs = ["node", "python", "node", "python", "node", "python", "node", "python"];
+  await Promise.all(langs.map((lang, w) => writer(lang, ["append", "s/EVENTS.jsonl", "500", `${lang}${w}`], env)));
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  const records = await pg.readLog("s/EVENTS.jsonl");
+  assert.equal(records.length, 4000);
+  langs.forEach((lang, w) => {
+    const mine = records.filter((r) => r.agent === `${lang}${w}`).map((r) => r.details.i);
+    assert.deepEqual(mine, [...Array(500).keys()]);
+  });
+});
+
+test("a writer killed inside its transaction leaves the old document (×50)", async (t) => {
+  const env = database(t);
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  const before = await pg.update("held.json", "json", { v: 1 });
+  for (let i = 0; i < 50; i++) {
+    const child = spawn(process.execPath, [NODE_WRITER, "hold", "held.json"], { env: { ...process.env, ...env } });
+    await new Promise((resolve) => child.stdout.once("data", resolve)); // "holding": the row is locked
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    assert.equal((await pg.read("held.json", "json")).etag, before.etag);
+  }
+  assert.deepEqual((await pg.update("held.json", "json", { v: 2 })).document, { v: 2 });
+});
+
+test("a dropped connection is a retryable error, nothing half-applied", async (t) => {
+  const env = database(t);
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  const before = await pg.update("d.json", "json", { v: 1 });
+  const drop = (doc) => {
+    psql(env, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle in transaction'");
+    return { ...doc, v: 2 };
+  };
+  await assert.rejects(pg.update("d.json", "json", drop), (e) => e.name === "StoreError" && e.details.retryable === true);
+  assert.equal((await pg.read("d.json", "json")).etag, before.etag);
+  assert.deepEqual((await pg.update("d.json", "json", { v: 3 })).document, { v: 3 });
+});

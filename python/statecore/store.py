@@ -1,0 +1,372 @@
+"""Document stores (docs/store.md): the same documents and logs in a directory (``FileStore``)
+or in PostgreSQL (``PostgresStore``), behind one interface: ``read``, ``update`` (a patch or a
+function, with ``if_match``), ``append`` (exactly once with an ``id``) and ``read_log``. The
+rules are the core's: an update crosses into it once (``update_file`` over the file's or the
+row's text), and the SQL both languages run is the core's (``store_schema``). The npm twin is
+``npm/lib/store.cjs``."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from statecore import _files
+from statecore._generated.host import read_document, update_document
+from statecore._generated.root import (
+    check_if_match,
+    finish_update,
+    load_document,
+    log_line,
+    store_key,
+    store_migrations,
+    store_schema,
+    store_unavailable,
+    validate,
+)
+from statecore._logs import append_line, read_log
+from statecore._routines import update_file
+from statecore._runtime import clock
+from statecore.errors import ValidationError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any, TypedDict
+
+    from statecore._files import FileResult
+    from statecore.types import DocumentKind, Json, LoadResult, Now
+
+    class StoreAppend(TypedDict):
+        """What a PostgreSQL append returns."""
+
+        #: The record's sequence number in its log (increasing; a repeated id may skip one).
+        seq: int
+        #: False when a record with the same id was already appended (``seq`` is its).
+        appended: bool
+
+
+#: How many times an update that lost a race to create a row is tried again.
+CREATE_RETRIES = 8
+
+
+class FileStore:
+    """Documents and logs as files under ``root``: a key is a path below it (today's behaviour:
+    locked, atomic, ``.corrupt-`` copies; docs/locking.md)."""
+
+    def __init__(self, root: str | os.PathLike[str] = ".") -> None:
+        self.root = os.path.abspath(os.fspath(root))
+
+    def path(self, key: str) -> str:
+        """The file of ``key`` (checked: ``E_PATH_UNSAFE``)."""
+        return os.path.join(self.root, *store_key(key).split("/"))
+
+    def read(self, key: str, kind: DocumentKind) -> LoadResult[Any]:
+        """The document at ``key`` with its etag (the default document when there is none)."""
+        result: LoadResult[Any] = read_document(self.path(key), kind)
+        return result
+
+    def update(
+        self,
+        key: str,
+        kind: DocumentKind,
+        patch_or_function: object,
+        merge: Mapping[str, object] | None = None,
+        **options: Any,
+    ) -> FileResult[Any, None]:
+        """A locked read-merge-validate-write of the file (``update_document``)."""
+        path = self.path(key)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        update: Any = update_document
+        result: FileResult[Any, None] = update(path, kind, patch_or_function, merge, **options)
+        return result
+
+    def change(
+        self,
+        key: str,
+        kind: DocumentKind,
+        change: str,
+        args: tuple[object, ...] = (),
+        *,
+        now: Now | None = None,
+        **options: Any,
+    ) -> FileResult[Any, Any]:
+        """A change the core names applied to the file under its lock (as
+        :meth:`PostgresStore.change`); ``if_match``, ``timeout``, ``reset`` as for updates."""
+        path = self.path(key)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        result: FileResult[Any, Any] = _files.update(
+            kind, path, change, args, now, _files._Host(options)
+        )
+        return result
+
+    def append(self, log: str, kind: DocumentKind, value: Json) -> Any:
+        """Validates ``value`` as ``kind`` and appends it to the log's file in one write."""
+        _check_record(kind, value)
+        path = self.path(log)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return append_line(path, value)
+
+    def read_log(self, log: str) -> list[Json]:
+        """The log's records, in order (a torn last line is left out)."""
+        return read_log(self.path(log))["records"]
+
+
+def _check_record(kind: DocumentKind, value: object) -> None:
+    """Refuses a record its kind's rules refuse (``E_INVALID``), before anything is written."""
+    report = validate(kind, value)
+    if not report["valid"]:
+        first = report["errors"][0]
+        raise ValidationError(
+            f"refused to append an invalid {kind} record: {first['code']} at "
+            f"{first['path']!r}: {first['message']}; nothing was written",
+            "E_INVALID",
+            first["path"],
+            dict(report),
+        )
+
+
+#: ``$1``... as psycopg's named placeholders (a statement holds no ``%``).
+_PARAM = re.compile(r"\$(\d+)")
+
+
+class _Retry(Exception):
+    """A row another writer created first: the update runs again."""
+
+
+class PostgresStore:
+    """Documents and logs in PostgreSQL (docs/store.md): one row per document, updated in one
+    transaction that locks the row (``SELECT ... FOR UPDATE``) for the time of one core
+    crossing; logs as an append-only table with a per-log sequence. ``conninfo`` is a libpq
+    connection string or URL; empty: the usual ``PG*`` environment variables. The schema is
+    created or migrated on connect. Needs ``pip install 'statecore[postgres]'`` (psycopg 3).
+    One connection per store: use one store per thread."""
+
+    def __init__(self, conninfo: str = "", *, connect_timeout: float = 10.0) -> None:
+        import psycopg  # the `statecore[postgres]` extra
+
+        self._psycopg = psycopg
+        self._conninfo = conninfo
+        self._timeout = max(1, int(connect_timeout))
+        self._schema = store_schema()
+        statements = self._schema["statements"].items()
+        self._sql = {name: _PARAM.sub(r"%(p\1)s", sql) for name, sql in statements}
+        self._conn: Any = None
+        self._connect()
+
+    def _connect(self) -> Any:
+        """The connection, made (and the schema created or migrated) when there is none or
+        the last one was lost."""
+        if self._conn is not None and not self._conn.closed:
+            return self._conn
+        shown = self._conninfo or "(PG* environment)"
+        try:
+            self._conn = self._psycopg.connect(self._conninfo, connect_timeout=self._timeout)
+        except self._psycopg.OperationalError as error:
+            store_unavailable("connect", shown, str(error))
+        try:
+            self._migrate(self._schema)
+        except BaseException:
+            self.close()
+            self._conn = None
+            raise
+        return self._conn
+
+    def close(self) -> None:
+        """Closes the connection."""
+        if self._conn is not None:
+            self._conn.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self, name: str, *params: object) -> Any:
+        """Runs the statement ``name`` with ``$1``... = ``params``; its cursor."""
+        values = {f"p{i}": value for i, value in enumerate(params, 1)}
+        return self._conn.execute(self._sql[name], values)
+
+    def _migrate(self, schema: Mapping[str, Any]) -> None:
+        """Creates or migrates the schema, one migrator at a time (an advisory lock)."""
+        with _Guard(self, "migrate", "schema"), self._conn.transaction():
+            self._run("lock_migrations", schema["migration_lock"])
+            self._conn.execute(schema["bootstrap"])
+            row = self._run("read_version").fetchone()
+            for migration in store_migrations(None if row is None else row[0]):
+                self._conn.execute(migration["sql"])
+                self._run("write_version", str(migration["version"]))
+
+    def _guard(self, operation: str, key: str) -> _Guard:
+        """The context of one operation's transaction: a lost connection is ``E_STORE``, and
+        the next operation connects again."""
+        self._connect()
+        return _Guard(self, operation, key)
+
+    def read(self, key: str, kind: DocumentKind) -> LoadResult[Any]:
+        """The document at ``key`` with its etag (the default document when there is none)."""
+        key = store_key(key)
+        with self._guard("read", key), self._conn.transaction():
+            row = self._run("read", key).fetchone()
+        return load_document(kind, None if row is None else row[0].encode())
+
+    def update(
+        self,
+        key: str,
+        kind: DocumentKind,
+        patch_or_function: object,
+        merge: Mapping[str, object] | None = None,
+        *,
+        now: Now | None = None,
+        if_match: str | None = None,
+        reset: bool = False,
+    ) -> FileResult[Any, None]:
+        """One transaction: the row read and locked, the change applied by the core (a patch
+        merged with ``merge``, or a function of the document), validated, and written when it
+        changed; ``if_match`` requires the row's etag (``ConflictError``)."""
+        if callable(patch_or_function):
+            if now is not None:
+                raise TypeError("now stamps a patch; an update function writes its fields itself")
+            return self._transact(key, kind, patch_or_function, (), None, if_match, reset)
+        args = (patch_or_function, merge)
+        return self._transact(key, kind, "merge", args, now, if_match, reset)
+
+    def change(
+        self,
+        key: str,
+        kind: DocumentKind,
+        change: str,
+        args: tuple[object, ...] = (),
+        *,
+        now: Now | None = None,
+        if_match: str | None = None,
+        reset: bool = False,
+    ) -> FileResult[Any, Any]:
+        """A change the core names applied to the document at ``key`` in one transaction:
+        ``change`` is a writer of the table (``"fctry_start_step"``, its ``args`` after the
+        document), ``""`` (replace with ``args[0]``) or ``"merge"`` (``args`` = patch,
+        options), as ``update_file`` takes it."""
+        return self._transact(key, kind, change, args, now, if_match, reset)
+
+    def _transact(
+        self,
+        key: str,
+        kind: DocumentKind,
+        change: object,
+        args: tuple[object, ...],
+        now: Now | None,
+        if_match: str | None,
+        reset: bool,
+    ) -> FileResult[Any, Any]:
+        """Runs :meth:`_update` in a transaction, again when it lost a race to create the row."""
+        key = store_key(key)
+        for _ in range(CREATE_RETRIES):
+            try:
+                with self._guard("update", key), self._conn.transaction():
+                    return self._update(key, kind, change, args, now, if_match, reset)
+            except _Retry:
+                continue
+        store_unavailable("update", key, "the row was created and removed again meanwhile")
+        raise AssertionError("unreachable")  # store_unavailable raises
+
+    def _update(
+        self,
+        key: str,
+        kind: DocumentKind,
+        change: object,
+        args: tuple[object, ...],
+        now: Now | None,
+        if_match: str | None,
+        reset: bool,
+    ) -> FileResult[Any, Any]:
+        """The update inside its transaction: the row locked, one crossing, the row written."""
+        row = self._run("read_for_update", key).fetchone()
+        data = None if row is None else row[0].encode()
+        result: Any
+        if callable(change):
+            loaded = load_document(kind, data)
+            check_if_match(loaded["etag"], if_match)
+            returned = change(loaded["document"])
+            document = loaded["document"] if returned is None else returned
+            result = finish_update(kind, data, document, None, reset)
+        else:
+            at = clock() if now is None else now
+            result = update_file(kind, str(change), data, args, at, if_match, reset)
+        warnings = list(result["warnings"])
+        if result["changed"]:
+            text, etag = result["text"], result["etag"]
+            if row is not None and result["corrupt"]:
+                self._run("keep_corrupt", key, row[0])
+            if row is None:
+                written = self._run("insert", key, kind, text, etag).rowcount
+            else:
+                written = self._run("update", key, kind, text, etag, row[1]).rowcount
+            if written != 1:
+                raise _Retry
+        out: FileResult[Any, Any] = {
+            "document": result["document"],
+            "etag": result["etag"],
+            "changed": result["changed"],
+            "warnings": warnings,
+            "corrupt_copy": None,
+        }
+        for extra in ("result", "item"):
+            if extra in result:
+                out[extra] = result[extra]
+        return out
+
+    def append(
+        self, log: str, kind: DocumentKind, value: Json, *, id: str | None = None
+    ) -> StoreAppend:
+        """Validates ``value`` as ``kind`` and appends it to the log: ``{seq, appended}``. With
+        ``id``, exactly once: a record already appended with that id is not appended again
+        (``appended`` false, its ``seq``)."""
+        log = store_key(log)
+        _check_record(kind, value)
+        line = log_line(value).rstrip("\n")
+        with self._guard("append", log), self._conn.transaction():
+            row = self._run("append", log, kind, id, line).fetchone()
+            if row is None:
+                found = self._run("appended", log, id).fetchone()
+                return {"seq": found[0], "appended": False}
+        return {"seq": row[0], "appended": True}
+
+    def read_log(self, log: str, *, after: int = 0, limit: int | None = None) -> list[Json]:
+        """The log's records after sequence number ``after``, in order."""
+        return [record for _seq, record in self.read_log_lines(log, after=after, limit=limit)]
+
+    def read_log_lines(
+        self, log: str, *, after: int = 0, limit: int | None = None
+    ) -> Iterator[tuple[int, Json]]:
+        """``(seq, record)`` of the log's records after ``after``, in order."""
+        from statecore._generated.root import parse
+
+        log = store_key(log)
+        with self._guard("read_log", log), self._conn.transaction():
+            rows = self._run("read_log", log, after, limit).fetchall()
+        return iter([(seq, parse(text)) for seq, text in rows])
+
+
+class _Guard:
+    """Turns a lost or refused connection into the core's retryable ``E_STORE`` error (the
+    store connects again on its next operation)."""
+
+    __slots__ = ("_key", "_operation", "_store")
+
+    def __init__(self, store: PostgresStore, operation: str, key: str) -> None:
+        self._store = store
+        self._operation = operation
+        self._key = key
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: BaseException | None, tb: object) -> None:
+        store = self._store
+        if isinstance(error, store._psycopg.OperationalError):
+            store.close()
+            store._conn = None
+            store_unavailable(self._operation, self._key, str(error))
+
+
+__all__ = ["FileStore", "PostgresStore"]

@@ -1,0 +1,203 @@
+"""The document stores (docs/store.md): ``PostgresStore`` against a throwaway PostgreSQL
+server (tests/pg_server.py), and the same operations through ``FileStore`` giving the same
+documents and etags. Concurrency, kill -9 inside a transaction and dropped connections use
+real processes and ``pg_terminate_backend``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+import statecore
+from statecore.store import FileStore, PostgresStore
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from pg_server import Server  # noqa: E402
+
+WRITER = HERE / "helpers" / "store_writer.py"
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    running = Server()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def db(server: Server, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """A fresh database, its ``PG*`` variables set for the test and its processes."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    admin = " ".join(f"{k.lower().removeprefix('pg')}={v}" for k, v in server.env.items())
+    admin = admin.replace("database=", "dbname=")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    env = {**server.env, "PGDATABASE": name}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    yield env
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def sql(query: str, *params: object) -> list[tuple[Any, ...]]:
+    """Runs ``query`` on the test's database (PG* environment) and returns its rows."""
+    with psycopg.connect(autocommit=True) as conn:
+        cursor = conn.execute(query, params)
+        return cursor.fetchall() if cursor.description else []
+
+
+def test_the_schema_is_created_once_and_a_newer_one_is_refused(db: dict[str, str]) -> None:
+    with PostgresStore():
+        pass
+    assert sql("SELECT value FROM statecore_meta WHERE name = 'schema_version'") == [("1",)]
+    with PostgresStore() as again:  # no migration to run
+        assert again.read("a.json", "json")["document"] == {}
+    sql("UPDATE statecore_meta SET value = '99' WHERE name = 'schema_version'")
+    with pytest.raises(statecore.StoreError) as refused:
+        PostgresStore()
+    assert refused.value.code == "E_STORE"
+    assert refused.value.details["retryable"] is False
+
+
+def test_updates_and_reads_match_the_file_store(db: dict[str, str], tmp_path: Path) -> None:
+    files = FileStore(tmp_path)
+    with PostgresStore() as pg:
+        for store in (files, pg):
+            key = "proj/.fctry/state.json"
+            first = store.update(key, "fctry.state", {"workflowStep": "interviewer"})
+            assert first["changed"]
+            second = store.update(
+                key, "fctry.state", {"activeSection": "#a", "activeSectionNumber": "1"}
+            )
+            same = store.update(key, "fctry.state", {"workflowStep": "interviewer"})
+            assert (same["changed"], same["etag"]) == (False, second["etag"])
+            read = store.read(key, "fctry.state")
+            assert (read["document"], read["etag"]) == (second["document"], second["etag"])
+            now = "2026-11-25T10:00:00Z"
+            started = store.change(key, "fctry.state", "fctry_start_command", ("init", now))
+            assert started["document"]["currentCommand"] == "init"
+            inbox = "proj/.fctry/inbox.json"
+            args = ("evolve", "x", now, "abc123")
+            added = store.change(inbox, "fctry.inbox", "fctry_inbox_add", args)
+            assert added["item"]["status"] == "pending"
+        for key in ("proj/.fctry/state.json", "proj/.fctry/inbox.json"):
+            on_disk = tmp_path.joinpath(*key.split("/")).read_text()
+            rows = sql("SELECT text, etag FROM statecore_documents WHERE key = %s", key)
+            assert rows == [(on_disk, statecore.etag(on_disk))]
+
+
+def test_an_update_the_core_refuses_writes_nothing(db: dict[str, str]) -> None:
+    with PostgresStore() as pg:
+        made = pg.update("s.json", "fctry.state", {"specVersion": "1"})
+        with pytest.raises(statecore.ValidationError):
+            pg.update("s.json", "fctry.state", {"chunkProgress": {"current": "x"}})
+        with pytest.raises(statecore.ConflictError):
+            pg.update("s.json", "fctry.state", {"specVersion": "2"}, if_match="0" * 32)
+        with pytest.raises(RuntimeError):
+            pg.update("s.json", "fctry.state", lambda doc: (_ for _ in ()).throw(RuntimeError("x")))
+        assert pg.read("s.json", "fctry.state")["etag"] == made["etag"]
+        with pytest.raises(statecore.PathUnsafeError):
+            pg.update("../s.json", "json", {})
+        assert pg.update("s.json", "fctry.state", {"specVersion": "2"}, if_match=made["etag"])[
+            "changed"
+        ]
+
+
+def test_appends_are_in_order_and_exactly_once_with_an_id(db: dict[str, str]) -> None:
+    event = {"timestamp": "2026-11-25T10:00:00Z", "type": "progress", "agent": "w", "details": {}}
+    with PostgresStore() as pg:
+        assert pg.append("s/EVENTS.jsonl", "hive.event", event, id="a") == {
+            "seq": 1,
+            "appended": True,
+        }
+        assert pg.append("s/EVENTS.jsonl", "hive.event", {**event, "agent": "x"})["seq"] == 2
+        assert pg.append("s/EVENTS.jsonl", "hive.event", event, id="a") == {
+            "seq": 1,
+            "appended": False,
+        }
+        with pytest.raises(statecore.ValidationError):
+            pg.append("s/EVENTS.jsonl", "hive.event", {"type": "progress"})
+        assert [r["agent"] for r in pg.read_log("s/EVENTS.jsonl")] == ["w", "x"]
+        assert [r["agent"] for r in pg.read_log("s/EVENTS.jsonl", after=1)] == ["x"]
+
+
+def run_writers(commands: list[list[str]], env: dict[str, str]) -> None:
+    """Runs the writers at once and waits for each to print "done"."""
+    procs = [
+        subprocess.Popen(c, stdout=subprocess.PIPE, text=True, env={**os.environ, **env})
+        for c in commands
+    ]
+    for proc in procs:
+        out, _ = proc.communicate(timeout=300)
+        assert (proc.returncode, out.strip()[-4:]) == (0, "done"), out
+
+
+def test_concurrent_writers_lose_no_update(db: dict[str, str]) -> None:
+    py = [sys.executable, str(WRITER)]
+    run_writers([[*py, "update", "counter.json", "250"] for _ in range(4)], db)
+    with PostgresStore() as pg:
+        assert pg.read("counter.json", "json")["document"] == {"n": 1000}
+
+
+def test_concurrent_appenders_keep_each_writers_order(db: dict[str, str]) -> None:
+    py = [sys.executable, str(WRITER)]
+    run_writers([[*py, "append", "s/EVENTS.jsonl", "500", f"p{w}"] for w in range(4)], db)
+    with PostgresStore() as pg:
+        records = pg.read_log("s/EVENTS.jsonl")
+    assert len(records) == 2000
+    for w in range(4):
+        mine = [r["details"]["i"] for r in records if r["agent"] == f"p{w}"]
+        assert mine == list(range(500))
+
+
+def test_a_writer_killed_inside_its_transaction_leaves_the_old_document(db: dict[str, str]) -> None:
+    with PostgresStore() as pg:
+        before = pg.update("held.json", "json", {"v": 1})
+        for _ in range(50):
+            with subprocess.Popen(
+                [sys.executable, str(WRITER), "hold", "held.json"],
+                stdout=subprocess.PIPE,
+                text=True,
+                env={**os.environ, **db},
+            ) as proc:
+                assert proc.stdout is not None
+                line = proc.stdout.readline().strip()
+                assert line == "holding"  # the row is locked now
+                os.kill(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=30)
+            assert pg.read("held.json", "json")["etag"] == before["etag"]
+        # The row's lock went with the killed session: an update goes through.
+        assert pg.update("held.json", "json", {"v": 2})["document"] == {"v": 2}
+
+
+def test_a_dropped_connection_is_a_retryable_error_and_nothing_half_applied(
+    db: dict[str, str],
+) -> None:
+    with PostgresStore() as pg:
+        before = pg.update("d.json", "json", {"v": 1})
+
+        def drop(doc: dict[str, Any]) -> dict[str, Any]:
+            sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                "AND state = 'idle in transaction'"
+            )
+            return {**doc, "v": 2}
+
+        with pytest.raises(statecore.StoreError) as lost:
+            pg.update("d.json", "json", drop)
+        assert lost.value.code == "E_STORE"
+        assert lost.value.details["retryable"] is True
+        assert pg.read("d.json", "json")["etag"] == before["etag"]  # connected again
+        assert pg.update("d.json", "json", {"v": 3})["document"] == {"v": 3}
