@@ -2451,6 +2451,10 @@ export declare function storeSchema(): StoreSchema;
 export declare function storeMigrations(current?: string | null): StoreMigration[];
 /** A store key checked: a relative `/`-separated path with no empty, `.` or `..` name, the same rules on every OS; else `E_PATH_UNSAFE`. */
 export declare function storeKey(key: string): string;
+/** The store key of a protocol file: `directory` (a key prefix: relative, `/`-separated; `""` or `.` for the store's root) joined with the file's place `parts` (`[".fctry", "state.json"]`), checked as `store_key`. */
+export declare function storeFileKey(directory: string, parts: string[]): string;
+/** Raises the `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the row of `key`, locked by another writer's transaction (SQLSTATE 55P03): nothing was written. */
+export declare function storeLockTimeout(key: string, timeoutMs: number): never;
 /** Raises the `E_STORE` error of an operation (`operation` on `key`) the store could not carry out because its connection failed (`cause`: the driver's message): nothing was half-applied, and it may be tried again (`details.retryable`). */
 export declare function storeUnavailable(operation: string, key: string, cause: string): never;
 /** What `statecore view` makes of the file at `path` (relative, `/`-separated): its role, kind and group, and with its bytes its check as `validate --json` gives it (with the document); null for a file the viewer does not show. */

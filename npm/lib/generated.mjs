@@ -219,6 +219,8 @@ export const OPS = Object.freeze([
   ["", "storeSchema", "store_schema", [], "json", null],
   ["", "storeMigrations", "store_migrations", [["current", "t"]], "json", null],
   ["", "storeKey", "store_key", [["key", "t", true]], "text", null],
+  ["", "storeFileKey", "store_file_key", [["directory", "t", true], ["parts", "v", true]], "text", null],
+  ["", "storeLockTimeout", "store_lock_timeout", [["key", "t", true], ["timeoutMs", "v", true]], "raises", null],
   ["", "storeUnavailable", "store_unavailable", [["operation", "t", true], ["key", "t", true], ["cause", "t", true]], "raises", null],
   ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
   ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],

@@ -16,6 +16,28 @@ const sessions = require("./sessions.cjs");
 const { resolvePath } = require("./paths.cjs");
 
 const capital = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * `options` without `store`, and the store and key of the file (`parts` below `dir`, a key
+ * prefix: `storeFileKey`) when they name one (docs/store.md); `logged`: the file is kept with
+ * its event log, which is not in a store yet (`E_OPTIONS`).
+ */
+function inStore(dir, parts, options, logged = false) {
+  const { store, ...rest } = options ?? {};
+  if (store === undefined || store === null) return { rest: options };
+  const { FileStore, PostgresStore } = require("./store.cjs");
+  if (!(store instanceof FileStore || store instanceof PostgresStore)) {
+    throw new TypeError("store must be a FileStore or a PostgresStore");
+  }
+  const C = documents.core();
+  if (logged) {
+    throw new C.UsageError(
+      "a hive session's files are not kept in a store yet: its steps write the file and its event log together (docs/store.md § Status); leave out store",
+      { code: "E_OPTIONS", path: "/store", details: { option: "store" } },
+    );
+  }
+  return { store, key: C.storeFileKey(String(dir), parts), rest };
+}
 const PARAMS = new Map(OPS.map(([, , op, params]) => [op, params]));
 
 /**
@@ -40,7 +62,7 @@ function helpers(module) {
   const files = new Map();
   for (const [name, kind, parts, patch, log] of table.files) {
     const at = (dir) => path.join(resolvePath(dir, "directory"), ...parts);
-    files.set(name, { kind, at, log });
+    files.set(name, { kind, at, log, parts });
     out[`${name}Path`] = at;
     const cap = capital(name);
     if (log !== null) {
@@ -54,11 +76,19 @@ function helpers(module) {
       return documents.core().loadDocument(kind, yield io.read(at(dir), documents.READ_CAP));
     });
     define(out, `write${cap}`, function* (io, dir, document, options) {
+      const { store, key, rest } = inStore(dir, parts, options);
+      if (store) return yield store.change(key, kind, "", [document], rest);
       const checked = documents.checkOptions("update", options);
       const file = at(dir);
       return yield* documents.inDirectory(io, file, documents.update(io, file, kind, "", [document], checked));
     });
     define(out, `update${cap}`, function* (io, dir, patchOrFunction, options) {
+      const { store, key, rest } = inStore(dir, parts, options);
+      if (store) {
+        return yield typeof patchOrFunction === "function"
+          ? store.update(key, kind, patchOrFunction, null, rest)
+          : store.change(key, kind, "merge", [patchOrFunction, patch], rest);
+      }
       const checked = documents.checkOptions("update", options);
       const file = at(dir);
       const routine =
@@ -69,10 +99,18 @@ function helpers(module) {
     });
   }
   for (const [name, op, fileName, mode, params, random, skip] of table.ops) {
-    const { kind, at, log } = files.get(fileName);
+    const { kind, at, log, parts } = files.get(fileName);
     define(out, name, function* (io, dir, ...rest) {
       const positional = rest.slice(0, params.length);
       const file = at(dir);
+      if (mode === "write") {
+        const { store, key, rest: options } = inStore(dir, parts, rest[params.length], log !== null);
+        if (store) {
+          const checked = documents.checkOptions("update", options, random ? ["random"] : []);
+          const { random: drawn, ...hostOptions } = checked;
+          return yield store.change(key, kind, op, operationArgs(op, skip, positional, checked), hostOptions);
+        }
+      }
       if (log !== null && mode === "write") {
         const options = documents.checkOptions("logged", rest[params.length]);
         const args = operationArgs(op, skip, positional, options);

@@ -42,7 +42,13 @@ export type LoggedResult<D = Json, R = never> = FileResult<D, R> & {
 };
 
 /** Options of a locked update (checked: a misspelt key is a `UsageError` `E_OPTIONS`). */
-export type HelperOptions = UpdateOptions;
+export type HelperOptions = UpdateOptions & {
+  /**
+   * Keep the file's document in this store instead (docs/store.md): the directory argument is
+   * then a key prefix (`storeFileKey`). Async helpers only; not for a hive session's files.
+   */
+  store?: import("./store").FileStore | import("./store").PostgresStore;
+};
 
 /** The host options of `updateDocument`: a helper's, and `bigint` (BigInt results). */
 export type DocumentUpdateOptions = UpdateOptions & ReadOptions;

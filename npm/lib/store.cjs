@@ -139,7 +139,7 @@ class PostgresStore {
    * Runs `body(run)` in one transaction on a client of the pool (`run(name, ...params)` runs a
    * statement of the schema); a lost connection is the core's retryable `E_STORE`.
    */
-  async transaction(operation, key, body) {
+  async transaction(operation, key, body, timeout = null) {
     let client;
     try {
       client = await this.pool.connect();
@@ -154,6 +154,10 @@ class PostgresStore {
       await client.query("COMMIT");
       return out;
     } catch (error) {
+      if (error?.code === "55P03") {
+        await client.query("ROLLBACK").catch((e) => (broken = e));
+        core().storeLockTimeout(key, timeout ?? 0);
+      }
       if (connectionLost(error)) broken = error;
       else await client.query("ROLLBACK").catch((e) => (broken = e));
       if (broken) core().storeUnavailable(operation, key, String(broken?.message ?? broken));
@@ -210,11 +214,17 @@ class PostgresStore {
   /** Runs `#update` in a transaction, again when it lost a race to create the row. */
   async #transact(key, kind, change, args, hostOptions) {
     key = core().storeKey(key);
-    const { ifMatch = null, now = null, reset = false } = documents.checkOptions("update", hostOptions);
+    const { ifMatch = null, now = null, reset = false, timeout = null } = documents.checkOptions("update", hostOptions);
     for (let attempt = 0; attempt < CREATE_RETRIES; attempt++) {
       try {
-        return await this.transaction("update", key, (run) =>
-          this.#update(run, key, kind, change, args, { ifMatch, now, reset }),
+        return await this.transaction(
+          "update",
+          key,
+          async (run) => {
+            if (timeout !== null) await run("lock_timeout", `${Math.max(1, Math.round(timeout))}ms`);
+            return this.#update(run, key, kind, change, args, { ifMatch, now, reset });
+          },
+          timeout,
         );
       } catch (error) {
         if (!(error instanceof Retry)) throw error;

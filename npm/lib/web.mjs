@@ -43,6 +43,8 @@ export const {
   storeSchema,
   storeMigrations,
   storeKey,
+  storeFileKey,
+  storeLockTimeout,
   storeUnavailable,
   viewFile,
   viewRequest,

@@ -148,3 +148,43 @@ test("a dropped connection is a retryable error, nothing half-applied", async (t
   assert.equal((await pg.read("d.json", "json")).etag, before.etag);
   assert.deepEqual((await pg.update("d.json", "json", { v: 3 })).document, { v: 3 });
 });
+
+test("the protocol helpers take a store", async (t) => {
+  const env = database(t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-store-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  const fctry = require("../lib/fctry.cjs");
+  const hivemind = require("../lib/hivemind.cjs");
+  const now = "2026-11-25T10:00:00Z";
+  const results = [];
+  for (const store of [null, new FileStore(path.join(dir, "store")), pg]) {
+    const base = store === null ? path.join(dir, "files", "proj") : "proj";
+    const extra = store === null ? {} : { store };
+    await fctry.startCommand(base, "init", { now, ...extra });
+    await fctry.startStep(base, "interviewer", { now, ...extra });
+    await fctry.updateState(base, { activeSection: "#a", activeSectionNumber: "1" }, extra);
+    const done = await fctry.completeStep(base, "interviewer", null, { now, ...extra });
+    const moved = await hivemind.writeState(base, { state: "idle" }, extra);
+    results.push([done.document, done.etag, moved.etag]);
+  }
+  assert.deepEqual(results[1], results[0]);
+  assert.deepEqual(results[2], results[0]);
+  assert.equal(psql(env, "SELECT string_agg(key, ',' ORDER BY key) FROM statecore_documents"), "proj/.fctry/state.json,proj/workspace/state.json");
+  const hive = require("../lib/hive.cjs");
+  await assert.rejects(hive.spawnWorker("s1", "w1", { store: pg }), { code: "E_OPTIONS" });
+  await assert.rejects(fctry.startStep("/abs/proj", "interviewer", { store: pg }), { name: "PathUnsafeError" });
+});
+
+test("an update waits for a locked row at most its timeout", async (t) => {
+  const env = database(t);
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  const before = await pg.update("held.json", "json", { v: 1 });
+  const child = spawn(process.execPath, [NODE_WRITER, "hold", "held.json"], { env: { ...process.env, ...env } });
+  t.after(() => child.kill("SIGKILL"));
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  await assert.rejects(pg.update("held.json", "json", { v: 2 }, null, { timeout: 300 }), (e) => e.name === "LockTimeoutError" && e.details.key === "held.json");
+  assert.equal((await pg.read("held.json", "json")).etag, before.etag);
+});

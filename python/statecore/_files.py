@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import NotRequired, TypedDict
 
+    from statecore.store import FileStore, PostgresStore
     from statecore.types import (
         DocumentKind,
         FileUpdate,
@@ -62,11 +63,13 @@ if TYPE_CHECKING:
         timeout: float | None
 
     class HelperOptions(TypedDict, total=False):
-        """The options of a locked update of a protocol file."""
+        """The options of a locked update of a protocol file; ``store``: the file's document
+        in a store instead (docs/store.md), the directory being a key prefix."""
 
         if_match: str | None
         timeout: float | None
         reset: bool
+        store: FileStore | PostgresStore
 
     class UpdateKeywords(TypedDict, total=False):
         """The keywords of :func:`statecore.update_document`: host and merge options."""
@@ -244,6 +247,71 @@ def patch(
             raise TypeError("now stamps a patch; an update function writes its fields itself")
         return update_with(kind, file, patch_or_function, host)
     return update(kind, file, "merge", (patch_or_function, merge), now, host)
+
+
+def _in_store(
+    kind: DocumentKind, base: object, parts: tuple[str, ...], options: Mapping[str, object]
+) -> tuple[Any, str, dict[str, Any]] | None:
+    """``(store, key, options)`` when ``options`` name a store (the directory a key prefix:
+    ``store_file_key``), else None. A file kept with its event log is not in a store yet."""
+    store = options.get("store")
+    if store is None:
+        return None
+    from statecore.store import FileStore, PostgresStore
+
+    if not isinstance(store, (FileStore, PostgresStore)):
+        raise TypeError(f"store must be a FileStore or a PostgresStore, not {type(store).__name__}")
+    if kind in LOGS:
+        from statecore.errors import UsageError
+
+        raise UsageError(
+            f"a {kind} file is not kept in a store yet: its steps write the file and its event "
+            "log together (docs/store.md § Status); leave out store",
+            "E_OPTIONS",
+            "/store",
+            {"option": "store"},
+        )
+    rest = {k: v for k, v in options.items() if k != "store"}
+    _runtime.check_options("update", rest)
+    key: str = _call("store_file_key", (os.fspath(base), list(parts)))  # type: ignore[call-overload]
+    return store, key, rest
+
+
+def write_at(
+    kind: DocumentKind,
+    base: object,
+    parts: tuple[str, ...],
+    change: str,
+    args: tuple[object, ...],
+    options: Mapping[str, object],
+) -> Any:
+    """:func:`write` on ``base``'s protocol file, or through ``options["store"]``."""
+    found = _in_store(kind, base, parts, options)
+    if found is None:
+        return write(kind, path(base, parts), change, args, options)
+    store, key, rest = found
+    return store.change(key, kind, change, args, **rest)
+
+
+def patch_at(
+    kind: DocumentKind,
+    base: object,
+    parts: tuple[str, ...],
+    patch_or_function: object,
+    merge: Mapping[str, object] | None,
+    now: Now | None,
+    options: Mapping[str, object],
+) -> Any:
+    """:func:`patch` on ``base``'s protocol file, or through ``options["store"]``."""
+    found = _in_store(kind, base, parts, options)
+    if found is None:
+        return patch(kind, path(base, parts), patch_or_function, merge, now, options)
+    store, key, rest = found
+    if callable(patch_or_function):
+        if now is not None:
+            raise TypeError("now stamps a patch; an update function writes its fields itself")
+        return store.update(key, kind, patch_or_function, **rest)
+    return store.change(key, kind, "merge", (patch_or_function, merge), now=now, **rest)
 
 
 def _merge_options(given: object) -> Mapping[str, object] | None:

@@ -18,6 +18,7 @@ from statecore._generated.root import (
     load_document,
     log_line,
     store_key,
+    store_lock_timeout,
     store_migrations,
     store_schema,
     store_unavailable,
@@ -197,11 +198,11 @@ class PostgresStore:
                 self._conn.execute(migration["sql"])
                 self._run("write_version", str(migration["version"]))
 
-    def _guard(self, operation: str, key: str) -> _Guard:
-        """The context of one operation's transaction: a lost connection is ``E_STORE``, and
-        the next operation connects again."""
+    def _guard(self, operation: str, key: str, timeout: float | None = None) -> _Guard:
+        """The context of one operation's transaction: a lost connection is ``E_STORE`` (the
+        next operation connects again), a row locked past ``timeout`` ``E_LOCK_TIMEOUT``."""
         self._connect()
-        return _Guard(self, operation, key)
+        return _Guard(self, operation, key, timeout)
 
     def read(self, key: str, kind: DocumentKind) -> LoadResult[Any]:
         """The document at ``key`` with its etag (the default document when there is none)."""
@@ -220,6 +221,7 @@ class PostgresStore:
         now: Now | None = None,
         if_match: str | None = None,
         reset: bool = False,
+        timeout: float | None = None,
     ) -> FileResult[Any, None]:
         """One transaction: the row read and locked, the change applied by the core (a patch
         merged with ``merge``, or a function of the document), validated, and written when it
@@ -227,9 +229,10 @@ class PostgresStore:
         if callable(patch_or_function):
             if now is not None:
                 raise TypeError("now stamps a patch; an update function writes its fields itself")
-            return self._transact(key, kind, patch_or_function, (), None, if_match, reset)
+            host = (if_match, reset, timeout)
+            return self._transact(key, kind, patch_or_function, (), None, host)
         args = (patch_or_function, merge)
-        return self._transact(key, kind, "merge", args, now, if_match, reset)
+        return self._transact(key, kind, "merge", args, now, (if_match, reset, timeout))
 
     def change(
         self,
@@ -241,12 +244,14 @@ class PostgresStore:
         now: Now | None = None,
         if_match: str | None = None,
         reset: bool = False,
+        timeout: float | None = None,
     ) -> FileResult[Any, Any]:
         """A change the core names applied to the document at ``key`` in one transaction:
         ``change`` is a writer of the table (``"fctry_start_step"``, its ``args`` after the
         document), ``""`` (replace with ``args[0]``) or ``"merge"`` (``args`` = patch,
-        options), as ``update_file`` takes it."""
-        return self._transact(key, kind, change, args, now, if_match, reset)
+        options), as ``update_file`` takes it. ``timeout``: seconds to wait for a row another
+        writer's transaction holds (``LockTimeoutError``; default: wait)."""
+        return self._transact(key, kind, change, args, now, (if_match, reset, timeout))
 
     def _transact(
         self,
@@ -255,14 +260,17 @@ class PostgresStore:
         change: object,
         args: tuple[object, ...],
         now: Now | None,
-        if_match: str | None,
-        reset: bool,
+        host: tuple[str | None, bool, float | None],
     ) -> FileResult[Any, Any]:
-        """Runs :meth:`_update` in a transaction, again when it lost a race to create the row."""
+        """Runs :meth:`_update` in a transaction, again when it lost a race to create the row;
+        ``host``: ``(if_match, reset, timeout)``."""
         key = store_key(key)
+        if_match, reset, timeout = host
         for _ in range(CREATE_RETRIES):
             try:
-                with self._guard("update", key), self._conn.transaction():
+                with self._guard("update", key, timeout), self._conn.transaction():
+                    if timeout is not None:
+                        self._run("lock_timeout", f"{max(1, round(timeout * 1000))}ms")
                     return self._update(key, kind, change, args, now, if_match, reset)
             except _Retry:
                 continue
@@ -351,18 +359,23 @@ class _Guard:
     """Turns a lost or refused connection into the core's retryable ``E_STORE`` error (the
     store connects again on its next operation)."""
 
-    __slots__ = ("_key", "_operation", "_store")
+    __slots__ = ("_key", "_operation", "_store", "_timeout")
 
-    def __init__(self, store: PostgresStore, operation: str, key: str) -> None:
+    def __init__(
+        self, store: PostgresStore, operation: str, key: str, timeout: float | None = None
+    ) -> None:
         self._store = store
         self._operation = operation
         self._key = key
+        self._timeout = timeout
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, kind: object, error: BaseException | None, tb: object) -> None:
         store = self._store
+        if isinstance(error, store._psycopg.errors.LockNotAvailable):
+            store_lock_timeout(self._key, round((self._timeout or 0) * 1000))
         if isinstance(error, store._psycopg.OperationalError):
             store.close()
             store._conn = None

@@ -201,3 +201,48 @@ def test_a_dropped_connection_is_a_retryable_error_and_nothing_half_applied(
         assert lost.value.details["retryable"] is True
         assert pg.read("d.json", "json")["etag"] == before["etag"]  # connected again
         assert pg.update("d.json", "json", {"v": 3})["document"] == {"v": 3}
+
+
+def test_protocol_helpers_take_a_store(db: dict[str, str], tmp_path: Path) -> None:
+    """The same helper calls on files and through each store give the same documents; the
+    directory argument is the key prefix (``store_file_key``)."""
+    from statecore import fctry, hivemind
+
+    now = "2026-11-25T10:00:00Z"
+    results = []
+    with PostgresStore() as pg:
+        for store in (None, FileStore(tmp_path / "store"), pg):
+            base = str(tmp_path / "files" / "proj") if store is None else "proj"
+            extra: Any = {} if store is None else {"store": store}
+            fctry.start_command(base, "init", now, **extra)
+            fctry.start_step(base, "interviewer", now, **extra)
+            fctry.update_state(base, {"activeSection": "#a", "activeSectionNumber": "1"}, **extra)
+            done = fctry.complete_step(base, "interviewer", None, now, **extra)
+            moved = hivemind.write_state(base, {"state": "idle"}, **extra)
+            results.append((done["document"], done["etag"], moved["etag"]))
+        assert results[0] == results[1] == results[2]
+        keys = sql("SELECT key FROM statecore_documents ORDER BY key")
+        assert keys == [("proj/.fctry/state.json",), ("proj/workspace/state.json",)]
+        with pytest.raises(statecore.UsageError) as hive:
+            statecore.hive.spawn_worker("s1", "w1", store=pg)  # type: ignore[call-arg]
+        assert hive.value.code == "E_OPTIONS"
+        with pytest.raises(statecore.PathUnsafeError):
+            fctry.start_step("/abs/proj", "interviewer", store=pg)
+
+
+def test_an_update_waits_for_a_locked_row_at_most_its_timeout(db: dict[str, str]) -> None:
+    with PostgresStore() as pg:
+        before = pg.update("held.json", "json", {"v": 1})
+        with subprocess.Popen(
+            [sys.executable, str(WRITER), "hold", "held.json"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **db},
+        ) as proc:
+            assert proc.stdout is not None
+            assert proc.stdout.readline().strip() == "holding"
+            with pytest.raises(statecore.LockTimeoutError) as waited:
+                pg.update("held.json", "json", {"v": 2}, timeout=0.3)
+            assert waited.value.details["key"] == "held.json"
+            proc.kill()
+        assert pg.read("held.json", "json")["etag"] == before["etag"]

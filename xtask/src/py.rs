@@ -264,7 +264,13 @@ fn dual(out: &mut String, op: &Op, h: &Helper) {
     let _ = writeln!(out, "    if _rt.is_path({first}):");
     match h.write {
         Some(_) => {
-            let _ = writeln!(out, "        return _files.write({:?}, _files.path({first}, {}), {:?}, {args}, options)", h.file.kind.name, parts(h), op.name());
+            let _ = writeln!(
+                out,
+                "        return _files.write_at({:?}, {first}, {}, {:?}, {args}, options)",
+                h.file.kind.name,
+                parts(h),
+                op.name()
+            );
             let _ = writeln!(out, "    _rt.no_options(options)");
         }
         None => {
@@ -306,7 +312,14 @@ fn named_helper(out: &mut String, h: &Helper) {
     let args = arg_tuple(&params);
     match (h.write, h.bytes) {
         (Some(_), _) => {
-            let _ = writeln!(out, "    return cast({:?}, _files.write({:?}, _files.path({base}, {}), {:?}, {args}, options))\n", helper_result(h), h.file.kind.name, parts(h), h.op.name());
+            let _ = writeln!(
+                out,
+                "    return cast({:?}, _files.write_at({:?}, {base}, {}, {:?}, {args}, options))\n",
+                helper_result(h),
+                h.file.kind.name,
+                parts(h),
+                h.op.name()
+            );
         }
         (None, _) => {
             let _ = writeln!(out, "    return cast({:?}, _files.query({:?}, _files.path({base}, {}), {:?}, {args}))\n", helper_result(h), h.file.kind.name, parts(h), h.op.name());
@@ -370,10 +383,11 @@ pub fn module_py(module: Module) -> String {
         let _ = writeln!(
             out,
             "def read_{name}({base}: StrPath) -> LoadResult[{doc_type}]:\n    \"\"\"Reads ``{joined}`` (a missing file reads as the kind's default; never writes).\"\"\"\n    return cast(\"LoadResult[{doc_type}]\", _files.read({kind:?}, {name}_path({base})))\n\n\
-             def write_{name}(\n    {base}: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]\n) -> FileResult[{doc_type}, None]:\n    \"\"\"Replaces ``{joined}``'s document (validated; locked, atomic).\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.write({kind:?}, {name}_path({base}), \"\", (document,), options))\n\n\
-             def update_{name}(\n    {base}: StrPath,\n    patch_or_function: object,\n    now: Now | None = None,\n    **options: Unpack[HelperOptions],\n) -> FileResult[{doc_type}, None]:\n    \"\"\"A patch merged into ``{joined}`` (its protocol's merge), or a function of its document\n    that returns the new one (or changes it and returns ``None``); locked, atomic.\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.patch({kind:?}, {name}_path({base}), patch_or_function, {patch}, now, options))\n",
+             def write_{name}(\n    {base}: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]\n) -> FileResult[{doc_type}, None]:\n    \"\"\"Replaces ``{joined}``'s document (validated; locked, atomic).\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.write_at({kind:?}, {base}, ({path},), \"\", (document,), options))\n\n\
+             def update_{name}(\n    {base}: StrPath,\n    patch_or_function: object,\n    now: Now | None = None,\n    **options: Unpack[HelperOptions],\n) -> FileResult[{doc_type}, None]:\n    \"\"\"A patch merged into ``{joined}`` (its protocol's merge), or a function of its document\n    that returns the new one (or changes it and returns ``None``); locked, atomic.\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.patch_at({kind:?}, {base}, ({path},), patch_or_function, {patch}, now, options))\n",
             joined = f.file.path.join("/"),
             kind = f.kind.name,
+            path = path.join(", "),
             patch = f.file.patch.map_or("None".to_owned(), |p| p.replace("null", "None").replace("true", "True").replace("false", "False")),
         );
         all.insert(format!("write_{name}"));

@@ -39,6 +39,47 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
+        method: "store_file_key",
+        doc: "The store key of a protocol file: `directory` (a key prefix: relative, \
+              `/`-separated; `\"\"` or `.` for the store's root) joined with the file's place \
+              `parts` (`[\".fctry\", \"state.json\"]`), checked as `store_key`.",
+        params: &[
+            Param::text("directory", Ty::Str),
+            Param::value("parts", Ty::List(&Ty::Str)),
+        ],
+        returns: Returns::text(),
+        access: Access::Pure,
+        run: |a| Ok(Out::Text(store::file_key(a.text(0)?, &a.texts(1)?)?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "store_lock_timeout",
+        doc: "Raises the `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the \
+              row of `key`, locked by another writer's transaction (SQLSTATE 55P03): nothing \
+              was written.",
+        params: &[
+            Param::text("key", Ty::Str),
+            Param::value("timeout_ms", Ty::Number),
+        ],
+        returns: Returns::raises(),
+        access: Access::Pure,
+        run: |a| {
+            let key = a.text(0)?;
+            let ms = a.get(1).as_f64().unwrap_or(0.0);
+            Err(Error::new(
+                Code::LockTimeout,
+                "",
+                format!(
+                    "the row of {key:?} stayed locked by another writer's transaction for \
+                     {ms} ms (the timeout): nothing was written; try again, or wait longer"
+                ),
+            )
+            .with_detail("key", key)
+            .with_detail("timeout_ms", a.get(1).clone()))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "store_unavailable",
         doc: "Raises the `E_STORE` error of an operation (`operation` on `key`) the store \
               could not carry out because its connection failed (`cause`: the driver's \

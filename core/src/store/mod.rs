@@ -66,7 +66,7 @@ CREATE TRIGGER statecore_line_appended AFTER INSERT ON statecore_log_lines
 
 /// Every statement the hosts run, by name: parameters are `$1`, `$2`, ... (a host whose
 /// driver spells them otherwise rewrites them by number; no statement holds a `%`).
-pub const STATEMENTS: [(&str, &str); 12] = [
+pub const STATEMENTS: [(&str, &str); 13] = [
     ("lock_migrations", "SELECT pg_advisory_xact_lock($1)"),
     (
         "read_version",
@@ -76,6 +76,10 @@ pub const STATEMENTS: [(&str, &str); 12] = [
         "write_version",
         "INSERT INTO statecore_meta (name, value) VALUES ('schema_version', $1) \
          ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+    ),
+    (
+        "lock_timeout",
+        "SELECT set_config('lock_timeout', $1, true)",
     ),
     (
         "read",
@@ -210,4 +214,17 @@ pub fn key(key: &str) -> Result<String> {
         }
     }
     Ok(key.to_owned())
+}
+
+/// The store key of a protocol file: `directory` (a key prefix: relative, `/`-separated;
+/// `""` or `.` for the store's root) joined with the file's place `parts`
+/// (`.fctry/state.json`), checked as [`key`].
+pub fn file_key(directory: &str, parts: &[&str]) -> Result<String> {
+    let base = directory.trim_end_matches('/');
+    let base = base.strip_prefix("./").unwrap_or(base);
+    let joined = parts.join("/");
+    if base.is_empty() || base == "." {
+        return key(&joined);
+    }
+    key(&format!("{base}/{joined}"))
 }

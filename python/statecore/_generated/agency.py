@@ -80,11 +80,11 @@ def protocol_document() -> str:
 
 def write_initial_runner_status(worktree: StrPath, now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[RunnerStatus | None, None]:
     """The seed's initial ``runner_status.json`` (status ``working``), stamped with ``now``. On the ``.agency/state/runner_status.json`` file of a worktree."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.write("agency.runner_status", _files.path(worktree, (".agency", "state", "runner_status.json",)), "agency_initial_runner_status", (now,), options))
+    return cast("FileResult[RunnerStatus | None, None]", _files.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_initial_runner_status", (now,), options))
 
 def write_runner_status(worktree: StrPath, update: Mapping[str, object], now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[RunnerStatus | None, None]:
     """A runner's milestone on the current document (null: none): ``status`` and ``summary`` kept when left out, the details cleared, ``updated_at`` stamped; ``ValidationError`` when the result is invalid. On the ``.agency/state/runner_status.json`` file of a worktree."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.write("agency.runner_status", _files.path(worktree, (".agency", "state", "runner_status.json",)), "agency_update_runner_status", (update, now), options))
+    return cast("FileResult[RunnerStatus | None, None]", _files.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_update_runner_status", (update, now), options))
 
 def load_runner_status(worktree: StrPath) -> RunnerStatusParse:
     """What a reader makes of the status file's bytes (none: no file): ``{status, report}``. On the ``.agency/state/runner_status.json`` file of a worktree."""
@@ -102,7 +102,7 @@ def write_status(
     worktree: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[RunnerStatus | None, None]:
     """Replaces ``.agency/state/runner_status.json``'s document (validated; locked, atomic)."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.write("agency.runner_status", status_path(worktree), "", (document,), options))
+    return cast("FileResult[RunnerStatus | None, None]", _files.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "", (document,), options))
 
 def update_status(
     worktree: StrPath,
@@ -112,7 +112,7 @@ def update_status(
 ) -> FileResult[RunnerStatus | None, None]:
     """A patch merged into ``.agency/state/runner_status.json`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.patch("agency.runner_status", status_path(worktree), patch_or_function, None, now, options))
+    return cast("FileResult[RunnerStatus | None, None]", _files.patch_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), patch_or_function, None, now, options))
 
 
 __all__ = [

@@ -49,7 +49,7 @@ def start_command(state: Mapping[str, object] | None, command: FctryCommand, now
 def start_command(state: Any, command: FctryCommand, now: Now | None = None, **options: Any) -> Any:
     """Step 0 of a command: ``currentCommand`` set; steps, outputs and skips cleared. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_start_command", (command, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_start_command", (command, now), options)
     _rt.no_options(options)
     return _call("fctry_start_command", (state, command, now), _rt.clock())
 
@@ -60,7 +60,7 @@ def start_step(state: Mapping[str, object] | None, step: FctryStep, now: Now | N
 def start_step(state: Any, step: FctryStep, now: Now | None = None, **options: Any) -> Any:
     """An agent starts its step: ``workflowStep`` set. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_start_step", (step, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_start_step", (step, now), options)
     _rt.no_options(options)
     return _call("fctry_start_step", (state, step, now), _rt.clock())
 
@@ -71,7 +71,7 @@ def complete_step(state: Mapping[str, object] | None, step: FctryStep, output: M
 def complete_step(state: Any, step: FctryStep, output: Mapping[str, object] | None = None, now: Now | None = None, **options: Any) -> Any:
     """An agent completes its step: appended once to ``completedSteps``, ``workflowStep`` cleared, its output (at least a summary) stored when given. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_complete_step", (step, output, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_complete_step", (step, output, now), options)
     _rt.no_options(options)
     return _call("fctry_complete_step", (state, step, output, now), _rt.clock())
 
@@ -92,7 +92,7 @@ def skip_prerequisites(state: Mapping[str, object] | None, agent: FctryAgent, co
 def skip_prerequisites(state: Any, agent: FctryAgent, command: FctryCommand | None = None, now: Now | None = None, **options: Any) -> Any:
     """The user chose "Skip": the skip is recorded in ``skippedPrerequisites``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_skip_prerequisites", (agent, command, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_skip_prerequisites", (agent, command, now), options)
     _rt.no_options(options)
     return _call("fctry_skip_prerequisites", (state, agent, command, now), _rt.clock())
 
@@ -103,7 +103,7 @@ def add_untracked_change(state: Mapping[str, object] | None, change: Mapping[str
 def add_untracked_change(state: Any, change: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
     """Records a file write made outside fctry commands, one entry per file. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_add_untracked_change", (change, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_add_untracked_change", (change, now), options)
     _rt.no_options(options)
     return _call("fctry_add_untracked_change", (state, change, now), _rt.clock())
 
@@ -114,7 +114,7 @@ def clear_untracked_changes(state: Mapping[str, object] | None, sections: Sequen
 def clear_untracked_changes(state: Any, sections: Sequence[str] | None = None, now: Now | None = None, **options: Any) -> Any:
     """Clears the untracked changes of these sections (left out: all of them). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_clear_untracked_changes", (sections, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_clear_untracked_changes", (sections, now), options)
     _rt.no_options(options)
     return _call("fctry_clear_untracked_changes", (state, sections, now), _rt.clock())
 
@@ -129,7 +129,7 @@ def inbox_add(inbox: Sequence[Mapping[str, object]] | None, type: InboxType, con
 def inbox_add(inbox: Any, type: InboxType, content: str, now: Now | None = None, random: str | bytes | None = None, **options: Any) -> Any:
     """Adds an item first: ``inbox-{ms}-{6 base36}`` (the suffix drawn from the host's random bytes unless given). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write("fctry.inbox", _files.path(inbox, (".fctry", "inbox.json",)), "fctry_inbox_add", (type, content, now, _rt.random(random)), options)
+        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_add", (type, content, now, _rt.random(random)), options)
     _rt.no_options(options)
     return _call("fctry_inbox_add", (inbox, type, content, now, _rt.random(random)), _rt.clock())
 
@@ -140,7 +140,7 @@ def inbox_transition(inbox: Sequence[Mapping[str, object]] | None, id: str, even
 def inbox_transition(inbox: Any, id: str, event: InboxEvent, **options: Any) -> Any:
     """Moves one inbox item through its lifecycle (``TransitionError`` when illegal). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write("fctry.inbox", _files.path(inbox, (".fctry", "inbox.json",)), "fctry_inbox_transition", (id, event), options)
+        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_transition", (id, event), options)
     _rt.no_options(options)
     return _call("fctry_inbox_transition", (inbox, id, event))
 
@@ -151,7 +151,7 @@ def inbox_dismiss(inbox: Sequence[Mapping[str, object]] | None, id: str) -> Fctr
 def inbox_dismiss(inbox: Any, id: str, **options: Any) -> Any:
     """Removes an inbox item (an id that is not there: unchanged). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write("fctry.inbox", _files.path(inbox, (".fctry", "inbox.json",)), "fctry_inbox_dismiss", (id,), options)
+        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_dismiss", (id,), options)
     _rt.no_options(options)
     return _call("fctry_inbox_dismiss", (inbox, id))
 
@@ -162,7 +162,7 @@ def inbox_batch(inbox: Sequence[Mapping[str, object]] | None, event: InboxEvent)
 def inbox_batch(inbox: Any, event: InboxEvent, **options: Any) -> Any:
     """Applies an event to every pending or processed item it is legal for. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write("fctry.inbox", _files.path(inbox, (".fctry", "inbox.json",)), "fctry_inbox_batch", (event,), options)
+        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_batch", (event,), options)
     _rt.no_options(options)
     return _call("fctry_inbox_batch", (inbox, event))
 
@@ -191,7 +191,7 @@ def create_build_run(state: Mapping[str, object] | None, plan: Mapping[str, obje
 def create_build_run(state: Any, plan: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
     """Creates ``buildRun`` (``runId`` ``run-{ms}``) from an approved plan. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_create_build_run", (plan, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_create_build_run", (plan, now), options)
     _rt.no_options(options)
     return _call("fctry_create_build_run", (state, plan, now), _rt.clock())
 
@@ -202,7 +202,7 @@ def chunk_event(state: Mapping[str, object] | None, id: int, event: ChunkEvent, 
 def chunk_event(state: Any, id: int, event: ChunkEvent, now: Now | None = None, **options: Any) -> Any:
     """A chunk event: ``start``, ``complete`` or ``fail`` (retries, then failed and its dependents blocked). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_chunk_event", (id, event, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_chunk_event", (id, event, now), options)
     _rt.no_options(options)
     return _call("fctry_chunk_event", (state, id, event, now), _rt.clock())
 
@@ -233,7 +233,7 @@ def pause_build_run(state: Mapping[str, object] | None, question: object, now: N
 def pause_build_run(state: Any, question: object, now: Now | None = None, **options: Any) -> Any:
     """Pauses a running build with the question it waits on. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_pause_build_run", (question, now), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_pause_build_run", (question, now), options)
     _rt.no_options(options)
     return _call("fctry_pause_build_run", (state, question, now), _rt.clock())
 
@@ -244,7 +244,7 @@ def resume_build_run(state: Mapping[str, object] | None, now: Now | None = None)
 def resume_build_run(state: Any, now: Now | None = None, **options: Any) -> Any:
     """Resumes a paused build. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_resume_build_run", (now,), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_resume_build_run", (now,), options)
     _rt.no_options(options)
     return _call("fctry_resume_build_run", (state, now), _rt.clock())
 
@@ -255,7 +255,7 @@ def finish_build_run(state: Mapping[str, object] | None, now: Now | None = None)
 def finish_build_run(state: Any, now: Now | None = None, **options: Any) -> Any:
     """Finishes a build whose chunks are all done: all completed, cleared; failures, ``partial``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_finish_build_run", (now,), options)
+        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_finish_build_run", (now,), options)
     _rt.no_options(options)
     return _call("fctry_finish_build_run", (state, now), _rt.clock())
 
@@ -321,7 +321,7 @@ def write_state(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[FctryState, None]:
     """Replaces ``.fctry/state.json``'s document (validated; locked, atomic)."""
-    return cast("FileResult[FctryState, None]", _files.write("fctry.state", state_path(project_dir), "", (document,), options))
+    return cast("FileResult[FctryState, None]", _files.write_at("fctry.state", project_dir, (".fctry", "state.json",), "", (document,), options))
 
 def update_state(
     project_dir: StrPath,
@@ -331,7 +331,7 @@ def update_state(
 ) -> FileResult[FctryState, None]:
     """A patch merged into ``.fctry/state.json`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[FctryState, None]", _files.patch("fctry.state", state_path(project_dir), patch_or_function, {"strategy": "shallow", "stamp": {"field": "lastUpdated"}}, now, options))
+    return cast("FileResult[FctryState, None]", _files.patch_at("fctry.state", project_dir, (".fctry", "state.json",), patch_or_function, {"strategy": "shallow", "stamp": {"field": "lastUpdated"}}, now, options))
 
 def inbox_path(project_dir: StrPath) -> str:
     """``<project_dir>/.fctry/inbox.json``."""
@@ -345,7 +345,7 @@ def write_inbox(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[FctryInbox, None]:
     """Replaces ``.fctry/inbox.json``'s document (validated; locked, atomic)."""
-    return cast("FileResult[FctryInbox, None]", _files.write("fctry.inbox", inbox_path(project_dir), "", (document,), options))
+    return cast("FileResult[FctryInbox, None]", _files.write_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), "", (document,), options))
 
 def update_inbox(
     project_dir: StrPath,
@@ -355,7 +355,7 @@ def update_inbox(
 ) -> FileResult[FctryInbox, None]:
     """A patch merged into ``.fctry/inbox.json`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[FctryInbox, None]", _files.patch("fctry.inbox", inbox_path(project_dir), patch_or_function, None, now, options))
+    return cast("FileResult[FctryInbox, None]", _files.patch_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), patch_or_function, None, now, options))
 
 
 __all__ = [

@@ -272,6 +272,15 @@ def store_key(key: str) -> str:
     """A store key checked: a relative ``/``-separated path with no empty, ``.`` or ``..`` name, the same rules on every OS; else ``E_PATH_UNSAFE``."""
     return cast("str", _call("store_key", (key,)))
 
+def store_file_key(directory: str, parts: Sequence[str]) -> str:
+    """The store key of a protocol file: ``directory`` (a key prefix: relative, ``/``-separated; ``""`` or ``.`` for the store's root) joined with the file's place ``parts`` (``[".fctry", "state.json"]``), checked as ``store_key``."""
+    return cast("str", _call("store_file_key", (directory, parts)))
+
+def store_lock_timeout(key: str, timeout_ms: float) -> NoReturn:
+    """Raises the ``E_LOCK_TIMEOUT`` error of an update that waited ``timeout_ms`` for the row of ``key``, locked by another writer's transaction (SQLSTATE 55P03): nothing was written."""
+    _call("store_lock_timeout", (key, timeout_ms))
+    raise AssertionError("store_lock_timeout returned")
+
 def store_unavailable(operation: str, key: str, cause: str) -> NoReturn:
     """Raises the ``E_STORE`` error of an operation (``operation`` on ``key``) the store could not carry out because its connection failed (``cause``: the driver's message): nothing was half-applied, and it may be tried again (``details.retryable``)."""
     _call("store_unavailable", (operation, key, cause))
@@ -329,7 +338,9 @@ __all__ = [
     "schema",
     "serialize",
     "set_value",
+    "store_file_key",
     "store_key",
+    "store_lock_timeout",
     "store_migrations",
     "store_schema",
     "store_unavailable",

@@ -72,7 +72,7 @@ def start(index: Mapping[str, object] | None, now: Now | None = None) -> Specify
 def start(index: Any, now: Now | None = None, **options: Any) -> Any:
     """Starts the workflow on a missing or ``not_started`` index (loop ``scaffolding``, iteration ``1 / 10``, the seed's empty tables); any other index is unchanged. Returns ``{index, changed, resume}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_start", (now,), options)
+        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_start", (now,), options)
     _rt.no_options(options)
     return _call("specify_start", (index, now), _rt.clock())
 
@@ -83,7 +83,7 @@ def set_loop_status(index: Mapping[str, object] | None, status: SpecifyLoopStatu
 def set_loop_status(index: Any, status: SpecifyLoopStatus, now: Now | None = None, reason: str | None = None, **options: Any) -> Any:
     """Moves the loop on its machine (``E_TRANSITION`` for a move the seed does not allow); a move to ``completed`` or ``terminated`` sets the termination reason (``success`` / ``user`` by default). Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_set_loop_status", (status, now, reason), options)
+        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_set_loop_status", (status, now, reason), options)
     _rt.no_options(options)
     return _call("specify_set_loop_status", (index, status, now, reason), _rt.clock())
 
@@ -94,7 +94,7 @@ def apply_state_updates(index: Mapping[str, object] | None, updates: Mapping[str
 def apply_state_updates(index: Any, updates: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
     """Merges an agent's ``state_updates``: the loop state by field (its status on the machine), gaps by id, traceability by FR ID, history appended, other sections by their table; sets ``last_activity``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_apply_state_updates", (updates, now), options)
+        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_apply_state_updates", (updates, now), options)
     _rt.no_options(options)
     return _call("specify_apply_state_updates", (index, updates, now), _rt.clock())
 
@@ -105,7 +105,7 @@ def add_gaps(index: Mapping[str, object] | None, gaps: Sequence[Mapping[str, obj
 def add_gaps(index: Any, gaps: Sequence[Mapping[str, object]], now: Now | None = None, **options: Any) -> Any:
     """Adds gaps found by validation: ids ``G-NNN`` when they have none, ``pending`` (Minor: ``deferred`` at once), stale 0, a ``created`` history row each. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_add_gaps", (gaps, now), options)
+        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_add_gaps", (gaps, now), options)
     _rt.no_options(options)
     return _call("specify_add_gaps", (index, gaps, now), _rt.clock())
 
@@ -116,7 +116,7 @@ def set_gap_status(index: Mapping[str, object] | None, gap_id: str, status: Spec
 def set_gap_status(index: Any, gap_id: str, status: SpecifyGapStatus, now: Now | None = None, details: str | None = None, **options: Any) -> Any:
     """Changes a gap's status on the gap machine, with a history row (``details``, or the move); reopening it sets its stale count back to 0. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_set_gap_status", (gap_id, status, now, details), options)
+        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_set_gap_status", (gap_id, status, now, details), options)
     _rt.no_options(options)
     return _call("specify_set_gap_status", (index, gap_id, status, now, details), _rt.clock())
 
@@ -127,7 +127,7 @@ def start_clarifying(index: Mapping[str, object] | None, now: Now | None = None)
 def start_clarifying(index: Any, now: Now | None = None, **options: Any) -> Any:
     """Presents the iteration's clarifications (``next_clarifications``): their gaps go ``clarifying``, the loop ``clarifying``. Returns ``{index, changed, clarifications}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_start_clarifying", (now,), options)
+        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_start_clarifying", (now,), options)
     _rt.no_options(options)
     return _call("specify_start_clarifying", (index, now), _rt.clock())
 
@@ -138,7 +138,7 @@ def end_iteration(index: Mapping[str, object] | None, now: Now | None = None) ->
 def end_iteration(index: Any, now: Now | None = None, **options: Any) -> Any:
     """Ends an iteration: stale counts of the open blocking gaps and of the loop, then the termination check (``success`` completes the loop, ``max_iterations`` terminates it, otherwise the next iteration). Returns ``{index, changed, termination}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_end_iteration", (now,), options)
+        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_end_iteration", (now,), options)
     _rt.no_options(options)
     return _call("specify_end_iteration", (index, now), _rt.clock())
 
@@ -198,7 +198,7 @@ def write_index(
     feature_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[SpecifyIndex | None, None]:
     """Replaces ``.workflow/index.md``'s document (validated; locked, atomic)."""
-    return cast("FileResult[SpecifyIndex | None, None]", _files.write("specify.index", index_path(feature_dir), "", (document,), options))
+    return cast("FileResult[SpecifyIndex | None, None]", _files.write_at("specify.index", feature_dir, (".workflow", "index.md",), "", (document,), options))
 
 def update_index(
     feature_dir: StrPath,
@@ -208,7 +208,7 @@ def update_index(
 ) -> FileResult[SpecifyIndex | None, None]:
     """A patch merged into ``.workflow/index.md`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[SpecifyIndex | None, None]", _files.patch("specify.index", index_path(feature_dir), patch_or_function, None, now, options))
+    return cast("FileResult[SpecifyIndex | None, None]", _files.patch_at("specify.index", feature_dir, (".workflow", "index.md",), patch_or_function, None, now, options))
 
 
 __all__ = [
