@@ -113,6 +113,8 @@ class PostgresStore {
       throw new Error(`PostgresStore needs the pg package (npm install pg): ${error.message}`);
     }
     this.schema = core().storeSchema();
+    this.options = { ...options };
+    delete this.options.max;
     this.pool = new pg.Pool({ max: 4, ...options });
     this.pool.on("error", () => {}); // an idle client's lost connection: the next checkout replaces it
     this.shown = options.connectionString ?? "(PG* environment)";
@@ -274,6 +276,16 @@ class PostgresStore {
       const found = await run("appended", log, id);
       return { seq: Number(found.rows[0].seq), appended: false };
     });
+  }
+
+  /**
+   * Calls `callback(change)` for each change of a document or log whose key starts with
+   * `prefix` and that the viewer would show (of `kind` only, when given), as `watch` does for
+   * files (docs/store.md § Watching); `options`: `initial` (true), `onError`. Resolves with
+   * `{close}` once the rows as they first were are reported.
+   */
+  async watch(prefix, kind, callback, options = {}) {
+    return require("./store-watch.cjs").watchStore(this, String(prefix), kind, callback, options);
   }
 
   /** The log's records after sequence number `after`, in order. */

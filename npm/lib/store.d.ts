@@ -1,5 +1,5 @@
 // Types of `statecore/store` (npm/lib/store.cjs, docs/store.md): the document stores.
-import type { DocumentKind, DocumentOf, LoadResult, MergeOptions, UpdateOptions } from "./core";
+import type { DocumentKind, DocumentOf, LoadResult, MergeOptions, UpdateOptions, WatchChange } from "./core";
 import type { AppendLineResult, FilePath, FileResult } from "./host";
 
 /** An update of a document: a patch merged with `MergeOptions`, or a function of it. */
@@ -100,6 +100,17 @@ export declare class PostgresStore {
   append(log: string, kind: DocumentKind, value: unknown, options?: { id?: string | null }): Promise<StoreAppend>;
   /** The log's records after sequence number `after`, in order. */
   readLog(log: string, options?: { after?: number; limit?: number | null }): Promise<unknown[]>;
+  /**
+   * Calls `callback` for each change of a document or log whose key starts with `prefix`
+   * (of `kind` only, when given), woken by LISTEN/NOTIFY: the same `WatchChange` a file
+   * watcher reports. Resolves once the rows as they first were are reported.
+   */
+  watch(
+    prefix: string,
+    kind: DocumentKind | null,
+    callback: (change: WatchChange) => void,
+    options?: { initial?: boolean; onError?(error: unknown): void },
+  ): Promise<{ close(): Promise<void> }>;
   /** Closes the connections. */
   close(): Promise<void>;
 }

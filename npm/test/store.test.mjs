@@ -188,3 +188,26 @@ test("an update waits for a locked row at most its timeout", async (t) => {
   await assert.rejects(pg.update("held.json", "json", { v: 2 }, null, { timeout: 300 }), (e) => e.name === "LockTimeoutError" && e.details.key === "held.json");
   assert.equal((await pg.read("held.json", "json")).etag, before.etag);
 });
+
+test("a store is watched like files (LISTEN/NOTIFY)", async (t) => {
+  const pg = await connect(database(t));
+  t.after(() => pg.close());
+  const event = { timestamp: "2026-11-25T10:00:00Z", type: "progress", agent: "w", details: {} };
+  await pg.update("proj/.fctry/state.json", "fctry.state", { specVersion: "1" });
+  await pg.append("proj/s1/EVENTS.jsonl", "hive.event", event);
+  const changes = [];
+  const watcher = await pg.watch("proj/", null, (c) => changes.push(c));
+  t.after(() => watcher.close());
+  assert.deepEqual(changes.map((c) => c.path), ["proj/.fctry/state.json", "proj/s1/EVENTS.jsonl"]);
+  assert.deepEqual(changes[1].records, [event]);
+  await pg.update("other/.fctry/state.json", "fctry.state", { specVersion: "9" });
+  await pg.update("proj/.fctry/state.json", "fctry.state", { specVersion: "2" });
+  await pg.update("proj/.fctry/state.json", "fctry.state", { specVersion: "2" }); // unchanged
+  await pg.append("proj/s1/EVENTS.jsonl", "hive.event", { ...event, agent: "x" });
+  const end = Date.now() + 10_000;
+  while (changes.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual([changes[2].path, changes[2].document], ["proj/.fctry/state.json", { specVersion: "2" }]);
+  assert.deepEqual(changes[3].records.map((r) => r.agent), ["x"]);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(changes.length, 4);
+});

@@ -19,6 +19,7 @@ from statecore._generated.tables import CONSTANTS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import TypeVar
 
     from statecore._files import StrPath
     from statecore.types import DocumentKind, WatchChange, WatchFacts, WatchTarget
@@ -32,6 +33,9 @@ DEFAULT_DEBOUNCE_MS = 50
 RECHECK_S = 0.15
 #: How long the watching thread waits for an event before it looks at its timers, in ms.
 TICK_MS = 50
+if TYPE_CHECKING:
+    _T = TypeVar("_T", bound="Threaded")
+
 #: Directories never watched (as ``validate`` skips them).
 SKIPPED = frozenset({".git", "node_modules"})
 
@@ -94,7 +98,58 @@ def _read(path: str, log: bool, state: _File) -> tuple[bytes | None, bool, str |
         os.close(fd)
 
 
-class Watcher:
+class Threaded:
+    """What both watchers share (``watch`` here, ``PostgresStore.watch``): a thread of their
+    own, started by :meth:`_start`, that calls back; ``on_error`` for what it raises. Use one
+    as a context manager, or call :meth:`close`."""
+
+    #: How the log names the watcher.
+    _name = "statecore watch"
+
+    def _start(self, on_error: Callable[[BaseException], object] | None) -> None:
+        """Starts the thread running ``self._run``."""
+        self._on_error = on_error
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        name = self._name.replace(" ", "-")
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Waits until watching has begun and each file or row as it first was has been
+        reported; False when ``timeout`` (seconds) passed first."""
+        return self._ready.wait(timeout)
+
+    def close(self, timeout: float | None = None) -> None:
+        """Stops watching and waits for the thread (a read under way finishes); no callback is
+        called once it returns (unless called from the callback itself)."""
+        self._stop.set()
+        if threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+
+    def __enter__(self: _T) -> _T:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _fail(self, error: BaseException) -> None:
+        """Gives ``error`` to ``on_error``, else logs it; the watcher goes on."""
+        if self._on_error is not None:
+            try:
+                self._on_error(error)
+                return
+            except Exception as thrown:  # the handler's own error is logged
+                error = thrown
+        import logging
+
+        logging.getLogger("statecore").error("%s: %r", self._name, error, exc_info=error)
+
+
+class Watcher(Threaded):
     """A running watcher (``watch``): a thread that reads each change and calls back. Use it
     as a context manager, or call :meth:`close`."""
 
@@ -121,44 +176,10 @@ class Watcher:
         self._kind = kind
         self._prefix = shown.rstrip("/")
         self._callback = callback
-        self._on_error = on_error
         self._debounce_ms = max(1, debounce_ms)
         self._initial = initial
         self._files: dict[str, _File] = {}
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="statecore-watch", daemon=True)
-        self._thread.start()
-
-    def wait_ready(self, timeout: float | None = None) -> bool:
-        """Waits until watching has begun and each file as it first was has been reported;
-        False when ``timeout`` (seconds) passed first."""
-        return self._ready.wait(timeout)
-
-    def close(self, timeout: float | None = None) -> None:
-        """Stops watching and waits for the thread (a read under way finishes); no callback is
-        called once it returns (unless called from the callback itself)."""
-        self._stop.set()
-        if threading.current_thread() is not self._thread:
-            self._thread.join(timeout)
-
-    def __enter__(self) -> Watcher:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _fail(self, error: BaseException) -> None:
-        """Gives ``error`` to ``on_error``, else logs it; the watcher goes on."""
-        if self._on_error is not None:
-            try:
-                self._on_error(error)
-                return
-            except Exception as thrown:  # the handler's own error is logged
-                error = thrown
-        import logging
-
-        logging.getLogger("statecore").error("statecore watch: %r", error, exc_info=error)
+        self._start(on_error)
 
     def _state(self, path: str) -> _File:
         """What the watcher keeps of the file at ``path`` (made on first sight)."""

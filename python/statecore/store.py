@@ -31,11 +31,12 @@ from statecore.errors import ValidationError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Callable, Iterator, Mapping
     from typing import Any, TypedDict
 
     from statecore._files import FileResult
-    from statecore.types import DocumentKind, Json, LoadResult, Now
+    from statecore._store_watch import StoreWatcher
+    from statecore.types import DocumentKind, Json, LoadResult, Now, WatchChange
 
     class StoreAppend(TypedDict):
         """What a PostgreSQL append returns."""
@@ -322,6 +323,24 @@ class PostgresStore:
             if extra in result:
                 out[extra] = result[extra]
         return out
+
+    def watch(
+        self,
+        prefix: str,
+        kind: DocumentKind | None,
+        callback: Callable[[WatchChange], object],
+        *,
+        initial: bool = True,
+        on_error: Callable[[BaseException], object] | None = None,
+    ) -> StoreWatcher:
+        """Calls ``callback(change)`` on a thread of its own for each change of a document or
+        log whose key starts with ``prefix`` and that the viewer would show (of ``kind`` only,
+        when given), as ``statecore.watch`` does for files (docs/store.md § Watching): a
+        document's text when it changed, a log's lines appended since the last report.
+        ``initial``: report each as it is first."""
+        from statecore._store_watch import StoreWatcher
+
+        return StoreWatcher(self, prefix, kind, callback, initial, on_error)
 
     def append(
         self, log: str, kind: DocumentKind, value: Json, *, id: str | None = None

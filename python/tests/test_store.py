@@ -246,3 +246,33 @@ def test_an_update_waits_for_a_locked_row_at_most_its_timeout(db: dict[str, str]
             assert waited.value.details["key"] == "held.json"
             proc.kill()
         assert pg.read("held.json", "json")["etag"] == before["etag"]
+
+
+def test_a_store_is_watched_like_files(db: dict[str, str]) -> None:
+    """LISTEN/NOTIFY: each committed change under the prefix is reported once, as a
+    ``WatchChange``; other prefixes and kinds are not."""
+    import queue
+
+    changes: queue.Queue[Any] = queue.Queue()
+    event = {"timestamp": "2026-11-25T10:00:00Z", "type": "progress", "agent": "w", "details": {}}
+    with PostgresStore() as pg:
+        pg.update("proj/.fctry/state.json", "fctry.state", {"specVersion": "1"})
+        pg.append("proj/s1/EVENTS.jsonl", "hive.event", event)
+        with pg.watch("proj/", None, changes.put) as watcher:
+            assert watcher.wait_ready(20)
+            first = [changes.get(timeout=10), changes.get(timeout=10)]
+            assert [c["path"] for c in first] == ["proj/.fctry/state.json", "proj/s1/EVENTS.jsonl"]
+            assert first[1]["records"] == [event]
+            pg.update("other/.fctry/state.json", "fctry.state", {"specVersion": "9"})
+            pg.update("proj/.fctry/state.json", "fctry.state", {"specVersion": "2"})
+            pg.update("proj/.fctry/state.json", "fctry.state", {"specVersion": "2"})  # unchanged
+            pg.append("proj/s1/EVENTS.jsonl", "hive.event", {**event, "agent": "x"})
+            changed = changes.get(timeout=10)
+            assert (changed["path"], changed["document"]) == (
+                "proj/.fctry/state.json",
+                {"specVersion": "2"},
+            )
+            appended = changes.get(timeout=10)
+            assert [r["agent"] for r in appended["records"]] == ["x"]
+            with pytest.raises(queue.Empty):
+                changes.get(timeout=0.5)

@@ -66,7 +66,7 @@ CREATE TRIGGER statecore_line_appended AFTER INSERT ON statecore_log_lines
 
 /// Every statement the hosts run, by name: parameters are `$1`, `$2`, ... (a host whose
 /// driver spells them otherwise rewrites them by number; no statement holds a `%`).
-pub const STATEMENTS: [(&str, &str); 13] = [
+pub const STATEMENTS: [(&str, &str); 15] = [
     ("lock_migrations", "SELECT pg_advisory_xact_lock($1)"),
     (
         "read_version",
@@ -123,6 +123,14 @@ pub const STATEMENTS: [(&str, &str); 13] = [
          ORDER BY seq LIMIT $3",
     ),
     ("listen", "LISTEN statecore"),
+    (
+        "list_documents",
+        "SELECT key FROM statecore_documents WHERE starts_with(key, $1) ORDER BY key",
+    ),
+    (
+        "list_logs",
+        "SELECT log FROM statecore_logs WHERE starts_with(log, $1) ORDER BY log",
+    ),
 ];
 
 /// The schema and statements as data: `{version, migration_lock, channel, bootstrap,
