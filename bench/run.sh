@@ -70,6 +70,10 @@ echo >> "$work/hive.md"
 log "python bench/hive_bench.py"
 "$root/.venv/bin/python" bench/hive_bench.py "${quick[@]}" >> "$work/hive.md"
 
+# --- the PostgreSQL store against a hand-written SELECT ... FOR UPDATE (issue 16; docs/store.md) --
+log "python bench/store_bench.py (a throwaway PostgreSQL server, scripts/pg-server.sh)"
+(cd bench && "$root/.venv/bin/python" store_bench.py "${quick[@]}") > "$work/store.md"
+
 # --- specify: an index.md of 1,000 gaps updated (issue 13; Node's is in node_bench.mjs) ----------
 log "python bench/specify_bench.py"
 (cd bench && "$root/.venv/bin/python" specify_bench.py "${quick[@]}") >> "$work/python.md"
@@ -119,7 +123,7 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "## Key ratios"
   echo
-  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" "$work/hive.md" | sed 's/^Key: /- /'
+  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" "$work/hive.md" "$work/store.md" | sed 's/^Key: /- /'
   echo
   echo "## Node"
   echo
@@ -159,6 +163,10 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo "higher than theirs). The folds are bench/hive_reference.mjs and bench/hive_reference.py."
   echo
   cat "$work/hive.md"
+  echo
+  echo "## PostgreSQL store"
+  echo
+  cat "$work/store.md"
   echo
   echo "## Peak memory"
   echo
