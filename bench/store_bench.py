@@ -114,7 +114,8 @@ def main() -> None:
     finally:
         if Path(f"{work}/pg").exists():
             subprocess.run(
-                ["bash", str(ROOT / "scripts" / "pg-server.sh"), "stop", f"{work}/pg"]
+                ["bash", str(ROOT / "scripts" / "pg-server.sh"), "stop", f"{work}/pg"],
+                check=True,
             )
 
 
