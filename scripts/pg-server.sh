@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server for the store tests (docs/store.md § Tests):
-#   scripts/pg-server.sh start DIR   initdb in DIR/data, start on a free 127.0.0.1 port, and
-#                                    write DIR/env (PGHOST, PGPORT, PGUSER, PGDATABASE) to source
+#   scripts/pg-server.sh start DIR [PID]
+#                                    initdb, start on a free 127.0.0.1 port, and write DIR/env
+#                                    (PGHOST, PGPORT, PGUSER, PGDATABASE) to source; with PID,
+#                                    the server is also stopped when that process is gone (a
+#                                    test run killed before its own cleanup leaves no server)
 #   scripts/pg-server.sh stop DIR    stop it (fast shutdown) and remove DIR
 # PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user (or
 # `nobody`), which owns DIR. Trust authentication, one superuser `statecore`, fsync on.
@@ -41,6 +44,15 @@ case "$cmd" in
       -o "-p $port -c listen_addresses=127.0.0.1 -k $home -c max_connections=200" start >/dev/null \
       || { cat "$home/server.log" >&2; exit 1; }
     printf 'export PGHOST=127.0.0.1 PGPORT=%s PGUSER=statecore PGDATABASE=postgres\n' "$port" >"$dir/env"
+    if [ -n "${3:-}" ]; then
+      owner=$3
+      (
+        while kill -0 "$owner" 2>/dev/null && [ -d "$home/data" ]; do sleep 1; done
+        [ -d "$home/data" ] && as_owner "$bin/pg_ctl" -D "$home/data" -m fast -w stop >/dev/null 2>&1
+        rm -rf "$home"
+      ) </dev/null >/dev/null 2>&1 &
+      disown
+    fi
     echo "pg-server: PostgreSQL on 127.0.0.1:$port ($home)"
     ;;
   stop)

@@ -30,7 +30,7 @@ export function pgServer() {
     return server;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-pgtest-"));
-  execFileSync("bash", [SCRIPT, "start", `${dir}/pg`], { stdio: "ignore" });
+  execFileSync("bash", [SCRIPT, "start", `${dir}/pg`, String(process.pid)], { stdio: "ignore" });
   server = readEnv(`${dir}/pg/env`);
   process.on("exit", () => {
     execFileSync("bash", [SCRIPT, "stop", `${dir}/pg`], { stdio: "ignore" });
