@@ -2453,6 +2453,8 @@ export declare function storeMigrations(current?: string | null): StoreMigration
 export declare function storeKey(key: string): string;
 /** The store key of a protocol file: `directory` (a key prefix: relative, `/`-separated; `""` or `.` for the store's root) joined with the file's place `parts` (`[".fctry", "state.json"]`), checked as `store_key`. */
 export declare function storeFileKey(directory: string, parts: string[]): string;
+/** What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: `lock_timeout` (55P03), `unavailable` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise `store_unavailable`), else `statement` (the statement's own error, raised as it is). */
+export declare function storeFailure(sqlstate: string | null | undefined, connection: boolean): string;
 /** Raises the `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the row of `key`, locked by another writer's transaction (SQLSTATE 55P03): nothing was written. */
 export declare function storeLockTimeout(key: string, timeoutMs: number): never;
 /** Raises the `E_STORE` error of an operation (`operation` on `key`) the store could not carry out because its connection failed (`cause`: the driver's message): nothing was half-applied, and it may be tried again (`details.retryable`). */

@@ -82,16 +82,18 @@ class FileStore {
 }
 
 /**
- * True for an error of the connection (lost, refused, terminated: SQLSTATE class 08 or 57P, a
- * socket error, node-postgres' own "Connection terminated"), not of the statement or of the
- * caller's function.
+ * What a failed statement means (the core's `storeFailure`, as in Python): its SQLSTATE, and
+ * whether node-postgres says the connection failed (no SQLSTATE: a socket error such as
+ * ECONNRESET, or its own "Connection terminated").
  */
-function connectionLost(error) {
+function failure(error) {
   const code = typeof error?.code === "string" ? error.code : "";
-  if (/^[0-9A-Z]{5}$/.test(code)) return code.startsWith("08") || code.startsWith("57P");
-  if (/^E[A-Z]+$/.test(code) && !code.startsWith("E_")) return true; // ECONNRESET, ECONNREFUSED, ...
+  const sqlstate = /^[0-9A-Z]{5}$/.test(code) ? code : null;
   const message = typeof error?.message === "string" ? error.message : "";
-  return /^Connection terminated|connection error|Connection ended/i.test(message);
+  const connection =
+    sqlstate === null &&
+    ((/^E[A-Z]+$/.test(code) && !code.startsWith("E_")) || /^Connection terminated|connection error|Connection ended/i.test(message));
+  return core().storeFailure(sqlstate, connection);
 }
 
 /** A row another writer created first: the update runs again. */
@@ -156,13 +158,11 @@ class PostgresStore {
       await client.query("COMMIT");
       return out;
     } catch (error) {
-      if (error?.code === "55P03") {
-        await client.query("ROLLBACK").catch((e) => (broken = e));
-        core().storeLockTimeout(key, timeout ?? 0);
-      }
-      if (connectionLost(error)) broken = error;
+      const verdict = failure(error);
+      if (verdict === "unavailable") broken = error;
       else await client.query("ROLLBACK").catch((e) => (broken = e));
       if (broken) core().storeUnavailable(operation, key, String(broken?.message ?? broken));
+      if (verdict === "lock_timeout") core().storeLockTimeout(key, timeout ?? 0);
       throw error;
     } finally {
       client.release(broken ?? undefined);

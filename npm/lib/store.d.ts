@@ -13,16 +13,16 @@ export interface StoreAppend {
   appended: boolean;
 }
 
-/** Documents and logs as files under `root`: a key is a path below it (docs/locking.md). */
-export declare class FileStore {
-  constructor(root?: FilePath);
-  /** The directory the keys are paths below. */
-  readonly root: string;
-  /** The file of `key` (checked: `PathUnsafeError`). */
-  path(key: string): string;
+/** What both stores do to a document, the same way (a `FileStore` under its file's lock, a
+ * `PostgresStore` in one transaction that locks the row). */
+export interface DocumentStore {
   /** The document at `key` with its etag (the default document when there is none). */
   read<K extends DocumentKind>(key: string, kind: K): Promise<LoadResult<DocumentOf<K>>>;
-  /** A locked read-merge-validate-write of the file (`updateDocument`). */
+  /**
+   * The change applied by the core (a patch merged with `mergeOptions`, or a function of the
+   * document), validated, and written when it changed; `ifMatch` requires the etag
+   * (`ConflictError`), `timeout` bounds the wait for the lock or row (`LockTimeoutError`).
+   */
   update<K extends DocumentKind>(
     key: string,
     kind: K,
@@ -31,8 +31,9 @@ export declare class FileStore {
     hostOptions?: UpdateOptions,
   ): Promise<FileResult<DocumentOf<K>>>;
   /**
-   * A change the core names applied to the file under its lock (as `PostgresStore.change`):
-   * a writer of the table with its arguments after the document, `""` or `"merge"`.
+   * A change the core names applied to the document at `key`: a writer of the table
+   * (`"fctry_start_step"`, `args` after the document), `""` (replace with `args[0]`) or
+   * `"merge"` (`args` = `[patch, options]`), as `updateFile` takes it.
    */
   change<K extends DocumentKind>(
     key: string,
@@ -41,12 +42,22 @@ export declare class FileStore {
     args?: unknown[],
     hostOptions?: UpdateOptions,
   ): Promise<FileResult<DocumentOf<K>, unknown>>;
+  /** Releases what the store holds (nothing for files; the connections for PostgreSQL). */
+  close(): Promise<void>;
+}
+
+/** Documents and logs as files under `root`: a key is a path below it (docs/locking.md). */
+export interface FileStore extends DocumentStore {}
+export declare class FileStore {
+  constructor(root?: FilePath);
+  /** The directory the keys are paths below. */
+  readonly root: string;
+  /** The file of `key` (checked: `PathUnsafeError`). */
+  path(key: string): string;
   /** Validates `value` as `kind` (`ValidationError`) and appends it to the log's file. */
   append(log: string, kind: DocumentKind, value: unknown): Promise<AppendLineResult>;
   /** The log's records, in order (a torn last line is left out). */
   readLog(log: string): Promise<unknown[]>;
-  /** Nothing to release. */
-  close(): Promise<void>;
 }
 
 /** node-postgres pool options (`connectionString`, `host`, `port`, `max`, ...). */
@@ -65,37 +76,13 @@ export interface PostgresStoreOptions {
 /**
  * Documents and logs in PostgreSQL (docs/store.md): one row per document, updated in one
  * transaction that locks the row for the time of one core crossing; logs as an append-only
- * table with a per-log sequence. Needs the `pg` package.
+ * table with a per-log sequence. A lost connection is `StoreError` with `details.retryable`:
+ * nothing was written. Needs the `pg` package.
  */
+export interface PostgresStore extends DocumentStore {}
 export declare class PostgresStore {
   /** A store whose schema is created or migrated (`StoreError` when it cannot connect). */
   static connect(options?: PostgresStoreOptions): Promise<PostgresStore>;
-  /** The document at `key` with its etag (the default document when there is none). */
-  read<K extends DocumentKind>(key: string, kind: K): Promise<LoadResult<DocumentOf<K>>>;
-  /**
-   * One transaction: the row read and locked, the change applied by the core, validated, and
-   * written when it changed; `ifMatch` requires the row's etag (`ConflictError`). A lost
-   * connection is `StoreError` with `details.retryable`: nothing was written.
-   */
-  update<K extends DocumentKind>(
-    key: string,
-    kind: K,
-    change: StoreChange<DocumentOf<K>>,
-    mergeOptions?: MergeOptions | null,
-    hostOptions?: UpdateOptions,
-  ): Promise<FileResult<DocumentOf<K>>>;
-  /**
-   * A change the core names applied to the document at `key` in one transaction: a writer of
-   * the table (`"fctry_start_step"`, `args` after the document), `""` (replace with
-   * `args[0]`) or `"merge"` (`args` = `[patch, options]`), as `updateFile` takes it.
-   */
-  change<K extends DocumentKind>(
-    key: string,
-    kind: K,
-    change: string,
-    args?: unknown[],
-    hostOptions?: UpdateOptions,
-  ): Promise<FileResult<DocumentOf<K>, unknown>>;
   /** Validates `value` as `kind` and appends it; with `id`, exactly once. */
   append(log: string, kind: DocumentKind, value: unknown, options?: { id?: string | null }): Promise<StoreAppend>;
   /** The log's records after sequence number `after`, in order. */
@@ -111,6 +98,4 @@ export declare class PostgresStore {
     callback: (change: WatchChange) => void,
     options?: { initial?: boolean; onError?(error: unknown): void },
   ): Promise<{ close(): Promise<void> }>;
-  /** Closes the connections. */
-  close(): Promise<void>;
 }

@@ -44,6 +44,7 @@ export const {
   storeMigrations,
   storeKey,
   storeFileKey,
+  storeFailure,
   storeLockTimeout,
   storeUnavailable,
   viewFile,

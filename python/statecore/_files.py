@@ -148,6 +148,12 @@ def _finish(file: str, data: bytes | None, result: FileUpdate[Any]) -> Any:
         warnings.append(_call("corrupt_copy_warning", (copy,)))
     if result["changed"]:
         _atomic.write_atomic(file, result["text"])
+    return outcome(result, warnings, copy)
+
+
+def outcome(result: FileUpdate[Any], warnings: list[Any], copy: str | None) -> Any:
+    """What an update's caller gets of the core's result: the document, its etag, whether it
+    changed, the warnings, the corrupt copy, and the operation's own result or item."""
     out = {
         "document": result["document"],
         "etag": result["etag"],

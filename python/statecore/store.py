@@ -17,6 +17,7 @@ from statecore._generated.root import (
     finish_update,
     load_document,
     log_line,
+    store_failure,
     store_key,
     store_lock_timeout,
     store_migrations,
@@ -312,16 +313,7 @@ class PostgresStore:
                 written = self._run("update", key, kind, text, etag, row[1]).rowcount
             if written != 1:
                 raise _Retry
-        out: FileResult[Any, Any] = {
-            "document": result["document"],
-            "etag": result["etag"],
-            "changed": result["changed"],
-            "warnings": warnings,
-            "corrupt_copy": None,
-        }
-        for extra in ("result", "item"):
-            if extra in result:
-                out[extra] = result[extra]
+        out: FileResult[Any, Any] = _files.outcome(result, warnings, None)
         return out
 
     def watch(
@@ -375,8 +367,9 @@ class PostgresStore:
 
 
 class _Guard:
-    """Turns a lost or refused connection into the core's retryable ``E_STORE`` error (the
-    store connects again on its next operation)."""
+    """Turns a failed statement into what the core's ``store_failure`` says it is: a lost or
+    refused connection the retryable ``E_STORE`` error (the store connects again on its next
+    operation), a row held too long ``E_LOCK_TIMEOUT``; a statement's own error as it is."""
 
     __slots__ = ("_key", "_operation", "_store", "_timeout")
 
@@ -393,9 +386,13 @@ class _Guard:
 
     def __exit__(self, kind: object, error: BaseException | None, tb: object) -> None:
         store = self._store
-        if isinstance(error, store._psycopg.errors.LockNotAvailable):
+        if not isinstance(error, store._psycopg.Error):
+            return
+        lost = isinstance(error, store._psycopg.OperationalError)
+        verdict = store_failure(error.sqlstate, lost)  # the core's rule, as in Node
+        if verdict == "lock_timeout":
             store_lock_timeout(self._key, round((self._timeout or 0) * 1000))
-        if isinstance(error, store._psycopg.OperationalError):
+        if verdict == "unavailable":
             store.close()
             store._conn = None
             store_unavailable(self._operation, self._key, str(error))

@@ -53,6 +53,27 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
+        method: "store_failure",
+        doc: "What a failed statement means to a store, from its SQLSTATE (null: none) and \
+              whether the driver says the connection failed: `lock_timeout` (55P03), \
+              `unavailable` (a lost or refused connection: class 08, 53, 57P, or a connection \
+              error without SQLSTATE; raise `store_unavailable`), else `statement` (the \
+              statement's own error, raised as it is).",
+        params: &[
+            Param::opt_text("sqlstate", Ty::Str),
+            Param::value("connection", Ty::Bool),
+        ],
+        returns: Returns::text(),
+        access: Access::Pure,
+        run: |a| {
+            let connection = a.get(1).as_bool().unwrap_or(false);
+            Ok(Out::Text(
+                store::failure(a.opt_text(0)?, connection).to_owned(),
+            ))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "store_lock_timeout",
         doc: "Raises the `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the \
               row of `key`, locked by another writer's transaction (SQLSTATE 55P03): nothing \

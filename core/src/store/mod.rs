@@ -236,3 +236,23 @@ pub fn file_key(directory: &str, parts: &[&str]) -> Result<String> {
     }
     key(&format!("{base}/{joined}"))
 }
+
+/// What a failed statement means to a store (docs/store.md § Failures), from the error's
+/// SQLSTATE (`None` when the driver gave none) and whether the driver says the connection
+/// failed: `lock_timeout` (55P03: a row held past the update's `timeout`), `unavailable`
+/// (a lost or refused connection: class 08, 53 (resources), 57P (the server shutting down or
+/// ending the session), or a connection error with no SQLSTATE: retryable `E_STORE`), else
+/// `statement` (the statement's own error, raised as the driver gave it).
+pub fn failure(sqlstate: Option<&str>, connection: bool) -> &'static str {
+    match sqlstate {
+        Some("55P03") => "lock_timeout",
+        Some(code)
+            if code.starts_with("08") || code.starts_with("53") || code.starts_with("57P") =>
+        {
+            "unavailable"
+        }
+        Some(_) => "statement",
+        None if connection => "unavailable",
+        None => "statement",
+    }
+}

@@ -276,6 +276,10 @@ def store_file_key(directory: str, parts: Sequence[str]) -> str:
     """The store key of a protocol file: ``directory`` (a key prefix: relative, ``/``-separated; ``""`` or ``.`` for the store's root) joined with the file's place ``parts`` (``[".fctry", "state.json"]``), checked as ``store_key``."""
     return cast("str", _call("store_file_key", (directory, parts)))
 
+def store_failure(sqlstate: str | None, connection: bool) -> str:
+    """What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: ``lock_timeout`` (55P03), ``unavailable`` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise ``store_unavailable``), else ``statement`` (the statement's own error, raised as it is)."""
+    return cast("str", _call("store_failure", (sqlstate, connection)))
+
 def store_lock_timeout(key: str, timeout_ms: float) -> NoReturn:
     """Raises the ``E_LOCK_TIMEOUT`` error of an update that waited ``timeout_ms`` for the row of ``key``, locked by another writer's transaction (SQLSTATE 55P03): nothing was written."""
     _call("store_lock_timeout", (key, timeout_ms))
@@ -338,6 +342,7 @@ __all__ = [
     "schema",
     "serialize",
     "set_value",
+    "store_failure",
     "store_file_key",
     "store_key",
     "store_lock_timeout",
