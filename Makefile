@@ -25,7 +25,10 @@ python:
 wheels: setup python
 	bash scripts/build-wheels.sh
 
-test: build test-generated test-docs test-rust test-node test-browser test-python test-packaging test-fuzz
+# One throwaway PostgreSQL server serves the Node and Python store tests (scripts/with-pg.sh).
+test: build test-generated test-docs test-rust
+	bash scripts/with-pg.sh $(MAKE) --no-print-directory test-node test-browser test-python
+	$(MAKE) --no-print-directory test-packaging test-fuzz
 
 # The docs site (MkDocs, strict) into target/site: open target/site/index.html.
 docs: setup

@@ -73,6 +73,8 @@ log "python bench/hive_bench.py"
 # --- the PostgreSQL store against a hand-written SELECT ... FOR UPDATE (issue 16; docs/store.md) --
 log "python bench/store_bench.py (a throwaway PostgreSQL server, scripts/pg-server.sh)"
 (cd bench && "$root/.venv/bin/python" store_bench.py "${quick[@]}") > "$work/store.md"
+log "node bench/store_bench.mjs"
+node bench/store_bench.mjs "${quick[@]}" >> "$work/store.md"
 
 # --- specify: an index.md of 1,000 gaps updated (issue 13; Node's is in node_bench.mjs) ----------
 log "python bench/specify_bench.py"

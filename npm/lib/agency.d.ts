@@ -3,14 +3,14 @@
 // Types of `statecore/agency`: the protocol's operations on the files of a directory, each
 // as `name` (a Promise) and `nameSync`.
 import type * as C from "./core";
-import type { DocumentFile, FileResult, HelperOptions, LoggedResult } from "./host";
+import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
 export * from "./agency-host";
 
 /** `<worktree>/.agency/state/runner_status.json`. */
 export declare function statusPath(worktree: string): string;
 /** Reads the status file (a missing one reads as the kind's default). */
-export declare function readStatus(worktree: string): Promise<DocumentFile<C.RunnerStatus>>;
+export declare function readStatus(worktree: string, options?: ReaderOptions): Promise<DocumentFile<C.RunnerStatus>>;
 /** Replaces the status file's document (validated; locked, atomic). */
 export declare function writeStatus(worktree: string, document: C.RunnerStatus, options?: HelperOptions): Promise<FileResult<C.RunnerStatus>>;
 /** A function of the status file's document (it returns the new one, or changes it), locked and atomic. */
@@ -18,7 +18,7 @@ export declare function updateStatus(worktree: string, update: (document: C.Runn
 /** A patch merged into the status file (the protocol's merge), locked and atomic. */
 export declare function updateStatus(worktree: string, patch: unknown, options?: HelperOptions): Promise<FileResult<C.RunnerStatus>>;
 /** Reads the status file (a missing one reads as the kind's default). */
-export declare function readStatusSync(worktree: string): DocumentFile<C.RunnerStatus>;
+export declare function readStatusSync(worktree: string, options?: ReaderOptions): DocumentFile<C.RunnerStatus>;
 /** Replaces the status file's document (validated; locked, atomic). */
 export declare function writeStatusSync(worktree: string, document: C.RunnerStatus, options?: HelperOptions): FileResult<C.RunnerStatus>;
 /** A function of the status file's document (it returns the new one, or changes it), locked and atomic. */
@@ -34,6 +34,6 @@ export declare function writeRunnerStatus(worktree: string, update: C.RunnerStat
 /** A runner's milestone on the current document (null: none): `status` and `summary` kept when left out, the details cleared, `updated_at` stamped; `ValidationError` when the result is invalid. On the file of a directory. */
 export declare function writeRunnerStatusSync(worktree: string, update: C.RunnerStatusUpdate, options?: HelperOptions): FileResult<C.RunnerStatus>;
 /** What a reader makes of the status file's bytes (none: no file): `{status, report}`. On the file of a directory. */
-export declare function loadRunnerStatus(worktree: string): Promise<C.RunnerStatusParse>;
+export declare function loadRunnerStatus(worktree: string, options?: ReaderOptions): Promise<C.RunnerStatusParse>;
 /** What a reader makes of the status file's bytes (none: no file): `{status, report}`. On the file of a directory. */
-export declare function loadRunnerStatusSync(worktree: string): C.RunnerStatusParse;
+export declare function loadRunnerStatusSync(worktree: string, options?: ReaderOptions): C.RunnerStatusParse;

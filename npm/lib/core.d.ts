@@ -2082,6 +2082,16 @@ export interface StoreMigration {
   sql: string;
 }
 
+/** Where the event log kept with a document is in a store (docs/store.md § Hive sessions). */
+export interface StoreLogged {
+  /** The log's key, beside the document's. */
+  log: string;
+  /** The kind of each of its records. */
+  record: string;
+  /** The session's name: the name before the document's in its key. */
+  session_id: string;
+}
+
 /** A file the viewer shows: its role, kind, group and (given its bytes) its check. */
 export interface ViewFile {
   /** The path, `/`-separated, without `.` parts. */
@@ -2453,6 +2463,8 @@ export declare function storeMigrations(current?: string | null): StoreMigration
 export declare function storeKey(key: string): string;
 /** The store key of a protocol file: `directory` (a key prefix: relative, `/`-separated; `""` or `.` for the store's root) joined with the file's place `parts` (`[".fctry", "state.json"]`), checked as `store_key`. */
 export declare function storeFileKey(directory: string, parts: string[]): string;
+/** Where the event log of the document of `kind` at `key` is kept, when its kind keeps one (a hive session's `STATE.json`): `{log, record, session_id}`, the log's key beside the document's; null for a kind with no log. `E_ARGUMENT` when the key names no session (`<session>/STATE.json`). */
+export declare function storeLogged<K extends DocumentKind>(key: string, kind: K): StoreLogged | null;
 /** What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: `lock_timeout` (55P03), `unavailable` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise `store_unavailable`), else `statement` (the statement's own error, raised as it is). */
 export declare function storeFailure(sqlstate: string | null | undefined, connection: boolean): string;
 /** Raises the `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the row of `key`, locked by another writer's transaction (SQLSTATE 55P03): nothing was written. */

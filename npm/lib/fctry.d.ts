@@ -3,13 +3,13 @@
 // Types of `statecore/fctry`: the protocol's operations on the files of a directory, each
 // as `name` (a Promise) and `nameSync`.
 import type * as C from "./core";
-import type { DocumentFile, FileResult, HelperOptions, LoggedResult } from "./host";
+import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
 
 /** `<projectDir>/.fctry/state.json`. */
 export declare function statePath(projectDir: string): string;
 /** Reads the state file (a missing one reads as the kind's default). */
-export declare function readState(projectDir: string): Promise<DocumentFile<C.FctryState>>;
+export declare function readState(projectDir: string, options?: ReaderOptions): Promise<DocumentFile<C.FctryState>>;
 /** Replaces the state file's document (validated; locked, atomic). */
 export declare function writeState(projectDir: string, document: C.FctryState, options?: HelperOptions): Promise<FileResult<C.FctryState>>;
 /** A function of the state file's document (it returns the new one, or changes it), locked and atomic. */
@@ -17,7 +17,7 @@ export declare function updateState(projectDir: string, update: (document: C.Fct
 /** A patch merged into the state file (the protocol's merge), locked and atomic. */
 export declare function updateState(projectDir: string, patch: unknown, options?: HelperOptions): Promise<FileResult<C.FctryState>>;
 /** Reads the state file (a missing one reads as the kind's default). */
-export declare function readStateSync(projectDir: string): DocumentFile<C.FctryState>;
+export declare function readStateSync(projectDir: string, options?: ReaderOptions): DocumentFile<C.FctryState>;
 /** Replaces the state file's document (validated; locked, atomic). */
 export declare function writeStateSync(projectDir: string, document: C.FctryState, options?: HelperOptions): FileResult<C.FctryState>;
 /** A function of the state file's document (it returns the new one, or changes it), locked and atomic. */
@@ -27,7 +27,7 @@ export declare function updateStateSync(projectDir: string, patch: unknown, opti
 /** `<projectDir>/.fctry/inbox.json`. */
 export declare function inboxPath(projectDir: string): string;
 /** Reads the inbox file (a missing one reads as the kind's default). */
-export declare function readInbox(projectDir: string): Promise<DocumentFile<C.FctryInbox>>;
+export declare function readInbox(projectDir: string, options?: ReaderOptions): Promise<DocumentFile<C.FctryInbox>>;
 /** Replaces the inbox file's document (validated; locked, atomic). */
 export declare function writeInbox(projectDir: string, document: C.FctryInbox, options?: HelperOptions): Promise<FileResult<C.FctryInbox>>;
 /** A function of the inbox file's document (it returns the new one, or changes it), locked and atomic. */
@@ -35,7 +35,7 @@ export declare function updateInbox(projectDir: string, update: (document: C.Fct
 /** A patch merged into the inbox file (the protocol's merge), locked and atomic. */
 export declare function updateInbox(projectDir: string, patch: unknown, options?: HelperOptions): Promise<FileResult<C.FctryInbox>>;
 /** Reads the inbox file (a missing one reads as the kind's default). */
-export declare function readInboxSync(projectDir: string): DocumentFile<C.FctryInbox>;
+export declare function readInboxSync(projectDir: string, options?: ReaderOptions): DocumentFile<C.FctryInbox>;
 /** Replaces the inbox file's document (validated; locked, atomic). */
 export declare function writeInboxSync(projectDir: string, document: C.FctryInbox, options?: HelperOptions): FileResult<C.FctryInbox>;
 /** A function of the inbox file's document (it returns the new one, or changes it), locked and atomic. */
@@ -55,9 +55,9 @@ export declare function completeStep(projectDir: string, step: C.FctryStep, outp
 /** An agent completes its step: appended once to `completedSteps`, `workflowStep` cleared, its output (at least a summary) stored when given. On the file of a directory. */
 export declare function completeStepSync(projectDir: string, step: C.FctryStep, output?: C.AgentOutput | null, options?: HelperOptions): FileResult<C.FctryState>;
 /** An agent's prerequisites against `completedSteps`: `{ok, agent, command, missing, message, options}` (the seed's numbered "Workflow error" text when missing). On the file of a directory. */
-export declare function checkPrerequisites(projectDir: string, agent: C.FctryAgent, command?: C.FctryCommand | null): Promise<C.PrerequisiteCheck>;
+export declare function checkPrerequisites(projectDir: string, agent: C.FctryAgent, command?: C.FctryCommand | null, options?: ReaderOptions): Promise<C.PrerequisiteCheck>;
 /** An agent's prerequisites against `completedSteps`: `{ok, agent, command, missing, message, options}` (the seed's numbered "Workflow error" text when missing). On the file of a directory. */
-export declare function checkPrerequisitesSync(projectDir: string, agent: C.FctryAgent, command?: C.FctryCommand | null): C.PrerequisiteCheck;
+export declare function checkPrerequisitesSync(projectDir: string, agent: C.FctryAgent, command?: C.FctryCommand | null, options?: ReaderOptions): C.PrerequisiteCheck;
 /** The user chose "Skip": the skip is recorded in `skippedPrerequisites`. On the file of a directory. */
 export declare function skipPrerequisites(projectDir: string, agent: C.FctryAgent, command?: C.FctryCommand | null, options?: HelperOptions): Promise<FileResult<C.FctryState>>;
 /** The user chose "Skip": the skip is recorded in `skippedPrerequisites`. On the file of a directory. */
@@ -87,9 +87,9 @@ export declare function inboxBatch(projectDir: string, event: C.InboxEvent, opti
 /** Applies an event to every pending or processed item it is legal for. On the file of a directory. */
 export declare function inboxBatchSync(projectDir: string, event: C.InboxEvent, options?: HelperOptions): FileResult<C.FctryInbox>;
 /** How many items the inbox holds in each status: `{total, pending, processing, processed, error, incorporated, other}` (`other`: a missing or unknown status). On the file of a directory. */
-export declare function inboxCounts(projectDir: string): Promise<C.InboxCounts>;
+export declare function inboxCounts(projectDir: string, options?: ReaderOptions): Promise<C.InboxCounts>;
 /** How many items the inbox holds in each status: `{total, pending, processing, processed, error, incorporated, other}` (`other`: a missing or unknown status). On the file of a directory. */
-export declare function inboxCountsSync(projectDir: string): C.InboxCounts;
+export declare function inboxCountsSync(projectDir: string, options?: ReaderOptions): C.InboxCounts;
 /** Creates `buildRun` (`runId` `run-{ms}`) from an approved plan. On the file of a directory. */
 export declare function createBuildRun(projectDir: string, plan: C.BuildPlan, options?: HelperOptions): Promise<FileResult<C.FctryState>>;
 /** Creates `buildRun` (`runId` `run-{ms}`) from an approved plan. On the file of a directory. */
@@ -99,13 +99,13 @@ export declare function chunkEvent(projectDir: string, id: number, event: C.Chun
 /** A chunk event: `start`, `complete` or `fail` (retries, then failed and its dependents blocked). On the file of a directory. */
 export declare function chunkEventSync(projectDir: string, id: number, event: C.ChunkEvent, options?: HelperOptions): FileResult<C.FctryState>;
 /** The planned chunks whose dependencies all completed, in plan order. On the file of a directory. */
-export declare function readyChunks(projectDir: string): Promise<number[]>;
+export declare function readyChunks(projectDir: string, options?: ReaderOptions): Promise<number[]>;
 /** The planned chunks whose dependencies all completed, in plan order. On the file of a directory. */
-export declare function readyChunksSync(projectDir: string): number[];
+export declare function readyChunksSync(projectDir: string, options?: ReaderOptions): number[];
 /** The chunk DAG in layers for drawing: `{layers, unplaced}`. On the file of a directory. */
-export declare function dagLayers(projectDir: string): Promise<C.DagLayers>;
+export declare function dagLayers(projectDir: string, options?: ReaderOptions): Promise<C.DagLayers>;
 /** The chunk DAG in layers for drawing: `{layers, unplaced}`. On the file of a directory. */
-export declare function dagLayersSync(projectDir: string): C.DagLayers;
+export declare function dagLayersSync(projectDir: string, options?: ReaderOptions): C.DagLayers;
 /** Pauses a running build with the question it waits on. On the file of a directory. */
 export declare function pauseBuildRun(projectDir: string, question: unknown, options?: HelperOptions): Promise<FileResult<C.FctryState>>;
 /** Pauses a running build with the question it waits on. On the file of a directory. */
@@ -119,14 +119,14 @@ export declare function finishBuildRun(projectDir: string, options?: HelperOptio
 /** Finishes a build whose chunks are all done: all completed, cleared; failures, `partial`. On the file of a directory. */
 export declare function finishBuildRunSync(projectDir: string, options?: HelperOptions): FileResult<C.FctryState>;
 /** What to offer after an interruption: `{offer, completed, remaining, next, changed, options}`. On the file of a directory. */
-export declare function resumePlan(projectDir: string, currentSpecVersion?: string | null): Promise<C.ResumePlan>;
+export declare function resumePlan(projectDir: string, currentSpecVersion?: string | null, options?: ReaderOptions): Promise<C.ResumePlan>;
 /** What to offer after an interruption: `{offer, completed, remaining, next, changed, options}`. On the file of a directory. */
-export declare function resumePlanSync(projectDir: string, currentSpecVersion?: string | null): C.ResumePlan;
+export declare function resumePlanSync(projectDir: string, currentSpecVersion?: string | null, options?: ReaderOptions): C.ResumePlan;
 /** What a status line shows, from any state (odd field types are ignored). On the file of a directory. */
-export declare function statusLine(projectDir: string): Promise<C.StatusLineSummary>;
+export declare function statusLine(projectDir: string, options?: ReaderOptions): Promise<C.StatusLineSummary>;
 /** What a status line shows, from any state (odd field types are ignored). On the file of a directory. */
-export declare function statusLineSync(projectDir: string): C.StatusLineSummary;
+export declare function statusLineSync(projectDir: string, options?: ReaderOptions): C.StatusLineSummary;
 /** The context health indicator: `{isolation, lastCheckpoint}`. On the file of a directory. */
-export declare function contextHealth(projectDir: string, events?: unknown[] | null): Promise<C.ContextHealth>;
+export declare function contextHealth(projectDir: string, events?: unknown[] | null, options?: ReaderOptions): Promise<C.ContextHealth>;
 /** The context health indicator: `{isolation, lastCheckpoint}`. On the file of a directory. */
-export declare function contextHealthSync(projectDir: string, events?: unknown[] | null): C.ContextHealth;
+export declare function contextHealthSync(projectDir: string, events?: unknown[] | null, options?: ReaderOptions): C.ContextHealth;

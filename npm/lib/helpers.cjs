@@ -19,24 +19,31 @@ const capital = (name) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /**
  * `options` without `store`, and the store and key of the file (`parts` below `dir`, a key
- * prefix: `storeFileKey`) when they name one (docs/store.md); `logged`: the file is kept with
- * its event log, which is not in a store yet (`E_OPTIONS`).
+ * prefix: `storeFileKey`) when they name one (docs/store.md).
  */
-function inStore(dir, parts, options, logged = false) {
+function inStore(dir, parts, options) {
   const { store, ...rest } = options ?? {};
   if (store === undefined || store === null) return { rest: options };
   const { FileStore, PostgresStore } = require("./store.cjs");
   if (!(store instanceof FileStore || store instanceof PostgresStore)) {
     throw new TypeError("store must be a FileStore or a PostgresStore");
   }
-  const C = documents.core();
-  if (logged) {
-    throw new C.UsageError(
-      "a hive session's files are not kept in a store yet: its steps write the file and its event log together (docs/store.md § Status); leave out store",
-      { code: "E_OPTIONS", path: "/store", details: { option: "store" } },
-    );
+  return { store, key: documents.core().storeFileKey(String(dir), parts), rest };
+}
+
+/** A reader's options: `store` only (`E_OPTIONS` for any other key). */
+function readerStore(dir, parts, options) {
+  const found = inStore(dir, parts, options);
+  const [extra] = Object.keys(found.store ? found.rest : (options ?? {}));
+  if (extra !== undefined) {
+    const C = documents.core();
+    throw new C.UsageError(`unknown option ${JSON.stringify(extra)}: a reader takes only store (docs/store.md)`, {
+      code: "E_OPTIONS",
+      path: `/${extra}`,
+      details: { option: extra },
+    });
   }
-  return { store, key: C.storeFileKey(String(dir), parts), rest };
+  return found;
 }
 const PARAMS = new Map(OPS.map(([, , op, params]) => [op, params]));
 
@@ -68,11 +75,15 @@ function helpers(module) {
     if (log !== null) {
       // Kept with its event log: read with recovery; written by its steps only.
       define(out, `read${cap}`, function* (io, dir, options) {
+        const { store, key, rest } = inStore(dir, parts, options);
+        if (store) return yield store.read(key, kind, rest);
         return yield* sessions.read(io, at(dir), log, kind, documents.checkOptions("logged", options));
       });
       continue;
     }
-    define(out, `read${cap}`, function* (io, dir) {
+    define(out, `read${cap}`, function* (io, dir, options) {
+      const { store, key } = readerStore(dir, parts, options);
+      if (store) return yield store.read(key, kind);
       return documents.core().loadDocument(kind, yield io.read(at(dir), documents.READ_CAP));
     });
     define(out, `write${cap}`, function* (io, dir, document, options) {
@@ -104,12 +115,16 @@ function helpers(module) {
       const positional = rest.slice(0, params.length);
       const file = at(dir);
       if (mode === "write") {
-        const { store, key, rest: options } = inStore(dir, parts, rest[params.length], log !== null);
+        const { store, key, rest: options } = inStore(dir, parts, rest[params.length]);
         if (store) {
-          const checked = documents.checkOptions("update", options, random ? ["random"] : []);
+          const set = log === null ? "update" : "logged";
+          const checked = documents.checkOptions(set, options, random ? ["random"] : []);
           const { random: drawn, ...hostOptions } = checked;
           return yield store.change(key, kind, op, operationArgs(op, skip, positional, checked), hostOptions);
         }
+      } else {
+        const { store, key } = readerStore(dir, parts, rest[params.length]);
+        if (store) return yield store.query(key, kind, op, operationArgs(op, skip, positional, {}));
       }
       if (log !== null && mode === "write") {
         const options = documents.checkOptions("logged", rest[params.length]);
@@ -133,4 +148,4 @@ function helpers(module) {
   return out;
 }
 
-module.exports = { helpers };
+module.exports = { helpers, inStore };

@@ -1,7 +1,7 @@
 // Types of the hand-written part of `statecore/hive` (npm/lib/hive.cjs), re-exported by the
 // generated lib/hive.d.ts.
-import type { HiveHealth, HiveState, HiveStep, LoggedOptions, Now } from "./core";
-import type { LoggedResult } from "./host";
+import type { HiveHealth, HiveState, HiveStep, Now } from "./core";
+import type { LoggedResult, SessionOptions, Store } from "./host";
 
 /** The document kind of `STATE.json`. */
 export declare const KIND: "hive.state";
@@ -9,10 +9,11 @@ export declare const KIND: "hive.state";
 /**
  * Makes `<sessionsDir>/<sessionId>/` with the session's first event line (`session_created`)
  * and its STATE.json; `E_ARGUMENT` when the session exists or the id is not one path component.
+ * `store`: the session in a store, `sessionsDir` a key prefix (docs/store.md § Hive sessions).
  */
-export declare function createSessionDir(sessionsDir: string, sessionId: string, task: string, options?: LoggedOptions): Promise<LoggedResult<HiveState, HiveStep>>;
+export declare function createSessionDir(sessionsDir: string, sessionId: string, task: string, options?: SessionOptions): Promise<LoggedResult<HiveState, HiveStep>>;
 /** Synchronous `createSessionDir`. */
-export declare function createSessionDirSync(sessionsDir: string, sessionId: string, task: string, options?: LoggedOptions): LoggedResult<HiveState, HiveStep>;
+export declare function createSessionDirSync(sessionsDir: string, sessionId: string, task: string, options?: SessionOptions): LoggedResult<HiveState, HiveStep>;
 
 /** Options of `checkSessions` (checked: a misspelt key is `E_OPTIONS`). */
 export interface CheckSessionsOptions {
@@ -22,6 +23,8 @@ export interface CheckSessionsOptions {
   timeoutMs?: number | null;
   /** How long to wait for a session's lock when its state must be rebuilt, in ms. */
   timeout?: number | null;
+  /** The sessions under the key prefix `sessionsDir` of this store instead (async only). */
+  store?: Store;
 }
 
 /** One session's health, or why it could not be read. */

@@ -17,7 +17,9 @@ const documents = require("./documents.cjs");
 const sessions = require("./sessions.cjs");
 const { HELPERS } = require("./tables.cjs");
 const { resolvePath } = require("./paths.cjs");
-const ops = require("./helpers.cjs").helpers("hive");
+const { helpers, inStore } = require("./helpers.cjs");
+
+const ops = helpers("hive");
 
 const [[, KIND, [STATE_FILE], , LOG_FILE]] = HELPERS.hive.files;
 /** The document kind of `STATE.json`. */
@@ -29,9 +31,14 @@ ops.KIND = KIND;
  * refused when the session exists (a state or a log).
  */
 define(ops, "createSessionDir", function* (io, sessionsDir, sessionId, task, options) {
-  const checked = documents.checkOptions("logged", options);
+  const { store, ...rest } = options ?? {};
+  const checked = documents.checkOptions("logged", rest);
   const C = documents.core();
   C.hive.checkSessionId(String(sessionId)); // E_ARGUMENT unless one path component
+  if (store !== undefined && store !== null) {
+    const { key } = inStore(sessionsDir, [String(sessionId), STATE_FILE], { store });
+    return yield store.change(key, KIND, "hive_create_session", [task, checked.now ?? null], checked);
+  }
   const dir = path.join(resolvePath(sessionsDir, "directory"), String(sessionId));
   yield io.mkdir(dir);
   const args = [task, checked.now ?? null];
@@ -51,9 +58,12 @@ const readdir = {
  * (`timeout`: how long to wait for it).
  */
 define(ops, "checkSessions", function* (io, sessionsDir, options = {}) {
-  const { timeoutMs = null, ...rest } = options ?? {};
+  const { timeoutMs = null, store, ...rest } = options ?? {};
   const { now = null, timeout } = documents.checkOptions("logged", rest);
   const C = documents.core();
+  if (store !== undefined && store !== null) {
+    return yield checkStored(store, String(sessionsDir), { now, timeout, timeoutMs });
+  }
   const root = resolvePath(sessionsDir, "directory");
   const entries = yield sessions.variant(io, readdir)(root);
   const out = [];
@@ -71,5 +81,32 @@ define(ops, "checkSessions", function* (io, sessionsDir, options = {}) {
   }
   return out;
 });
+
+/** `checkSessions` of the sessions under the key prefix `prefix` of `store`. */
+async function checkStored(store, prefix, { now, timeout, timeoutMs }) {
+  const C = documents.core();
+  const { FileStore } = require("./store.cjs");
+  inStore(prefix, [STATE_FILE], { store }); // a store of either class
+  const base = C.storeFileKey(prefix, [STATE_FILE]).slice(0, -STATE_FILE.length); // "" or ".../"
+  if (store instanceof FileStore) {
+    return ops.checkSessions(path.join(store.root, ...base.split("/")), { now, timeout, timeoutMs });
+  }
+  const names = new Set();
+  for (const key of await store.keys(base)) {
+    const [name, file, more] = key.slice(base.length).split("/");
+    if (more === undefined && (file === STATE_FILE || file === LOG_FILE)) names.add(name);
+  }
+  const out = [];
+  for (const name of [...names].sort()) {
+    try {
+      const read = await store.read(`${base}${name}/${STATE_FILE}`, KIND, { timeout });
+      out.push({ session: name, health: C.hive.checkWorkerHealth(read.document, now, timeoutMs) });
+    } catch (error) {
+      if (!(error instanceof C.StatecoreError)) throw error;
+      out.push({ session: name, error: { code: error.code, message: error.message } });
+    }
+  }
+  return out;
+}
 
 module.exports = ops;

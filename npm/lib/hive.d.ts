@@ -3,57 +3,57 @@
 // Types of `statecore/hive`: the protocol's operations on the files of a directory, each
 // as `name` (a Promise) and `nameSync`.
 import type * as C from "./core";
-import type { DocumentFile, FileResult, HelperOptions, LoggedResult } from "./host";
+import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
 export * from "./hive-host";
 
 /** `<sessionDir>/STATE.json`. */
 export declare function statePath(sessionDir: string): string;
 /** Reads the state file; when it is missing, unreadable or behind `EVENTS.jsonl`, rebuilds it from the log under the lock (keeping a `.corrupt-` copy) and writes it. */
-export declare function readState(sessionDir: string, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState>>;
+export declare function readState(sessionDir: string, options?: SessionOptions): Promise<LoggedResult<C.HiveState>>;
 /** Reads the state file; when it is missing, unreadable or behind `EVENTS.jsonl`, rebuilds it from the log under the lock (keeping a `.corrupt-` copy) and writes it. */
-export declare function readStateSync(sessionDir: string, options?: C.LoggedOptions): LoggedResult<C.HiveState>;
+export declare function readStateSync(sessionDir: string, options?: SessionOptions): LoggedResult<C.HiveState>;
 /** Merges `updates` into the state (`deep` by default, lists replaced; `shallow`: top level), checks a phase change on the machine, sets `updated_at` and `last_heartbeat`, validates; returns it with its `state_updated` event line (`agent`: who, `queen` by default). On the file of a directory. */
-export declare function updateState(sessionDir: string, updates: { [key: string]: unknown }, strategy?: C.HiveMergeStrategy | null, agent?: string | null, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function updateState(sessionDir: string, updates: { [key: string]: unknown }, strategy?: C.HiveMergeStrategy | null, agent?: string | null, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** Merges `updates` into the state (`deep` by default, lists replaced; `shallow`: top level), checks a phase change on the machine, sets `updated_at` and `last_heartbeat`, validates; returns it with its `state_updated` event line (`agent`: who, `queen` by default). On the file of a directory. */
-export declare function updateStateSync(sessionDir: string, updates: { [key: string]: unknown }, strategy?: C.HiveMergeStrategy | null, agent?: string | null, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function updateStateSync(sessionDir: string, updates: { [key: string]: unknown }, strategy?: C.HiveMergeStrategy | null, agent?: string | null, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** Moves the session to the next phase (or to `failed`), stamping its `phase_transitions` time; a skip or a move back is `E_TRANSITION`. Returns the state and its `phase_changed` event line. On the file of a directory. */
-export declare function changePhase(sessionDir: string, phase: C.HivePhase, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function changePhase(sessionDir: string, phase: C.HivePhase, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** Moves the session to the next phase (or to `failed`), stamping its `phase_transitions` time; a skip or a move back is `E_TRANSITION`. Returns the state and its `phase_changed` event line. On the file of a directory. */
-export declare function changePhaseSync(sessionDir: string, phase: C.HivePhase, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function changePhaseSync(sessionDir: string, phase: C.HivePhase, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** The active workers to flag at `now`: no heartbeat for `timeout_ms` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. On the file of a directory. */
-export declare function checkWorkerHealth(sessionDir: string, timeoutMs?: number | null): Promise<C.HiveHealth>;
+export declare function checkWorkerHealth(sessionDir: string, timeoutMs?: number | null, options?: ReaderOptions): Promise<C.HiveHealth>;
 /** The active workers to flag at `now`: no heartbeat for `timeout_ms` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. On the file of a directory. */
-export declare function checkWorkerHealthSync(sessionDir: string, timeoutMs?: number | null): C.HiveHealth;
+export declare function checkWorkerHealthSync(sessionDir: string, timeoutMs?: number | null, options?: ReaderOptions): C.HiveHealth;
 /** Applies any event line (a `hive.event`) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line. On the file of a directory. */
-export declare function applyEvent(sessionDir: string, event: C.HiveEvent, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function applyEvent(sessionDir: string, event: C.HiveEvent, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** Applies any event line (a `hive.event`) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line. On the file of a directory. */
-export declare function applyEventSync(sessionDir: string, event: C.HiveEvent, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function applyEventSync(sessionDir: string, event: C.HiveEvent, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** The queen plans workers (`[{name, task, focus_areas}]`): each is added to `workers_planned` with a planned worker state; `rationale` becomes the queen's `worker_selection_rationale`. Event `workers_planned`. On the file of a directory. */
-export declare function planWorkers(sessionDir: string, workers: C.HiveWorkerPlan[], rationale?: string | null, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function planWorkers(sessionDir: string, workers: C.HiveWorkerPlan[], rationale?: string | null, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** The queen plans workers (`[{name, task, focus_areas}]`): each is added to `workers_planned` with a planned worker state; `rationale` becomes the queen's `worker_selection_rationale`. Event `workers_planned`. On the file of a directory. */
-export declare function planWorkersSync(sessionDir: string, workers: C.HiveWorkerPlan[], rationale?: string | null, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function planWorkersSync(sessionDir: string, workers: C.HiveWorkerPlan[], rationale?: string | null, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** The queen tries to spawn a planned worker: status `spawning`, its `spawn_attempts` count up by one. Event `spawn_attempted`. On the file of a directory. */
-export declare function recordSpawnAttempt(sessionDir: string, worker: string, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function recordSpawnAttempt(sessionDir: string, worker: string, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** The queen tries to spawn a planned worker: status `spawning`, its `spawn_attempts` count up by one. Event `spawn_attempted`. On the file of a directory. */
-export declare function recordSpawnAttemptSync(sessionDir: string, worker: string, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function recordSpawnAttemptSync(sessionDir: string, worker: string, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** A planned worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. Event `worker_spawned` by the worker. On the file of a directory. */
-export declare function spawnWorker(sessionDir: string, worker: string, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function spawnWorker(sessionDir: string, worker: string, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** A planned worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. Event `worker_spawned` by the worker. On the file of a directory. */
-export declare function spawnWorkerSync(sessionDir: string, worker: string, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function spawnWorkerSync(sessionDir: string, worker: string, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** An active worker is alive: its `last_heartbeat`. Event `worker_heartbeat` by the worker. On the file of a directory. */
-export declare function heartbeat(sessionDir: string, worker: string, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function heartbeat(sessionDir: string, worker: string, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** An active worker is alive: its `last_heartbeat`. Event `worker_heartbeat` by the worker. On the file of a directory. */
-export declare function heartbeatSync(sessionDir: string, worker: string, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function heartbeatSync(sessionDir: string, worker: string, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** An active worker's progress: the `metrics` and `protocol_compliance` fields given are set, with its `last_update` and `last_heartbeat`. Event `worker_progress`. On the file of a directory. */
-export declare function recordProgress(sessionDir: string, worker: string, progress: C.HiveWorkerProgress, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function recordProgress(sessionDir: string, worker: string, progress: C.HiveWorkerProgress, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** An active worker's progress: the `metrics` and `protocol_compliance` fields given are set, with its `last_update` and `last_heartbeat`. Event `worker_progress`. On the file of a directory. */
-export declare function recordProgressSync(sessionDir: string, worker: string, progress: C.HiveWorkerProgress, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function recordProgressSync(sessionDir: string, worker: string, progress: C.HiveWorkerProgress, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** An active worker finished with its `outputs` (merged into its outputs; one must hold something) and optional `metrics`: status `completed`, moved from active to completed, `completion_logged`, its time worked. Event `worker_completed`. On the file of a directory. */
-export declare function completeWorker(sessionDir: string, worker: string, outputs: C.HiveWorkerOutputs, metrics?: C.HiveWorkerMetrics | null, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function completeWorker(sessionDir: string, worker: string, outputs: C.HiveWorkerOutputs, metrics?: C.HiveWorkerMetrics | null, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** An active worker finished with its `outputs` (merged into its outputs; one must hold something) and optional `metrics`: status `completed`, moved from active to completed, `completion_logged`, its time worked. Event `worker_completed`. On the file of a directory. */
-export declare function completeWorkerSync(sessionDir: string, worker: string, outputs: C.HiveWorkerOutputs, metrics?: C.HiveWorkerMetrics | null, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function completeWorkerSync(sessionDir: string, worker: string, outputs: C.HiveWorkerOutputs, metrics?: C.HiveWorkerMetrics | null, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
 /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). On the file of a directory. */
-export declare function failWorker(sessionDir: string, worker: string, error: string | C.HiveWorkerError, agent?: string | null, options?: C.LoggedOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+export declare function failWorker(sessionDir: string, worker: string, error: string | C.HiveWorkerError, agent?: string | null, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). On the file of a directory. */
-export declare function failWorkerSync(sessionDir: string, worker: string, error: string | C.HiveWorkerError, agent?: string | null, options?: C.LoggedOptions): LoggedResult<C.HiveState, C.HiveStep>;
+export declare function failWorkerSync(sessionDir: string, worker: string, error: string | C.HiveWorkerError, agent?: string | null, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;

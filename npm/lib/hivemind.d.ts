@@ -3,14 +3,14 @@
 // Types of `statecore/hivemind`: the protocol's operations on the files of a directory, each
 // as `name` (a Promise) and `nameSync`.
 import type * as C from "./core";
-import type { DocumentFile, FileResult, HelperOptions, LoggedResult } from "./host";
+import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
 export * from "./hivemind-watch";
 
 /** `<projectDir>/workspace/state.json`. */
 export declare function statePath(projectDir: string): string;
 /** Reads the state file (a missing one reads as the kind's default). */
-export declare function readState(projectDir: string): Promise<DocumentFile<C.HivemindState>>;
+export declare function readState(projectDir: string, options?: ReaderOptions): Promise<DocumentFile<C.HivemindState>>;
 /** Replaces the state file's document (validated; locked, atomic). */
 export declare function writeState(projectDir: string, document: C.HivemindState, options?: HelperOptions): Promise<FileResult<C.HivemindState>>;
 /** A function of the state file's document (it returns the new one, or changes it), locked and atomic. */
@@ -18,7 +18,7 @@ export declare function updateState(projectDir: string, update: (document: C.Hiv
 /** A patch merged into the state file (the protocol's merge), locked and atomic. */
 export declare function updateState(projectDir: string, patch: unknown, options?: HelperOptions): Promise<FileResult<C.HivemindState>>;
 /** Reads the state file (a missing one reads as the kind's default). */
-export declare function readStateSync(projectDir: string): DocumentFile<C.HivemindState>;
+export declare function readStateSync(projectDir: string, options?: ReaderOptions): DocumentFile<C.HivemindState>;
 /** Replaces the state file's document (validated; locked, atomic). */
 export declare function writeStateSync(projectDir: string, document: C.HivemindState, options?: HelperOptions): FileResult<C.HivemindState>;
 /** A function of the state file's document (it returns the new one, or changes it), locked and atomic. */

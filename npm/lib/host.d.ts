@@ -41,14 +41,29 @@ export type LoggedResult<D = Json, R = never> = FileResult<D, R> & {
   recovered: Omit<import("./core").HiveRecovered, "state" | "warnings"> | null;
 };
 
+/** A document store (docs/store.md). */
+export type Store = import("./store").FileStore | import("./store").PostgresStore;
+
 /** Options of a locked update (checked: a misspelt key is a `UsageError` `E_OPTIONS`). */
 export type HelperOptions = UpdateOptions & {
   /**
    * Keep the file's document in this store instead (docs/store.md): the directory argument is
-   * then a key prefix (`storeFileKey`). Async helpers only; not for a hive session's files.
+   * then a key prefix (`storeFileKey`). Async helpers only.
    */
-  store?: import("./store").FileStore | import("./store").PostgresStore;
+  store?: Store;
 };
+
+/** Options of a reader helper (checked: any other key is `E_OPTIONS`). */
+export interface ReaderOptions {
+  /** Read the file's document from this store instead, the directory a key prefix (async only). */
+  store?: Store;
+}
+
+/**
+ * Options of a step or a read of a file kept with its event log (a hive session's): the
+ * core's, and the store the session is kept in (docs/store.md § Hive sessions; async only).
+ */
+export type SessionOptions = import("./core").LoggedOptions & { store?: Store };
 
 /** The host options of `updateDocument`: a helper's, and `bigint` (BigInt results). */
 export type DocumentUpdateOptions = UpdateOptions & ReadOptions;

@@ -3,14 +3,14 @@
 // Types of `statecore/specify`: the protocol's operations on the files of a directory, each
 // as `name` (a Promise) and `nameSync`.
 import type * as C from "./core";
-import type { DocumentFile, FileResult, HelperOptions, LoggedResult } from "./host";
+import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
 export * from "./specify-host";
 
 /** `<featureDir>/.workflow/index.md`. */
 export declare function indexPath(featureDir: string): string;
 /** Reads the index file (a missing one reads as the kind's default). */
-export declare function readIndex(featureDir: string): Promise<DocumentFile<C.SpecifyIndex>>;
+export declare function readIndex(featureDir: string, options?: ReaderOptions): Promise<DocumentFile<C.SpecifyIndex>>;
 /** Replaces the index file's document (validated; locked, atomic). */
 export declare function writeIndex(featureDir: string, document: C.SpecifyIndex, options?: HelperOptions): Promise<FileResult<C.SpecifyIndex>>;
 /** A function of the index file's document (it returns the new one, or changes it), locked and atomic. */
@@ -18,7 +18,7 @@ export declare function updateIndex(featureDir: string, update: (document: C.Spe
 /** A patch merged into the index file (the protocol's merge), locked and atomic. */
 export declare function updateIndex(featureDir: string, patch: unknown, options?: HelperOptions): Promise<FileResult<C.SpecifyIndex>>;
 /** Reads the index file (a missing one reads as the kind's default). */
-export declare function readIndexSync(featureDir: string): DocumentFile<C.SpecifyIndex>;
+export declare function readIndexSync(featureDir: string, options?: ReaderOptions): DocumentFile<C.SpecifyIndex>;
 /** Replaces the index file's document (validated; locked, atomic). */
 export declare function writeIndexSync(featureDir: string, document: C.SpecifyIndex, options?: HelperOptions): FileResult<C.SpecifyIndex>;
 /** A function of the index file's document (it returns the new one, or changes it), locked and atomic. */
@@ -54,18 +54,18 @@ export declare function endIteration(featureDir: string, options?: HelperOptions
 /** Ends an iteration: stale counts of the open blocking gaps and of the loop, then the termination check (`success` completes the loop, `max_iterations` terminates it, otherwise the next iteration). Returns `{index, changed, termination}`. On the file of a directory. */
 export declare function endIterationSync(featureDir: string, options?: HelperOptions): FileResult<C.SpecifyIndex, C.SpecifyIterationEnded>;
 /** The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. On the file of a directory. */
-export declare function queueOrder(featureDir: string): Promise<C.SpecifyGap[]>;
+export declare function queueOrder(featureDir: string, options?: ReaderOptions): Promise<C.SpecifyGap[]>;
 /** The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. On the file of a directory. */
-export declare function queueOrderSync(featureDir: string): C.SpecifyGap[];
+export declare function queueOrderSync(featureDir: string, options?: ReaderOptions): C.SpecifyGap[];
 /** The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids `C{iteration}.{n}`. On the file of a directory. */
-export declare function nextClarifications(featureDir: string): Promise<C.SpecifyClarification[]>;
+export declare function nextClarifications(featureDir: string, options?: ReaderOptions): Promise<C.SpecifyClarification[]>;
 /** The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids `C{iteration}.{n}`. On the file of a directory. */
-export declare function nextClarificationsSync(featureDir: string): C.SpecifyClarification[];
+export declare function nextClarificationsSync(featureDir: string, options?: ReaderOptions): C.SpecifyClarification[];
 /** The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. On the file of a directory. */
-export declare function checkTermination(featureDir: string): Promise<C.SpecifyTermination>;
+export declare function checkTermination(featureDir: string, options?: ReaderOptions): Promise<C.SpecifyTermination>;
 /** The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. On the file of a directory. */
-export declare function checkTerminationSync(featureDir: string): C.SpecifyTermination;
+export declare function checkTerminationSync(featureDir: string, options?: ReaderOptions): C.SpecifyTermination;
 /** Where the workflow resumes, by its loop status. On the file of a directory. */
-export declare function resumePoint(featureDir: string): Promise<C.SpecifyResume>;
+export declare function resumePoint(featureDir: string, options?: ReaderOptions): Promise<C.SpecifyResume>;
 /** Where the workflow resumes, by its loop status. On the file of a directory. */
-export declare function resumePointSync(featureDir: string): C.SpecifyResume;
+export declare function resumePointSync(featureDir: string, options?: ReaderOptions): C.SpecifyResume;

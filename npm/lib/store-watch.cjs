@@ -2,13 +2,25 @@
 /**
  * `PostgresStore.watch` (docs/store.md § Watching): each change of a document or log under a
  * key prefix, read and checked as its kind, woken by the store's `pg_notify` triggers
- * (`LISTEN statecore`) on a connection of the watcher's own. What a row's text is is the
+ * (`LISTEN statecore`) on a connection of the watcher's own; a lost connection is reported
+ * (`E_STORE`) and made again, and what changed meanwhile reported. What a row's text is is the
  * core's (`watchTarget`, `watchRead`): a change reported here is the same `WatchChange` a
  * file watcher reports. The Python twin is python/statecore/_store_watch.py.
  */
 const documents = require("./documents.cjs");
 
 const core = () => documents.core();
+
+/**
+ * The waits before each attempt to connect again after the connection was lost, in ms (the
+ * last one repeats until it connects or is closed).
+ */
+const RECONNECT_MS = [100, 200, 500, 1000, 2000, 5000];
+
+/** The watcher's connection's `application_name` (as `pg_stat_activity` shows it). */
+const APPLICATION = "statecore watch";
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Watches `store`'s rows under `prefix` (of `kind` only, when given) and calls
@@ -19,12 +31,13 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
   if (typeof callback !== "function") throw new TypeError("watch: callback must be a function");
   const { initial = true, onError } = options ?? {};
   const { Client } = require("pg");
-  const client = new Client(store.options);
+  const { failure } = require("./store.cjs");
   const sql = store.schema.statements;
-  const run = (name, ...params) => client.query(sql[name], params);
   const seen = new Map(); // key -> {target, etag, seq, line}
+  let client = null; // null while the connection is lost
   let closed = false;
   let queue = Promise.resolve();
+  const run = (name, ...params) => client.query(sql[name], params);
 
   const fail = (error) => {
     if (typeof onError === "function") {
@@ -70,15 +83,31 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
     if (report && answer.action === "report" && answer.change) callback(answer.change);
   };
 
-  /** Runs `job` after every earlier one; what it throws goes to `onError`. */
+  /** Runs `job`; a lost connection is handled as one, anything else goes to `onError`. */
+  const guarded = async (job) => {
+    try {
+      await job();
+    } catch (error) {
+      if (failure(error) !== "unavailable") fail(error);
+      else lost(client, error);
+    }
+  };
+
+  /** Runs `job` after every earlier one, unless closed or the connection is lost. */
   const enqueue = (job) => {
-    queue = queue.then(() => (closed ? undefined : job())).catch(fail);
+    queue = queue.then(() => (closed || client === null ? undefined : guarded(job)));
     return queue;
   };
 
-  await client.connect();
-  client.on("error", fail);
-  client.on("notification", (note) => {
+  /** Reads every document and log under the prefix, reporting each that changed (`report`). */
+  const sync = async (report) => {
+    const documentsNow = await run("list_documents", prefix);
+    const logsNow = await run("list_logs", prefix);
+    for (const { key } of documentsNow.rows) await guarded(() => readDocument(key, report));
+    for (const { log } of logsNow.rows) await guarded(() => readLog(log, report));
+  };
+
+  const notified = (note) => {
     let payload;
     try {
       payload = JSON.parse(note.payload ?? "{}");
@@ -88,12 +117,58 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
     }
     if (typeof payload.key === "string") enqueue(() => readDocument(payload.key, true));
     else if (typeof payload.log === "string") enqueue(() => readLog(payload.log, true));
-  });
-  await run("listen");
-  const documentsNow = await run("list_documents", prefix);
-  const logsNow = await run("list_logs", prefix);
-  for (const { key } of documentsNow.rows) enqueue(() => readDocument(key, initial));
-  for (const { log } of logsNow.rows) enqueue(() => readLog(log, initial));
+  };
+
+  /** A connection of the watcher's own that listens (before anything is read). */
+  const connect = async () => {
+    const next = new Client({ ...store.options, application_name: APPLICATION });
+    next.on("error", (error) => lost(next, error));
+    next.on("end", () => lost(next, new Error("Connection ended")));
+    next.on("notification", notified);
+    try {
+      await next.connect();
+      await next.query(sql.listen);
+    } catch (error) {
+      next.removeAllListeners();
+      next.on("error", () => {});
+      await next.end().catch(() => {});
+      throw error;
+    }
+    client = next;
+  };
+
+  /**
+   * The connection `which` was lost: reported (the core's retryable `E_STORE`), then made
+   * again after `RECONNECT_MS`, and what changed meanwhile reported.
+   */
+  function lost(which, error) {
+    if (closed || which === null || which !== client) return;
+    client = null;
+    which.removeAllListeners();
+    which.on("error", () => {});
+    which.end().catch(() => {});
+    try {
+      core().storeUnavailable("watch", prefix, String(error?.message ?? error));
+    } catch (unavailable) {
+      fail(unavailable);
+    }
+    queue = queue.then(async () => {
+      for (let attempt = 0; !closed && client === null; attempt++) {
+        await sleep(RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)]);
+        if (closed) return;
+        try {
+          await connect();
+          await sync(true);
+        } catch (failed) {
+          if (failure(failed) !== "unavailable") fail(failed);
+          if (client !== null) lost(client, failed);
+        }
+      }
+    });
+  }
+
+  await connect();
+  await sync(initial);
   await queue;
 
   return {
@@ -101,7 +176,13 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
     async close() {
       closed = true;
       await queue;
-      await client.end();
+      const last = client;
+      client = null;
+      if (last) {
+        last.removeAllListeners();
+        last.on("error", () => {});
+        await last.end().catch(() => {});
+      }
     },
   };
 }

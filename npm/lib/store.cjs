@@ -12,7 +12,10 @@ const fs = require("node:fs");
 const path = require("node:path");
 const documents = require("./documents.cjs");
 const logs = require("./logs.cjs");
+const sessions = require("./sessions.cjs");
+const storeSessions = require("./store-sessions.cjs");
 const { runAsync, ASYNC } = require("./steps.cjs");
+const { LOGS } = require("./tables.cjs");
 
 /** How many times an update that lost a race to create a row is tried again. */
 const CREATE_RETRIES = 8;
@@ -42,9 +45,31 @@ class FileStore {
     return path.join(this.root, ...core().storeKey(key).split("/"));
   }
 
-  /** The document at `key` with its etag (the default document when there is none). */
-  async read(key, kind) {
-    return documents.readDocument(this.path(key), kind);
+  /**
+   * The document at `key` with its etag (the default document when there is none); a hive
+   * session's state as `readState` reads it, rebuilt from its log when behind (`options`:
+   * `{timeout}` of the lock that takes; other reads take no lock).
+   */
+  async read(key, kind, options = {}) {
+    const file = this.path(key);
+    if (kind in LOGS) {
+      const checked = documents.checkOptions("logged", options);
+      return runAsync(sessions.read(ASYNC, file, LOGS[kind], kind, checked));
+    }
+    return documents.readDocument(file, kind);
+  }
+
+  /** A reader of the table (`"fctry_context_health"`) on the document at `key`, `args` after it. */
+  async query(key, kind, op, args = []) {
+    const file = this.path(key);
+    if (kind in LOGS) {
+      const read = await runAsync(sessions.read(ASYNC, file, LOGS[kind], kind, {}));
+      return core().queryFile(kind, op, read[sessions.TEXT], args);
+    }
+    const bytes = await runAsync((function* () {
+      return yield ASYNC.read(file, documents.READ_CAP);
+    })());
+    return core().queryFile(kind, op, bytes, args);
   }
 
   /** A locked read-merge-validate-write of the file (`updateDocument`). */
@@ -60,6 +85,11 @@ class FileStore {
    */
   async change(key, kind, change, args = [], hostOptions = {}) {
     const file = this.path(key);
+    if (kind in LOGS) {
+      const options = documents.checkOptions("logged", hostOptions);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      return runAsync(sessions.step(ASYNC, file, LOGS[kind], kind, change, args, options));
+    }
     const options = documents.checkOptions("update", hostOptions);
     return runAsync(documents.inDirectory(ASYNC, file, documents.update(ASYNC, file, kind, change, args, options)));
   }
@@ -98,6 +128,12 @@ function failure(error) {
 
 /** A row another writer created first: the update runs again. */
 class Retry extends Error {}
+
+/** What an update's caller gets of the core's result. */
+function outcome(result) {
+  const { text: _text, corrupt: _corrupt, warnings, ...rest } = result;
+  return { ...rest, warnings: [...warnings], corruptCopy: null };
+}
 
 /**
  * Documents and logs in PostgreSQL (docs/store.md): one row per document, updated in one
@@ -150,7 +186,8 @@ class PostgresStore {
     } catch (error) {
       core().storeUnavailable(operation, key, String(error?.message ?? error));
     }
-    const run = (name, ...params) => client.query(this.schema.statements[name], params);
+    // Named: each connection parses and plans a statement once (node-postgres prepares it).
+    const run = (name, ...params) => client.query({ name: `statecore_${name}`, text: this.schema.statements[name], values: params });
     let broken = null;
     try {
       await client.query("BEGIN");
@@ -169,6 +206,19 @@ class PostgresStore {
     }
   }
 
+  /**
+   * Runs the statement `name` of the schema on its own (no transaction: one round trip),
+   * named so that each connection prepares it once; a lost connection is `E_STORE`.
+   */
+  async statement(operation, key, name, ...params) {
+    try {
+      return await this.pool.query({ name: `statecore_${name}`, text: this.schema.statements[name], values: params });
+    } catch (error) {
+      if (failure(error) === "unavailable") core().storeUnavailable(operation, key, String(error?.message ?? error));
+      throw error;
+    }
+  }
+
   /** Creates or migrates the schema, one migrator at a time (an advisory lock). */
   async migrate() {
     await this.transaction("migrate", "schema", async (run, client) => {
@@ -182,11 +232,42 @@ class PostgresStore {
     });
   }
 
-  /** The document at `key` with its etag (the default document when there is none). */
-  async read(key, kind) {
+  /**
+   * The document at `key` with its etag (the default document when there is none); a hive
+   * session's state as `readState` reads it, rebuilt from its log when behind (`options`:
+   * `{timeout}`, ms to wait for its row then).
+   */
+  async read(key, kind, options = {}) {
     key = core().storeKey(key);
-    const { rows } = await this.transaction("read", key, (run) => run("read", key));
-    return core().loadDocument(kind, rows.length ? rows[0].text : null);
+    if (kind in LOGS) {
+      const checked = documents.checkOptions("logged", options);
+      return (await storeSessions.read(this, key, kind, checked)).answer;
+    }
+    return core().loadDocument(kind, await this.#text(key));
+  }
+
+  /** The text of the row at `key` (checked), null when there is none. */
+  async #text(key) {
+    const { rows } = await this.statement("read", key, "read", key);
+    return rows.length ? rows[0].text : null;
+  }
+
+  /** A reader of the table (`"fctry_context_health"`) on the document at `key`, `args` after it. */
+  async query(key, kind, op, args = []) {
+    key = core().storeKey(key);
+    if (kind in LOGS) {
+      return core().queryFile(kind, op, (await storeSessions.read(this, key, kind, {})).text, args);
+    }
+    return core().queryFile(kind, op, await this.#text(key), args);
+  }
+
+  /** The keys of the documents and logs that start with `prefix`, in order (for the helpers). */
+  async keys(prefix) {
+    const found = [
+      ...(await this.statement("list", prefix, "list_documents", prefix)).rows.map((r) => r.key),
+      ...(await this.statement("list", prefix, "list_logs", prefix)).rows.map((r) => r.log),
+    ];
+    return [...new Set(found)].sort();
   }
 
   /**
@@ -210,6 +291,10 @@ class PostgresStore {
    * with `args[0]`) or `"merge"` (`args` = `[patch, options]`), as `updateFile` takes it.
    */
   async change(key, kind, change, args = [], hostOptions = {}) {
+    if (kind in LOGS) {
+      const options = documents.checkOptions("logged", hostOptions);
+      return (await storeSessions.step(this, core().storeKey(key), kind, String(change), args, options)).answer;
+    }
     return this.#transact(key, kind, String(change), args, hostOptions);
   }
 
@@ -217,6 +302,10 @@ class PostgresStore {
   async #transact(key, kind, change, args, hostOptions) {
     key = core().storeKey(key);
     const { ifMatch = null, now = null, reset = false, timeout = null } = documents.checkOptions("update", hostOptions);
+    if (timeout === null && typeof change !== "function") {
+      const done = await this.#optimistic(key, kind, change, args, { ifMatch, now, reset });
+      if (done !== null) return done;
+    }
     for (let attempt = 0; attempt < CREATE_RETRIES; attempt++) {
       try {
         return await this.transaction(
@@ -233,6 +322,27 @@ class PostgresStore {
       }
     }
     return core().storeUnavailable("update", key, "the row was created and removed again meanwhile");
+  }
+
+  /**
+   * The update without a transaction (docs/store.md § Updates): the row read, one crossing,
+   * and the row written on the condition that its etag is still the one read (a
+   * compare-and-swap: two statements, no lock held between them). Null when another writer
+   * changed or created the row meanwhile, or when an unreadable row's text must be kept
+   * first: the locked transaction then runs.
+   */
+  async #optimistic(key, kind, change, args, { ifMatch, now, reset }) {
+    const { rows } = await this.statement("update", key, "read", key);
+    const row = rows.length ? rows[0] : null;
+    const result = core().updateFile(kind, change, row ? row.text : null, args, { now: now ?? Date.now(), ifMatch, reset });
+    if (result.changed) {
+      if (result.corrupt && row) return null;
+      const written = row
+        ? await this.statement("update", key, "update", key, kind, result.text, result.etag, row.etag)
+        : await this.statement("update", key, "insert", key, kind, result.text, result.etag);
+      if (written.rowCount !== 1) return null;
+    }
+    return outcome(result);
   }
 
   /** The update inside its transaction: the row locked, one crossing, the row written. */
@@ -257,8 +367,7 @@ class PostgresStore {
         : await run("insert", key, kind, result.text, result.etag);
       if (written.rowCount !== 1) throw new Retry();
     }
-    const { text: _text, corrupt: _corrupt, warnings, ...rest } = result;
-    return { ...rest, warnings: [...warnings], corruptCopy: null };
+    return outcome(result);
   }
 
   /**
@@ -270,12 +379,8 @@ class PostgresStore {
     const { id = null } = options ?? {};
     checkRecord(kind, value);
     const line = core().logLine(value).replace(/\n$/, "");
-    return this.transaction("append", log, async (run) => {
-      const { rows } = await run("append", log, kind, id, line);
-      if (rows.length) return { seq: Number(rows[0].seq), appended: true };
-      const found = await run("appended", log, id);
-      return { seq: Number(found.rows[0].seq), appended: false };
-    });
+    const [row] = (await this.statement("append", log, "append", log, kind, id, line)).rows;
+    return { seq: Number(row.seq), appended: row.appended };
   }
 
   /**
@@ -292,9 +397,9 @@ class PostgresStore {
   async readLog(log, options = {}) {
     log = core().storeKey(log);
     const { after = 0, limit = null } = options ?? {};
-    const { rows } = await this.transaction("read_log", log, (run) => run("read_log", log, after, limit));
+    const { rows } = await this.statement("read_log", log, "read_log", log, after, limit);
     return rows.map((r) => core().parse(r.text));
   }
 }
 
-module.exports = { FileStore, PostgresStore };
+module.exports = { FileStore, PostgresStore, failure };

@@ -6,4 +6,14 @@
  */
 const { HOST_OPTIONS, HELPERS, CONSTANTS, OPS } = require("../dist/node/api.cjs");
 
-module.exports = { HOST_OPTIONS, HELPERS, CONSTANTS, OPS };
+/** The event log kept with each kind's file, by kind (its steps append their line to it). */
+const LOGS = Object.freeze(
+  Object.fromEntries(
+    Object.values(HELPERS)
+      .flatMap((table) => table.files)
+      .filter(([, , , , log]) => log !== null)
+      .map(([, kind, , , log]) => [kind, log]),
+  ),
+);
+
+module.exports = { HOST_OPTIONS, HELPERS, CONSTANTS, OPS, LOGS };

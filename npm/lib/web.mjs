@@ -44,6 +44,7 @@ export const {
   storeMigrations,
   storeKey,
   storeFileKey,
+  storeLogged,
   storeFailure,
   storeLockTimeout,
   storeUnavailable,

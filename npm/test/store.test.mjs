@@ -37,7 +37,7 @@ function writer(lang, args, env) {
 test("the schema is created once and a newer one is refused", async (t) => {
   const env = database(t);
   await (await connect(env)).close();
-  assert.equal(psql(env, "SELECT value FROM statecore_meta WHERE name = 'schema_version'"), "1");
+  assert.equal(psql(env, "SELECT value FROM statecore_meta WHERE name = 'schema_version'"), "2");
   const again = await connect(env);
   assert.deepEqual((await again.read("a.json", "json")).document, {});
   await again.close();
@@ -105,6 +105,22 @@ test("4 Node + 4 Python writers × 250 updates: exactly 2000", async (t) => {
   assert.deepEqual((await pg.read("counter.json", "json")).document, { n: 2000 });
 });
 
+test("4 Node + 4 Python writers × 100 inbox items, compare-and-swap first: exactly 800", { timeout: 300_000 }, async (t) => {
+  const env = database(t);
+  const key = "proj/.fctry/inbox.json";
+  const writers = [0, 1, 2, 3].flatMap((w) => [["node", ["inbox", key, "100", `n${w}`]], ["python", ["inbox", key, "100", `p${w}`]]]);
+  await Promise.all(writers.map(([lang, args]) => writer(lang, args, env)));
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  const items = (await pg.read(key, "fctry.inbox")).document;
+  assert.equal(items.length, 800, "no item lost or added twice");
+  for (const w of ["n0", "p0", "n1", "p1", "n2", "p2", "n3", "p3"]) {
+    const mine = items.filter((item) => item.content.startsWith(`${w} `)).map((item) => Number(item.content.split(" ")[1]));
+    assert.deepEqual(mine, [...mine].sort((a, b) => b - a), `${w}: newest first, in order`);
+    assert.equal(mine.length, 100, w);
+  }
+});
+
 test("4 Node + 4 Python appenders × 500: 4000 lines, each writer's in order", async (t) => {
   const env = database(t);
   const langs = ["node", "python", "node", "python", "node", "python", "node", "python"];
@@ -149,7 +165,7 @@ test("a dropped connection is a retryable error, nothing half-applied", async (t
   assert.deepEqual((await pg.update("d.json", "json", { v: 3 })).document, { v: 3 });
 });
 
-test("the protocol helpers take a store", async (t) => {
+test("the protocol helpers, writers and readers, take a store", async (t) => {
   const env = database(t);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-store-"));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -167,13 +183,18 @@ test("the protocol helpers take a store", async (t) => {
     await fctry.updateState(base, { activeSection: "#a", activeSectionNumber: "1" }, extra);
     const done = await fctry.completeStep(base, "interviewer", null, { now, ...extra });
     const moved = await hivemind.writeState(base, { state: "idle" }, extra);
-    results.push([done.document, done.etag, moved.etag]);
+    const read = await fctry.readState(base, extra);
+    const health = await fctry.contextHealth(base, null, extra);
+    const summary = (await hivemind.readState(base, extra)).document;
+    results.push([done.document, done.etag, moved.etag, [read.document, read.etag, health, summary]]);
   }
   assert.deepEqual(results[1], results[0]);
   assert.deepEqual(results[2], results[0]);
   assert.equal(psql(env, "SELECT string_agg(key, ',' ORDER BY key) FROM statecore_documents"), "proj/.fctry/state.json,proj/workspace/state.json");
   const hive = require("../lib/hive.cjs");
-  await assert.rejects(hive.spawnWorker("s1", "w1", { store: pg }), { code: "E_OPTIONS" });
+  await assert.rejects(hive.spawnWorker("s1", "w1", { store: pg }), { code: "E_NO_SESSION" }); // steps take a store too
+  await assert.rejects(fctry.readState("proj", { stor: pg }), { code: "E_OPTIONS" });
+  assert.throws(() => fctry.readStateSync("proj", { store: pg }), /use the async form/);
   await assert.rejects(fctry.startStep("/abs/proj", "interviewer", { store: pg }), { name: "PathUnsafeError" });
 });
 
@@ -210,4 +231,33 @@ test("a store is watched like files (LISTEN/NOTIFY)", async (t) => {
   assert.deepEqual(changes[3].records.map((r) => r.agent), ["x"]);
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(changes.length, 4);
+});
+
+test("a store watcher connects again after a lost connection", async (t) => {
+  const env = database(t);
+  const pg = await connect(env);
+  t.after(() => pg.close());
+  const changes = [];
+  const errors = [];
+  const watcher = await pg.watch("proj/", null, (c) => changes.push(c), { initial: false, onError: (e) => errors.push(e) });
+  t.after(() => watcher.close());
+  const until = async (check, what) => {
+    for (let waited = 0; !check(); waited += 20) {
+      if (waited > 20_000) throw new Error(`waited 20 s for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  assert.equal(psql(env, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'statecore watch'"), "t");
+  await pg.update("proj/.fctry/state.json", "fctry.state", { specVersion: "1" });
+  await until(() => errors.length > 0, "the loss to be reported");
+  assert.equal(errors[0].code, "E_STORE");
+  assert.equal(errors[0].details.retryable, true);
+  await until(() => changes.length > 0, "the change made meanwhile");
+  assert.deepEqual(changes[0].document, { specVersion: "1" });
+  await pg.update("proj/.fctry/state.json", "fctry.state", { specVersion: "2" });
+  await until(() => changes.length > 1, "the change made after");
+  assert.deepEqual(changes[1].document, { specVersion: "2" });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(changes.length, 2, "each change reported once");
+  assert.equal(errors.length, 1);
 });

@@ -56,11 +56,16 @@ if TYPE_CHECKING:
 
         recovered: dict[str, Any] | None
 
+    #: A document store (docs/store.md).
+    Store = Union[FileStore, PostgresStore]
+
     class SessionOptions(TypedDict, total=False):
         """The options of a step of a file kept with its event log (a hive session's; the
-        core's ``LoggedOptions`` less ``now``, which is an argument in Python)."""
+        core's ``LoggedOptions`` less ``now``, which is an argument in Python); ``store``: the
+        session in a store instead (docs/store.md § Hive sessions)."""
 
         timeout: float | None
+        store: Store
 
     class HelperOptions(TypedDict, total=False):
         """The options of a locked update of a protocol file; ``store``: the file's document
@@ -256,10 +261,15 @@ def patch(
 
 
 def _in_store(
-    kind: DocumentKind, base: object, parts: tuple[str, ...], options: Mapping[str, object]
+    kind: DocumentKind,
+    base: object,
+    parts: tuple[str, ...],
+    options: Mapping[str, object],
+    checked_as: str = "update",
 ) -> tuple[Any, str, dict[str, Any]] | None:
     """``(store, key, options)`` when ``options`` name a store (the directory a key prefix:
-    ``store_file_key``), else None. A file kept with its event log is not in a store yet."""
+    ``store_file_key``), else None; the other options checked as the host options
+    ``checked_as`` (a file kept with its event log: ``logged``)."""
     store = options.get("store")
     if store is None:
         return None
@@ -267,20 +277,47 @@ def _in_store(
 
     if not isinstance(store, (FileStore, PostgresStore)):
         raise TypeError(f"store must be a FileStore or a PostgresStore, not {type(store).__name__}")
-    if kind in LOGS:
-        from statecore.errors import UsageError
-
-        raise UsageError(
-            f"a {kind} file is not kept in a store yet: its steps write the file and its event "
-            "log together (docs/store.md § Status); leave out store",
-            "E_OPTIONS",
-            "/store",
-            {"option": "store"},
-        )
     rest = {k: v for k, v in options.items() if k != "store"}
-    _runtime.check_options("update", rest)
+    _runtime.check_options("logged" if kind in LOGS else checked_as, rest)
     key: str = _call("store_file_key", (os.fspath(base), list(parts)))  # type: ignore[call-overload]
     return store, key, rest
+
+
+def read_at(kind: DocumentKind, base: object, parts: tuple[str, ...], store: object) -> Any:
+    """``read_<file>``: :func:`read` of ``base``'s protocol file, or its document in
+    ``store``."""
+    found = _in_store(kind, base, parts, {"store": store})
+    if found is None:
+        return read(kind, path(base, parts))
+    return found[0].read(found[1], kind)
+
+
+def read_logged_at(
+    kind: DocumentKind, base: object, parts: tuple[str, ...], options: Mapping[str, object]
+) -> Any:
+    """``read_<file>`` of a file kept with its log: :func:`read_logged`, or through
+    ``options["store"]``."""
+    found = _in_store(kind, base, parts, options)
+    if found is None:
+        return read_logged(kind, path(base, parts), options)
+    store, key, rest = found
+    return store.read(key, kind, **rest)
+
+
+def query_at(
+    kind: DocumentKind,
+    base: object,
+    parts: tuple[str, ...],
+    op: str,
+    args: tuple[object, ...],
+    store: object,
+) -> Any:
+    """A reader helper: :func:`query` on ``base``'s protocol file, or on its document in
+    ``store``."""
+    found = _in_store(kind, base, parts, {"store": store})
+    if found is None:
+        return query(kind, path(base, parts), op, args)
+    return found[0].query(found[1], kind, op, args)
 
 
 def write_at(

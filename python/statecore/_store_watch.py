@@ -1,15 +1,17 @@
 """``PostgresStore.watch`` (docs/store.md § Watching): each change of a document or log under a
 key prefix, read and checked as its kind, on a thread of the watcher's own with its own
-connection, woken by the store's ``pg_notify`` triggers (``LISTEN statecore``). What a row's
-text is is the core's (``watch_target``, ``watch_read``): a change reported here is the same
-``WatchChange`` a file watcher reports. The npm twin is ``npm/lib/store-watch.cjs``."""
+connection, woken by the store's ``pg_notify`` triggers (``LISTEN statecore``); a lost
+connection is reported (``E_STORE``) and made again, and what changed meanwhile reported.
+What a row's text is is the core's (``watch_target``, ``watch_read``): a change reported here
+is the same ``WatchChange`` a file watcher reports. The npm twin is ``npm/lib/store-watch.cjs``."""
 
 from __future__ import annotations
 
 import json
 
-from statecore._generated.root import watch_read, watch_target
+from statecore._generated.root import store_unavailable, watch_read, watch_target
 from statecore._watch import Threaded
+from statecore.errors import StoreError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,6 +23,11 @@ if TYPE_CHECKING:
 
 #: How long the thread waits for a notification before it looks whether it was closed, in s.
 TICK_S = 0.1
+#: The watcher's connection's ``application_name`` (as ``pg_stat_activity`` shows it).
+APPLICATION = "statecore watch"
+#: The waits before each attempt to connect again after the connection was lost, in s (the
+#: last one repeats until it connects or is closed).
+RECONNECT_S = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
 
 class _Seen:
@@ -56,9 +63,18 @@ class StoreWatcher(Threaded):
         self._callback = callback
         self._initial = initial
         self._seen: dict[str, _Seen] = {}
-        self._conn: Any = store._psycopg.connect(store._conninfo, autocommit=True)
-        self._conn.execute(store._sql["listen"])
+        self._conn: Any = None
+        self._connect()
         self._start(on_error)
+
+    def _connect(self) -> None:
+        """A connection of the watcher's own that listens (before anything is read, so that
+        no change between the read and the listen is missed)."""
+        store = self._store
+        self._conn = store._psycopg.connect(
+            store._conninfo, autocommit=True, application_name=APPLICATION
+        )
+        self._conn.execute(store._sql["listen"])
 
     def _q(self, name: str, *params: object) -> Any:
         values = {f"p{i}": value for i, value in enumerate(params, 1)}
@@ -103,32 +119,68 @@ class StoreWatcher(Threaded):
             self._callback(answer["change"])
 
     def _guarded(self, job: Callable[[str, bool], None], key: str, report: bool = True) -> None:
+        """Runs ``job``; its error goes to ``on_error``, unless the connection was lost."""
         try:
             job(key, report)
+        except self._store._psycopg.OperationalError:
+            raise
         except Exception as error:
             self._fail(error)
 
-    def _run(self) -> None:
-        """The watching thread: the rows as they are, then each notification in turn."""
+    def _sync(self, report: bool) -> None:
+        """Reads every document and log under the prefix: each is reported when it changed
+        since it was last reported (``report``), so a change made while the watcher was not
+        connected is reported once."""
+        for (key,) in self._q("list_documents", self._prefix).fetchall():
+            self._guarded(self._document, key, report)
+        for (log,) in self._q("list_logs", self._prefix).fetchall():
+            self._guarded(self._log, log, report)
+
+    def _listen(self) -> None:
+        """Reads what each notification names, until closed or the connection is lost."""
+        while not self._stop.is_set():
+            # The generator holds the connection: gather, then read (stop_after: at once).
+            notes = list(self._conn.notifies(timeout=TICK_S, stop_after=1))
+            for note in notes:
+                if self._stop.is_set():
+                    break
+                payload = json.loads(note.payload)
+                if "key" in payload:
+                    self._guarded(self._document, payload["key"])
+                elif "log" in payload:
+                    self._guarded(self._log, payload["log"])
+
+    def _lost(self, error: BaseException) -> None:
+        """Reports a lost connection (the core's retryable ``E_STORE``) and drops it."""
         try:
-            for (key,) in self._q("list_documents", self._prefix).fetchall():
-                self._guarded(self._document, key, self._initial)
-            for (log,) in self._q("list_logs", self._prefix).fetchall():
-                self._guarded(self._log, log, self._initial)
-            self._ready.set()
+            store_unavailable("watch", self._prefix, str(error))
+        except StoreError as unavailable:
+            self._fail(unavailable)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _run(self) -> None:
+        """The watching thread: the rows as they are, then each notification in turn; after a
+        lost connection, connects again (``RECONNECT_S``) and reports what changed meanwhile."""
+        lost = self._store._psycopg.OperationalError
+        first, attempt = True, 0
+        try:
             while not self._stop.is_set():
-                # The generator holds the connection: gather, then read (stop_after: at once).
-                notes = list(self._conn.notifies(timeout=TICK_S, stop_after=1))
-                for note in notes:
-                    if self._stop.is_set():
-                        break
-                    payload = json.loads(note.payload)
-                    if "key" in payload:
-                        self._guarded(self._document, payload["key"])
-                    elif "log" in payload:
-                        self._guarded(self._log, payload["log"])
+                try:
+                    if self._conn is None:
+                        self._connect()
+                    self._sync(self._initial or not first)
+                    first, attempt = False, 0
+                    self._ready.set()
+                    self._listen()
+                except lost as error:
+                    self._lost(error)
+                    self._stop.wait(RECONNECT_S[min(attempt, len(RECONNECT_S) - 1)])
+                    attempt += 1
         except Exception as error:
             self._fail(error)
         finally:
             self._ready.set()
-            self._conn.close()
+            if self._conn is not None:
+                self._conn.close()

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import os
 
-from statecore import _runtime, _sessions, _sys
+from statecore import _files, _runtime, _sessions, _sys
 from statecore._generated.hive import *  # noqa: F403
 from statecore._generated.hive import __all__ as _generated
 from statecore._generated.hive import check_session_id, check_worker_health
+from statecore._generated.root import store_file_key
 from statecore._generated.tables import LOGS
 from statecore.errors import StatecoreError
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import TypedDict, Unpack
 
-    from statecore._files import LoggedResult, SessionOptions, StrPath
+    from statecore._files import LoggedResult, SessionOptions, Store, StrPath
     from statecore.types import HiveHealth, HiveState, HiveStep, Now
 
     class SessionError(TypedDict):
@@ -68,7 +69,15 @@ def create_session_dir(
 ) -> LoggedResult[HiveState, HiveStep]:
     """Makes ``<sessions_dir>/<session_id>/`` with the session's first event line
     (``session_created``) and its STATE.json; ``E_ARGUMENT`` when the session exists or the id
-    is not one path component."""
+    is not one path component. ``store``: the session in a store instead, ``sessions_dir`` a
+    key prefix (docs/store.md § Hive sessions)."""
+    store = options.get("store")
+    if store is not None:
+        check_session_id(session_id)
+        stored: LoggedResult[HiveState, HiveStep] = _files.write_at(
+            KIND, sessions_dir, (session_id, _STATE), "hive_create_session", (task, now), options
+        )
+        return stored
     _runtime.check_options("logged", options)
     timeout = _runtime.timeout_seconds(options.get("timeout"))
     check_session_id(session_id)
@@ -82,12 +91,19 @@ def create_session_dir(
 
 
 def check_sessions(
-    sessions_dir: StrPath, now: Now | None = None, timeout_ms: int | None = None
+    sessions_dir: StrPath,
+    now: Now | None = None,
+    timeout_ms: int | None = None,
+    *,
+    store: Store | None = None,
 ) -> list[SessionHealth]:
     """``check_worker_health`` of every session of ``sessions_dir`` (a directory holding a
     STATE.json or an EVENTS.jsonl), by name: ``{session, health}``, or ``{session, error}``
     for a session that cannot be read (its ``code`` and ``message``). A session whose state
-    must be rebuilt from its log is rebuilt (under its lock)."""
+    must be rebuilt from its log is rebuilt (under its lock). ``store``: the sessions under
+    the key prefix ``sessions_dir`` of a store instead."""
+    if store is not None:
+        return _check_stored(store, os.fspath(sessions_dir), now, timeout_ms)
     root = _runtime.path_arg(sessions_dir)
     out: list[SessionHealth] = []
     for name in sorted(_sys.listdir(root)):
@@ -99,6 +115,34 @@ def check_sessions(
             continue
         try:
             result, _text = _sessions.read(KIND, state, _LOG, _runtime.timeout_seconds(None))
+            health = check_worker_health(result["document"], now, timeout_ms)
+            out.append({"session": name, "health": health})
+        except StatecoreError as error:
+            out.append({"session": name, "error": {"code": error.code, "message": error.message}})
+    return out
+
+
+def _check_stored(
+    store: Store, prefix: str, now: Now | None, timeout_ms: int | None
+) -> list[SessionHealth]:
+    """:func:`check_sessions` of the sessions under ``prefix`` in ``store``."""
+    from statecore.store import FileStore
+
+    base = store_file_key(prefix, [_STATE])[: -len(_STATE)]  # "" or ending in "/"
+    if isinstance(store, FileStore):
+        return check_sessions(os.path.join(store.root, *base.split("/")), now, timeout_ms)
+    names = sorted(
+        {
+            name
+            for key in store._keys(base)
+            for name, file in [key[len(base) :].partition("/")[::2]]
+            if file in (_STATE, _LOG)
+        }
+    )
+    out: list[SessionHealth] = []
+    for name in names:
+        try:
+            result = store.read(base + name + "/" + _STATE, KIND)
             health = check_worker_health(result["document"], now, timeout_ms)
             out.append({"session": name, "health": health})
         except StatecoreError as error:

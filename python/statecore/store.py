@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 
-from statecore import _files
+from statecore import _files, _runtime, _sessions, _store_sessions
 from statecore._generated.host import read_document, update_document
 from statecore._generated.root import (
     check_if_match,
@@ -25,8 +25,9 @@ from statecore._generated.root import (
     store_unavailable,
     validate,
 )
+from statecore._generated.tables import LOGS
 from statecore._logs import append_line, read_log
-from statecore._routines import update_file
+from statecore._routines import query_file, update_file
 from statecore._runtime import clock
 from statecore.errors import ValidationError
 
@@ -63,10 +64,23 @@ class FileStore:
         """The file of ``key`` (checked: ``E_PATH_UNSAFE``)."""
         return os.path.join(self.root, *store_key(key).split("/"))
 
-    def read(self, key: str, kind: DocumentKind) -> LoadResult[Any]:
-        """The document at ``key`` with its etag (the default document when there is none)."""
-        result: LoadResult[Any] = read_document(self.path(key), kind)
-        return result
+    def read(
+        self, key: str, kind: DocumentKind, *, timeout: float | None = None
+    ) -> LoadResult[Any]:
+        """The document at ``key`` with its etag (the default document when there is none); a
+        hive session's state as ``read_state`` reads it, rebuilt from its log when behind
+        (``timeout``: seconds to wait for its lock then; other reads take no lock)."""
+        if kind in LOGS:
+            options = {} if timeout is None else {"timeout": timeout}
+            result: LoadResult[Any] = _files.read_logged(kind, self.path(key), options)
+            return result
+        loaded: LoadResult[Any] = read_document(self.path(key), kind)
+        return loaded
+
+    def query(self, key: str, kind: DocumentKind, op: str, args: tuple[object, ...]) -> Any:
+        """A reader of the table (``"fctry_context_health"``) on the document at ``key``, its
+        ``args`` after the document."""
+        return _files.query(kind, self.path(key), op, args)
 
     def update(
         self,
@@ -97,6 +111,14 @@ class FileStore:
         :meth:`PostgresStore.change`); ``if_match``, ``timeout``, ``reset`` as for updates."""
         path = self.path(key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        if kind in LOGS:
+            timeout = _runtime.timeout_seconds(
+                _runtime.check_options("logged", options).get("timeout")
+            )
+            stepped: FileResult[Any, Any] = _sessions.step(
+                kind, path, LOGS[kind], change, args, now, timeout
+            )
+            return stepped
         result: FileResult[Any, Any] = _files.update(
             kind, path, change, args, now, _files._Host(options)
         )
@@ -163,7 +185,9 @@ class PostgresStore:
             return self._conn
         shown = self._conninfo or "(PG* environment)"
         try:
-            self._conn = self._psycopg.connect(self._conninfo, connect_timeout=self._timeout)
+            self._conn = self._psycopg.connect(
+                self._conninfo, connect_timeout=self._timeout, autocommit=True
+            )
         except self._psycopg.OperationalError as error:
             store_unavailable("connect", shown, str(error))
         try:
@@ -206,12 +230,31 @@ class PostgresStore:
         self._connect()
         return _Guard(self, operation, key, timeout)
 
-    def read(self, key: str, kind: DocumentKind) -> LoadResult[Any]:
-        """The document at ``key`` with its etag (the default document when there is none)."""
+    def read(
+        self, key: str, kind: DocumentKind, *, timeout: float | None = None
+    ) -> LoadResult[Any]:
+        """The document at ``key`` with its etag (the default document when there is none); a
+        hive session's state as ``read_state`` reads it, rebuilt from its log when behind
+        (``timeout``: seconds to wait for its row then)."""
         key = store_key(key)
-        with self._guard("read", key), self._conn.transaction():
+        if kind in LOGS:
+            result: LoadResult[Any] = _store_sessions.read(self, key, kind, timeout)[0]
+            return result
+        return load_document(kind, self._text(key))
+
+    def _text(self, key: str) -> bytes | None:
+        """The text of the row at ``key`` (checked), None when there is none."""
+        with self._guard("read", key):
             row = self._run("read", key).fetchone()
-        return load_document(kind, None if row is None else row[0].encode())
+        return None if row is None else row[0].encode()
+
+    def query(self, key: str, kind: DocumentKind, op: str, args: tuple[object, ...]) -> Any:
+        """A reader of the table (``"fctry_context_health"``) on the document at ``key``, its
+        ``args`` after the document."""
+        key = store_key(key)
+        if kind in LOGS:
+            return query_file(kind, op, _store_sessions.read(self, key, kind, None)[1], args)
+        return query_file(kind, op, self._text(key), args)
 
     def update(
         self,
@@ -252,7 +295,16 @@ class PostgresStore:
         ``change`` is a writer of the table (``"fctry_start_step"``, its ``args`` after the
         document), ``""`` (replace with ``args[0]``) or ``"merge"`` (``args`` = patch,
         options), as ``update_file`` takes it. ``timeout``: seconds to wait for a row another
-        writer's transaction holds (``LockTimeoutError``; default: wait)."""
+        writer's transaction holds (``LockTimeoutError``; default: wait). A hive session's
+        state changes by a step that appends its event line to the log beside it in the same
+        transaction (docs/store.md § Hive sessions)."""
+        if kind in LOGS:
+            given = {"if_match": if_match, "reset": reset or None}
+            _runtime.check_options("logged", {k: v for k, v in given.items() if v is not None})
+            result: FileResult[Any, Any] = _store_sessions.step(
+                self, store_key(key), kind, change, args, now, timeout
+            )
+            return result
         return self._transact(key, kind, change, args, now, (if_match, reset, timeout))
 
     def _transact(
@@ -264,10 +316,16 @@ class PostgresStore:
         now: Now | None,
         host: tuple[str | None, bool, float | None],
     ) -> FileResult[Any, Any]:
-        """Runs :meth:`_update` in a transaction, again when it lost a race to create the row;
-        ``host``: ``(if_match, reset, timeout)``."""
+        """Tries :meth:`_optimistic` first (a patch or a named change, no ``timeout``), then runs
+        :meth:`_update` in a transaction, again when it lost a race to create the row; ``host``:
+        ``(if_match, reset, timeout)``."""
         key = store_key(key)
         if_match, reset, timeout = host
+        if timeout is None and not callable(change):
+            with self._guard("update", key):
+                done = self._optimistic(key, kind, str(change), args, now, if_match, reset)
+            if done is not None:
+                return done
         for _ in range(CREATE_RETRIES):
             try:
                 with self._guard("update", key, timeout), self._conn.transaction():
@@ -278,6 +336,38 @@ class PostgresStore:
                 continue
         store_unavailable("update", key, "the row was created and removed again meanwhile")
         raise AssertionError("unreachable")  # store_unavailable raises
+
+    def _optimistic(
+        self,
+        key: str,
+        kind: DocumentKind,
+        change: str,
+        args: tuple[object, ...],
+        now: Now | None,
+        if_match: str | None,
+        reset: bool,
+    ) -> FileResult[Any, Any] | None:
+        """The update without a transaction (docs/store.md § Updates): the row read, one
+        crossing, and the row written on the condition that its etag is still the one read (a
+        compare-and-swap: two statements, no lock held between them). None when another
+        writer changed or created the row meanwhile, or when an unreadable row's text must be
+        kept first: the locked transaction then runs."""
+        row = self._run("read", key).fetchone()
+        data = None if row is None else row[0].encode()
+        at = clock() if now is None else now
+        result: Any = update_file(kind, change, data, args, at, if_match, reset)
+        if result["changed"]:
+            if result["corrupt"] and row is not None:
+                return None
+            text, etag = result["text"], result["etag"]
+            if row is None:
+                written = self._run("insert", key, kind, text, etag).rowcount
+            else:
+                written = self._run("update", key, kind, text, etag, row[1]).rowcount
+            if written != 1:
+                return None
+        out: FileResult[Any, Any] = _files.outcome(result, list(result["warnings"]), None)
+        return out
 
     def _update(
         self,
@@ -316,6 +406,13 @@ class PostgresStore:
         out: FileResult[Any, Any] = _files.outcome(result, warnings, None)
         return out
 
+    def _keys(self, prefix: str) -> list[str]:
+        """The keys of the documents and logs that start with ``prefix``, in order."""
+        with self._guard("list", prefix):
+            documents = self._run("list_documents", prefix).fetchall()
+            logs = self._run("list_logs", prefix).fetchall()
+        return sorted({row[0] for row in documents} | {row[0] for row in logs})
+
     def watch(
         self,
         prefix: str,
@@ -343,12 +440,9 @@ class PostgresStore:
         log = store_key(log)
         _check_record(kind, value)
         line = log_line(value).rstrip("\n")
-        with self._guard("append", log), self._conn.transaction():
-            row = self._run("append", log, kind, id, line).fetchone()
-            if row is None:
-                found = self._run("appended", log, id).fetchone()
-                return {"seq": found[0], "appended": False}
-        return {"seq": row[0], "appended": True}
+        with self._guard("append", log):
+            seq, appended, _end = self._run("append", log, kind, id, line).fetchone()
+        return {"seq": seq, "appended": appended}
 
     def read_log(self, log: str, *, after: int = 0, limit: int | None = None) -> list[Json]:
         """The log's records after sequence number ``after``, in order."""
@@ -361,7 +455,7 @@ class PostgresStore:
         from statecore._generated.root import parse
 
         log = store_key(log)
-        with self._guard("read_log", log), self._conn.transaction():
+        with self._guard("read_log", log):
             rows = self._run("read_log", log, after, limit).fetchall()
         return iter([(seq, parse(text)) for seq, text in rows])
 

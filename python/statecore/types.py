@@ -197,6 +197,7 @@ Litter: Any = dict
 LockTurn: Any = dict
 StoreSchema: Any = dict
 StoreMigration: Any = dict
+StoreLogged: Any = dict
 ViewFile: Any = dict
 FileCheck: Any = dict
 PlacedIssue: Any = dict
@@ -405,6 +406,7 @@ __all__ = [
     "StatusLineLayout",
     "StatusLineOptions",
     "StatusLineSummary",
+    "StoreLogged",
     "StoreMigration",
     "StoreSchema",
     "TornLine",

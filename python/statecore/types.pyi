@@ -1384,6 +1384,13 @@ class StoreMigration(TypedDict):
     version: int
     sql: str
 
+class StoreLogged(TypedDict):
+    """Where the event log kept with a document is in a store (docs/store.md § Hive sessions)."""
+
+    log: str
+    record: str
+    session_id: str
+
 class ViewFile(TypedDict):
     """A file the viewer shows: its role, kind, group and (given its bytes) its check."""
 

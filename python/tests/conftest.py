@@ -30,3 +30,6 @@ from hypothesis import settings  # noqa: E402
 
 settings.register_profile("statecore", max_examples=50, deadline=None, database=None)
 settings.load_profile("statecore")
+
+# The store tests' PostgreSQL fixtures (a server per session, a database per test).
+pytest_plugins = ["pg_server"]

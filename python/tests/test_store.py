@@ -9,12 +9,9 @@ import os
 import signal
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
 import statecore
@@ -22,45 +19,15 @@ from statecore.store import FileStore, PostgresStore
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from pg_server import Server  # noqa: E402
+from pg_server import sql  # noqa: E402
 
 WRITER = HERE / "helpers" / "store_writer.py"
-
-
-@pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
-    running = Server()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def db(server: Server, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
-    """A fresh database, its ``PG*`` variables set for the test and its processes."""
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    admin = " ".join(f"{k.lower().removeprefix('pg')}={v}" for k, v in server.env.items())
-    admin = admin.replace("database=", "dbname=")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    env = {**server.env, "PGDATABASE": name}
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)
-    yield env
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-
-
-def sql(query: str, *params: object) -> list[tuple[Any, ...]]:
-    """Runs ``query`` on the test's database (PG* environment) and returns its rows."""
-    with psycopg.connect(autocommit=True) as conn:
-        cursor = conn.execute(query, params)
-        return cursor.fetchall() if cursor.description else []
 
 
 def test_the_schema_is_created_once_and_a_newer_one_is_refused(db: dict[str, str]) -> None:
     with PostgresStore():
         pass
-    assert sql("SELECT value FROM statecore_meta WHERE name = 'schema_version'") == [("1",)]
+    assert sql("SELECT value FROM statecore_meta WHERE name = 'schema_version'") == [("2",)]
     with PostgresStore() as again:  # no migration to run
         assert again.read("a.json", "json")["document"] == {}
     sql("UPDATE statecore_meta SET value = '99' WHERE name = 'schema_version'")
@@ -150,6 +117,20 @@ def test_concurrent_writers_lose_no_update(db: dict[str, str]) -> None:
         assert pg.read("counter.json", "json")["document"] == {"n": 1000}
 
 
+def test_concurrent_compare_and_swap_writers_lose_no_item(db: dict[str, str]) -> None:
+    """A writer of the table (an inbox item added) is a compare-and-swap without a lock first
+    (docs/store.md § Updates): 4 writers x 100 items, none lost, each writer's in order."""
+    py = [sys.executable, str(WRITER)]
+    key = "proj/.fctry/inbox.json"
+    run_writers([[*py, "inbox", key, "100", f"p{w}"] for w in range(4)], db)
+    with PostgresStore() as pg:
+        items = pg.read(key, "fctry.inbox")["document"]
+    assert len(items) == 400
+    for w in range(4):
+        mine = [int(i["content"].split()[1]) for i in items if i["content"].startswith(f"p{w} ")]
+        assert mine == list(range(99, -1, -1))
+
+
 def test_concurrent_appenders_keep_each_writers_order(db: dict[str, str]) -> None:
     py = [sys.executable, str(WRITER)]
     run_writers([[*py, "append", "s/EVENTS.jsonl", "500", f"p{w}"] for w in range(4)], db)
@@ -204,8 +185,8 @@ def test_a_dropped_connection_is_a_retryable_error_and_nothing_half_applied(
 
 
 def test_protocol_helpers_take_a_store(db: dict[str, str], tmp_path: Path) -> None:
-    """The same helper calls on files and through each store give the same documents; the
-    directory argument is the key prefix (``store_file_key``)."""
+    """The same helper calls (writers and readers) on files and through each store give the
+    same documents; the directory argument is the key prefix (``store_file_key``)."""
     from statecore import fctry, hivemind
 
     now = "2026-11-25T10:00:00Z"
@@ -219,13 +200,17 @@ def test_protocol_helpers_take_a_store(db: dict[str, str], tmp_path: Path) -> No
             fctry.update_state(base, {"activeSection": "#a", "activeSectionNumber": "1"}, **extra)
             done = fctry.complete_step(base, "interviewer", None, now, **extra)
             moved = hivemind.write_state(base, {"state": "idle"}, **extra)
-            results.append((done["document"], done["etag"], moved["etag"]))
+            read = fctry.read_state(base, **extra)
+            health = fctry.context_health(base, **extra)
+            summary = hivemind.read_state(base, **extra)["document"]
+            reads = (read["document"], read["etag"], health, summary)
+            results.append((done["document"], done["etag"], moved["etag"], reads))
         assert results[0] == results[1] == results[2]
         keys = sql("SELECT key FROM statecore_documents ORDER BY key")
         assert keys == [("proj/.fctry/state.json",), ("proj/workspace/state.json",)]
         with pytest.raises(statecore.UsageError) as hive:
-            statecore.hive.spawn_worker("s1", "w1", store=pg)  # type: ignore[call-arg]
-        assert hive.value.code == "E_OPTIONS"
+            statecore.hive.spawn_worker("s1", "w1", store=pg)
+        assert hive.value.code == "E_NO_SESSION"  # a session's steps take a store too
         with pytest.raises(statecore.PathUnsafeError):
             fctry.start_step("/abs/proj", "interviewer", store=pg)
 
@@ -276,3 +261,31 @@ def test_a_store_is_watched_like_files(db: dict[str, str]) -> None:
             assert [r["agent"] for r in appended["records"]] == ["x"]
             with pytest.raises(queue.Empty):
                 changes.get(timeout=0.5)
+
+
+def test_a_store_watcher_connects_again_after_a_lost_connection(db: dict[str, str]) -> None:
+    """The watcher's connection ended by the server: the loss is reported (retryable
+    ``E_STORE``), the watcher connects again, and a change made meanwhile or after is reported
+    once."""
+    import queue
+
+    changes: queue.Queue[Any] = queue.Queue()
+    errors: queue.Queue[BaseException] = queue.Queue()
+    key = "proj/.fctry/state.json"
+    with PostgresStore() as pg, pg.watch("proj/", None, changes.put, on_error=errors.put) as w:
+        assert w.wait_ready(20)
+        ended = sql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name = 'statecore watch'"
+        )
+        assert ended == [(True,)]
+        pg.update(key, "fctry.state", {"specVersion": "1"})
+        error = errors.get(timeout=10)
+        assert isinstance(error, statecore.StoreError)
+        assert (error.code, error.details["retryable"]) == ("E_STORE", True)
+        assert changes.get(timeout=20)["document"] == {"specVersion": "1"}
+        pg.update(key, "fctry.state", {"specVersion": "2"})
+        assert changes.get(timeout=20)["document"] == {"specVersion": "2"}
+        with pytest.raises(queue.Empty):
+            changes.get(timeout=0.5)
+        assert errors.empty()

@@ -328,7 +328,7 @@ pub fn helper_dts(module: Module) -> String {
         "// Types of `statecore/{}`: the protocol's operations on the files of a directory, each\n\
          // as `name` (a Promise) and `nameSync`.\n\
          import type * as C from \"./core\";\n\
-         import type {{ DocumentFile, FileResult, HelperOptions, LoggedResult }} from \"./host\";\n",
+         import type {{ DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions }} from \"./host\";\n",
         module.name()
     );
     match module {
@@ -356,7 +356,7 @@ pub fn helper_dts(module: Module) -> String {
             for (suffix, wrap) in [("", "Promise<"), ("Sync", "")] {
                 let close = if wrap.is_empty() { "" } else { ">" };
                 doc(&mut out, "", &format!("Reads the {} file; when it is missing, unreadable or behind `{log}`, rebuilds it from the log under the lock (keeping a `.corrupt-` copy) and writes it.", f.file.name));
-                let _ = writeln!(out, "export declare function read{cap}{suffix}({base}: string, options?: C.LoggedOptions): {wrap}LoggedResult<{doc_type}>{close};");
+                let _ = writeln!(out, "export declare function read{cap}{suffix}({base}: string, options?: SessionOptions): {wrap}LoggedResult<{doc_type}>{close};");
             }
             continue;
         }
@@ -370,7 +370,7 @@ pub fn helper_dts(module: Module) -> String {
                     f.file.name
                 ),
             );
-            let _ = writeln!(out, "export declare function read{cap}{suffix}({base}: string): {wrap}DocumentFile<{doc_type}>{close};");
+            let _ = writeln!(out, "export declare function read{cap}{suffix}({base}: string, options?: ReaderOptions): {wrap}DocumentFile<{doc_type}>{close};");
             doc(
                 &mut out,
                 "",
@@ -432,7 +432,7 @@ pub fn helper_dts(module: Module) -> String {
                     );
                 }
                 let options = if h.file.file.log.is_some() {
-                    "C.LoggedOptions"
+                    "SessionOptions"
                 } else {
                     "HelperOptions"
                 };
@@ -443,7 +443,10 @@ pub fn helper_dts(module: Module) -> String {
                 });
                 t
             }
-            None => qualify(&ts::returns(h.op)),
+            None => {
+                params.push("options?: ReaderOptions".to_owned());
+                qualify(&ts::returns(h.op))
+            }
         };
         for (suffix, wrap) in [("", "Promise<"), ("Sync", "")] {
             let close = if wrap.is_empty() { "" } else { ">" };

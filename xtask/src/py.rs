@@ -190,7 +190,7 @@ fn parts(h: &Helper) -> String {
 /// A helper's options keywords: a writer's (a step's, for a file kept with its log).
 fn helper_options(h: &Helper) -> &'static str {
     match (h.write, h.file.file.log) {
-        (None, _) => "",
+        (None, _) => ", *, store: Store | None = None",
         (Some(_), Some(_)) => ", **options: Unpack[SessionOptions]",
         (Some(_), None) => ", **options: Unpack[HelperOptions]",
     }
@@ -243,7 +243,7 @@ fn dual(out: &mut String, op: &Op, h: &Helper) {
     let any_options = if h.write.is_some() {
         ", **options: Any"
     } else {
-        ""
+        ", *, store: Any = None"
     };
     let _ = writeln!(
         out,
@@ -257,11 +257,16 @@ fn dual(out: &mut String, op: &Op, h: &Helper) {
         if h.write.is_some() {
             ", locked and atomic; `if_match` and `timeout` are its options"
         } else {
-            ""
+            "; `store`: the document in a store instead, the directory a key prefix"
         }
     )));
     let args = arg_tuple(&params);
-    let _ = writeln!(out, "    if _rt.is_path({first}):");
+    let path_test = if h.write.is_some() {
+        format!("_rt.is_path({first})")
+    } else {
+        format!("store is not None or _rt.is_path({first})")
+    };
+    let _ = writeln!(out, "    if {path_test}:");
     match h.write {
         Some(_) => {
             let _ = writeln!(
@@ -276,7 +281,7 @@ fn dual(out: &mut String, op: &Op, h: &Helper) {
         None => {
             let _ = writeln!(
                 out,
-                "        return _files.query({:?}, _files.path({first}, {}), {:?}, {args})",
+                "        return _files.query_at({:?}, {first}, {}, {:?}, {args}, store)",
                 h.file.kind.name,
                 parts(h),
                 op.name()
@@ -322,7 +327,14 @@ fn named_helper(out: &mut String, h: &Helper) {
             );
         }
         (None, _) => {
-            let _ = writeln!(out, "    return cast({:?}, _files.query({:?}, _files.path({base}, {}), {:?}, {args}))\n", helper_result(h), h.file.kind.name, parts(h), h.op.name());
+            let _ = writeln!(
+                out,
+                "    return cast({:?}, _files.query_at({:?}, {base}, {}, {:?}, {args}, store))\n",
+                helper_result(h),
+                h.file.kind.name,
+                parts(h),
+                h.op.name()
+            );
         }
     }
 }
@@ -374,15 +386,16 @@ pub fn module_py(module: Module) -> String {
             // Kept with its log: read with recovery; written by its steps only.
             let _ = writeln!(
                 out,
-                "def read_{name}({base}: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[{doc_type}, None]:\n    \"\"\"Reads ``{joined}``; when it is missing, unreadable or behind ``{log}``, rebuilds it\n    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it.\"\"\"\n    return cast(\"LoggedResult[{doc_type}, None]\", _files.read_logged({kind:?}, {name}_path({base}), options))\n",
+                "def read_{name}({base}: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[{doc_type}, None]:\n    \"\"\"Reads ``{joined}``; when it is missing, unreadable or behind ``{log}``, rebuilds it\n    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it.\"\"\"\n    return cast(\"LoggedResult[{doc_type}, None]\", _files.read_logged_at({kind:?}, {base}, ({path},), options))\n",
                 joined = f.file.path.join("/"),
                 kind = f.kind.name,
+                path = path.join(", "),
             );
             continue;
         }
         let _ = writeln!(
             out,
-            "def read_{name}({base}: StrPath) -> LoadResult[{doc_type}]:\n    \"\"\"Reads ``{joined}`` (a missing file reads as the kind's default; never writes).\"\"\"\n    return cast(\"LoadResult[{doc_type}]\", _files.read({kind:?}, {name}_path({base})))\n\n\
+            "def read_{name}({base}: StrPath, *, store: Store | None = None) -> LoadResult[{doc_type}]:\n    \"\"\"Reads ``{joined}`` (a missing file reads as the kind's default; never writes);\n    ``store``: its document in a store instead, ``{base}`` a key prefix (docs/store.md).\"\"\"\n    return cast(\"LoadResult[{doc_type}]\", _files.read_at({kind:?}, {base}, ({path},), store))\n\n\
              def write_{name}(\n    {base}: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]\n) -> FileResult[{doc_type}, None]:\n    \"\"\"Replaces ``{joined}``'s document (validated; locked, atomic).\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.write_at({kind:?}, {base}, ({path},), \"\", (document,), options))\n\n\
              def update_{name}(\n    {base}: StrPath,\n    patch_or_function: object,\n    now: Now | None = None,\n    **options: Unpack[HelperOptions],\n) -> FileResult[{doc_type}, None]:\n    \"\"\"A patch merged into ``{joined}`` (its protocol's merge), or a function of its document\n    that returns the new one (or changes it and returns ``None``); locked, atomic.\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.patch_at({kind:?}, {base}, ({path},), patch_or_function, {patch}, now, options))\n",
             joined = f.file.path.join("/"),
@@ -461,6 +474,7 @@ pub fn with_imports(text: &str) -> String {
         "HelperOptions",
         "LoggedResult",
         "SessionOptions",
+        "Store",
         "StrPath",
         "UpdateKeywords",
     ]);

@@ -53,6 +53,18 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
+        method: "store_logged",
+        doc: "Where the event log of the document of `kind` at `key` is kept, when its kind \
+              keeps one (a hive session's `STATE.json`): `{log, record, session_id}`, the \
+              log's key beside the document's; null for a kind with no log. `E_ARGUMENT` \
+              when the key names no session (`<session>/STATE.json`).",
+        params: &[Param::text("key", Ty::Str), Param::text("kind", Ty::Kind)],
+        returns: Returns::json(Ty::Nullable(&Ty::Object(&s::LOGGED))),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(store::logged(a.text(0)?, a.text(1)?)?)),
+    },
+    Op {
+        module: Module::Root,
         method: "store_failure",
         doc: "What a failed statement means to a store, from its SQLSTATE (null: none) and \
               whether the driver says the connection failed: `lock_timeout` (55P03), \

@@ -10,7 +10,7 @@ use crate::error::{Code, Error, Result};
 use crate::{Map, Value};
 
 /// The schema version this library writes and reads.
-pub const SCHEMA_VERSION: u64 = 1;
+pub const SCHEMA_VERSION: u64 = 2;
 /// The key of the advisory lock a migration holds (`pg_advisory_xact_lock`): one migration
 /// at a time, in every process and language.
 pub const MIGRATION_LOCK: i64 = 0x5354_4154_4543; // "STATEC", within a JS number
@@ -21,7 +21,8 @@ pub const CHANNEL: &str = "statecore";
 const BOOTSTRAP: &str = "CREATE TABLE IF NOT EXISTS statecore_meta (\n  name text PRIMARY KEY,\n  value text NOT NULL\n)";
 
 /// Each schema version's SQL, in order (`MIGRATIONS[n]` makes version `n + 1`).
-const MIGRATIONS: [&str; 1] = [r"CREATE TABLE statecore_documents (
+const MIGRATIONS: [&str; 2] = [
+    r"CREATE TABLE statecore_documents (
   key text PRIMARY KEY,
   kind text NOT NULL,
   text text NOT NULL,
@@ -62,11 +63,54 @@ BEGIN
 END
 $body$;
 CREATE TRIGGER statecore_line_appended AFTER INSERT ON statecore_log_lines
-  FOR EACH ROW EXECUTE FUNCTION statecore_line_appended()"];
+  FOR EACH ROW EXECUTE FUNCTION statecore_line_appended()",
+    APPEND_V2,
+];
+
+/// Version 2: a log's length in bytes as a file of its lines would have it (`bytes`, each
+/// line's `end_offset`), so that a hive session's state can record how much of its log it
+/// folds (`session_metadata.log_offset`) exactly as on files; appends through one function
+/// that takes the log's row lock, then skips a repeated id or adds the line, so the lengths
+/// have no gaps.
+const APPEND_V2: &str = r"ALTER TABLE statecore_logs ADD COLUMN bytes bigint NOT NULL DEFAULT 0;
+ALTER TABLE statecore_log_lines ADD COLUMN end_offset bigint;
+UPDATE statecore_log_lines AS l SET end_offset = s.end_offset FROM (
+  SELECT log, seq, sum(octet_length(convert_to(text, 'UTF8')) + 1)
+    OVER (PARTITION BY log ORDER BY seq) AS end_offset
+  FROM statecore_log_lines) AS s
+  WHERE l.log = s.log AND l.seq = s.seq;
+UPDATE statecore_logs AS g SET bytes = coalesce(
+  (SELECT max(end_offset) FROM statecore_log_lines WHERE log = g.log), 0);
+ALTER TABLE statecore_log_lines ALTER COLUMN end_offset SET NOT NULL;
+CREATE FUNCTION statecore_append(p_log text, p_kind text, p_id text, p_text text)
+  RETURNS TABLE (seq bigint, appended boolean, end_offset bigint)
+  LANGUAGE plpgsql AS $body$
+DECLARE
+  counter statecore_logs%ROWTYPE;
+  line_end bigint;
+BEGIN
+  INSERT INTO statecore_logs AS l (log, kind, next_seq) VALUES (p_log, p_kind, 1)
+    ON CONFLICT (log) DO UPDATE SET next_seq = l.next_seq
+    RETURNING * INTO counter;
+  IF p_id IS NOT NULL THEN
+    RETURN QUERY SELECT s.seq, false, s.end_offset FROM statecore_log_lines AS s
+      WHERE s.log = p_log AND s.id = p_id;
+    IF FOUND THEN
+      RETURN;
+    END IF;
+  END IF;
+  line_end := counter.bytes + octet_length(convert_to(p_text, 'UTF8')) + 1;
+  INSERT INTO statecore_log_lines (log, seq, id, text, end_offset)
+    VALUES (p_log, counter.next_seq, p_id, p_text, line_end);
+  UPDATE statecore_logs SET next_seq = counter.next_seq + 1, bytes = line_end
+    WHERE log = p_log;
+  RETURN QUERY SELECT counter.next_seq, true, line_end;
+END
+$body$";
 
 /// Every statement the hosts run, by name: parameters are `$1`, `$2`, ... (a host whose
 /// driver spells them otherwise rewrites them by number; no statement holds a `%`).
-pub const STATEMENTS: [(&str, &str); 15] = [
+pub const STATEMENTS: [(&str, &str); 17] = [
     ("lock_migrations", "SELECT pg_advisory_xact_lock($1)"),
     (
         "read_version",
@@ -105,17 +149,21 @@ pub const STATEMENTS: [(&str, &str); 15] = [
     ),
     (
         "append",
-        "WITH counter AS (\
-           INSERT INTO statecore_logs AS l (log, kind, next_seq) VALUES ($1, $2, 2) \
-           ON CONFLICT (log) DO UPDATE SET next_seq = l.next_seq + 1 \
-           RETURNING next_seq - 1 AS seq) \
-         INSERT INTO statecore_log_lines (log, seq, id, text) \
-         SELECT $1, seq, $3, $4 FROM counter \
-         ON CONFLICT (log, id) DO NOTHING RETURNING seq",
+        "SELECT seq, appended, end_offset FROM statecore_append($1, $2, $3, $4)",
     ),
     (
-        "appended",
-        "SELECT seq FROM statecore_log_lines WHERE log = $1 AND id = $2",
+        "read_logged",
+        "SELECT (SELECT text FROM statecore_documents WHERE key = $1) AS text, \
+                (SELECT bytes FROM statecore_logs WHERE log = $2) AS bytes",
+    ),
+    (
+        "log_bytes",
+        "SELECT bytes FROM statecore_logs WHERE log = $1",
+    ),
+    (
+        "read_log_from",
+        "SELECT text, end_offset FROM statecore_log_lines WHERE log = $1 AND end_offset > $2 \
+         ORDER BY seq LIMIT $3",
     ),
     (
         "read_log",
@@ -235,6 +283,42 @@ pub fn file_key(directory: &str, parts: &[&str]) -> Result<String> {
         return key(&joined);
     }
     key(&format!("{base}/{joined}"))
+}
+
+/// Where the event log of the document of `kind` at `key` is kept, when its kind keeps one
+/// (a hive session's `STATE.json`): `{log, record, session_id}`, the log's key beside the
+/// document's (`<session>/EVENTS.jsonl`), its records' kind, and the session's name (the
+/// name before the document's, as a session directory's name on files); `null` for a kind
+/// with no log. `E_ARGUMENT` when the key names no session.
+pub fn logged(document_key: &str, kind: &str) -> Result<Value> {
+    let document_key = key(document_key)?;
+    let Some(log) = crate::kinds::kind(kind)?
+        .file
+        .as_ref()
+        .and_then(|file| file.log)
+    else {
+        return Ok(Value::Null);
+    };
+    let mut names: Vec<&str> = document_key.split('/').collect();
+    names.pop();
+    let Some(session_id) = names.last().copied() else {
+        return Err(Error::new(
+            Code::Argument,
+            "",
+            format!(
+                "a {kind} document is kept under its session's name, as in \
+                 <session>/{document_key} (a session directory on files): the key \
+                 {document_key:?} names no session"
+            ),
+        )
+        .with_detail("key", document_key.as_str()));
+    };
+    let mut map = Map::new();
+    let log_key = format!("{}/{}", names.join("/"), log.name);
+    map.insert("log".into(), Value::from(log_key));
+    map.insert("record".into(), Value::from(log.record));
+    map.insert("session_id".into(), Value::from(session_id));
+    Ok(Value::Object(map))
 }
 
 /// What a failed statement means to a store (docs/store.md § Failures), from the error's

@@ -49,3 +49,18 @@ pub static MIGRATION: Shape = Shape::exact(
         ),
     ],
 );
+
+/// Where a document's event log is kept in a store.
+pub static LOGGED: Shape = Shape::exact(
+    "StoreLogged",
+    "Where the event log kept with a document is in a store (docs/store.md § Hive sessions).",
+    &[
+        Field::req("log", Ty::Str, "The log's key, beside the document's."),
+        Field::req("record", Ty::Str, "The kind of each of its records."),
+        Field::req(
+            "session_id",
+            Ty::Str,
+            "The session's name: the name before the document's in its key.",
+        ),
+    ],
+);

@@ -43,10 +43,13 @@ process.on("exit", () => {
   }
 });
 
-/** A child process whose stdout lines are collected; killed after the test if still alive. */
+/**
+ * A child process whose stdout lines are collected; killed after the test if still alive.
+ * `env`: variables added to this process's for it.
+ */
 export class Child {
-  constructor(t, command, args) {
-    this.proc = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+  constructor(t, command, args, env = {}) {
+    this.proc = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
     this.pid = this.proc.pid;
     this.lines = [];
     this.stderr = "";

@@ -17,7 +17,7 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import FileResult, HelperOptions, StrPath
+    from statecore._files import FileResult, HelperOptions, Store, StrPath
     from statecore.types import (
         DerivedStatus,
         LoadResult,
@@ -86,17 +86,18 @@ def write_runner_status(worktree: StrPath, update: Mapping[str, object], now: No
     """A runner's milestone on the current document (null: none): ``status`` and ``summary`` kept when left out, the details cleared, ``updated_at`` stamped; ``ValidationError`` when the result is invalid. On the ``.agency/state/runner_status.json`` file of a worktree."""
     return cast("FileResult[RunnerStatus | None, None]", _files.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_update_runner_status", (update, now), options))
 
-def load_runner_status(worktree: StrPath) -> RunnerStatusParse:
+def load_runner_status(worktree: StrPath, *, store: Store | None = None) -> RunnerStatusParse:
     """What a reader makes of the status file's bytes (none: no file): ``{status, report}``. On the ``.agency/state/runner_status.json`` file of a worktree."""
-    return cast("RunnerStatusParse", _files.query("agency.runner_status", _files.path(worktree, (".agency", "state", "runner_status.json",)), "agency_parse_runner_status", ()))
+    return cast("RunnerStatusParse", _files.query_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_parse_runner_status", (), store))
 
 def status_path(worktree: StrPath) -> str:
     """``<worktree>/.agency/state/runner_status.json``."""
     return _files.path(worktree, (".agency", "state", "runner_status.json",))
 
-def read_status(worktree: StrPath) -> LoadResult[RunnerStatus | None]:
-    """Reads ``.agency/state/runner_status.json`` (a missing file reads as the kind's default; never writes)."""
-    return cast("LoadResult[RunnerStatus | None]", _files.read("agency.runner_status", status_path(worktree)))
+def read_status(worktree: StrPath, *, store: Store | None = None) -> LoadResult[RunnerStatus | None]:
+    """Reads ``.agency/state/runner_status.json`` (a missing file reads as the kind's default; never writes);
+    ``store``: its document in a store instead, ``worktree`` a key prefix (docs/store.md)."""
+    return cast("LoadResult[RunnerStatus | None]", _files.read_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), store))
 
 def write_status(
     worktree: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]

@@ -17,7 +17,7 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import FileResult, HelperOptions, StrPath
+    from statecore._files import FileResult, HelperOptions, Store, StrPath
     from statecore.types import (
         ActivityFeed,
         ChunkEvent,
@@ -76,13 +76,13 @@ def complete_step(state: Any, step: FctryStep, output: Mapping[str, object] | No
     return _call("fctry_complete_step", (state, step, output, now), _rt.clock())
 
 @overload
-def check_prerequisites(state: StrPath, agent: FctryAgent, command: FctryCommand | None = None) -> PrerequisiteCheck: ...
+def check_prerequisites(state: StrPath, agent: FctryAgent, command: FctryCommand | None = None, *, store: Store | None = None) -> PrerequisiteCheck: ...
 @overload
 def check_prerequisites(state: Mapping[str, object] | None, agent: FctryAgent, command: FctryCommand | None = None) -> PrerequisiteCheck: ...
-def check_prerequisites(state: Any, agent: FctryAgent, command: FctryCommand | None = None) -> Any:
-    """An agent's prerequisites against ``completedSteps``: ``{ok, agent, command, missing, message, options}`` (the seed's numbered "Workflow error" text when missing). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file."""
-    if _rt.is_path(state):
-        return _files.query("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_check_prerequisites", (agent, command))
+def check_prerequisites(state: Any, agent: FctryAgent, command: FctryCommand | None = None, *, store: Any = None) -> Any:
+    """An agent's prerequisites against ``completedSteps``: ``{ok, agent, command, missing, message, options}`` (the seed's numbered "Workflow error" text when missing). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(state):
+        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_check_prerequisites", (agent, command), store)
     return _call("fctry_check_prerequisites", (state, agent, command))
 
 @overload
@@ -167,13 +167,13 @@ def inbox_batch(inbox: Any, event: InboxEvent, **options: Any) -> Any:
     return _call("fctry_inbox_batch", (inbox, event))
 
 @overload
-def inbox_counts(inbox: StrPath) -> InboxCounts: ...
+def inbox_counts(inbox: StrPath, *, store: Store | None = None) -> InboxCounts: ...
 @overload
 def inbox_counts(inbox: Sequence[Mapping[str, object]] | None) -> InboxCounts: ...
-def inbox_counts(inbox: Any) -> Any:
-    """How many items the inbox holds in each status: ``{total, pending, processing, processed, error, incorporated, other}`` (``other``: a missing or unknown status). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file."""
-    if _rt.is_path(inbox):
-        return _files.query("fctry.inbox", _files.path(inbox, (".fctry", "inbox.json",)), "fctry_inbox_counts", ())
+def inbox_counts(inbox: Any, *, store: Any = None) -> Any:
+    """How many items the inbox holds in each status: ``{total, pending, processing, processed, error, incorporated, other}`` (``other``: a missing or unknown status). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(inbox):
+        return _files.query_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_counts", (), store)
     return _call("fctry_inbox_counts", (inbox,))
 
 def chunk_machine() -> MachineDefinition:
@@ -207,23 +207,23 @@ def chunk_event(state: Any, id: int, event: ChunkEvent, now: Now | None = None, 
     return _call("fctry_chunk_event", (state, id, event, now), _rt.clock())
 
 @overload
-def ready_chunks(state: StrPath) -> list[int]: ...
+def ready_chunks(state: StrPath, *, store: Store | None = None) -> list[int]: ...
 @overload
 def ready_chunks(state: Mapping[str, object] | None) -> list[int]: ...
-def ready_chunks(state: Any) -> Any:
-    """The planned chunks whose dependencies all completed, in plan order. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file."""
-    if _rt.is_path(state):
-        return _files.query("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_ready_chunks", ())
+def ready_chunks(state: Any, *, store: Any = None) -> Any:
+    """The planned chunks whose dependencies all completed, in plan order. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(state):
+        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_ready_chunks", (), store)
     return _call("fctry_ready_chunks", (state,))
 
 @overload
-def dag_layers(state: StrPath) -> DagLayers: ...
+def dag_layers(state: StrPath, *, store: Store | None = None) -> DagLayers: ...
 @overload
 def dag_layers(state: Mapping[str, object] | None) -> DagLayers: ...
-def dag_layers(state: Any) -> Any:
-    """The chunk DAG in layers for drawing: ``{layers, unplaced}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file."""
-    if _rt.is_path(state):
-        return _files.query("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_dag_layers", ())
+def dag_layers(state: Any, *, store: Any = None) -> Any:
+    """The chunk DAG in layers for drawing: ``{layers, unplaced}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(state):
+        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_dag_layers", (), store)
     return _call("fctry_dag_layers", (state,))
 
 @overload
@@ -260,23 +260,23 @@ def finish_build_run(state: Any, now: Now | None = None, **options: Any) -> Any:
     return _call("fctry_finish_build_run", (state, now), _rt.clock())
 
 @overload
-def resume_plan(state: StrPath, current_spec_version: str | None = None) -> ResumePlan: ...
+def resume_plan(state: StrPath, current_spec_version: str | None = None, *, store: Store | None = None) -> ResumePlan: ...
 @overload
 def resume_plan(state: Mapping[str, object] | None, current_spec_version: str | None = None) -> ResumePlan: ...
-def resume_plan(state: Any, current_spec_version: str | None = None) -> Any:
-    """What to offer after an interruption: ``{offer, completed, remaining, next, changed, options}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file."""
-    if _rt.is_path(state):
-        return _files.query("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_resume_plan", (current_spec_version,))
+def resume_plan(state: Any, current_spec_version: str | None = None, *, store: Any = None) -> Any:
+    """What to offer after an interruption: ``{offer, completed, remaining, next, changed, options}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(state):
+        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_resume_plan", (current_spec_version,), store)
     return _call("fctry_resume_plan", (state, current_spec_version))
 
 @overload
-def status_line(state: StrPath) -> StatusLineSummary: ...
+def status_line(state: StrPath, *, store: Store | None = None) -> StatusLineSummary: ...
 @overload
 def status_line(state: Mapping[str, object] | None) -> StatusLineSummary: ...
-def status_line(state: Any) -> Any:
-    """What a status line shows, from any state (odd field types are ignored). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file."""
-    if _rt.is_path(state):
-        return _files.query("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_status_line", ())
+def status_line(state: Any, *, store: Any = None) -> Any:
+    """What a status line shows, from any state (odd field types are ignored). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(state):
+        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_status_line", (), store)
     return _call("fctry_status_line", (state,))
 
 def project_status(project: Mapping[str, object]) -> StatusLineSummary:
@@ -300,22 +300,23 @@ def activity_feed(sources: Sequence[Sequence[object]]) -> ActivityFeed:
     return cast("ActivityFeed", _call("fctry_activity_feed", (sources,)))
 
 @overload
-def context_health(state: StrPath, events: Sequence[object] | None = None) -> ContextHealth: ...
+def context_health(state: StrPath, events: Sequence[object] | None = None, *, store: Store | None = None) -> ContextHealth: ...
 @overload
 def context_health(state: Mapping[str, object] | None, events: Sequence[object] | None = None) -> ContextHealth: ...
-def context_health(state: Any, events: Sequence[object] | None = None) -> Any:
-    """The context health indicator: ``{isolation, lastCheckpoint}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file."""
-    if _rt.is_path(state):
-        return _files.query("fctry.state", _files.path(state, (".fctry", "state.json",)), "fctry_context_health", (events,))
+def context_health(state: Any, events: Sequence[object] | None = None, *, store: Any = None) -> Any:
+    """The context health indicator: ``{isolation, lastCheckpoint}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(state):
+        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_context_health", (events,), store)
     return _call("fctry_context_health", (state, events))
 
 def state_path(project_dir: StrPath) -> str:
     """``<project_dir>/.fctry/state.json``."""
     return _files.path(project_dir, (".fctry", "state.json",))
 
-def read_state(project_dir: StrPath) -> LoadResult[FctryState]:
-    """Reads ``.fctry/state.json`` (a missing file reads as the kind's default; never writes)."""
-    return cast("LoadResult[FctryState]", _files.read("fctry.state", state_path(project_dir)))
+def read_state(project_dir: StrPath, *, store: Store | None = None) -> LoadResult[FctryState]:
+    """Reads ``.fctry/state.json`` (a missing file reads as the kind's default; never writes);
+    ``store``: its document in a store instead, ``project_dir`` a key prefix (docs/store.md)."""
+    return cast("LoadResult[FctryState]", _files.read_at("fctry.state", project_dir, (".fctry", "state.json",), store))
 
 def write_state(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
@@ -337,9 +338,10 @@ def inbox_path(project_dir: StrPath) -> str:
     """``<project_dir>/.fctry/inbox.json``."""
     return _files.path(project_dir, (".fctry", "inbox.json",))
 
-def read_inbox(project_dir: StrPath) -> LoadResult[FctryInbox]:
-    """Reads ``.fctry/inbox.json`` (a missing file reads as the kind's default; never writes)."""
-    return cast("LoadResult[FctryInbox]", _files.read("fctry.inbox", inbox_path(project_dir)))
+def read_inbox(project_dir: StrPath, *, store: Store | None = None) -> LoadResult[FctryInbox]:
+    """Reads ``.fctry/inbox.json`` (a missing file reads as the kind's default; never writes);
+    ``store``: its document in a store instead, ``project_dir`` a key prefix (docs/store.md)."""
+    return cast("LoadResult[FctryInbox]", _files.read_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), store))
 
 def write_inbox(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]

@@ -17,7 +17,7 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import LoggedResult, SessionOptions, StrPath
+    from statecore._files import LoggedResult, SessionOptions, Store, StrPath
     from statecore.types import (
         HiveHealth,
         HiveMergeStrategy,
@@ -75,13 +75,13 @@ def validate_worker_state(worker: object) -> HiveWorkerValidation:
     return cast("HiveWorkerValidation", _call("hive_validate_worker_state", (worker,)))
 
 @overload
-def check_worker_health(state: StrPath, now: Now | None = None, timeout_ms: int | None = None) -> HiveHealth: ...
+def check_worker_health(state: StrPath, now: Now | None = None, timeout_ms: int | None = None, *, store: Store | None = None) -> HiveHealth: ...
 @overload
 def check_worker_health(state: Mapping[str, object] | None, now: Now | None = None, timeout_ms: int | None = None) -> HiveHealth: ...
-def check_worker_health(state: Any, now: Now | None = None, timeout_ms: int | None = None) -> Any:
-    """The active workers to flag at ``now``: no heartbeat for ``timeout_ms`` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file."""
-    if _rt.is_path(state):
-        return _files.query("hive.state", _files.path(state, ("STATE.json",)), "hive_check_worker_health", (now, timeout_ms))
+def check_worker_health(state: Any, now: Now | None = None, timeout_ms: int | None = None, *, store: Any = None) -> Any:
+    """The active workers to flag at ``now``: no heartbeat for ``timeout_ms`` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(state):
+        return _files.query_at("hive.state", state, ("STATE.json",), "hive_check_worker_health", (now, timeout_ms), store)
     return _call("hive_check_worker_health", (state, now, timeout_ms), _rt.clock())
 
 @overload
@@ -183,7 +183,7 @@ def state_path(session_dir: StrPath) -> str:
 def read_state(session_dir: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, None]:
     """Reads ``STATE.json``; when it is missing, unreadable or behind ``EVENTS.jsonl``, rebuilds it
     from the log under the lock (keeping a ``.corrupt-`` copy) and writes it."""
-    return cast("LoggedResult[HiveState | None, None]", _files.read_logged("hive.state", state_path(session_dir), options))
+    return cast("LoggedResult[HiveState | None, None]", _files.read_logged_at("hive.state", session_dir, ("STATE.json",), options))
 
 
 __all__ = [

@@ -17,7 +17,7 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import FileResult, HelperOptions, StrPath
+    from statecore._files import FileResult, HelperOptions, Store, StrPath
     from statecore.types import (
         HivemindAgentModes,
         HivemindEvent,
@@ -84,9 +84,10 @@ def state_path(project_dir: StrPath) -> str:
     """``<project_dir>/workspace/state.json``."""
     return _files.path(project_dir, ("workspace", "state.json",))
 
-def read_state(project_dir: StrPath) -> LoadResult[HivemindState]:
-    """Reads ``workspace/state.json`` (a missing file reads as the kind's default; never writes)."""
-    return cast("LoadResult[HivemindState]", _files.read("hivemind.state", state_path(project_dir)))
+def read_state(project_dir: StrPath, *, store: Store | None = None) -> LoadResult[HivemindState]:
+    """Reads ``workspace/state.json`` (a missing file reads as the kind's default; never writes);
+    ``store``: its document in a store instead, ``project_dir`` a key prefix (docs/store.md)."""
+    return cast("LoadResult[HivemindState]", _files.read_at("hivemind.state", project_dir, ("workspace", "state.json",), store))
 
 def write_state(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]

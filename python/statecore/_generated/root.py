@@ -41,6 +41,7 @@ else:
         Report,
         RunnerStatus,
         SpecifyIndex,
+        StoreLogged,
         StoreMigration,
         StoreSchema,
         UpdateResult,
@@ -276,6 +277,10 @@ def store_file_key(directory: str, parts: Sequence[str]) -> str:
     """The store key of a protocol file: ``directory`` (a key prefix: relative, ``/``-separated; ``""`` or ``.`` for the store's root) joined with the file's place ``parts`` (``[".fctry", "state.json"]``), checked as ``store_key``."""
     return cast("str", _call("store_file_key", (directory, parts)))
 
+def store_logged(key: str, kind: DocumentKind) -> StoreLogged | None:
+    """Where the event log of the document of ``kind`` at ``key`` is kept, when its kind keeps one (a hive session's ``STATE.json``): ``{log, record, session_id}``, the log's key beside the document's; null for a kind with no log. ``E_ARGUMENT`` when the key names no session (``<session>/STATE.json``)."""
+    return cast("StoreLogged | None", _call("store_logged", (key, kind)))
+
 def store_failure(sqlstate: str | None, connection: bool) -> str:
     """What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: ``lock_timeout`` (55P03), ``unavailable`` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise ``store_unavailable``), else ``statement`` (the statement's own error, raised as it is)."""
     return cast("str", _call("store_failure", (sqlstate, connection)))
@@ -346,6 +351,7 @@ __all__ = [
     "store_file_key",
     "store_key",
     "store_lock_timeout",
+    "store_logged",
     "store_migrations",
     "store_schema",
     "store_unavailable",

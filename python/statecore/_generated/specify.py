@@ -17,7 +17,7 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import FileResult, HelperOptions, StrPath
+    from statecore._files import FileResult, HelperOptions, Store, StrPath
     from statecore.types import (
         LoadResult,
         MachineDefinition,
@@ -143,43 +143,43 @@ def end_iteration(index: Any, now: Now | None = None, **options: Any) -> Any:
     return _call("specify_end_iteration", (index, now), _rt.clock())
 
 @overload
-def queue_order(index: StrPath) -> list[SpecifyGap]: ...
+def queue_order(index: StrPath, *, store: Store | None = None) -> list[SpecifyGap]: ...
 @overload
 def queue_order(index: Mapping[str, object] | None) -> list[SpecifyGap]: ...
-def queue_order(index: Any) -> Any:
-    """The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
-    if _rt.is_path(index):
-        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_queue_order", ())
+def queue_order(index: Any, *, store: Any = None) -> Any:
+    """The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(index):
+        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_queue_order", (), store)
     return _call("specify_queue_order", (index,))
 
 @overload
-def next_clarifications(index: StrPath) -> list[SpecifyClarification]: ...
+def next_clarifications(index: StrPath, *, store: Store | None = None) -> list[SpecifyClarification]: ...
 @overload
 def next_clarifications(index: Mapping[str, object] | None) -> list[SpecifyClarification]: ...
-def next_clarifications(index: Any) -> Any:
-    """The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids ``C{iteration}.{n}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
-    if _rt.is_path(index):
-        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_next_clarifications", ())
+def next_clarifications(index: Any, *, store: Any = None) -> Any:
+    """The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids ``C{iteration}.{n}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(index):
+        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_next_clarifications", (), store)
     return _call("specify_next_clarifications", (index,))
 
 @overload
-def check_termination(index: StrPath) -> SpecifyTermination: ...
+def check_termination(index: StrPath, *, store: Store | None = None) -> SpecifyTermination: ...
 @overload
 def check_termination(index: Mapping[str, object] | None) -> SpecifyTermination: ...
-def check_termination(index: Any) -> Any:
-    """The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
-    if _rt.is_path(index):
-        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_check_termination", ())
+def check_termination(index: Any, *, store: Any = None) -> Any:
+    """The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(index):
+        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_check_termination", (), store)
     return _call("specify_check_termination", (index,))
 
 @overload
-def resume_point(index: StrPath) -> SpecifyResume: ...
+def resume_point(index: StrPath, *, store: Store | None = None) -> SpecifyResume: ...
 @overload
 def resume_point(index: Mapping[str, object] | None) -> SpecifyResume: ...
-def resume_point(index: Any) -> Any:
-    """Where the workflow resumes, by its loop status. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file."""
-    if _rt.is_path(index):
-        return _files.query("specify.index", _files.path(index, (".workflow", "index.md",)), "specify_resume_point", ())
+def resume_point(index: Any, *, store: Any = None) -> Any:
+    """Where the workflow resumes, by its loop status. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
+    if store is not None or _rt.is_path(index):
+        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_resume_point", (), store)
     return _call("specify_resume_point", (index,))
 
 def check_artifacts(artifacts: Sequence[Mapping[str, object]], feature_id: str | None = None) -> list[SpecifyArtifact]:
@@ -190,9 +190,10 @@ def index_path(feature_dir: StrPath) -> str:
     """``<feature_dir>/.workflow/index.md``."""
     return _files.path(feature_dir, (".workflow", "index.md",))
 
-def read_index(feature_dir: StrPath) -> LoadResult[SpecifyIndex | None]:
-    """Reads ``.workflow/index.md`` (a missing file reads as the kind's default; never writes)."""
-    return cast("LoadResult[SpecifyIndex | None]", _files.read("specify.index", index_path(feature_dir)))
+def read_index(feature_dir: StrPath, *, store: Store | None = None) -> LoadResult[SpecifyIndex | None]:
+    """Reads ``.workflow/index.md`` (a missing file reads as the kind's default; never writes);
+    ``store``: its document in a store instead, ``feature_dir`` a key prefix (docs/store.md)."""
+    return cast("LoadResult[SpecifyIndex | None]", _files.read_at("specify.index", feature_dir, (".workflow", "index.md",), store))
 
 def write_index(
     feature_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
