@@ -50,6 +50,7 @@ function main(argv) {
  * tmux's sessions, random bytes, a write carried out.
  */
 function gather(need, facts) {
+  if (isStoreUrl(need.path) && need.op !== "env") return gatherStored(need, facts);
   if (need.op === "read") facts.files[need.path] = readFact(need.path, need.limit, need.offset);
   else if (need.op === "stdin") facts.stdin = readStdin();
   else if (need.op === "list") facts.dirs[need.path] = listFact(need.path, need.names ?? []);
@@ -57,6 +58,17 @@ function gather(need, facts) {
   else if (need.op === "tmux") facts.tmux = tmuxSessions();
   else if (need.op === "random") facts.random = require("node:crypto").randomBytes(16).toString("hex");
   else facts.writes[need.path] = writeFact(need);
+}
+
+/** Whether `path` is a store URL (docs/store.md § Store URLs). */
+const isStoreUrl = (path) => typeof path === "string" && /^postgres(ql)?:\/\//.test(path);
+
+/** The fact of a need on a store URL, from the store (synchronously: lib/store-sync.cjs). */
+function gatherStored(need, facts) {
+  const { callSync } = require("../lib/store-sync.cjs");
+  if (need.op === "read") facts.files[need.path] = callSync("readFact", need.path, need.limit, need.offset);
+  else if (need.op === "list") facts.dirs[need.path] = callSync("listFact", need.path, need.names ?? []);
+  else facts.writes[need.path] = callSync("writeFact", need);
 }
 
 process.exitCode = main(process.argv.slice(2));

@@ -116,6 +116,12 @@ function under(dir) {
 function look(watch, names) {
   const seen = new Map();
   for (const item of watch) {
+    if (/^postgres(ql)?:\/\//.test(item)) {
+      // A store URL (docs/store.md § Store URLs): its rows' etags and logs' lengths.
+      const { records = {} } = require("./store-sync.cjs").callSync("lookFact", item, names);
+      for (const [file, r] of Object.entries(records)) seen.set(file, r);
+      continue;
+    }
     let directory = false;
     try {
       directory = fs.statSync(item).isDirectory();

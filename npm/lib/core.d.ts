@@ -2092,6 +2092,14 @@ export interface StoreLogged {
   session_id: string;
 }
 
+/** A store URL split (docs/store.md § Store URLs). */
+export interface StoreUrl {
+  /** The connection string: `postgresql://[user[:password]@]host[:port]/database`. */
+  conninfo: string;
+  /** The key below the database (`""`: the store's root). */
+  key: string;
+}
+
 /** A file the viewer shows: its role, kind, group and (given its bytes) its check. */
 export interface ViewFile {
   /** The path, `/`-separated, without `.` parts. */
@@ -2465,11 +2473,13 @@ export declare function storeKey(key: string): string;
 export declare function storeFileKey(directory: string, parts: string[]): string;
 /** Where the event log of the document of `kind` at `key` is kept, when its kind keeps one (a hive session's `STATE.json`): `{log, record, session_id}`, the log's key beside the document's; null for a kind with no log. `E_ARGUMENT` when the key names no session (`<session>/STATE.json`). */
 export declare function storeLogged<K extends DocumentKind>(key: string, kind: K): StoreLogged | null;
+/** A store URL split: `postgresql://[user[:password]@]host[:port]/database[/key]` is `{conninfo, key}` (the connection string; the key below the database, `""` for the root, `.` and `..` resolved); null for text that is not a store URL (a file's path). `E_ARGUMENT` for no database or `?` options. */
+export declare function storeUrl(text: string): StoreUrl | null;
 /** What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: `lock_timeout` (55P03), `unavailable` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise `store_unavailable`), else `statement` (the statement's own error, raised as it is). */
 export declare function storeFailure(sqlstate: string | null | undefined, connection: boolean): string;
 /** Raises the `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the row of `key`, locked by another writer's transaction (SQLSTATE 55P03): nothing was written. */
 export declare function storeLockTimeout(key: string, timeoutMs: number): never;
-/** Raises the `E_STORE` error of an operation (`operation` on `key`) the store could not carry out because its connection failed (`cause`: the driver's message): nothing was half-applied, and it may be tried again (`details.retryable`). */
+/** Raises the `E_STORE` error of an operation (`operation` on `key`; `connect`: `key` names the server) the store could not carry out because its connection failed (`cause`: the driver's message): nothing was half-applied, and it may be tried again (`details.retryable`). */
 export declare function storeUnavailable(operation: string, key: string, cause: string): never;
 /** What `statecore view` makes of the file at `path` (relative, `/`-separated): its role, kind and group, and with its bytes its check as `validate --json` gives it (with the document); null for a file the viewer does not show. */
 export declare function viewFile(path: string, data?: Bytes | null): ViewFile | null;

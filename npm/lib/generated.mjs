@@ -221,6 +221,7 @@ export const OPS = Object.freeze([
   ["", "storeKey", "store_key", [["key", "t", true]], "text", null],
   ["", "storeFileKey", "store_file_key", [["directory", "t", true], ["parts", "v", true]], "text", null],
   ["", "storeLogged", "store_logged", [["key", "t", true], ["kind", "t", true]], "json", null],
+  ["", "storeUrl", "store_url", [["text", "t", true]], "json", null],
   ["", "storeFailure", "store_failure", [["sqlstate", "t"], ["connection", "v", true]], "text", null],
   ["", "storeLockTimeout", "store_lock_timeout", [["key", "t", true], ["timeoutMs", "v", true]], "raises", null],
   ["", "storeUnavailable", "store_unavailable", [["operation", "t", true], ["key", "t", true], ["cause", "t", true]], "raises", null],

@@ -184,7 +184,7 @@ class PostgresStore {
     try {
       client = await this.pool.connect();
     } catch (error) {
-      core().storeUnavailable(operation, key, String(error?.message ?? error));
+      core().storeUnavailable("connect", this.shown, String(error?.message ?? error));
     }
     // Named: each connection parses and plans a statement once (node-postgres prepares it).
     const run = (name, ...params) => client.query({ name: `statecore_${name}`, text: this.schema.statements[name], values: params });

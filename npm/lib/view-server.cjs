@@ -68,6 +68,15 @@ class Files {
       }
     }
     this.recheck(key, () => this.update(root, base, abs, false), abs);
+    this.put(root, role, abs, { data, mtime, seen, removed });
+  }
+
+  /**
+   * Sends the file `role` (the core's `viewFile`) of root `root` as it now is: its bytes
+   * (`data`, base64) and `mtime`, `seen` what tells this version from the next; or `removed`.
+   */
+  put(root, role, abs, { data, mtime, seen, removed }) {
+    const key = `${root}:${role.path}`;
     if (removed && !this.files.has(key)) return;
     if (!removed && this.seen.get(key) === seen && this.files.get(key)?.data === data) return;
     const file = { path: role.path, root, abs, role: role.role, kind: role.kind, group: role.group, data, mtime };
@@ -133,8 +142,37 @@ function frame(event, data) {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/**
+ * Watches the store URL `url` as root `root` (docs/store.md § Store URLs): its rows and logs
+ * below the URL's key, each sent whole as a file would be (a log as the text of its lines),
+ * on every committed change (`PostgresStore.watch`). Resolves once every one was sent.
+ */
+async function watchStore(files, root, url) {
+  const cliStore = require("./cli-store.cjs");
+  const { store, key } = await cliStore.open(url);
+  const prefix = key ? `${key}/` : "";
+  let sending = Promise.resolve();
+  const send = (change) => {
+    const rel = change.path.slice(prefix.length);
+    const role = viewFile(rel, null);
+    if (!role) return;
+    const abs = `${url.replace(/\/+$/, "")}/${rel}`;
+    sending = sending.then(async () => {
+      const fact = await cliStore.readFact(abs);
+      const removed = fact.text === undefined;
+      const data = removed ? null : Buffer.from(fact.text).toString("base64");
+      const mtime = removed ? null : new Date(fact.mtime).toISOString();
+      files.put(root, role, abs, { data, mtime, seen: data, removed });
+    });
+  };
+  const watcher = await store.watch(prefix, null, send, { initial: true });
+  await sending;
+  return { close: () => watcher.close() };
+}
+
 /** Watches `base` as root `root`; resolves once its first scan is done. */
 function watch(files, root, base) {
+  if (/^postgres(ql)?:\/\//.test(base)) return watchStore(files, root, base);
   const watcher = chokidar.watch(base, {
     ignored: (path) => path.split(sep).some((part) => SKIPPED.has(part)),
     followSymlinks: false,
@@ -219,7 +257,7 @@ async function serveView(serve, options = {}) {
       }
       case "dismiss": {
         try {
-          await require("./fctry.cjs").inboxDismiss(join(serve.root, route.project), route.id);
+          await dismiss(serve.root, route.project, route.id);
           return json(res, route, 200, { ok: true });
         } catch (error) {
           const failed = viewFailure({ code: String(error?.code ?? "E_VIEW_WRITE"), message: String(error?.message ?? error) });
@@ -248,9 +286,18 @@ async function serveView(serve, options = {}) {
     for (const res of files.clients) res.end();
     for (const timer of files.rechecks.values()) clearTimeout(timer);
     await Promise.all(watchers.map((w) => w.close()));
+    if (roots.some(([, base]) => /^postgres(ql)?:\/\//.test(base))) await require("./cli-store.cjs").closeAll();
     await new Promise((resolve) => server.close(resolve));
   };
   return { server, url, close };
+}
+
+/** Dismisses the inbox item `id` of the fctry project `project` below `root` (a directory or a store URL). */
+async function dismiss(root, project, id) {
+  const fctry = require("./fctry.cjs");
+  if (!/^postgres(ql)?:\/\//.test(root)) return fctry.inboxDismiss(join(root, project), id);
+  const { store, key } = await require("./cli-store.cjs").open(root);
+  return fctry.inboxDismiss([key, project].filter(Boolean).join("/") || ".", id, { store });
 }
 
 /** Why listening failed, as the command prints it. */

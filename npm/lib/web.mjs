@@ -45,6 +45,7 @@ export const {
   storeKey,
   storeFileKey,
   storeLogged,
+  storeUrl,
   storeFailure,
   storeLockTimeout,
   storeUnavailable,

@@ -218,10 +218,25 @@ def write_fact(need: CliNeed) -> CliWrite:
         return {"error": {"code": _error_name(error)}}
 
 
+#: The needs that are writes.
+_WRITES = ("update", "append", "repair", "protocol_document")
+
+
 def gather(need: CliNeed, facts: CliFacts) -> None:
     """Adds the fact of one need: a file read, standard input, a listing, an environment
     variable, tmux's sessions, random bytes, a write carried out."""
     op, path = need["op"], need["path"]
+    if path.startswith(("postgresql://", "postgres://")) and op in ("read", "list", *_WRITES):
+        from statecore import _cli_store  # a store URL (docs/store.md § Store URLs)
+
+        if op == "read":
+            fact = _cli_store.read_fact(path, need.get("limit"), need.get("offset"))
+            facts.setdefault("files", {})[path] = fact
+        elif op == "list":
+            facts.setdefault("dirs", {})[path] = _cli_store.list_fact(path, need.get("names", []))
+        else:
+            facts.setdefault("writes", {})[path] = _cli_store.write_fact(need)
+        return
     if op == "read":
         facts.setdefault("files", {})[path] = read_fact(path, need.get("limit"), need.get("offset"))
     elif op == "stdin":

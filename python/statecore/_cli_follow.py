@@ -136,6 +136,11 @@ def look(watch: Sequence[str], names: Sequence[str] | None) -> dict[str, str]:
     one of ``names`` (every file when ``names`` is None)."""
     seen: dict[str, str] = {}
     for item in watch:
+        if item.startswith(("postgresql://", "postgres://")):
+            from statecore import _cli_store  # a store URL: etags and log lengths
+
+            seen.update(_cli_store.look_fact(item, names))
+            continue
         if not _is_dir(item):
             seen[item] = _record(item)
             continue

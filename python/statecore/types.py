@@ -198,6 +198,7 @@ LockTurn: Any = dict
 StoreSchema: Any = dict
 StoreMigration: Any = dict
 StoreLogged: Any = dict
+StoreUrl: Any = dict
 ViewFile: Any = dict
 FileCheck: Any = dict
 PlacedIssue: Any = dict
@@ -409,6 +410,7 @@ __all__ = [
     "StoreLogged",
     "StoreMigration",
     "StoreSchema",
+    "StoreUrl",
     "TornLine",
     "UntrackedChange",
     "UpdateOptions",

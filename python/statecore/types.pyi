@@ -1391,6 +1391,12 @@ class StoreLogged(TypedDict):
     record: str
     session_id: str
 
+class StoreUrl(TypedDict):
+    """A store URL split (docs/store.md § Store URLs)."""
+
+    conninfo: str
+    key: str
+
 class ViewFile(TypedDict):
     """A file the viewer shows: its role, kind, group and (given its bytes) its check."""
 

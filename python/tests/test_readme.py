@@ -28,7 +28,13 @@ def test_readmes_have_examples() -> None:
     ("readme", "code"), BLOCKS, ids=[f"{r.parent.name}-block{i}" for i, (r, _) in enumerate(BLOCKS)]
 )
 def test_readme_example(
-    readme: Path, code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    readme: Path,
+    code: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> None:
+    if "PostgresStore" in code:
+        request.getfixturevalue("db")  # a fresh database, its PG* variables set
     monkeypatch.chdir(tmp_path)
     exec(compile(code, str(readme), "exec"), {"__name__": "readme"})

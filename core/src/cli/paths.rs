@@ -2,8 +2,12 @@
 //! the host's working directory, `.` and `..` resolved the way `cd` resolves them (before
 //! symbolic links), and their ancestors.
 
-/// `path` made absolute against `cwd` (when the host gave one) and normalised.
+/// `path` made absolute against `cwd` (when the host gave one) and normalised; a store URL
+/// (docs/store.md § Store URLs) is its own root: its key is normalised below its database.
 pub fn resolve(cwd: Option<&str>, path: &str) -> String {
+    if let Some((root, key)) = store_parts(path) {
+        return join_key(root, &normalize(key));
+    }
     match cwd {
         Some(cwd) if !path.starts_with('/') => normalize(&format!("{cwd}/{path}")),
         _ => normalize(path),
@@ -73,6 +77,10 @@ pub fn ancestors(path: &str) -> Vec<String> {
 }
 
 fn parent(path: &str) -> Option<String> {
+    if let Some((root, key)) = store_parts(path) {
+        let key = normalize(key);
+        return (key != ".").then(|| join_key(root, &parent(&key).unwrap_or_else(|| ".".into())));
+    }
     if path == "/" || path == "." || name(path).is_none() {
         return None;
     }
@@ -81,6 +89,31 @@ fn parent(path: &str) -> Option<String> {
         Some((up, _)) => up.to_owned(),
         None => ".".to_owned(),
     })
+}
+
+/// A store URL's root (`postgresql://host/database`) and the key after it (`""` for none);
+/// `None` for a file's path.
+fn store_parts(path: &str) -> Option<(&str, &str)> {
+    crate::store::SCHEMES
+        .into_iter()
+        .find(|s| path.starts_with(s))?;
+    // scheme:// host / database / key: the key starts after the fourth slash.
+    match path.match_indices('/').nth(3) {
+        Some((at, _)) => Some((path.get(..at)?, path.get(at..)?.trim_start_matches('/'))),
+        None => Some((path, "")),
+    }
+}
+
+/// A store URL's root joined with a normalised key (`.`: the root itself).
+fn join_key(root: &str, key: &str) -> String {
+    if key == "." || key.is_empty() {
+        root.to_owned()
+    } else {
+        format!(
+            "{root}/{}",
+            key.trim_start_matches("../").trim_start_matches('/')
+        )
+    }
 }
 
 #[cfg(test)]
@@ -101,5 +134,19 @@ mod tests {
         assert_eq!(shown(Some("/home/u"), "/home/u/p/.fctry"), "p/.fctry");
         assert_eq!(shown(Some("/home/u"), "/home/uv/p"), "/home/uv/p");
         assert_eq!(shown(Some("/"), "/a"), "a");
+        let db = "postgresql://me@h:5432/db";
+        assert_eq!(
+            resolve(Some("/w"), &format!("{db}/p/./q/../r/")),
+            format!("{db}/p/r")
+        );
+        assert_eq!(
+            resolve(Some("/w"), &format!("{db}/../../x")),
+            format!("{db}/x")
+        );
+        assert_eq!(resolve(Some("/w"), db), db);
+        assert_eq!(
+            ancestors(&format!("{db}/a/b")),
+            [format!("{db}/a/b"), format!("{db}/a"), db.to_owned()]
+        );
     }
 }

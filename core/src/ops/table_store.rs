@@ -65,6 +65,18 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Root,
+        method: "store_url",
+        doc: "A store URL split: `postgresql://[user[:password]@]host[:port]/database[/key]` \
+              is `{conninfo, key}` (the connection string; the key below the database, `\"\"` \
+              for the root, `.` and `..` resolved); null for text that is not a store URL (a \
+              file's path). `E_ARGUMENT` for no database or `?` options.",
+        params: &[Param::text("text", Ty::Str)],
+        returns: Returns::json(Ty::Nullable(&Ty::Object(&s::URL))),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(store::url(a.text(0)?)?.unwrap_or_default())),
+    },
+    Op {
+        module: Module::Root,
         method: "store_failure",
         doc: "What a failed statement means to a store, from its SQLSTATE (null: none) and \
               whether the driver says the connection failed: `lock_timeout` (55P03), \
@@ -114,10 +126,10 @@ pub(super) static OPS: &[Op] = &[
     Op {
         module: Module::Root,
         method: "store_unavailable",
-        doc: "Raises the `E_STORE` error of an operation (`operation` on `key`) the store \
-              could not carry out because its connection failed (`cause`: the driver's \
-              message): nothing was half-applied, and it may be tried again \
-              (`details.retryable`).",
+        doc: "Raises the `E_STORE` error of an operation (`operation` on `key`; `connect`: \
+              `key` names the server) the store could not carry out because its connection \
+              failed (`cause`: the driver's message): nothing was half-applied, and it may be \
+              tried again (`details.retryable`).",
         params: &[
             Param::text("operation", Ty::Str),
             Param::text("key", Ty::Str),
@@ -128,17 +140,22 @@ pub(super) static OPS: &[Op] = &[
         run: |a| {
             let (operation, key, cause) = (a.text(0)?, a.text(1)?, a.text(2)?);
             let cause = cause.lines().next().unwrap_or_default().trim();
-            Err(Error::new(
-                Code::Store,
-                "",
+            let message = if operation == "connect" {
+                format!(
+                    "the store could not connect to {key:?} ({cause}): nothing was read or \
+                     written; check that the server runs and the URL or PG* variables name \
+                     it, then try again"
+                )
+            } else {
                 format!(
                     "the store lost its connection during {operation} of {key:?} ({cause}): \
                      the transaction was rolled back, nothing was written; try again"
-                ),
-            )
-            .with_detail("retryable", true)
-            .with_detail("operation", operation)
-            .with_detail("key", key))
+                )
+            };
+            Err(Error::new(Code::Store, "", message)
+                .with_detail("retryable", true)
+                .with_detail("operation", operation)
+                .with_detail("key", key))
         },
     },
 ];

@@ -110,7 +110,7 @@ $body$";
 
 /// Every statement the hosts run, by name: parameters are `$1`, `$2`, ... (a host whose
 /// driver spells them otherwise rewrites them by number; no statement holds a `%`).
-pub const STATEMENTS: [(&str, &str); 17] = [
+pub const STATEMENTS: [(&str, &str); 20] = [
     ("lock_migrations", "SELECT pg_advisory_xact_lock($1)"),
     (
         "read_version",
@@ -169,6 +169,29 @@ pub const STATEMENTS: [(&str, &str); 17] = [
         "read_log",
         "SELECT seq, text FROM statecore_log_lines WHERE log = $1 AND seq > $2 \
          ORDER BY seq LIMIT $3",
+    ),
+    (
+        "cli_read",
+        "SELECT (SELECT text FROM statecore_documents WHERE key = $1) AS text, \
+                (SELECT (extract(epoch FROM updated_at) * 1000)::bigint \
+                   FROM statecore_documents WHERE key = $1) AS mtime, \
+                (SELECT bytes FROM statecore_logs WHERE log = $1) AS log_bytes, \
+                (SELECT (extract(epoch FROM max(appended_at)) * 1000)::bigint \
+                   FROM statecore_log_lines WHERE log = $1) AS log_mtime, \
+                ($2 = '' OR EXISTS (SELECT 1 FROM statecore_documents WHERE starts_with(key, $2)) \
+                   OR EXISTS (SELECT 1 FROM statecore_logs WHERE starts_with(log, $2))) AS directory",
+    ),
+    (
+        "read_log_page",
+        "SELECT text, end_offset FROM statecore_log_lines WHERE log = $1 AND end_offset > $2 \
+         AND end_offset - octet_length(convert_to(text, 'UTF8')) - 1 < $2 + $3 ORDER BY seq",
+    ),
+    (
+        "cli_look",
+        "SELECT key, etag AS record FROM statecore_documents \
+           WHERE key = $1 OR starts_with(key, $2) \
+         UNION ALL SELECT log, 'log:' || bytes FROM statecore_logs \
+           WHERE log = $1 OR starts_with(log, $2)",
     ),
     ("listen", "LISTEN statecore"),
     (
@@ -319,6 +342,60 @@ pub fn logged(document_key: &str, kind: &str) -> Result<Value> {
     map.insert("record".into(), Value::from(log.record));
     map.insert("session_id".into(), Value::from(session_id));
     Ok(Value::Object(map))
+}
+
+/// The schemes of a store URL.
+pub const SCHEMES: [&str; 2] = ["postgresql://", "postgres://"];
+
+/// A store URL split (docs/store.md § Store URLs): `postgresql://[user[:password]@]host[:port]/
+/// database[/KEY]` is `{conninfo, key}`, the connection string (scheme, authority, database)
+/// and the key below the database (`""`: the store's root; `.` and `..` resolved, a `..` never
+/// above the root), checked as [`key`]. `None` for text that is not a store URL (a file's
+/// path). `E_ARGUMENT` for a store URL with no database, or with `?` options (give those in
+/// `PG*` environment variables, so that the URL stays a path).
+pub fn url(text: &str) -> Result<Option<Value>> {
+    let Some(scheme) = SCHEMES.iter().find(|s| text.starts_with(**s)) else {
+        return Ok(None);
+    };
+    let refuse = |why: &str| {
+        Error::new(
+            Code::Argument,
+            "",
+            format!("refused store URL: {why}; a store URL is postgresql://[user@]host[:port]/database[/key]"),
+        )
+    };
+    if text.contains(['?', '#']) {
+        return Err(refuse(
+            "it has `?` or `#`: give connection options in PG* environment variables (PGSSLMODE, PGPASSWORD, ...)",
+        ));
+    }
+    let rest = &text[scheme.len()..];
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let (database, below) = path.split_once('/').unwrap_or((path, ""));
+    if database.is_empty() {
+        return Err(refuse("it names no database"));
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for name in below.split('/') {
+        match name {
+            "" | "." => {}
+            ".." => {
+                names.pop();
+            }
+            name => names.push(name),
+        }
+    }
+    let joined = names.join("/");
+    if !joined.is_empty() {
+        key(&joined)?;
+    }
+    let mut map = Map::new();
+    map.insert(
+        "conninfo".into(),
+        Value::from(format!("{scheme}{authority}/{database}")),
+    );
+    map.insert("key".into(), Value::from(joined));
+    Ok(Some(Value::Object(map)))
 }
 
 /// What a failed statement means to a store (docs/store.md § Failures), from the error's

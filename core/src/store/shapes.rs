@@ -64,3 +64,21 @@ pub static LOGGED: Shape = Shape::exact(
         ),
     ],
 );
+
+/// A store URL split.
+pub static URL: Shape = Shape::exact(
+    "StoreUrl",
+    "A store URL split (docs/store.md § Store URLs).",
+    &[
+        Field::req(
+            "conninfo",
+            Ty::Str,
+            "The connection string: `postgresql://[user[:password]@]host[:port]/database`.",
+        ),
+        Field::req(
+            "key",
+            Ty::Str,
+            "The key below the database (`\"\"`: the store's root).",
+        ),
+    ],
+);

@@ -44,6 +44,7 @@ else:
         StoreLogged,
         StoreMigration,
         StoreSchema,
+        StoreUrl,
         UpdateResult,
         ViewFile,
         ViewRoute,
@@ -281,6 +282,10 @@ def store_logged(key: str, kind: DocumentKind) -> StoreLogged | None:
     """Where the event log of the document of ``kind`` at ``key`` is kept, when its kind keeps one (a hive session's ``STATE.json``): ``{log, record, session_id}``, the log's key beside the document's; null for a kind with no log. ``E_ARGUMENT`` when the key names no session (``<session>/STATE.json``)."""
     return cast("StoreLogged | None", _call("store_logged", (key, kind)))
 
+def store_url(text: str) -> StoreUrl | None:
+    """A store URL split: ``postgresql://[user[:password]@]host[:port]/database[/key]`` is ``{conninfo, key}`` (the connection string; the key below the database, ``""`` for the root, ``.`` and ``..`` resolved); null for text that is not a store URL (a file's path). ``E_ARGUMENT`` for no database or ``?`` options."""
+    return cast("StoreUrl | None", _call("store_url", (text,)))
+
 def store_failure(sqlstate: str | None, connection: bool) -> str:
     """What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: ``lock_timeout`` (55P03), ``unavailable`` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise ``store_unavailable``), else ``statement`` (the statement's own error, raised as it is)."""
     return cast("str", _call("store_failure", (sqlstate, connection)))
@@ -291,7 +296,7 @@ def store_lock_timeout(key: str, timeout_ms: float) -> NoReturn:
     raise AssertionError("store_lock_timeout returned")
 
 def store_unavailable(operation: str, key: str, cause: str) -> NoReturn:
-    """Raises the ``E_STORE`` error of an operation (``operation`` on ``key``) the store could not carry out because its connection failed (``cause``: the driver's message): nothing was half-applied, and it may be tried again (``details.retryable``)."""
+    """Raises the ``E_STORE`` error of an operation (``operation`` on ``key``; ``connect``: ``key`` names the server) the store could not carry out because its connection failed (``cause``: the driver's message): nothing was half-applied, and it may be tried again (``details.retryable``)."""
     _call("store_unavailable", (operation, key, cause))
     raise AssertionError("store_unavailable returned")
 
@@ -355,6 +360,7 @@ __all__ = [
     "store_migrations",
     "store_schema",
     "store_unavailable",
+    "store_url",
     "validate",
     "validate_text",
     "view_failure",
