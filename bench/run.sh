@@ -75,6 +75,8 @@ log "python bench/store_bench.py (a throwaway PostgreSQL server, scripts/pg-serv
 (cd bench && "$root/.venv/bin/python" store_bench.py "${quick[@]}") > "$work/store.md"
 log "node bench/store_bench.mjs"
 node bench/store_bench.mjs "${quick[@]}" >> "$work/store.md"
+log "python bench/throughput.py (one file, one row, one log; docs/scale.md)"
+"$root/.venv/bin/python" bench/throughput.py "${quick[@]}" >> "$work/store.md"
 
 # --- specify: an index.md of 1,000 gaps updated (issue 13; Node's is in node_bench.mjs) ----------
 log "python bench/specify_bench.py"

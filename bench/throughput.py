@@ -43,6 +43,8 @@ def child(mode: str, target: str, writer: str, start: float, seconds: float) -> 
     from statecore.store import PostgresStore
 
     store = PostgresStore() if mode in ("row", "log") else None
+    if store is None:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
     n = 0
 
     def once() -> None:
