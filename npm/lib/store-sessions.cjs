@@ -98,12 +98,7 @@ async function locked(run, key, kind, where, change, args, now) {
     const appended = await run("append", log, where.record, null, text);
     if (Number(appended.rows[0].end_offset) !== out.log_offset) throw new Retry();
   }
-  if (out.write) {
-    const written = row
-      ? await run("update", key, kind, out.text, out.etag, row.etag)
-      : await run("insert", key, kind, out.text, out.etag);
-    if (written.rowCount !== 1) throw new Retry();
-  }
+  if (out.write && !(await require("./store.cjs").writeRow(run, key, kind, row, out))) throw new Retry();
   return result(out, change);
 }
 

@@ -129,6 +129,16 @@ function failure(error) {
 /** A row another writer created first: the update runs again. */
 class Retry extends Error {}
 
+/**
+ * Writes `text` (with its `etag`) to the row of `key` read as `row` (null: there was none),
+ * running the statements with `run`: an `UPDATE` on the etag read, or an `INSERT`. False when
+ * another writer changed or created the row meanwhile (nothing written).
+ */
+async function writeRow(run, key, kind, row, { text, etag }) {
+  const written = row ? await run("update", key, kind, text, etag, row.etag) : await run("insert", key, kind, text, etag);
+  return written.rowCount === 1;
+}
+
 /** What an update's caller gets of the core's result. */
 function outcome(result) {
   const { text: _text, corrupt: _corrupt, warnings, ...rest } = result;
@@ -337,10 +347,8 @@ class PostgresStore {
     const result = core().updateFile(kind, change, row ? row.text : null, args, { now: now ?? Date.now(), ifMatch, reset });
     if (result.changed) {
       if (result.corrupt && row) return null;
-      const written = row
-        ? await this.statement("update", key, "update", key, kind, result.text, result.etag, row.etag)
-        : await this.statement("update", key, "insert", key, kind, result.text, result.etag);
-      if (written.rowCount !== 1) return null;
+      const run = (name, ...params) => this.statement("update", key, name, ...params);
+      if (!(await writeRow(run, key, kind, row, result))) return null;
     }
     return outcome(result);
   }
@@ -362,10 +370,7 @@ class PostgresStore {
     }
     if (result.changed) {
       if (row && result.corrupt) await run("keep_corrupt", key, row.text);
-      const written = row
-        ? await run("update", key, kind, result.text, result.etag, row.etag)
-        : await run("insert", key, kind, result.text, result.etag);
-      if (written.rowCount !== 1) throw new Retry();
+      if (!(await writeRow(run, key, kind, row, result))) throw new Retry();
     }
     return outcome(result);
   }
@@ -402,4 +407,4 @@ class PostgresStore {
   }
 }
 
-module.exports = { FileStore, PostgresStore, failure };
+module.exports = { FileStore, PostgresStore, failure, writeRow };

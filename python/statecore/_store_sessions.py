@@ -122,13 +122,8 @@ def _locked(
         appended = store._run("append", log, where["record"], None, text).fetchone()
         if appended[2] != out["log_offset"]:
             raise Retry  # a line appended outside a step got in first
-    if out["write"]:
-        if row is None:
-            written = store._run("insert", key, kind, out["text"], out["etag"]).rowcount
-        else:
-            written = store._run("update", key, kind, out["text"], out["etag"], row[1]).rowcount
-        if written != 1:
-            raise Retry
+    if out["write"] and not store._write_row(key, kind, row, out["text"], out["etag"]):
+        raise Retry
     return _result(out, change), out["text"]
 
 

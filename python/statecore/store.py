@@ -359,12 +359,7 @@ class PostgresStore:
         if result["changed"]:
             if result["corrupt"] and row is not None:
                 return None
-            text, etag = result["text"], result["etag"]
-            if row is None:
-                written = self._run("insert", key, kind, text, etag).rowcount
-            else:
-                written = self._run("update", key, kind, text, etag, row[1]).rowcount
-            if written != 1:
+            if not self._write_row(key, kind, row, result["text"], result["etag"]):
                 return None
         out: FileResult[Any, Any] = _files.outcome(result, list(result["warnings"]), None)
         return out
@@ -394,17 +389,22 @@ class PostgresStore:
             result = update_file(kind, str(change), data, args, at, if_match, reset)
         warnings = list(result["warnings"])
         if result["changed"]:
-            text, etag = result["text"], result["etag"]
             if row is not None and result["corrupt"]:
                 self._run("keep_corrupt", key, row[0])
-            if row is None:
-                written = self._run("insert", key, kind, text, etag).rowcount
-            else:
-                written = self._run("update", key, kind, text, etag, row[1]).rowcount
-            if written != 1:
+            if not self._write_row(key, kind, row, result["text"], result["etag"]):
                 raise _Retry
         out: FileResult[Any, Any] = _files.outcome(result, warnings, None)
         return out
+
+    def _write_row(self, key: str, kind: DocumentKind, row: Any, text: str, etag: str) -> bool:
+        """Writes ``text`` to the row of ``key`` read as ``row`` (None: there was none): an
+        ``UPDATE`` on the etag read, or an ``INSERT``. False when another writer changed or
+        created the row meanwhile (nothing written)."""
+        if row is None:
+            written = self._run("insert", key, kind, text, etag).rowcount
+        else:
+            written = self._run("update", key, kind, text, etag, row[1]).rowcount
+        return bool(written == 1)
 
     def _keys(self, prefix: str) -> list[str]:
         """The keys of the documents and logs that start with ``prefix``, in order."""
