@@ -3,7 +3,9 @@
 // the same patch (a new counter each time, so every update writes), one row, the same server
 // and run (a throwaway one from scripts/pg-server.sh, or STATECORE_PG_ENV's).
 // statecore: `PostgresStore.update` (row locked FOR UPDATE, one core crossing: parse, merge,
-// validation, canonical text, etag). Hand-written: node-postgres, BEGIN, SELECT ... FOR
+// validation, canonical text, etag; the row's text kept from the last write, so an
+// uncontended update is one statement: docs/store.md § Updates), and two stores taking turns
+// (the kept text stale each time). Hand-written: node-postgres, BEGIN, SELECT ... FOR
 // UPDATE, JSON.parse, the same recursive merge as Python's, JSON.stringify(doc, null, 2),
 // UPDATE, COMMIT (no validation, no etag). Samples interleave the two; async, so each sample
 // is a run of updates awaited one after the other. Prints a markdown fragment on stdout
@@ -48,7 +50,10 @@ function server() {
   execFileSync("bash", [script, "start", `${dir}/pg`, String(process.pid)], { stdio: ["ignore", 2, 2] });
   return {
     env: readEnv(`${dir}/pg/env`),
-    stop: () => execFileSync("bash", [script, "stop", `${dir}/pg`], { stdio: "ignore" }),
+    stop: () => {
+      execFileSync("bash", [script, "stop", `${dir}/pg`], { stdio: "ignore" });
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -121,19 +126,20 @@ async function main() {
     const nextPatch = () => deepMerge(patch, { progress: { done: ++count } });
 
     const statecoreUpdate = () => store.update(KEY, "fctry.state", nextPatch());
-    const handWritten = async () => {
-      await client.query("BEGIN");
+    const handWrittenOn = async (on) => {
+      await on.query("BEGIN");
       try {
-        const { rows } = await client.query("SELECT text FROM bench_docs WHERE key = 's' FOR UPDATE");
+        const { rows } = await on.query("SELECT text FROM bench_docs WHERE key = 's' FOR UPDATE");
         const doc = deepMerge(JSON.parse(rows[0].text), nextPatch());
-        await client.query("UPDATE bench_docs SET text = $1 WHERE key = 's'", [`${JSON.stringify(doc, null, 2)}\n`]);
-        await client.query("COMMIT");
+        await on.query("UPDATE bench_docs SET text = $1 WHERE key = 's'", [`${JSON.stringify(doc, null, 2)}\n`]);
+        await on.query("COMMIT");
         return doc;
       } catch (error) {
-        await client.query("ROLLBACK");
+        await on.query("ROLLBACK");
         throw error;
       }
     };
+    const handWritten = () => handWrittenOn(client);
     const got = await statecoreUpdate();
     count -= 1; // the same patch for the check
     assertSameJson("store update", got.document, await handWritten());
@@ -152,6 +158,36 @@ async function main() {
         results,
       ) + "\n",
     );
+
+    // Two writers taking turns on one row: each update finds the row changed by the other
+    // since its own last write (the text a PostgresStore keeps is stale every time).
+    const other = await PostgresStore.connect(options);
+    const client2 = new pg.Client(options);
+    await client2.connect();
+    try {
+      let turn = 0;
+      const stores = [store, other];
+      const clients = [client, client2];
+      const takingTurns = () => stores[turn++ % 2].update(KEY, "fctry.state", nextPatch());
+      const handTurns = () => handWrittenOn(clients[turn++ % 2]);
+      log("store: two writers taking turns on one row");
+      const turns = await compareAsync([
+        { name: "PostgresStore.update, 2 stores taking turns (statecore)", statecore: true, fn: takingTurns },
+        { name: "pg FOR UPDATE + JSON + object merge, 2 clients taking turns", fn: handTurns },
+      ]);
+      process.stdout.write(
+        table(
+          "Node PostgreSQL update, two writers taking turns (one row)",
+          "As above, but two stores (two connections) update the row in turn, so each finds it " +
+            "changed since its own last write: the text a store keeps is stale every time and its " +
+            "compare-and-swap returns the row instead (docs/store.md § Updates).",
+          turns,
+        ) + "\n",
+      );
+    } finally {
+      await client2.end();
+      await other.close();
+    }
 
     log("store: watch latency");
     const latency = await watchLatency(store);

@@ -1,8 +1,9 @@
 """The PostgreSQL store against a hand-written read-modify-write (issue 16): the same fctry
 state (bench/fixtures) updated with the same patch (a new counter each time, so every update
 writes), one row, the same server and run. statecore:
-``PostgresStore.update`` (row locked ``FOR UPDATE``, one core crossing: parse, merge,
-validation, canonical text, etag). Hand-written: psycopg, ``SELECT ... FOR UPDATE``,
+``PostgresStore.update`` (one core crossing: parse, merge, validation, canonical text, etag;
+the row's text kept from the last write, so an uncontended update is one statement:
+docs/store.md § Updates), and two stores taking turns (the kept text stale each time). Hand-written: psycopg, ``SELECT ... FOR UPDATE``,
 ``json.loads``, a dict merge, ``json.dumps(indent=2)``, ``UPDATE`` (no validation, no etag). A
 throwaway server comes from scripts/pg-server.sh (or ``STATECORE_PG_ENV``)."""
 
@@ -10,9 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +85,49 @@ def watch_latency(store: PostgresStore, count: int) -> str:
     )
 
 
+def taking_turns(
+    store: PostgresStore,
+    conn: Any,
+    next_patch: Callable[[], dict[str, Any]],
+    hand_written_on: Callable[[Any], object],
+) -> list[Any]:
+    """Two writers taking turns on one row: two stores, and two hand-written connections."""
+    turn = [0]
+    with PostgresStore() as other, psycopg.connect() as conn2:
+        stores, conns = (store, other), (conn, conn2)
+
+        def statecore_turns() -> object:
+            turn[0] += 1
+            return stores[turn[0] % 2].update(
+                "bench/.fctry/state.json", "fctry.state", next_patch()
+            )
+
+        def hand_turns() -> object:
+            turn[0] += 1
+            return hand_written_on(conns[turn[0] % 2])
+
+        log("store: two writers taking turns on one row")
+        return compare(
+            [
+                Case(
+                    "PostgresStore.update, 2 stores taking turns (statecore)",
+                    statecore_turns,
+                    statecore=True,
+                ),
+                Case("psycopg FOR UPDATE + json + dict merge, 2 connections", hand_turns),
+            ]
+        )
+
+
 def main() -> None:
     given = os.environ.get("STATECORE_PG_ENV")
     work = tempfile.mkdtemp(prefix="statecore-bench-pg-")
     if not given:
         script = ROOT / "scripts" / "pg-server.sh"
         subprocess.run(
-            ["bash", str(script), "start", f"{work}/pg"], check=True, stdout=2
+            ["bash", str(script), "start", f"{work}/pg", str(os.getpid())],
+            check=True,
+            stdout=2,
         )
         given = f"{work}/pg/env"
     env = dict(
@@ -122,17 +161,18 @@ def main() -> None:
                     "bench/.fctry/state.json", "fctry.state", next_patch()
                 )
 
-            def hand_written() -> object:
-                with conn.transaction():
-                    row = conn.execute(
+            def hand_written_on(on: Any) -> object:
+                with on.transaction():
+                    row = on.execute(
                         "SELECT text FROM bench_docs WHERE key = 's' FOR UPDATE"
                     ).fetchone()
                     doc = deep_merge(json.loads(row[0]), next_patch())
                     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-                    conn.execute(
-                        "UPDATE bench_docs SET text = %s WHERE key = 's'", (text,)
-                    )
+                    on.execute("UPDATE bench_docs SET text = %s WHERE key = 's'", (text,))
                 return doc
+
+            def hand_written() -> object:
+                return hand_written_on(conn)
 
             got = statecore_update()
             count[0] -= 1  # the same patch for the check
@@ -148,6 +188,7 @@ def main() -> None:
                     Case("psycopg FOR UPDATE + json + dict merge", hand_written),
                 ]
             )
+            turns = taking_turns(store, conn, next_patch, hand_written_on)
             latency = watch_latency(store, 50 if "--quick" in sys.argv else 300)
         print(
             table(
@@ -158,6 +199,16 @@ def main() -> None:
                 cases,
             )
         )
+        print(
+            table(
+                "Python PostgreSQL update, two writers taking turns (one row)",
+                "As above, but two stores (two connections) update the row in turn, so each "
+                "finds it changed since its own last write: the text a store keeps is stale "
+                "every time and its compare-and-swap returns the row instead (docs/store.md § "
+                "Updates).",
+                turns,
+            )
+        )
         print(latency)
     finally:
         if Path(f"{work}/pg").exists():
@@ -165,6 +216,7 @@ def main() -> None:
                 ["bash", str(ROOT / "scripts" / "pg-server.sh"), "stop", f"{work}/pg"],
                 check=True,
             )
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

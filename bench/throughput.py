@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -110,9 +111,8 @@ def main() -> None:
     server = tempfile.mkdtemp(prefix="statecore-throughput-")
     script = ROOT / "scripts" / "pg-server.sh"
     if not given:
-        subprocess.run(
-            ["bash", str(script), "start", f"{server}/pg"], check=True, stdout=2
-        )
+        up = ["bash", str(script), "start", f"{server}/pg", str(os.getpid())]
+        subprocess.run(up, check=True, stdout=2)
         given = f"{server}/pg/env"
     env = dict(
         w.split("=", 1) for w in Path(given).read_text().replace("export ", "").split()
@@ -131,6 +131,7 @@ def main() -> None:
     finally:
         if Path(f"{server}/pg").exists():
             subprocess.run(["bash", str(script), "stop", f"{server}/pg"], check=True)
+        shutil.rmtree(server, ignore_errors=True)
     print("### Throughput of one file, one row, one log (operations per second)\n")
     print(
         f"Each writer a process of its own, all starting at once, counting for {seconds:.0f} s; "

@@ -8,6 +8,9 @@
 #   scripts/pg-server.sh stop DIR    stop it (fast shutdown) and remove DIR
 # PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user (or
 # `nobody`), which owns DIR. Trust authentication, one superuser `statecore`, fsync on.
+# STATECORE_PG_LISTEN (addresses, comma-separated) and STATECORE_PG_CLIENTS (CIDRs, spaces):
+# the server also listens there and trusts clients from there (simulated hosts,
+# scripts/sim-hosts.sh); by default it is reached on 127.0.0.1 only.
 set -euo pipefail
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$bin" ] || bin=$(dirname "$(command -v pg_ctl)")
@@ -40,8 +43,12 @@ case "$cmd" in
     as_owner "$bin/initdb" -D "$home/data" -U statecore -A trust -E UTF8 --locale=C.UTF-8 \
       >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    listen=127.0.0.1${STATECORE_PG_LISTEN:+,$STATECORE_PG_LISTEN}
+    for cidr in ${STATECORE_PG_CLIENTS:-}; do
+      echo "host all statecore $cidr trust" >>"$home/data/pg_hba.conf"
+    done
     as_owner "$bin/pg_ctl" -D "$home/data" -l "$home/server.log" -w -t 60 \
-      -o "-p $port -c listen_addresses=127.0.0.1 -k $home -c max_connections=200" start >/dev/null \
+      -o "-p $port -c listen_addresses=$listen -k $home -c max_connections=200" start >/dev/null \
       || { cat "$home/server.log" >&2; exit 1; }
     printf 'export PGHOST=127.0.0.1 PGPORT=%s PGUSER=statecore PGDATABASE=postgres\n' "$port" >"$dir/env"
     if [ -n "${3:-}" ]; then

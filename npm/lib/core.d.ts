@@ -2350,6 +2350,26 @@ export interface WatchOptions {
   initial?: boolean | null;
 }
 
+/** Options of an append to a `PostgresStore`'s log. */
+export interface StoreAppendOptions {
+  /** The record's id, chosen by the caller: a record already appended to the log with this id is not appended again (exactly once; `appended` false, its `seq`). */
+  id?: string | null;
+}
+
+/** Options of a read of a `PostgresStore`'s log. */
+export interface ReadLogOptions {
+  /** Read the records after this sequence number (default 0: from the first). */
+  after?: number | null;
+  /** Read at most this many records (default: all). */
+  limit?: number | null;
+}
+
+/** Options of `store.watch` (JS also takes `onError`; Python `on_error`). */
+export interface StoreWatchOptions {
+  /** Report each document and log under the prefix as it is when watching starts (default true); false: only later changes. */
+  initial?: boolean | null;
+}
+
 /** What a file update returns: the file's new state and what to write. */
 export interface FileUpdate<D = Json> {
   /** The document the file holds afterwards. */
@@ -2972,6 +2992,16 @@ export declare const CONSTANTS: {
   readonly lockTimeoutMs: number;
   /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */
   readonly viewBodyBytes: number;
+  /** How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept). */
+  readonly storeKnownChars: number;
+  /** How long a store's connection may be silent before keepalive probes start, in s. */
+  readonly storeKeepaliveIdleS: number;
+  /** The time between unanswered keepalive probes of a store's connection, in s. */
+  readonly storeKeepaliveIntervalS: number;
+  /** How many unanswered keepalive probes end a store's connection (a vanished host's locks are then released). */
+  readonly storeKeepaliveCount: number;
+  /** How long data a store's connection sent may stay unacknowledged before it is ended, in ms. */
+  readonly storeTcpUserTimeoutMs: number;
   /** How many random bytes a lock token is made of. */
   readonly tokenBytes: number;
 };

@@ -25,6 +25,25 @@ function core() {
 /** A `timeout` the core accepts: absent, null, or a finite number ≥ 0. */
 const goodTimeout = (t) => t === undefined || t === null || (typeof t === "number" && t >= 0 && t < Infinity);
 
+/** An absent or null option, or one that `ok` accepts. */
+const nullOr = (ok) => (value) => value === undefined || value === null || ok(value);
+
+/**
+ * The fast path of the core's check of an option's value, by key (`now` and a helper's own
+ * keys are checked where they are used); a value refused here is checked by the core, which
+ * has the final word and the message.
+ */
+const FAST = {
+  timeout: goodTimeout,
+  reset: (value) => value === undefined || typeof value === "boolean",
+  bigint: (value) => value === undefined || typeof value === "boolean",
+  ifMatch: nullOr((value) => typeof value === "string"),
+  id: nullOr((value) => typeof value === "string"),
+  initial: nullOr((value) => typeof value === "boolean"),
+  after: nullOr((value) => Number.isSafeInteger(value) && value >= 0),
+  limit: nullOr((value) => Number.isSafeInteger(value) && value >= 0),
+};
+
 /** Options as JSON can carry them: a number JSON cannot hold (`NaN`) as its text. */
 function asJson(options) {
   if (typeof options !== "object" || options === null || Array.isArray(options)) return options;
@@ -46,11 +65,7 @@ function checkOptions(set, options, extra = []) {
   const fine =
     typeof options === "object" &&
     !Array.isArray(options) &&
-    Object.keys(options).every((key) => known.includes(key) || extra.includes(key)) &&
-    goodTimeout(options.timeout) &&
-    (options.reset === undefined || typeof options.reset === "boolean") &&
-    (options.bigint === undefined || typeof options.bigint === "boolean") &&
-    (options.ifMatch === undefined || options.ifMatch === null || typeof options.ifMatch === "string");
+    Object.entries(options).every(([key, value]) => (known.includes(key) || extra.includes(key)) && (FAST[key]?.(value) ?? true));
   if (!fine) core().checkOptions(set, asJson(options), true, extra); // raises the core's E_OPTIONS
   return options;
 }

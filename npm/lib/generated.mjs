@@ -347,6 +347,16 @@ export const CONSTANTS = Object.freeze({
   lockTimeoutMs: 10000,
   /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */
   viewBodyBytes: 16384,
+  /** How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept). */
+  storeKnownChars: 8388608,
+  /** How long a store's connection may be silent before keepalive probes start, in s. */
+  storeKeepaliveIdleS: 10,
+  /** The time between unanswered keepalive probes of a store's connection, in s. */
+  storeKeepaliveIntervalS: 5,
+  /** How many unanswered keepalive probes end a store's connection (a vanished host's locks are then released). */
+  storeKeepaliveCount: 3,
+  /** How long data a store's connection sent may stay unacknowledged before it is ended, in ms. */
+  storeTcpUserTimeoutMs: 25000,
   /** How many random bytes a lock token is made of. */
   tokenBytes: 16,
 });
@@ -358,6 +368,9 @@ export const HOST_OPTIONS = Object.freeze({
   read: Object.freeze(["bigint"]),
   logged: Object.freeze(["now", "timeout"]),
   watch: Object.freeze(["debounceMs", "initial"]),
+  store_append: Object.freeze(["id"]),
+  read_log: Object.freeze(["after", "limit"]),
+  store_watch: Object.freeze(["initial"]),
 });
 
 /**

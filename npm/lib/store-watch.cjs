@@ -29,7 +29,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function watchStore(store, prefix, kind, callback, options = {}) {
   if (typeof callback !== "function") throw new TypeError("watch: callback must be a function");
-  const { initial = true, onError } = options ?? {};
+  const { onError, ...rest } = options ?? {};
+  core().checkOptions("store_watch", rest, true, ["onError"]);
+  if (onError !== undefined && typeof onError !== "function") throw new TypeError("watch: onError must be a function");
+  const initial = rest.initial ?? true;
   const { Client } = require("pg");
   const { failure } = require("./store.cjs");
   const sql = store.schema.statements;
@@ -127,6 +130,7 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
     next.on("notification", notified);
     try {
       await next.connect();
+      await store.keepalives(next);
       await next.query(sql.listen);
     } catch (error) {
       next.removeAllListeners();

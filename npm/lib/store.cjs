@@ -15,7 +15,8 @@ const logs = require("./logs.cjs");
 const sessions = require("./sessions.cjs");
 const storeSessions = require("./store-sessions.cjs");
 const { runAsync, ASYNC } = require("./steps.cjs");
-const { LOGS } = require("./tables.cjs");
+const { CONSTANTS, LOGS } = require("./tables.cjs");
+const { Known, attempt } = require("./known-rows.cjs");
 
 /** How many times an update that lost a race to create a row is tried again. */
 const CREATE_RETRIES = 8;
@@ -94,12 +95,16 @@ class FileStore {
     return runAsync(documents.inDirectory(ASYNC, file, documents.update(ASYNC, file, kind, change, args, options)));
   }
 
-  /** Validates `value` as `kind` and appends it to the log's file in one write. */
-  async append(log, kind, value) {
+  /**
+   * Validates `value` as `kind` and appends it to the log's file in one write, under its lock
+   * (`hostOptions`: `{timeout}`; no `id`: exactly once is `PostgresStore`'s).
+   */
+  async append(log, kind, value, hostOptions = {}) {
+    const options = documents.checkOptions("append", hostOptions);
     checkRecord(kind, value);
     const file = this.path(log);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    return logs.appendLine(file, value);
+    return logs.appendLine(file, value, options);
   }
 
   /** The log's records, in order (a torn last line is left out). */
@@ -153,6 +158,8 @@ function outcome(result) {
  * with `await PostgresStore.connect(options)`, which creates or migrates the schema.
  */
 class PostgresStore {
+  #known = new Known();
+
   constructor(options = {}) {
     let pg;
     try {
@@ -161,11 +168,30 @@ class PostgresStore {
       throw new Error(`PostgresStore needs the pg package (npm install pg): ${error.message}`);
     }
     this.schema = core().storeSchema();
-    this.options = { ...options };
+    // The client's side of each connection sends keepalives (after the core's idle time; the
+    // probes' interval and count are the system's), the server's is set by `keepalives`.
+    this.options = { keepAlive: true, keepAliveInitialDelayMillis: CONSTANTS.storeKeepaliveIdleS * 1000, ...options };
     delete this.options.max;
-    this.pool = new pg.Pool({ max: 4, ...options });
+    delete this.options.idleTimeoutMillis;
+    // Idle connections are kept until `close()`, as Python's one connection is (an idle
+    // timer set and cleared around each checkout costs an update about a tenth).
+    this.pool = new pg.Pool({ max: 4, idleTimeoutMillis: 0, ...this.options, ...options });
     this.pool.on("error", () => {}); // an idle client's lost connection: the next checkout replaces it
+    // Queued before the checkout's first statement, on each new connection.
+    this.pool.on("connect", (client) => this.keepalives(client).catch(() => {}));
     this.shown = options.connectionString ?? "(PG* environment)";
+  }
+
+  /**
+   * Sets the server's side of `client`'s connection to send keepalives and to give up on data
+   * left unacknowledged (docs/store.md § Failures): a host that vanished inside a transaction
+   * has its session ended and its row locks released within seconds, while a live but slow
+   * one answers and is waited for.
+   */
+  keepalives(client) {
+    const { storeKeepaliveIdleS, storeKeepaliveIntervalS, storeKeepaliveCount, storeTcpUserTimeoutMs } = CONSTANTS;
+    const values = [storeKeepaliveIdleS, storeKeepaliveIntervalS, storeKeepaliveCount, storeTcpUserTimeoutMs];
+    return client.query(this.schema.statements.keepalives, values.map(String));
   }
 
   /** A store whose schema is created or migrated. */
@@ -186,34 +212,57 @@ class PostgresStore {
   }
 
   /**
-   * Runs `body(run)` in one transaction on a client of the pool (`run(name, ...params)` runs a
-   * statement of the schema); a lost connection is the core's retryable `E_STORE`.
+   * Runs `body(run, client)` on one client of the pool, each statement its own transaction
+   * unless `body` begins one (`run(name, ...params)` runs a statement of the schema, named, so
+   * that each connection parses and plans it once); `recover(error)` may answer a failure
+   * first (it returns the error that broke the connection, if one did). A lost connection is
+   * the core's retryable `E_STORE`, and the client is then dropped.
    */
-  async transaction(operation, key, body, timeout = null) {
+  async #withClient(operation, key, body, recover = (error) => (failure(error) === "unavailable" ? error : null)) {
     let client;
     try {
       client = await this.pool.connect();
     } catch (error) {
       core().storeUnavailable("connect", this.shown, String(error?.message ?? error));
     }
-    // Named: each connection parses and plans a statement once (node-postgres prepares it).
     const run = (name, ...params) => client.query({ name: `statecore_${name}`, text: this.schema.statements[name], values: params });
     let broken = null;
     try {
-      await client.query("BEGIN");
-      const out = await body(run, client);
-      await client.query("COMMIT");
-      return out;
+      return await body(run, client);
     } catch (error) {
-      const verdict = failure(error);
-      if (verdict === "unavailable") broken = error;
-      else await client.query("ROLLBACK").catch((e) => (broken = e));
+      broken = await recover(error, client);
       if (broken) core().storeUnavailable(operation, key, String(broken?.message ?? broken));
-      if (verdict === "lock_timeout") core().storeLockTimeout(key, timeout ?? 0);
       throw error;
     } finally {
       client.release(broken ?? undefined);
     }
+  }
+
+  /**
+   * Runs `body(run)` in one transaction on a client of the pool (`run(name, ...params)` runs a
+   * statement of the schema); a lost connection is the core's retryable `E_STORE`, a row held
+   * past `timeout` ms `E_LOCK_TIMEOUT`.
+   */
+  async transaction(operation, key, body, timeout = null) {
+    const rollback = async (error, client) => {
+      const verdict = failure(error);
+      if (verdict === "unavailable") return error;
+      let broken = null;
+      await client.query("ROLLBACK").catch((e) => (broken = e));
+      if (!broken && verdict === "lock_timeout") core().storeLockTimeout(key, timeout ?? 0);
+      return broken;
+    };
+    return this.#withClient(
+      operation,
+      key,
+      async (run, client) => {
+        await client.query("BEGIN");
+        const out = await body(run, client);
+        await client.query("COMMIT");
+        return out;
+      },
+      rollback,
+    );
   }
 
   /**
@@ -342,15 +391,36 @@ class PostgresStore {
    * first: the locked transaction then runs.
    */
   async #optimistic(key, kind, change, args, { ifMatch, now, reset }) {
-    const { rows } = await this.statement("update", key, "read", key);
-    const row = rows.length ? rows[0] : null;
-    const result = core().updateFile(kind, change, row ? row.text : null, args, { now: now ?? Date.now(), ifMatch, reset });
-    if (result.changed) {
-      if (result.corrupt && row) return null;
-      const run = (name, ...params) => this.statement("update", key, name, ...params);
-      if (!(await writeRow(run, key, kind, row, result))) return null;
-    }
-    return outcome(result);
+    const apply = (text) => core().updateFile(kind, change, text, args, { now: now ?? Date.now(), ifMatch, reset });
+    // Both statements on one connection (one server process), each its own transaction.
+    return this.#withClient("update", key, async (run) => {
+      let rows = null;
+      const known = this.#known.recall(key);
+      const tried = known?.trusted ? attempt(() => apply(known.text)) : null;
+      if (tried?.changed && !tried.corrupt) {
+        // One statement: the row written on the kept etag, or the row as it is.
+        ({ rows } = await run("update_known", key, kind, tried.text, tried.etag, known.etag));
+        if (rows.length && rows[0].written) {
+          this.#known.remember(key, tried, true);
+          return outcome(tried);
+        }
+      }
+      this.#known.forget(key);
+      if (rows === null) ({ rows } = await run("read", key));
+      const row = rows.length ? rows[0] : null;
+      // Trusted while the row is still the one this store last saw (no other writer since),
+      // or when this store creates it.
+      const trusted = row === null || row.etag === known?.etag;
+      const result = apply(row ? row.text : null);
+      if (result.changed) {
+        if (result.corrupt && row) return null;
+        if (!(await writeRow(run, key, kind, row, result))) return null;
+        this.#known.remember(key, result, trusted);
+      } else if (row) {
+        this.#known.remember(key, row, trusted);
+      }
+      return outcome(result);
+    });
   }
 
   /** The update inside its transaction: the row locked, one crossing, the row written. */
@@ -371,6 +441,7 @@ class PostgresStore {
     if (result.changed) {
       if (row && result.corrupt) await run("keep_corrupt", key, row.text);
       if (!(await writeRow(run, key, kind, row, result))) throw new Retry();
+      this.#known.remember(key, result, false);
     }
     return outcome(result);
   }
@@ -381,7 +452,7 @@ class PostgresStore {
    */
   async append(log, kind, value, options = {}) {
     log = core().storeKey(log);
-    const { id = null } = options ?? {};
+    const { id = null } = documents.checkOptions("store_append", options);
     checkRecord(kind, value);
     const line = core().logLine(value).replace(/\n$/, "");
     const [row] = (await this.statement("append", log, "append", log, kind, id, line)).rows;
@@ -401,7 +472,7 @@ class PostgresStore {
   /** The log's records after sequence number `after`, in order. */
   async readLog(log, options = {}) {
     log = core().storeKey(log);
-    const { after = 0, limit = null } = options ?? {};
+    const { after = 0, limit = null } = documents.checkOptions("read_log", options);
     const { rows } = await this.statement("read_log", log, "read_log", log, after, limit);
     return rows.map((r) => core().parse(r.text));
   }

@@ -1,5 +1,16 @@
 // Types of `statecore/store` (npm/lib/store.cjs, docs/store.md): the document stores.
-import type { DocumentKind, DocumentOf, LoadResult, MergeOptions, UpdateOptions, WatchChange } from "./core";
+import type {
+  AppendOptions,
+  DocumentKind,
+  DocumentOf,
+  LoadResult,
+  MergeOptions,
+  ReadLogOptions,
+  StoreAppendOptions,
+  StoreWatchOptions,
+  UpdateOptions,
+  WatchChange,
+} from "./core";
 import type { AppendLineResult, FilePath, FileResult } from "./host";
 
 /** An update of a document: a patch merged with `MergeOptions`, or a function of it. */
@@ -54,8 +65,11 @@ export declare class FileStore {
   readonly root: string;
   /** The file of `key` (checked: `PathUnsafeError`). */
   path(key: string): string;
-  /** Validates `value` as `kind` (`ValidationError`) and appends it to the log's file. */
-  append(log: string, kind: DocumentKind, value: unknown): Promise<AppendLineResult>;
+  /**
+   * Validates `value` as `kind` (`ValidationError`) and appends it to the log's file under its
+   * lock (no `id`: exactly once is `PostgresStore`'s).
+   */
+  append(log: string, kind: DocumentKind, value: unknown, hostOptions?: AppendOptions): Promise<AppendLineResult>;
   /** The log's records, in order (a torn last line is left out). */
   readLog(log: string): Promise<unknown[]>;
 }
@@ -70,6 +84,8 @@ export interface PostgresStoreOptions {
   database?: string;
   /** Most connections held at once (default 4). */
   max?: number;
+  /** Close a connection idle this long, in ms (default 0: kept until `close()`). */
+  idleTimeoutMillis?: number;
   [option: string]: unknown;
 }
 
@@ -84,9 +100,9 @@ export declare class PostgresStore {
   /** A store whose schema is created or migrated (`StoreError` when it cannot connect). */
   static connect(options?: PostgresStoreOptions): Promise<PostgresStore>;
   /** Validates `value` as `kind` and appends it; with `id`, exactly once. */
-  append(log: string, kind: DocumentKind, value: unknown, options?: { id?: string | null }): Promise<StoreAppend>;
+  append(log: string, kind: DocumentKind, value: unknown, options?: StoreAppendOptions): Promise<StoreAppend>;
   /** The log's records after sequence number `after`, in order. */
-  readLog(log: string, options?: { after?: number; limit?: number | null }): Promise<unknown[]>;
+  readLog(log: string, options?: ReadLogOptions): Promise<unknown[]>;
   /**
    * Calls `callback` for each change of a document or log whose key starts with `prefix`
    * (of `kind` only, when given), woken by LISTEN/NOTIFY: the same `WatchChange` a file
@@ -96,6 +112,6 @@ export declare class PostgresStore {
     prefix: string,
     kind: DocumentKind | null,
     callback: (change: WatchChange) => void,
-    options?: { initial?: boolean; onError?(error: unknown): void },
+    options?: StoreWatchOptions & { onError?(error: unknown): void },
   ): Promise<{ close(): Promise<void> }>;
 }

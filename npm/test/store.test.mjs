@@ -84,6 +84,53 @@ test("an update the core refuses writes nothing", async (t) => {
   assert.ok((await pg.update("s.json", "fctry.state", { specVersion: "2" }, null, { ifMatch: made.etag })).changed);
 });
 
+test("the text a store keeps is only a first try: another writer's change is never lost", async (t) => {
+  const env = database(t);
+  const [a, b] = [await connect(env), await connect(env)];
+  t.after(() => Promise.all([a.close(), b.close()]));
+  const key = "proj/.fctry/state.json";
+  const statements = [];
+  const query = a.pool.Client.prototype.query;
+  a.pool.Client.prototype.query = function (config, ...rest) {
+    if (typeof config?.name === "string") statements.push(config.name.replace("statecore_", ""));
+    return query.call(this, config, ...rest);
+  };
+  t.after(() => (a.pool.Client.prototype.query = query));
+  const row = () => psql(env, `SELECT etag FROM statecore_documents WHERE key = '${key}'`);
+
+  await a.update(key, "fctry.state", { workflowStep: "interviewer" });
+  statements.length = 0;
+  const alone = await a.update(key, "fctry.state", { specVersion: "1" });
+  assert.deepEqual(statements, ["update_known"], "an uncontended update is one statement");
+  assert.equal(alone.etag, row());
+
+  await b.update(key, "fctry.state", { activeSection: "#a", activeSectionNumber: "1" });
+  statements.length = 0;
+  const after = await a.update(key, "fctry.state", { specVersion: "2" });
+  assert.deepEqual(statements, ["update_known", "update"], "the row comes back with the missed swap");
+  assert.deepEqual([after.document.activeSection, after.document.specVersion, after.etag], ["#a", "2", row()]);
+  // After a missed swap the row is read first, until it is still the one this store wrote.
+  statements.length = 0;
+  await a.update(key, "fctry.state", { specVersion: "2.1" });
+  await a.update(key, "fctry.state", { specVersion: "2.2" });
+  assert.deepEqual(statements, ["read", "update", "update_known"]);
+
+  // Unchanged on the kept text, changed in the row: written.
+  await b.update(key, "fctry.state", { workflowStep: "researcher" });
+  const back = await a.update(key, "fctry.state", { workflowStep: "interviewer" });
+  assert.deepEqual([back.changed, (await b.read(key, "fctry.state")).document.workflowStep], [true, "interviewer"]);
+  // Unchanged in the row: not written.
+  assert.equal((await a.update(key, "fctry.state", { workflowStep: "interviewer" })).changed, false);
+
+  // ifMatch is the row's etag, whatever the store kept.
+  const kept = back.etag;
+  const moved = await b.update(key, "fctry.state", { specVersion: "3" });
+  assert.ok((await a.update(key, "fctry.state", { specVersion: "4" }, null, { ifMatch: moved.etag })).changed);
+  await assert.rejects(a.update(key, "fctry.state", { specVersion: "5" }, null, { ifMatch: kept }), { name: "ConflictError" });
+  const final = (await b.read(key, "fctry.state")).document;
+  assert.deepEqual([final.specVersion, final.workflowStep, final.activeSection], ["4", "interviewer", "#a"]);
+});
+
 test("appends are in order, and exactly once with an id", async (t) => {
   const pg = await connect(database(t));
   t.after(() => pg.close());
@@ -94,6 +141,16 @@ test("appends are in order, and exactly once with an id", async (t) => {
   await assert.rejects(pg.append("s/EVENTS.jsonl", "hive.event", { type: "progress" }), { name: "ValidationError" });
   assert.deepEqual((await pg.readLog("s/EVENTS.jsonl")).map((r) => r.agent), ["w", "x"]);
   assert.deepEqual((await pg.readLog("s/EVENTS.jsonl", { after: 1 })).map((r) => r.agent), ["x"]);
+  // Misspelt or mistyped options are refused, never ignored.
+  await assert.rejects(pg.append("s/EVENTS.jsonl", "hive.event", event, { Id: "b" }), (e) => e.code === "E_OPTIONS" && e.details.nearest === "id");
+  await assert.rejects(pg.append("s/EVENTS.jsonl", "hive.event", event, { id: 7 }), { code: "E_OPTIONS", path: "/id" });
+  await assert.rejects(pg.readLog("s/EVENTS.jsonl", { afer: 1 }), (e) => e.code === "E_OPTIONS" && e.details.nearest === "after");
+  await assert.rejects(pg.readLog("s/EVENTS.jsonl", { limit: -1 }), { code: "E_OPTIONS", path: "/limit" });
+  await assert.rejects(pg.watch("s/", null, () => {}, { debounceMs: 5 }), { code: "E_OPTIONS" });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-store-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  await assert.rejects(new FileStore(dir).append("s/EVENTS.jsonl", "hive.event", event, { id: "a" }), { code: "E_OPTIONS", path: "/id" });
+  assert.equal((await pg.readLog("s/EVENTS.jsonl")).length, 2);
 });
 
 test("4 Node + 4 Python writers × 250 updates: exactly 2000", async (t) => {

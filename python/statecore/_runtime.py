@@ -109,8 +109,13 @@ def _value_ok(key: str, value: object) -> bool:
         return is_timeout(value)
     if key == "if_match":
         return value is None or isinstance(value, str)
-    if key == "reset":
+    if key in ("reset", "initial"):
         return value is None or isinstance(value, bool)
+    if key == "id":
+        return value is None or isinstance(value, str)
+    if key in ("after", "limit"):
+        whole = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        return value is None or whole
     return True  # now, merge options: checked by the core where they are used
 
 

@@ -71,9 +71,7 @@ class StoreWatcher(Threaded):
         """A connection of the watcher's own that listens (before anything is read, so that
         no change between the read and the listen is missed)."""
         store = self._store
-        self._conn = store._psycopg.connect(
-            store._conninfo, autocommit=True, application_name=APPLICATION
-        )
+        self._conn = store._open(application_name=APPLICATION)
         self._conn.execute(store._sql["listen"])
 
     def _q(self, name: str, *params: object) -> Any:

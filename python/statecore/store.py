@@ -25,11 +25,18 @@ from statecore._generated.root import (
     store_unavailable,
     validate,
 )
-from statecore._generated.tables import LOGS
+from statecore._generated.tables import (
+    LOGS,
+    STORE_KEEPALIVE_COUNT,
+    STORE_KEEPALIVE_IDLE_S,
+    STORE_KEEPALIVE_INTERVAL_S,
+    STORE_TCP_USER_TIMEOUT_MS,
+)
+from statecore._known import Known
 from statecore._logs import append_line, read_log
 from statecore._routines import query_file, update_file
 from statecore._runtime import clock
-from statecore.errors import ValidationError
+from statecore.errors import StatecoreError, ValidationError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -124,12 +131,16 @@ class FileStore:
         )
         return result
 
-    def append(self, log: str, kind: DocumentKind, value: Json) -> Any:
-        """Validates ``value`` as ``kind`` and appends it to the log's file in one write."""
+    def append(
+        self, log: str, kind: DocumentKind, value: Json, *, timeout: float | None = None
+    ) -> Any:
+        """Validates ``value`` as ``kind`` and appends it to the log's file in one write, under
+        its lock (``timeout``: seconds to wait for it; no ``id``: exactly once is
+        ``PostgresStore``'s)."""
         _check_record(kind, value)
         path = self.path(log)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        return append_line(path, value)
+        return append_line(path, value, timeout=timeout)
 
     def read_log(self, log: str) -> list[Json]:
         """The log's records, in order (a torn last line is left out)."""
@@ -154,6 +165,23 @@ def _check_record(kind: DocumentKind, value: object) -> None:
 _PARAM = re.compile(r"\$(\d+)")
 
 
+def _attempt(
+    kind: DocumentKind,
+    change: str,
+    text: str,
+    args: tuple[object, ...],
+    at: Now,
+    if_match: str | None,
+    reset: bool,
+) -> Any:
+    """The change tried on a text this store kept, which may be stale: None when the core
+    refuses it (the row is then read and the change tried on it)."""
+    try:
+        return update_file(kind, change, text.encode(), args, at, if_match, reset)
+    except StatecoreError:
+        return None
+
+
 class _Retry(Exception):
     """A row another writer created first: the update runs again."""
 
@@ -176,6 +204,7 @@ class PostgresStore:
         statements = self._schema["statements"].items()
         self._sql = {name: _PARAM.sub(r"%(p\1)s", sql) for name, sql in statements}
         self._conn: Any = None
+        self._known = Known()
         self._connect()
 
     def _connect(self) -> Any:
@@ -185,9 +214,7 @@ class PostgresStore:
             return self._conn
         shown = self._conninfo or "(PG* environment)"
         try:
-            self._conn = self._psycopg.connect(
-                self._conninfo, connect_timeout=self._timeout, autocommit=True
-            )
+            self._conn = self._open()
         except self._psycopg.OperationalError as error:
             store_unavailable("connect", shown, str(error))
         try:
@@ -197,6 +224,37 @@ class PostgresStore:
             self._conn = None
             raise
         return self._conn
+
+    def _open(self, **options: object) -> Any:
+        """A new connection (autocommit; ``options``: more connection parameters) with
+        keepalives and a bound on unacknowledged data on both its sides (docs/store.md §
+        Failures): the client's where the connection string does not set them, the server's by
+        the ``keepalives`` statement, so that a vanished host's session and row locks end
+        within seconds."""
+        given = self._psycopg.conninfo.conninfo_to_dict(self._conninfo)
+        keepalives = {
+            "keepalives": 1,
+            "keepalives_idle": STORE_KEEPALIVE_IDLE_S,
+            "keepalives_interval": STORE_KEEPALIVE_INTERVAL_S,
+            "keepalives_count": STORE_KEEPALIVE_COUNT,
+            "tcp_user_timeout": STORE_TCP_USER_TIMEOUT_MS,
+        }
+        params: dict[str, Any] = {k: v for k, v in keepalives.items() if k not in given}
+        params.update(options, connect_timeout=self._timeout, autocommit=True)
+        conn = self._psycopg.connect(self._conninfo, **params)
+        try:
+            settings = (
+                STORE_KEEPALIVE_IDLE_S,
+                STORE_KEEPALIVE_INTERVAL_S,
+                STORE_KEEPALIVE_COUNT,
+                STORE_TCP_USER_TIMEOUT_MS,
+            )
+            values = {f"p{i}": str(value) for i, value in enumerate(settings, 1)}
+            conn.execute(self._sql["keepalives"], values)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def close(self) -> None:
         """Closes the connection."""
@@ -352,15 +410,37 @@ class PostgresStore:
         compare-and-swap: two statements, no lock held between them). None when another
         writer changed or created the row meanwhile, or when an unreadable row's text must be
         kept first: the locked transaction then runs."""
-        row = self._run("read", key).fetchone()
-        data = None if row is None else row[0].encode()
         at = clock() if now is None else now
+        row: Any = None
+        known = self._known.recall(key)
+        tried = None
+        if known is not None and known[2]:
+            tried = _attempt(kind, change, known[0], args, at, if_match, reset)
+        if known is not None and tried is not None and tried["changed"] and not tried["corrupt"]:
+            # One statement: the row written on the kept etag, or the row as it is.
+            text, etag = tried["text"], tried["etag"]
+            found = self._run("update_known", key, kind, text, etag, known[1]).fetchone()
+            if found is not None and found[0]:
+                self._known.remember(key, text, etag, True)
+                done: FileResult[Any, Any] = _files.outcome(tried, list(tried["warnings"]), None)
+                return done
+            row = None if found is None else found[1:]
+        else:
+            row = self._run("read", key).fetchone()
+        self._known.forget(key)
+        # Trusted while the row is still the one this store last saw (no other writer since),
+        # or when this store creates it.
+        trusted = row is None or (known is not None and row[1] == known[1])
+        data = None if row is None else row[0].encode()
         result: Any = update_file(kind, change, data, args, at, if_match, reset)
         if result["changed"]:
             if result["corrupt"] and row is not None:
                 return None
             if not self._write_row(key, kind, row, result["text"], result["etag"]):
                 return None
+            self._known.remember(key, result["text"], result["etag"], trusted)
+        elif row is not None:
+            self._known.remember(key, row[0], row[1], trusted)
         out: FileResult[Any, Any] = _files.outcome(result, list(result["warnings"]), None)
         return out
 
@@ -393,6 +473,7 @@ class PostgresStore:
                 self._run("keep_corrupt", key, row[0])
             if not self._write_row(key, kind, row, result["text"], result["etag"]):
                 raise _Retry
+            self._known.remember(key, result["text"], result["etag"], False)
         out: FileResult[Any, Any] = _files.outcome(result, warnings, None)
         return out
 
@@ -429,6 +510,7 @@ class PostgresStore:
         ``initial``: report each as it is first."""
         from statecore._store_watch import StoreWatcher
 
+        _runtime.check_options("store_watch", {"initial": initial})
         return StoreWatcher(self, prefix, kind, callback, initial, on_error)
 
     def append(
@@ -438,6 +520,7 @@ class PostgresStore:
         ``id``, exactly once: a record already appended with that id is not appended again
         (``appended`` false, its ``seq``)."""
         log = store_key(log)
+        _runtime.check_options("store_append", {"id": id})
         _check_record(kind, value)
         line = log_line(value).rstrip("\n")
         with self._guard("append", log):
@@ -455,6 +538,7 @@ class PostgresStore:
         from statecore._generated.root import parse
 
         log = store_key(log)
+        _runtime.check_options("read_log", {"after": after, "limit": limit})
         with self._guard("read_log", log):
             rows = self._run("read_log", log, after, limit).fetchall()
         return iter([(seq, parse(text)) for seq, text in rows])

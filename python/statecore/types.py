@@ -217,6 +217,9 @@ AppendOptions: Any = dict
 ReadOptions: Any = dict
 LoggedOptions: Any = dict
 WatchOptions: Any = dict
+StoreAppendOptions: Any = dict
+ReadLogOptions: Any = dict
+StoreWatchOptions: Any = dict
 FileUpdate: Any = dict
 
 __all__ = [
@@ -362,6 +365,7 @@ __all__ = [
     "PrerequisiteCheck",
     "PrioritySource",
     "ProcStat",
+    "ReadLogOptions",
     "ReadOptions",
     "ReadinessCounts",
     "Report",
@@ -407,10 +411,12 @@ __all__ = [
     "StatusLineLayout",
     "StatusLineOptions",
     "StatusLineSummary",
+    "StoreAppendOptions",
     "StoreLogged",
     "StoreMigration",
     "StoreSchema",
     "StoreUrl",
+    "StoreWatchOptions",
     "TornLine",
     "UntrackedChange",
     "UpdateOptions",

@@ -1556,6 +1556,22 @@ class WatchOptions(TypedDict):
     debounce_ms: NotRequired[int | None]
     initial: NotRequired[bool | None]
 
+class StoreAppendOptions(TypedDict):
+    """Options of an append to a `PostgresStore`'s log."""
+
+    id: NotRequired[str | None]
+
+class ReadLogOptions(TypedDict):
+    """Options of a read of a `PostgresStore`'s log."""
+
+    after: NotRequired[int | None]
+    limit: NotRequired[int | None]
+
+class StoreWatchOptions(TypedDict):
+    """Options of `store.watch` (JS also takes `onError`; Python `on_error`)."""
+
+    initial: NotRequired[bool | None]
+
 class FileUpdate(TypedDict, Generic[D]):
     """What a file update returns: the file's new state and what to write."""
 

@@ -39,7 +39,10 @@ class Server:
             return
         self._dir = tempfile.mkdtemp(prefix="statecore-pgtest-")
         subprocess.run(
-            ["bash", str(SCRIPT), "start", f"{self._dir}/pg"], check=True, stdout=subprocess.DEVNULL
+            # With this process's id: the server also stops if the test run is killed.
+            ["bash", str(SCRIPT), "start", f"{self._dir}/pg", str(os.getpid())],
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         self.env = read_env(Path(self._dir, "pg", "env"))
 

@@ -81,6 +81,64 @@ def test_an_update_the_core_refuses_writes_nothing(db: dict[str, str]) -> None:
         ]
 
 
+def test_the_text_a_store_keeps_is_only_a_first_try(
+    db: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another writer's change is never lost or undone by the text a store kept."""
+    key = "proj/.fctry/state.json"
+    with PostgresStore() as a, PostgresStore() as b:
+        statements: list[str] = []
+        run = a._run
+
+        def counted(name: str, *params: object) -> Any:
+            statements.append(name)
+            return run(name, *params)
+
+        monkeypatch.setattr(a, "_run", counted)
+
+        def row() -> str:
+            return str(sql("SELECT etag FROM statecore_documents WHERE key = %s", key)[0][0])
+
+        a.update(key, "fctry.state", {"workflowStep": "interviewer"})
+        statements.clear()
+        alone = a.update(key, "fctry.state", {"specVersion": "1"})
+        assert statements == ["update_known"], "an uncontended update is one statement"
+        assert alone["etag"] == row()
+
+        b.update(key, "fctry.state", {"activeSection": "#a", "activeSectionNumber": "1"})
+        statements.clear()
+        after = a.update(key, "fctry.state", {"specVersion": "2"})
+        assert statements == ["update_known", "update"], "the row comes back with the missed swap"
+        doc = after["document"]
+        assert (doc["activeSection"], doc["specVersion"], after["etag"]) == ("#a", "2", row())
+        # After a missed swap the row is read first, until it is still the one this store wrote.
+        statements.clear()
+        a.update(key, "fctry.state", {"specVersion": "2.1"})
+        a.update(key, "fctry.state", {"specVersion": "2.2"})
+        assert statements == ["read", "update", "update_known"]
+
+        # Unchanged on the kept text, changed in the row: written.
+        b.update(key, "fctry.state", {"workflowStep": "researcher"})
+        back = a.update(key, "fctry.state", {"workflowStep": "interviewer"})
+        read = b.read(key, "fctry.state")["document"]
+        assert (back["changed"], read["workflowStep"]) == (True, "interviewer")
+        # Unchanged in the row: not written.
+        assert a.update(key, "fctry.state", {"workflowStep": "interviewer"})["changed"] is False
+
+        # if_match is the row's etag, whatever the store kept.
+        kept = back["etag"]
+        moved = b.update(key, "fctry.state", {"specVersion": "3"})
+        assert a.update(key, "fctry.state", {"specVersion": "4"}, if_match=moved["etag"])["changed"]
+        with pytest.raises(statecore.ConflictError):
+            a.update(key, "fctry.state", {"specVersion": "5"}, if_match=kept)
+        final = b.read(key, "fctry.state")["document"]
+        assert (final["specVersion"], final["workflowStep"], final["activeSection"]) == (
+            "4",
+            "interviewer",
+            "#a",
+        )
+
+
 def test_appends_are_in_order_and_exactly_once_with_an_id(db: dict[str, str]) -> None:
     event = {"timestamp": "2026-11-25T10:00:00Z", "type": "progress", "agent": "w", "details": {}}
     with PostgresStore() as pg:
@@ -97,6 +155,16 @@ def test_appends_are_in_order_and_exactly_once_with_an_id(db: dict[str, str]) ->
             pg.append("s/EVENTS.jsonl", "hive.event", {"type": "progress"})
         assert [r["agent"] for r in pg.read_log("s/EVENTS.jsonl")] == ["w", "x"]
         assert [r["agent"] for r in pg.read_log("s/EVENTS.jsonl", after=1)] == ["x"]
+        # Mistyped options are refused, never passed on to the database.
+        with pytest.raises(statecore.UsageError) as bad_id:
+            pg.append("s/EVENTS.jsonl", "hive.event", event, id=7)  # type: ignore[arg-type]
+        assert (bad_id.value.code, bad_id.value.path) == ("E_OPTIONS", "/id")
+        with pytest.raises(statecore.UsageError) as bad_after:
+            pg.read_log("s/EVENTS.jsonl", after=-1)
+        assert (bad_after.value.code, bad_after.value.path) == ("E_OPTIONS", "/after")
+        with pytest.raises(statecore.UsageError):
+            pg.watch("s/", None, print, initial="yes")  # type: ignore[arg-type]
+        assert len(pg.read_log("s/EVENTS.jsonl")) == 2
 
 
 def run_writers(commands: list[list[str]], env: dict[str, str]) -> None:

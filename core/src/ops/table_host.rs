@@ -43,6 +43,43 @@ pub static APPEND_OPTIONS: Shape = Shape::exact(
     )],
 );
 
+/// The options of an append to a `PostgresStore`'s log.
+pub static STORE_APPEND_OPTIONS: Shape = Shape::exact(
+    "StoreAppendOptions",
+    "Options of an append to a `PostgresStore`'s log.",
+    &[Field::opt(
+        "id",
+        Ty::Nullable(&Ty::Str),
+        "The record's id, chosen by the caller: a record already appended to the log with \
+         this id is not appended again (exactly once; `appended` false, its `seq`).",
+    )],
+);
+
+/// The options of a read of a `PostgresStore`'s log.
+pub static READ_LOG_OPTIONS: Shape = Shape::exact(
+    "ReadLogOptions",
+    "Options of a read of a `PostgresStore`'s log.",
+    &[
+        Field::opt(
+            "after",
+            Ty::Nullable(&Ty::Whole(0)),
+            "Read the records after this sequence number (default 0: from the first).",
+        ),
+        Field::opt(
+            "limit",
+            Ty::Nullable(&Ty::Whole(0)),
+            "Read at most this many records (default: all).",
+        ),
+    ],
+);
+
+/// The options of a store's watcher (docs/store.md § Watching).
+pub static STORE_WATCH_OPTIONS: Shape = Shape::exact(
+    "StoreWatchOptions",
+    "Options of `store.watch` (JS also takes `onError`; Python `on_error`).",
+    &[Field::opt("initial", Ty::Nullable(&Ty::Bool), "Report each document and log under the prefix as it is when watching starts (default true); false: only later changes.")],
+);
+
 /// `E_OPTIONS` for the first option of `options` whose value does not have its field's type
 /// (a `timeout` must also be ≥ 0): the hosts' options are checked in one place. A host passes
 /// a value JSON cannot hold (`NaN`) as its text.
@@ -102,12 +139,15 @@ pub static WATCH_OPTIONS: Shape = Shape::exact(
 );
 
 /// Every options shape of the hosts, by the name a host names it with.
-pub static HOST_OPTIONS: [(&str, &Shape); 5] = [
+pub static HOST_OPTIONS: [(&str, &Shape); 8] = [
     ("update", &UPDATE_OPTIONS),
     ("append", &APPEND_OPTIONS),
     ("read", &READ_OPTIONS),
     ("logged", &LOGGED_OPTIONS),
     ("watch", &WATCH_OPTIONS),
+    ("store_append", &STORE_APPEND_OPTIONS),
+    ("read_log", &READ_LOG_OPTIONS),
+    ("store_watch", &STORE_WATCH_OPTIONS),
 ];
 
 /// A number the hosts use, declared once (manifest `host.constants`; generated as
@@ -168,6 +208,31 @@ pub static CONSTANTS: &[Constant] = &[
         name: "view_body_bytes",
         doc: "The most bytes of a request body the viewer's server reads (it reads one more to tell).",
         value: crate::view::request::BODY_LIMIT as i64,
+    },
+    Constant {
+        name: "store_known_chars",
+        doc: "How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept).",
+        value: crate::store::KNOWN_CHARS,
+    },
+    Constant {
+        name: "store_keepalive_idle_s",
+        doc: "How long a store's connection may be silent before keepalive probes start, in s.",
+        value: crate::store::KEEPALIVE_IDLE_S,
+    },
+    Constant {
+        name: "store_keepalive_interval_s",
+        doc: "The time between unanswered keepalive probes of a store's connection, in s.",
+        value: crate::store::KEEPALIVE_INTERVAL_S,
+    },
+    Constant {
+        name: "store_keepalive_count",
+        doc: "How many unanswered keepalive probes end a store's connection (a vanished host's locks are then released).",
+        value: crate::store::KEEPALIVE_COUNT,
+    },
+    Constant {
+        name: "store_tcp_user_timeout_ms",
+        doc: "How long data a store's connection sent may stay unacknowledged before it is ended, in ms.",
+        value: crate::store::TCP_USER_TIMEOUT_MS,
     },
     Constant {
         name: "token_bytes",

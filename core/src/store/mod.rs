@@ -108,9 +108,41 @@ BEGIN
 END
 $body$";
 
+/// How many characters of row text a host's `PostgresStore` keeps, in all, to try an update's
+/// compare-and-swap on without reading the row first (docs/store.md § Updates).
+pub const KNOWN_CHARS: i64 = 8 * 1024 * 1024;
+
+/// How long a store's connection may be silent before TCP keepalive probes start, in seconds
+/// (set on the server's side of every connection, and on the client's where the driver can):
+/// with [`KEEPALIVE_INTERVAL_S`] and [`KEEPALIVE_COUNT`], a host that vanished inside a
+/// transaction (power lost, network cut) has its session ended and its row locks released
+/// within 25 s ([`TCP_USER_TIMEOUT_MS`] when it vanished with data unacknowledged), while a
+/// live but slow one answers the probes and is waited for
+/// (docs/store.md § Failures).
+pub const KEEPALIVE_IDLE_S: i64 = 10;
+/// The time between unanswered keepalive probes, in seconds.
+pub const KEEPALIVE_INTERVAL_S: i64 = 5;
+/// How many unanswered keepalive probes end a connection.
+pub const KEEPALIVE_COUNT: i64 = 3;
+/// How long sent data may stay unacknowledged before a store's connection is ended, in ms
+/// (`TCP_USER_TIMEOUT`): a host that vanished before acknowledging the server's last answer
+/// is otherwise retried for about 15 minutes, keepalives or not. The keepalives' own bound.
+pub const TCP_USER_TIMEOUT_MS: i64 =
+    (KEEPALIVE_IDLE_S + KEEPALIVE_INTERVAL_S * KEEPALIVE_COUNT) * 1000;
+
 /// Every statement the hosts run, by name: parameters are `$1`, `$2`, ... (a host whose
 /// driver spells them otherwise rewrites them by number; no statement holds a `%`).
-pub const STATEMENTS: [(&str, &str); 20] = [
+pub const STATEMENTS: [(&str, &str); 22] = [
+    (
+        // Run on each new connection: the keepalives of the server's side of it ($1 idle, $2
+        // interval, in s; $3 probes; $4 the most time sent data may go unacknowledged, in
+        // ms), so that a vanished client's locks do not outlive it.
+        "keepalives",
+        "SELECT set_config('tcp_keepalives_idle', $1, false), \
+                set_config('tcp_keepalives_interval', $2, false), \
+                set_config('tcp_keepalives_count', $3, false), \
+                set_config('tcp_user_timeout', $4, false)",
+    ),
     ("lock_migrations", "SELECT pg_advisory_xact_lock($1)"),
     (
         "read_version",
@@ -142,6 +174,17 @@ pub const STATEMENTS: [(&str, &str); 20] = [
         "update",
         "UPDATE statecore_documents SET kind = $2, text = $3, etag = $4, updated_at = now() \
          WHERE key = $1 AND etag = $5",
+    ),
+    (
+        // The compare-and-swap on a text the host kept (docs/store.md § Updates): one row,
+        // `written` true, or false with the row's text and etag as they were (none: no row).
+        "update_known",
+        "WITH written AS (UPDATE statecore_documents \
+           SET kind = $2, text = $3, etag = $4, updated_at = now() \
+           WHERE key = $1 AND etag = $5 RETURNING key) \
+         SELECT true AS written, NULL::text AS text, NULL::text AS etag FROM written \
+         UNION ALL SELECT false, text, etag FROM statecore_documents \
+           WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM written)",
     ),
     (
         "keep_corrupt",

@@ -17,6 +17,9 @@ HOST_OPTIONS: dict[str, tuple[str, ...]] = {
     "read": ("bigint",),
     "logged": ("now", "timeout",),
     "watch": ("debounce_ms", "initial",),
+    "store_append": ("id",),
+    "read_log": ("after", "limit",),
+    "store_watch": ("initial",),
 }
 #: How many random bytes the core draws an id suffix from.
 RANDOM_BYTES = 32
@@ -36,6 +39,16 @@ LOCK_GRACE_MS = 2000
 LOCK_TIMEOUT_MS = 10000
 #: The most bytes of a request body the viewer's server reads (it reads one more to tell).
 VIEW_BODY_BYTES = 16384
+#: How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept).
+STORE_KNOWN_CHARS = 8388608
+#: How long a store's connection may be silent before keepalive probes start, in s.
+STORE_KEEPALIVE_IDLE_S = 10
+#: The time between unanswered keepalive probes of a store's connection, in s.
+STORE_KEEPALIVE_INTERVAL_S = 5
+#: How many unanswered keepalive probes end a store's connection (a vanished host's locks are then released).
+STORE_KEEPALIVE_COUNT = 3
+#: How long data a store's connection sent may stay unacknowledged before it is ended, in ms.
+STORE_TCP_USER_TIMEOUT_MS = 25000
 #: How many random bytes a lock token is made of.
 TOKEN_BYTES = 16
 #: The hosts' constants by name (``statecore.CONSTANTS``), declared once in the core.
@@ -49,6 +62,11 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "lock_grace_ms": 2000,
     "lock_timeout_ms": 10000,
     "view_body_bytes": 16384,
+    "store_known_chars": 8388608,
+    "store_keepalive_idle_s": 10,
+    "store_keepalive_interval_s": 5,
+    "store_keepalive_count": 3,
+    "store_tcp_user_timeout_ms": 25000,
     "token_bytes": 16,
 })
 #: The event log kept with each kind's file (its steps append their line to it).
