@@ -18,6 +18,9 @@ const { runAsync, ASYNC } = require("./steps.cjs");
 const { CONSTANTS, LOGS } = require("./tables.cjs");
 const { Known, attempt } = require("./known-rows.cjs");
 
+/** A pool client's promise of its connection's keepalives (`PostgresStore#checkout`). */
+const SET_UP = Symbol("statecore keepalives");
+
 /** How many times an update that lost a race to create a row is tried again. */
 const CREATE_RETRIES = 8;
 
@@ -169,7 +172,7 @@ class PostgresStore {
     }
     this.schema = core().storeSchema();
     // The client's side of each connection sends keepalives (after the core's idle time; the
-    // probes' interval and count are the system's), the server's is set by `keepalives`.
+    // probes' interval and count are libuv's), the server's is set by `keepalives`.
     this.options = { keepAlive: true, keepAliveInitialDelayMillis: CONSTANTS.storeKeepaliveIdleS * 1000, ...options };
     delete this.options.max;
     delete this.options.idleTimeoutMillis;
@@ -177,8 +180,12 @@ class PostgresStore {
     // timer set and cleared around each checkout costs an update about a tenth).
     this.pool = new pg.Pool({ max: 4, idleTimeoutMillis: 0, ...this.options, ...options });
     this.pool.on("error", () => {}); // an idle client's lost connection: the next checkout replaces it
-    // Queued before the checkout's first statement, on each new connection.
-    this.pool.on("connect", (client) => this.keepalives(client).catch(() => {}));
+    // Queued before the first statement on each new connection; awaited (and its error
+    // raised) at each checkout (`#checkout`).
+    this.pool.on("connect", (client) => {
+      client[SET_UP] = this.keepalives(client);
+      client[SET_UP].catch(() => {});
+    });
     this.shown = options.connectionString ?? "(PG* environment)";
   }
 
@@ -219,12 +226,7 @@ class PostgresStore {
    * the core's retryable `E_STORE`, and the client is then dropped.
    */
   async #withClient(operation, key, body, recover = (error) => (failure(error) === "unavailable" ? error : null)) {
-    let client;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      core().storeUnavailable("connect", this.shown, String(error?.message ?? error));
-    }
+    const client = await this.#checkout();
     const run = (name, ...params) => client.query({ name: `statecore_${name}`, text: this.schema.statements[name], values: params });
     let broken = null;
     try {
@@ -235,6 +237,26 @@ class PostgresStore {
       throw error;
     } finally {
       client.release(broken ?? undefined);
+    }
+  }
+
+  /**
+   * A client of the pool whose connection's keepalives are set. A checkout that fails drops
+   * the client: `E_STORE` when the connection failed, else the statement's own error (as
+   * Python's store raises it on connecting).
+   */
+  async #checkout() {
+    let client = null;
+    try {
+      client = await this.pool.connect();
+      await client[SET_UP];
+      return client;
+    } catch (error) {
+      client?.release(error);
+      if (client === null || failure(error) === "unavailable") {
+        core().storeUnavailable("connect", this.shown, String(error?.message ?? error));
+      }
+      throw error;
     }
   }
 
@@ -270,12 +292,7 @@ class PostgresStore {
    * named so that each connection prepares it once; a lost connection is `E_STORE`.
    */
   async statement(operation, key, name, ...params) {
-    try {
-      return await this.pool.query({ name: `statecore_${name}`, text: this.schema.statements[name], values: params });
-    } catch (error) {
-      if (failure(error) === "unavailable") core().storeUnavailable(operation, key, String(error?.message ?? error));
-      throw error;
-    }
+    return this.#withClient(operation, key, (run) => run(name, ...params));
   }
 
   /** Creates or migrates the schema, one migrator at a time (an advisory lock). */
@@ -384,11 +401,12 @@ class PostgresStore {
   }
 
   /**
-   * The update without a transaction (docs/store.md § Updates): the row read, one crossing,
-   * and the row written on the condition that its etag is still the one read (a
-   * compare-and-swap: two statements, no lock held between them). Null when another writer
-   * changed or created the row meanwhile, or when an unreadable row's text must be kept
-   * first: the locked transaction then runs.
+   * The update without a transaction (docs/store.md § Updates), a compare-and-swap with no
+   * lock held: on the text this store kept, when trusted, one statement (`update_known`,
+   * which returns the row when it changed since); else, or then, the row read, one crossing,
+   * and the row written on the condition that its etag is still the one read. Null when
+   * another writer changed or created the row meanwhile, or when an unreadable row's text
+   * must be kept first: the locked transaction then runs.
    */
   async #optimistic(key, kind, change, args, { ifMatch, now, reset }) {
     const apply = (text) => core().updateFile(kind, change, text, args, { now: now ?? Date.now(), ifMatch, reset });

@@ -405,11 +405,12 @@ class PostgresStore:
         if_match: str | None,
         reset: bool,
     ) -> FileResult[Any, Any] | None:
-        """The update without a transaction (docs/store.md § Updates): the row read, one
-        crossing, and the row written on the condition that its etag is still the one read (a
-        compare-and-swap: two statements, no lock held between them). None when another
-        writer changed or created the row meanwhile, or when an unreadable row's text must be
-        kept first: the locked transaction then runs."""
+        """The update without a transaction (docs/store.md § Updates), a compare-and-swap
+        with no lock held: on the text this store kept, when trusted, one statement
+        (``update_known``, which returns the row when it changed since); else, or then, the
+        row read, one crossing, and the row written on the condition that its etag is still
+        the one read. None when another writer changed or created the row meanwhile, or when
+        an unreadable row's text must be kept first: the locked transaction then runs."""
         at = clock() if now is None else now
         row: Any = None
         known = self._known.recall(key)
