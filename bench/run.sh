@@ -82,6 +82,10 @@ log "python bench/throughput.py (one file, one row, one log; docs/scale.md)"
 log "python bench/specify_bench.py"
 (cd bench && "$root/.venv/bin/python" specify_bench.py "${quick[@]}") >> "$work/python.md"
 
+# --- the live viewer: from a file write to the page showing it, per protocol (issue 35) ---------
+log "node bench/viewer_latency.mjs (statecore view + headless Chromium)"
+node bench/viewer_latency.mjs "${quick[@]}" > "$work/viewer.md"
+
 # --- peak memory of the 200 KB update -------------------------------------------------------------
 log "node bench/memory.mjs"
 node bench/memory.mjs > "$work/memory.md"
@@ -127,7 +131,7 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "## Key ratios"
   echo
-  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" "$work/hive.md" "$work/store.md" | sed 's/^Key: /- /'
+  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" "$work/hive.md" "$work/store.md" "$work/viewer.md" | sed 's/^Key: /- /'
   echo
   echo "## Node"
   echo
@@ -171,6 +175,10 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo "## PostgreSQL store"
   echo
   cat "$work/store.md"
+  echo
+  echo "## Live viewer"
+  echo
+  cat "$work/viewer.md"
   echo
   echo "## Peak memory"
   echo

@@ -1,10 +1,11 @@
 // The viewer's page in headless Chromium (docs/viewer.md § Tests): `cd npm && node
 // test/browser/viewer.mjs`. Starts `statecore view --write` on a workspace with every protocol
 // (examples/view_workspace.mjs), opens the page through playwright-core, checks each panel's
-// content, changes files from a Python and a Node process and sees each change on the page
-// within a second, sees a torn file reported with its error, dismisses an inbox item from the
-// page, and keeps screenshots in target/viewer-screenshots/. Prints `viewer: N passed, M
-// failed` and exits non-zero on any failure.
+// content, changes files from a Python and a Node process and sees each change reach the page,
+// sees a torn file reported with its error, dismisses an inbox item from the page, and keeps
+// screenshots in target/viewer-screenshots/. Prints `viewer: N passed, M failed` and exits
+// non-zero on any failure. Every wait is for an outcome, with a generous limit (OUTCOME_MS):
+// how fast the page follows a change is a benchmark row (bench/viewer_latency.mjs), never a test.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +16,8 @@ import { buildWorkspace } from "../../../examples/view_workspace.mjs";
 import { PYTHON, REPO, startViewer } from "../helpers/viewer.mjs";
 
 const SHOTS = join(REPO, "target", "viewer-screenshots");
+/** The limit of every wait for something to appear on the page: an outcome, not a speed. */
+const OUTCOME_MS = 20_000;
 const run = promisify(execFile);
 const results = [];
 
@@ -57,7 +60,7 @@ async function main() {
       if (!r.url().startsWith(viewer.url)) outside.push(r.url());
     });
     await page.goto(viewer.url);
-    await page.waitForSelector("body[data-ready='1']", { timeout: 20_000 });
+    await page.waitForSelector("body[data-ready='1']", { timeout: 60_000 });
     const text = (testid) => page.locator(`[data-testid='${testid}']`).first().innerText();
 
     await check("fctry: the status line, the spec's active section, the DAG, the inbox, the feed, context health", async () => {
@@ -76,11 +79,11 @@ async function main() {
       includes(ls, "checkout-page", "agency ls");
       includes(ls, "receipt-email", "agency ls");
       await page.locator("[data-testid='agency-ls'] >> text=checkout-page").first().click();
-      await page.waitForSelector("[data-testid='agency-show']", { timeout: 5000 });
+      await page.waitForSelector("[data-testid='agency-show']", { timeout: OUTCOME_MS });
       includes(await text("agency-show"), "Which payment provider?", "agency show");
     });
     await check("Hivemind: the diagram with the current state, the agents", async () => {
-      await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='executing'] svg", { timeout: 15_000 });
+      await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='executing'] svg", { timeout: OUTCOME_MS });
       includes((await text("hivemind-agents")).toLowerCase(), "worker1", "agents");
     });
     await check("hive and specify panels", async () => {
@@ -95,38 +98,38 @@ async function main() {
     });
     await page.screenshot({ path: join(SHOTS, "1-workspace.png"), fullPage: true });
 
-    await check("a Python agent's step is on the page within a second", async () => {
+    await check("a Python agent's step is on the page", async () => {
       await run(PYTHON, ["-c", `import statecore.fctry as f\nf.complete_step(${JSON.stringify(where.shop)}, "executor-build", {"summary": "built"})\nf.start_step(${JSON.stringify(where.shop)}, "scenario-crafter")`]);
-      await page.waitForFunction(() => document.querySelector("[data-testid='status-line']")?.innerText.includes("scenario-crafter"), null, { timeout: 1000 });
+      await page.waitForFunction(() => document.querySelector("[data-testid='status-line']")?.innerText.includes("scenario-crafter"), null, { timeout: OUTCOME_MS });
     });
-    await check("a Node agent's inbox item is on the page within a second", async () => {
+    await check("a Node agent's inbox item is on the page", async () => {
       const lib = join(REPO, "npm", "lib", "fctry.cjs");
       await run(process.execPath, ["-e", `require(${JSON.stringify(lib)}).inboxAddSync(${JSON.stringify(where.shop)}, "feature", "Gift cards")`]);
-      await page.waitForFunction(() => document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: 1000 });
+      await page.waitForFunction(() => document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: OUTCOME_MS });
     });
-    await check("a Hivemind transition is on the page within a second, with its notification", async () => {
+    await check("a Hivemind transition is on the page, with its notification", async () => {
       writeFileSync(join(where.team, "workspace", "checkpoint.md"), "# Checkpoint\n");
       const lib = join(REPO, "npm", "lib", "hivemind.cjs");
       await run(process.execPath, ["-e", `require(${JSON.stringify(lib)}).onFileSync(${JSON.stringify(where.team)}, "workspace/checkpoint.md", "# Checkpoint\\n")`]);
-      await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='checkpoint']", { timeout: 1000 });
+      await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='checkpoint']", { timeout: OUTCOME_MS });
       includes(await text("hivemind-notifications"), "checkpoint", "notifications");
     });
     await check("a torn state file is reported with its error, not a blank panel", async () => {
       writeFileSync(join(where.shop, ".fctry", "state.json"), '{\n  "workflowStep": "exec');
-      await page.waitForSelector("[data-file='dir:shop/.fctry/state.json'][data-verdict='invalid']", { timeout: 1000 });
+      await page.waitForSelector("[data-file='dir:shop/.fctry/state.json'][data-verdict='invalid']", { timeout: OUTCOME_MS });
       includes(await page.locator("[data-panel^='fctry:']").first().innerText(), "E_PARSE", "the fctry panel");
       await page.screenshot({ path: join(SHOTS, "2-torn-state.png"), fullPage: true });
     });
     await check("an inbox item dismissed from the page: a locked update, seen back live", async () => {
       const item = page.locator("[data-testid='inbox'] [data-item-id]").filter({ hasText: "Gift cards" });
       await item.getByRole("button", { name: /dismiss/i }).click();
-      await page.waitForFunction(() => !document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: 2000 });
+      await page.waitForFunction(() => !document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: OUTCOME_MS });
     });
     await check("a fctry project with only its state shows only what it has", async () => {
       mkdirSync(join(dir, "bare", ".fctry"), { recursive: true });
       writeFileSync(join(dir, "bare", ".fctry", "state.json"), '{\n  "workflowStep": "executor-build"\n}\n');
       const panel = page.locator("[data-panel='fctry:dir:bare']");
-      await panel.locator("[data-testid='dag']").waitFor({ timeout: 2000 });
+      await panel.locator("[data-testid='dag']").waitFor({ timeout: OUTCOME_MS });
       for (const testid of ["spec", "inbox", "feed", "config"]) {
         const count = await panel.locator(`[data-testid='${testid}']`).count();
         if (count !== 0) throw new Error(`the bare project shows an empty ${testid} block`);
@@ -135,7 +138,7 @@ async function main() {
     await check("a spec that is not UTF-8 is said to be so, not shown garbled", async () => {
       writeFileSync(join(dir, "bare", ".fctry", "spec.md"), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]));
       const panel = page.locator("[data-panel='fctry:dir:bare']");
-      await panel.locator("[data-testid='spec-not-text']").waitFor({ timeout: 2000 });
+      await panel.locator("[data-testid='spec-not-text']").waitFor({ timeout: OUTCOME_MS });
       includes(await panel.locator("[data-testid='spec-not-text']").innerText(), "not UTF-8", "the spec block");
     });
     await check("nothing fetched from outside the viewer, no page error", async () => {

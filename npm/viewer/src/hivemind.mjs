@@ -1,6 +1,6 @@
 // A Hivemind project's panel (`workspace/state.json`): the workflow diagram (the core's
-// Mermaid text, the current state highlighted with a class; only a state name found in the
-// machine's own list goes into the Mermaid source), the agents' modes in the current state,
+// Mermaid text, drawn once; the current state, a name found in the machine's own list,
+// highlighted by a class on its drawn node), the agents' modes in the current state,
 // the context message agents get there, and the last transitions the page saw live.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { hivemind } from "../../lib/web.mjs";
@@ -18,12 +18,31 @@ function stateNames() {
   return states;
 }
 
-/** The Mermaid source of the workflow with `current` (a checked state name) highlighted. */
-function diagramText(current) {
-  let text = hivemind.diagram().replace(/\n*$/, "\n");
-  text += "    classDef current fill:#bfdbfe,stroke:#1d4ed8,stroke-width:3px,font-weight:bold\n";
-  if (current && stateNames().has(current)) text += `    class ${current} current\n`;
-  return text;
+/**
+ * The Mermaid source of the workflow, drawn once: the current state is highlighted on the
+ * drawn SVG (`highlight`), so a transition costs a class change, not a new Mermaid render
+ * (a render takes a second or more; docs/viewer.md § The stream).
+ */
+function diagramText() {
+  return hivemind.diagram().replace(/\n*$/, "\n");
+}
+
+/** The drawn node of state `name` (Mermaid's node ids end in `-state-NAME-N`). */
+function stateNode(svg, name) {
+  const suffix = new RegExp(`(^|-)state-${name.replace(/[^A-Za-z0-9_]/g, "")}-\\d+$`);
+  for (const node of svg.querySelectorAll("g.node")) {
+    if (node.getAttribute("data-id") === name || suffix.test(node.id)) return node;
+  }
+  return null;
+}
+
+/** Marks the node of `current` (a checked state name, or null) as the current one, alone. */
+function highlight(box, current) {
+  const svg = box.querySelector("svg");
+  if (!svg) return;
+  for (const node of svg.querySelectorAll("g.node.current")) node.classList.remove("current");
+  const node = current ? stateNode(svg, current) : null;
+  if (node) node.classList.add("current");
 }
 
 const ZOOMS = [
@@ -52,13 +71,14 @@ function place(box, zoom) {
   box.scrollTop += a.top + a.height / 2 - (b.top + b.height / 2);
 }
 
-/** The workflow diagram, drawn by Mermaid once loaded. */
+/** The workflow diagram, drawn by Mermaid once loaded; the current state highlighted on it. */
 function Diagram({ current }) {
   const box = useRef(null);
+  const [svgReady, setSvgReady] = useState(false);
   const [drawn, setDrawn] = useState(null);
   const [error, setError] = useState(null);
   const [zoom, setZoom] = useState(0.5);
-  const text = useMemo(() => attempt(() => diagramText(current)), [current]);
+  const text = useMemo(() => attempt(() => diagramText()), []);
   useEffect(() => {
     if (!text.value) return undefined;
     let live = true;
@@ -66,8 +86,7 @@ function Diagram({ current }) {
       (svg) => {
         if (!live || !box.current) return;
         box.current.innerHTML = svg; // Mermaid's own output (strict), from the core's text
-        place(box.current, zoom);
-        setDrawn(current ?? "");
+        setSvgReady(true);
         setError(null);
       },
       (e) => live && setError(e?.message ?? String(e)),
@@ -76,6 +95,12 @@ function Diagram({ current }) {
       live = false;
     };
   }, [text.value]);
+  useEffect(() => {
+    if (!svgReady || !box.current) return;
+    highlight(box.current, current);
+    place(box.current, zoom);
+    setDrawn(current ?? "");
+  }, [svgReady, current]);
   useEffect(() => {
     if (box.current) place(box.current, zoom);
   }, [zoom]);
