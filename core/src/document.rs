@@ -379,14 +379,20 @@ impl Updated {
     }
 }
 
-/// The update step for a document a host function produced from the loaded one.
+/// The update step for a document a host function produced from the loaded one. The numbers
+/// the function did not change keep the file's text ([`json::keep_number_texts`]; every
+/// number came from a double when `from_doubles`, as in JavaScript).
 pub fn finish_update(
     kind: &str,
     bytes: Option<&[u8]>,
-    document: Value,
+    mut document: Value,
     pre: Precondition<'_>,
+    from_doubles: bool,
 ) -> Result<Updated> {
     let loaded = load_for_update(kind, bytes, pre)?;
+    if bytes.is_some() && !loaded.corrupt {
+        json::keep_number_texts(&loaded.document, &mut document, from_doubles)?;
+    }
     finish(kind, &loaded, document, bytes, true)
 }
 

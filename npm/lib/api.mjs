@@ -65,9 +65,23 @@ function lossyObject(value) {
   return null;
 }
 
-/** JSON.stringify replacer that refuses every value JSON cannot hold (docs/api.md). */
+/**
+ * A `BigInt`'s place in the JSON text while it is written: a string with a mark drawn at load
+ * (no string of the caller's holds it), replaced by the integer's digits once written.
+ */
+const BIG_MARK = `\u0000statecore-bigint-${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}:`;
+/** The mark as JSON.stringify writes it, with the digits after it. */
+const BIG_WRITTEN = new RegExp(`"${JSON.stringify(BIG_MARK).slice(1, -1).replace(/\\/g, "\\\\")}(-?[0-9]+)"`, "g");
+
+/**
+ * JSON.stringify replacer that refuses every value JSON cannot hold (docs/api.md); a `BigInt`
+ * is an exact integer, written with all its digits (`bigintsWritten` then puts them in place).
+ */
 function strict(key, value) {
   switch (typeof value) {
+    case "bigint":
+      if (!key.isWellFormed()) throw NOT_JSON;
+      return `${BIG_MARK}${value.toString()}`;
     case "string":
       if (!value.isWellFormed()) throw NOT_JSON;
       break;
@@ -86,11 +100,16 @@ function strict(key, value) {
     case "undefined":
       if (Array.isArray(this)) throw NOT_JSON;
       break;
-    default: // bigint, function, symbol
+    default: // function, symbol
       throw NOT_JSON;
   }
   if (!key.isWellFormed()) throw NOT_JSON;
   return value;
+}
+
+/** JSON text written with `strict`, each `BigInt` as its digits. */
+function bigintsWritten(text) {
+  return text.includes("statecore-bigint-") ? text.replace(BIG_WRITTEN, "$1") : text;
 }
 
 function isJsonPrimitive(v) {
@@ -128,7 +147,7 @@ function findNonJson(root) {
           ? { path, message: "undefined in an array is not JSON (use null)" }
           : null;
       case "bigint":
-        return { path, message: "a BigInt is not JSON: convert it to a number or a string" };
+        return null; // an exact integer
       case "function":
       case "symbol":
         return { path, message: `a ${typeof value} is not JSON` };
@@ -208,7 +227,7 @@ function plainJson(value, depth) {
 function argsJson(values, names) {
   if (plainJson(values, 0)) return JSON.stringify(values);
   try {
-    return JSON.stringify(values, strict);
+    return bigintsWritten(JSON.stringify(values, strict));
   } catch (e) {
     if (e instanceof RangeError) {
       throw new LimitError(`an argument is too deeply nested or too large to convert: ${e.message}`, {

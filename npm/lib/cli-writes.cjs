@@ -15,7 +15,9 @@ function writeFact(need) {
   try {
     if (need.op === "update") {
       const file = path.resolve(need.path);
-      const hostOptions = { ...options, ifMatch: need.if_match ?? null, now: need.now ?? null };
+      // bigint: the file's integers no double holds (another writer's) never stop the update;
+      // the command uses the result's etag and flags, not its document.
+      const hostOptions = { ...options, ifMatch: need.if_match ?? null, now: need.now ?? null, bigint: true };
       const r = runSync(documents.update(SYNC, file, need.kind, need.change, need.args, hostOptions));
       const fact = { etag: r.etag, changed: r.changed, warnings: r.warnings, corrupt_copy: r.corruptCopy };
       // An update's extra result (an inbox item) and its operation's result (a Hivemind outcome).

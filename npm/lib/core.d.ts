@@ -2453,8 +2453,8 @@ export declare function loadDocument<K extends DocumentKind>(kind: K, data?: Byt
 export declare function prepareDocument<K extends DocumentKind>(kind: K, doc: unknown): PreparedDocument;
 /** The pure read-merge-validate step over a file's bytes (none: a missing file). */
 export declare function applyUpdate<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, patch: unknown, options?: MergeOptions | null, ifMatch?: string | null, reset?: boolean | null): UpdateResult<DocumentOf<K>>;
-/** The update step for a document the host produced from the loaded one. */
-export declare function finishUpdate<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, doc: unknown, ifMatch?: string | null, reset?: boolean | null): UpdateResult<DocumentOf<K>>;
+/** The update step for a document the host produced from the loaded one; the numbers it did not change keep the file's text (`from_doubles`: every number came from a double, as in JavaScript; a changed integer beyond 2^53 is then `E_PRECISION`). */
+export declare function finishUpdate<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, doc: unknown, ifMatch?: string | null, reset?: boolean | null, fromDoubles?: boolean | null): UpdateResult<DocumentOf<K>>;
 /** Raises `ConflictError` unless `if_match` is left out or equals `current`. */
 export declare function checkIfMatch(current?: string | null, ifMatch?: string | null): void;
 /** Parses a JSONL log: `{records, torn, needs_newline}`. */

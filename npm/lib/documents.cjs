@@ -122,7 +122,8 @@ function* updateWith(io, file, kind, fn, options) {
     C.checkIfMatch(loaded.etag, ifMatch);
     const returned = yield fn(loaded.document);
     const document = returned === undefined ? loaded.document : returned;
-    const result = numbers(bigint, () => C.finishUpdate(kind, bytes, document, null, reset));
+    // JS numbers are doubles: the ones the function did not change keep the file's text.
+    const result = numbers(bigint, () => C.finishUpdate(kind, bytes, document, null, reset, true));
     return yield* finish(io, file, bytes, result);
   } finally {
     held.release();

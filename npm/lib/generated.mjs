@@ -104,7 +104,7 @@ export const OPS = Object.freeze([
   ["", "loadDocument", "load_document", [["kind", "t", true], ["data", "b"]], "loaded", null],
   ["", "prepareDocument", "prepare_document", [["kind", "t", true], ["doc", "v", true]], "json", null],
   ["", "applyUpdate", "apply_update", [["kind", "t", true], ["data", "b"], ["patch", "v", true], ["options", "o"], ["ifMatch", "t"], ["reset", "v"]], "update", null],
-  ["", "finishUpdate", "finish_update", [["kind", "t", true], ["data", "b"], ["doc", "v", true], ["ifMatch", "t"], ["reset", "v"]], "update", null],
+  ["", "finishUpdate", "finish_update", [["kind", "t", true], ["data", "b"], ["doc", "v", true], ["ifMatch", "t"], ["reset", "v"], ["fromDoubles", "v"]], "update", null],
   ["", "checkIfMatch", "check_if_match", [["current", "t"], ["ifMatch", "t"]], "nothing", null],
   ["", "parseLog", "parse_log", [["data", "b", true]], "json", null],
   ["", "logLine", "log_line", [["value", "v", true]], "text", null],

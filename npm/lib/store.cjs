@@ -452,7 +452,8 @@ class PostgresStore {
       const loaded = C.loadDocument(kind, data);
       C.checkIfMatch(loaded.etag, ifMatch);
       const returned = await change(loaded.document);
-      result = C.finishUpdate(kind, data, returned === undefined ? loaded.document : returned, null, reset);
+      // JS numbers are doubles: the ones the function did not change keep the row's text.
+      result = C.finishUpdate(kind, data, returned === undefined ? loaded.document : returned, null, reset, true);
     } else {
       result = C.updateFile(kind, change, data, args, { now: now ?? Date.now(), ifMatch, reset });
     }

@@ -305,5 +305,11 @@ test("a Python writer's 9007199254740993 does not lock Node out: bigint reads an
   assert.equal(core.withBigInts(() => core.parse("18446744073709551617")), 18446744073709551617n);
   assert.throws(() => core.withBigInts(() => core.parse("[1e400]")), code("E_PRECISION"), "floats stay refused");
   assert.throws(() => readDocumentSync(file, "json", { bigInt: true }), code("E_OPTIONS"));
-  assert.throws(() => updateDocumentSync(file, "json", { big: 1n }), code("E_VALUE"), "BigInt is not written: use a patch without it");
+  // A BigInt is an exact integer: written with all its digits, read back as a BigInt.
+  updateDocumentSync(file, "json", { big: 2n ** 64n + 3n }, null, { bigint: true });
+  assert.match(fs.readFileSync(file, "utf8"), /"big": 18446744073709551619,/);
+  // An update function gets the BigInts and hands them back: nothing is rewritten.
+  const before = fs.readFileSync(file, "utf8");
+  updateDocumentSync(file, "json", (doc) => ({ ...doc, node: 2 }), null, { bigint: true });
+  assert.equal(fs.readFileSync(file, "utf8"), before.replace('"node": true', '"node": 2'));
 });

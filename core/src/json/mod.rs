@@ -10,10 +10,12 @@
 //! - Limits: [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`], [`MAX_STRING_BYTES`], each `E_LIMIT`.
 
 mod locate;
+mod numbers;
 mod parser;
 mod writer;
 
 pub use locate::{line_column, locate};
+pub use numbers::keep_number_texts;
 pub use parser::{parse, parse_args, parse_as_written, parse_str};
 
 use crate::error::{child_path, Code, Error, Result};

@@ -201,6 +201,15 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The boolean at `i`, `false` when it is left out or `null` (`E_VALUE` otherwise).
+    pub fn opt_flag(&self, i: usize) -> Result<bool> {
+        match self.get(i) {
+            Value::Null => Ok(false),
+            Value::Bool(b) => Ok(*b),
+            value => Err(argument_type(self.name(i), "true or false", value)),
+        }
+    }
+
     /// The bytes at `i`, or `None` (no file).
     pub fn opt_bytes(&self, i: usize) -> Option<&[u8]> {
         match self.items.get(i) {

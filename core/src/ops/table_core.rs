@@ -282,14 +282,25 @@ pub(super) static OPS: &[Op] = &[
     Op {
         module: Module::Root,
         method: "finish_update",
-        doc: "The update step for a document the host produced from the loaded one.",
-        params: &[KIND, Param::opt_bytes("data"), DOC, IF_MATCH, RESET],
+        doc: "The update step for a document the host produced from the loaded one; the numbers \
+              it did not change keep the file's text (`from_doubles`: every number came from a \
+              double, as in JavaScript; a changed integer beyond 2^53 is then `E_PRECISION`).",
+        params: &[
+            KIND,
+            Param::opt_bytes("data"),
+            DOC,
+            IF_MATCH,
+            RESET,
+            Param::opt_value("from_doubles", Ty::Bool),
+        ],
         returns: Returns::update(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
         run: |a| {
             let doc = a.take(2);
             let pre = precondition(a, 3)?;
-            let updated = document::finish_update(a.text(0)?, a.opt_bytes(1), doc, pre)?;
+            let from_doubles = a.opt_flag(5)?;
+            let updated =
+                document::finish_update(a.text(0)?, a.opt_bytes(1), doc, pre, from_doubles)?;
             Ok(Out::update(a.text(0)?, updated.into_value()))
         },
     },
