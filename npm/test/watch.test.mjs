@@ -43,10 +43,19 @@ function setup(t) {
 function write(writer, args) {
   const command = writer === "node" ? [process.execPath, NODE_WRITER] : [PYTHON, PY_WRITER];
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0], [...command.slice(1), ...args], { stdio: "ignore" });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`writer exit ${code}`))));
+    const child = spawn(command[0], [...command.slice(1), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    // The longest the writer left the file torn, in ms ("done MS").
+    child.on("exit", (code) => (code === 0 ? resolve(Number(out.split(/\s+/)[1])) : reject(new Error(`writer exit ${code}`))));
   });
 }
+
+/**
+ * A file torn this long at most, with no lock, is read again until whole (25+50+100+200 ms of
+ * retries from the first torn read, docs/watch.md), less a margin.
+ */
+const UNLOCKED_WINDOW_MS = 350;
 
 /** Waits until `test()` holds. */
 async function until(test, what) {
@@ -102,12 +111,18 @@ for (const [writer, locked, gap] of [
     const w = start(file, "fctry.state");
     await w.ready;
     const count = 4;
-    await write(writer, [file, "doc", String(count), gap, locked]);
+    const tornMs = await write(writer, [file, "doc", String(count), gap, locked]);
     const last = { activeSection: `#s${count - 1}`, activeSectionNumber: String(count - 1) };
     await until(() => changes.length > 0 && JSON.stringify(changes.at(-1).document) === JSON.stringify(last), "the last write");
     const all = await settle(changes);
-    assert.deepEqual(all.filter((c) => !c.valid).map((c) => c.errors), []);
-    assert.ok(all.every((c) => c.document !== null));
+    if (locked === "1" || tornMs <= UNLOCKED_WINDOW_MS) {
+      assert.deepEqual(all.filter((c) => !c.valid).map((c) => c.errors), []);
+      assert.ok(all.every((c) => c.document !== null));
+    } else {
+      // A busy machine stretched a write past the watcher's retries without a lock: reporting
+      // what the file then holds is the rule (docs/watch.md), not a failure.
+      t.diagnostic(`the writer left the file torn for ${tornMs} ms: torn reports allowed`);
+    }
     assert.deepEqual(errors, []);
   });
 }

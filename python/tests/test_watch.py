@@ -20,6 +20,9 @@ import statecore
 REPO = Path(__file__).resolve().parents[2]
 NODE_WRITER = REPO / "npm" / "test" / "helpers" / "torn_writer.cjs"
 PY_WRITER = Path(__file__).resolve().parent / "helpers" / "torn_writer.py"
+# A file torn this long at most, with no lock, is read again until whole (25+50+100+200 ms of
+# retries from the first torn read, docs/watch.md), less a margin.
+UNLOCKED_WINDOW_MS = 350
 NODE = shutil.which("node") or "node"
 
 
@@ -112,13 +115,22 @@ def test_a_document_written_in_place_is_never_reported_torn(
     with statecore.watch(str(state), "fctry.state", seen, on_error=seen.on_error) as watcher:
         assert watcher.wait_ready(20)
         command = [NODE, str(NODE_WRITER)] if writer == "node" else [sys.executable, str(PY_WRITER)]
-        subprocess.run([*command, str(state), "doc", str(count), gap, locked], check=True)
+        done = subprocess.run(
+            [*command, str(state), "doc", str(count), gap, locked],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         last = {"activeSection": f"#s{count - 1}", "activeSectionNumber": str(count - 1)}
         seen.wait_for(lambda c: c and c[-1]["document"] == last)
         changes = seen.settle()
     assert seen.errors == []
-    assert [c["errors"] for c in changes if not c["valid"]] == []
-    assert all(c["document"] is not None for c in changes)
+    torn_ms = int(done.stdout.split()[1])
+    if locked == "1" or torn_ms <= UNLOCKED_WINDOW_MS:
+        assert [c["errors"] for c in changes if not c["valid"]] == []
+        assert all(c["document"] is not None for c in changes)
+    # else: a busy machine stretched a write past the watcher's retries without a lock
+    # (docs/watch.md): reporting what the file then holds is the rule, not a failure.
 
 
 @pytest.mark.parametrize("writer", ["python", "node"])

@@ -2,11 +2,14 @@
 argv[4] ms between them, so a watcher can read the half-written file. argv[2]: ``doc`` (the
 file rewritten in place: truncated, first half, pause, second half) or ``log`` (each record
 appended in two writes). argv[3] writes; argv[5] ``1``: hold ``<file>.lock`` during each write.
-Prints "done" at the end. The twin of npm/test/helpers/torn_writer.cjs."""
+Prints "done MS" at the end, MS the longest a write left the file torn (from its open to the
+end of its second half): on a busy machine the pause can be far longer than asked, and the
+tests judge a torn report by it. The twin of npm/test/helpers/torn_writer.cjs."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -27,6 +30,7 @@ def text(mode: str, i: int) -> bytes:
 
 def main() -> None:
     path, mode, count, gap, locked = sys.argv[1:6]
+    torn_ms = 0.0
     for i in range(int(count)):
         data = text(mode, i)
         half = len(data) // 2 + 1
@@ -34,6 +38,7 @@ def main() -> None:
             with open(f"{path}.lock", "w") as lock:
                 lock.write("{}")
         flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "doc" else os.O_APPEND)
+        opened = time.monotonic()
         fd = os.open(path, flags, 0o644)
         try:
             os.write(fd, data[:half])
@@ -41,10 +46,11 @@ def main() -> None:
             os.write(fd, data[half:])
         finally:
             os.close(fd)
+        torn_ms = max(torn_ms, (time.monotonic() - opened) * 1000)
         if locked == "1":
             os.unlink(f"{path}.lock")
         time.sleep(int(gap) / 1000)
-    print("done", flush=True)
+    print(f"done {math.ceil(torn_ms)}", flush=True)
 
 
 if __name__ == "__main__":
