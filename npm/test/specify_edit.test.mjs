@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { Child, HERE, PYTHON, REPO, tempDir } from "./helpers/procs.mjs";
@@ -145,6 +146,24 @@ test("adversarial: a file that keeps changing under the writer raises E_CONFLICT
     atomic.setFaultInjector(null);
   }
   assert.doesNotMatch(fs.readFileSync(file, "utf8"), /G-001/, "nothing written");
+});
+
+test("adversarial: a FIFO or a directory at index.md is refused at once, never waited on", (t) => {
+  const { dir, file } = feature(t);
+  fs.rmSync(file);
+  execFileSync("mkfifo", [file]);
+  assert.throws(() => specify.addGapsSync(dir, [GAP], { now: NOW }), { code: "E_FILE_TYPE" });
+  fs.rmSync(file);
+  fs.mkdirSync(file);
+  assert.throws(() => specify.addGapsSync(dir, [GAP], { now: NOW }), { code: "E_FILE_TYPE" });
+});
+
+test("adversarial: an index.md dated an hour ahead is not waited on", (t) => {
+  const { dir, file } = feature(t);
+  const ahead = new Date(Date.now() + 3_600_000);
+  fs.utimesSync(file, ahead, ahead);
+  assert.equal(specify.addGapsSync(dir, [GAP], { now: NOW }).changed, true);
+  assert.match(fs.readFileSync(file, "utf8"), /Written by hand\.\n/);
 });
 
 test("a tool's own write is stamped in the past, so the next tool does not wait on it", (t) => {

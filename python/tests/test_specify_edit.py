@@ -162,6 +162,26 @@ def test_adversarial_a_file_that_keeps_changing_raises(tmp_path: Path) -> None:
     assert "G-001" not in file.read_text(), "nothing written"
 
 
+def test_adversarial_a_fifo_or_directory_is_refused_at_once(tmp_path: Path) -> None:
+    directory, file = feature(tmp_path)
+    file.unlink()
+    os.mkfifo(file)
+    with pytest.raises(errors.FileTypeError):
+        specify.add_gaps(directory, [GAP], NOW)
+    file.unlink()
+    file.mkdir()
+    with pytest.raises(errors.FileTypeError):
+        specify.add_gaps(directory, [GAP], NOW)
+
+
+def test_adversarial_an_index_dated_ahead_is_not_waited_on(tmp_path: Path) -> None:
+    directory, file = feature(tmp_path)
+    ahead = time.time() + 3600
+    os.utime(file, (ahead, ahead))
+    assert specify.add_gaps(directory, [GAP], NOW)["changed"] is True
+    assert "Written by hand.\n" in file.read_text()
+
+
 def test_a_tools_own_write_is_stamped_in_the_past(tmp_path: Path) -> None:
     directory, file = feature(tmp_path)
     specify.add_gaps(directory, [GAP], NOW)
