@@ -27,8 +27,10 @@ use crate::kinds::{self, Format};
 use crate::shape::{Field, Shape, Ty};
 use crate::{Map, Value};
 
-/// A file people edit must have been left alone this long (ms) before a writer replaces it.
-pub const QUIET_MS: i64 = 50;
+/// A file people edit must have been left alone this long (ms) before a writer replaces it:
+/// far longer than an editor pauses between the pieces of one save, even on a loaded machine
+/// (a tool's own writes are not waited on: they are stamped this far in the past).
+pub const QUIET_MS: i64 = 250;
 /// A file that looks unfinished (empty, no structure, its last line without a line break)
 /// must have been left alone this long (ms) before a writer judges it: an editor saving in
 /// pieces writes the rest well within it.

@@ -341,7 +341,7 @@ export const CONSTANTS = Object.freeze({
   /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
   lockTurnMs: 1000,
   /** A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms. */
-  editQuietMs: 50,
+  editQuietMs: 250,
   /** The largest document (file) a reader accepts; a host reads at most this + 1 bytes. */
   maxDocumentBytes: 33554432,
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */

@@ -138,7 +138,12 @@ test("adversarial: a file that keeps changing under the writer raises E_CONFLICT
   const text = fs.readFileSync(file, "utf8");
   let n = 0;
   atomic.setFaultInjector((s) => {
-    if (s === "fsync") fs.writeFileSync(file, text.replace("Written by hand.", `Written by hand ${n++}.`));
+    if (s !== "fsync") return;
+    n++;
+    // A save long finished by its mtime (so the writer does not wait), a different one each time.
+    fs.writeFileSync(file, text.replace("Written by hand.", `Written by hand ${n}.`));
+    const then = new Date(Date.now() - 10_000 - n * 1000);
+    fs.utimesSync(file, then, then);
   });
   try {
     assert.throws(() => specify.addGapsSync(dir, [GAP], { now: NOW }), (error) => error.code === "E_CONFLICT" && error.details.reason === "changed");
@@ -226,8 +231,9 @@ test(
       const marker = `- note ${i} typed by the person`;
       save(file, marker);
       markers.push(marker);
-      // A person pauses between saves: mostly briefly, now and then long enough for a tool.
-      pause(i % 8 === 7 ? 55 + rand(20) : rand(6));
+      // A person pauses between saves: mostly briefly, now and then long enough for a tool
+      // (the quiet period, 250 ms), which then writes while the next save may start.
+      pause(i % 25 === 24 ? 260 + rand(50) : rand(6));
     }
     fs.writeFileSync(stop, "");
     const results = [];

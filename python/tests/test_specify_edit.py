@@ -150,7 +150,10 @@ def test_adversarial_a_file_that_keeps_changing_raises(tmp_path: Path) -> None:
     def inject(seen: str) -> None:
         if seen == "fsync":
             count[0] += 1
+            # A save long finished by its mtime (so the writer does not wait), different each time.
             file.write_text(text.replace("Written by hand.", f"Written by hand {count[0]}."))
+            then = time.time() - 10 - count[0]
+            os.utime(file, (then, then))
 
     _sys.set_fault_injector(inject)
     try:
@@ -238,8 +241,9 @@ def test_an_editor_saving_in_place_while_tools_update_loses_no_save(tmp_path: Pa
             marker = f"- note {i} typed by the person"
             save(file, marker, rng)
             markers.append(marker)
-            # A person pauses between saves: mostly briefly, now and then long enough for a tool.
-            time.sleep((55 + rng.randrange(20) if i % 8 == 7 else rng.randrange(6)) / 1000)
+            # A person pauses between saves: mostly briefly, now and then long enough for a tool
+            # (the quiet period, 250 ms), which then writes while the next save may start.
+            time.sleep((260 + rng.randrange(50) if i % 25 == 24 else rng.randrange(6)) / 1000)
         stop.write_text("")
         results = {}
         for name, helper in helpers.items():
