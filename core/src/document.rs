@@ -89,6 +89,13 @@ pub(crate) fn load_for_update(
             ),
         ));
     }
+    // A file people edit that a person has not finished saving is never replaced
+    // (docs/locking.md § Files people edit), unless asked to reset it.
+    if !pre.reset {
+        if let Some(error) = crate::edit::refusal(kind, bytes)? {
+            return Err(error);
+        }
+    }
     let mut loaded = load_with(kind, bytes, false, pre.if_match.is_some(), true)?;
     check_if_match(loaded.etag.as_deref(), pre.if_match)?;
     match loaded.refused.take() {

@@ -44,6 +44,10 @@ pub enum Format {
         write: WriteText,
         /// Where a JSON pointer's value comes from in the text (1-based line and column).
         locate: fn(&str, &str) -> Option<(usize, usize)>,
+        /// What a text of this format lacks of the structure a finished save has (`None`:
+        /// nothing): the format is a file people edit (docs/locking.md § Files people edit),
+        /// see [`crate::edit`].
+        lacks: fn(&str) -> Option<&'static str>,
     },
 }
 
@@ -277,6 +281,7 @@ pub static KINDS: &[Kind] = &[
             read_for_update: crate::specify::parse_index_for_update,
             write: crate::specify::write_index,
             locate: crate::specify::locate,
+            lacks: crate::specify::lacks,
         },
     },
 ];

@@ -7,6 +7,7 @@
 //! Modules: [`json`] (parse, limits, canonical output), [`merge`] (strategies), [`report`]
 //! (validation reports), [`error`] (stable error codes), [`time`], [`machine`] (generic state
 //! machines), [`kinds`] (document kinds), [`document`] (the pure half of file updates),
+//! [`edit`] (files people edit),
 //! [`jsonl`] (append-only logs), protocol modules ([`agency`], [`fctry`], [`hivemind`]),
 //! [`shape`] (the one description of every value: validation's field rules, JSON Schemas,
 //! host types), [`schema`], [`options`], and [`ops`]: the operation table every binding
@@ -15,6 +16,7 @@
 pub mod agency;
 pub mod cli;
 pub mod document;
+pub mod edit;
 pub mod error;
 pub mod fctry;
 pub mod hive;

@@ -52,6 +52,11 @@ pub static TARGETS: &[Target] = &[
         run: targets::jsonl::run,
     },
     Target {
+        name: "index_md",
+        about: "index.md text: markdown and index round trips, helpers' updates, files people edit",
+        run: targets::index_md::run,
+    },
+    Target {
         name: "ops",
         about: "the operation table through ops::call, the wire path and the file routines",
         run: targets::ops::run,

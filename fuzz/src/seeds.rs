@@ -144,6 +144,7 @@ pub fn seeds(name: &str, root: &Path, cases: &[Case]) -> Vec<Vec<u8>> {
         "kinds" => Some(targets::kinds::seeds),
         "machine" => Some(targets::machine::seeds),
         "jsonl" => Some(targets::jsonl::seeds),
+        "index_md" => Some(targets::index_md::seeds),
         "ops" => Some(targets::ops::seeds),
         _ => None,
     };
@@ -301,6 +302,15 @@ pub fn dictionary(name: &str) -> String {
                 "replace",
                 "merge_patch",
                 "update_file",
+            ]
+            .map(String::from),
+        );
+    }
+    if name == "index_md" {
+        // The markdown of index.md: table pipes and delimiters, headings, cell forms.
+        words.extend(
+            [
+                "| ", " |", "|---|", ":--", "\\|", "## ", "### ", "**", "`", "✓", "✗", " / ",
             ]
             .map(String::from),
         );

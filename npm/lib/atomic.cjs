@@ -11,7 +11,7 @@ const path = require("node:path");
 /**
  * The fault-injection seam (docs/locking.md § Fault injection): every system call of the host
  * layer goes through `sys` / `sysp`, which first report the step (`open`, `write`, `fsync`,
- * `close`, `rename`, `link`, `unlink`, `truncate`, `chmod`, `stat`, `read`) to the injector set
+ * `close`, `rename`, `link`, `unlink`, `truncate`, `chmod`, `utime`, `stat`, `read`) to the injector set
  * by `setFaultInjector(fn)`; `fn(step)` may throw (an `ENOSPC` error, say) to fail that call.
  * Tests use it to fail every step of an update and an append; `null` (the default) injects
  * nothing.
@@ -23,7 +23,7 @@ function setFaultInjector(fn) {
   injector = typeof fn === "function" ? fn : null;
 }
 
-const STEP_NAMES = { writeFile: "write", sync: "fsync", ftruncate: "truncate", fchmod: "chmod", fstat: "stat", readFile: "read" };
+const STEP_NAMES = { writeFile: "write", sync: "fsync", ftruncate: "truncate", fchmod: "chmod", fstat: "stat", readFile: "read", futimes: "utime" };
 
 /** The step a system call `name` (`openSync`, `writeFile`, ...) reports. */
 function stepOf(name) {
@@ -157,22 +157,45 @@ function joined(chunks, total) {
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
 
+const BIG = Object.freeze({ bigint: true });
+
+/**
+ * A file's identity as a writer compares it (docs/locking.md § Files people edit): device,
+ * inode, size and modification time to the nanosecond, from a `{bigint: true}` stat; null for
+ * no file. Two stamps are equal exactly when nothing wrote the file between (the change time
+ * is left out: the writer's own hard link changes it).
+ */
+function stampOf(stat) {
+  return stat === null ? null : `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+}
+
+/** A stamped read of a missing file. */
+const ABSENT = Object.freeze({ bytes: null, stamp: null, ageMs: null });
+
+/** `{bytes, stamp, ageMs}`: the bytes, the file's stamp, and how long ago it last changed (ms). */
+function withStamp(bytes, stat) {
+  const ageMs = Number(BigInt(Date.now()) * 1000000n - stat.mtimeNs) / 1e6;
+  return { bytes, stamp: stampOf(stat), ageMs };
+}
+
 /**
  * The bytes of the regular file `file` (at most `cap` + 1 of them when `cap` is a number, so a
  * reader never holds more than the limit), or null when it does not exist. A FIFO, device or
  * directory is `E_FILE_TYPE` at once: it is opened without blocking and checked with fstat.
+ * `stamped`: `{bytes, stamp, ageMs}` instead (`bytes` null for a missing file): the file's
+ * identity read with the bytes ({@link stampOf}), for a writer's check before its replace.
  */
 const readMaybe = {
-  sync(file, cap = null, noFollow = false) {
+  sync(file, cap = null, noFollow = false, stamped = false) {
     let fd;
     try {
       fd = sys.openSync(file, readFlags(noFollow));
     } catch (error) {
-      if (error.code === "ENOENT") return null;
+      if (error.code === "ENOENT") return stamped ? ABSENT : null;
       return refuseLink(file, error);
     }
     try {
-      const stat = sys.fstatSync(fd);
+      const stat = sys.fstatSync(fd, stamped ? BIG : undefined);
       requireRegular(file, stat);
       const limit = cap === null ? Infinity : cap + 1;
       const chunks = [];
@@ -184,21 +207,21 @@ const readMaybe = {
         chunks.push(chunk.subarray(0, got));
         total += got;
       }
-      return joined(chunks, total);
+      return stamped ? withStamp(joined(chunks, total), stat) : joined(chunks, total);
     } finally {
       sys.closeSync(fd);
     }
   },
-  async async(file, cap = null, noFollow = false) {
+  async async(file, cap = null, noFollow = false, stamped = false) {
     let handle;
     try {
       handle = await sysp().open(file, readFlags(noFollow));
     } catch (error) {
-      if (error.code === "ENOENT") return null;
+      if (error.code === "ENOENT") return stamped ? ABSENT : null;
       return refuseLink(file, error);
     }
     try {
-      const stat = await handle.stat();
+      const stat = await handle.stat(stamped ? BIG : undefined);
       requireRegular(file, stat);
       const limit = cap === null ? Infinity : cap + 1;
       const chunks = [];
@@ -210,16 +233,63 @@ const readMaybe = {
         chunks.push(chunk.subarray(0, got));
         total += got;
       }
-      return joined(chunks, total);
+      return stamped ? withStamp(joined(chunks, total), stat) : joined(chunks, total);
     } finally {
       await handle.close();
     }
   },
 };
 
-/** Atomic replace: temp file, fsync, rename over `file`, fsync the directory. */
+/** `link()` errors of file systems without hard links: the check after the replace is skipped. */
+const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "EMLINK", "ENOSYS"]);
+
+/**
+ * The replace of a guarded write (docs/locking.md § Files people edit), synchronous so that
+ * nothing runs between its checks: `file` must still be the one read (`guard.stamp`), else
+ * false (nothing replaced). For a file people edit (`guard.edited`) the old file is held by a
+ * hard link across the rename and checked again after it: when it changed in between (a
+ * person's editor wrote it in place), it is put back and false returned.
+ */
+function replaceGuarded(file, tmp, guard) {
+  if (stampNow.sync(file) !== guard.stamp) return false;
+  if (!guard.edited || guard.stamp === null) {
+    sys.renameSync(tmp, file);
+    return true;
+  }
+  const held = tempPath(file); // a lock holder's sweep removes it after a crash
+  try {
+    sys.linkSync(file, held);
+  } catch (error) {
+    if (error.code === "ENOENT") return false;
+    if (!LINK_UNSUPPORTED.has(error.code)) throw error;
+    sys.renameSync(tmp, file);
+    return true;
+  }
+  try {
+    sys.renameSync(tmp, file);
+    if (stampNow.sync(held) === guard.stamp) return true;
+    sys.renameSync(held, file); // the person's file, back in place
+    return false;
+  } finally {
+    unlinkQuiet(held);
+  }
+}
+
+/** Sets the modification time of the open file `fd` `ms` in the past (docs/locking.md). */
+function backdate(fd, ms) {
+  const now = Date.now();
+  sys.futimesSync(fd, now / 1000, (now - ms) / 1000);
+}
+
+/**
+ * Atomic replace: temp file, fsync, rename over `file`, fsync the directory. With `guard`
+ * (`{stamp, edited, backdateMs}`: the write of an update, docs/locking.md § Files people
+ * edit), the file is checked around the rename ({@link replaceGuarded}) and `false` returned,
+ * nothing replaced, when it is no longer the one read; a file people edit is stamped
+ * `backdateMs` in the past. Else (and without `guard`) `true`.
+ */
 const writeAtomic = {
-  sync(file, text) {
+  sync(file, text, guard) {
     let stat = null;
     try {
       stat = sys.statSync(file);
@@ -233,18 +303,24 @@ const writeAtomic = {
       try {
         if (mode !== null) sys.fchmodSync(fd, mode);
         sys.writeFileSync(fd, text);
+        if (guard?.edited) backdate(fd, guard.backdateMs);
         sys.fsyncSync(fd);
       } finally {
         sys.closeSync(fd);
       }
-      sys.renameSync(tmp, file);
+      if (guard === undefined) sys.renameSync(tmp, file);
+      else if (!replaceGuarded(file, tmp, guard)) {
+        unlinkQuiet(tmp);
+        return false;
+      }
     } catch (error) {
       unlinkQuiet(tmp);
       throw error;
     }
     fsyncDirSync(path.dirname(file));
+    return true;
   },
-  async async(file, text) {
+  async async(file, text, guard) {
     let stat = null;
     try {
       stat = await sysp().stat(file);
@@ -258,16 +334,34 @@ const writeAtomic = {
       try {
         if (mode !== null) await handle.chmod(mode);
         await handle.writeFile(text);
+        if (guard?.edited) backdate(handle.fd, guard.backdateMs);
         await handle.sync();
       } finally {
         await handle.close();
       }
-      await sysp().rename(tmp, file);
+      if (guard === undefined) await sysp().rename(tmp, file);
+      else if (!replaceGuarded(file, tmp, guard)) {
+        unlinkQuiet(tmp);
+        return false;
+      }
     } catch (error) {
       unlinkQuiet(tmp);
       throw error;
     }
     await fsyncDir(path.dirname(file));
+    return true;
+  },
+};
+
+/** The stamp of `file` as it is now, as a read opens it (null: no file). */
+const stampNow = {
+  sync(file) {
+    try {
+      return stampOf(sys.statSync(file, BIG));
+    } catch (error) {
+      if (error.code === "ENOENT") return null;
+      throw error;
+    }
   },
 };
 
@@ -483,5 +577,6 @@ module.exports = {
   appendOnce,
   writeNew,
   readStamped,
+  stampOf,
   sleep,
 };

@@ -1964,6 +1964,24 @@ export interface LogRead {
   warnings: Issue[];
 }
 
+/** What a writer does next with a file people edit. */
+export interface EditWait {
+  /** Sleep this long (ms), then read the file again; 0: go ahead with this reading. */
+  wait_ms: number;
+  /** Whether the kind's files are edited by hand (a host asks once per kind, without data, and asks again with the data only for those). */
+  edited: boolean;
+}
+
+/** What a writer saw of a file before replacing it (docs/locking.md § Files people edit). */
+export interface EditFacts {
+  /** How long ago the file last changed (the host's clock minus its mtime), in ms; negative when its mtime is ahead; null: no file. */
+  age_ms?: number | null;
+  /** How long this write has waited for the file already, in ms (default 0). */
+  waited_ms?: number;
+  /** How often this write started over because the file changed under it (default 0). */
+  restarts?: number;
+}
+
 /** A new owner record and the lock file's bytes (compact JSON and a newline). */
 export interface LockRecordText {
   /** The record. */
@@ -2473,6 +2491,8 @@ export declare function logRepair(data?: Bytes | null): LogRepair;
 export declare function logRead(data?: Bytes | null): LogRead;
 /** The `W_TORN_TAIL` warning of an appender that moved the torn line to `copy`. */
 export declare function logRepaired(line: number, copy: string): Issue;
+/** What a writer does next with the file of `kind` it read as `data` (none: missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people edit is waited on while it changes; `E_CONFLICT` when it keeps changing or the write started over too often (docs/locking.md § Files people edit). */
+export declare function editWait<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, facts: EditFacts): EditWait;
 /** The suffix of a `.corrupt-` copy made now: `.corrupt-YYYYMMDDTHHMMSSmmmZ`. */
 export declare function corruptCopySuffix(now?: Now | null): string;
 /** The `W_CORRUPT_COPY` warning: the unparseable file was kept as `copy`. */
@@ -2984,6 +3004,8 @@ export declare const CONSTANTS: {
   readonly lockQueueAfterMs: number;
   /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
   readonly lockTurnMs: number;
+  /** A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms. */
+  readonly editQuietMs: number;
   /** The largest document (file) a reader accepts; a host reads at most this + 1 bytes. */
   readonly maxDocumentBytes: number;
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */

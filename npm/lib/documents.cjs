@@ -75,9 +75,11 @@ const numbers = (bigint, run) => (bigint === true ? core().withBigInts(run) : ru
 
 /**
  * After the core's update: keeps a `.corrupt-` copy of unparseable old bytes before they are
- * replaced, writes the new text when it changed, and returns what the caller gets.
+ * replaced, writes the new text when it changed, and returns what the caller gets; null when
+ * the file is no longer the one read (`guard`, see lib/atomic.cjs `writeAtomic`), nothing
+ * written: the caller starts over.
  */
-function* finish(io, file, bytes, update) {
+function* finish(io, file, bytes, update, guard) {
   const { text: _text, corrupt, warnings, ...rest } = update;
   const out = { ...rest, warnings: [...warnings], corruptCopy: null };
   if (corrupt && bytes !== null && update.changed) {
@@ -86,22 +88,63 @@ function* finish(io, file, bytes, update) {
     out.corruptCopy = yield io.copyFile(file, `${file}${C.corruptCopySuffix(Date.now())}`);
     out.warnings.push(C.corruptCopyWarning(out.corruptCopy));
   }
-  if (update.changed) yield io.write(file, update.text);
+  if (update.changed && !(yield io.write(file, update.text, guard))) return null;
   return out;
+}
+
+const EDITED = new Map();
+/** Whether the files of `kind` are edited by hand (the core's answer, asked once per kind). */
+function editedByHand(kind) {
+  let edited = EDITED.get(kind);
+  if (edited === undefined) {
+    edited = core().editWait(kind, null, {}).edited;
+    EDITED.set(kind, edited);
+  }
+  return edited;
+}
+
+/**
+ * The guarded read-change-write of docs/locking.md § Files people edit, under the lock the
+ * caller holds: `file` is read with its stamp; a file people edit is waited on while it is
+ * still changing (the core's `editWait`); `change(bytes)` computes the core's update; the
+ * write checks that the file is still the one read, and the whole starts over from the new
+ * text when it is not (`editWait` raises `E_CONFLICT` when that happens too often).
+ */
+function* guarded(io, file, kind, change) {
+  const edited = editedByHand(kind);
+  let waited = 0;
+  let restarts = 0;
+  for (;;) {
+    const { bytes, stamp, ageMs } = yield io.readStamp(file, READ_CAP);
+    if (restarts > 0 || (edited && bytes !== null)) {
+      const facts = { age_ms: ageMs, waited_ms: waited, restarts };
+      const { wait_ms: wait } = core().editWait(kind, edited ? bytes : null, facts);
+      if (wait > 0) {
+        yield io.sleep(wait);
+        waited += wait;
+        continue;
+      }
+    }
+    const result = yield* change(bytes);
+    const out = yield* finish(io, file, bytes, result, { stamp, edited, backdateMs: CONSTANTS.editQuietMs });
+    if (out !== null) return out;
+    restarts += 1;
+  }
 }
 
 /**
  * The one update routine: under the lock of `file`, its bytes and `change` (a writer of the
- * table, "" to replace the document, "merge" for a patch) with `args` go to the core once.
+ * table, "" to replace the document, "merge" for a patch) with `args` go to the core once
+ * (again from the new text when the file changed under it: {@link guarded}).
  */
 function* update(io, file, kind, change, args, options) {
   const { ifMatch = null, now = null, timeout, reset = false, bigint } = options;
   const held = yield* lock.acquire(io, file, timeout);
   try {
     lock.sweep(file);
-    const bytes = yield io.read(file, READ_CAP);
-    const result = numbers(bigint, () => core().updateFile(kind, change, bytes, args, { now, ifMatch, reset }));
-    return yield* finish(io, file, bytes, result);
+    return yield* guarded(io, file, kind, function* (bytes) {
+      return numbers(bigint, () => core().updateFile(kind, change, bytes, args, { now, ifMatch, reset }));
+    });
   } finally {
     held.release();
   }
@@ -109,22 +152,23 @@ function* update(io, file, kind, change, args, options) {
 
 /**
  * An update by a function of the current document (it returns the new one, or changes it and
- * returns undefined): the core loads the bytes, the function runs, the core finishes.
+ * returns undefined): the core loads the bytes, the function runs, the core finishes (the
+ * function runs again on the new text when the file changed under it).
  */
 function* updateWith(io, file, kind, fn, options) {
   const { ifMatch = null, timeout, reset = false, bigint } = options;
   const held = yield* lock.acquire(io, file, timeout);
   try {
     lock.sweep(file);
-    const bytes = yield io.read(file, READ_CAP);
-    const C = core();
-    const loaded = numbers(bigint, () => C.loadDocument(kind, bytes));
-    C.checkIfMatch(loaded.etag, ifMatch);
-    const returned = yield fn(loaded.document);
-    const document = returned === undefined ? loaded.document : returned;
-    // JS numbers are doubles: the ones the function did not change keep the file's text.
-    const result = numbers(bigint, () => C.finishUpdate(kind, bytes, document, null, reset, true));
-    return yield* finish(io, file, bytes, result);
+    return yield* guarded(io, file, kind, function* (bytes) {
+      const C = core();
+      const loaded = numbers(bigint, () => C.loadDocument(kind, bytes));
+      C.checkIfMatch(loaded.etag, ifMatch);
+      const returned = yield fn(loaded.document);
+      const document = returned === undefined ? loaded.document : returned;
+      // JS numbers are doubles: the ones the function did not change keep the file's text.
+      return numbers(bigint, () => C.finishUpdate(kind, bytes, document, null, reset, true));
+    });
   } finally {
     held.release();
   }

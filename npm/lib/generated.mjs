@@ -203,6 +203,7 @@ export const OPS = Object.freeze([
   ["", "logRepair", "log_repair", [["data", "b"]], "json", null],
   ["", "logRead", "log_read", [["data", "b"]], "json", null],
   ["", "logRepaired", "log_repaired", [["line", "i", true], ["copy", "t", true]], "json", null],
+  ["", "editWait", "edit_wait", [["kind", "t", true], ["data", "b"], ["facts", "v", true]], "json", null],
   ["", "corruptCopySuffix", "corrupt_copy_suffix", [["now", "n"]], "text", null],
   ["", "corruptCopyWarning", "corrupt_copy_warning", [["copy", "t", true]], "json", null],
   ["lock", "record", "lock_record", [["identity", "v", true], ["random", "b", true], ["now", "n"]], "json", null],
@@ -339,6 +340,8 @@ export const CONSTANTS = Object.freeze({
   lockQueueAfterMs: 10,
   /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
   lockTurnMs: 1000,
+  /** A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms. */
+  editQuietMs: 250,
   /** The largest document (file) a reader accepts; a host reads at most this + 1 bytes. */
   maxDocumentBytes: 33554432,
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */

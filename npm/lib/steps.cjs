@@ -13,6 +13,7 @@ const atomic = require("./atomic.cjs");
 const pick = (variant) =>
   Object.freeze({
     read: atomic.readMaybe[variant],
+    readStamp: (file, cap) => atomic.readMaybe[variant](file, cap, false, true),
     write: atomic.writeAtomic[variant],
     copy: atomic.writeCopy[variant],
     append: atomic.appendOnce[variant],

@@ -35,6 +35,7 @@ export const {
   logRepair,
   logRead,
   logRepaired,
+  editWait,
   corruptCopySuffix,
   corruptCopyWarning,
   fileTypeError,

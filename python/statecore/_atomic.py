@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import time
 
 from statecore import _sys
 from statecore._generated.root import file_type_error
@@ -129,6 +130,39 @@ def read_document(path: str) -> bytes | None:
     return read_maybe(path, DOCUMENT_READ_LIMIT)
 
 
+def stamp_of(st: os.stat_result | None) -> str | None:
+    """A file's identity as a writer compares it (docs/locking.md § Files people edit):
+    device, inode, size and modification time to the nanosecond; None for no file. Two stamps
+    are equal exactly when nothing wrote the file between (the change time is left out: the
+    writer's own hard link changes it). Node's ``stampOf`` makes the same text."""
+    if st is None:
+        return None
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def read_stamped(path: str) -> tuple[bytes | None, str | None, float | None]:
+    """A document's bytes (None: missing) as :func:`read_document` reads them, with the
+    file's stamp (:func:`stamp_of`) and how long ago it last changed, in ms (None: missing)."""
+    opened = open_regular(path)
+    if opened is None:
+        return None, None, None
+    fd, st = opened
+    try:
+        data = read_fd(fd, st.st_size, DOCUMENT_READ_LIMIT)
+    finally:
+        _sys.close(fd)
+    age_ms = (time.time_ns() - st.st_mtime_ns) / 1e6
+    return data, stamp_of(st), age_ms
+
+
+def stamp_now(path: str) -> str | None:
+    """The stamp of ``path`` as it is now, as a read opens it (None: no file)."""
+    try:
+        return stamp_of(_sys.stat(path))
+    except FileNotFoundError:
+        return None
+
+
 def fsync_dir(directory: str) -> None:
     """fsyncs a directory; a platform that cannot is ignored."""
     try:
@@ -153,12 +187,70 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[_sys.write(fd, view) :]
 
 
-def write_atomic(path: str, text: str) -> None:
+_LINK_UNSUPPORTED = {
+    errno.EPERM,
+    errno.ENOTSUP,
+    errno.EOPNOTSUPP,
+    errno.EXDEV,
+    errno.EMLINK,
+    errno.ENOSYS,
+}
+
+
+class Guard:
+    """What a guarded write checks (docs/locking.md § Files people edit): the file's ``stamp``
+    when it was read (None: no file), whether people edit it (``edited``), and how far in the
+    past a write of such a file is stamped (``backdate_ms``)."""
+
+    __slots__ = ("backdate_ms", "edited", "stamp")
+
+    def __init__(self, stamp: str | None, edited: bool, backdate_ms: int) -> None:
+        self.stamp = stamp
+        self.edited = edited
+        self.backdate_ms = backdate_ms
+
+
+def _replace_guarded(path: str, tmp: str, guard: Guard) -> bool:
+    """The replace of a guarded write: ``path`` must still be the one read, else False
+    (nothing replaced). For a file people edit the old file is held by a hard link across the
+    rename and checked again after it: when it changed in between (a person's editor wrote it
+    in place), it is put back and False returned. As ``replaceGuarded`` in
+    ``npm/lib/atomic.cjs``."""
+    if stamp_now(path) != guard.stamp:
+        return False
+    if not guard.edited or guard.stamp is None:
+        _sys.replace(tmp, path)
+        return True
+    directory, name = os.path.split(path)
+    held = os.path.join(directory, f".{name}.tmp-{os.urandom(16).hex()}")  # swept after a crash
+    try:
+        _sys.link(path, held)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        if error.errno not in _LINK_UNSUPPORTED:
+            raise
+        _sys.replace(tmp, path)
+        return True
+    try:
+        _sys.replace(tmp, path)
+        if stamp_now(held) == guard.stamp:
+            return True
+        _sys.replace(held, path)  # the person's file, back in place
+        return False
+    finally:
+        unlink_quiet(held)
+
+
+def write_atomic(path: str, text: str, guard: Guard | None = None) -> bool:
     """Atomic replace: ``.<name>.tmp-<token>``, fsync, rename over ``path``, fsync the dir.
 
     The temp file is removed again when any step fails. A symbolic link at ``path`` is
     replaced by a regular file (the link's target is left alone); the mode of the file
-    replaced is kept (a read-only file stays read-only)."""
+    replaced is kept (a read-only file stays read-only). With ``guard`` (an update's write),
+    the file is checked around the rename (:func:`_replace_guarded`) and False returned,
+    nothing replaced, when it is no longer the one read; a file people edit is stamped
+    ``guard.backdate_ms`` in the past. Else (and without ``guard``) True."""
     try:
         mode: int | None = _sys.stat(path).st_mode & 0o7777
     except FileNotFoundError:
@@ -171,14 +263,22 @@ def write_atomic(path: str, text: str) -> None:
             if mode is not None:
                 _sys.fchmod(fd, mode)
             write_all(fd, text.encode("utf-8"))
+            if guard is not None and guard.edited:
+                now = time.time_ns()
+                _sys.futime(fd, now, now - guard.backdate_ms * 1_000_000)
             _sys.fsync(fd)
         finally:
             _sys.close(fd)
-        _sys.replace(tmp, path)
+        if guard is None:
+            _sys.replace(tmp, path)
+        elif not _replace_guarded(os.path.join(directory, name), tmp, guard):
+            unlink_quiet(tmp)
+            return False
     except BaseException:
         unlink_quiet(tmp)
         raise
     fsync_dir(directory)
+    return True
 
 
 def _write_exclusive(name: str, fill: Callable[[int], None]) -> str:

@@ -10,9 +10,10 @@ Behaviour matches ``npm/lib/documents.cjs``.
 from __future__ import annotations
 
 import os
+import time
 
 from statecore import _atomic, _runtime, _sessions, _sys
-from statecore._generated.tables import LOGS
+from statecore._generated.tables import EDIT_QUIET_MS, LOGS
 from statecore._lock import acquire, sweep
 from statecore._routines import query_file, update_file
 from statecore._statecore import call as _call
@@ -142,18 +143,59 @@ def read_logged(kind: DocumentKind, file: str, options: Mapping[str, object]) ->
     return _sessions.read(kind, file, LOGS[kind], _logged_timeout(options))[0]
 
 
-def _finish(file: str, data: bytes | None, result: FileUpdate[Any]) -> Any:
+def _finish(
+    file: str, data: bytes | None, result: FileUpdate[Any], guard: _atomic.Guard | None = None
+) -> Any:
     """Keeps a ``.corrupt-`` copy of the old file (the whole file, not the bytes read) before it
-    is replaced, writes the new text when it changed, and returns what the caller gets."""
+    is replaced, writes the new text when it changed, and returns what the caller gets; ``_MOVED``
+    when the file is no longer the one read (``guard``: ``_atomic.write_atomic``), nothing
+    written: the caller starts over."""
     warnings: list[Any] = list(result["warnings"])
     copy = None
     if result["corrupt"] and data is not None and result["changed"]:
         suffix: str = _call("corrupt_copy_suffix", (_runtime.clock(),))
         copy = _atomic.copy_file(file, file + suffix, data)
         warnings.append(_call("corrupt_copy_warning", (copy,)))
-    if result["changed"]:
-        _atomic.write_atomic(file, result["text"])
+    if result["changed"] and not _atomic.write_atomic(file, result["text"], guard):
+        return _MOVED
     return outcome(result, warnings, copy)
+
+
+_MOVED = object()
+_EDITED: dict[str, bool] = {}
+
+
+def _edited_by_hand(kind: str) -> bool:
+    """Whether the files of ``kind`` are edited by hand (the core's answer, asked once)."""
+    edited = _EDITED.get(kind)
+    if edited is None:
+        edited = _EDITED[kind] = bool(_call("edit_wait", (kind, None, {}))["edited"])
+    return edited
+
+
+def _guarded(kind: str, file: str, change: Callable[[bytes | None], FileUpdate[Any]]) -> Any:
+    """The guarded read-change-write of docs/locking.md § Files people edit, under the lock the
+    caller holds: ``file`` is read with its stamp; a file people edit is waited on while it is
+    still changing (the core's ``edit_wait``); ``change(data)`` computes the core's update; the
+    write checks that the file is still the one read, and the whole starts over from the new
+    text when it is not (``edit_wait`` raises ``ConflictError`` when that happens too often).
+    Behaviour matches ``guarded`` in ``npm/lib/documents.cjs``."""
+    edited = _edited_by_hand(kind)
+    waited = 0.0
+    restarts = 0
+    while True:
+        data, stamp, age_ms = _atomic.read_stamped(file)
+        if restarts > 0 or (edited and data is not None):
+            facts = {"age_ms": age_ms, "waited_ms": waited, "restarts": restarts}
+            wait = _call("edit_wait", (kind, data if edited else None, facts))["wait_ms"]
+            if wait > 0:
+                time.sleep(wait / 1000)
+                waited += wait
+                continue
+        out = _finish(file, data, change(data), _atomic.Guard(stamp, edited, EDIT_QUIET_MS))
+        if out is not _MOVED:
+            return out
+        restarts += 1
 
 
 def outcome(result: FileUpdate[Any], warnings: list[Any], copy: str | None) -> Any:
@@ -198,9 +240,11 @@ def update(
     ``args`` go to the core once."""
     with acquire(file + ".lock", host.timeout):
         sweep(file)
-        data = _atomic.read_document(file)
-        result = update_file(kind, change, data, args, now, host.if_match, host.reset)
-        return _finish(file, data, result)
+        return _guarded(
+            kind,
+            file,
+            lambda data: update_file(kind, change, data, args, now, host.if_match, host.reset),
+        )
 
 
 def update_with(kind: DocumentKind, file: str, function: Callable[[Any], Any], host: _Host) -> Any:
@@ -208,9 +252,8 @@ def update_with(kind: DocumentKind, file: str, function: Callable[[Any], Any], h
     and returns ``None``): the core loads the bytes, the function runs, the core finishes. A
     file the core refuses to replace (a limit, a repeated key) raises before the function
     runs, unless ``reset``."""
-    with acquire(file + ".lock", host.timeout):
-        sweep(file)
-        data = _atomic.read_document(file)
+
+    def change(data: bytes | None) -> FileUpdate[Any]:
         loaded = _call("load_document", (kind, data))
         _call("check_if_match", (loaded["etag"], host.if_match))
         document = loaded["document"]
@@ -219,8 +262,13 @@ def update_with(kind: DocumentKind, file: str, function: Callable[[Any], Any], h
             _call("finish_update", (kind, data, loaded["document"], None, False))
         returned = function(document)
         new_document = document if returned is None else returned
-        result = _call("finish_update", (kind, data, new_document, None, host.reset))
-        return _finish(file, data, result)
+        return cast(
+            "FileUpdate[Any]", _call("finish_update", (kind, data, new_document, None, host.reset))
+        )
+
+    with acquire(file + ".lock", host.timeout):
+        sweep(file)
+        return _guarded(kind, file, change)
 
 
 def write(

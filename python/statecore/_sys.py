@@ -2,11 +2,11 @@
 file-system call of ``statecore._atomic``, ``statecore._lock``, ``statecore._files`` and
 ``statecore._logs`` goes through a function here, which first reports its step (``open``,
 ``write``, ``fsync``, ``close``, ``rename``, ``link``, ``unlink``, ``truncate``, ``chmod``,
-``stat``, ``read``, ``readdir``; ``mkdir`` for a directory made by a protocol helper) to the
-injector set by :func:`set_fault_injector`. ``fn(step)`` may raise (an ``OSError`` with
-``errno.ENOSPC``, say) to fail that call: the call is then not made. Tests use it to fail every
-step of an update and an append in turn (``tests/test_faults.py``); ``None``, the default,
-injects nothing and costs one comparison per call.
+``utime``, ``stat``, ``read``, ``readdir``; ``mkdir`` for a directory made by a protocol
+helper) to the injector set by :func:`set_fault_injector`. ``fn(step)`` may raise (an
+``OSError`` with ``errno.ENOSPC``, say) to fail that call: the call is then not made. Tests use
+it to fail every step of an update and an append in turn (``tests/test_faults.py``); ``None``,
+the default, injects nothing and costs one comparison per call.
 
 The step names are Node's, so the two hosts' fault matrices compare. Reads of ``/proc`` (a
 process's start time, the boot id) and ``kill(pid, 0)`` are not file-system steps: they stay
@@ -95,6 +95,13 @@ def fchmod(fd: int, mode: int) -> None:
     if _injector is not None:
         _injector("chmod")
     os.fchmod(fd, mode)
+
+
+def futime(fd: int, atime_ns: int, mtime_ns: int) -> None:
+    """``os.utime`` of an open file, in ns (step ``utime``)."""
+    if _injector is not None:
+        _injector("utime")
+    os.utime(fd, ns=(atime_ns, mtime_ns))
 
 
 def ftruncate(fd: int, length: int) -> None:

@@ -186,6 +186,8 @@ RunRow: Any = dict
 LogAppend: Any = dict
 LogRepair: Any = dict
 LogRead: Any = dict
+EditWait: Any = dict
+EditFacts: Any = dict
 LockRecordText: Any = dict
 LockRecord: Any = dict
 LockIdentity: Any = dict
@@ -258,6 +260,8 @@ __all__ = [
     "DagLayers",
     "DerivedStatus",
     "DocumentKind",
+    "EditFacts",
+    "EditWait",
     "FctryAgent",
     "FctryCommand",
     "FctryEvent",

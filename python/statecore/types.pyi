@@ -1303,6 +1303,19 @@ class LogRead(TypedDict):
     torn: TornLine | None
     warnings: list[Issue]
 
+class EditWait(TypedDict):
+    """What a writer does next with a file people edit."""
+
+    wait_ms: int
+    edited: bool
+
+class EditFacts(TypedDict):
+    """What a writer saw of a file before replacing it (docs/locking.md § Files people edit)."""
+
+    age_ms: NotRequired[float | None]
+    waited_ms: NotRequired[float]
+    restarts: NotRequired[int]
+
 class LockRecordText(TypedDict):
     """A new owner record and the lock file's bytes (compact JSON and a newline)."""
 

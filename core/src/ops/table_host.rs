@@ -190,6 +190,11 @@ pub static CONSTANTS: &[Constant] = &[
         value: lock::TURN_MS,
     },
     Constant {
+        name: "edit_quiet_ms",
+        doc: "A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms.",
+        value: crate::edit::QUIET_MS,
+    },
+    Constant {
         name: "max_document_bytes",
         doc: "The largest document (file) a reader accepts; a host reads at most this + 1 bytes.",
         value: crate::json::MAX_DOCUMENT_BYTES as i64,
@@ -283,6 +288,29 @@ pub(super) static OPS: &[Op] = &[
             Ok(Out::Json(
                 crate::jsonl::repaired(a.whole(0)?, a.text(1)?).to_value(),
             ))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "edit_wait",
+        doc: "What a writer does next with the file of `kind` it read as `data` (none: \
+              missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people \
+              edit is waited on while it changes; `E_CONFLICT` when it keeps changing or the \
+              write started over too often (docs/locking.md § Files people edit).",
+        params: &[
+            Param::text("kind", Ty::Kind),
+            Param::opt_bytes("data"),
+            Param::value("facts", Ty::Object(&crate::edit::FACTS)),
+        ],
+        returns: Returns::json(Ty::Object(&crate::edit::WAIT)),
+        access: Access::Pure,
+        run: |a| {
+            let facts = a.input(2, &crate::edit::FACTS)?;
+            Ok(Out::Json(crate::edit::edit_wait(
+                a.text(0)?,
+                a.opt_bytes(1),
+                facts,
+            )?))
         },
     },
     Op {

@@ -403,6 +403,42 @@ fn check_width(row: &str, cells: usize, columns: usize, index: usize) -> Result<
     .with_detail("column", column as u64))
 }
 
+/// What an index.md text lacks of the structure a finished save has (docs/locking.md § Files
+/// people edit), or `None`: `"empty"` (nothing but white space), `"no_structure"` (no
+/// heading and no table: not an index), `"torn_row"` (its last line, without a line break,
+/// is a table row with fewer cells than its header: a save cut short), `"unterminated"`
+/// (its last line has no line break). A text that does not parse is `None`: its own error
+/// refuses it. Pure and total: any text gives an answer.
+pub fn lacks(text: &str) -> Option<&'static str> {
+    if text.trim().is_empty() {
+        return Some("empty");
+    }
+    let markdown = parse(text.to_owned()).ok()?;
+    let structured = markdown.blocks.iter().any(|block| match block {
+        Block::Table(_) => true,
+        Block::Text(span) => text
+            .get(span.clone())
+            .unwrap_or_default()
+            .lines()
+            .any(|line| heading(line).is_some()),
+    });
+    if !structured {
+        return Some("no_structure");
+    }
+    if text.ends_with('\n') {
+        return None;
+    }
+    if let Some(Block::Table(table)) = markdown.blocks.last() {
+        let last = table.rows.len().checked_sub(1);
+        let cells = last.map(|row| table.cells(text, row).count());
+        // A header without its rows yet ends in its delimiter line: not a row cut short.
+        if cells.is_some_and(|n| n < table.columns.len()) {
+            return Some("torn_row");
+        }
+    }
+    Some("unterminated")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,5 +483,22 @@ mod tests {
             assert_eq!(row_cells(line), Some(plain(line)), "{line:?}");
         }
         assert_eq!(row_cells("no pipe"), None);
+    }
+
+    #[test]
+    fn what_an_unfinished_save_lacks() {
+        assert_eq!(super::lacks(""), Some("empty"));
+        assert_eq!(super::lacks(" \n\t\n"), Some("empty"));
+        assert_eq!(super::lacks("notes only\n"), Some("no_structure"));
+        assert_eq!(super::lacks("# Title\n"), None);
+        assert_eq!(super::lacks("# Title"), Some("unterminated"));
+        let table = "# T\n\n| A | B |\n|---|---|\n| 1 | 2 |\n";
+        assert_eq!(super::lacks(table), None);
+        assert_eq!(super::lacks(&table[..table.len() - 5]), Some("torn_row"));
+        assert_eq!(
+            super::lacks(&table[..table.len() - 1]),
+            Some("unterminated")
+        );
+        assert_eq!(super::lacks("| A | B |\n|---|---|"), Some("unterminated"));
     }
 }

@@ -21,7 +21,7 @@ mod write;
 
 pub use artifacts::{check_artifacts, check_path, MAX_NAME_BYTES, MAX_PATH_BYTES};
 pub use machines::{gap_machine, loop_machine};
-pub use markdown::{parse_markdown, row_cells};
+pub use markdown::{lacks, parse_markdown, row_cells};
 pub use progress::{
     check_termination, end_iteration, resume_point, set_loop_status, start, STALE_WARNING,
 };

@@ -17,6 +17,7 @@ else:
     from statecore.types import (
         CliAnswer,
         DocumentKind,
+        EditWait,
         FctryEvent,
         FctryInbox,
         FctryState,
@@ -241,6 +242,10 @@ def log_repaired(line: int, copy: str) -> Issue:
     """The ``W_TORN_TAIL`` warning of an appender that moved the torn line to ``copy``."""
     return cast("Issue", _call("log_repaired", (line, copy)))
 
+def edit_wait(kind: DocumentKind, data: str | bytes | None, facts: Mapping[str, object]) -> EditWait:
+    """What a writer does next with the file of ``kind`` it read as ``data`` (none: missing), given what it saw (``facts``): ``{wait_ms, edited}`` (0: go ahead; ``edited``: the kind's files are edited by hand). A file people edit is waited on while it changes; ``E_CONFLICT`` when it keeps changing or the write started over too often (docs/locking.md § Files people edit)."""
+    return cast("EditWait", _call("edit_wait", (kind, data, facts)))
+
 def corrupt_copy_suffix(now: Now | None = None) -> str:
     """The suffix of a ``.corrupt-`` copy made now: ``.corrupt-YYYYMMDDTHHMMSSmmmZ``."""
     return cast("str", _call("corrupt_copy_suffix", (now,), _rt.clock()))
@@ -330,6 +335,7 @@ __all__ = [
     "corrupt_copy_suffix",
     "corrupt_copy_warning",
     "default_document",
+    "edit_wait",
     "etag",
     "file_type_error",
     "finish_update",

@@ -1,0 +1,49 @@
+"use strict";
+// Test helper: `node specify_editing_helper.cjs FEATURE_DIR NAME STOP_FILE [unguarded]` is a
+// tool updating the index.md a person is editing (npm/test/specify_edit.test.mjs): prints
+// "ready", then adds one gap ("NAME n") at a time until STOP_FILE exists, then adds a last
+// one ("NAME last"), and prints `{"landed", "raised", "other"}`: the updates that landed
+// (their gap in the result), those refused with E_CONFLICT (a file the person was saving),
+// and any other error (none is allowed). `unguarded` writes as the host did before issue 35
+// (read, update, replace, with no regard for the person): the test's check must then fail.
+// python/tests/helpers/specify_editing_helper.py is its twin.
+const fs = require("node:fs");
+const specify = require("../../lib/specify.cjs");
+const core = require("../../lib/core-node.cjs");
+const atomic = require("../../lib/atomic.cjs");
+
+const [dir, name, stop, mode] = process.argv.slice(2);
+const options = { timeout: 60_000 };
+const gap = (question) => ({ priority: "Important", chk_source: "CHK100", fr_reference: "FR-100", question });
+
+/** The update as the host made it before issue 35: the bytes read taken as the document. */
+function unguarded(question) {
+  const file = specify.indexPath(dir);
+  const bytes = atomic.readMaybe.sync(file);
+  const result = core.updateFile(specify.KIND, "specify_add_gaps", bytes, [[gap(question)]], { reset: true });
+  atomic.writeAtomic.sync(file, result.text);
+  return result;
+}
+
+function add(question) {
+  return mode === "unguarded" ? unguarded(question) : specify.addGapsSync(dir, [gap(question)], options);
+}
+
+const out = { landed: 0, raised: 0, other: [] };
+function attempt(question) {
+  try {
+    const result = add(question);
+    if (!result.document.gap_priority_queue.some((g) => g.question === question)) throw new Error(`${question} not in the result`);
+    out.landed++;
+  } catch (error) {
+    if (error.code === "E_CONFLICT") out.raised++;
+    else out.other.push(`${question}: ${error.code ?? ""} ${error.message}`);
+  }
+}
+
+specify.readIndexSync(dir); // loads the wasm before "ready"
+process.stdout.write("ready\n");
+let n = 0;
+while (!fs.existsSync(stop)) attempt(`${name} ${n++}`);
+attempt(`${name} last`);
+process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));
