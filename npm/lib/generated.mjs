@@ -225,6 +225,7 @@ export const OPS = Object.freeze([
   ["", "storeFailure", "store_failure", [["sqlstate", "t"], ["connection", "v", true]], "text", null],
   ["", "storeLockTimeout", "store_lock_timeout", [["key", "t", true], ["timeoutMs", "v", true]], "raises", null],
   ["", "storeUnavailable", "store_unavailable", [["operation", "t", true], ["key", "t", true], ["cause", "t", true]], "raises", null],
+  ["", "storeSchemaMismatch", "store_schema_mismatch", [["operation", "t", true], ["key", "t", true], ["sqlstate", "t", true], ["cause", "t", true]], "raises", null],
   ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
   ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],
   ["", "viewFailure", "view_failure", [["error", "v", true]], "json", null],

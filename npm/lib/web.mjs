@@ -49,6 +49,7 @@ export const {
   storeFailure,
   storeLockTimeout,
   storeUnavailable,
+  storeSchemaMismatch,
   viewFile,
   viewRequest,
   viewFailure,

@@ -117,7 +117,9 @@ fn serve(
         }
     } else {
         answer.insert("stdout".into(), Value::from(output.stdout));
-        answer.insert("stderr".into(), Value::from(output.stderr));
+        // Every message: no store URL's password (docs/store.md § Store URLs).
+        let stderr = crate::store::redact(&output.stderr).into_owned();
+        answer.insert("stderr".into(), Value::from(stderr));
         answer.insert("code".into(), Value::from(u64::from(output.code)));
         if let Some(then) = output.then {
             answer.insert("then".into(), then);
