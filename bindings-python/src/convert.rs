@@ -7,7 +7,7 @@
 
 use crate::errors::{type_name, value_error, Fail};
 use crate::fast::to_value;
-use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
+use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use statecore::{json, Code, Error};
@@ -213,10 +213,7 @@ pub(crate) fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&
             .into_pyerr(obj.py())),
         };
     }
-    Err(PyTypeError::new_err(format!(
-        "{name} must be str or bytes, not {}",
-        type_name(obj)
-    )))
+    Err(crate::errors::argument_error(obj, name, "str or bytes"))
 }
 
 /// Converts a core result to Python.
