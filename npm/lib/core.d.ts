@@ -3004,6 +3004,10 @@ export declare const CONSTANTS: {
   readonly storeKeepaliveCount: number;
   /** How long data a store's connection sent may stay unacknowledged before it is ended, in ms. */
   readonly storeTcpUserTimeoutMs: number;
+  /** How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms. */
+  readonly stdinWaitMs: number;
+  /** The most bytes of standard input a host reads for a `stdin` need (more: null). */
+  readonly stdinMaxBytes: number;
   /** How many random bytes a lock token is made of. */
   readonly tokenBytes: number;
 };

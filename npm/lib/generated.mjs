@@ -358,6 +358,10 @@ export const CONSTANTS = Object.freeze({
   storeKeepaliveCount: 3,
   /** How long data a store's connection sent may stay unacknowledged before it is ended, in ms. */
   storeTcpUserTimeoutMs: 25000,
+  /** How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms. */
+  stdinWaitMs: 250,
+  /** The most bytes of standard input a host reads for a `stdin` need (more: null). */
+  stdinMaxBytes: 1048576,
   /** How many random bytes a lock token is made of. */
   tokenBytes: 16,
 });

@@ -159,3 +159,46 @@ test("cli: a number JavaScript cannot hold exactly is a clear error in Node, not
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+/**
+ * Runs `args` (a bin of the package) in `cwd` with a standard input that stays open, as `sleep
+ * 60 |` gives (`input`: written first, the pipe kept open); its exit, within 20 s or not at all.
+ */
+function withOpenStdin(binary, args, cwd, input) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [binary, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stdin.on("error", () => {});
+    if (input) child.stdin.write(input);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve({ code: "still running after 20 s", stdout });
+    }, 20_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ code, stdout });
+    });
+  });
+}
+
+test("fctry status with a standard input that never closes returns, and reads a session written to it", async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-stdin-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(dir, "proj", ".fctry"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "proj", ".fctry", "state.json"), '{"workflowStep": "interviewer"}\n');
+  const statusline = path.join(here, "..", "bin", "statecore-statusline.cjs");
+  for (const [binary, args] of [
+    [bin, ["fctry", "status"]],
+    [statusline, []],
+  ]) {
+    const silent = await withOpenStdin(binary, args, path.join(dir, "proj"), "");
+    assert.equal(silent.code, 0, `${path.basename(binary)}: ${silent.code}`);
+    assert.match(silent.stdout, /proj/);
+    const session = JSON.stringify({ workspace: { current_dir: path.join(dir, "proj") } });
+    const told = await withOpenStdin(binary, args, dir, session);
+    assert.equal(told.code, 0, `${path.basename(binary)}: ${told.code}`);
+    assert.match(told.stdout, /proj/, "the session written to the open pipe was read");
+  }
+});

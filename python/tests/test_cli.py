@@ -215,3 +215,49 @@ def test_view_points_to_the_npm_package(tmp_path: Path) -> None:
         "statecore: the viewer's server comes with the npm package (Node): "
         "run `npx statecore view .` (same options)\n"
     )
+
+
+def _with_open_stdin(argv: list[str], cwd: Path, data: bytes) -> tuple[int | str, str]:
+    """Runs ``statecore *argv`` in ``cwd`` with a standard input that stays open, as ``sleep
+    60 |`` gives (``data`` written first, the pipe kept open): its exit code and output, or
+    "still running after 20 s"."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "statecore", *argv],
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    try:
+        if data:
+            proc.stdin.write(data)
+            proc.stdin.flush()
+        try:  # not communicate(): it would close standard input
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return "still running after 20 s", ""
+        assert proc.stdout is not None
+        return proc.returncode, proc.stdout.read().decode()
+    finally:
+        proc.stdin.close()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def test_fctry_status_with_a_standard_input_that_never_closes_returns(tmp_path: Path) -> None:
+    """``sleep 60 | statecore fctry status`` returns (docs/cli.md § Standard input), and a
+    session JSON written to a pipe that stays open is still read."""
+    project = tmp_path / "proj"
+    (project / ".fctry").mkdir(parents=True)
+    (project / ".fctry" / "state.json").write_text('{"workflowStep": "interviewer"}\n')
+    code, out = _with_open_stdin(["fctry", "status"], project, b"")
+    assert code == 0
+    assert "proj" in out
+    session = json.dumps({"workspace": {"current_dir": str(project)}}).encode()
+    code, out = _with_open_stdin(["fctry", "status"], tmp_path, session)
+    assert code == 0
+    assert "proj" in out, "the session written to the open pipe was read"

@@ -31,7 +31,7 @@ mod view;
 mod watch;
 mod writes;
 
-pub use host::{File, Host, Need, Page};
+pub use host::{File, Host, Need, Page, STDIN_MAX_BYTES, STDIN_WAIT_MS};
 pub use out::{clean, Output, Style};
 pub use table::{Call, Command, Opt, COMMANDS, GLOBAL};
 
