@@ -148,7 +148,9 @@ pub(crate) fn str_text(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
             Fail::Py(err)
         }
     })?;
-    json::check_string_len(text.len(), "")?;
+    // An argument's string may hold a document's text; a document's own strings are held to
+    // their limit when the operation binds it (the core's rule).
+    json::check_argument_string_len(text.len(), "")?;
     Ok(Str::new(text))
 }
 

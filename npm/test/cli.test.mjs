@@ -202,3 +202,30 @@ test("fctry status with a standard input that never closes returns, and reads a 
     assert.match(told.stdout, /proj/, "the session written to the open pipe was read");
   }
 });
+
+test("the command line takes documents up to the library's 32 MiB, and names the limit it refuses", (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-big-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const MiB = 1024 * 1024;
+  const write = (name, text) => fs.writeFileSync(path.join(dir, name), text);
+  // 20 MiB: two strings of 10 MiB, each within the 16 MiB string limit.
+  write("big.json", JSON.stringify({ a: "x".repeat(10 * MiB), b: "y".repeat(10 * MiB) }));
+  write("long.json", JSON.stringify({ a: "x".repeat(17 * MiB) }));
+  write("huge.json", JSON.stringify({ a: "x".repeat(15 * MiB), b: "y".repeat(15 * MiB), c: "z".repeat(3 * MiB) }));
+  const run = (...args) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8", maxBuffer: 128 * MiB });
+  const valid = run("validate", "--kind", "json", "big.json");
+  assert.equal(valid.status, 0, valid.stderr);
+  const shown = run("show", "--kind", "json", "big.json");
+  assert.equal(shown.status, 0, shown.stderr);
+  assert.equal(JSON.parse(shown.stdout).b.length, 10 * MiB);
+  const updated = run("update", "--kind", "json", "big.json", "--merge", '{"c": 1}');
+  assert.equal(updated.status, 0, updated.stderr);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, "big.json"), "utf8")).c, 1);
+  const long = run("validate", "--kind", "json", "long.json");
+  assert.notEqual(long.status, 0);
+  assert.match(long.stdout + long.stderr, /16777216/, "a document's string limit");
+  const huge = run("validate", "--kind", "json", "huge.json");
+  assert.notEqual(huge.status, 0);
+  assert.match(huge.stdout + huge.stderr, /huge\.json.*33554432/s, "the file and the document limit");
+  assert.doesNotMatch(huge.stdout + huge.stderr, /16777216/);
+});

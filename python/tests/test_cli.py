@@ -261,3 +261,34 @@ def test_fctry_status_with_a_standard_input_that_never_closes_returns(tmp_path: 
     code, out = _with_open_stdin(["fctry", "status"], tmp_path, session)
     assert code == 0
     assert "proj" in out, "the session written to the open pipe was read"
+
+
+def test_documents_up_to_the_librarys_32_mib_are_taken_and_the_limit_named(
+    tmp_path: Path,
+) -> None:
+    """The command line's limits are the library's (docs/cli.md § How it runs)."""
+    mib = 1024 * 1024
+    (tmp_path / "big.json").write_text(json.dumps({"a": "x" * (10 * mib), "b": "y" * (10 * mib)}))
+    (tmp_path / "long.json").write_text(json.dumps({"a": "x" * (17 * mib)}))
+    huge = {"a": "x" * (15 * mib), "b": "y" * (15 * mib), "c": "z" * (3 * mib)}
+    (tmp_path / "huge.json").write_text(json.dumps(huge))
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "statecore", *argv]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+
+    assert run("validate", "--kind", "json", "big.json").returncode == 0
+    shown = run("show", "--kind", "json", "big.json")
+    assert shown.returncode == 0, shown.stderr
+    assert len(json.loads(shown.stdout)["b"]) == 10 * mib
+    updated = run("update", "--kind", "json", "big.json", "--merge", '{"c": 1}')
+    assert updated.returncode == 0, updated.stderr
+    assert json.loads((tmp_path / "big.json").read_text())["c"] == 1
+    long = run("validate", "--kind", "json", "long.json")
+    assert long.returncode != 0
+    assert "16777216" in long.stdout + long.stderr  # a document's string limit
+    refused = run("validate", "--kind", "json", "huge.json")
+    assert refused.returncode != 0
+    assert "33554432" in refused.stdout + refused.stderr  # the document limit
+    assert "huge.json" in refused.stdout + refused.stderr
+    assert "16777216" not in refused.stdout + refused.stderr
