@@ -7,7 +7,7 @@
 
 use crate::errors::{type_name, value_error, Fail};
 use crate::fast::to_value;
-use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
+use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use statecore::{json, Code, Error};
@@ -148,7 +148,9 @@ pub(crate) fn str_text(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
             Fail::Py(err)
         }
     })?;
-    json::check_string_len(text.len(), "")?;
+    // An argument's string may hold a document's text; a document's own strings are held to
+    // their limit when the operation binds it (the core's rule).
+    json::check_argument_string_len(text.len(), "")?;
     Ok(Str::new(text))
 }
 
@@ -213,10 +215,7 @@ pub(crate) fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&
             .into_pyerr(obj.py())),
         };
     }
-    Err(PyTypeError::new_err(format!(
-        "{name} must be str or bytes, not {}",
-        type_name(obj)
-    )))
+    Err(crate::errors::argument_error(obj, name, "str or bytes"))
 }
 
 /// Converts a core result to Python.

@@ -2,7 +2,7 @@
 //! core's table, and its result back to Python.
 
 use crate::convert::{arg, bytes_arg, out, utf8};
-use crate::errors::{type_name, value_error};
+use crate::errors::{argument_error, value_error};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -39,7 +39,8 @@ pub(crate) fn args<'a>(
 }
 
 /// One argument by its parameter's kind: documents walked, text and bytes checked for their
-/// Python type (`TypeError`), like any Python function.
+/// Python type (`E_ARGUMENT` naming the parameter, `details.argument`, as a host's path
+/// argument is refused).
 fn one<'a>(obj: &'a Bound<'_, PyAny>, param: &Param) -> PyResult<Arg<'a>> {
     let name = param.name;
     match param.kind {
@@ -54,10 +55,7 @@ fn one<'a>(obj: &'a Bound<'_, PyAny>, param: &Param) -> PyResult<Arg<'a>> {
                 return Ok(Arg::Value(Value::Null));
             }
             let Ok(text) = obj.cast::<PyString>() else {
-                return Err(PyTypeError::new_err(format!(
-                    "{name} must be str, not {}",
-                    type_name(obj)
-                )));
+                return Err(argument_error(obj, name, "str"));
             };
             let text = utf8(text).map_err(|_| {
                 value_error("str contains a lone surrogate, which JSON text cannot hold".into())

@@ -91,6 +91,24 @@ pub(crate) fn value_error(message: String) -> Fail {
     Fail::Core(Error::new(Code::Value, "", message))
 }
 
+/// `E_ARGUMENT` (`UsageError`) for an argument `name` of the wrong Python type (`expected`:
+/// what it must be), with `details.argument`: the conversion's error, as every host function
+/// raises for a bad argument.
+pub(crate) fn argument_error(obj: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyErr {
+    let shown = if obj.is_none() {
+        "None".to_owned()
+    } else {
+        type_name(obj)
+    };
+    let error = Error::new(
+        Code::Argument,
+        "",
+        format!("{name} must be {expected}, not {shown}"),
+    )
+    .with_detail("argument", name);
+    raise(obj.py(), &error)
+}
+
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
         .name()

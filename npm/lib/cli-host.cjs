@@ -113,14 +113,44 @@ function tmuxSessions() {
   }
 }
 
-/** Standard input's text; null when it is a terminal (nothing to wait for) or not UTF-8. */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Standard input's text (docs/cli.md § Standard input): null when it is a terminal (nothing
+ * to wait for), when no byte came within `stdinWaitMs` (a standard input that never closes,
+ * `sleep 60 |`), when it holds more than `stdinMaxBytes`, or when it is not UTF-8; else what
+ * came until its end, or until no more came for `stdinWaitMs`. The core's constants, so that
+ * both hosts read the same.
+ */
 function readStdin() {
+  // Asking makes a pipe's descriptor non-blocking (libuv), so a read below never waits.
   if (process.stdin.isTTY) return null;
-  try {
-    return decode(fs.readFileSync(0));
-  } catch {
-    return null; // closed or unreadable: no session
+  const { stdinWaitMs, stdinMaxBytes } = require("./tables.cjs").CONSTANTS;
+  const buffer = Buffer.alloc(64 * 1024);
+  const chunks = [];
+  let total = 0;
+  let ended = false;
+  let deadline = Date.now() + stdinWaitMs;
+  for (;;) {
+    let got;
+    try {
+      got = fs.readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      if (error.code !== "EAGAIN") return null; // closed or unreadable: no session
+      if (Date.now() >= deadline) break;
+      Atomics.wait(pause, 0, 0, 5);
+      continue;
+    }
+    if (got === 0) {
+      ended = true;
+      break;
+    }
+    total += got;
+    if (total > stdinMaxBytes) return null;
+    chunks.push(Buffer.from(buffer.subarray(0, got)));
+    deadline = Date.now() + stdinWaitMs;
   }
+  return total === 0 && !ended ? null : decode(Buffer.concat(chunks));
 }
 
 /**

@@ -2515,12 +2515,14 @@ export declare function storeFileKey(directory: string, parts: string[]): string
 export declare function storeLogged<K extends DocumentKind>(key: string, kind: K): StoreLogged | null;
 /** A store URL split: `postgresql://[user[:password]@]host[:port]/database[/key]` is `{conninfo, key}` (the connection string; the key below the database, `""` for the root, `.` and `..` resolved); null for text that is not a store URL (a file's path). `E_ARGUMENT` for no database or `?` options. */
 export declare function storeUrl(text: string): StoreUrl | null;
-/** What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: `lock_timeout` (55P03), `unavailable` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise `store_unavailable`), else `statement` (the statement's own error, raised as it is). */
+/** What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: `lock_timeout` (55P03), `unavailable` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise `store_unavailable`), `schema` (a partial schema: a statecore table, column or function missing or already there, 42P01, 42703, 42883, 42P07, 42701, 42710, 42723; raise `store_schema_mismatch`), else `statement` (the statement's own error, raised as it is). */
 export declare function storeFailure(sqlstate: string | null | undefined, connection: boolean): string;
 /** Raises the `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the row of `key`, locked by another writer's transaction (SQLSTATE 55P03): nothing was written. */
 export declare function storeLockTimeout(key: string, timeoutMs: number): never;
 /** Raises the `E_STORE` error of an operation (`operation` on `key`; `connect`: `key` names the server) the store could not carry out because its connection failed (`cause`: the driver's message): nothing was half-applied, and it may be tried again (`details.retryable`). */
 export declare function storeUnavailable(operation: string, key: string, cause: string): never;
+/** Raises the `E_STORE` error (not retryable) of an operation (`migrate`: the schema's migration) whose statement found the database's statecore schema partial (`store_failure` said `schema`; `sqlstate`, and `cause`: the driver's message): what to do, a version row to set or tables to restore. */
+export declare function storeSchemaMismatch(operation: string, key: string, sqlstate: string, cause: string): never;
 /** What `statecore view` makes of the file at `path` (relative, `/`-separated): its role, kind and group, and with its bytes its check as `validate --json` gives it (with the document); null for a file the viewer does not show. */
 export declare function viewFile(path: string, data?: Bytes | null): ViewFile | null;
 /** How the viewer's server answers a request: the route to serve, or a refusal with its status, code and message (foreign Host or Origin, unknown path, method, write without the token), with the headers every answer carries. */
@@ -3024,6 +3026,10 @@ export declare const CONSTANTS: {
   readonly storeKeepaliveCount: number;
   /** How long data a store's connection sent may stay unacknowledged before it is ended, in ms. */
   readonly storeTcpUserTimeoutMs: number;
+  /** How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms. */
+  readonly stdinWaitMs: number;
+  /** The most bytes of standard input a host reads for a `stdin` need (more: null). */
+  readonly stdinMaxBytes: number;
   /** How many random bytes a lock token is made of. */
   readonly tokenBytes: number;
 };

@@ -226,6 +226,7 @@ export const OPS = Object.freeze([
   ["", "storeFailure", "store_failure", [["sqlstate", "t"], ["connection", "v", true]], "text", null],
   ["", "storeLockTimeout", "store_lock_timeout", [["key", "t", true], ["timeoutMs", "v", true]], "raises", null],
   ["", "storeUnavailable", "store_unavailable", [["operation", "t", true], ["key", "t", true], ["cause", "t", true]], "raises", null],
+  ["", "storeSchemaMismatch", "store_schema_mismatch", [["operation", "t", true], ["key", "t", true], ["sqlstate", "t", true], ["cause", "t", true]], "raises", null],
   ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
   ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],
   ["", "viewFailure", "view_failure", [["error", "v", true]], "json", null],
@@ -360,6 +361,10 @@ export const CONSTANTS = Object.freeze({
   storeKeepaliveCount: 3,
   /** How long data a store's connection sent may stay unacknowledged before it is ended, in ms. */
   storeTcpUserTimeoutMs: 25000,
+  /** How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms. */
+  stdinWaitMs: 250,
+  /** The most bytes of standard input a host reads for a `stdin` need (more: null). */
+  stdinMaxBytes: 1048576,
   /** How many random bytes a lock token is made of. */
   tokenBytes: 16,
 });

@@ -34,7 +34,7 @@ function* underLock(io, file, hostOptions, step) {
 function* cutTornTail(io, file, bytes, plan) {
   if (plan.truncate_at === null || bytes === null) return { warnings: [], corruptCopy: null };
   const C = core();
-  const copy = yield io.copy(`${file}${C.corruptCopySuffix(Date.now())}`, bytes.subarray(plan.truncate_at));
+  const copy = yield io.copy(`${file}${C.corruptCopySuffix(Date.now())}`, bytes.subarray(plan.truncate_at), file);
   yield io.truncate(file, plan.truncate_at);
   return { warnings: [C.logRepaired(plan.torn_line, copy)], corruptCopy: copy };
 }

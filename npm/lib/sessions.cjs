@@ -124,7 +124,7 @@ function* locked(io, file, logName, kind, change, args, now) {
     if (out.truncate_at !== null) {
       const torn = [];
       yield variant(io, readFrom)(log, out.truncate_at, (chunk) => torn.push(Buffer.from(chunk)));
-      const copy = yield io.copy(`${log}${C.corruptCopySuffix(Date.now())}`, Buffer.concat(torn));
+      const copy = yield io.copy(`${log}${C.corruptCopySuffix(Date.now())}`, Buffer.concat(torn), log);
       yield io.truncate(log, out.truncate_at);
       warnings.push(C.logRepaired(out.torn_line, copy));
     }

@@ -34,13 +34,15 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
   if (onError !== undefined && typeof onError !== "function") throw new TypeError("watch: onError must be a function");
   const initial = rest.initial ?? true;
   const { Client } = require("pg");
-  const { failure } = require("./store.cjs");
+  const { failure, schemaError } = require("./store.cjs");
   const sql = store.schema.statements;
   const seen = new Map(); // key -> {target, etag, seq, line}
   let client = null; // null while the connection is lost
   let closed = false;
   let queue = Promise.resolve();
-  const run = (name, ...params) => client.query(sql[name], params);
+  // With the connection lost meanwhile, a statement fails as one on a lost connection does.
+  const run = (name, ...params) =>
+    client === null ? Promise.reject(new Error("the watcher's connection was lost")) : client.query(sql[name], params);
 
   const fail = (error) => {
     if (typeof onError === "function") {
@@ -91,8 +93,13 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
     try {
       await job();
     } catch (error) {
-      if (failure(error) !== "unavailable") fail(error);
-      else lost(client, error);
+      if (failure(error) === "unavailable") return lost(client, error);
+      try {
+        schemaError(error, "watch", prefix);
+      } catch (schema) {
+        return fail(schema);
+      }
+      fail(error);
     }
   };
 
@@ -171,24 +178,33 @@ async function watchStore(store, prefix, kind, callback, options = {}) {
     });
   }
 
-  await connect();
-  await sync(initial);
-  await queue;
-
-  return {
-    /** Stops watching; no callback is called once the Promise resolves. */
-    async close() {
-      closed = true;
-      await queue;
-      const last = client;
-      client = null;
-      if (last) {
-        last.removeAllListeners();
-        last.on("error", () => {});
-        await last.end().catch(() => {});
-      }
-    },
+  /** Stops watching; no callback is called once the Promise resolves. */
+  const close = async () => {
+    closed = true;
+    await queue;
+    const last = client;
+    client = null;
+    if (last) {
+      last.removeAllListeners();
+      last.on("error", () => {});
+      await last.end().catch(() => {});
+    }
   };
+
+  // A connection lost before the rows are first read is the retryable `E_STORE` of this call,
+  // and nothing keeps running; one lost while they are read is reported and made again.
+  try {
+    await connect();
+    await sync(initial);
+    await queue;
+  } catch (error) {
+    await close();
+    if (failure(error) === "unavailable") core().storeUnavailable("watch", prefix, String(error?.message ?? error));
+    schemaError(error, "watch", prefix);
+    throw error;
+  }
+
+  return { close };
 }
 
 module.exports = { watchStore };

@@ -20,6 +20,8 @@ const { Known, attempt } = require("./known-rows.cjs");
 
 /** A pool client's promise of its connection's keepalives (`PostgresStore#checkout`). */
 const SET_UP = Symbol("statecore keepalives");
+/** The error that ended a pool client's connection while it was checked out, if one did. */
+const LOST = Symbol("statecore lost");
 
 /** How many times an update that lost a race to create a row is tried again. */
 const CREATE_RETRIES = 8;
@@ -130,8 +132,17 @@ function failure(error) {
   const message = typeof error?.message === "string" ? error.message : "";
   const connection =
     sqlstate === null &&
-    ((/^E[A-Z]+$/.test(code) && !code.startsWith("E_")) || /^Connection terminated|connection error|Connection ended/i.test(message));
+    ((/^E[A-Z]+$/.test(code) && !code.startsWith("E_")) ||
+      /^Connection terminated|connection error|Connection ended|is not queryable|the watcher's connection was lost/i.test(message));
   return core().storeFailure(sqlstate, connection);
+}
+
+/**
+ * Raises the core's `E_STORE` of a partial schema (docs/store.md § Failures) when `error` is
+ * a statement's that found a statecore table, column or function missing or already there.
+ */
+function schemaError(error, operation, key) {
+  if (failure(error) === "schema") core().storeSchemaMismatch(operation, key, error.code, String(error.message));
 }
 
 /** A row another writer created first: the update runs again. */
@@ -181,8 +192,14 @@ class PostgresStore {
     this.pool = new pg.Pool({ max: 4, idleTimeoutMillis: 0, ...this.options, ...options });
     this.pool.on("error", () => {}); // an idle client's lost connection: the next checkout replaces it
     // Queued before the first statement on each new connection; awaited (and its error
-    // raised) at each checkout (`#checkout`).
+    // raised) at each checkout (`#checkout`). A checked-out client's lost connection (the
+    // pool listens only to idle ones) is kept, never an unhandled 'error' event that would
+    // end the process: its statement fails, the operation raises `E_STORE` and the client
+    // is dropped at its release (docs/store.md § Failures).
     this.pool.on("connect", (client) => {
+      client.on("error", (error) => {
+        client[LOST] ??= error;
+      });
       client[SET_UP] = this.keepalives(client);
       client[SET_UP].catch(() => {});
     });
@@ -223,7 +240,8 @@ class PostgresStore {
    * unless `body` begins one (`run(name, ...params)` runs a statement of the schema, named, so
    * that each connection parses and plans it once); `recover(error)` may answer a failure
    * first (it returns the error that broke the connection, if one did). A lost connection is
-   * the core's retryable `E_STORE`, and the client is then dropped.
+   * the core's retryable `E_STORE`, and the client is then dropped; a partial schema the
+   * core's `E_STORE` that says what to do.
    */
   async #withClient(operation, key, body, recover = (error) => (failure(error) === "unavailable" ? error : null)) {
     const client = await this.#checkout();
@@ -233,7 +251,8 @@ class PostgresStore {
       return await body(run, client);
     } catch (error) {
       broken = await recover(error, client);
-      if (broken) core().storeUnavailable(operation, key, String(broken?.message ?? broken));
+      if (broken) core().storeUnavailable(operation, key, String((client[LOST] ?? broken)?.message ?? broken));
+      schemaError(error, operation, key);
       throw error;
     } finally {
       client.release(broken ?? undefined);
@@ -497,4 +516,4 @@ class PostgresStore {
   }
 }
 
-module.exports = { FileStore, PostgresStore, failure, writeRow };
+module.exports = { FileStore, PostgresStore, failure, schemaError, writeRow };

@@ -50,6 +50,7 @@ export const {
   storeFailure,
   storeLockTimeout,
   storeUnavailable,
+  storeSchemaMismatch,
   viewFile,
   viewRequest,
   viewFailure,

@@ -159,3 +159,73 @@ test("cli: a number JavaScript cannot hold exactly is a clear error in Node, not
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+/**
+ * Runs `args` (a bin of the package) in `cwd` with a standard input that stays open, as `sleep
+ * 60 |` gives (`input`: written first, the pipe kept open); its exit, within 20 s or not at all.
+ */
+function withOpenStdin(binary, args, cwd, input) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [binary, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stdin.on("error", () => {});
+    if (input) child.stdin.write(input);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve({ code: "still running after 20 s", stdout });
+    }, 20_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ code, stdout });
+    });
+  });
+}
+
+test("fctry status with a standard input that never closes returns, and reads a session written to it", async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-stdin-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(dir, "proj", ".fctry"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "proj", ".fctry", "state.json"), '{"workflowStep": "interviewer"}\n');
+  const statusline = path.join(here, "..", "bin", "statecore-statusline.cjs");
+  for (const [binary, args] of [
+    [bin, ["fctry", "status"]],
+    [statusline, []],
+  ]) {
+    const silent = await withOpenStdin(binary, args, path.join(dir, "proj"), "");
+    assert.equal(silent.code, 0, `${path.basename(binary)}: ${silent.code}`);
+    assert.match(silent.stdout, /proj/);
+    const session = JSON.stringify({ workspace: { current_dir: path.join(dir, "proj") } });
+    const told = await withOpenStdin(binary, args, dir, session);
+    assert.equal(told.code, 0, `${path.basename(binary)}: ${told.code}`);
+    assert.match(told.stdout, /proj/, "the session written to the open pipe was read");
+  }
+});
+
+test("the command line takes documents up to the library's 32 MiB, and names the limit it refuses", (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-big-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const MiB = 1024 * 1024;
+  const write = (name, text) => fs.writeFileSync(path.join(dir, name), text);
+  // 20 MiB: two strings of 10 MiB, each within the 16 MiB string limit.
+  write("big.json", JSON.stringify({ a: "x".repeat(10 * MiB), b: "y".repeat(10 * MiB) }));
+  write("long.json", JSON.stringify({ a: "x".repeat(17 * MiB) }));
+  write("huge.json", JSON.stringify({ a: "x".repeat(15 * MiB), b: "y".repeat(15 * MiB), c: "z".repeat(3 * MiB) }));
+  const run = (...args) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8", maxBuffer: 128 * MiB });
+  const valid = run("validate", "--kind", "json", "big.json");
+  assert.equal(valid.status, 0, valid.stderr);
+  const shown = run("show", "--kind", "json", "big.json");
+  assert.equal(shown.status, 0, shown.stderr);
+  assert.equal(JSON.parse(shown.stdout).b.length, 10 * MiB);
+  const updated = run("update", "--kind", "json", "big.json", "--merge", '{"c": 1}');
+  assert.equal(updated.status, 0, updated.stderr);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, "big.json"), "utf8")).c, 1);
+  const long = run("validate", "--kind", "json", "long.json");
+  assert.notEqual(long.status, 0);
+  assert.match(long.stdout + long.stderr, /16777216/, "a document's string limit");
+  const huge = run("validate", "--kind", "json", "huge.json");
+  assert.notEqual(huge.status, 0);
+  assert.match(huge.stdout + huge.stderr, /huge\.json.*33554432/s, "the file and the document limit");
+  assert.doesNotMatch(huge.stdout + huge.stderr, /16777216/);
+});

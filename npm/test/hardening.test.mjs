@@ -313,3 +313,44 @@ test("a Python writer's 9007199254740993 does not lock Node out: bigint reads an
   updateDocumentSync(file, "json", (doc) => ({ ...doc, node: 2 }), null, { bigint: true });
   assert.equal(fs.readFileSync(file, "utf8"), before.replace('"node": true', '"node": 2'));
 });
+
+test("a .corrupt- copy keeps the original's mode and is never made through a link", async (t) => {
+  const dir = tempDir(t);
+  const umask = process.umask(0o022);
+  t.after(() => process.umask(umask));
+  for (const mode of [0o600, 0o640, 0o444]) {
+    // A document (sync and async) and a log's torn line.
+    for (const update of [updateDocumentSync, updateDocument]) {
+      const file = path.join(dir, `doc-${mode.toString(8)}-${update.name}.json`);
+      fs.writeFileSync(file, "{not json");
+      fs.chmodSync(file, mode);
+      const done = await update(file, "json", { a: 1 });
+      assert.equal(fs.statSync(done.corruptCopy).mode & 0o777, mode, `${update.name} ${mode.toString(8)}`);
+    }
+    const log = path.join(dir, `log-${mode.toString(8)}.jsonl`);
+    fs.writeFileSync(log, '{"a":1}\n{"b":');
+    fs.chmodSync(log, mode);
+    const out = appendLineSync(log, { e: 1 });
+    assert.equal(fs.statSync(out.corruptCopy).mode & 0o777, mode, `log ${mode.toString(8)}`);
+    assert.equal(fs.readFileSync(out.corruptCopy, "utf8"), '{"b":');
+  }
+  // A link at the copy's name (to a file, or dangling) is never written through.
+  const victim = path.join(dir, "victim.conf");
+  fs.writeFileSync(victim, "secret=1\n");
+  const original = path.join(dir, "state.json");
+  fs.writeFileSync(original, "{bad");
+  fs.chmodSync(original, 0o600);
+  fs.symlinkSync(victim, `${original}.corrupt-x`);
+  fs.symlinkSync(path.join(dir, "nowhere"), `${original}.corrupt-x-1`);
+  for (const variant of ["sync", "async"]) {
+    const copy = await atomic.copyFile[variant](original, `${original}.corrupt-x`);
+    assert.ok(fs.lstatSync(copy).isFile(), copy);
+    assert.equal(fs.statSync(copy).mode & 0o777, 0o600);
+    assert.equal(fs.readFileSync(copy, "utf8"), "{bad");
+  }
+  assert.equal(fs.readFileSync(victim, "utf8"), "secret=1\n");
+  assert.ok(!fs.existsSync(path.join(dir, "nowhere")));
+  // A copy of what is gone (or a link) is made 0600.
+  const gone = await atomic.writeCopy.async(path.join(dir, "gone.corrupt-x"), Buffer.from("x"), path.join(dir, "gone"));
+  assert.equal(fs.statSync(gone).mode & 0o777, 0o600);
+});

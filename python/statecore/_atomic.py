@@ -281,19 +281,44 @@ def write_atomic(path: str, text: str, guard: Guard | None = None) -> bool:
     return True
 
 
-def _write_exclusive(name: str, fill: Callable[[int], None]) -> str:
-    """Creates ``name`` (or ``name-1``, ``name-2``, ... when taken) exclusively, ``fill``s it and
-    fsyncs it; a failure removes the partial file and re-raises. Returns the name used."""
+def copy_mode(original: str | None) -> int:
+    """The permission bits a copy of ``original`` is made with (docs/locking.md § Corrupt
+    copies): the original's, read with ``lstat`` (a link is not followed), or 0600 when it is
+    gone or not a regular file."""
+    if original is None:
+        return 0o600
+    try:
+        st = _sys.lstat(original)
+    except OSError:
+        return 0o600
+    return stat.S_IMODE(st.st_mode) & 0o777 if stat.S_ISREG(st.st_mode) else 0o600
+
+
+#: Flags of a new copy: created, never an existing file, never through a link.
+_COPY_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | _CLOEXEC
+
+
+def _write_exclusive(name: str, fill: Callable[[int], None], mode: int) -> str:
+    """Creates ``name`` (or ``name-1``, ``name-2``, ... when taken) exclusively and never
+    through a link (``O_CREAT|O_EXCL|O_NOFOLLOW``) with the permission bits ``mode`` (set
+    exactly, whatever the umask), ``fill``s it and fsyncs it; a failure removes the partial
+    file and re-raises. Returns the name used."""
     n = 0
     while True:
         copy = name if n == 0 else f"{name}-{n}"
         try:
-            fd = _sys.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
+            fd = _sys.open(copy, _COPY_FLAGS, mode)
         except FileExistsError:
+            n += 1
+            continue
+        except OSError as error:
+            if error.errno != errno.ELOOP:
+                raise
             n += 1
             continue
         try:
             try:
+                _sys.fchmod(fd, mode)
                 fill(fd)
                 _sys.fsync(fd)
             finally:
@@ -305,15 +330,16 @@ def _write_exclusive(name: str, fill: Callable[[int], None]) -> str:
         return copy
 
 
-def write_copy(name: str, data: bytes) -> str:
-    """Writes ``data`` to a new file ``name`` or ``name-1``, ``name-2``, ... and returns it."""
-    return _write_exclusive(name, lambda fd: write_all(fd, data))
+def write_copy(name: str, data: bytes, original: str | None = None) -> str:
+    """Writes ``data`` to a new file ``name`` or ``name-1``, ``name-2``, ... with the mode of
+    the file ``original`` it copies (0600 when there is none) and returns it."""
+    return _write_exclusive(name, lambda fd: write_all(fd, data), copy_mode(original))
 
 
 def copy_file(source: str, name: str, data: bytes) -> str:
-    """Copies the whole regular file ``source`` to a new file ``name`` (or ``name-1``, ...) and
-    returns it: a copy of the file, not of the bytes read (a read may stop at the limit).
-    ``data`` is written instead when ``source`` has gone."""
+    """Copies the whole regular file ``source`` to a new file ``name`` (or ``name-1``, ...),
+    with its mode, and returns it: a copy of the file, not of the bytes read (a read may stop
+    at the limit). ``data`` is written instead when ``source`` has gone."""
     opened = open_regular(source)
     if opened is None:
         return write_copy(name, data)
@@ -324,7 +350,7 @@ def copy_file(source: str, name: str, data: bytes) -> str:
             write_all(fd, chunk)
 
     try:
-        return _write_exclusive(name, fill)
+        return _write_exclusive(name, fill, copy_mode(source))
     finally:
         _sys.close(src)
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import select
 import stat
 import sys
 
 from statecore._generated.root import cli_run
+from statecore._generated.tables import STDIN_MAX_BYTES, STDIN_WAIT_MS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -142,12 +144,34 @@ def list_fact(directory: str, names: Sequence[str] | None) -> CliDir:
 
 
 def read_stdin() -> str | None:
-    """Standard input's text, or None when it is a terminal (nothing to wait for) or not
-    UTF-8."""
+    """Standard input's text (docs/cli.md § Standard input): None when it is a terminal
+    (nothing to wait for), when no byte came within ``STDIN_WAIT_MS`` (a standard input that
+    never closes, ``sleep 60 |``), when it holds more than ``STDIN_MAX_BYTES``, or when it is
+    not UTF-8; else what came until its end, or until no more came for ``STDIN_WAIT_MS``. The
+    core's constants, so that both hosts read the same."""
     if sys.stdin is None or sys.stdin.isatty():
         return None
     try:
-        return sys.stdin.buffer.read().decode("utf-8")
+        fd = sys.stdin.fileno()
+        if not hasattr(select, "poll"):  # no poll (Windows): read to the end, as before
+            data = sys.stdin.buffer.read(STDIN_MAX_BYTES + 1)
+            return None if len(data) > STDIN_MAX_BYTES else data.decode("utf-8")
+        poll = select.poll()
+        poll.register(fd, select.POLLIN)
+        chunks: list[bytes] = []
+        total, ended = 0, False
+        while poll.poll(STDIN_WAIT_MS):
+            chunk = os.read(fd, 64 * 1024)
+            if not chunk:
+                ended = True
+                break
+            total += len(chunk)
+            if total > STDIN_MAX_BYTES:
+                return None
+            chunks.append(chunk)
+        if total == 0 and not ended:
+            return None
+        return b"".join(chunks).decode("utf-8")
     except (OSError, UnicodeDecodeError, ValueError):
         return None
 

@@ -56,7 +56,7 @@ def _cut_torn_tail(file: str, data: bytes | None, plan: Mapping[str, Any]) -> Ap
     if cut is None or data is None:
         return {"warnings": [], "corrupt_copy": None}
     suffix: str = _call("corrupt_copy_suffix", (_runtime.clock(),))
-    copy = _atomic.write_copy(file + suffix, data[cut:])
+    copy = _atomic.write_copy(file + suffix, data[cut:], file)
     _atomic.truncate(file, cut)
     return {"warnings": [_call("log_repaired", (plan["torn_line"], copy))], "corrupt_copy": copy}
 

@@ -113,7 +113,7 @@ def _locked(
             torn: list[bytes] = []
             _read_from(log, cut, torn.append)
             suffix = _call("corrupt_copy_suffix", (_runtime.clock(),))
-            torn_copy = _atomic.write_copy(log + suffix, b"".join(torn))
+            torn_copy = _atomic.write_copy(log + suffix, b"".join(torn), log)
             _atomic.truncate(log, cut)
             warnings.append(_call("log_repaired", (out["torn_line"], torn_copy)))
     if out["line"] is not None:

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import json
 
-from statecore._generated.root import store_unavailable, watch_read, watch_target
+from statecore._generated.root import (
+    store_failure,
+    store_schema_mismatch,
+    store_unavailable,
+    watch_read,
+    watch_target,
+)
 from statecore._watch import Threaded
 from statecore.errors import StoreError
 
@@ -64,7 +70,13 @@ class StoreWatcher(Threaded):
         self._initial = initial
         self._seen: dict[str, _Seen] = {}
         self._conn: Any = None
-        self._connect()
+        try:
+            self._connect()
+        except store._psycopg.OperationalError as error:
+            # Lost before it listens: the retryable ``E_STORE`` of this call.
+            if self._conn is not None:
+                self._conn.close()
+            store_unavailable("watch", prefix, str(error))
         self._start(on_error)
 
     def _connect(self) -> None:
@@ -122,6 +134,14 @@ class StoreWatcher(Threaded):
             job(key, report)
         except self._store._psycopg.OperationalError:
             raise
+        except self._store._psycopg.Error as error:
+            if store_failure(error.sqlstate, False) != "schema":
+                self._fail(error)
+                return
+            try:  # a partial schema: the ``E_STORE`` that says what to do
+                store_schema_mismatch("watch", self._prefix, str(error.sqlstate), str(error))
+            except StoreError as schema:
+                self._fail(schema)
         except Exception as error:
             self._fail(error)
 

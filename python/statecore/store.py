@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 
 from statecore import _files, _runtime, _sessions, _store_sessions
 from statecore._generated.host import read_document, update_document
@@ -22,6 +23,7 @@ from statecore._generated.root import (
     store_lock_timeout,
     store_migrations,
     store_schema,
+    store_schema_mismatch,
     store_unavailable,
     validate,
 )
@@ -182,6 +184,24 @@ def _attempt(
         return None
 
 
+def _readable(fd: int) -> bool:
+    """Whether the socket ``fd`` has data (or its end) waiting, without waiting."""
+    if hasattr(select, "poll"):
+        poll = select.poll()
+        poll.register(fd, select.POLLIN)
+        return bool(poll.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])
+
+
+def _read_waiting(pgconn: Any) -> None:
+    """Takes in what the server sent an idle connection: the ``OperationalError`` of a
+    session it ended (its last message, then the end of the connection)."""
+    for _ in range(4):
+        if not _readable(pgconn.socket):
+            return
+        pgconn.consume_input()
+
+
 class _Retry(Exception):
     """A row another writer created first: the update runs again."""
 
@@ -209,9 +229,16 @@ class PostgresStore:
 
     def _connect(self) -> Any:
         """The connection, made (and the schema created or migrated) when there is none or
-        the last one was lost."""
+        the last one was lost (also while it was idle: docs/store.md § Failures)."""
         if self._conn is not None and not self._conn.closed:
-            return self._conn
+            try:
+                # Reads what the server sent since (nothing blocks): a session it ended while
+                # the connection was idle is found here, not by the operation's statement.
+                _read_waiting(self._conn.pgconn)
+                return self._conn
+            except self._psycopg.OperationalError:
+                self.close()
+                self._conn = None
         shown = self._conninfo or "(PG* environment)"
         try:
             self._conn = self._open()
@@ -548,7 +575,8 @@ class PostgresStore:
 class _Guard:
     """Turns a failed statement into what the core's ``store_failure`` says it is: a lost or
     refused connection the retryable ``E_STORE`` error (the store connects again on its next
-    operation), a row held too long ``E_LOCK_TIMEOUT``; a statement's own error as it is."""
+    operation), a row held too long ``E_LOCK_TIMEOUT``, a partial schema the ``E_STORE`` that
+    says what to do; a statement's own error as it is."""
 
     __slots__ = ("_key", "_operation", "_store", "_timeout")
 
@@ -575,6 +603,8 @@ class _Guard:
             store.close()
             store._conn = None
             store_unavailable(self._operation, self._key, str(error))
+        if verdict == "schema":
+            store_schema_mismatch(self._operation, self._key, str(error.sqlstate), str(error))
 
 
 __all__ = ["FileStore", "PostgresStore"]

@@ -215,3 +215,80 @@ def test_view_points_to_the_npm_package(tmp_path: Path) -> None:
         "statecore: the viewer's server comes with the npm package (Node): "
         "run `npx statecore view .` (same options)\n"
     )
+
+
+def _with_open_stdin(argv: list[str], cwd: Path, data: bytes) -> tuple[int | str, str]:
+    """Runs ``statecore *argv`` in ``cwd`` with a standard input that stays open, as ``sleep
+    60 |`` gives (``data`` written first, the pipe kept open): its exit code and output, or
+    "still running after 20 s"."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "statecore", *argv],
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    try:
+        if data:
+            proc.stdin.write(data)
+            proc.stdin.flush()
+        try:  # not communicate(): it would close standard input
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return "still running after 20 s", ""
+        assert proc.stdout is not None
+        return proc.returncode, proc.stdout.read().decode()
+    finally:
+        proc.stdin.close()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def test_fctry_status_with_a_standard_input_that_never_closes_returns(tmp_path: Path) -> None:
+    """``sleep 60 | statecore fctry status`` returns (docs/cli.md § Standard input), and a
+    session JSON written to a pipe that stays open is still read."""
+    project = tmp_path / "proj"
+    (project / ".fctry").mkdir(parents=True)
+    (project / ".fctry" / "state.json").write_text('{"workflowStep": "interviewer"}\n')
+    code, out = _with_open_stdin(["fctry", "status"], project, b"")
+    assert code == 0
+    assert "proj" in out
+    session = json.dumps({"workspace": {"current_dir": str(project)}}).encode()
+    code, out = _with_open_stdin(["fctry", "status"], tmp_path, session)
+    assert code == 0
+    assert "proj" in out, "the session written to the open pipe was read"
+
+
+def test_documents_up_to_the_librarys_32_mib_are_taken_and_the_limit_named(
+    tmp_path: Path,
+) -> None:
+    """The command line's limits are the library's (docs/cli.md § How it runs)."""
+    mib = 1024 * 1024
+    (tmp_path / "big.json").write_text(json.dumps({"a": "x" * (10 * mib), "b": "y" * (10 * mib)}))
+    (tmp_path / "long.json").write_text(json.dumps({"a": "x" * (17 * mib)}))
+    huge = {"a": "x" * (15 * mib), "b": "y" * (15 * mib), "c": "z" * (3 * mib)}
+    (tmp_path / "huge.json").write_text(json.dumps(huge))
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "statecore", *argv]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+
+    assert run("validate", "--kind", "json", "big.json").returncode == 0
+    shown = run("show", "--kind", "json", "big.json")
+    assert shown.returncode == 0, shown.stderr
+    assert len(json.loads(shown.stdout)["b"]) == 10 * mib
+    updated = run("update", "--kind", "json", "big.json", "--merge", '{"c": 1}')
+    assert updated.returncode == 0, updated.stderr
+    assert json.loads((tmp_path / "big.json").read_text())["c"] == 1
+    long = run("validate", "--kind", "json", "long.json")
+    assert long.returncode != 0
+    assert "16777216" in long.stdout + long.stderr  # a document's string limit
+    refused = run("validate", "--kind", "json", "huge.json")
+    assert refused.returncode != 0
+    assert "33554432" in refused.stdout + refused.stderr  # the document limit
+    assert "huge.json" in refused.stdout + refused.stderr
+    assert "16777216" not in refused.stdout + refused.stderr

@@ -164,8 +164,9 @@ def test_inbox_errors() -> None:
     with pytest.raises(statecore.UsageError) as raised:
         fctry.inbox_add([], "evolve", "x", NOW, "ABCDEF")
     assert raised.value.path == "/random"
-    with pytest.raises(TypeError):
+    with pytest.raises(statecore.UsageError) as wrong:
         fctry.inbox_add([], "evolve", 1, NOW)  # type: ignore[call-overload]
+    assert (wrong.value.code, wrong.value.details["argument"]) == ("E_ARGUMENT", "content")
 
 
 RUN_ID = re.compile(r"^run-(\d+)$")
@@ -315,7 +316,8 @@ def test_bad_now_raises_timestamp_error(now: Any) -> None:
 
 
 def test_type_errors() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(statecore.UsageError) as wrong:
         fctry.start_command({}, 1)  # type: ignore[call-overload]
+    assert (wrong.value.code, wrong.value.details["argument"]) == ("E_ARGUMENT", "command")
     with pytest.raises(statecore.DataError):
         fctry.start_command({"x": object()}, "init", NOW)

@@ -471,3 +471,50 @@ def test_a_waiter_claims_the_next_turn_and_drops_it_with_the_lock(workdir: Path)
         assert json.loads(claim.read_text())["pid"] == waiter.pid
     assert waiter.wait(timeout=60) == 0
     assert os.listdir(workdir) == []  # the claim is gone with the waiter's lock
+
+
+# --- .corrupt- copies ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444])
+def test_a_corrupt_copy_keeps_the_originals_mode(workdir: Path, mode: int) -> None:
+    old = os.umask(0o022)
+    try:
+        document = workdir / "doc.json"
+        document.write_text("{not json")
+        document.chmod(mode)
+        done = update_document(document, "json", {"a": 1})
+        assert done["corrupt_copy"] is not None
+        assert stat.S_IMODE(os.stat(done["corrupt_copy"]).st_mode) == mode
+        log = workdir / "log.jsonl"
+        log.write_text('{"a":1}\n{"b":')
+        log.chmod(mode)
+        out = append_line(log, {"e": 1})
+        assert out["corrupt_copy"] is not None
+        assert stat.S_IMODE(os.stat(out["corrupt_copy"]).st_mode) == mode
+        assert Path(out["corrupt_copy"]).read_text() == '{"b":'
+    finally:
+        os.umask(old)
+
+
+def test_a_corrupt_copy_is_never_made_through_a_link(workdir: Path) -> None:
+    from statecore import _atomic
+
+    victim = workdir / "victim.conf"
+    victim.write_text("secret=1\n")
+    original = workdir / "state.json"
+    original.write_text("{bad")
+    original.chmod(0o600)
+    name = f"{original}.corrupt-x"
+    os.symlink(victim, name)
+    os.symlink(workdir / "nowhere", f"{name}-1")
+    copy = _atomic.copy_file(str(original), name, b"")
+    assert copy == f"{name}-2"
+    assert not os.path.islink(copy)
+    assert stat.S_IMODE(os.stat(copy).st_mode) == 0o600
+    assert Path(copy).read_text() == "{bad"
+    assert victim.read_text() == "secret=1\n"
+    assert not (workdir / "nowhere").exists()
+    # A copy of what is gone is made 0600.
+    gone = _atomic.write_copy(str(workdir / "gone.corrupt-x"), b"x", str(workdir / "gone"))
+    assert stat.S_IMODE(os.stat(gone).st_mode) == 0o600

@@ -344,11 +344,45 @@ def test_str_and_bytes_are_both_accepted() -> None:
     assert statecore.etag(text) == statecore.etag(text.encode())
     assert len(statecore.etag(b"")) == 32
     assert statecore.canonical(b"\xef\xbb\xbf{}") == "{}\n"
-    with pytest.raises(TypeError):
+    with pytest.raises(statecore.UsageError) as wrong:
         statecore.parse(42)  # type: ignore[arg-type]
+    assert (wrong.value.code, wrong.value.details["argument"]) == ("E_ARGUMENT", "data")
     with pytest.raises(statecore.ParseError) as raised:
         statecore.parse(b'{"a": "\xff"}')
     assert raised.value.details["line"] == 1
+
+
+def test_a_wrong_typed_argument_is_e_argument_naming_it() -> None:
+    """Every text or bytes parameter of every operation of the core's table (docs/manifest.json)
+    given an object of another type: ``UsageError`` ``E_ARGUMENT`` naming the parameter
+    (``details.argument``), never a bare ``TypeError``."""
+    import json
+
+    from statecore._statecore import call
+
+    for wrong in (None, 123):
+        with pytest.raises(statecore.UsageError) as raised:
+            statecore.validate(wrong, {})  # type: ignore[arg-type]
+        assert (raised.value.code, raised.value.details["argument"]) == ("E_ARGUMENT", "kind")
+        assert "kind must be str" in str(raised.value)
+    manifest = json.loads((Path(__file__).parents[2] / "docs" / "manifest.json").read_text())
+    placeholder = {"text": "x", "bytes": b""}
+    checked = 0
+    for op in manifest["ops"]:
+        params = op["params"]
+        for i, param in enumerate(params):
+            if param["kind"] not in ("text", "bytes"):
+                continue
+            kinds = [p["kind"] if isinstance(p["kind"], str) else "" for p in params[:i]]
+            args = [placeholder.get(kind) for kind in kinds]
+            wrong_type: object = 123 if param["optional"] else object()
+            with pytest.raises(statecore.UsageError) as raised:
+                call(op["name"], (*args, wrong_type))
+            error = raised.value
+            assert error.code == "E_ARGUMENT", (op["name"], param["name"], error)
+            assert error.details["argument"] == param["name"], (op["name"], error.details)
+            checked += 1
+    assert checked > 100
 
 
 def test_text_variants() -> None:

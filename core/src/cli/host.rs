@@ -5,6 +5,15 @@
 
 use crate::{Map, Value};
 
+/// How long a host waits for standard input's first bytes (and, once they come, for each
+/// next ones) before it answers a `stdin` need without waiting more, in ms (docs/cli.md §
+/// Standard input): a status line run with a standard input that never closes (`sleep 60 |`)
+/// returns at once, and one run by a tool that pipes the session JSON reads it.
+pub const STDIN_WAIT_MS: i64 = 250;
+/// The most bytes of standard input a host reads for a `stdin` need: more is not a session's
+/// JSON, and the answer is null (nothing read).
+pub const STDIN_MAX_BYTES: i64 = 1024 * 1024;
+
 /// A file as the host found it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum File<'f> {

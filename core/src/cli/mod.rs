@@ -31,7 +31,7 @@ mod view;
 mod watch;
 mod writes;
 
-pub use host::{File, Host, Need, Page};
+pub use host::{File, Host, Need, Page, STDIN_MAX_BYTES, STDIN_WAIT_MS};
 pub use out::{clean, Output, Style};
 pub use table::{Call, Command, Opt, COMMANDS, GLOBAL};
 
@@ -117,7 +117,9 @@ fn serve(
         }
     } else {
         answer.insert("stdout".into(), Value::from(output.stdout));
-        answer.insert("stderr".into(), Value::from(output.stderr));
+        // Every message: no store URL's password (docs/store.md § Store URLs).
+        let stderr = crate::store::redact(&output.stderr).into_owned();
+        answer.insert("stderr".into(), Value::from(stderr));
         answer.insert("code".into(), Value::from(u64::from(output.code)));
         if let Some(then) = output.then {
             answer.insert("then".into(), then);

@@ -91,10 +91,12 @@ impl Style {
 }
 
 /// `text` safe to print: every control character (ANSI escapes, carriage returns, line
-/// breaks inside a field) shown as its `\u{..}` escape.
+/// breaks inside a field) shown as its `\u{..}` escape, and a store URL's password as `***`
+/// (`store::redact`: a path or message shown never shows one).
 pub fn clean(text: &str) -> Cow<'_, str> {
+    let text = crate::store::redact(text);
     if !text.chars().any(char::is_control) {
-        return Cow::Borrowed(text);
+        return text;
     }
     Cow::Owned(
         text.chars()

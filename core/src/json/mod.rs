@@ -373,14 +373,38 @@ pub fn check_document_size(len: usize, what: &str) -> Result<()> {
 
 /// `E_LIMIT` when a string of `len` bytes exceeds [`MAX_STRING_BYTES`].
 pub fn check_string_len(len: usize, path: &str) -> Result<()> {
-    if len > MAX_STRING_BYTES {
+    check_string_len_within(len, path, MAX_STRING_BYTES)
+}
+
+/// The most bytes of one string in an operation's arguments, the bound of all of them
+/// (`parse_args`): a string may be a whole file's text (the command line's request carries
+/// each file it read as a string), which the core then parses as a document and refuses, when
+/// it is over [`MAX_DOCUMENT_BYTES`], naming the file and that limit. A document given as an
+/// argument is still held to [`MAX_STRING_BYTES`] for each of its strings when the operation
+/// binds it (`check_limits`).
+pub const MAX_ARGUMENT_STRING_BYTES: usize = MAX_DOCUMENT_BYTES.saturating_mul(4);
+
+/// `E_LIMIT` when a string of `len` bytes in an operation's arguments exceeds
+/// [`MAX_ARGUMENT_STRING_BYTES`] (the document limit, which the message names).
+pub fn check_argument_string_len(len: usize, path: &str) -> Result<()> {
+    check_string_len_within(len, path, MAX_ARGUMENT_STRING_BYTES)
+}
+
+/// `E_LIMIT` when a string of `len` bytes exceeds `max`.
+fn check_string_len_within(len: usize, path: &str, max: usize) -> Result<()> {
+    if len > max {
+        let what = if max == MAX_STRING_BYTES {
+            "string_bytes"
+        } else {
+            "document_bytes"
+        };
         return Err(Error::new(
             Code::Limit,
             path,
-            format!("string of {len} bytes exceeds the limit of {MAX_STRING_BYTES} bytes"),
+            format!("string of {len} bytes exceeds the limit of {max} bytes"),
         )
-        .with_detail("limit", "string_bytes")
-        .with_detail("max", MAX_STRING_BYTES as u64));
+        .with_detail("limit", what)
+        .with_detail("max", max as u64));
     }
     Ok(())
 }

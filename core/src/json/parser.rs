@@ -1,9 +1,7 @@
 //! The strict RFC 8259 parser: positioned errors, the limits enforced while reading, duplicate
 //! keys and lone surrogates refused, numbers kept as written.
 
-use super::{
-    check_depth, check_document_size, check_string_len, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES,
-};
+use super::{check_depth, check_document_size, check_string_len, MAX_STRING_BYTES};
 use crate::error::{child_path, Code, Error, Result};
 use crate::{Map, Number, Str, Value};
 
@@ -30,6 +28,7 @@ pub fn parse_as_written(bytes: &[u8]) -> Result<(Value, bool)> {
         pos: start,
         allowance: 0,
         rewritten: false,
+        max_string: MAX_STRING_BYTES,
     };
     let result = parser.document();
     result
@@ -41,7 +40,7 @@ pub fn parse_as_written(bytes: &[u8]) -> Result<(Value, bool)> {
 /// arguments): each item within the limits of a document, the list itself not counted in the
 /// depth, and the text at most four documents long.
 pub fn parse_args(text: &str) -> Result<Value> {
-    let limit = MAX_DOCUMENT_BYTES.saturating_mul(4);
+    let limit = super::MAX_ARGUMENT_STRING_BYTES;
     if text.len() > limit {
         return Err(Error::new(
             Code::Limit,
@@ -60,6 +59,7 @@ pub fn parse_args(text: &str) -> Result<Value> {
         pos: 0,
         allowance: 1,
         rewritten: false,
+        max_string: super::MAX_ARGUMENT_STRING_BYTES,
     };
     let result = parser.document();
     result.map_err(|e| parser.locate(*e))
@@ -88,9 +88,21 @@ struct Parser<'a> {
     allowance: usize,
     /// True once a number was read differently from its text (a negative zero).
     rewritten: bool,
+    /// The most bytes of one string: a document's limit, or an argument list's (which may
+    /// carry a whole document's text as a string).
+    max_string: usize,
 }
 
 impl<'a> Parser<'a> {
+    /// `E_LIMIT` for a string of `len` bytes over this parse's limit.
+    fn check_len(&self, len: usize) -> Result<()> {
+        if self.max_string == MAX_STRING_BYTES {
+            check_string_len(len, "")
+        } else {
+            super::check_argument_string_len(len, "")
+        }
+    }
+
     fn fail(&self, code: Code, message: impl Into<String>) -> Box<Failure> {
         Box::new(Failure {
             error: Error::new(code, "", message),
@@ -312,7 +324,7 @@ impl<'a> Parser<'a> {
             }
         }
         let text = self.bytes.get(start..self.pos).unwrap_or_default();
-        check_string_len(text.len(), "").map_err(|error| Failure {
+        self.check_len(text.len()).map_err(|error| Failure {
             error,
             offset: start,
         })?;
@@ -337,7 +349,7 @@ impl<'a> Parser<'a> {
         if self.peek() == Some(b'"') {
             // Fast path: no escapes, one UTF-8 check over the slice.
             let slice = self.bytes.get(start..self.pos).unwrap_or_default();
-            check_string_len(slice.len(), "").map_err(|error| Failure {
+            self.check_len(slice.len()).map_err(|error| Failure {
                 error,
                 offset: start,
             })?;
@@ -359,9 +371,10 @@ impl<'a> Parser<'a> {
             let run_start = self.pos;
             self.skip_plain();
             out.extend_from_slice(self.bytes.get(run_start..self.pos).unwrap_or_default());
-            if out.len() > MAX_STRING_BYTES {
+            if out.len() > self.max_string {
                 return Err(Box::new(Failure {
-                    error: check_string_len(out.len(), "")
+                    error: self
+                        .check_len(out.len())
                         .err()
                         .unwrap_or_else(|| Error::new(Code::Limit, "", "string too long")),
                     offset: run_start,

@@ -122,6 +122,18 @@ impl<'a> Args<'a> {
             ));
         }
         self.params = op.params;
+        // Each string of an argument may hold a document's text (`MAX_ARGUMENT_STRING_BYTES`);
+        // a value argument (a document, a patch) is held to the documents' limits, except the
+        // command line's request, whose strings are the texts of the files it read.
+        for (item, param) in self.items.iter().zip(op.params) {
+            if let (Kind::Value, Arg::Value(value)) = (param.kind, item) {
+                let request = matches!(param.ty, crate::shape::Ty::Object(shape)
+                    if std::ptr::eq(shape, &crate::cli::shapes::REQUEST));
+                if !request {
+                    crate::json::check_limits(value)?;
+                }
+            }
+        }
         if let Some(now) = &self.now {
             for (i, param) in op.params.iter().enumerate() {
                 if matches!(param.kind, Kind::Now) && self.get(i).is_null() {

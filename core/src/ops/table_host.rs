@@ -240,6 +240,16 @@ pub static CONSTANTS: &[Constant] = &[
         value: crate::store::TCP_USER_TIMEOUT_MS,
     },
     Constant {
+        name: "stdin_wait_ms",
+        doc: "How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms.",
+        value: crate::cli::STDIN_WAIT_MS,
+    },
+    Constant {
+        name: "stdin_max_bytes",
+        doc: "The most bytes of standard input a host reads for a `stdin` need (more: null).",
+        value: crate::cli::STDIN_MAX_BYTES,
+    },
+    Constant {
         name: "token_bytes",
         doc: "How many random bytes a lock token is made of.",
         value: lock::TOKEN_BYTES as i64,

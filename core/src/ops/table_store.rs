@@ -81,8 +81,10 @@ pub(super) static OPS: &[Op] = &[
         doc: "What a failed statement means to a store, from its SQLSTATE (null: none) and \
               whether the driver says the connection failed: `lock_timeout` (55P03), \
               `unavailable` (a lost or refused connection: class 08, 53, 57P, or a connection \
-              error without SQLSTATE; raise `store_unavailable`), else `statement` (the \
-              statement's own error, raised as it is).",
+              error without SQLSTATE; raise `store_unavailable`), `schema` (a partial schema: \
+              a statecore table, column or function missing or already there, 42P01, 42703, \
+              42883, 42P07, 42701, 42710, 42723; raise `store_schema_mismatch`), else \
+              `statement` (the statement's own error, raised as it is).",
         params: &[
             Param::opt_text("sqlstate", Ty::Str),
             Param::value("connection", Ty::Bool),
@@ -139,7 +141,8 @@ pub(super) static OPS: &[Op] = &[
         access: Access::Pure,
         run: |a| {
             let (operation, key, cause) = (a.text(0)?, a.text(1)?, a.text(2)?);
-            let cause = cause.lines().next().unwrap_or_default().trim();
+            let cause = store::redact(cause.lines().next().unwrap_or_default().trim());
+            let key = store::redact(key);
             let message = if operation == "connect" {
                 format!(
                     "the store could not connect to {key:?} ({cause}): nothing was read or \
@@ -149,13 +152,40 @@ pub(super) static OPS: &[Op] = &[
             } else {
                 format!(
                     "the store lost its connection during {operation} of {key:?} ({cause}): \
-                     the transaction was rolled back, nothing was written; try again"
+                     nothing was half-applied (a transaction the server did not commit was \
+                     rolled back; one whose COMMIT it received as the connection ended may \
+                     have been applied); try again: an append with an id is applied once, \
+                     and a read shows whether an update was"
                 )
             };
             Err(Error::new(Code::Store, "", message)
                 .with_detail("retryable", true)
                 .with_detail("operation", operation)
-                .with_detail("key", key))
+                .with_detail("key", key.as_ref()))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "store_schema_mismatch",
+        doc: "Raises the `E_STORE` error (not retryable) of an operation (`migrate`: the \
+              schema's migration) whose statement found the database's statecore schema \
+              partial (`store_failure` said `schema`; `sqlstate`, and `cause`: the driver's \
+              message): what to do, a version row to set or tables to restore.",
+        params: &[
+            Param::text("operation", Ty::Str),
+            Param::text("key", Ty::Str),
+            Param::text("sqlstate", Ty::Str),
+            Param::text("cause", Ty::Str),
+        ],
+        returns: Returns::raises(),
+        access: Access::Pure,
+        run: |a| {
+            Err(store::schema_mismatch(
+                a.text(0)?,
+                a.text(1)?,
+                a.text(2)?,
+                a.text(3)?,
+            ))
         },
     },
 ];

@@ -441,11 +441,21 @@ pub fn url(text: &str) -> Result<Option<Value>> {
     Ok(Some(Value::Object(map)))
 }
 
+/// SQLSTATEs that say the database's statecore schema is not what its version row records:
+/// a table, column or function a statement needs is missing (42P01, 42703, 42883), or one a
+/// migration makes is already there (42P07, 42701, 42710, 42723). Every statement a store
+/// runs is the core's and names only statecore's objects, so these mean the schema was
+/// changed by hand or restored in part, never a caller's mistake.
+const SCHEMA_STATES: [&str; 7] = [
+    "42P01", "42703", "42883", "42P07", "42701", "42710", "42723",
+];
+
 /// What a failed statement means to a store (docs/store.md § Failures), from the error's
 /// SQLSTATE (`None` when the driver gave none) and whether the driver says the connection
 /// failed: `lock_timeout` (55P03: a row held past the update's `timeout`), `unavailable`
 /// (a lost or refused connection: class 08, 53 (resources), 57P (the server shutting down or
-/// ending the session), or a connection error with no SQLSTATE: retryable `E_STORE`), else
+/// ending the session), or a connection error with no SQLSTATE: retryable `E_STORE`),
+/// `schema` (a partial schema: [`SCHEMA_STATES`], raise [`schema_mismatch`]), else
 /// `statement` (the statement's own error, raised as the driver gave it).
 pub fn failure(sqlstate: Option<&str>, connection: bool) -> &'static str {
     match sqlstate {
@@ -455,8 +465,163 @@ pub fn failure(sqlstate: Option<&str>, connection: bool) -> &'static str {
         {
             "unavailable"
         }
+        Some(code) if SCHEMA_STATES.contains(&code) => "schema",
         Some(_) => "statement",
         None if connection => "unavailable",
         None => "statement",
+    }
+}
+
+/// The `E_STORE` error of an operation that found the database's statecore schema partial
+/// (a statement failed with one of [`SCHEMA_STATES`]; `cause`: the driver's message): not
+/// retryable, and it says what to do. During `migrate`, the version row is missing or older
+/// than the tables; otherwise a table, column or function was dropped or changed by hand.
+pub fn schema_mismatch(operation: &str, key: &str, sqlstate: &str, cause: &str) -> Error {
+    let cause = redact(cause.lines().next().unwrap_or_default().trim());
+    let key = redact(key);
+    let message = if operation == "migrate" {
+        format!(
+            "the database's statecore tables are not at the schema version statecore_meta \
+             records (the version row is missing or older than the tables): migrating them to \
+             version {SCHEMA_VERSION} failed ({cause}, SQLSTATE {sqlstate}) and was rolled back, \
+             nothing was changed. If the tables are at version {SCHEMA_VERSION} (statecore_logs \
+             has a bytes column), set the row: INSERT INTO statecore_meta (name, value) VALUES \
+             ('schema_version', '{SCHEMA_VERSION}') ON CONFLICT (name) DO UPDATE SET value = \
+             EXCLUDED.value; otherwise restore the statecore_* tables from a backup, or drop \
+             them all (statecore_meta too) so that the next connect makes them again, empty"
+        )
+    } else {
+        format!(
+            "the database's statecore tables do not match schema version {SCHEMA_VERSION} \
+             during {operation} of {key:?} ({cause}, SQLSTATE {sqlstate}): a table, column or \
+             function statecore needs was dropped or changed by hand; nothing was written. \
+             Restore the statecore_* tables from a backup, or drop them all (statecore_meta \
+             too) so that the next connect makes them again, empty"
+        )
+    };
+    Error::new(Code::Store, "", message)
+        .with_detail("retryable", false)
+        .with_detail("operation", operation)
+        .with_detail("key", key.as_ref())
+        .with_detail("sqlstate", sqlstate)
+}
+
+/// `text` with every password a store URL or connection string in it holds shown as `***`:
+/// the password of `postgresql://user:password@host` (or `postgres://`) and the value of a
+/// libpq `password=` keyword. Every store message and error detail goes through it, so no
+/// message shows a password (docs/store.md § Store URLs).
+pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("://") && !text.contains("password") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let url = SCHEMES
+            .iter()
+            .filter_map(|s| rest.find(s).map(|at| (at, s.len())))
+            .min();
+        let keyword = rest.find("password=").map(|at| (at, "password=".len()));
+        let next = match (url, keyword) {
+            (Some(u), Some(k)) => Some(if u.0 <= k.0 { (u, true) } else { (k, false) }),
+            (Some(u), None) => Some((u, true)),
+            (None, Some(k)) => Some((k, false)),
+            (None, None) => None,
+        };
+        let Some(((at, len), is_url)) = next else {
+            out.push_str(rest);
+            break;
+        };
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let (head, tail) = from.split_at(len.min(from.len()));
+        out.push_str(head);
+        if is_url {
+            // The authority: up to the path, a space or a quote.
+            let end = tail
+                .find(|c: char| c == '/' || c.is_whitespace() || c == '"' || c == '\'')
+                .unwrap_or(tail.len());
+            let (authority, after) = tail.split_at(end);
+            match authority.rsplit_once('@') {
+                Some((user, host)) => {
+                    match user.split_once(':') {
+                        Some((name, _password)) => {
+                            out.push_str(name);
+                            out.push_str(":***");
+                        }
+                        None => out.push_str(user),
+                    }
+                    out.push('@');
+                    out.push_str(host);
+                }
+                None => out.push_str(authority),
+            }
+            rest = after;
+        } else {
+            // A keyword's value: quoted ('...', with \' inside) or up to a space.
+            let end = if let Some(quoted) = tail.strip_prefix('\'') {
+                let mut escaped = false;
+                let close = quoted.char_indices().find(|&(_, c)| {
+                    let done = c == '\'' && !escaped;
+                    escaped = c == '\\' && !escaped;
+                    done
+                });
+                close.map_or(tail.len(), |(i, _)| i.saturating_add(2))
+            } else {
+                tail.find(char::is_whitespace).unwrap_or(tail.len())
+            };
+            out.push_str("***");
+            rest = tail.get(end..).unwrap_or_default();
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{failure, redact, schema_mismatch};
+
+    #[test]
+    fn passwords_are_never_shown() {
+        let cases = [
+            ("postgresql://u:pw@h:5/db/k", "postgresql://u:***@h:5/db/k"),
+            ("postgres://u:p:w@h/db", "postgres://u:***@h/db"),
+            (
+                "to \"postgresql://u:s3@h/db\" (x)",
+                "to \"postgresql://u:***@h/db\" (x)",
+            ),
+            ("postgresql://u@h/db", "postgresql://u@h/db"),
+            ("postgresql://h/db", "postgresql://h/db"),
+            (
+                "host=h password=s3cr3t port=1",
+                "host=h password=*** port=1",
+            ),
+            ("password='a b\\' c' dbname=x", "password=*** dbname=x"),
+            ("password=", "password=***"),
+            ("postgresql://", "postgresql://"),
+            ("no secret here", "no secret here"),
+            (
+                "a://x:y@z and postgresql://a:b@c",
+                "a://x:y@z and postgresql://a:***@c",
+            ),
+        ];
+        for (text, shown) in cases {
+            assert_eq!(redact(text), shown, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_partial_schema_says_what_to_do_and_shows_no_password() {
+        assert_eq!(failure(Some("42703"), false), "schema");
+        assert_eq!(failure(Some("42701"), false), "schema");
+        assert_eq!(failure(Some("23505"), false), "statement");
+        let error = schema_mismatch("migrate", "schema", "42701", "column \"bytes\" exists");
+        assert!(error.message.contains("INSERT INTO statecore_meta"));
+        let error = schema_mismatch("read", "postgresql://u:pw@h/db", "42703", "no etag");
+        assert!(error.message.contains("Restore") && !error.message.contains("pw@"));
+        assert_eq!(
+            error.details.get("retryable"),
+            Some(&crate::Value::Bool(false))
+        );
     }
 }

@@ -292,7 +292,7 @@ def store_url(text: str) -> StoreUrl | None:
     return cast("StoreUrl | None", _call("store_url", (text,)))
 
 def store_failure(sqlstate: str | None, connection: bool) -> str:
-    """What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: ``lock_timeout`` (55P03), ``unavailable`` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise ``store_unavailable``), else ``statement`` (the statement's own error, raised as it is)."""
+    """What a failed statement means to a store, from its SQLSTATE (null: none) and whether the driver says the connection failed: ``lock_timeout`` (55P03), ``unavailable`` (a lost or refused connection: class 08, 53, 57P, or a connection error without SQLSTATE; raise ``store_unavailable``), ``schema`` (a partial schema: a statecore table, column or function missing or already there, 42P01, 42703, 42883, 42P07, 42701, 42710, 42723; raise ``store_schema_mismatch``), else ``statement`` (the statement's own error, raised as it is)."""
     return cast("str", _call("store_failure", (sqlstate, connection)))
 
 def store_lock_timeout(key: str, timeout_ms: float) -> NoReturn:
@@ -304,6 +304,11 @@ def store_unavailable(operation: str, key: str, cause: str) -> NoReturn:
     """Raises the ``E_STORE`` error of an operation (``operation`` on ``key``; ``connect``: ``key`` names the server) the store could not carry out because its connection failed (``cause``: the driver's message): nothing was half-applied, and it may be tried again (``details.retryable``)."""
     _call("store_unavailable", (operation, key, cause))
     raise AssertionError("store_unavailable returned")
+
+def store_schema_mismatch(operation: str, key: str, sqlstate: str, cause: str) -> NoReturn:
+    """Raises the ``E_STORE`` error (not retryable) of an operation (``migrate``: the schema's migration) whose statement found the database's statecore schema partial (``store_failure`` said ``schema``; ``sqlstate``, and ``cause``: the driver's message): what to do, a version row to set or tables to restore."""
+    _call("store_schema_mismatch", (operation, key, sqlstate, cause))
+    raise AssertionError("store_schema_mismatch returned")
 
 def view_file(path: str, data: str | bytes | None = None) -> ViewFile | None:
     """What ``statecore view`` makes of the file at ``path`` (relative, ``/``-separated): its role, kind and group, and with its bytes its check as ``validate --json`` gives it (with the document); null for a file the viewer does not show."""
@@ -365,6 +370,7 @@ __all__ = [
     "store_logged",
     "store_migrations",
     "store_schema",
+    "store_schema_mismatch",
     "store_unavailable",
     "store_url",
     "validate",

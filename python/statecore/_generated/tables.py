@@ -51,6 +51,10 @@ STORE_KEEPALIVE_INTERVAL_S = 5
 STORE_KEEPALIVE_COUNT = 3
 #: How long data a store's connection sent may stay unacknowledged before it is ended, in ms.
 STORE_TCP_USER_TIMEOUT_MS = 25000
+#: How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms.
+STDIN_WAIT_MS = 250
+#: The most bytes of standard input a host reads for a `stdin` need (more: null).
+STDIN_MAX_BYTES = 1048576
 #: How many random bytes a lock token is made of.
 TOKEN_BYTES = 16
 #: The hosts' constants by name (``statecore.CONSTANTS``), declared once in the core.
@@ -70,6 +74,8 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "store_keepalive_interval_s": 5,
     "store_keepalive_count": 3,
     "store_tcp_user_timeout_ms": 25000,
+    "stdin_wait_ms": 250,
+    "stdin_max_bytes": 1048576,
     "token_bytes": 16,
 })
 #: The event log kept with each kind's file (its steps append their line to it).
