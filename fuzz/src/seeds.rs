@@ -144,6 +144,7 @@ pub fn seeds(name: &str, root: &Path, cases: &[Case]) -> Vec<Vec<u8>> {
         "kinds" => Some(targets::kinds::seeds),
         "machine" => Some(targets::machine::seeds),
         "jsonl" => Some(targets::jsonl::seeds),
+        "hivelog" => Some(targets::hivelog::seeds),
         "ops" => Some(targets::ops::seeds),
         _ => None,
     };

@@ -184,6 +184,9 @@ SnapshotFacts: Any = dict
 DerivedStatus: Any = dict
 RunRow: Any = dict
 LogAppend: Any = dict
+LogOwner: Any = dict
+SessionLogRepair: Any = dict
+LogSetAside: Any = dict
 LogRepair: Any = dict
 LogRead: Any = dict
 LockRecordText: Any = dict
@@ -343,8 +346,10 @@ __all__ = [
     "LockVerdict",
     "Log",
     "LogAppend",
+    "LogOwner",
     "LogRead",
     "LogRepair",
+    "LogSetAside",
     "LoggedOptions",
     "MachineDefinition",
     "MachineEvent",
@@ -381,6 +386,7 @@ __all__ = [
     "ScenarioCounts",
     "ScenarioScore",
     "ScheduledTransition",
+    "SessionLogRepair",
     "SkippedPrerequisite",
     "SnapshotFacts",
     "SpecifyArtifact",

@@ -32,6 +32,7 @@ else:
         LoadResult,
         Log,
         LogAppend,
+        LogOwner,
         LogRead,
         LogRepair,
         MergeOptions,
@@ -40,6 +41,7 @@ else:
         PreparedDocument,
         Report,
         RunnerStatus,
+        SessionLogRepair,
         SpecifyIndex,
         StoreLogged,
         StoreMigration,
@@ -229,6 +231,14 @@ def log_append(data: str | bytes | None, value: object) -> LogAppend:
     """What an appender does to a log's bytes (none: no file) to add ``value`` in one write: ``{text, truncate_at, torn_line}`` (a torn last line is copied, then cut)."""
     return cast("LogAppend", _call("log_append", (data, value)))
 
+def log_owner(path: str) -> LogOwner | None:
+    """The file the log at ``path`` is kept with, from its name (``EVENTS.jsonl``: a hive session's ``STATE.json``): a generic append takes that file's lock and runs the record as its ``step`` (one session, one lock); null for any other log."""
+    return cast("LogOwner | None", _call("log_owner", (path,)))
+
+def session_log_repair(kind: str, session_id: str, data: str | bytes | None = None) -> SessionLogRepair:
+    """What a repair of a session's log (its bytes; none: no file) sets aside: every line a read refuses and a torn last line (``set_aside``), and the byte ranges kept (``keep``); ``E_NO_SESSION`` when no line starts the session."""
+    return cast("SessionLogRepair", _call("session_log_repair", (kind, session_id, data)))
+
 def log_repair(data: str | bytes | None = None) -> LogRepair:
     """What a repair does to a log's bytes (none: no file): ``{truncate_at, torn_line}``, both null when its last line is not torn (it is copied, then cut)."""
     return cast("LogRepair", _call("log_repair", (data,)))
@@ -240,6 +250,10 @@ def log_read(data: str | bytes | None = None) -> LogRead:
 def log_repaired(line: int, copy: str) -> Issue:
     """The ``W_TORN_TAIL`` warning of an appender that moved the torn line to ``copy``."""
     return cast("Issue", _call("log_repaired", (line, copy)))
+
+def log_set_aside(lines: Sequence[int], copy: str) -> Issue:
+    """The ``W_SET_ASIDE`` warning of a session log's repair that moved the refused ``lines`` to ``copy``."""
+    return cast("Issue", _call("log_set_aside", (lines, copy)))
 
 def corrupt_copy_suffix(now: Now | None = None) -> str:
     """The suffix of a ``.corrupt-`` copy made now: ``.corrupt-YYYYMMDDTHHMMSSmmmZ``."""
@@ -339,9 +353,11 @@ __all__ = [
     "load_document",
     "log_append",
     "log_line",
+    "log_owner",
     "log_read",
     "log_repair",
     "log_repaired",
+    "log_set_aside",
     "manifest",
     "merge",
     "merge_text",
@@ -351,6 +367,7 @@ __all__ = [
     "prepare_document",
     "schema",
     "serialize",
+    "session_log_repair",
     "set_value",
     "store_failure",
     "store_file_key",
