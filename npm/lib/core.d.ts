@@ -2501,7 +2501,7 @@ export declare function parseTimestamp(text: string): number;
 export declare function formatTimestamp(millis: number): string;
 /** What an appender does to a log's bytes (none: no file) to add `value` in one write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut). */
 export declare function logAppend(data: Bytes | null | undefined, value: unknown): LogAppend;
-/** The file the log at `path` is kept with, from its name (`EVENTS.jsonl`: a hive session's `STATE.json`): a generic append takes that file's lock and runs the record as its `step` (one session, one lock); null for any other log. */
+/** The file the log at `path` is kept with, from its name (`EVENTS.jsonl`: a hive session's `STATE.json`, in the same directory): when that file is there, a generic append takes its lock and runs the record as its `step`, and a repair sets refused lines aside under it (one session, one lock); null for any other log. */
 export declare function logOwner(path: string): LogOwner | null;
 /** What a repair of a session's log (its bytes; none: no file) sets aside: every line a read refuses and a torn last line (`set_aside`), and the byte ranges kept (`keep`); `E_NO_SESSION` when no line starts the session. */
 export declare function sessionLogRepair(kind: string, sessionId: string, data?: Bytes | null): SessionLogRepair;

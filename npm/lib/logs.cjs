@@ -6,19 +6,22 @@
  * and never writes. The core parses.
  */
 const path = require("node:path");
-const { define } = require("./steps.cjs");
+const { define, attempt } = require("./steps.cjs");
 const lock = require("./lock.cjs");
 const { checkOptions, core } = require("./documents.cjs");
 const { resolvePath } = require("./paths.cjs");
 const sessions = require("./sessions.cjs");
 
 /**
- * The file the log `file` is kept with (the core's `logOwner`: a hive session's `STATE.json`
- * for its `EVENTS.jsonl`), with its path; null for any other log.
+ * The file the log `file` is kept with, when it is there (the core's `logOwner`: a hive
+ * session's `STATE.json` beside its `EVENTS.jsonl`), with its path; null for any other log.
  */
-function ownerOf(file) {
+function* ownerOf(io, file) {
   const owner = core().logOwner(file);
-  return owner === null ? null : { ...owner, path: path.join(path.dirname(file), owner.file) };
+  if (owner === null) return null;
+  const kept = path.join(path.dirname(file), owner.file);
+  const there = yield* attempt(() => io.lstat(kept), () => null);
+  return there === null ? null : { ...owner, path: kept };
 }
 
 const api = {};
@@ -58,7 +61,7 @@ function* cutTornTail(io, file, bytes, plan) {
  */
 define(api, "appendLine", function* (io, file, value, hostOptions = {}) {
   file = resolvePath(file);
-  const owner = ownerOf(file);
+  const owner = yield* ownerOf(io, file);
   if (owner !== null) {
     // One session, one lock: a session's log is appended to by its step (`applyEvent`), under
     // the lock of its state, the record checked as an event and applied (docs/hive.md § Files).
@@ -83,7 +86,7 @@ define(api, "appendLine", function* (io, file, value, hostOptions = {}) {
  */
 define(api, "repairLog", function* (io, file, hostOptions = {}) {
   file = resolvePath(file);
-  const owner = ownerOf(file);
+  const owner = yield* ownerOf(io, file);
   if (owner !== null) return yield* repairSession(io, file, owner, hostOptions);
   return yield* underLock(io, file, hostOptions, function* (bytes) {
     const plan = core().logRepair(bytes);

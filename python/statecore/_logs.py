@@ -63,12 +63,14 @@ def _cut_torn_tail(file: str, data: bytes | None, plan: Mapping[str, Any]) -> Ap
 
 
 def _owner(file: str) -> dict[str, Any] | None:
-    """The file the log ``file`` is kept with (the core's ``log_owner``: a hive session's
-    ``STATE.json`` for its ``EVENTS.jsonl``), its path in ``path``; None for any other log."""
+    """The file the log ``file`` is kept with, when it is there (the core's ``log_owner``: a
+    hive session's ``STATE.json`` beside its ``EVENTS.jsonl``), its path in ``path``; None for
+    any other log."""
     owner: dict[str, Any] | None = _call("log_owner", (file,))
     if owner is None:
         return None
-    return {**owner, "path": os.path.join(os.path.dirname(file), owner["file"])}
+    kept = os.path.join(os.path.dirname(file), owner["file"])
+    return {**owner, "path": kept} if os.path.lexists(kept) else None
 
 
 def append_line(path: StrPath, value: object, **options: Unpack[AppendOptions]) -> AppendResult:

@@ -11,8 +11,8 @@ use crate::{json, Map, Value};
 /// What a generic appender of the log at `path` must do instead of appending alone, found
 /// from the log's name: `{file, kind, record, step}` when it is the log kept with a kind's
 /// file (`EVENTS.jsonl` of a hive session: `STATE.json`, `hive.state`, `hive.event`,
-/// `hive_apply_event`), so it takes that file's lock and appends by the step (one session,
-/// one lock); `null` for any other log.
+/// `hive_apply_event`); when that file is there (the host looks, `lstat`), the appender takes
+/// its lock and appends by the step (one session, one lock); `null` for any other log.
 pub fn log_owner(path: &str) -> Value {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     let owner = crate::kinds::KINDS.iter().find_map(|k| {

@@ -296,8 +296,10 @@ pub(super) static OPS: &[Op] = &[
         module: Module::Root,
         method: "log_owner",
         doc: "The file the log at `path` is kept with, from its name (`EVENTS.jsonl`: a hive \
-              session's `STATE.json`): a generic append takes that file's lock and runs the \
-              record as its `step` (one session, one lock); null for any other log.",
+              session's `STATE.json`, in the same directory): when that file is there, a \
+              generic append takes its lock and runs the record as its `step`, and a repair \
+              sets refused lines aside under it (one session, one lock); null for any other \
+              log.",
         params: &[Param::text("path", Ty::Str)],
         returns: Returns::json(Ty::Nullable(&Ty::Object(&LOG_OWNER))),
         access: Access::Pure,

@@ -232,7 +232,7 @@ def log_append(data: str | bytes | None, value: object) -> LogAppend:
     return cast("LogAppend", _call("log_append", (data, value)))
 
 def log_owner(path: str) -> LogOwner | None:
-    """The file the log at ``path`` is kept with, from its name (``EVENTS.jsonl``: a hive session's ``STATE.json``): a generic append takes that file's lock and runs the record as its ``step`` (one session, one lock); null for any other log."""
+    """The file the log at ``path`` is kept with, from its name (``EVENTS.jsonl``: a hive session's ``STATE.json``, in the same directory): when that file is there, a generic append takes its lock and runs the record as its ``step``, and a repair sets refused lines aside under it (one session, one lock); null for any other log."""
     return cast("LogOwner | None", _call("log_owner", (path,)))
 
 def session_log_repair(kind: str, session_id: str, data: str | bytes | None = None) -> SessionLogRepair:
