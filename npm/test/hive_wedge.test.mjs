@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { tempDir } from "./helpers/procs.mjs";
+import { PYTHON, tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
 const hive = require("../lib/hive.cjs");
@@ -212,4 +212,52 @@ test("hive status and validate report a log the state does not agree with", (t) 
   assert.match(cli(dir, "hive", "status", "--heartbeat-ms", "1000000000000").stdout, /inside a line/);
   hive.readStateSync(dir);
   assert.equal(cli(dir, "validate", ".").status, 0);
+});
+
+// Many writers at once, both languages: generic appends of notes to the session's log race
+// the session's steps. One session, one lock: no line lost or torn, the state is the replay.
+test("generic appends racing steps, Node and Python: every line once, the state is the replay", async (t) => {
+  const { dir, log } = session(t);
+  const rounds = 25;
+  const lib = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "lib");
+  const nodeScript = (what) => `
+    const host = require(${JSON.stringify(path.join(lib, "host.cjs"))});
+    const hive = require(${JSON.stringify(path.join(lib, "hive.cjs"))});
+    for (let i = 0; i < ${rounds}; i++) {
+      if (${JSON.stringify(what)} === "append") host.appendLineSync(${JSON.stringify(log)}, { timestamp: "2026-11-24T10:05:00Z", type: "note", agent: "node", details: { i } }, { timeout: 60000 });
+      else hive.heartbeatSync(${JSON.stringify(dir)}, "alpha", { now: "2026-11-24T10:06:00Z", timeout: 60000 });
+    }`;
+  const pyScript = (what) => `
+from statecore import hive, host
+for i in range(${rounds}):
+    if ${JSON.stringify(what)} == "append":
+        host.append_line(${JSON.stringify(log)}, {"timestamp": "2026-11-24T10:05:00Z", "type": "note", "agent": "py", "details": {"i": i}}, timeout=60)
+    else:
+        hive.heartbeat(${JSON.stringify(dir)}, "alpha", "2026-11-24T10:06:00Z", timeout=60)
+`;
+  const { spawn } = require("node:child_process");
+  const run = (command, args) =>
+    new Promise((resolve) => {
+      const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+      let err = "";
+      child.stderr.on("data", (d) => (err += d));
+      child.on("close", (code) => resolve({ code, err }));
+    });
+  const before = fs.readFileSync(log, "utf8").trim().split("\n").length;
+  const results = await Promise.all([
+    run(process.execPath, ["-e", nodeScript("append")]),
+    run(process.execPath, ["-e", nodeScript("step")]),
+    run(PYTHON, ["-c", pyScript("append")]),
+    run(PYTHON, ["-c", pyScript("step")]),
+  ]);
+  for (const r of results) assert.equal(r.code, 0, r.err);
+  const lines = fs.readFileSync(log, "utf8").split("\n");
+  assert.equal(lines.pop(), "", "the log ends with a line break");
+  assert.equal(lines.length, before + 4 * rounds);
+  const ids = lines.slice(before).map((l) => JSON.parse(l).event_id);
+  assert.equal(new Set(ids).size, ids.length, "every line once, each with its own id");
+  const read = hive.readStateSync(dir);
+  assert.equal(read.changed, false, "every append was written with its state");
+  assert.deepEqual(read.document, recovered(log));
+  assert.equal(read.document.metrics.total_events_logged, before + 4 * rounds);
 });

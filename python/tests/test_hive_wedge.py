@@ -243,3 +243,50 @@ def test_hive_status_and_validate_report_a_log_the_state_disagrees_with(session:
     assert "inside a line" in shown
     hive.read_state(directory)
     assert cli(directory, "validate", ".").returncode == 0
+
+
+def test_generic_appends_racing_steps_every_line_once(session: Any) -> None:
+    """Generic appends of notes to the session's log race its steps, from two Python and two
+    Node processes: one session, one lock, so no line is lost and the state is the replay."""
+    rounds = 25
+    log, directory = str(session["log"]), str(session["dir"])
+    npm = Path(__file__).parents[2] / "npm" / "lib"
+    node_script = (
+        f"const host = require({json.dumps(str(npm / 'host.cjs'))});"
+        f"const hive = require({json.dumps(str(npm / 'hive.cjs'))});"
+        f"for (let i = 0; i < {rounds}; i++) {{"
+        " if (process.argv[1] === 'append') host.appendLineSync("
+        f"{json.dumps(log)}, {{timestamp: '2026-11-24T10:05:00Z', type: 'note', agent: 'node',"
+        " details: {i}}, {timeout: 60000});"
+        f" else hive.heartbeatSync({json.dumps(directory)}, 'alpha',"
+        " {now: '2026-11-24T10:06:00Z', timeout: 60000}); }"
+    )
+    py_script = (
+        "import sys\nfrom statecore import hive, host\n"
+        f"for i in range({rounds}):\n"
+        "    if sys.argv[1] == 'append':\n"
+        f"        host.append_line({log!r}, {{'timestamp': '2026-11-24T10:05:00Z', "
+        "'type': 'note', 'agent': 'py', 'details': {'i': i}}, timeout=60)\n"
+        "    else:\n"
+        f"        hive.heartbeat({directory!r}, 'alpha', '2026-11-24T10:06:00Z', timeout=60)\n"
+    )
+    before = len(session["log"].read_text().strip().split("\n"))
+    commands = [
+        ["node", "-e", node_script, "append"],
+        ["node", "-e", node_script, "step"],
+        [sys.executable, "-c", py_script, "append"],
+        [sys.executable, "-c", py_script, "step"],
+    ]
+    procs = [subprocess.Popen(c, stderr=subprocess.PIPE, text=True) for c in commands]
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+    lines = session["log"].read_text().split("\n")
+    assert lines.pop() == ""
+    assert len(lines) == before + 4 * rounds
+    ids = [json.loads(line)["event_id"] for line in lines[before:]]
+    assert len(set(ids)) == len(ids)
+    read = hive.read_state(session["dir"])
+    assert read["changed"] is False
+    assert read["document"] == recovered(session["log"])
+    assert read["document"]["metrics"]["total_events_logged"] == before + 4 * rounds
