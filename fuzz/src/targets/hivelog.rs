@@ -30,7 +30,10 @@ pub fn run(data: &[u8]) {
         let whole = recover_state(log, "s1", skip);
         let pieces = chunked(log, cuts, skip);
         match (&whole, &pieces) {
-            (Ok(a), Ok(b)) => assert!(a == b, "chunked replay differs from the whole:\n{a:?}\n{b:?}"),
+            (Ok(a), Ok(b)) => assert!(
+                a == b,
+                "chunked replay differs from the whole:\n{a:?}\n{b:?}"
+            ),
             (Err(a), Err(b)) => {
                 assert!(
                     a.code == b.code && a.message == b.message && a.details == b.details,
@@ -39,7 +42,10 @@ pub fn run(data: &[u8]) {
                 laws::error("recover_state", a);
                 if let Some(line) = a.details.get("line").and_then(Value::as_u64) {
                     let lines = log.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-                    assert!(line >= 1 && line <= lines, "line {line} of a {lines}-line log");
+                    assert!(
+                        line >= 1 && line <= lines,
+                        "line {line} of a {lines}-line log"
+                    );
                 }
             }
             _ => panic!("whole and chunked replays disagree: {whole:?} vs {pieces:?}"),
@@ -49,11 +55,17 @@ pub fn run(data: &[u8]) {
             assert!(offset <= log.len() as u64, "log_offset past the log's end");
             let state = &result["state"];
             assert!(
-                state.pointer("/session_metadata/log_offset").and_then(Value::as_u64) == Some(offset),
+                state
+                    .pointer("/session_metadata/log_offset")
+                    .and_then(Value::as_u64)
+                    == Some(offset),
                 "the state records another offset"
             );
             let report = statecore::kinds::validate("hive.state", state);
-            assert!(report.is_ok_and(|r| r.valid()), "a replayed state is invalid");
+            assert!(
+                report.is_ok_and(|r| r.valid()),
+                "a replayed state is invalid"
+            );
         }
     }
     repair(log);
@@ -65,7 +77,9 @@ fn chunked(log: &[u8], cuts: &[u8], skip: bool) -> Result<Value> {
     let mut at = 0usize;
     let mut i = 0usize;
     while at < log.len() {
-        let size = cuts.get(i % cuts.len().max(1)).map_or(1, |&b| usize::from(b) + 1);
+        let size = cuts
+            .get(i % cuts.len().max(1))
+            .map_or(1, |&b| usize::from(b) + 1);
         let end = (at + size).min(log.len());
         replay.feed(&log[at..end])?;
         at = end;
@@ -98,7 +112,10 @@ fn repair(log: &[u8]) {
             .flatten()
             .map(|r| match r {
                 Value::Array(p) => (p[0].as_u64().unwrap(), p[1].as_u64().unwrap()),
-                other => (other["start"].as_u64().unwrap(), other["end"].as_u64().unwrap()),
+                other => (
+                    other["start"].as_u64().unwrap(),
+                    other["end"].as_u64().unwrap(),
+                ),
             })
             .collect()
     };
@@ -111,10 +128,16 @@ fn repair(log: &[u8]) {
     all.sort_unstable();
     let mut at = 0;
     for (start, end) in &all {
-        assert!(*start == at && end > start, "the ranges do not cover the log once: {all:?}");
+        assert!(
+            *start == at && end > start,
+            "the ranges do not cover the log once: {all:?}"
+        );
         at = *end;
     }
-    assert!(at == given.len() as u64, "the ranges stop before the log's end");
+    assert!(
+        at == given.len() as u64,
+        "the ranges stop before the log's end"
+    );
     let kept: Vec<u8> = keep
         .iter()
         .flat_map(|(s, e)| given[*s as usize..*e as usize].iter().copied())
