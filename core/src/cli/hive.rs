@@ -259,12 +259,10 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     // page from one byte before the offset, in a next round) and checked.
     let tail = TAIL_CARRY;
     let wanted = host.carried(tail).is_some();
+    // One page of them, of the largest size (whatever STATECORE_PAGE_BYTES says: this is not
+    // a paged listing); a longer tail is checked as far as that page goes.
     let (from, limit) = match (wanted, offset) {
-        (true, Some(n)) => match pages::page_bytes(host) {
-            None => return Output::default(),
-            Some(Ok(page)) => (n.saturating_sub(1), page),
-            Some(Err(message)) => return Output::usage(&message),
-        },
+        (true, Some(n)) => (n.saturating_sub(1), pages::PAGE_BYTES),
         _ => (0, 1),
     };
     let Some(log) = host.page(&log_path, from, limit) else {
@@ -276,13 +274,7 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     if let (false, Some(n), Ok(page)) = (wanted, offset, &log) {
         if n > 0 && page.size > n && matches!(state, File::Text(_)) {
             host.carry(tail, Value::Bool(true));
-            match pages::page_bytes(host) {
-                None => {}
-                Some(Ok(page)) => {
-                    host.page(&log_path, n.saturating_sub(1), page);
-                }
-                Some(Err(message)) => return Output::usage(&message),
-            }
+            host.page(&log_path, n.saturating_sub(1), pages::PAGE_BYTES);
             return Output::default();
         }
     }
@@ -436,6 +428,10 @@ fn status_text(
     let folded = folded(session);
     out.push_str(&match (log_size, folded) {
         (None, _) => format!("log: no {LOG}\n"),
+        (Some(size), Some(done)) if size > done && session.log_problem.is_some() => format!(
+            "log: {LOG} {size} bytes, {} not folded into the state\n",
+            size.saturating_sub(done)
+        ),
         (Some(size), Some(done)) if size > done => format!(
             "log: {LOG} {size} bytes, {} not folded into the state yet (the next step or read \
              replays them)\n",
