@@ -26,9 +26,9 @@ fn change<'a>(
 /// A step of `kind`'s file kept with its log, or a read (`change` `""`): `data` the state's
 /// bytes (`None`: missing), `log_size` the log's length, `session_id` the directory's name:
 /// `{document, text, etag, write, line, event, log_offset, truncate_at, torn_line,
-/// replay_from, corrupt, recovered, warnings}`.
+/// replay_from, corrupt, recovered, warnings}`; `event_id`: the step's unique id.
 #[pyfunction]
-#[pyo3(signature = (kind, session_id, change_name, data, log_size, args, now))]
+#[pyo3(signature = (kind, session_id, change_name, data, log_size, args, now, event_id = None))]
 #[allow(clippy::too_many_arguments)] // the Python signature, flat
 pub(crate) fn update_logged<'py>(
     py: Python<'py>,
@@ -39,6 +39,7 @@ pub(crate) fn update_logged<'py>(
     log_size: u64,
     args: &Bound<'py, PyTuple>,
     now: &Bound<'py, PyAny>,
+    event_id: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
     let (change, size) = change(py, change_name, &objects)?;
@@ -48,7 +49,7 @@ pub(crate) fn update_logged<'py>(
     let result = core(
         py,
         unlocked(py, len, || {
-            ops::update_logged(kind, session_id, bytes, log_size, change, &now)
+            ops::update_logged(kind, session_id, bytes, log_size, change, &now, event_id)
         }),
     )?;
     out(py, &result)
@@ -113,19 +114,21 @@ impl LogReplay {
     }
 
     /// Ends the replay and takes the step `change_name` (`""`: a read) with `args`; returns
-    /// like `update_logged`. The replay is used up.
+    /// like `update_logged` (`event_id`: the step's unique id). The replay is used up.
+    #[pyo3(signature = (change_name, args, now, event_id = None))]
     fn commit<'py>(
         &self,
         py: Python<'py>,
         change_name: &str,
         args: &Bound<'py, PyTuple>,
         now: &Bound<'py, PyAny>,
+        event_id: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let replay = self.take()?.ok_or_else(|| used(py))?;
         let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
         let (change, _) = change(py, change_name, &objects)?;
         let now = arg(now, "now")?;
-        let result = core(py, replay.commit(change, &now))?;
+        let result = core(py, replay.commit(change, &now, event_id))?;
         out(py, &result)
     }
 }

@@ -38,7 +38,8 @@ fn offset(value: f64) -> Result<u64, JsValue> {
 
 /// A step of `kind`'s file kept with its log, or a read (`change` `""`): `data` the state's
 /// bytes (none: missing), `log_size` the log's length, `session_id` the directory's name.
-/// Returns like `update` (the fields, a newline, the state's text).
+/// `event_id`: the step's unique id (the host's random bytes). Returns like `update` (the
+/// fields, a newline, the state's text).
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)] // flat scalars cross the boundary without an object
 pub fn update_logged(
@@ -50,6 +51,7 @@ pub fn update_logged(
     args: &str,
     slot: Option<Vec<u8>>,
     now: &str,
+    event_id: Option<String>,
 ) -> Result<String, JsValue> {
     let change = change(change_name, args, slot)?;
     let now = single_arg(now)?;
@@ -60,6 +62,7 @@ pub fn update_logged(
         offset(log_size)?,
         change,
         &now,
+        event_id.as_deref(),
     );
     out(result.map(|v| Out::update(kind, v)), Form::Update)
 }
@@ -105,13 +108,16 @@ impl LogReplay {
         args: &str,
         slot: Option<Vec<u8>>,
         now: &str,
+        event_id: Option<String>,
     ) -> Result<String, JsValue> {
         let replay = self.replay.take().ok_or_else(used)?;
         let change = change(change_name, args, slot)?;
         let now = single_arg(now)?;
         let kind = self.kind.clone();
         out(
-            replay.commit(change, &now).map(|v| Out::update(&kind, v)),
+            replay
+                .commit(change, &now, event_id.as_deref())
+                .map(|v| Out::update(&kind, v)),
             Form::Update,
         )
     }

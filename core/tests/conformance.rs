@@ -161,8 +161,8 @@ fn logged_change(change: &str, list: Value) -> Result<Option<ops::Change<'static
 }
 
 /// The logged-file routines (tests/README.md): `update_logged [kind, session_id, change,
-/// data, log_size, args, now]` and `log_replay [kind, session_id, data, offset, corrupt,
-/// chunks, change, args, now]`.
+/// data, log_size, args, now, event_id?]` and `log_replay [kind, session_id, data, offset,
+/// corrupt, chunks, change, args, now, event_id?]`.
 fn logged(name: &str, args: Vec<Value>) -> Result<Out, Error> {
     let mut args = args.into_iter();
     let mut next = || args.next().unwrap_or(Value::Null);
@@ -173,9 +173,11 @@ fn logged(name: &str, args: Vec<Value>) -> Result<Out, Error> {
     );
     if name == "update_logged" {
         let (change, bytes, size, list, now) = (next(), next(), next(), next(), next());
+        let id = next();
         let change = logged_change(change.as_str().unwrap_or_default(), list)?;
         let size = size.as_u64().unwrap_or_default();
-        return ops::update_logged(&kind, &session, data(bytes).as_deref(), size, change, &now)
+        let (bytes, id) = (data(bytes), id.as_str());
+        return ops::update_logged(&kind, &session, bytes.as_deref(), size, change, &now, id)
             .map(Out::Json);
     }
     let (bytes, offset, corrupt, chunks) = (next(), next(), next(), next());
@@ -190,8 +192,9 @@ fn logged(name: &str, args: Vec<Value>) -> Result<Out, Error> {
     for chunk in chunks.as_array().cloned().unwrap_or_default() {
         replay.feed(&data(chunk).unwrap_or_default())?;
     }
+    let id = next();
     let change = logged_change(change.as_str().unwrap_or_default(), list)?;
-    replay.commit(change, &now).map(Out::Json)
+    replay.commit(change, &now, id.as_str()).map(Out::Json)
 }
 
 fn run(name: &str, args: Vec<Value>) -> Result<Out, Error> {

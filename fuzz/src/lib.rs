@@ -57,6 +57,11 @@ pub static TARGETS: &[Target] = &[
         run: targets::index_md::run,
     },
     Target {
+        name: "hivelog",
+        about: "hive session logs: the streaming replay fed in any pieces agrees with the whole; the session repair",
+        run: targets::hivelog::run,
+    },
+    Target {
         name: "ops",
         about: "the operation table through ops::call, the wire path and the file routines",
         run: targets::ops::run,

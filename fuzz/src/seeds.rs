@@ -145,6 +145,7 @@ pub fn seeds(name: &str, root: &Path, cases: &[Case]) -> Vec<Vec<u8>> {
         "machine" => Some(targets::machine::seeds),
         "jsonl" => Some(targets::jsonl::seeds),
         "index_md" => Some(targets::index_md::seeds),
+        "hivelog" => Some(targets::hivelog::seeds),
         "ops" => Some(targets::ops::seeds),
         _ => None,
     };

@@ -471,12 +471,13 @@ export function makeApi(getRaw) {
   /**
    * One crossing per step of a file kept with its event log (a hive session, docs/hive.md §
    * Files): `change` is a step of the table ("" for a read) with `args` after the state;
-   * `data` the state's bytes, `logSize` the log's length, `sessionId` the directory's name.
+   * `data` the state's bytes, `logSize` the log's length, `sessionId` the directory's name;
+   * options `{now, eventId}` (`eventId`: the step's unique id, written into its line).
    */
   api.updateLogged = (kind, sessionId, change, data, logSize, args, options = {}) => {
     const entry = byName.get(change) ?? { params: [], fromFile: 1 };
     const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
-    const { now = null } = options ?? {};
+    const { now = null, eventId = null } = options ?? {};
     const out = raw(
       "update_logged",
       String(kind),
@@ -487,6 +488,7 @@ export function makeApi(getRaw) {
       json,
       slots[0],
       argsJson([now ?? Date.now()], ["now"]),
+      eventId === null || eventId === undefined ? undefined : String(eventId),
     );
     return updateResult(out);
   };
@@ -494,7 +496,7 @@ export function makeApi(getRaw) {
   /**
    * A replay of a session's log from byte `offset` onto the state in `data` (null, or
    * `corrupt`: from nothing): `feed(chunk)` the log's bytes, then `commit(change, args,
-   * {now})` as `updateLogged` (the replay is then freed).
+   * {now, eventId})` as `updateLogged` (the replay is then freed).
    */
   api.logReplay = (kind, sessionId, data, offset, corrupt) => {
     const module = getRaw();
@@ -507,7 +509,11 @@ export function makeApi(getRaw) {
           const entry = byName.get(change) ?? { params: [], fromFile: 1 };
           const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
           const now = options?.now ?? null;
-          return updateResult(guard(() => handle.commit(String(change), json, slots[0], argsJson([now ?? Date.now()], ["now"]))));
+          const id = options?.eventId ?? undefined;
+          const clock = argsJson([now ?? Date.now()], ["now"]);
+          return updateResult(
+            guard(() => handle.commit(String(change), json, slots[0], clock, id === undefined ? undefined : String(id))),
+          );
         } finally {
           handle.free();
         }

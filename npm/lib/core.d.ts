@@ -1946,6 +1946,40 @@ export interface LogAppend {
   torn_line: number | null;
 }
 
+/** The file a log is kept with: a generic append to the log takes that file's lock and runs `step` with the record. */
+export interface LogOwner {
+  /** The file's name, in the log's directory (`STATE.json`). */
+  file: string;
+  /** The file's kind (`hive.state`). */
+  kind: string;
+  /** The kind of each record of the log (`hive.event`). */
+  record: string;
+  /** The step an appended record is taken as (`hive_apply_event`). */
+  step: string;
+}
+
+/** What a repair of a session's log does: write the `set_aside` lines to a side file, then replace the log by its `keep` ranges (both empty: nothing to do). */
+export interface SessionLogRepair {
+  /** The byte ranges `[start, end]` kept, in order. */
+  keep: number[][];
+  /** The lines set aside. */
+  set_aside: LogSetAside[];
+}
+
+/** A line of a session's log a repair sets aside: its number, byte range and why. */
+export interface LogSetAside {
+  /** Its line number in the file. */
+  line: number;
+  /** Its first byte. */
+  start: number;
+  /** The byte after it (after its `\n`). */
+  end: number;
+  /** Why: the error code a read met (`E_INVALID`, `E_LOG_CORRUPT`, ...; `W_TORN_TAIL`). */
+  code: string;
+  /** Why, for people. */
+  message: string;
+}
+
 /** What a repair does to a log: copy its torn last line, then cut it off (both null: nothing to repair). */
 export interface LogRepair {
   /** Where a torn last line starts, or null. */
@@ -2485,6 +2519,10 @@ export declare function parseTimestamp(text: string): number;
 export declare function formatTimestamp(millis: number): string;
 /** What an appender does to a log's bytes (none: no file) to add `value` in one write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut). */
 export declare function logAppend(data: Bytes | null | undefined, value: unknown): LogAppend;
+/** The file the log at `path` is kept with, from its name (`EVENTS.jsonl`: a hive session's `STATE.json`, in the same directory): when that file is there, a generic append takes its lock and runs the record as its `step`, and a repair sets refused lines aside under it (one session, one lock); null for any other log. */
+export declare function logOwner(path: string): LogOwner | null;
+/** What a repair of a session's log (its bytes; none: no file) sets aside: every line a read refuses and a torn last line (`set_aside`), and the byte ranges kept (`keep`); `E_NO_SESSION` when no line starts the session. */
+export declare function sessionLogRepair(kind: string, sessionId: string, data?: Bytes | null): SessionLogRepair;
 /** What a repair does to a log's bytes (none: no file): `{truncate_at, torn_line}`, both null when its last line is not torn (it is copied, then cut). */
 export declare function logRepair(data?: Bytes | null): LogRepair;
 /** What a reader gets of a log's bytes (none: no file): `{records, torn, warnings}`. */
@@ -2493,6 +2531,8 @@ export declare function logRead(data?: Bytes | null): LogRead;
 export declare function logRepaired(line: number, copy: string): Issue;
 /** What a writer does next with the file of `kind` it read as `data` (none: missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people edit is waited on while it changes; `E_CONFLICT` when it keeps changing or the write started over too often (docs/locking.md § Files people edit). */
 export declare function editWait<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, facts: EditFacts): EditWait;
+/** The `W_SET_ASIDE` warning of a session log's repair that moved the refused `lines` to `copy`. */
+export declare function logSetAside(lines: number[], copy: string): Issue;
 /** The suffix of a `.corrupt-` copy made now: `.corrupt-YYYYMMDDTHHMMSSmmmZ`. */
 export declare function corruptCopySuffix(now?: Now | null): string;
 /** The `W_CORRUPT_COPY` warning: the unparseable file was kept as `copy`. */
@@ -2970,12 +3010,12 @@ export declare function updateLogged(
   data: Bytes | null | undefined,
   logSize: number,
   args: unknown[],
-  options?: { now?: Now | null },
+  options?: { now?: Now | null; eventId?: string | null },
 ): LoggedUpdate;
 /** A replay of a session's log (fed in chunks), committed with a step or a read. */
 export type LogReplay = {
   feed(chunk: Bytes): void;
-  commit(change: string, args: unknown[], options?: { now?: Now | null }): LoggedUpdate;
+  commit(change: string, args: unknown[], options?: { now?: Now | null; eventId?: string | null }): LoggedUpdate;
 };
 /** A replay of a session's log from byte `offset` onto the state in `data` (null, or `corrupt`: from nothing). */
 export declare function logReplay(

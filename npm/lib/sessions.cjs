@@ -104,23 +104,38 @@ function* step(io, file, logName, kind, change, args, options) {
   }
 }
 
-/** The step, under the lock. */
+/** A new event id: 12 random bytes, hex (the core has no randomness; every line gets one). */
+function eventId() {
+  return require("node:crypto").randomBytes(12).toString("hex");
+}
+
+/**
+ * The step, under the lock. The state's copy (when the core says it is unreadable) is made
+ * only once the replay has succeeded, just before the state is written: a call that fails
+ * copies nothing, so repeated failing reads leave no trail of copies.
+ */
 function* locked(io, file, logName, kind, change, args, now) {
   const C = core();
   const { log, sessionId } = where(file, logName);
   const bytes = yield io.read(file, READ_CAP);
   const size = yield variant(io, sizeOf)(log);
-  let out = C.updateLogged(kind, sessionId, change, bytes, size, args, { now });
+  const id = change === "" ? null : eventId();
+  let out = C.updateLogged(kind, sessionId, change, bytes, size, args, { now, eventId: id });
   const warnings = [];
   let corruptCopy = null;
-  if (out.replay_from !== null) {
-    if (out.corrupt && bytes !== null) {
+  let corrupt = false;
+  // A replay from the state's offset may ask for a replay of the whole log (its offset fell
+  // inside a line, or a line after it cannot be applied): at most two rounds.
+  while (out.replay_from !== null) {
+    corrupt = corrupt || out.corrupt;
+    warnings.push(...out.warnings);
+    const replay = C.logReplay(kind, sessionId, out.corrupt ? null : bytes, out.replay_from, out.corrupt);
+    yield variant(io, readFrom)(log, out.replay_from, (chunk) => replay.feed(chunk));
+    out = replay.commit(change, args, { now, eventId: id });
+    if (out.replay_from === null && corrupt && bytes !== null) {
       corruptCopy = yield io.copyFile(file, `${file}${C.corruptCopySuffix(Date.now())}`);
       warnings.push(C.corruptCopyWarning(corruptCopy));
     }
-    const replay = C.logReplay(kind, sessionId, out.corrupt ? null : bytes, out.replay_from, out.corrupt);
-    yield variant(io, readFrom)(log, out.replay_from, (chunk) => replay.feed(chunk));
-    out = replay.commit(change, args, { now });
     if (out.truncate_at !== null) {
       const torn = [];
       yield variant(io, readFrom)(log, out.truncate_at, (chunk) => torn.push(Buffer.from(chunk)));
@@ -171,4 +186,4 @@ function* read(io, file, logName, kind, options) {
   return yield* step(io, file, logName, kind, "", [], options);
 }
 
-module.exports = { step, read, sizeOf, readFrom, variant, TEXT };
+module.exports = { step, locked, read, sizeOf, readFrom, variant, TEXT };

@@ -84,12 +84,19 @@ async function locked(run, key, kind, where, change, args, now) {
   const sized = await run("log_bytes", log);
   const size = sized.rows.length ? Number(sized.rows[0].bytes) : 0;
   const at = now ?? Date.now();
-  let out = C.updateLogged(kind, sessionId, change, data, size, args, { now: at });
-  if (out.replay_from !== null) {
-    if (out.corrupt && row) await run("keep_corrupt", key, row.text);
+  const eventId = change === "" ? null : require("node:crypto").randomBytes(12).toString("hex");
+  let out = C.updateLogged(kind, sessionId, change, data, size, args, { now: at, eventId });
+  let kept = false;
+  // A replay from the state's offset may ask for a replay of the whole log (a line after the
+  // offset that cannot be applied): at most two rounds.
+  while (out.replay_from !== null) {
+    if (out.corrupt && row && !kept) {
+      await run("keep_corrupt", key, row.text);
+      kept = true;
+    }
     const replay = C.logReplay(kind, sessionId, out.corrupt ? null : data, out.replay_from, out.corrupt);
     await feed(run, log, out.replay_from, (chunk) => replay.feed(chunk));
-    out = replay.commit(change, args, { now: at });
+    out = replay.commit(change, args, { now: at, eventId });
     // Every line of a store's log ends where it should: none is ever torn.
     if (out.truncate_at !== null) throw new Error("a store's log line was read torn");
   }

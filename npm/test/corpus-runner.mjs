@@ -52,14 +52,15 @@ const ROUTINES = {
     sc.updateFile(kind, change, bytesArg(data), routineArgs(sc, change || "merge", args), { now, ifMatch, reset }),
   query_file: (sc) => (kind, op, data, args) => sc.queryFile(kind, op, bytesArg(data), routineArgs(sc, op, args)),
   resident: (sc) => (kind, source, steps) => resident(sc, kind, source, steps),
-  // `update_logged [kind, session_id, change, data, log_size, args, now]` and `log_replay
-  // [kind, session_id, data, offset, corrupt, chunks, change, args, now]` (tests/README.md).
-  update_logged: (sc) => (kind, session, change, data, size, args, now) =>
-    sc.updateLogged(kind, session, change, bytesArg(data), size, routineArgs(sc, change, args), { now }),
-  log_replay: (sc) => (kind, session, data, offset, corrupt, chunks, change, args, now) => {
+  // `update_logged [kind, session_id, change, data, log_size, args, now, event_id?]` and
+  // `log_replay [kind, session_id, data, offset, corrupt, chunks, change, args, now,
+  // event_id?]` (tests/README.md).
+  update_logged: (sc) => (kind, session, change, data, size, args, now, eventId = null) =>
+    sc.updateLogged(kind, session, change, bytesArg(data), size, routineArgs(sc, change, args), { now, eventId }),
+  log_replay: (sc) => (kind, session, data, offset, corrupt, chunks, change, args, now, eventId = null) => {
     const replay = sc.logReplay(kind, session, bytesArg(data), offset, corrupt);
     for (const chunk of chunks) replay.feed(bytesArg(chunk));
-    return replay.commit(change, routineArgs(sc, change, args), { now });
+    return replay.commit(change, routineArgs(sc, change, args), { now, eventId });
   },
 };
 

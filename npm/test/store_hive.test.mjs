@@ -46,6 +46,10 @@ async function sessionSteps(base, extra, count = 7) {
 const storedLog = (env, key) =>
   psql(env, `SELECT string_agg(text || E'\\n', '' ORDER BY seq) FROM statecore_log_lines WHERE log = '${key}'`) + "\n";
 
+/** An event line without its `event_id`, and a log's lines so. */
+const withoutId = ({ event_id: _, ...rest }) => rest;
+const linesWithoutIds = (text) => text.trim().split("\n").map((l) => withoutId(JSON.parse(l)));
+
 test("a session in a store is the session on files", async (t) => {
   const env = database(t);
   const root = tempDir(t);
@@ -59,18 +63,24 @@ test("a session in a store is the session on files", async (t) => {
     const read = await hive.readState(base, extra);
     const health = await hive.checkWorkerHealth(base, 60_000, extra); // the clock's now
     const every = await hive.checkSessions(path.dirname(base), { now: at(30), timeoutMs: 60_000, ...extra });
-    outcomes.push([read.document, read.etag, steps.map((s) => s.result.event), health, every]);
+    const events = steps.map((s) => s.result.event);
+    // Every line carries its own event id (random: it differs between the three runs).
+    assert.ok(events.every((e) => /^[0-9a-f]{24}$/.test(e.event_id)));
+    assert.equal(new Set(events.map((e) => e.event_id)).size, events.length);
+    outcomes.push([read.document, read.etag, events.map(withoutId), health, every]);
   }
   assert.deepEqual(outcomes[1], outcomes[0]);
   assert.deepEqual(outcomes[2], outcomes[0]);
   const onDisk = fs.readFileSync(path.join(root, "files", "s1", "EVENTS.jsonl"), "utf8");
-  assert.equal(storedLog(env, "sessions/s1/EVENTS.jsonl"), onDisk);
+  const stored = storedLog(env, "sessions/s1/EVENTS.jsonl");
+  assert.deepEqual(linesWithoutIds(stored), linesWithoutIds(onDisk));
+  assert.equal(Buffer.byteLength(stored), Buffer.byteLength(onDisk));
   assert.equal(psql(env, "SELECT text FROM statecore_documents"), fs.readFileSync(path.join(root, "files", "s1", "STATE.json"), "utf8").trim());
   assert.equal(outcomes[2][0].session_metadata.log_offset, Buffer.byteLength(onDisk));
   await assert.rejects(hive.createSessionDir("sessions", "s1", "again", { now: at(7), store: pg }), (e) => e.code === "E_ARGUMENT");
   await assert.rejects(hive.heartbeat("sessions/s1", "alpha", { store: pg, ifMatch: "x" }), (e) => e.code === "E_OPTIONS");
   assert.throws(() => hive.readStateSync("sessions/s1", { store: pg }), /use the async form/);
-  assert.equal(storedLog(env, "sessions/s1/EVENTS.jsonl"), onDisk, "nothing appended by the refusals");
+  assert.equal(storedLog(env, "sessions/s1/EVENTS.jsonl"), stored, "nothing appended by the refusals");
 });
 
 test("a state behind its log or unreadable is rebuilt from the log's rows", async (t) => {

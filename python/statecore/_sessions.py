@@ -84,6 +84,11 @@ def step(
         return _locked(kind, file, log_name, change, args, now)
 
 
+def _event_id() -> str:
+    """A new event id: 12 random bytes, hex (the core has no randomness; every line gets one)."""
+    return os.urandom(12).hex()
+
+
 def _locked(
     kind: DocumentKind,
     file: str,
@@ -92,22 +97,33 @@ def _locked(
     args: tuple[object, ...],
     now: Now | None,
 ) -> Any:
+    """The step, under the lock. The state's copy (when the core says it is unreadable) is made
+    only once the replay has succeeded, just before the state is written: a call that fails
+    copies nothing."""
     log, session_id = _where(file, log_name)
     data = _atomic.read_document(file)
     size = _size(log)
     clock = _runtime.clock() if now is None else now
-    out = update_logged(kind, session_id, change, data, size, args, clock)
+    event_id = _event_id() if change else None
+    out = update_logged(kind, session_id, change, data, size, args, clock, event_id)
     warnings: list[Any] = []
     copy = None
-    if out["replay_from"] is not None:
-        corrupt = out["corrupt"]
-        if corrupt and data is not None:
+    corrupt = False
+    # A replay from the state's offset may ask for a replay of the whole log (its offset fell
+    # inside a line, or a line after it cannot be applied): at most two rounds.
+    while out["replay_from"] is not None:
+        corrupt = corrupt or out["corrupt"]
+        warnings.extend(out["warnings"])
+        start = out["replay_from"]
+        replay = LogReplay(
+            kind, session_id, None if out["corrupt"] else data, start, out["corrupt"]
+        )
+        _read_from(log, start, replay.feed)
+        out = replay.commit(change, args, clock, event_id)
+        if out["replay_from"] is None and corrupt and data is not None:
             suffix: str = _call("corrupt_copy_suffix", (_runtime.clock(),))
             copy = _atomic.copy_file(file, file + suffix, data)
             warnings.append(_call("corrupt_copy_warning", (copy,)))
-        replay = LogReplay(kind, session_id, None if corrupt else data, out["replay_from"], corrupt)
-        _read_from(log, out["replay_from"], replay.feed)
-        out = replay.commit(change, args, clock)
         cut = out["truncate_at"]
         if cut is not None:
             torn: list[bytes] = []

@@ -30,6 +30,7 @@ def update_logged(
     log_size: int,
     args: tuple[object, ...],
     now: object,
+    event_id: str | None = None,
 ) -> Any: ...
 
 @final
@@ -38,7 +39,13 @@ class LogReplay:
         cls, kind: str, session_id: str, data: str | bytes | None, offset: int, corrupt: bool
     ) -> LogReplay: ...
     def feed(self, chunk: bytes) -> None: ...
-    def commit(self, change_name: str, args: tuple[object, ...], now: object) -> Any: ...
+    def commit(
+        self,
+        change_name: str,
+        args: tuple[object, ...],
+        now: object,
+        event_id: str | None = None,
+    ) -> Any: ...
 
 @final
 class Document:

@@ -10,6 +10,8 @@ core's. The npm twin is ``npm/lib/store-sessions.cjs``.
 
 from __future__ import annotations
 
+import os
+
 from statecore import _files
 from statecore._generated.root import store_logged, store_unavailable
 from statecore._runtime import clock
@@ -107,14 +109,19 @@ def _locked(
     found = store._run("log_bytes", log).fetchone()
     size = 0 if found is None else found[0]
     at = clock() if now is None else now
-    out = update_logged(kind, session_id, change, data, size, args, at)
-    if out["replay_from"] is not None:
+    event_id = os.urandom(12).hex() if change else None
+    out = update_logged(kind, session_id, change, data, size, args, at, event_id)
+    kept = False
+    # A replay from the state's offset may ask for a replay of the whole log (a line after
+    # the offset that cannot be applied): at most two rounds.
+    while out["replay_from"] is not None:
         corrupt = out["corrupt"]
-        if corrupt and row is not None:
+        if corrupt and row is not None and not kept:
             store._run("keep_corrupt", key, row[0])
+            kept = True
         replay = LogReplay(kind, session_id, None if corrupt else data, out["replay_from"], corrupt)
         _feed(store, log, out["replay_from"], replay.feed)
-        out = replay.commit(change, args, at)
+        out = replay.commit(change, args, at, event_id)
         # Every line of a store's log ends where it should: none is ever torn.
         assert out["truncate_at"] is None
     if out["line"] is not None:

@@ -184,6 +184,9 @@ SnapshotFacts: Any = dict
 DerivedStatus: Any = dict
 RunRow: Any = dict
 LogAppend: Any = dict
+LogOwner: Any = dict
+SessionLogRepair: Any = dict
+LogSetAside: Any = dict
 LogRepair: Any = dict
 LogRead: Any = dict
 EditWait: Any = dict
@@ -347,8 +350,10 @@ __all__ = [
     "LockVerdict",
     "Log",
     "LogAppend",
+    "LogOwner",
     "LogRead",
     "LogRepair",
+    "LogSetAside",
     "LoggedOptions",
     "MachineDefinition",
     "MachineEvent",
@@ -385,6 +390,7 @@ __all__ = [
     "ScenarioCounts",
     "ScenarioScore",
     "ScheduledTransition",
+    "SessionLogRepair",
     "SkippedPrerequisite",
     "SnapshotFacts",
     "SpecifyArtifact",

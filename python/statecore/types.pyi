@@ -1290,6 +1290,29 @@ class LogAppend(TypedDict):
     truncate_at: int | None
     torn_line: int | None
 
+class LogOwner(TypedDict):
+    """The file a log is kept with: a generic append to the log takes that file's lock and runs `step` with the record."""
+
+    file: str
+    kind: str
+    record: str
+    step: str
+
+class SessionLogRepair(TypedDict):
+    """What a repair of a session's log does: write the `set_aside` lines to a side file, then replace the log by its `keep` ranges (both empty: nothing to do)."""
+
+    keep: list[list[int]]
+    set_aside: list[LogSetAside]
+
+class LogSetAside(TypedDict):
+    """A line of a session's log a repair sets aside: its number, byte range and why."""
+
+    line: int
+    start: int
+    end: int
+    code: str
+    message: str
+
 class LogRepair(TypedDict):
     """What a repair does to a log: copy its torn last line, then cut it off (both null: nothing to repair)."""
 

@@ -100,18 +100,25 @@ def resident(kind: str, source: Any, steps: list[list[Any]]) -> list[Any]:
 
 def logged(name: str, args: list[Any]) -> Any:
     """The logged-file routines (tests/README.md): ``update_logged [kind, session_id, change,
-    data, log_size, args, now]`` and ``log_replay [kind, session_id, data, offset, corrupt,
-    chunks, change, args, now]``."""
+    data, log_size, args, now, event_id?]`` and ``log_replay [kind, session_id, data, offset,
+    corrupt, chunks, change, args, now, event_id?]``."""
     if name == "update_logged":
-        kind, session, change, data, size, rest, now = args
+        kind, session, change, data, size, rest, now, *event_id = args
         return update_logged(
-            kind, session, change, as_bytes(data), size, tuple(routine_args(change, rest)), now
+            kind,
+            session,
+            change,
+            as_bytes(data),
+            size,
+            tuple(routine_args(change, rest)),
+            now,
+            *event_id,
         )
-    kind, session, data, offset, corrupt, chunks, change, rest, now = args
+    kind, session, data, offset, corrupt, chunks, change, rest, now, *event_id = args
     replay = LogReplay(kind, session, as_bytes(data), offset, corrupt)
     for chunk in chunks:
         replay.feed(as_bytes(chunk))
-    return replay.commit(change, tuple(routine_args(change, rest)), now)
+    return replay.commit(change, tuple(routine_args(change, rest)), now, *event_id)
 
 
 def call(name: str, args: list[Any]) -> Any:

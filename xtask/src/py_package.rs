@@ -143,12 +143,12 @@ pub fn native_pyi() -> String {
          def call(op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n\
          def update(\n    kind: str,\n    op: str,\n    data: str | bytes | None,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None = None,\n    reset: bool = False,\n) -> Any: ...\n\
          def query(\n    kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None\n) -> Any: ...\n\
-         def update_logged(\n    kind: str,\n    session_id: str,\n    change_name: str,\n    data: str | bytes | None,\n    log_size: int,\n    args: tuple[object, ...],\n    now: object,\n) -> Any: ...\n\n\
+         def update_logged(\n    kind: str,\n    session_id: str,\n    change_name: str,\n    data: str | bytes | None,\n    log_size: int,\n    args: tuple[object, ...],\n    now: object,\n    event_id: str | None = None,\n) -> Any: ...\n\n\
          @final\n\
          class LogReplay:\n\
          \x20   def __new__(\n        cls, kind: str, session_id: str, data: str | bytes | None, offset: int, corrupt: bool\n    ) -> LogReplay: ...\n\
          \x20   def feed(self, chunk: bytes) -> None: ...\n\
-         \x20   def commit(self, change_name: str, args: tuple[object, ...], now: object) -> Any: ...\n\n\
+         \x20   def commit(\n        self,\n        change_name: str,\n        args: tuple[object, ...],\n        now: object,\n        event_id: str | None = None,\n    ) -> Any: ...\n\n\
          @final\n\
          class Document:\n\
          \x20   def __new__(cls, kind: str, document: object) -> Document: ...\n\

@@ -307,12 +307,12 @@ export declare function updateLogged(
   data: Bytes | null | undefined,
   logSize: number,
   args: unknown[],
-  options?: { now?: Now | null },
+  options?: { now?: Now | null; eventId?: string | null },
 ): LoggedUpdate;
 /** A replay of a session's log (fed in chunks), committed with a step or a read. */
 export type LogReplay = {
   feed(chunk: Bytes): void;
-  commit(change: string, args: unknown[], options?: { now?: Now | null }): LoggedUpdate;
+  commit(change: string, args: unknown[], options?: { now?: Now | null; eventId?: string | null }): LoggedUpdate;
 };
 /** A replay of a session's log from byte `offset` onto the state in `data` (null, or `corrupt`: from nothing). */
 export declare function logReplay(

@@ -91,6 +91,9 @@ pub struct Checked {
     pub errors: Vec<Placed>,
     /// Its warnings.
     pub warnings: Vec<Placed>,
+    /// For a known log replayed whole: `{log_offset, state}`, what its replay folds (to check
+    /// the file kept with it against).
+    pub replayed: Option<Value>,
 }
 
 /// The line and column an error's details give.
@@ -125,6 +128,7 @@ impl Checked {
             document: None,
             errors: Vec::new(),
             warnings: Vec::new(),
+            replayed: None,
         }
     }
 

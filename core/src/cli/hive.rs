@@ -6,6 +6,7 @@
 use super::checked::{Checked, Target};
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
+use super::pages;
 use super::paths;
 use super::table::{Call, Command, Opt, JSON};
 use super::validate::unreadable;
@@ -19,6 +20,9 @@ const KIND: &str = "hive.state";
 /// The files of a session.
 const STATE: &str = "STATE.json";
 const LOG: &str = "EVENTS.jsonl";
+
+/// What `hive status` carries to its next round when it reads the log's unfolded lines.
+const TAIL_CARRY: &str = "hive status: unfolded lines";
 
 /// `--heartbeat-ms`.
 const HEARTBEAT: Opt = Opt {
@@ -104,6 +108,8 @@ struct Session {
     id: String,
     checked: Option<Checked>,
     health: Option<Value>,
+    /// What is wrong with the log's lines the state does not fold yet (`hive status`).
+    log_problem: Option<String>,
 }
 
 impl Session {
@@ -121,6 +127,7 @@ impl Session {
             id: id.to_owned(),
             checked,
             health,
+            log_problem: None,
         }
     }
 
@@ -175,7 +182,9 @@ impl Session {
 
     /// True when nothing needs a person: a valid state, no worker stalled.
     fn well(&self) -> bool {
-        self.checked.as_ref().is_some_and(Checked::valid) && self.stalled().is_empty()
+        self.checked.as_ref().is_some_and(Checked::valid)
+            && self.stalled().is_empty()
+            && self.log_problem.is_none()
     }
 
     /// `{session, file, valid, phase, task, workers, unhealthy}` for `--json`.
@@ -235,11 +244,49 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Err(usage) => return usage,
     };
     let (state_path, log_path) = (paths::child(&dir, STATE), paths::child(&dir, LOG));
-    let state = host.read(&state_path);
-    // A page of one byte: enough for the log's size.
-    let log = host.page(&log_path, 0, 1);
-    let (Some(state), Some(log)) = (state, log) else {
+    let Some(state) = host.read(&state_path) else {
+        // Asked together with the log's size (a one-byte page).
+        host.page(&log_path, 0, 1);
         return Output::default();
+    };
+    let offset = match &state {
+        File::Text(text) => json::parse_str(text)
+            .ok()
+            .and_then(|v| v.pointer("/session_metadata/log_offset")?.as_u64()),
+        _ => None,
+    };
+    // A log longer than the state says: its lines the state does not fold yet are read (a
+    // page from one byte before the offset, in a next round) and checked.
+    let tail = TAIL_CARRY;
+    let wanted = host.carried(tail).is_some();
+    // One page of them, of the largest size (whatever STATECORE_PAGE_BYTES says: this is not
+    // a paged listing); a longer tail is checked as far as that page goes.
+    let (from, limit) = match (wanted, offset) {
+        (true, Some(n)) => (n.saturating_sub(1), pages::PAGE_BYTES),
+        _ => (0, 1),
+    };
+    let Some(log) = host.page(&log_path, from, limit) else {
+        if wanted {
+            host.carry(tail, Value::Bool(true));
+        }
+        return Output::default();
+    };
+    if let (false, Some(n), Ok(page)) = (wanted, offset, &log) {
+        if n > 0 && page.size > n && matches!(state, File::Text(_)) {
+            host.carry(tail, Value::Bool(true));
+            host.page(&log_path, n.saturating_sub(1), pages::PAGE_BYTES);
+            return Output::default();
+        }
+    }
+    let problem = match (&state, &log, offset) {
+        (File::Text(text), Ok(page), Some(n)) if n > 0 => {
+            unfolded(text, page, n, paths::name(&dir).unwrap_or(""))
+        }
+        (File::Text(_), Err(File::Missing), Some(n)) if n > 0 => Some(format!(
+            "{LOG} is missing, but the state folds {n} bytes of it: restore the log (every \
+             read and step fails until then)"
+        )),
+        _ => None,
     };
     let shown = paths::shown(host.cwd(), &state_path).to_owned();
     if state == File::Missing {
@@ -255,7 +302,8 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         return Output::usage(&unreadable(&shown, state));
     }
     let id = paths::name(&dir).unwrap_or("");
-    let session = Session::of(id, &shown, state, &now_of(host), timeout);
+    let mut session = Session::of(id, &shown, state, &now_of(host), timeout);
+    session.log_problem = problem;
     let log_size = log.ok().map(|page| page.size);
     let mut out = Output::default();
     if !session.well() {
@@ -276,6 +324,11 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
                 "folded".into(),
                 folded(&session).map_or(Value::Null, Value::from),
             );
+            let problem = session
+                .log_problem
+                .as_deref()
+                .map_or(Value::Null, Value::from);
+            map.insert("log_problem".into(), problem);
         }
         out.stdout = json::serialize(&value);
         return out;
@@ -348,7 +401,13 @@ fn status_text(
     }
     let timeout_ms = timeout_ms(timeout);
     let stalled = session.stalled();
-    if stalled.is_empty() {
+    if let Some(problem) = &session.log_problem {
+        out.push_str(&format!(
+            "health: {}: {}\n",
+            style.error("the log does not replay"),
+            clean(problem)
+        ));
+    } else if stalled.is_empty() {
         let checked = session.health.as_ref().and_then(|h| h.get("checked"));
         let n = checked.and_then(Value::as_u64).unwrap_or(0);
         let active = if n == 1 { "worker" } else { "workers" };
@@ -369,6 +428,10 @@ fn status_text(
     let folded = folded(session);
     out.push_str(&match (log_size, folded) {
         (None, _) => format!("log: no {LOG}\n"),
+        (Some(size), Some(done)) if size > done && session.log_problem.is_some() => format!(
+            "log: {LOG} {size} bytes, {} not folded into the state\n",
+            size.saturating_sub(done)
+        ),
         (Some(size), Some(done)) if size > done => format!(
             "log: {LOG} {size} bytes, {} not folded into the state yet (the next step or read \
              replays them)\n",
@@ -377,6 +440,55 @@ fn status_text(
         (Some(size), _) => format!("log: {LOG} {size} bytes\n"),
     });
     out
+}
+
+/// What is wrong with the lines of the log the state (`text`, folding `offset` bytes) does not
+/// fold yet, read from one byte before the offset (`page`): they are replayed onto the state
+/// as the next read would; `None` when they replay (or there are none).
+fn unfolded(text: &str, page: &super::host::Page<'_>, offset: u64, id: &str) -> Option<String> {
+    if page.size < offset {
+        return Some(format!(
+            "the state folds {offset} bytes but {LOG} holds {}: the next read rebuilds the \
+             state from the log (keeping a copy)",
+            page.size
+        ));
+    }
+    if page.size == offset {
+        return None;
+    }
+    let bytes = page.text.as_bytes();
+    if bytes.first() != Some(&b'\n') {
+        return Some(format!(
+            "the state's log_offset {offset} falls inside a line of {LOG} (another writer's \
+             line): the next read rebuilds the state from the whole log"
+        ));
+    }
+    let state = json::parse_str(text).ok()?;
+    let mut replay = crate::hive::Replay::new(id, Some(state), offset, false).ok()?;
+    let fed = replay.feed(bytes.get(1..).unwrap_or_default());
+    let result = match (fed, page.last) {
+        (Err(e), _) => Err(e),
+        (Ok(()), true) => replay.finish().map(|_| ()),
+        (Ok(()), false) => Ok(()),
+    };
+    result.err().map(|e| {
+        // Its line is counted from the offset here: the message without it.
+        let message = e
+            .message
+            .split_once(" of the log: ")
+            .map_or(e.message.as_str(), |(_, m)| m);
+        let message = message
+            .split("; `statecore log repair")
+            .next()
+            .unwrap_or(message);
+        format!(
+            "a line after the state's offset is refused ({}: {}); every read and step fails \
+             until `statecore log repair {LOG}` sets it aside (`statecore validate` names its \
+             line)",
+            e.code.as_str(),
+            message
+        )
+    })
 }
 
 /// `hive sessions [DIR]`.

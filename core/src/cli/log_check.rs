@@ -20,6 +20,8 @@ pub struct LogCheck {
     errors: Vec<Placed>,
     warnings: Vec<Placed>,
     replay: Option<Value>,
+    /// What the whole replay folded: `{log_offset, state}`.
+    folded: Option<Value>,
     ended: bool,
 }
 
@@ -42,6 +44,7 @@ impl LogCheck {
             errors: Vec::new(),
             warnings: Vec::new(),
             replay: None,
+            folded: None,
             ended: false,
         }
     }
@@ -145,6 +148,14 @@ impl LogCheck {
     /// What the replay found: each line it refused is an error at that line, and the rebuilt
     /// state's warnings are warnings.
     fn recovered(&mut self, recovered: &Value) {
+        let mut folded = Map::new();
+        for key in ["log_offset", "state"] {
+            folded.insert(
+                key.into(),
+                recovered.get(key).cloned().unwrap_or(Value::Null),
+            );
+        }
+        self.folded = Some(Value::Object(folded));
         let list = |key: &str| {
             recovered
                 .get(key)
@@ -206,6 +217,7 @@ impl LogCheck {
         }
         checked.errors = self.errors;
         checked.warnings = self.warnings;
+        checked.replayed = self.folded;
         checked
     }
 
@@ -222,6 +234,9 @@ impl LogCheck {
         map.insert("errors".into(), list(&self.errors));
         map.insert("warnings".into(), list(&self.warnings));
         map.insert("replay".into(), self.replay.clone().unwrap_or(Value::Null));
+        if let Some(folded) = &self.folded {
+            map.insert("folded".into(), folded.clone());
+        }
         map.insert("ended".into(), Value::Bool(self.ended));
         Value::Object(map)
     }
@@ -254,6 +269,7 @@ impl LogCheck {
             errors: list("errors")?,
             warnings: list("warnings")?,
             replay: carry.get("replay").filter(|r| !r.is_null()).cloned(),
+            folded: carry.get("folded").filter(|r| !r.is_null()).cloned(),
             ended: carry.get("ended")?.as_bool()?,
         })
     }

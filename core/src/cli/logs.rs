@@ -61,6 +61,13 @@ pub fn repair(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
             style.good("repaired"),
             clean(copy)
         ),
+        None if !copy.is_empty() => format!(
+            "{}: {}: the lines a read refuses were moved to {} (kept) and the log rewritten \
+             without them\n",
+            clean(path),
+            style.good("repaired"),
+            clean(copy)
+        ),
         None => format!("{}: nothing to repair (no torn last line)\n", clean(path)),
     };
     let mut value = Map::new();

@@ -115,10 +115,82 @@ pub(super) fn check_paths(
             Some(Err(Failure::Message(message))) => failed(&mut out, message),
         }
     }
+    agree(&mut files);
     if files.iter().any(|f| !f.valid()) {
         out.worst(INVALID);
     }
     (files, out)
+}
+
+/// Whether the replay's state is `document`, but for `session_id` (a replay names the session
+/// by the log's directory as the path was given, `.` included).
+fn same_state(replayed: Option<&Value>, document: &Value) -> bool {
+    let (Some(Value::Object(a)), Value::Object(b)) = (replayed, document) else {
+        return false;
+    };
+    a.len() == b.len()
+        && a.iter()
+            .all(|(k, v)| k == "session_id" || b.get(k) == Some(v))
+}
+
+/// Each file kept with a log checked beside it (a hive session's `STATE.json` and its
+/// `EVENTS.jsonl`) checked against the log's replay: a state whose `log_offset` is not where
+/// the log's lines end, or that is not what the log replays to, disagrees with its log (an
+/// error at `/session_metadata/log_offset`: the next read or step rebuilds it).
+fn agree(files: &mut [Checked]) {
+    let replays: Vec<(String, Value)> = files
+        .iter()
+        .filter_map(|f| Some((f.path.clone(), f.replayed.clone()?)))
+        .collect();
+    for (log_path, replayed) in replays {
+        let Some(log) = kinds::log_for_path(&log_path) else {
+            continue;
+        };
+        let dir = log_path.strip_suffix(log.name).unwrap_or("");
+        let Some(state) = files.iter_mut().find(|f| {
+            !f.is_log
+                && f.path
+                    .strip_prefix(dir)
+                    .is_some_and(|name| !name.contains('/'))
+                && kinds::kind(f.kind).is_ok_and(|k| k.file.as_ref().and_then(|f| f.log).is_some())
+        }) else {
+            continue;
+        };
+        let Some(document) = &state.document else {
+            continue;
+        };
+        let pointer = "/session_metadata/log_offset";
+        let Some(offset) = document.pointer(pointer).and_then(Value::as_u64) else {
+            continue; // written by another tool: taken as it is
+        };
+        let end = replayed
+            .get("log_offset")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let message = if offset != end {
+            format!(
+                "it folds {offset} bytes of {}, whose lines end at byte {end}: the state and its \
+                 log disagree (the next read or step rebuilds the state from the log)",
+                log.name
+            )
+        } else if !same_state(replayed.get("state"), document) {
+            format!(
+                "it is not the state {} replays to (another writer changed one of them): the \
+                 next read or step cannot tell; move STATE.json away to rebuild it from the log",
+                log.name
+            )
+        } else {
+            continue;
+        };
+        state.errors.push(super::checked::Placed {
+            at: None,
+            issue: crate::report::Issue {
+                code: "E_LOG_CORRUPT".into(),
+                path: pointer.into(),
+                message,
+            },
+        });
+    }
 }
 
 /// Why a file named was not checked.

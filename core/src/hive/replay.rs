@@ -63,6 +63,7 @@ pub struct Replay {
     state: Option<Map>,
     skip_bad_lines: bool,
     pending: Vec<u8>,
+    start: u64,
     offset: u64,
     line: u64,
     window: Window,
@@ -103,6 +104,7 @@ impl Replay {
             state,
             skip_bad_lines,
             pending: Vec::new(),
+            start: offset,
             offset,
             line: 0,
             window: Window::default(),
@@ -113,6 +115,26 @@ impl Replay {
             skipped: Vec::new(),
             failed: None,
         })
+    }
+
+    /// How many bad lines were skipped so far.
+    pub fn skipped_count(&self) -> usize {
+        self.skipped.len()
+    }
+
+    /// The code and message of the last bad line skipped.
+    pub fn last_skipped(&self) -> Option<(&'static str, String)> {
+        let last = self.skipped.last()?;
+        let code = last.get("code").and_then(Value::as_str)?;
+        let code = Code::ALL.iter().find(|c| c.as_str() == code)?.as_str();
+        let message = last.get("message").and_then(Value::as_str)?;
+        Some((code, message.to_owned()))
+    }
+
+    /// The replay goes on from a byte offset onto a state (not the whole log from its start):
+    /// its line numbers then count from that offset.
+    pub fn from_offset(&self) -> bool {
+        self.start > 0
     }
 
     /// Feeds the next bytes of the log. A bad line stops the replay (the same error from
@@ -200,7 +222,11 @@ impl Replay {
         let state = Value::Object(state);
         let report = validate_state(&state);
         if !report.valid() {
-            return Err(crate::document::invalid_error("hive.state", &report));
+            let error = crate::document::invalid_error("hive.state", &report);
+            return Err(read_invalid(
+                error,
+                "the state the log replays to is not a valid hive.state",
+            ));
         }
         warnings.extend(report.warnings);
         let mut out = Map::new();
@@ -242,6 +268,10 @@ impl Replay {
             Err(error) => {
                 let error = at_line(error, self.line, start);
                 if !self.skip_bad_lines {
+                    let mut error = error;
+                    error.message.push_str(
+                        "; `statecore log repair EVENTS.jsonl` sets a refused line aside",
+                    );
                     return Err(error);
                 }
                 let mut skipped = Map::new();
@@ -274,7 +304,7 @@ impl Replay {
                 "it is not an event: an EVENTS.jsonl line is a JSON object",
             ));
         }
-        check_event(&value)?;
+        check_event(&value).map_err(|e| read_invalid(e, "it is not a valid hive.event"))?;
         let Value::Object(event) = value else {
             return Err(Error::new(
                 Code::LogCorrupt,
@@ -294,7 +324,10 @@ impl Replay {
             Ok(state) => self.state = Some(state),
             Err(error) => {
                 self.state = kept;
-                return Err(error);
+                return Err(read_invalid(
+                    error,
+                    "applying it would make the state invalid",
+                ));
             }
         }
         // Out of order: before the latest time seen (which is kept without a new allocation).
@@ -318,6 +351,34 @@ impl Replay {
 /// A line without its `\r` (a CRLF log).
 fn trim_cr(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// A validation error met on a read, said as a reader's problem (`what`, then the first
+/// problem), not as a refused write; other errors as they are.
+fn read_invalid(mut error: Error, what: &str) -> Error {
+    if error.code != Code::Invalid {
+        return error;
+    }
+    let errors = error.details.get("errors").and_then(Value::as_array);
+    let count = errors.map_or(0, Vec::len);
+    let first = errors.and_then(|e| e.first()).map(|i| {
+        let text = |key: &str| i.get(key).and_then(Value::as_str).unwrap_or("");
+        format!(
+            "{} at {:?}: {}",
+            text("code"),
+            text("path"),
+            text("message")
+        )
+    });
+    error.message = match first {
+        Some(first) if count > 1 => format!(
+            "{what}: {first} (and {} more problem(s))",
+            count.saturating_sub(1)
+        ),
+        Some(first) => format!("{what}: {first}"),
+        None => what.to_owned(),
+    };
+    error
 }
 
 /// `error` of the log's line `line` (starting at byte `offset`): the message says where.

@@ -29,11 +29,12 @@ enum Resume {
 }
 
 /// A step of a logged file, or a read (`change` `None`): `bytes` (`None`: missing) are the
-/// state's, `log_size` the log's length, `session_id` the session directory's name. Returns
-/// `{document, text, write, line, event, log_offset, truncate_at, torn_line, replay_from,
-/// corrupt, recovered, warnings}`: with `replay_from` set, nothing else is done yet (replay
-/// the log from there with [`LogReplay`]); otherwise append `line` (when set), then write
-/// `text` (when `write`).
+/// state's, `log_size` the log's length, `session_id` the session directory's name,
+/// `event_id` the step's unique event id (from the host's random bytes: the core has no
+/// randomness; written into the line as `event_id`). Returns `{document, text, write, line,
+/// event, log_offset, truncate_at, torn_line, replay_from, corrupt, recovered, warnings}`:
+/// with `replay_from` set, nothing else is done yet (replay the log from there with
+/// [`LogReplay`]); otherwise append `line` (when set), then write `text` (when `write`).
 pub fn update_logged(
     kind: &str,
     session_id: &str,
@@ -41,8 +42,10 @@ pub fn update_logged(
     log_size: u64,
     change: Option<Change<'_>>,
     now: &Value,
+    event_id: Option<&str>,
 ) -> Result<Value> {
     logged_kind(kind)?;
+    check_event_id(event_id)?;
     let creates = matches!(&change, Some(Change::Op(op, _)) if op.is(CREATE));
     let resumed = resume(bytes, log_size)?;
     match (&resumed, creates) {
@@ -66,41 +69,75 @@ pub fn update_logged(
         }
     }
     match resumed {
-        Resume::Replay { from, corrupt } => {
-            let mut out = Map::new();
-            for (key, value) in [
-                ("document", Value::Null),
-                ("text", "null".into()),
-                ("etag", Value::Null),
-                ("write", false.into()),
-                ("line", Value::Null),
-                ("event", Value::Null),
-                ("log_offset", Value::Null),
-                ("truncate_at", Value::Null),
-                ("torn_line", Value::Null),
-                ("replay_from", from.into()),
-                ("corrupt", corrupt.into()),
-                ("recovered", Value::Null),
-                ("warnings", Value::Array(Vec::new())),
-            ] {
-                out.insert(key.into(), value);
-            }
-            Ok(Value::Object(out))
-        }
+        Resume::Replay { from, corrupt } => Ok(replay_from(from, corrupt, Vec::new())),
         Resume::Current(state) => commit(
             Some(state),
             session_id,
             change,
             now,
+            event_id,
             Tail::at(log_size),
             Vec::new(),
         ),
-        Resume::Empty => commit(None, session_id, change, now, Tail::at(0), Vec::new()),
+        Resume::Empty => commit(
+            None,
+            session_id,
+            change,
+            now,
+            event_id,
+            Tail::at(0),
+            Vec::new(),
+        ),
+    }
+}
+
+/// The answer that asks the host to replay the log from byte `from` (see [`LogReplay::new`])
+/// and commit the step on the replay; `corrupt`: keep a copy of the state's bytes first (just
+/// before the state is written: a call that fails copies nothing).
+fn replay_from(from: u64, corrupt: bool, warnings: Vec<Value>) -> Value {
+    let mut out = Map::new();
+    for (key, value) in [
+        ("document", Value::Null),
+        ("text", "null".into()),
+        ("etag", Value::Null),
+        ("write", false.into()),
+        ("line", Value::Null),
+        ("event", Value::Null),
+        ("log_offset", Value::Null),
+        ("truncate_at", Value::Null),
+        ("torn_line", Value::Null),
+        ("replay_from", from.into()),
+        ("corrupt", corrupt.into()),
+        ("recovered", Value::Null),
+        ("warnings", Value::Array(warnings)),
+    ] {
+        out.insert(key.into(), value);
+    }
+    Value::Object(out)
+}
+
+/// `E_ARGUMENT` unless `event_id` (when given) is a usable id: 1 to 128 printable ASCII
+/// characters without a space.
+fn check_event_id(event_id: Option<&str>) -> Result<()> {
+    match event_id {
+        Some(id)
+            if id.is_empty() || id.len() > 128 || !id.bytes().all(|b| b.is_ascii_graphic()) =>
+        {
+            Err(Error::new(
+                Code::Argument,
+                "",
+                format!(
+                    "{id:?} is not an event id: 1 to 128 printable ASCII characters, no space \
+                     (the host makes one from random bytes)"
+                ),
+            ))
+        }
+        _ => Ok(()),
     }
 }
 
 /// `E_KIND` unless `kind` is kept with a log.
-fn logged_kind(kind: &str) -> Result<()> {
+pub(super) fn logged_kind(kind: &str) -> Result<()> {
     if kind == KIND {
         return Ok(());
     }
@@ -139,10 +176,14 @@ fn resume(bytes: Option<&[u8]>, log_size: u64) -> Result<Resume> {
     Ok(match state.pointer(OFFSET).and_then(Value::as_u64) {
         None => Resume::Current(state),
         Some(offset) if offset == log_size => Resume::Current(state),
-        // Replayed from where it stops; a state that folds nothing of a log is rebuilt from
-        // the log, its bytes kept as a copy.
+        // The log is missing (or emptied) under a state that folds some of it: its own
+        // error, nothing copied or written (the log is the record: restore it).
+        Some(offset) if log_size == 0 => return Err(log_missing(offset)),
+        // Replayed from where it stops, starting one byte before it: the replay checks that
+        // this byte ends a line (a state's offset inside a line is replayed from the start);
+        // a state that folds nothing of a log is rebuilt from the log, its bytes kept.
         Some(offset) if offset < log_size => Resume::Replay {
-            from: offset,
+            from: offset.saturating_sub(1),
             corrupt: offset == 0,
         },
         // The log is shorter than the state says: the log is the record.
@@ -151,6 +192,21 @@ fn resume(bytes: Option<&[u8]>, log_size: u64) -> Result<Resume> {
             corrupt: true,
         },
     })
+}
+
+/// `E_LOG_CORRUPT` for a state that folds `offset` bytes of a log that is missing or empty.
+fn log_missing(offset: u64) -> Error {
+    Error::new(
+        Code::LogCorrupt,
+        "/session_metadata/log_offset",
+        format!(
+            "EVENTS.jsonl is missing or empty, but STATE.json folds {offset} bytes of it: the log \
+             is the session's record; restore it (or move STATE.json away to start over)"
+        ),
+    )
+    .with_detail("reason", "log_missing")
+    .with_detail("log_offset", offset)
+    .with_detail("log_size", 0)
 }
 
 /// Where the log ends and how the next line goes on it.
@@ -176,16 +232,18 @@ impl Tail {
 
 /// The step `change` (none: a read) taken on `state`, its line and the state that records
 /// the log up to the end of that line.
+#[allow(clippy::too_many_arguments)] // the step's inputs, flat
 fn commit(
     state: Option<Value>,
     session_id: &str,
     change: Option<Change<'_>>,
     now: &Value,
+    event_id: Option<&str>,
     tail: Tail,
     mut warnings: Vec<Value>,
 ) -> Result<Value> {
     let replayed = state.is_none() || tail.torn.is_some();
-    let (state, event) = match change {
+    let (state, mut event) = match change {
         None => (state.unwrap_or_default(), None),
         Some(Change::Op(op, args)) => step(op, args, state, session_id, now)?,
         Some(_) => {
@@ -196,6 +254,11 @@ fn commit(
             ))
         }
     };
+    // The line carries the step's unique id (a field the fold ignores: the state is the same
+    // with or without it), so two equal lines only ever mean one append retried.
+    if let (Some(Value::Object(line)), Some(id)) = (&mut event, event_id) {
+        line.insert("event_id".into(), id.into());
+    }
     let mut line = match &event {
         Some(event) => jsonl::line(event)?,
         None => String::new(),
@@ -277,16 +340,27 @@ fn step(
 
 /// A replay of a session's log for a step (or a read) of its state: fed the log from the
 /// offset [`update_logged`] gave, then committed like it.
+///
+/// A replay from a state's offset starts one byte before it, which must end a line. When it
+/// does not (the offset falls inside a line: an append of another writer got between a step's
+/// read and its write), or when a line after the offset cannot be applied, the replay does not
+/// fail: [`LogReplay::commit`] asks for a replay of the whole log instead (`replay_from` 0), so
+/// the state is repaired from the start and an error names the file's own line numbers.
 #[derive(Debug)]
 pub struct LogReplay {
     session_id: String,
     replay: Replay,
     corrupt: bool,
+    /// The replay goes on from a state's offset: the first byte fed must be a `\n`.
+    boundary: bool,
+    /// Why a replay from an offset gave up (the whole log is replayed instead).
+    restart: Option<Value>,
 }
 
 impl LogReplay {
-    /// A replay of `kind`'s log from `offset` onto the state in `bytes` (`None`, or
-    /// `corrupt`: from nothing; the host keeps a `.corrupt-` copy of those bytes).
+    /// A replay of `kind`'s log from byte `offset` onto the state in `bytes` (`None`, or
+    /// `corrupt`: from nothing; the host keeps a `.corrupt-` copy of those bytes). When the
+    /// state records a `log_offset` one past `offset`, the byte at `offset` must end a line.
     pub fn new(
         kind: &str,
         session_id: &str,
@@ -299,24 +373,80 @@ impl LogReplay {
             Some(bytes) if !corrupt && offset > 0 => Some(json::parse(bytes)?),
             _ => None,
         };
-        let from = if state.is_some() { offset } else { 0 };
+        let recorded = state
+            .as_ref()
+            .and_then(|s| s.pointer(OFFSET))
+            .and_then(Value::as_u64);
+        let boundary = state.is_some() && recorded == Some(offset.saturating_add(1));
+        let from = match (&state, boundary) {
+            (None, _) => 0,
+            (Some(_), true) => offset.saturating_add(1),
+            (Some(_), false) => offset,
+        };
         Ok(LogReplay {
             session_id: session_id.to_owned(),
             replay: Replay::new(session_id, state, from, false)?,
             corrupt,
+            boundary,
+            restart: None,
         })
     }
 
-    /// Feeds the next bytes of the log.
+    /// Feeds the next bytes of the log. A replay from a state's offset that meets a bad line
+    /// stops feeding and asks for a whole replay at [`LogReplay::commit`].
     pub fn feed(&mut self, chunk: &[u8]) -> Result<()> {
-        self.replay.feed(chunk)
+        if self.restart.is_some() {
+            return Ok(());
+        }
+        let mut chunk = chunk;
+        if self.boundary {
+            let Some((&first, rest)) = chunk.split_first() else {
+                return Ok(());
+            };
+            self.boundary = false;
+            if first != b'\n' {
+                self.restart = Some(offset_inside_line());
+                return Ok(());
+            }
+            chunk = rest;
+        }
+        let partial = self.replay.from_offset();
+        match self.replay.feed(chunk) {
+            Err(_) if partial => {
+                self.restart = Some(Value::Null);
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     /// Ends the replay and takes the step `change` (none: a read) on the replayed state, as
     /// [`update_logged`] does, with `recovered` (what the replay met) and, when the state was
-    /// unreadable, `corrupt` (keep a copy of its bytes before writing).
-    pub fn commit(self, change: Option<Change<'_>>, now: &Value) -> Result<Value> {
-        let recovered = self.replay.finish()?;
+    /// unreadable, `corrupt` (keep a copy of its bytes before writing). A replay from an
+    /// offset that could not go on answers `replay_from` 0 instead: replay the whole log.
+    pub fn commit(
+        self,
+        change: Option<Change<'_>>,
+        now: &Value,
+        event_id: Option<&str>,
+    ) -> Result<Value> {
+        check_event_id(event_id)?;
+        if let Some(warning) = self.restart {
+            let warnings = if warning.is_null() {
+                Vec::new()
+            } else {
+                vec![warning]
+            };
+            return Ok(replay_from(0, false, warnings));
+        }
+        let partial = self.replay.from_offset();
+        let recovered = match self.replay.finish() {
+            Ok(recovered) => recovered,
+            // A line after the offset that cannot be applied: replayed whole, so the error
+            // (if it is one) names the file's line.
+            Err(_) if partial => return Ok(replay_from(0, false, Vec::new())),
+            Err(error) => return Err(error),
+        };
         let mut fields = match recovered {
             Value::Object(map) => map,
             _ => Map::new(),
@@ -343,7 +473,15 @@ impl LogReplay {
             needs_newline: fields.get("needs_newline") == Some(&Value::Bool(true)),
             torn,
         };
-        let mut out = commit(Some(state), &self.session_id, change, now, tail, warnings)?;
+        let mut out = commit(
+            Some(state),
+            &self.session_id,
+            change,
+            now,
+            event_id,
+            tail,
+            warnings,
+        )?;
         if let Value::Object(map) = &mut out {
             map.insert("write".into(), true.into());
             map.insert("corrupt".into(), self.corrupt.into());
@@ -351,6 +489,19 @@ impl LogReplay {
         }
         Ok(out)
     }
+}
+
+/// The `W_LOG_OFFSET` warning: the state's offset fell inside a line of its log.
+fn offset_inside_line() -> Value {
+    crate::report::Issue {
+        code: "W_LOG_OFFSET".into(),
+        path: OFFSET.into(),
+        message: "STATE.json's log_offset does not fall on a line start of EVENTS.jsonl \
+                  (another writer appended between a step's read and its write): the state \
+                  was rebuilt from the whole log"
+            .into(),
+    }
+    .to_value()
 }
 
 /// The change a host names for a logged step: none for a read (`""`), else a step of the

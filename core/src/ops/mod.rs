@@ -16,6 +16,7 @@ mod file;
 mod logged;
 mod manifest;
 mod resident;
+mod session_log;
 mod table_agency;
 mod table_core;
 mod table_fctry;

@@ -3,6 +3,7 @@
 //! format is documented at the top of each module, next to the code that decodes it.
 
 pub mod index_md;
+pub mod hivelog;
 pub mod json;
 pub mod jsonl;
 pub mod kinds;

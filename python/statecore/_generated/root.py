@@ -33,6 +33,7 @@ else:
         LoadResult,
         Log,
         LogAppend,
+        LogOwner,
         LogRead,
         LogRepair,
         MergeOptions,
@@ -41,6 +42,7 @@ else:
         PreparedDocument,
         Report,
         RunnerStatus,
+        SessionLogRepair,
         SpecifyIndex,
         StoreLogged,
         StoreMigration,
@@ -230,6 +232,14 @@ def log_append(data: str | bytes | None, value: object) -> LogAppend:
     """What an appender does to a log's bytes (none: no file) to add ``value`` in one write: ``{text, truncate_at, torn_line}`` (a torn last line is copied, then cut)."""
     return cast("LogAppend", _call("log_append", (data, value)))
 
+def log_owner(path: str) -> LogOwner | None:
+    """The file the log at ``path`` is kept with, from its name (``EVENTS.jsonl``: a hive session's ``STATE.json``, in the same directory): when that file is there, a generic append takes its lock and runs the record as its ``step``, and a repair sets refused lines aside under it (one session, one lock); null for any other log."""
+    return cast("LogOwner | None", _call("log_owner", (path,)))
+
+def session_log_repair(kind: str, session_id: str, data: str | bytes | None = None) -> SessionLogRepair:
+    """What a repair of a session's log (its bytes; none: no file) sets aside: every line a read refuses and a torn last line (``set_aside``), and the byte ranges kept (``keep``); ``E_NO_SESSION`` when no line starts the session."""
+    return cast("SessionLogRepair", _call("session_log_repair", (kind, session_id, data)))
+
 def log_repair(data: str | bytes | None = None) -> LogRepair:
     """What a repair does to a log's bytes (none: no file): ``{truncate_at, torn_line}``, both null when its last line is not torn (it is copied, then cut)."""
     return cast("LogRepair", _call("log_repair", (data,)))
@@ -245,6 +255,10 @@ def log_repaired(line: int, copy: str) -> Issue:
 def edit_wait(kind: DocumentKind, data: str | bytes | None, facts: Mapping[str, object]) -> EditWait:
     """What a writer does next with the file of ``kind`` it read as ``data`` (none: missing), given what it saw (``facts``): ``{wait_ms, edited}`` (0: go ahead; ``edited``: the kind's files are edited by hand). A file people edit is waited on while it changes; ``E_CONFLICT`` when it keeps changing or the write started over too often (docs/locking.md § Files people edit)."""
     return cast("EditWait", _call("edit_wait", (kind, data, facts)))
+
+def log_set_aside(lines: Sequence[int], copy: str) -> Issue:
+    """The ``W_SET_ASIDE`` warning of a session log's repair that moved the refused ``lines`` to ``copy``."""
+    return cast("Issue", _call("log_set_aside", (lines, copy)))
 
 def corrupt_copy_suffix(now: Now | None = None) -> str:
     """The suffix of a ``.corrupt-`` copy made now: ``.corrupt-YYYYMMDDTHHMMSSmmmZ``."""
@@ -350,9 +364,11 @@ __all__ = [
     "load_document",
     "log_append",
     "log_line",
+    "log_owner",
     "log_read",
     "log_repair",
     "log_repaired",
+    "log_set_aside",
     "manifest",
     "merge",
     "merge_text",
@@ -362,6 +378,7 @@ __all__ = [
     "prepare_document",
     "schema",
     "serialize",
+    "session_log_repair",
     "set_value",
     "store_failure",
     "store_file_key",
