@@ -52,6 +52,8 @@ export const {
   viewFile,
   viewRequest,
   viewFailure,
+  viewRead,
+  viewBacklog,
   watchTarget,
   watchRead,
   machine,

@@ -45,6 +45,7 @@ RunStatusName = str
 LitterKind = str
 ViewRole = str
 ViewRouteName = str
+ViewReadAction = str
 WatchAction = str
 CheckResult = str
 VerificationMode = str
@@ -206,6 +207,11 @@ ViewRoute: Any = dict
 ViewRequest: Any = dict
 ViewServer: Any = dict
 ViewFailure: Any = dict
+ViewReadPlan: Any = dict
+ViewReadFacts: Any = dict
+ViewBacklog: Any = dict
+ViewClient: Any = dict
+ViewFrame: Any = dict
 WatchTarget: Any = dict
 WatchRead: Any = dict
 WatchChange: Any = dict
@@ -423,8 +429,14 @@ __all__ = [
     "UpdateResult",
     "VerificationCheck",
     "VerificationMode",
+    "ViewBacklog",
+    "ViewClient",
     "ViewFailure",
     "ViewFile",
+    "ViewFrame",
+    "ViewReadAction",
+    "ViewReadFacts",
+    "ViewReadPlan",
     "ViewRequest",
     "ViewRole",
     "ViewRoute",
