@@ -145,6 +145,7 @@ pub fn seeds(name: &str, root: &Path, cases: &[Case]) -> Vec<Vec<u8>> {
         "machine" => Some(targets::machine::seeds),
         "jsonl" => Some(targets::jsonl::seeds),
         "ops" => Some(targets::ops::seeds),
+        "view" => Some(targets::view::seeds),
         _ => None,
     };
     if let Some(f) = per_case {

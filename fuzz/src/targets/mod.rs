@@ -8,3 +8,4 @@ pub mod kinds;
 pub mod machine;
 pub mod merge;
 pub mod ops;
+pub mod view;
