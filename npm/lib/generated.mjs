@@ -352,9 +352,9 @@ export const CONSTANTS = Object.freeze({
   /** The viewer sends a log as its last bytes, at most this many (from a line start). */
   viewLogBytes: 4194304,
   /** The most bytes of events (files' current versions) the viewer's server holds to send. */
-  viewHeldBytes: 67108864,
+  viewHeldBytes: 50331648,
   /** The most bytes of older versions that the viewer's streams which do not read may hold. */
-  viewStaleBytes: 33554432,
+  viewStaleBytes: 25165824,
   /** The bound the viewer's server's resident memory stays under, whatever it watches and however its clients read. */
   viewMemoryBytes: 268435456,
   /** How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept). */

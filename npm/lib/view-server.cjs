@@ -10,10 +10,10 @@
 // a dismissal's project among the fctry projects found.
 "use strict";
 const { createServer } = require("node:http");
-const { readdirSync, readFileSync } = require("node:fs");
-const { lstat } = require("node:fs/promises");
+const { readdirSync, readFileSync, realpathSync } = require("node:fs");
+const { lstat, realpath } = require("node:fs/promises");
 const { createHash } = require("node:crypto");
-const { join, relative, sep } = require("node:path");
+const { dirname, join, relative, sep } = require("node:path");
 const chokidar = require("chokidar");
 const { viewFile, viewRequest, viewFailure, viewRead, viewBacklog, CONSTANTS } = require("./core-node.cjs");
 const { fileType, readMaybe } = require("./atomic.cjs");
@@ -86,14 +86,21 @@ const collect = (() => {
 /**
  * Notes that a frame (or bytes read) of `bytes` is no longer held. V8 returns a released
  * Buffer's memory only at its next collection, which a process with a small heap runs only
- * after 64 MiB more were allocated outside it: the viewer collects once 8 MiB were released,
- * so that its memory stays under `view_memory_bytes` (docs/viewer.md § Bounds).
+ * after 64 MiB more were allocated outside it: the viewer collects once 8 MiB were released
+ * (`collectDue`, before each read, so that the next file's bytes reuse that memory; and soon
+ * after streams were dropped), so that its memory stays under `view_memory_bytes`
+ * (docs/viewer.md § Bounds).
  */
-function released(bytes) {
+function released(bytes, soon = false) {
   releasedBytes += bytes;
+  if (soon && releasedBytes >= 8 * 1024 * 1024) setImmediate(collectDue);
+}
+
+/** Collects when 8 MiB or more were released since the last collection. */
+function collectDue() {
   if (releasedBytes < 8 * 1024 * 1024 || collect === null) return;
   releasedBytes = 0;
-  setImmediate(collect);
+  collect();
 }
 
 /** A digest of bytes: tells one content from another without keeping it. */
@@ -161,16 +168,21 @@ class Files {
     this.rechecks = new Map();
     this.clients = new Set();
     this.ready = false;
-    this.reads = new Map(); // key -> the read waiting ({root, role, abs}); one read at a time
+    this.reads = new Map(); // key -> the read waiting ({root, role, abs, dir}); one read at a time
     this.reading = null;
   }
 
-  /** Reads the file at `abs` (under root `root` at `base`) when its turn comes, and sends it. */
-  update(root, base, abs) {
+  /**
+   * Reads the file at `abs` (under root `root` at `base`, which is `real` with its links
+   * resolved) when its turn comes, and sends it.
+   */
+  update(root, base, abs, real) {
     const rel = relative(base, abs).split(sep).join("/");
     const role = viewFile(rel, null);
     if (!role) return;
-    this.reads.set(`${root}:${role.path}`, { root, role, abs });
+    // The directory it must be in, links resolved: one on its path is never followed.
+    const dir = join(real, relative(base, dirname(abs)));
+    this.reads.set(`${root}:${role.path}`, { root, role, abs, dir });
     this.reading ??= this.readAll();
   }
 
@@ -199,6 +211,7 @@ class Files {
    * with a descriptor that refuses a link and never blocks on a FIFO.
    */
   async read(key, job) {
+    collectDue();
     const { role, abs } = job;
     const held = this.held - (this.files.get(key)?.frame.length ?? 0);
     let stat;
@@ -206,6 +219,9 @@ class Files {
     let bytes = null;
     for (let round = 0; round < 3; round++) {
       try {
+        // A directory on its path that is (or became) a link: chokidar does not enter one,
+        // but a recheck or an unlink names the path through it.
+        if ((await realpath(dirname(abs))) !== job.dir) return this.refuse(key, job, null, linkedPath(role.path));
         stat = await lstat(abs, { bigint: true });
       } catch (error) {
         if (error.code === "ENOENT" || error.code === "ENOTDIR") return this.remove(key);
@@ -229,7 +245,8 @@ class Files {
    * Sends the bytes `bytes` read as `plan` says of a file of `size` bytes: a log's from the
    * first line that starts in them; `recheck`: looks at the file again a moment later.
    */
-  accept(key, { root, role, abs }, bytes, plan, size, mtime, seen, recheck = true) {
+  accept(key, job, bytes, plan, size, mtime, seen, recheck = true) {
+    const { root, role, abs } = job;
     let offset = plan.offset;
     bytes = bytes.subarray(0, plan.length);
     if (plan.tail) {
@@ -240,15 +257,16 @@ class Files {
     const fields = { path: role.path, root, abs, role: role.role, kind: role.kind, group: role.group, mtime, offset, size };
     this.put(key, fields, bytes, seen, null);
     released(plan.length); // the bytes read: garbage once in the frame
-    if (recheck) this.recheck(key, { root, role, abs });
+    if (recheck) this.recheck(key, job);
   }
 
   /** Shows the file as refused (`reason`: its `code` and `message`); its bytes are not sent. */
-  refuse(key, { root, role, abs }, seen, reason) {
+  refuse(key, job, seen, reason) {
+    const { root, role, abs } = job;
     const refused = { code: String(reason?.code ?? "E_VIEW_UNREADABLE"), message: String(reason?.message ?? reason) };
     const fields = { path: role.path, root, abs, role: role.role, kind: role.kind, group: role.group, mtime: null, refused };
     this.put(key, fields, null, seen, refused);
-    if (seen !== null) this.recheck(key, { root, role, abs });
+    if (seen !== null) this.recheck(key, job);
   }
 
   /** Sends a file's new version to every page (nothing when it is the version last sent). */
@@ -313,7 +331,7 @@ class Files {
     for (const i of viewBacklog(facts).drop) {
       stuck[i].close(true);
       this.clients.delete(stuck[i]);
-      released(stuck[i].inFlight.bytes);
+      released(stuck[i].inFlight.bytes, true);
     }
   }
 
@@ -351,6 +369,14 @@ class Files {
     }
     return [...found];
   }
+}
+
+/** What a file below a linked directory is shown as. */
+function linkedPath(path) {
+  return {
+    code: "E_FILE_TYPE",
+    message: `${path} is below a symbolic link (a directory on its path is a link, or was replaced by one): the viewer never follows a link`,
+  };
 }
 
 /** What a file that cannot be read is shown as. */
@@ -404,7 +430,8 @@ function watch(files, root, base) {
     followSymlinks: false,
     ignoreInitial: false,
   });
-  for (const event of ["add", "change", "unlink"]) watcher.on(event, (abs) => files.update(root, base, abs));
+  const real = realpathSync(base);
+  for (const event of ["add", "change", "unlink"]) watcher.on(event, (abs) => files.update(root, base, abs, real));
   return new Promise((resolve, reject) => {
     watcher.on("ready", () => files.settled().then(() => resolve(watcher)));
     watcher.on("error", reject);

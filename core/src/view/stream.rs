@@ -11,9 +11,9 @@ use crate::{Map, Value};
 /// A log is sent as its last bytes, at most this many (from the first line that starts in them).
 pub const LOG_WINDOW: u64 = 4 * 1024 * 1024;
 /// The most bytes of events (the files' current versions, base64) the server holds to send.
-pub const HELD_BYTES: u64 = 64 * 1024 * 1024;
+pub const HELD_BYTES: u64 = 48 * 1024 * 1024;
 /// The most bytes of older versions that streams which do not read may keep held.
-pub const STALE_BYTES: u64 = 32 * 1024 * 1024;
+pub const STALE_BYTES: u64 = 24 * 1024 * 1024;
 /// The bound the server's resident memory stays under (what the tests measure).
 pub const MEMORY_BYTES: u64 = 256 * 1024 * 1024;
 /// What an event adds to a file's bytes besides their base64 (its path, role, group...).

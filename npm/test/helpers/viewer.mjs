@@ -98,12 +98,14 @@ export async function pageToken(port) {
 
 /**
  * Reads `/events`: `events` (each `{event, data}`, in order), `waitFor(predicate, ms)` (the
- * first event, from `from` on, that matches), `close()`.
+ * first event, from `from` on, that matches; rejects once the server closed the stream),
+ * `close()`.
  */
 export function openEvents(port) {
   const events = [];
   const waiters = new Set();
   let res;
+  let ended = false; // the server closed the stream
   const req = httpRequest({ host: "127.0.0.1", port, path: "/events", headers: { host: `127.0.0.1:${port}` } }, (r) => {
     res = r;
     // Chunks are kept as they come and joined once an event ends: a big event (a 20 MiB file)
@@ -133,16 +135,21 @@ export function openEvents(port) {
       }
       if (at < chunk.length) parts.push(chunk.subarray(at));
     });
+    r.on("close", () => {
+      ended = true;
+      for (const waiter of waiters) waiter();
+    });
   });
   req.end();
   const waitFor = (predicate, ms, from = 0) =>
     new Promise((resolve, reject) => {
       const look = () => {
         const found = events.slice(from).find(predicate);
-        if (found) {
+        if (found || ended) {
           waiters.delete(look);
           clearTimeout(timer);
-          resolve(found);
+          if (found) resolve(found);
+          else reject(new Error("the server closed the stream before a matching event"));
         }
       };
       const timer = setTimeout(() => {

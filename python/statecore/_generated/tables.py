@@ -42,9 +42,9 @@ VIEW_BODY_BYTES = 16384
 #: The viewer sends a log as its last bytes, at most this many (from a line start).
 VIEW_LOG_BYTES = 4194304
 #: The most bytes of events (files' current versions) the viewer's server holds to send.
-VIEW_HELD_BYTES = 67108864
+VIEW_HELD_BYTES = 50331648
 #: The most bytes of older versions that the viewer's streams which do not read may hold.
-VIEW_STALE_BYTES = 33554432
+VIEW_STALE_BYTES = 25165824
 #: The bound the viewer's server's resident memory stays under, whatever it watches and however its clients read.
 VIEW_MEMORY_BYTES = 268435456
 #: How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept).
@@ -71,8 +71,8 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "lock_timeout_ms": 10000,
     "view_body_bytes": 16384,
     "view_log_bytes": 4194304,
-    "view_held_bytes": 67108864,
-    "view_stale_bytes": 33554432,
+    "view_held_bytes": 50331648,
+    "view_stale_bytes": 25165824,
     "view_memory_bytes": 268435456,
     "store_known_chars": 8388608,
     "store_keepalive_idle_s": 10,
