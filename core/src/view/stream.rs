@@ -7,6 +7,7 @@
 use crate::cli::checked::Target;
 use crate::json::MAX_DOCUMENT_BYTES;
 use crate::{Map, Value};
+use std::collections::BTreeMap;
 
 /// A log is sent as its last bytes, at most this many (from the first line that starts in them).
 pub const LOG_WINDOW: u64 = 4 * 1024 * 1024;
@@ -134,22 +135,18 @@ fn held_frames(clients: &Value) -> Vec<Stream<'_>> {
         .collect()
 }
 
-/// The bytes of the distinct older frames the clients not in `dropped` hold.
-fn stale_total(clients: &[Stream<'_>], dropped: &[bool]) -> u64 {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut total = 0u64;
-    for (i, (_, _, frames)) in clients.iter().enumerate() {
-        if dropped.get(i).copied().unwrap_or(false) {
-            continue;
-        }
+/// The older frames the clients hold, by id: their bytes and how many times they are held.
+fn stale_frames<'v>(clients: &[Stream<'v>]) -> BTreeMap<&'v str, (u64, u64)> {
+    let mut held: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for (_, _, frames) in clients {
         for (id, bytes, current) in frames {
-            if !*current && !seen.contains(id) {
-                seen.push(id);
-                total = total.saturating_add(*bytes);
+            if !*current {
+                let entry = held.entry(*id).or_insert((*bytes, 0));
+                entry.1 = entry.1.saturating_add(1);
             }
         }
     }
-    total
+    held
 }
 
 /// Which streams to drop (`ViewClient` list: each stream's `queued` bytes, not yet taken by its
@@ -179,7 +176,10 @@ pub fn backlog(clients: &Value) -> Value {
             .map_or((0, 0), |(queued, behind, _)| (*queued, *behind));
         (std::cmp::Reverse(behind), std::cmp::Reverse(queued), i)
     });
-    let mut stale = stale_total(&clients, &dropped);
+    let mut held = stale_frames(&clients);
+    let mut stale = held
+        .values()
+        .fold(0u64, |sum, (bytes, _)| sum.saturating_add(*bytes));
     for i in order {
         if stale <= STALE_BYTES {
             break;
@@ -187,7 +187,21 @@ pub fn backlog(clients: &Value) -> Value {
         if let Some(slot) = dropped.get_mut(i) {
             *slot = true;
         }
-        stale = stale_total(&clients, &dropped);
+        let frames = clients
+            .get(i)
+            .map(|(_, _, f)| f.as_slice())
+            .unwrap_or_default();
+        for (id, _, current) in frames {
+            if *current {
+                continue;
+            }
+            if let Some((bytes, holders)) = held.get_mut(id) {
+                *holders = holders.saturating_sub(1);
+                if *holders == 0 {
+                    stale = stale.saturating_sub(*bytes);
+                }
+            }
+        }
     }
     let drop: Vec<Value> = dropped
         .iter()
