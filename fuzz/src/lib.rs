@@ -66,6 +66,11 @@ pub static TARGETS: &[Target] = &[
         about: "the operation table through ops::call, the wire path and the file routines",
         run: targets::ops::run,
     },
+    Target {
+        name: "view",
+        about: "the viewer's answer to any request: a route or a refusal with a stable code",
+        run: targets::view::run,
+    },
 ];
 
 /// The target called `name`.

@@ -147,6 +147,7 @@ pub fn seeds(name: &str, root: &Path, cases: &[Case]) -> Vec<Vec<u8>> {
         "index_md" => Some(targets::index_md::seeds),
         "hivelog" => Some(targets::hivelog::seeds),
         "ops" => Some(targets::ops::seeds),
+        "view" => Some(targets::view::seeds),
         _ => None,
     };
     if let Some(f) = per_case {

@@ -145,10 +145,13 @@ function refuseLink(file, error) {
   throw error;
 }
 
-/** How many bytes to ask for next (at most `limit` in all): the size and one byte, then 64 KiB chunks. */
-function nextChunk(stat, total, limit) {
+/**
+ * How many bytes to ask for next (at most `limit` in all), reading from byte `from`: the size
+ * left and one byte, then 64 KiB chunks.
+ */
+function nextChunk(stat, total, limit, from = 0) {
   // The expected size and one more byte (which shows the end), then chunks while it grows.
-  const size = Number(stat.size);
+  const size = Math.max(0, Number(stat.size) - from);
   return Math.min(total <= size ? size + 1 - total : 65536, limit - total);
 }
 
@@ -180,13 +183,14 @@ function withStamp(bytes, stat) {
 
 /**
  * The bytes of the regular file `file` (at most `cap` + 1 of them when `cap` is a number, so a
- * reader never holds more than the limit), or null when it does not exist. A FIFO, device or
- * directory is `E_FILE_TYPE` at once: it is opened without blocking and checked with fstat.
+ * reader never holds more than the limit), or null when it does not exist; from byte `from`
+ * on when given (a page of a log). A FIFO, device or directory is `E_FILE_TYPE` at once: it is
+ * opened without blocking and checked with fstat; `noFollow` refuses a symbolic link.
  * `stamped`: `{bytes, stamp, ageMs}` instead (`bytes` null for a missing file): the file's
  * identity read with the bytes ({@link stampOf}), for a writer's check before its replace.
  */
 const readMaybe = {
-  sync(file, cap = null, noFollow = false, stamped = false) {
+  sync(file, cap = null, noFollow = false, stamped = false, from = 0) {
     let fd;
     try {
       fd = sys.openSync(file, readFlags(noFollow));
@@ -200,9 +204,9 @@ const readMaybe = {
       const limit = cap === null ? Infinity : cap + 1;
       const chunks = [];
       let total = 0;
-      for (let want; (want = nextChunk(stat, total, limit)) > 0; ) {
+      for (let want; (want = nextChunk(stat, total, limit, from)) > 0; ) {
         const chunk = Buffer.allocUnsafe(want);
-        const got = sys.readSync(fd, chunk, 0, want, null);
+        const got = sys.readSync(fd, chunk, 0, want, from === 0 ? null : from + total);
         if (got === 0) break;
         chunks.push(chunk.subarray(0, got));
         total += got;
@@ -212,7 +216,7 @@ const readMaybe = {
       sys.closeSync(fd);
     }
   },
-  async async(file, cap = null, noFollow = false, stamped = false) {
+  async async(file, cap = null, noFollow = false, stamped = false, from = 0) {
     let handle;
     try {
       handle = await sysp().open(file, readFlags(noFollow));
@@ -226,9 +230,9 @@ const readMaybe = {
       const limit = cap === null ? Infinity : cap + 1;
       const chunks = [];
       let total = 0;
-      for (let want; (want = nextChunk(stat, total, limit)) > 0; ) {
+      for (let want; (want = nextChunk(stat, total, limit, from)) > 0; ) {
         const chunk = Buffer.allocUnsafe(want);
-        const { bytesRead: got } = await handle.read(chunk, 0, want, null);
+        const { bytesRead: got } = await handle.read(chunk, 0, want, from === 0 ? null : from + total);
         if (got === 0) break;
         chunks.push(chunk.subarray(0, got));
         total += got;

@@ -114,6 +114,9 @@ export type ViewRole = "fctry.state" | "fctry.inbox" | "fctry.config" | "fctry.s
 /** What the host serves: the page, a bundled file, the event stream, an inbox item's dismissal, or a refusal. */
 export type ViewRouteName = "page" | "asset" | "events" | "dismiss" | "refused";
 
+/** Read the file's bytes the plan names, or show it as refused. */
+export type ViewReadAction = "read" | "refuse";
+
 /** What a watcher does with what it read: `report` the change, `retry` (read again after `delay_ms`: a write is under way), or `none` (a log with nothing new, a document with the bytes last reported, a file still gone). */
 export type WatchAction = "report" | "retry" | "none";
 
@@ -2262,6 +2265,62 @@ export interface ViewFailure {
   message: string;
 }
 
+/** What the viewer's server reads of a file, or why it shows it as refused. */
+export interface ViewReadPlan {
+  /** Read, or refuse. */
+  action: ViewReadAction;
+  /** `read`: where to start. */
+  offset?: number;
+  /** `read`: how many bytes. */
+  length?: number;
+  /** `read`: the bytes start inside a log; drop them up to its first line break. */
+  tail?: boolean;
+  /** `refuse`: `E_FILE_TYPE`, `E_LIMIT` or `E_VIEW_BUDGET`. */
+  code?: string;
+  /** `refuse`: why, and what to do. */
+  message?: string;
+}
+
+/** A file the viewer shows as an `lstat` found it (a link is not followed). */
+export interface ViewReadFacts {
+  /** Its path, as the viewer shows it. */
+  path: string;
+  /** What it is: `file` (a regular file), `symbolic link`, `fifo`, `character device`, `block device`, `socket`, `directory`. */
+  type: string;
+  /** Its size in bytes. */
+  size: number;
+  /** The bytes of events the server holds for its other files. */
+  held: number;
+}
+
+/** The streams to drop, so that the older versions held stay within `view_stale_bytes`. */
+export interface ViewBacklog {
+  /** The indexes of the streams to close. */
+  drop: number[];
+  /** The bytes of older versions the others still hold. */
+  stale_bytes: number;
+}
+
+/** One page's stream: what it has not taken yet. */
+export interface ViewClient {
+  /** The bytes written to it and not yet taken by its reader. */
+  queued: number;
+  /** How many file versions the server made since the frame it holds was written. */
+  behind: number;
+  /** The frames it holds until its reader takes them. */
+  frames: ViewFrame[];
+}
+
+/** An event written to a stream and not yet taken by its reader. */
+export interface ViewFrame {
+  /** Which file and version it carries. */
+  id: string;
+  /** Its size. */
+  bytes: number;
+  /** Whether it is still the file's current version. */
+  current: boolean;
+}
+
 /** A file a watcher reads, and what it reads it as. */
 export interface WatchTarget {
   /** Its path, as given. */
@@ -2569,6 +2628,10 @@ export declare function viewFile(path: string, data?: Bytes | null): ViewFile | 
 export declare function viewRequest(request: ViewRequest, server: ViewServer): ViewRoute;
 /** How the viewer's server answers a write it could not carry out (the host's error): a refusal with its status (503 for a lock held too long, else 409: the file's state refused the write), code and message, with the headers every answer carries. */
 export declare function viewFailure(error: ViewFailure): ViewRoute;
+/** What the viewer's server reads of a file it shows, from what an `lstat` of it found: the bytes to read (a log: its last `view_log_bytes`, from a line start), or a refusal (`E_FILE_TYPE`: a link, FIFO or device is never followed or opened; `E_LIMIT`: a document over the library's limit; `E_VIEW_BUDGET`: more than the server holds). */
+export declare function viewRead(facts: ViewReadFacts): ViewReadPlan;
+/** Which of the viewer's streams to drop: those whose readers do not take what they were sent, most behind first, once the older file versions they hold exceed `view_stale_bytes` (a stream that reads is sent each file's latest version). */
+export declare function viewBacklog(clients: ViewClient[]): ViewBacklog;
 /** Whether a watcher reads the file at `path` (`/`-separated) and as what: `{path, kind, log}`, or null to leave it. A path the caller `named` is read as `kind`, else as the kind its name gives (`E_KIND` when none); a file found under a watched directory when the viewer shows it and, with `kind`, is of that kind. */
 export declare function watchTarget(path: string, kind: string | null | undefined, named: boolean): WatchTarget | null;
 /** What a watcher does with `data`, the bytes it read of `target`'s file (none: it is gone; a log: from `facts.offset` on): report the change checked as its kind, read again after `delay_ms` when the bytes are a write under way (a torn document or last log line: while `<file>.lock` is there, up to the lock timeout, then for 375 ms more), or nothing (a log with nothing new); with where a log's next read starts. */
@@ -3056,6 +3119,14 @@ export declare const CONSTANTS: {
   readonly lockTimeoutMs: number;
   /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */
   readonly viewBodyBytes: number;
+  /** The viewer sends a log as its last bytes, at most this many (from a line start). */
+  readonly viewLogBytes: number;
+  /** The most bytes of events (files' current versions) the viewer's server holds to send. */
+  readonly viewHeldBytes: number;
+  /** The most bytes of older versions that the viewer's streams which do not read may hold. */
+  readonly viewStaleBytes: number;
+  /** The bound the viewer's server's resident memory stays under, whatever it watches and however its clients read. */
+  readonly viewMemoryBytes: number;
   /** How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept). */
   readonly storeKnownChars: number;
   /** How long a store's connection may be silent before keepalive probes start, in s. */

@@ -233,6 +233,8 @@ export const OPS = Object.freeze([
   ["", "viewFile", "view_file", [["path", "t", true], ["data", "b"]], "json", null],
   ["", "viewRequest", "view_request", [["request", "v", true], ["server", "v", true]], "json", null],
   ["", "viewFailure", "view_failure", [["error", "v", true]], "json", null],
+  ["", "viewRead", "view_read", [["facts", "v", true]], "json", null],
+  ["", "viewBacklog", "view_backlog", [["clients", "v", true]], "json", null],
   ["", "watchTarget", "watch_target", [["path", "t", true], ["kind", "t"], ["named", "v", true]], "json", null],
   ["", "watchRead", "watch_read", [["target", "v", true], ["data", "b"], ["facts", "v", true]], "json", null],
 ]);
@@ -354,6 +356,14 @@ export const CONSTANTS = Object.freeze({
   lockTimeoutMs: 10000,
   /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */
   viewBodyBytes: 16384,
+  /** The viewer sends a log as its last bytes, at most this many (from a line start). */
+  viewLogBytes: 4194304,
+  /** The most bytes of events (files' current versions) the viewer's server holds to send. */
+  viewHeldBytes: 50331648,
+  /** The most bytes of older versions that the viewer's streams which do not read may hold. */
+  viewStaleBytes: 25165824,
+  /** The bound the viewer's server's resident memory stays under, whatever it watches and however its clients read. */
+  viewMemoryBytes: 268435456,
   /** How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept). */
   storeKnownChars: 8388608,
   /** How long a store's connection may be silent before keepalive probes start, in s. */

@@ -57,6 +57,8 @@ export const {
   viewFile,
   viewRequest,
   viewFailure,
+  viewRead,
+  viewBacklog,
   watchTarget,
   watchRead,
   machine,

@@ -45,6 +45,7 @@ RunStatusName = str
 LitterKind = str
 ViewRole = str
 ViewRouteName = str
+ViewReadAction = str
 WatchAction = str
 CheckResult = str
 VerificationMode = str
@@ -211,6 +212,11 @@ ViewRoute: Any = dict
 ViewRequest: Any = dict
 ViewServer: Any = dict
 ViewFailure: Any = dict
+ViewReadPlan: Any = dict
+ViewReadFacts: Any = dict
+ViewBacklog: Any = dict
+ViewClient: Any = dict
+ViewFrame: Any = dict
 WatchTarget: Any = dict
 WatchRead: Any = dict
 WatchChange: Any = dict
@@ -433,8 +439,14 @@ __all__ = [
     "UpdateResult",
     "VerificationCheck",
     "VerificationMode",
+    "ViewBacklog",
+    "ViewClient",
     "ViewFailure",
     "ViewFile",
+    "ViewFrame",
+    "ViewReadAction",
+    "ViewReadFacts",
+    "ViewReadPlan",
     "ViewRequest",
     "ViewRole",
     "ViewRoute",

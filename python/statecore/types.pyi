@@ -116,6 +116,9 @@ ViewRole: TypeAlias = Literal["fctry.state", "fctry.inbox", "fctry.config", "fct
 ViewRouteName: TypeAlias = Literal["page", "asset", "events", "dismiss", "refused"]
 """What the host serves: the page, a bundled file, the event stream, an inbox item's dismissal, or a refusal."""
 
+ViewReadAction: TypeAlias = Literal["read", "refuse"]
+"""Read the file's bytes the plan names, or show it as refused."""
+
 WatchAction: TypeAlias = Literal["report", "retry", "none"]
 """What a watcher does with what it read: `report` the change, `retry` (read again after `delay_ms`: a write is under way), or `none` (a log with nothing new, a document with the bytes last reported, a file still gone)."""
 
@@ -1501,6 +1504,44 @@ class ViewFailure(TypedDict):
 
     code: str
     message: str
+
+class ViewReadPlan(TypedDict):
+    """What the viewer's server reads of a file, or why it shows it as refused."""
+
+    action: ViewReadAction
+    offset: NotRequired[int]
+    length: NotRequired[int]
+    tail: NotRequired[bool]
+    code: NotRequired[str]
+    message: NotRequired[str]
+
+class ViewReadFacts(TypedDict):
+    """A file the viewer shows as an `lstat` found it (a link is not followed)."""
+
+    path: str
+    type: str
+    size: int
+    held: int
+
+class ViewBacklog(TypedDict):
+    """The streams to drop, so that the older versions held stay within `view_stale_bytes`."""
+
+    drop: list[int]
+    stale_bytes: int
+
+class ViewClient(TypedDict):
+    """One page's stream: what it has not taken yet."""
+
+    queued: int
+    behind: int
+    frames: list[ViewFrame]
+
+class ViewFrame(TypedDict):
+    """An event written to a stream and not yet taken by its reader."""
+
+    id: str
+    bytes: int
+    current: bool
 
 class WatchTarget(TypedDict):
     """A file a watcher reads, and what it reads it as."""

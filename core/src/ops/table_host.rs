@@ -254,6 +254,26 @@ pub static CONSTANTS: &[Constant] = &[
         value: crate::view::request::BODY_LIMIT as i64,
     },
     Constant {
+        name: "view_log_bytes",
+        doc: "The viewer sends a log as its last bytes, at most this many (from a line start).",
+        value: crate::view::stream::LOG_WINDOW as i64,
+    },
+    Constant {
+        name: "view_held_bytes",
+        doc: "The most bytes of events (files' current versions) the viewer's server holds to send.",
+        value: crate::view::stream::HELD_BYTES as i64,
+    },
+    Constant {
+        name: "view_stale_bytes",
+        doc: "The most bytes of older versions that the viewer's streams which do not read may hold.",
+        value: crate::view::stream::STALE_BYTES as i64,
+    },
+    Constant {
+        name: "view_memory_bytes",
+        doc: "The bound the viewer's server's resident memory stays under, whatever it watches and however its clients read.",
+        value: crate::view::stream::MEMORY_BYTES as i64,
+    },
+    Constant {
         name: "store_known_chars",
         doc: "How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept).",
         value: crate::store::KNOWN_CHARS,

@@ -77,4 +77,44 @@ pub(super) static OPS: &[Op] = &[
             Ok(Out::Json(crate::view::failure(a.get(0))))
         },
     },
+    Op {
+        module: Module::Root,
+        method: "view_read",
+        doc: "What the viewer's server reads of a file it shows, from what an `lstat` of it \
+              found: the bytes to read (a log: its last `view_log_bytes`, from a line start), \
+              or a refusal (`E_FILE_TYPE`: a link, FIFO or device is never followed or opened; \
+              `E_LIMIT`: a document over the library's limit; `E_VIEW_BUDGET`: more than the \
+              server holds).",
+        params: &[Param::value("facts", Ty::Object(&v::READ_FACTS))],
+        returns: Returns::json(Ty::Object(&v::READ_PLAN)),
+        access: Access::Pure,
+        run: |a| {
+            exact("the facts", a.get(0), &v::READ_FACTS)?;
+            Ok(Out::Json(crate::view::stream::plan_read(a.get(0))))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "view_backlog",
+        doc: "Which of the viewer's streams to drop: those whose readers do not take what they \
+              were sent, most behind first, once the older file versions they hold exceed \
+              `view_stale_bytes` (a stream that reads is sent each file's latest version).",
+        params: &[Param::value("clients", Ty::List(&Ty::Object(&v::CLIENT)))],
+        returns: Returns::json(Ty::Object(&v::BACKLOG)),
+        access: Access::Pure,
+        run: |a| {
+            let clients = a.get(0);
+            let list = clients.as_array().ok_or_else(|| {
+                Error::new(
+                    Code::Argument,
+                    "",
+                    "the clients are a list of ViewClient objects",
+                )
+            })?;
+            for (i, client) in list.iter().enumerate() {
+                exact(&format!("client {i}"), client, &v::CLIENT)?;
+            }
+            Ok(Out::Json(crate::view::stream::backlog(clients)))
+        },
+    },
 ];

@@ -193,3 +193,108 @@ pub static ROUTE: Shape = Shape::exact(
         Field::opt("allow", Ty::Str, "`refused` with 405: the methods allowed."),
     ],
 );
+
+/// What a read plan says.
+pub static READ_ACTION: Enum = Enum {
+    name: "ViewReadAction",
+    doc: "Read the file's bytes the plan names, or show it as refused.",
+    values: &["read", "refuse"],
+};
+
+/// What the host found of a file before reading it.
+pub static READ_FACTS: Shape = Shape::exact(
+    "ViewReadFacts",
+    "A file the viewer shows as an `lstat` found it (a link is not followed).",
+    &[
+        Field::req("path", Ty::Str, "Its path, as the viewer shows it."),
+        Field::req(
+            "type",
+            Ty::Str,
+            "What it is: `file` (a regular file), `symbolic link`, `fifo`, `character device`, `block device`, `socket`, `directory`.",
+        ),
+        Field::req("size", Ty::Whole(0), "Its size in bytes."),
+        Field::req(
+            "held",
+            Ty::Whole(0),
+            "The bytes of events the server holds for its other files.",
+        ),
+    ],
+);
+
+/// What to read of a file.
+pub static READ_PLAN: Shape = Shape::exact(
+    "ViewReadPlan",
+    "What the viewer's server reads of a file, or why it shows it as refused.",
+    &[
+        Field::req("action", Ty::Enum(&READ_ACTION), "Read, or refuse."),
+        Field::opt("offset", Ty::Whole(0), "`read`: where to start."),
+        Field::opt("length", Ty::Whole(0), "`read`: how many bytes."),
+        Field::opt(
+            "tail",
+            Ty::Bool,
+            "`read`: the bytes start inside a log; drop them up to its first line break.",
+        ),
+        Field::opt(
+            "code",
+            Ty::Str,
+            "`refuse`: `E_FILE_TYPE`, `E_LIMIT` or `E_VIEW_BUDGET`.",
+        ),
+        Field::opt("message", Ty::Str, "`refuse`: why, and what to do."),
+    ],
+);
+
+/// A frame a stream still holds.
+pub static FRAME: Shape = Shape::exact(
+    "ViewFrame",
+    "An event written to a stream and not yet taken by its reader.",
+    &[
+        Field::req("id", Ty::Str, "Which file and version it carries."),
+        Field::req("bytes", Ty::Whole(0), "Its size."),
+        Field::req(
+            "current",
+            Ty::Bool,
+            "Whether it is still the file's current version.",
+        ),
+    ],
+);
+
+/// A stream, as its backlog.
+pub static CLIENT: Shape = Shape::exact(
+    "ViewClient",
+    "One page's stream: what it has not taken yet.",
+    &[
+        Field::req(
+            "queued",
+            Ty::Whole(0),
+            "The bytes written to it and not yet taken by its reader.",
+        ),
+        Field::req(
+            "behind",
+            Ty::Whole(0),
+            "How many file versions the server made since the frame it holds was written.",
+        ),
+        Field::req(
+            "frames",
+            Ty::List(&Ty::Object(&FRAME)),
+            "The frames it holds until its reader takes them.",
+        ),
+    ],
+);
+
+/// Which streams to drop.
+pub static BACKLOG: Shape = Shape::exact(
+    "ViewBacklog",
+    "The streams to drop, so that the older versions held stay within `view_stale_bytes`.",
+    &[
+        Field::req(
+            "drop",
+            Ty::List(&Ty::Whole(0)),
+            "The indexes of the streams to close.",
+        ),
+        Field::req(
+            "stale_bytes",
+            Ty::Whole(0),
+            "The bytes of older versions the others still hold.",
+        ),
+    ],
+);

@@ -10,3 +10,4 @@ pub mod kinds;
 pub mod machine;
 pub mod merge;
 pub mod ops;
+pub mod view;

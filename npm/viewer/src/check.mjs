@@ -40,9 +40,10 @@ export function checkFile(file, bytes) {
   return { check, document, text };
 }
 
-/** `valid`, `invalid`, `warnings` or `removed`. */
+/** `valid`, `invalid`, `warnings`, `removed` or `refused` (the server did not read it). */
 export function verdictOf(file) {
   if (file.removed) return "removed";
+  if (file.refused) return "refused";
   const check = file.check;
   if (!check) return "valid";
   if (!check.valid || (check.errors && check.errors.length)) return "invalid";

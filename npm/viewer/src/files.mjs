@@ -4,12 +4,17 @@
 import { verdictOf } from "./check.mjs";
 import { Panel, Problems, html, localTime } from "./ui.mjs";
 
-const VERDICT_CLASS = { valid: "st-ok", invalid: "st-bad", warnings: "st-warn", removed: "st-idle" };
+const VERDICT_CLASS = { valid: "st-ok", invalid: "st-bad", warnings: "st-warn", removed: "st-idle", refused: "st-bad" };
+
+/** A byte count as people read it. */
+function bytesText(n) {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
+}
 
 /** The Files panel of one root. */
 export function FilesPanel({ store, panel }) {
   const dir = panel.root === "data" ? store.hello?.data_dir : store.hello?.root;
-  const counts = { valid: 0, invalid: 0, warnings: 0, removed: 0 };
+  const counts = { valid: 0, invalid: 0, warnings: 0, removed: 0, refused: 0 };
   for (const f of panel.files) counts[verdictOf(f)] += 1;
   const summary = Object.entries(counts).filter(([, n]) => n).map(([v, n]) => `${n} ${v}`).join(", ");
   return html`<${Panel} protocol="files" panelKey=${panel.key} title=${`Files (${panel.root})`} subtitle=${dir ?? ""} wide=${true}>
@@ -21,12 +26,13 @@ export function FilesPanel({ store, panel }) {
           const verdict = verdictOf(file);
           const check = file.check;
           const records = check && typeof check.records === "number" ? ` · ${check.records} records` : "";
+          const window = file.window ? ` · its last ${bytesText(file.window.size - file.window.offset)} of ${bytesText(file.window.size)}` : "";
           return html`<tr data-file=${`${file.root}:${file.path}`} data-verdict=${verdict} class=${`verdict-${verdict}`}>
             <td class="mono path">
               ${file.path}
-              ${verdict === "invalid" || verdict === "warnings" ? html`<${Problems} check=${check} />` : null}
+              ${verdict === "invalid" || verdict === "warnings" || verdict === "refused" ? html`<${Problems} check=${check} />` : null}
             </td>
-            <td class="mono small">${check?.kind ?? file.kind ?? file.role}${records}</td>
+            <td class="mono small">${check?.kind || file.kind || file.role}${records}${window}</td>
             <td><span class=${`pill ${VERDICT_CLASS[verdict]}`}>${verdict}</span></td>
             <td class="time" title=${file.mtime ?? ""}>${localTime(file.mtime)}</td>
           </tr>`;

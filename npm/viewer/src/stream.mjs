@@ -35,7 +35,17 @@ function fileRecord(event) {
     kind: event.kind ?? null,
     group: event.group ?? "",
     mtime: event.mtime ?? null,
+    // A log sent as its last bytes: where they start in the file, and its size.
+    window: event.offset > 0 ? { offset: event.offset, size: event.size } : null,
+    refused: null,
   };
+  if (event.refused) {
+    // The server did not read it (a link, a FIFO or device, over a limit): its reason stands
+    // as the file's one problem.
+    const issue = { code: String(event.refused.code), path: "", message: String(event.refused.message), line: null, column: null };
+    const check = { file: event.path, kind: base.kind ?? "", valid: false, errors: [issue], warnings: [] };
+    return { ...base, refused: event.refused, removed: false, bytes: null, check, document: null, text: null };
+  }
   if (event.data === null || event.data === undefined) {
     return { ...base, removed: true, bytes: null, check: null, document: null, text: null };
   }

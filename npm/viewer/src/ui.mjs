@@ -71,9 +71,10 @@ export function FileBanners({ files }) {
   return shown.map((file) => {
     const verdict = verdictOf(file);
     const unparsed = verdict === "invalid" && file.document === null;
-    return html`<div class=${`banner ${verdict === "invalid" ? "banner-bad" : "banner-warn"}`} data-banner=${verdict} data-banner-file=${`${file.root}:${file.path}`}>
+    const bad = verdict === "invalid" || verdict === "refused";
+    return html`<div class=${`banner ${bad ? "banner-bad" : "banner-warn"}`} data-banner=${verdict} data-banner-file=${`${file.root}:${file.path}`}>
       <div class="banner-title">
-        <strong>${verdict === "invalid" ? "invalid" : "warnings"}</strong>${" "}
+        <strong>${verdict === "refused" ? "refused (not read)" : bad ? "invalid" : "warnings"}</strong>${" "}
         <span class="mono">${file.path}</span>
         ${unparsed ? html` <span class="muted">(does not parse: shown from the other files)</span>` : null}
       </div>

@@ -49,7 +49,9 @@ else:
         StoreSchema,
         StoreUrl,
         UpdateResult,
+        ViewBacklog,
         ViewFile,
+        ViewReadPlan,
         ViewRoute,
         WatchRead,
         WatchTarget,
@@ -336,6 +338,14 @@ def view_failure(error: Mapping[str, object]) -> ViewRoute:
     """How the viewer's server answers a write it could not carry out (the host's error): a refusal with its status (503 for a lock held too long, else 409: the file's state refused the write), code and message, with the headers every answer carries."""
     return cast("ViewRoute", _call("view_failure", (error,)))
 
+def view_read(facts: Mapping[str, object]) -> ViewReadPlan:
+    """What the viewer's server reads of a file it shows, from what an ``lstat`` of it found: the bytes to read (a log: its last ``view_log_bytes``, from a line start), or a refusal (``E_FILE_TYPE``: a link, FIFO or device is never followed or opened; ``E_LIMIT``: a document over the library's limit; ``E_VIEW_BUDGET``: more than the server holds)."""
+    return cast("ViewReadPlan", _call("view_read", (facts,)))
+
+def view_backlog(clients: Sequence[Mapping[str, object]]) -> ViewBacklog:
+    """Which of the viewer's streams to drop: those whose readers do not take what they were sent, most behind first, once the older file versions they hold exceed ``view_stale_bytes`` (a stream that reads is sent each file's latest version)."""
+    return cast("ViewBacklog", _call("view_backlog", (clients,)))
+
 def watch_target(path: str, kind: str | None, named: bool) -> WatchTarget | None:
     """Whether a watcher reads the file at ``path`` (``/``-separated) and as what: ``{path, kind, log}``, or null to leave it. A path the caller ``named`` is read as ``kind``, else as the kind its name gives (``E_KIND`` when none); a file found under a watched directory when the viewer shows it and, with ``kind``, is of that kind."""
     return cast("WatchTarget | None", _call("watch_target", (path, kind, named)))
@@ -392,8 +402,10 @@ __all__ = [
     "store_url",
     "validate",
     "validate_text",
+    "view_backlog",
     "view_failure",
     "view_file",
+    "view_read",
     "view_request",
     "watch_read",
     "watch_target",

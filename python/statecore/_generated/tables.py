@@ -41,6 +41,14 @@ LOCK_GRACE_MS = 2000
 LOCK_TIMEOUT_MS = 10000
 #: The most bytes of a request body the viewer's server reads (it reads one more to tell).
 VIEW_BODY_BYTES = 16384
+#: The viewer sends a log as its last bytes, at most this many (from a line start).
+VIEW_LOG_BYTES = 4194304
+#: The most bytes of events (files' current versions) the viewer's server holds to send.
+VIEW_HELD_BYTES = 50331648
+#: The most bytes of older versions that the viewer's streams which do not read may hold.
+VIEW_STALE_BYTES = 25165824
+#: The bound the viewer's server's resident memory stays under, whatever it watches and however its clients read.
+VIEW_MEMORY_BYTES = 268435456
 #: How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept).
 STORE_KNOWN_CHARS = 8388608
 #: How long a store's connection may be silent before keepalive probes start, in s.
@@ -69,6 +77,10 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "lock_grace_ms": 2000,
     "lock_timeout_ms": 10000,
     "view_body_bytes": 16384,
+    "view_log_bytes": 4194304,
+    "view_held_bytes": 50331648,
+    "view_stale_bytes": 25165824,
+    "view_memory_bytes": 268435456,
     "store_known_chars": 8388608,
     "store_keepalive_idle_s": 10,
     "store_keepalive_interval_s": 5,
