@@ -2,8 +2,8 @@
 //! `seeds(&Case, &mut Vec<Vec<u8>>)` (its inputs made from a conformance case); the input
 //! format is documented at the top of each module, next to the code that decodes it.
 
-pub mod index_md;
 pub mod hivelog;
+pub mod index_md;
 pub mod json;
 pub mod jsonl;
 pub mod kinds;
