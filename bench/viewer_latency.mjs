@@ -5,22 +5,19 @@
 //   node bench/viewer_latency.mjs [--quick]
 // Prints a markdown table (median and worst latency per protocol) and a `Key:` line.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { buildWorkspace } from "../examples/view_workspace.mjs";
 import * as agency from "../npm/lib/agency.mjs";
 import * as fctry from "../npm/lib/fctry.mjs";
 import * as hive from "../npm/lib/hive.mjs";
 import * as hivemind from "../npm/lib/hivemind.mjs";
 import * as specify from "../npm/lib/specify.mjs";
+import { launchChromium } from "../npm/test/helpers/chromium.mjs";
 import { startViewer } from "../npm/test/helpers/viewer.mjs";
 import { log, median } from "./lib.mjs";
 
-const REPO = fileURLToPath(new URL("../", import.meta.url));
-const { chromium } = createRequire(join(REPO, "npm", "package.json"))("playwright-core");
 const QUICK = process.argv.includes("--quick");
 const ROUNDS = QUICK ? 3 : 15;
 /** The target of every row: the page shows a change within this many ms (issue 35). */
@@ -106,13 +103,7 @@ async function main() {
   const where = await buildWorkspace(dir);
   const viewer = await startViewer(dir);
   const userDataDir = mkdtempSync(join(tmpdir(), "statecore-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    timeout: 60_000,
-  });
+  const context = await launchChromium(userDataDir, { viewport: { width: 1400, height: 1000 } });
   const rows = [];
   try {
     const page = context.pages()[0] ?? (await context.newPage());

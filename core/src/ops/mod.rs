@@ -20,6 +20,7 @@ mod session_log;
 mod table_agency;
 mod table_core;
 mod table_fctry;
+mod table_files;
 mod table_hive;
 mod table_hivemind;
 mod table_host;
@@ -503,6 +504,7 @@ pub fn all() -> impl Iterator<Item = &'static Op> {
         .chain(table_hive::OPS)
         .chain(table_specify::OPS)
         .chain(table_agency::OPS)
+        .chain(table_files::OPS)
         .chain(table_host::OPS)
         .chain(table_store::OPS)
         .chain(table_view::OPS)

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../helpers/chromium.mjs";
 import { corpusFiles, jsonTestSuite, I_OUTCOMES, RFC7396 } from "../files.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url)); // the repository
@@ -58,21 +58,7 @@ async function main() {
     process.exit(1);
   }, TIMEOUT_MS);
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-      timeout: 60_000,
-    });
+    context = await launchChromium(userDataDir);
     const page = context.pages()[0] ?? (await context.newPage());
     const pageErrors = [];
     page.on("pageerror", (e) => pageErrors.push(String(e)));

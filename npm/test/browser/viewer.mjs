@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../helpers/chromium.mjs";
 import { buildWorkspace } from "../../../examples/view_workspace.mjs";
 import { PYTHON, REPO, startViewer } from "../helpers/viewer.mjs";
 
@@ -44,13 +44,7 @@ async function main() {
   const where = await buildWorkspace(dir);
   const viewer = await startViewer(dir, ["--write"]);
   const userDataDir = mkdtempSync(join(tmpdir(), "statecore-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    timeout: 60_000,
-  });
+  const context = await launchChromium(userDataDir, { viewport: { width: 1400, height: 1000 } });
   const errors = [];
   const outside = [];
   try {

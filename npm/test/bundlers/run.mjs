@@ -11,7 +11,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../helpers/chromium.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const NPM = join(HERE, "..", "..");
@@ -74,12 +74,7 @@ async function main() {
   let context = null;
   try {
     const app = setUp(work);
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-      timeout: 60_000,
-    });
+    context = await launchChromium(userDataDir);
     for (const name of BUNDLERS) {
       const out = join(work, name);
       let server = null;

@@ -1,0 +1,173 @@
+//! The table: what a host asks the core about the files it writes beyond one update: an event
+//! log's append, read and repair (a hive session's log as its session's), and whether a file
+//! people edit may be written now (docs/locking.md § Files people edit).
+
+use super::{Access, Module, Op, Out, Param, Returns};
+use crate::lock;
+use crate::shape::common::ISSUE;
+use crate::shape::{Field, Shape, Ty};
+use crate::Value;
+
+/// Whose log a log is (`log_owner`).
+pub static LOG_OWNER: Shape = Shape::exact(
+    "LogOwner",
+    "The file a log is kept with: a generic append to the log takes that file's lock and runs `step` with the record.",
+    &[
+        Field::req("file", Ty::Str, "The file's name, in the log's directory (`STATE.json`)."),
+        Field::req("kind", Ty::Str, "The file's kind (`hive.state`)."),
+        Field::req("record", Ty::Str, "The kind of each record of the log (`hive.event`)."),
+        Field::req("step", Ty::Str, "The step an appended record is taken as (`hive_apply_event`)."),
+    ],
+);
+
+/// A line a session log's repair sets aside.
+pub static SET_ASIDE: Shape = Shape::exact(
+    "LogSetAside",
+    "A line of a session's log a repair sets aside: its number, byte range and why.",
+    &[
+        Field::req("line", Ty::Whole(1), "Its line number in the file."),
+        Field::req("start", Ty::Whole(0), "Its first byte."),
+        Field::req("end", Ty::Whole(0), "The byte after it (after its `\\n`)."),
+        Field::req(
+            "code",
+            Ty::Str,
+            "Why: the error code a read met (`E_INVALID`, `E_LOG_CORRUPT`, ...; `W_TORN_TAIL`).",
+        ),
+        Field::req("message", Ty::Str, "Why, for people."),
+    ],
+);
+
+/// What a repair of a session's log does.
+pub static SESSION_REPAIR: Shape = Shape::exact(
+    "SessionLogRepair",
+    "What a repair of a session's log does: write the `set_aside` lines to a side file, then replace the log by its `keep` ranges (both empty: nothing to do).",
+    &[
+        Field::req("keep", Ty::List(&Ty::List(&Ty::Whole(0))), "The byte ranges `[start, end]` kept, in order."),
+        Field::req("set_aside", Ty::List(&Ty::Object(&SET_ASIDE)), "The lines set aside."),
+    ],
+);
+
+/// The operations on logs and on files people edit.
+pub(super) static OPS: &[Op] = &[
+    Op {
+        module: Module::Root,
+        method: "log_append",
+        doc: "What an appender does to a log's bytes (none: no file) to add `value` in one \
+              write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut).",
+        params: &[Param::opt_bytes("data"), Param::value("value", Ty::Json)],
+        returns: Returns::json(Ty::Object(&lock::shapes::APPEND)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(crate::jsonl::append(a.opt_bytes(0), a.get(1))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "log_owner",
+        doc: "The file the log at `path` is kept with, from its name (`EVENTS.jsonl`: a hive \
+              session's `STATE.json`, in the same directory): when that file is there, a \
+              generic append takes its lock and runs the record as its `step`, and a repair \
+              sets refused lines aside under it (one session, one lock); null for any other \
+              log.",
+        params: &[Param::text("path", Ty::Str)],
+        returns: Returns::json(Ty::Nullable(&Ty::Object(&LOG_OWNER))),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(super::session_log::log_owner(a.text(0)?))),
+    },
+    Op {
+        module: Module::Root,
+        method: "session_log_repair",
+        doc: "What a repair of a session's log (its bytes; none: no file) sets aside: every \
+              line a read refuses and a torn last line (`set_aside`), and the byte ranges kept \
+              (`keep`); `E_NO_SESSION` when no line starts the session.",
+        params: &[
+            Param::text("kind", Ty::Str),
+            Param::text("session_id", Ty::Line),
+            Param::opt_bytes("data"),
+        ],
+        returns: Returns::json(Ty::Object(&SESSION_REPAIR)),
+        access: Access::Pure,
+        run: |a| {
+            Ok(Out::Json(super::session_log::session_log_repair(
+                a.text(0)?,
+                a.text(1)?,
+                a.opt_bytes(2),
+            )?))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "log_repair",
+        doc: "What a repair does to a log's bytes (none: no file): `{truncate_at, torn_line}`, \
+              both null when its last line is not torn (it is copied, then cut).",
+        params: &[Param::opt_bytes("data")],
+        returns: Returns::json(Ty::Object(&lock::shapes::REPAIR)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(crate::jsonl::repair(a.opt_bytes(0))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "log_read",
+        doc: "What a reader gets of a log's bytes (none: no file): `{records, torn, warnings}`.",
+        params: &[Param::opt_bytes("data")],
+        returns: Returns::json(Ty::Object(&lock::shapes::READ)),
+        access: Access::Pure,
+        run: |a| Ok(Out::Json(crate::jsonl::read(a.opt_bytes(0))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "log_repaired",
+        doc: "The `W_TORN_TAIL` warning of an appender that moved the torn line to `copy`.",
+        params: &[Param::int("line"), Param::text("copy", Ty::Str)],
+        returns: Returns::json(Ty::Object(&ISSUE)),
+        access: Access::Pure,
+        run: |a| {
+            Ok(Out::Json(
+                crate::jsonl::repaired(a.whole(0)?, a.text(1)?).to_value(),
+            ))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "edit_wait",
+        doc: "What a writer does next with the file of `kind` it read as `data` (none: \
+              missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people \
+              edit is waited on while it changes; `E_CONFLICT` when it keeps changing or the \
+              write started over too often (docs/locking.md § Files people edit).",
+        params: &[
+            Param::text("kind", Ty::Kind),
+            Param::opt_bytes("data"),
+            Param::value("facts", Ty::Object(&crate::edit::FACTS)),
+        ],
+        returns: Returns::json(Ty::Object(&crate::edit::WAIT)),
+        access: Access::Pure,
+        run: |a| {
+            let facts = a.input(2, &crate::edit::FACTS)?;
+            Ok(Out::Json(crate::edit::edit_wait(
+                a.text(0)?,
+                a.opt_bytes(1),
+                facts,
+            )?))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "log_set_aside",
+        doc: "The `W_SET_ASIDE` warning of a session log's repair that moved the refused \
+              `lines` to `copy`.",
+        params: &[
+            Param::value("lines", Ty::List(&Ty::Whole(1))),
+            Param::text("copy", Ty::Str),
+        ],
+        returns: Returns::json(Ty::Object(&ISSUE)),
+        access: Access::Pure,
+        run: |a| {
+            let lines: Vec<u64> = a
+                .get(0)
+                .as_array()
+                .map(|l| l.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
+            Ok(Out::Json(
+                super::session_log::set_aside(&lines, a.text(1)?).to_value(),
+            ))
+        },
+    },
+];
