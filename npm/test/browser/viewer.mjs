@@ -7,7 +7,7 @@
 // non-zero on any failure. Every wait is for an outcome, with a generous limit (OUTCOME_MS):
 // how fast the page follows a change is a benchmark row (bench/viewer_latency.mjs), never a test.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -134,6 +134,22 @@ async function main() {
       const panel = page.locator("[data-panel='fctry:dir:bare']");
       await panel.locator("[data-testid='spec-not-text']").waitFor({ timeout: OUTCOME_MS });
       includes(await panel.locator("[data-testid='spec-not-text']").innerText(), "not UTF-8", "the spec block");
+    });
+    await check("a link out of the directory is shown refused, its target never on the page", async () => {
+      const secret = join(dir, "..", `statecore-secret-${process.pid}.json`);
+      writeFileSync(secret, '{"password": "hunter2-outside"}\n');
+      try {
+        symlinkSync(secret, join(dir, "bare", ".fctry", "config.json"));
+        const row = page.locator("[data-file='dir:bare/.fctry/config.json'][data-verdict='refused']");
+        await row.waitFor({ timeout: OUTCOME_MS });
+        includes(await row.innerText(), "E_FILE_TYPE", "the refused file's row");
+        includes((await page.locator("[data-panel='fctry:dir:bare']").innerText()).toLowerCase(), "refused (not read)", "the bare project's panel");
+        const body = await page.locator("body").innerText();
+        if (body.includes("hunter2-outside")) throw new Error("the link's target is on the page");
+        await page.screenshot({ path: join(SHOTS, "4-refused-link.png"), fullPage: true });
+      } finally {
+        rmSync(secret, { force: true });
+      }
     });
     await check("nothing fetched from outside the viewer, no page error", async () => {
       if (outside.length) throw new Error(`requests outside the viewer: ${outside.join(", ")}`);
