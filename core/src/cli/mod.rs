@@ -12,6 +12,7 @@ mod fctry;
 mod follow;
 mod help;
 mod hive;
+mod hive_tail;
 mod hivemind;
 mod hivemind_text;
 mod host;
