@@ -9,19 +9,20 @@
  */
 const fs = require("node:fs");
 const atomic = require("./atomic.cjs");
+const copies = require("./copies.cjs");
 
 const pick = (variant) =>
   Object.freeze({
     read: atomic.readMaybe[variant],
     readStamp: (file, cap) => atomic.readMaybe[variant](file, cap, false, true),
     write: atomic.writeAtomic[variant],
-    copy: atomic.writeCopy[variant],
+    copy: copies.writeCopy[variant],
     append: atomic.appendOnce[variant],
     writeNew: atomic.writeNew[variant],
     readStamped: atomic.readStamped[variant],
     sleep: atomic.sleep[variant],
     truncate: atomic.truncate[variant],
-    copyFile: atomic.copyFile[variant],
+    copyFile: copies.copyFile[variant],
   });
 
 /** The synchronous I/O table. */

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { core, host, tempDir } from "./helpers/procs.mjs";
 
 const atomic = createRequire(import.meta.url)("../lib/atomic.cjs");
+const copies = createRequire(import.meta.url)("../lib/copies.cjs");
 
 const { readDocumentSync, readDocument, updateDocumentSync, updateDocument, appendLineSync, readLogSync, acquireLockSync } =
   host;
@@ -343,7 +344,7 @@ test("a .corrupt- copy keeps the original's mode and is never made through a lin
   fs.symlinkSync(victim, `${original}.corrupt-x`);
   fs.symlinkSync(path.join(dir, "nowhere"), `${original}.corrupt-x-1`);
   for (const variant of ["sync", "async"]) {
-    const copy = await atomic.copyFile[variant](original, `${original}.corrupt-x`);
+    const copy = await copies.copyFile[variant](original, `${original}.corrupt-x`);
     assert.ok(fs.lstatSync(copy).isFile(), copy);
     assert.equal(fs.statSync(copy).mode & 0o777, 0o600);
     assert.equal(fs.readFileSync(copy, "utf8"), "{bad");
@@ -351,6 +352,6 @@ test("a .corrupt- copy keeps the original's mode and is never made through a lin
   assert.equal(fs.readFileSync(victim, "utf8"), "secret=1\n");
   assert.ok(!fs.existsSync(path.join(dir, "nowhere")));
   // A copy of what is gone (or a link) is made 0600.
-  const gone = await atomic.writeCopy.async(path.join(dir, "gone.corrupt-x"), Buffer.from("x"), path.join(dir, "gone"));
+  const gone = await copies.writeCopy.async(path.join(dir, "gone.corrupt-x"), Buffer.from("x"), path.join(dir, "gone"));
   assert.equal(fs.statSync(gone).mode & 0o777, 0o600);
 });
