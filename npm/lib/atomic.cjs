@@ -1,6 +1,6 @@
 "use strict";
 /**
- * File primitives of the Node host layer (ARCHITECTURE §5), each sync and async: reads that
+ * File primitives of the Node host layer (docs/locking.md), each sync and async: reads that
  * treat a missing file as null, atomic replaces (temp file, fsync, rename, fsync of the
  * directory), `.corrupt-` copies that never overwrite, single-write appends. System calls only:
  * every decision is the core's (lib/documents.cjs, lib/logs.cjs call these).

@@ -1,6 +1,6 @@
 "use strict";
 /**
- * Documents on files (ARCHITECTURE §5): `readDocument`, `updateDocument`, and `update`, the
+ * Documents on files (docs/locking.md): `readDocument`, `updateDocument`, and `update`, the
  * one update routine every writer uses (`updateDocument`'s patches and the protocol helpers
  * of lib/helpers.cjs): under the lock of the file, its bytes and the change cross into the
  * core once (`updateFile`: one parse, one validation, one serialization), then a `.corrupt-`

@@ -1,6 +1,6 @@
 "use strict";
 /**
- * The Node host layer (ARCHITECTURE §5): locked, atomic file I/O around the pure core, in
+ * The Node host layer (docs/locking.md): locked, atomic file I/O around the pure core, in
  * modules: lib/lock.cjs (the lock protocol of docs/locking.md), lib/atomic.cjs (atomic
  * replaces, copies, appends), lib/documents.cjs (documents: one core crossing per update),
  * lib/logs.cjs (JSONL logs), lib/watch.cjs (watchers), over the one sync/async mechanism of lib/steps.cjs. Every rule

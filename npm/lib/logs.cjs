@@ -1,6 +1,6 @@
 "use strict";
 /**
- * Append-only JSONL logs (ARCHITECTURE §5): `appendLine` writes one record under the lock (one
+ * Append-only JSONL logs (docs/locking.md): `appendLine` writes one record under the lock (one
  * `write()` ending in `\n`, fsync), repairing a torn last line first (kept as a `.corrupt-`
  * copy); `repairLog` does that repair alone; `readLog` drops a torn last line with a warning
  * and never writes. The core parses.

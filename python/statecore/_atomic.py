@@ -1,4 +1,4 @@
-"""File primitives of the Python host layer (ARCHITECTURE §5): reads of regular files only (a
+"""File primitives of the Python host layer (docs/locking.md): reads of regular files only (a
 FIFO, device, directory or socket is the core's ``E_FILE_TYPE``; a missing file is ``None``),
 atomic replaces (temp file, fsync, rename, fsync of the directory), ``.corrupt-`` copies that
 never overwrite and never stay half-written, whole writes. System calls only, each through the

@@ -1,4 +1,4 @@
-"""Documents on files (ARCHITECTURE §5): the one update routine every writer uses (the protocol
+"""Documents on files (docs/locking.md): the one update routine every writer uses (the protocol
 helpers generated in ``statecore._generated`` and :func:`statecore.update_document`): under the
 lock of the file, its bytes and the change cross into the core once (one parse, one validation,
 one serialization), then a ``.corrupt-`` copy of unparseable old bytes is kept and the new text

@@ -1,4 +1,4 @@
-"""Append-only JSONL logs (ARCHITECTURE §5): :func:`append_line` writes one record under the lock
+"""Append-only JSONL logs (docs/locking.md): :func:`append_line` writes one record under the lock
 (one O_APPEND ``write()`` ending in ``\\n``, fsync), repairing a torn last line first (kept as a
 ``.corrupt-`` copy); :func:`repair_log` does that repair alone; :func:`read_log` drops a torn
 last line with a warning and never writes. The core parses. A log is a regular file: a

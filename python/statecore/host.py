@@ -1,4 +1,4 @@
-"""The Python host layer (ARCHITECTURE §5): locked, atomic file I/O around the pure core, in
+"""The Python host layer (docs/locking.md): locked, atomic file I/O around the pure core, in
 modules: ``statecore._lock`` (the lock protocol of docs/locking.md), ``statecore._atomic``
 (atomic replaces, copies, appends), ``statecore._files`` (documents: one core crossing per
 update), ``statecore._logs`` (JSONL logs), ``statecore._watch`` (watchers). Every rule is the
