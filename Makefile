@@ -36,9 +36,11 @@ docs: setup
 	@echo "docs: target/site/index.html"
 
 # The site builds with every link and anchor found, and every `docs/NAME.md § Section`
-# reference in code, docstrings and READMEs names a page and section that exist.
+# reference in code, docstrings and READMEs names a page and section that exist; the text users
+# read (docs, READMEs, the shipped packages' files) carries no maintainers' notes.
 test-docs: docs
 	$(PY) scripts/check_doc_refs.py
+	$(PY) scripts/check_user_text.py
 
 # Every file generated from the core's operation table is up to date (a stale one fails).
 test-generated:
