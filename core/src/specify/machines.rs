@@ -70,8 +70,8 @@ fn built_gap() -> Result<&'static Machine> {
 }
 
 /// Checks a loop status change on the machine: `Ok(false)` for no change, `E_TRANSITION` at
-/// `at` for a move the seed does not allow (naming the legal ones), `E_ARGUMENT` for an
-/// unknown status.
+/// `at` for a move the seed does not allow (naming the legal ones), `E_ARGUMENT` at `at` for
+/// an unknown status (the one asked for, or the one the document has).
 pub fn loop_move(from: &str, to: &str, at: &str) -> Result<bool> {
     check_move(built_loop()?, "the loop", from, to, at)
 }
@@ -138,6 +138,20 @@ fn check_move(machine: &Machine, what: &str, from: &str, to: &str, at: &str) -> 
             ),
         )
         .with_detail("status", to));
+    }
+    if !states.contains(&from) {
+        return Err(Error::new(
+            Code::Argument,
+            at,
+            format!(
+                "{what} has the status {from:?}, which statecore does not know, so no move \
+                 from it can be checked; statuses: {}; correct the cell by hand or with a raw \
+                 edit (update_index)",
+                states.join(", ")
+            ),
+        )
+        .with_detail("status", from)
+        .with_detail("to", to));
     }
     if from == to {
         return Ok(false);
