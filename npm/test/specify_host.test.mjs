@@ -129,3 +129,37 @@ test("a file where a directory must be is refused", (t) => {
   );
   assert.equal(fs.readFileSync(path.join(dir, "checklists"), "utf8"), "a file\n");
 });
+
+test("the seed's gap rules on a feature directory: a new gap starts pending, deferred is for Minor gaps, a status statecore does not know stops the check", (t) => {
+  const dir = feature(t);
+  const indexMd = specify.indexPath(dir);
+  specify.startSync(dir, { now: NOW });
+  specify.setLoopStatusSync(dir, "spec_writing", null, { now: NOW });
+  specify.setLoopStatusSync(dir, "validating", null, { now: NOW });
+  specify.addGapsSync(dir, [{ priority: "Critical", fr_reference: "FR-001", question: "Which auth?", status: "resolved", stale: 2 }], { now: NOW });
+  assert.ok(fs.readFileSync(indexMd, "utf8").includes("| Critical | G-001 | - | FR-001 | Which auth? | pending | 0 | - |"));
+  const before = fs.readFileSync(indexMd, "utf8");
+  assert.throws(
+    () => specify.setGapStatusSync(dir, "G-001", "deferred", null, { now: NOW }),
+    (e) => e instanceof core.TransitionError && e.path === "/gap_priority_queue/0/status" && e.details.gap === "G-001",
+  );
+  assert.equal(fs.readFileSync(indexMd, "utf8"), before);
+  // A person writes a status statecore does not know: the check never counts it as closed.
+  fs.writeFileSync(indexMd, before.replace("| Which auth? | pending |", "| Which auth? | done |"));
+  const edited = fs.readFileSync(indexMd, "utf8");
+  for (const call of [() => specify.checkTerminationSync(dir), () => specify.endIterationSync(dir, { now: NOW })]) {
+    assert.throws(call, (e) => e.code === "E_ARGUMENT" && e.path === "/gap_priority_queue/0/status" && e.details.status === "done");
+  }
+  assert.equal(fs.readFileSync(indexMd, "utf8"), edited);
+});
+
+for (const bad of ["specs/005-user-auth", "specs/005-user-auth/", "specs/005-user-auth/.", "specs/005-user-auth//"]) {
+  test(`the feature's directory itself is refused as an artifact: ${JSON.stringify(bad)}`, (t) => {
+    const dir = feature(t);
+    assert.throws(
+      () => specify.applyArtifactsSync(dir, [{ operation: "create", path: bad, content: "x" }], "005-user-auth"),
+      (e) => e instanceof core.PathUnsafeError && e.path === "/0/path" && e.details.reason === "empty",
+    );
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+}

@@ -145,3 +145,53 @@ def test_a_file_where_a_directory_must_be_is_refused(tmp_path: Path) -> None:
             directory, [{"operation": "create", "path": "checklists/x.md", "content": "x"}]
         )
     assert (directory / "checklists").read_text() == "a file\n"
+
+
+def test_the_seeds_gap_rules_on_a_feature_directory(tmp_path: Path) -> None:
+    directory = feature(tmp_path)
+    index_md = directory / ".workflow" / "index.md"
+    specify.start(directory, NOW)
+    specify.set_loop_status(directory, "spec_writing", NOW)
+    specify.set_loop_status(directory, "validating", NOW)
+    gap = {"priority": "Critical", "fr_reference": "FR-001", "question": "Which auth?"}
+    specify.add_gaps(directory, [{**gap, "status": "resolved", "stale": 2}], NOW)
+    before = index_md.read_text()
+    assert "| Critical | G-001 | - | FR-001 | Which auth? | pending | 0 | - |" in before
+    with pytest.raises(errors.TransitionError) as raised:
+        specify.set_gap_status(directory, "G-001", "deferred", NOW)
+    assert raised.value.path == "/gap_priority_queue/0/status"
+    assert raised.value.details["gap"] == "G-001"
+    assert index_md.read_text() == before
+    # A person writes a status statecore does not know: the check never counts it as closed.
+    index_md.write_text(before.replace("| Which auth? | pending |", "| Which auth? | done |"))
+    edited = index_md.read_text()
+    with pytest.raises(errors.UsageError) as refused:
+        specify.check_termination(directory)
+    assert (refused.value.code, refused.value.path) == (
+        "E_ARGUMENT",
+        "/gap_priority_queue/0/status",
+    )
+    with pytest.raises(errors.UsageError) as refused:
+        specify.end_iteration(directory, NOW)
+    assert refused.value.details["status"] == "done"
+    assert index_md.read_text() == edited
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "specs/005-user-auth",
+        "specs/005-user-auth/",
+        "specs/005-user-auth/.",
+        "specs/005-user-auth//",
+    ],
+)
+def test_the_feature_directory_itself_is_refused_as_an_artifact(tmp_path: Path, path: str) -> None:
+    directory = feature(tmp_path)
+    with pytest.raises(errors.PathUnsafeError) as raised:
+        specify.apply_artifacts(
+            directory, [{"operation": "create", "path": path, "content": "x"}], "005-user-auth"
+        )
+    assert raised.value.path == "/0/path"
+    assert raised.value.details["reason"] == "empty"
+    assert os.listdir(directory) == []

@@ -114,7 +114,7 @@ impl View {
         View {
             loop_state: section("priority_loop_state"),
             resume: resume_point(index).unwrap_or(Value::Null),
-            termination: check_termination(index).unwrap_or(Value::Null),
+            termination: check_termination(index).unwrap_or_else(|e| refused(&e)),
             queue: list(queue_order(index)),
             next: list(next_clarifications(index)),
             deferred: deferred.count(),
@@ -191,7 +191,7 @@ impl View {
                 field(gap, "status"),
                 field(gap, "stale"),
                 field(gap, "fr_reference"),
-                field(gap, "description")
+                described(gap)
             ));
         }
         for next in &self.next {
@@ -210,8 +210,42 @@ impl View {
     }
 }
 
+/// A termination check the queue refuses (a gap status or priority statecore does not know,
+/// a Critical or Important gap deferred): `{outcome: null, error: {code, path, message}}`.
+fn refused(error: &crate::Error) -> Value {
+    let mut why = Map::new();
+    why.insert("code".into(), Value::from(error.code.as_str()));
+    why.insert("path".into(), Value::from(error.path.as_str()));
+    why.insert("message".into(), Value::from(error.message.as_str()));
+    let mut map = Map::new();
+    map.insert("outcome".into(), Value::Null);
+    map.insert("error".into(), Value::Object(why));
+    Value::Object(map)
+}
+
+/// What a gap's row is best described by: its description (a column some index.md files
+/// add), else its question (the seed's column, what `add_gaps` writes), else its CHK source;
+/// `-` when it has none.
+fn described(gap: &Value) -> String {
+    ["description", "question", "chk_source"]
+        .iter()
+        .find_map(|key| match gap.get(key) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(clean(s).into_owned()),
+            _ => None,
+        })
+        .unwrap_or_else(|| "-".to_owned())
+}
+
 /// `termination: continue (blocking: G-001, G-002)`.
 fn termination(check: &Value, style: Style) -> String {
+    if let Some(error) = check.get("error") {
+        let message = error.get("message").and_then(Value::as_str).unwrap_or("-");
+        return format!(
+            "termination: {} ({})\n",
+            style.warning("cannot be checked"),
+            clean(message)
+        );
+    }
     let outcome = check.get("outcome").and_then(Value::as_str).unwrap_or("-");
     let mut parts = Vec::new();
     for (key, label) in [

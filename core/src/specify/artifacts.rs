@@ -96,7 +96,9 @@ pub(crate) fn name_problem(name: &str) -> Option<(&'static str, String)> {
 /// A path as the components below the feature's spec directory: relative, `/`-separated,
 /// no `..` escaping it, no absolute or drive path, no backslash, NUL or control character,
 /// no empty, over-long or reserved name, not in `.workflow` (index.md changes through the
-/// index operations). `specs/<feature_id>/` in front is read as the directory itself.
+/// index operations). `specs/<feature_id>/` in front is read as the directory itself, so a
+/// path that normalises to `specs/<feature_id>` (`specs/<feature_id>/`, `.../.`, `...//`)
+/// names the directory and is refused like the empty path.
 pub fn check_path(path: &str, feature_id: Option<&str>, at: &str) -> Result<Vec<String>> {
     let refuse = |reason: &str, why: &str| Err(unsafe_path(at, path, reason, why));
     if let Some((reason, why)) = lexical_problem(path) {
@@ -120,7 +122,7 @@ pub fn check_path(path: &str, feature_id: Option<&str>, at: &str) -> Result<Vec<
         }
     }
     if let Some(feature) = feature_id {
-        if parts.len() > 2
+        if parts.len() >= 2
             && parts.first().map(String::as_str) == Some("specs")
             && parts.get(1).map(String::as_str) == Some(feature)
         {

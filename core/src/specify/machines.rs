@@ -70,8 +70,8 @@ fn built_gap() -> Result<&'static Machine> {
 }
 
 /// Checks a loop status change on the machine: `Ok(false)` for no change, `E_TRANSITION` at
-/// `at` for a move the seed does not allow (naming the legal ones), `E_ARGUMENT` for an
-/// unknown status.
+/// `at` for a move the seed does not allow (naming the legal ones), `E_ARGUMENT` at `at` for
+/// an unknown status (the one asked for, or the one the document has).
 pub fn loop_move(from: &str, to: &str, at: &str) -> Result<bool> {
     check_move(built_loop()?, "the loop", from, to, at)
 }
@@ -79,6 +79,51 @@ pub fn loop_move(from: &str, to: &str, at: &str) -> Result<bool> {
 /// Checks a gap status change on the machine (as [`loop_move`]).
 pub fn gap_move(gap: &str, from: &str, to: &str, at: &str) -> Result<bool> {
     check_move(built_gap()?, &format!("gap {gap}"), from, to, at)
+}
+
+/// Checks a gap's status change on the machine and against its priority: `deferred` is a
+/// Minor gap's status only (seed: "Minor gap, deferred to later"), so deferring a Critical or
+/// Important gap (or one without a priority) is `E_TRANSITION` at `at`, even when it is
+/// deferred already.
+pub fn gap_change(
+    gap: &str,
+    priority: Option<&str>,
+    from: &str,
+    to: &str,
+    at: &str,
+) -> Result<bool> {
+    let moved = gap_move(gap, from, to, at)?;
+    if to == "deferred" && priority != Some("Minor") {
+        return Err(not_deferrable(gap, priority, from, at));
+    }
+    Ok(moved)
+}
+
+/// `E_TRANSITION` at `at`: a gap of `priority` (not Minor) cannot be `deferred`.
+pub fn not_deferrable(gap: &str, priority: Option<&str>, from: &str, at: &str) -> Error {
+    let mut allowed: Vec<Value> = Vec::new();
+    if let Ok(events) = built_gap().and_then(|m| m.events(from, &Value::Null)) {
+        for event in events.iter().filter(|e| e.to != "deferred") {
+            let to = Value::from(event.to.as_str());
+            if !allowed.contains(&to) {
+                allowed.push(to);
+            }
+        }
+    }
+    let what = priority.map_or_else(|| "without a priority".to_owned(), str::to_owned);
+    Error::new(
+        Code::Transition,
+        at,
+        format!(
+            "gap {gap} is {what} and cannot be deferred: only a Minor gap is deferred; \
+             resolve it, ask it again (pending) or accept it as known_gap"
+        ),
+    )
+    .with_detail("gap", gap)
+    .with_detail("priority", priority.map_or(Value::Null, Value::from))
+    .with_detail("state", from)
+    .with_detail("to", "deferred")
+    .with_detail("allowed", Value::Array(allowed))
 }
 
 fn check_move(machine: &Machine, what: &str, from: &str, to: &str, at: &str) -> Result<bool> {
@@ -93,6 +138,20 @@ fn check_move(machine: &Machine, what: &str, from: &str, to: &str, at: &str) -> 
             ),
         )
         .with_detail("status", to));
+    }
+    if !states.contains(&from) {
+        return Err(Error::new(
+            Code::Argument,
+            at,
+            format!(
+                "{what} has the status {from:?}, which statecore does not know, so no move \
+                 from it can be checked; statuses: {}; correct the cell by hand or with a raw \
+                 edit (update_index)",
+                states.join(", ")
+            ),
+        )
+        .with_detail("status", from)
+        .with_detail("to", to));
     }
     if from == to {
         return Ok(false);

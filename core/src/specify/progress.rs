@@ -4,7 +4,7 @@
 
 use super::edit::{self, index_map, loop_status, now_text, object_mut, rows, text};
 use super::machines::loop_move;
-use super::queue::{blocking, open, recount, stale};
+use super::queue::{blocking, countable, open, recount, stale};
 use super::validate::{MAX_ITERATIONS, STALE_LIMIT};
 use crate::error::Result;
 use crate::shape::check::present;
@@ -104,13 +104,15 @@ fn progressed(map: &Map, iteration: u64) -> bool {
     })
 }
 
-/// The termination check, in the seed's order: no open Critical or Important gap →
+/// The termination check, in the seed's order (a queue it cannot count, see [`countable`],
+/// is `E_ARGUMENT`): no open Critical or Important gap →
 /// `success`; the last iteration → `max_iterations`; stale gaps → `stale` (the user retries,
 /// accepts them as `known_gap`, or edits them); an iteration without progress →
 /// `no_progress` (the user decides); else `continue`. `{outcome, reason, blocking,
 /// stale_gaps, warning_gaps}`.
 pub fn check_termination(index: &Value) -> Result<Value> {
     let map = edit::index_map(index.clone())?;
+    countable(&map)?;
     Ok(termination(&map, progressed(&map, edit::iteration(&map))))
 }
 
@@ -145,7 +147,8 @@ fn termination(map: &Map, progress: bool) -> Value {
     Value::Object(out)
 }
 
-/// Ends an iteration after its validation: every open Critical or Important gap gains a
+/// Ends an iteration after its validation (a queue the check cannot count, see
+/// [`countable`], is `E_ARGUMENT` and nothing changes): every open Critical or Important gap gains a
 /// stale count (up to 3), the loop's stale count grows when no gap was resolved, deferred
 /// or accepted in the iteration (else it goes back to 0); then the termination check.
 /// `success` completes the loop, `max_iterations` terminates it; `stale`, `no_progress` and
@@ -153,6 +156,7 @@ fn termination(map: &Map, progress: bool) -> Value {
 pub fn end_iteration(index: Value, now: &Value) -> Result<Value> {
     let now = now_text(now)?;
     let mut map = index_map(index)?;
+    countable(&map)?;
     let iteration = edit::iteration(&map);
     let progress = progressed(&map, iteration);
     if let Some(Value::Array(gaps)) = map.get_mut("gap_priority_queue") {

@@ -4,7 +4,7 @@
 //! `C{iteration}.{n}`).
 
 use super::edit::{self, argument, history, index_map, list_mut, now_text, rows, text};
-use super::machines::{gap_move, loop_move};
+use super::machines::{gap_change, gap_move, loop_move};
 use crate::error::Result;
 use crate::shape::check::present;
 use crate::{Map, Value};
@@ -49,6 +49,63 @@ pub fn open(gap: &Map) -> bool {
     matches!(text(gap, "status"), Some("pending" | "clarifying") | None)
 }
 
+/// Refuses a queue the termination checks cannot count (docs/specify.md § The loop): a gap
+/// whose status or priority statecore does not know (a status it does not know never counts
+/// as closed, a priority it does not know never as not blocking), or a Critical or Important
+/// gap `deferred` (deferred is for Minor gaps). `E_ARGUMENT` at the cell, with the gap's id
+/// and the values allowed; a gap without a status is pending.
+pub fn countable(map: &Map) -> Result<()> {
+    use super::layout::{GAP_STATUSES, PRIORITIES};
+    let Some(Value::Array(gaps)) = present(map, "gap_priority_queue") else {
+        return Ok(());
+    };
+    for (i, gap) in gaps.iter().enumerate() {
+        let Some(gap) = gap.as_object() else {
+            continue;
+        };
+        let id = text(gap, "id").unwrap_or("(no id)");
+        let refuse = |field: &str, value: &Value, why: String| {
+            argument(&format!("/gap_priority_queue/{i}/{field}"), &why)
+                .with_detail("gap", id)
+                .with_detail(field, value.clone())
+        };
+        for (field, known) in [("status", GAP_STATUSES), ("priority", PRIORITIES)] {
+            let Some(value) = present(gap, field) else {
+                continue;
+            };
+            if !value.as_str().is_some_and(|v| known.contains(&v)) {
+                let shown = crate::json::serialize_compact(value);
+                return Err(refuse(
+                    field,
+                    value,
+                    format!(
+                        "gap {id} has the {field} {shown}, which statecore does not know, so \
+                         the loop cannot say whether it blocks; use one of {} \
+                         (statecore validate lists every problem)",
+                        known.join(", ")
+                    ),
+                )
+                .with_detail("allowed", known.to_vec()));
+            }
+        }
+        let priority = text(gap, "priority");
+        if text(gap, "status") == Some("deferred") && priority != Some("Minor") {
+            let what = priority.unwrap_or("without a priority");
+            return Err(refuse(
+                "status",
+                &Value::from("deferred"),
+                format!(
+                    "gap {id} is {what} and deferred: only a Minor gap is deferred, so the loop \
+                     cannot end while it is unanswered; resolve it, ask it again (pending) or \
+                     accept it as known_gap"
+                ),
+            )
+            .with_detail("priority", priority.map_or(Value::Null, Value::from)));
+        }
+    }
+    Ok(())
+}
+
 /// A gap's stale count.
 pub fn stale(gap: &Map) -> u64 {
     present(gap, "stale").and_then(Value::as_u64).unwrap_or(0)
@@ -64,8 +121,9 @@ pub fn recount(map: &mut Map) {
     }
 }
 
-/// Completes a new gap: its id (the next `G-NNN` when it has none), `pending` (a Minor gap:
-/// `deferred`), stale 0. Returns its id and status.
+/// Completes a new gap as the seed's `add_gap` does: its id (the next `G-NNN` when it has
+/// none), `pending` and stale 0 whatever status and stale count it came with; a Minor gap is
+/// then `deferred` at once. Returns its id and status.
 pub fn complete_new(map: &Map, gap: &mut Map, at: &str) -> Result<(String, String)> {
     let id = match present(gap, "id") {
         Some(Value::String(id)) => id.to_string(),
@@ -77,24 +135,16 @@ pub fn complete_new(map: &Map, gap: &mut Map, at: &str) -> Result<(String, Strin
         }
         None => next_id(map),
     };
-    let minor = text(gap, "priority") == Some("Minor");
-    let status = match text(gap, "status") {
-        Some(status) => status.to_owned(),
-        None if minor => "deferred".to_owned(),
-        None => "pending".to_owned(),
+    let status = match text(gap, "priority") {
+        Some("Minor") => "deferred",
+        _ => "pending",
     };
-    let status = if minor && status == "pending" {
-        "deferred".to_owned()
-    } else {
-        status
-    };
-    gap_move(&id, "pending", &status, &format!("{at}/status"))?;
+    gap.shift_remove("status");
+    gap.shift_remove("stale");
     gap.insert("id".into(), Value::from(id.as_str()));
-    gap.insert("status".into(), Value::from(status.as_str()));
-    if present(gap, "stale").is_none() {
-        gap.insert("stale".into(), Value::from(0u64));
-    }
-    Ok((id, status))
+    gap.insert("status".into(), Value::from(status));
+    gap.insert("stale".into(), Value::from(0u64));
+    Ok((id, status.to_owned()))
 }
 
 /// Adds gaps found by validation: each gets its id, status and stale count, and a `created`
@@ -176,7 +226,7 @@ pub fn set_gap_status(
         .and_then(Value::as_object_mut)
         .ok_or_else(|| argument(&path, "a gap is an object"))?;
     let from = text(gap, "status").unwrap_or("pending").to_owned();
-    if !gap_move(gap_id, &from, status, &path)? {
+    if !gap_change(gap_id, text(gap, "priority"), &from, status, &path)? {
         return Ok(Value::Object(map));
     }
     gap.insert("status".into(), Value::from(status));

@@ -2,8 +2,8 @@
 //! updates): an agent's `state_updates` merged into the index, section by section.
 
 use super::cells::key_of;
-use super::edit::{self, argument, index_map, list_mut, loop_status, now_text, object_mut};
-use super::machines::{gap_move, loop_move};
+use super::edit::{self, argument, index_map, list_mut, loop_status, now_text, object_mut, text};
+use super::machines::{gap_move, loop_move, not_deferrable};
 use super::queue::{complete_new, find, recount};
 use crate::error::{child_path, Result};
 use crate::shape::check::present;
@@ -90,15 +90,24 @@ fn gaps(map: &mut Map, value: &Value, at: &str) -> Result<()> {
                     .get_mut(pos)
                     .and_then(Value::as_object_mut)
                     .ok_or_else(|| argument(&here, "a gap is an object"))?;
-                if let Some(status) = present(fields, "status").and_then(Value::as_str) {
-                    let from = gap
-                        .get("status")
-                        .and_then(Value::as_str)
-                        .unwrap_or("pending");
-                    gap_move(id, from, status, &child_path(&here, "status"))?;
+                let from = text(gap, "status").unwrap_or("pending").to_owned();
+                let changed = present(fields, "status").and_then(Value::as_str);
+                if let Some(status) = changed {
+                    gap_move(id, &from, status, &child_path(&here, "status"))?;
                 }
                 for (key, value) in fields.iter() {
                     gap.insert(key.clone(), value.clone());
+                }
+                let priority = text(gap, "priority");
+                let touched = changed.is_some() || present(fields, "priority").is_some();
+                if touched && text(gap, "status") == Some("deferred") && priority != Some("Minor") {
+                    let field = if changed.is_some() {
+                        "status"
+                    } else {
+                        "priority"
+                    };
+                    let at = child_path(&here, field);
+                    return Err(not_deferrable(id, priority, &from, &at));
                 }
             }
             None => {

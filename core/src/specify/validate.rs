@@ -14,7 +14,7 @@ pub const STALE_LIMIT: u64 = 3;
 
 /// Validates index.md's document: types and enums, the iteration within 1..10 (0 before the
 /// loop starts), stale counts within 0..3, gap ids present and unique, history rows about
-/// gaps the queue has, timestamps ISO 8601.
+/// gaps the queue has, timestamps ISO 8601, `deferred` only for Minor gaps.
 pub fn validate_index(doc: &Value) -> Report {
     let mut report = Report::default();
     let Some(map) = walk(&mut report, doc, &shapes::INDEX, "") else {
@@ -26,6 +26,22 @@ pub fn validate_index(doc: &Value) -> Report {
     let gaps = rows(map, "gap_priority_queue");
     let ids = gap_ids(&mut report, &gaps);
     deferred(&mut report, map, &gaps);
+    for (i, gap) in &gaps {
+        let field = |key: &str| present(gap, key).and_then(Value::as_str);
+        if let (Some(p @ ("Critical" | "Important")), Some("deferred")) =
+            (field("priority"), field("status"))
+        {
+            let id = field("id").unwrap_or("a gap");
+            report.error(
+                "E_DEFERRED_PRIORITY",
+                format!("/gap_priority_queue/{i}/status"),
+                format!(
+                    "{id} is {p} and deferred: only a Minor gap is deferred; resolve it, ask \
+                     it again (pending) or accept it as known_gap"
+                ),
+            );
+        }
+    }
     for (i, entry) in rows(map, "gap_resolution_history") {
         let gap = present(entry, "gap_id").and_then(Value::as_str);
         if let Some(gap) = gap.filter(|g| !ids.contains(g)) {

@@ -85,6 +85,38 @@ async function main() {
       for (const worker of ["researcher", "writer", "tester"]) includes(hive, worker, "hive");
       includes(await text("specify"), "What does a failed login show?", "specify");
     });
+    await check("specify: an ID cell (gap, CHK, FR) never breaks inside its token, even in a narrow window", async () => {
+      const panel = page.locator("[data-testid='specify-gaps']").first();
+      try {
+        for (const width of [1400, 900, 640]) {
+          await page.setViewportSize({ width, height: 1000 });
+          await panel.waitFor({ timeout: OUTCOME_MS });
+          const broken = await page.evaluate(() => {
+            const found = [];
+            const table = document.querySelector("[data-testid='specify-gaps'] table");
+            for (const row of table ? table.tBodies[0].rows : []) {
+              for (const cell of [...row.cells].slice(1, 4)) {
+                const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                  for (const token of node.data.matchAll(/[A-Z]+-?\d+(\.\d+)?/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, token.index);
+                    range.setEnd(node, token.index + token[0].length);
+                    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                    if (lines.size > 1) found.push(token[0]);
+                  }
+                }
+              }
+            }
+            return found;
+          });
+          if (broken.length) throw new Error(`at ${width} px, IDs broken across lines: ${broken.join(", ")}`);
+          if (width === 640) await panel.screenshot({ path: join(SHOTS, "specify-narrow.png") });
+        }
+      } finally {
+        await page.setViewportSize({ width: 1400, height: 1000 });
+      }
+    });
     await check("every file valid in the Files panel", async () => {
       const invalid = await page.locator("[data-file][data-verdict='invalid']").count();
       const all = await page.locator("[data-file]").count();

@@ -18,6 +18,16 @@ const LOOP_FIELDS = [
 /** `n / max` when a maximum is given. */
 const outOf = (n, max) => (max === null || max === undefined ? short(n) : `${short(n)} / ${short(max)}`);
 
+/**
+ * An ID cell's text (`G-001`, `CHK001, CHK015`, `FR-003`): each token kept on one line (the
+ * table's cells may break anywhere, which would split `G-001` into `G-0` and `01` in a narrow
+ * panel); a line breaks only between tokens.
+ */
+const ids = (text) =>
+  String(text)
+    .split(/(\s+)/)
+    .map((part) => (part === "" || /^\s+$/.test(part) ? part : html`<span class="nowrap">${part}</span>`));
+
 /** A specify feature's panel. */
 export function SpecifyPanel({ store, panel }) {
   const file = fileOf(panel, "specify.index");
@@ -54,9 +64,9 @@ export function SpecifyPanel({ store, panel }) {
               <tbody>
                 ${gaps.map((g) => html`<tr data-gap-id=${short(g.id, 40)}>
                   <td><${Pill} status=${g.priority} /></td>
-                  <td class="mono">${short(g.id, 40)}${asked.has(g.id) ? html` <span class="pill st-run" title="asked next">${asked.get(g.id)}</span>` : null}</td>
-                  <td class="mono">${short(g.chk_source ?? "", 20)}</td>
-                  <td class="mono">${short(g.fr_reference ?? "", 20)}</td>
+                  <td class="mono">${ids(short(g.id, 40))}${asked.has(g.id) ? html` <span class="pill st-run" title="asked next">${asked.get(g.id)}</span>` : null}</td>
+                  <td class="mono">${ids(short(g.chk_source ?? "", 20))}</td>
+                  <td class="mono">${ids(short(g.fr_reference ?? "", 20))}</td>
                   <td>${short(g.question ?? "", 240)}</td>
                   <td><${Pill} status=${g.status} /></td>
                   <td>${g.stale ?? ""}</td>
