@@ -221,3 +221,45 @@ proptest! {
         prop_assert_eq!(&replay.finish().unwrap()["state"], state);
     }
 }
+
+/// A log replayed in parts (`replay_part`, each part's carry through JSON text, as the hosts
+/// page a log) finds an id reused with another body across a part's end, and a retried
+/// append of the same body, as the whole replay does.
+#[test]
+fn event_ids_are_remembered_across_parts() {
+    use statecore::hive::{replay_part, ReplayStep};
+    let lines = [
+        r#"{"timestamp":"2026-11-24T10:00:00Z","type":"session_created","agent":"queen-orchestrator","details":"start"}"#,
+        r#"{"timestamp":"2026-11-24T10:00:05Z","type":"worker_spawned","agent":"backend-worker","details":"go","id":"a"}"#,
+        r#"{"id":"a","details":"go","agent":"backend-worker","type":"worker_spawned","timestamp":"2026-11-24T10:00:05Z"}"#,
+        r#"{"timestamp":"2026-11-24T10:00:09Z","type":"analysis_started","agent":"backend-worker","details":"x","id":"a"}"#,
+    ];
+    let mut carry: Option<Value> = None;
+    let mut done = None;
+    for (i, line) in lines.iter().enumerate() {
+        let part = format!("{line}\n");
+        let last = i == lines.len() - 1;
+        match replay_part(carry.as_ref(), "s1", part.as_bytes(), last).unwrap() {
+            ReplayStep::Going(value) => {
+                let text = json::serialize_compact(&value);
+                carry = Some(json::parse(text.as_bytes()).unwrap());
+            }
+            ReplayStep::Done(value) => done = Some(value),
+        }
+    }
+    let done = done.unwrap();
+    let whole = recover_state(format!("{}\n", lines.join("\n")).as_bytes(), "s1", true).unwrap();
+    assert_eq!(done, whole);
+    assert_eq!(done["duplicates"].as_u64(), Some(1));
+    let skipped = done["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(skipped[0]["line"].as_u64(), Some(4));
+    assert_eq!(skipped[0]["code"].as_str(), Some("E_LOG_CORRUPT"));
+    assert!(
+        skipped[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("of line 2"),
+        "{done:?}"
+    );
+}
