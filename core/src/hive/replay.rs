@@ -36,6 +36,15 @@ impl Window {
                 .any(|(h, l)| *h == hash && l.as_slice() == line)
     }
 
+    /// The bytes of a recent line hashed `hash`, if the window holds it.
+    fn find(&self, hash: u64) -> Option<&[u8]> {
+        if !self.hashes.contains_key(&hash) {
+            return None;
+        }
+        let mut found = self.lines.iter().filter(|(h, _)| *h == hash);
+        found.next().map(|(_, l)| l.as_slice())
+    }
+
     fn remember(&mut self, hash: u64, line: &[u8]) {
         let mut buffer = Vec::new();
         if self.lines.len() >= DUPLICATE_WINDOW {
@@ -262,7 +271,7 @@ impl Replay {
             self.duplicates = self.duplicates.saturating_add(1);
             return Ok(());
         }
-        match self.apply(line) {
+        match self.apply(line, hash) {
             Ok(Seen::New) => {
                 self.window.remember(hash, line);
                 self.applied = self.applied.saturating_add(1);
@@ -293,7 +302,7 @@ impl Replay {
     }
 
     /// Parses and applies one line ([`Seen::Again`]: its id and body were applied already).
-    fn apply(&mut self, line: &[u8]) -> Result<Seen> {
+    fn apply(&mut self, line: &[u8], hash: u64) -> Result<Seen> {
         let value = json::parse(line).map_err(|e| {
             Error::new(
                 Code::LogCorrupt,
@@ -319,7 +328,8 @@ impl Replay {
                 "it is not an event: an EVENTS.jsonl line is a JSON object",
             ));
         };
-        if self.ids.check(&event)? == Seen::Again {
+        let window = &self.window;
+        if self.ids.check(&event, |h| window.find(h))? == Seen::Again {
             return Ok(Seen::Again);
         }
         let state = self.state.take();
@@ -354,7 +364,7 @@ impl Replay {
                 latest.push_str(time);
             }
         }
-        self.ids.remember(&event, self.line, line);
+        self.ids.remember(&event, self.line, hash);
         Ok(Seen::New)
     }
 }
