@@ -284,16 +284,43 @@ fn a_worker_lifecycle_moves_the_lists_and_counts_its_events() {
         get("/queen_decisions/worker_selection_rationale"),
         Value::from("two")
     );
-    // A completed worker neither beats nor fails; an unknown one is named.
+    // A completed worker neither beats, fails nor is spawned again; an unknown one is named.
     let e = hive::heartbeat(s.clone(), "alpha", &at(10)).unwrap_err();
     assert!(e.message.contains("completed, not active"), "{e:?}");
     let e = hive::fail_worker(s.clone(), "alpha", &"x".into(), &at(10), None).unwrap_err();
     assert!(e.message.contains("completed already"), "{e:?}");
-    let e = hive::spawn_worker(s, "delta", &at(10)).unwrap_err();
+    let e = hive::spawn_worker(s.clone(), "alpha", &at(10)).unwrap_err();
+    assert!(e.message.contains("completed already"), "{e:?}");
+    let e = hive::heartbeat(s.clone(), "delta", &at(10)).unwrap_err();
     assert_eq!(
         (e.code.as_str(), e.path.as_str()),
         ("E_ARGUMENT", "/worker_states/delta")
     );
+    // A worker no plan announced is planned and spawned by its spawn (the original's log).
+    let s = state(hive::spawn_worker(s, "delta", &at(10)));
+    assert_eq!(
+        get_in(&s, "/coordination_status/workers_planned"),
+        json(r#"["alpha", "beta", "delta"]"#)
+    );
+    assert_eq!(
+        get_in(&s, "/worker_states/delta/status"),
+        Value::from("active")
+    );
+    // A failed worker spawned again is respawned: active, out of the failed list.
+    let s = state(hive::spawn_worker(s, "beta", &at(11)));
+    assert_eq!(
+        get_in(&s, "/coordination_status/workers_failed"),
+        json("[]")
+    );
+    assert_eq!(
+        get_in(&s, "/coordination_status/workers_active"),
+        json(r#"["delta", "beta"]"#)
+    );
+    assert!(s.pointer("/worker_states/beta/error").is_none());
+}
+
+fn get_in(s: &Value, p: &str) -> Value {
+    s.pointer(p).unwrap().clone()
 }
 
 proptest! {

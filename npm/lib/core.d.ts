@@ -2783,7 +2783,7 @@ export declare const hive: {
   planWorkers(state: HiveState, workers: HiveWorkerPlan[], rationale?: string | null, now?: Now | null): HiveStep;
   /** The queen tries to spawn a planned worker: status `spawning`, its `spawn_attempts` count up by one. Event `spawn_attempted`. */
   recordSpawnAttempt(state: HiveState, worker: string, now?: Now | null): HiveStep;
-  /** A planned worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. Event `worker_spawned` by the worker. */
+  /** A worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. A worker no plan announced is planned first; an active one is spawned again (its stamps only); a failed one is respawned; a completed one is refused. Event `worker_spawned` by the worker. */
   spawnWorker(state: HiveState, worker: string, now?: Now | null): HiveStep;
   /** An active worker is alive: its `last_heartbeat`. Event `worker_heartbeat` by the worker. */
   heartbeat(state: HiveState, worker: string, now?: Now | null): HiveStep;
@@ -2791,7 +2791,7 @@ export declare const hive: {
   recordProgress(state: HiveState, worker: string, progress: HiveWorkerProgress, now?: Now | null): HiveStep;
   /** An active worker finished with its `outputs` (merged into its outputs; one must hold something) and optional `metrics`: status `completed`, moved from active to completed, `completion_logged`, its time worked. Event `worker_completed`. */
   completeWorker(state: HiveState, worker: string, outputs: HiveWorkerOutputs, metrics?: HiveWorkerMetrics | null, now?: Now | null): HiveStep;
-  /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). */
+  /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed (a worker failed already keeps its first error; a completed one is refused). Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). */
   failWorker(state: HiveState, worker: string, error: string | HiveWorkerError, now?: Now | null, agent?: string | null): HiveStep;
   /** Rebuilds a session's state from its `EVENTS.jsonl` bytes: every line applied in file order, a repeated line once, a torn last line dropped and reported; a bad line stops it with its line number unless `skip_bad_lines`. */
   recoverState(log: Bytes, sessionId: string, options?: HiveRecoverOptions | null): HiveRecovered;
@@ -2978,7 +2978,7 @@ export interface DocumentMethods {
     planWorkers(workers: HiveWorkerPlan[], rationale?: string | null, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
     /** The queen tries to spawn a planned worker: status `spawning`, its `spawn_attempts` count up by one. Event `spawn_attempted`. */
     recordSpawnAttempt(worker: string, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
-    /** A planned worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. Event `worker_spawned` by the worker. */
+    /** A worker started: status `active`, `spawned_at`, listed as spawned and active, `startup_logged`. A worker no plan announced is planned first; an active one is spawned again (its stamps only); a failed one is respawned; a completed one is refused. Event `worker_spawned` by the worker. */
     spawnWorker(worker: string, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
     /** An active worker is alive: its `last_heartbeat`. Event `worker_heartbeat` by the worker. */
     heartbeat(worker: string, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
@@ -2986,7 +2986,7 @@ export interface DocumentMethods {
     recordProgress(worker: string, progress: HiveWorkerProgress, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
     /** An active worker finished with its `outputs` (merged into its outputs; one must hold something) and optional `metrics`: status `completed`, moved from active to completed, `completion_logged`, its time worked. Event `worker_completed`. */
     completeWorker(worker: string, outputs: HiveWorkerOutputs, metrics?: HiveWorkerMetrics | null, now?: Now | null): DocumentChange & { result: Omit<HiveStep, "state"> };
-    /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). */
+    /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed (a worker failed already keeps its first error; a completed one is refused). Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). */
     failWorker(worker: string, error: string | HiveWorkerError, now?: Now | null, agent?: string | null): DocumentChange & { result: Omit<HiveStep, "state"> };
   };
   "hive.worker": {

@@ -145,3 +145,30 @@ test("a plain document write of STATE.json is refused: the log would fall behind
   const host = require("../lib/host.cjs");
   assert.throws(() => host.updateDocumentSync(state, "hive.state", { task: "x" }), (e) => e.code === "E_ARGUMENT");
 });
+
+test("a session whose only file is a log the original template wrote is rebuilt from it, and steps go on", async (t) => {
+  const dir = path.join(tempDir(t), "s1");
+  fs.mkdirSync(dir);
+  // The original's log_event: details as text, no plan line, the worker named by its agent; the
+  // queen's and the worker's own worker_spawned; a retried append with an id.
+  const lines = [
+    { timestamp: at(0), type: "session_created", agent: "queen-orchestrator", details: "Session initialized" },
+    { timestamp: at(1), type: "worker_spawned", agent: "backend-worker", details: "{'note': 'spawned'}" },
+    { timestamp: at(1), type: "worker_spawned", agent: "backend-worker", details: "starting", id: "e-3" },
+    { id: "e-3", details: "starting", agent: "backend-worker", type: "worker_spawned", timestamp: at(1) },
+    { timestamp: at(2), type: "worker_failed", agent: "backend-worker", details: "timed out", status: "failed" },
+    { timestamp: at(3), type: "worker_spawned", agent: "backend-worker", details: "retry" },
+  ];
+  fs.writeFileSync(path.join(dir, "EVENTS.jsonl"), lines.map((l) => JSON.stringify(l) + "\n").join(""));
+  const read = hive.readStateSync(dir);
+  assert.equal(read.recovered.events, 5);
+  assert.equal(read.recovered.duplicates, 1);
+  const worker = read.document.worker_states["backend-worker"];
+  assert.equal(worker.status, "active");
+  assert.equal(worker.spawned_at, at(3));
+  assert.deepEqual(read.document.coordination_status.workers_failed, []);
+  await hive.completeWorker(dir, "backend-worker", { notes: "notes/backend.md" }, null, { now: at(4) });
+  const state = JSON.parse(fs.readFileSync(path.join(dir, "STATE.json"), "utf8"));
+  assert.equal(state.worker_states["backend-worker"].status, "completed");
+  assert.deepEqual(state, recovered(path.join(dir, "EVENTS.jsonl")));
+});

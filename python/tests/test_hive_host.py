@@ -164,3 +164,65 @@ def test_check_sessions_gives_each_session_s_health_or_why_it_cannot_be_read(
 def test_a_plain_document_write_of_the_state_is_refused(session: Any) -> None:
     with pytest.raises(statecore.UsageError):
         statecore.update_document(session["state"], "hive.state", {"task": "x"})
+
+
+def test_a_session_whose_only_file_is_a_log_the_original_wrote_is_rebuilt(tmp_path: Path) -> None:
+    directory = tmp_path / "s1"
+    directory.mkdir()
+    # The original's log_event: details as text, no plan line, the worker named by its agent;
+    # the queen's and the worker's own worker_spawned; a retried append with an id.
+    lines: list[dict[str, Any]] = [
+        {
+            "timestamp": at(0),
+            "type": "session_created",
+            "agent": "queen-orchestrator",
+            "details": "Session initialized",
+        },
+        {
+            "timestamp": at(1),
+            "type": "worker_spawned",
+            "agent": "backend-worker",
+            "details": "{'note': 'spawned'}",
+        },
+        {
+            "timestamp": at(1),
+            "type": "worker_spawned",
+            "agent": "backend-worker",
+            "details": "starting",
+            "id": "e-3",
+        },
+        {
+            "id": "e-3",
+            "details": "starting",
+            "agent": "backend-worker",
+            "type": "worker_spawned",
+            "timestamp": at(1),
+        },
+        {
+            "timestamp": at(2),
+            "type": "worker_failed",
+            "agent": "backend-worker",
+            "details": "timed out",
+            "status": "failed",
+        },
+        {
+            "timestamp": at(3),
+            "type": "worker_spawned",
+            "agent": "backend-worker",
+            "details": "retry",
+        },
+    ]
+    log = directory / "EVENTS.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    read = hive.read_state(directory)
+    assert read["recovered"] is not None
+    assert read["recovered"]["events"] == 5
+    assert read["recovered"]["duplicates"] == 1
+    worker = read["document"]["worker_states"]["backend-worker"]
+    assert worker["status"] == "active"
+    assert worker["spawned_at"] == at(3)
+    assert read["document"]["coordination_status"]["workers_failed"] == []
+    hive.complete_worker(directory, "backend-worker", {"notes": "notes/backend.md"}, None, at(4))
+    state = json.loads((directory / "STATE.json").read_text())
+    assert state["worker_states"]["backend-worker"]["status"] == "completed"
+    assert state == recovered(log)

@@ -7,6 +7,8 @@
 
 mod fold;
 mod health;
+mod ids;
+mod lines;
 pub mod op_shapes;
 mod phases;
 mod replay;

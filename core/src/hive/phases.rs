@@ -1,6 +1,7 @@
 //! A session's phases as a machine on the core engine (seed 003, "Phase Progression"):
 //! initializing → planning → spawning → executing → synthesizing → complete, one at a time,
-//! and `failed` from any phase that is not final. A phase change stamps its
+//! and `failed` from any phase, `complete` included (the seed: "Can transition to "failed"
+//! from any phase"); `failed` is final. A phase change stamps its
 //! `timestamps.phase_transitions` time and sets both phase fields (docs/hive.md § Phases).
 
 use crate::error::{Code, Error, Result};
@@ -43,7 +44,7 @@ const MACHINE: &str = r#"{
     {"name": "spawning", "description": "the queen spawns the planned workers"},
     {"name": "executing", "description": "the workers work"},
     {"name": "synthesizing", "description": "the queen synthesizes the workers' outputs"},
-    {"name": "complete", "description": "the session is done", "terminal": true},
+    {"name": "complete", "description": "the session is done"},
     {"name": "failed", "description": "the session failed", "terminal": true}
   ],
   "transitions": [
@@ -52,7 +53,7 @@ const MACHINE: &str = r#"{
     {"from": "spawning", "event": "start_execution", "to": "executing"},
     {"from": "executing", "event": "start_synthesis", "to": "synthesizing"},
     {"from": "synthesizing", "event": "complete", "to": "complete"},
-    {"from": ["initializing", "planning", "spawning", "executing", "synthesizing"],
+    {"from": ["initializing", "planning", "spawning", "executing", "synthesizing", "complete"],
      "event": "fail", "to": "failed"}
   ]
 }"#;
@@ -76,7 +77,8 @@ pub(super) fn current(state: &Map) -> Option<&str> {
 /// Moves the session in `state` to `target` at `now` (RFC 3339): the machine's transition
 /// from the current phase, `status` and `coordination_status.phase` set, the phase's stamp
 /// written. Moving to the current phase changes nothing (false). `E_TRANSITION` for a skip,
-/// a move back, or any move out of `complete` / `failed`, naming the legal ones.
+/// a move back, a move out of `complete` to anything but `failed`, or any move out of
+/// `failed`, naming the legal ones.
 pub(super) fn change(state: &mut Map, target: &str, now: &str) -> Result<bool> {
     let machine = built()?;
     if !PHASES.contains(&target) {

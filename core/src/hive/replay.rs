@@ -4,6 +4,7 @@
 //! line and a window of recent lines, never the file (docs/hive.md § Recovery).
 
 use super::fold::{apply, check_event, Check};
+use super::ids::{Ids, Seen};
 use super::phases::set;
 use super::validate::validate_state;
 use crate::error::{Code, Error, Result};
@@ -33,6 +34,15 @@ impl Window {
                 .lines
                 .iter()
                 .any(|(h, l)| *h == hash && l.as_slice() == line)
+    }
+
+    /// The bytes of a recent line hashed `hash`, if the window holds it.
+    fn find(&self, hash: u64) -> Option<&[u8]> {
+        if !self.hashes.contains_key(&hash) {
+            return None;
+        }
+        let mut found = self.lines.iter().filter(|(h, _)| *h == hash);
+        found.next().map(|(_, l)| l.as_slice())
     }
 
     fn remember(&mut self, hash: u64, line: &[u8]) {
@@ -67,6 +77,7 @@ pub struct Replay {
     offset: u64,
     line: u64,
     window: Window,
+    ids: Ids,
     applied: u64,
     duplicates: u64,
     out_of_order: u64,
@@ -108,6 +119,7 @@ impl Replay {
             offset,
             line: 0,
             window: Window::default(),
+            ids: Ids::default(),
             applied: 0,
             duplicates: 0,
             out_of_order: 0,
@@ -259,10 +271,14 @@ impl Replay {
             self.duplicates = self.duplicates.saturating_add(1);
             return Ok(());
         }
-        match self.apply(line) {
-            Ok(()) => {
+        match self.apply(line, hash) {
+            Ok(Seen::New) => {
                 self.window.remember(hash, line);
                 self.applied = self.applied.saturating_add(1);
+                Ok(())
+            }
+            Ok(Seen::Again) => {
+                self.duplicates = self.duplicates.saturating_add(1);
                 Ok(())
             }
             Err(error) => {
@@ -285,8 +301,8 @@ impl Replay {
         }
     }
 
-    /// Parses and applies one line.
-    fn apply(&mut self, line: &[u8]) -> Result<()> {
+    /// Parses and applies one line ([`Seen::Again`]: its id and body were applied already).
+    fn apply(&mut self, line: &[u8], hash: u64) -> Result<Seen> {
         let value = json::parse(line).map_err(|e| {
             Error::new(
                 Code::LogCorrupt,
@@ -312,6 +328,10 @@ impl Replay {
                 "it is not an event: an EVENTS.jsonl line is a JSON object",
             ));
         };
+        let window = &self.window;
+        if self.ids.check(&event, |h| window.find(h))? == Seen::Again {
+            return Ok(Seen::Again);
+        }
         let state = self.state.take();
         // Kept to go on from when a bad line is skipped (without skipping, a bad line ends
         // the replay).
@@ -344,7 +364,8 @@ impl Replay {
                 latest.push_str(time);
             }
         }
-        Ok(())
+        self.ids.remember(&event, self.line, hash);
+        Ok(Seen::New)
     }
 }
 
@@ -439,6 +460,7 @@ impl Replay {
         let window = self.window.lines.iter();
         let lines = window.map(|(_, l)| Value::from(String::from_utf8_lossy(l).as_ref()));
         map.insert("window".into(), Value::Array(lines.collect()));
+        map.insert("ids".into(), self.ids.carry());
         Value::Object(map)
     }
 
@@ -481,6 +503,9 @@ impl Replay {
                 .ok_or_else(|| bad(key))
         };
         replay.skipped = list("skipped")?.clone();
+        if let Some(ids) = carry.get("ids") {
+            replay.ids = Ids::resume(ids).ok_or_else(|| bad("ids"))?;
+        }
         for line in list("window")? {
             let line = line.as_str().ok_or_else(|| bad("window"))?.as_bytes();
             replay

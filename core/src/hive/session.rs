@@ -172,7 +172,9 @@ pub fn record_spawn_attempt(state: Value, worker: &str, now: &Value) -> Result<V
 }
 
 /// `spawn_worker`: `worker` started (status `active`, `spawned_at`, listed as spawned and
-/// active, `startup_logged`). Event `worker_spawned` by the worker.
+/// active, `startup_logged`); a worker no plan announced is planned first, an active one is
+/// spawned again (its stamps only), a failed one respawned, a completed one refused. Event
+/// `worker_spawned` by the worker.
 pub fn spawn_worker(state: Value, worker: &str, now: &Value) -> Result<Value> {
     run(
         state,
@@ -256,7 +258,8 @@ pub fn complete_worker(
 }
 
 /// `fail_worker`: `worker` failed with `error` (a message, or `{message, ...}`): status
-/// `failed` with its `error`, moved from active to failed. Event `worker_failed` by `agent`
+/// `failed` with its `error`, moved from active to failed (a worker failed already keeps its
+/// first error). Event `worker_failed` by `agent`
 /// (the worker itself by default; the queen or a monitor passes its own name).
 pub fn fail_worker(
     state: Value,

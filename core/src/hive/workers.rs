@@ -3,6 +3,7 @@
 //! refuse an event that does not fit the worker's status (docs/hive.md § Events).
 
 use super::fold::{add, advance};
+use super::lines;
 use super::phases::{set, with_object};
 use super::shapes::{COMPLIANCE, WORKER_METRICS};
 use super::template::{object, planned_worker};
@@ -45,11 +46,10 @@ pub(super) fn apply(
     if !WORKER_EVENTS.contains(&kind) {
         return Ok(None);
     }
-    let name = details
-        .get("worker")
-        .and_then(Value::as_str)
-        .unwrap_or(agent)
-        .to_owned();
+    let name = lines::worker_name(details, agent).to_owned();
+    if matches!(kind, "worker_spawned" | "worker_failed") && !known(state, &name) {
+        announce(state, &name, lines::spawned_task(details))?;
+    }
     let status = status_of(state, &name)?;
     match kind {
         "spawn_attempted" => {
@@ -67,27 +67,18 @@ pub(super) fn apply(
                 w.insert("status".into(), "spawning".into());
             });
         }
-        "worker_spawned" => {
-            let planned = listed(state, "workers_planned", &name);
-            refuse_if(!planned, &name, kind, "was not planned (plan_workers)")?;
-            refuse_if(spawned(state, &name), &name, kind, "was spawned already")?;
-            with_worker(state, &name, |w| {
-                w.insert("status".into(), "active".into());
-                w.insert("spawned_at".into(), now.into());
-                advance(w, "last_update", now);
-                advance(w, "last_heartbeat", now);
-                set(w, "protocol_compliance", "startup_logged", true.into());
-            });
-            push(state, "workers_spawned", &name);
-            push(state, "workers_active", &name);
-        }
+        "worker_spawned" => spawn(state, &name, &status, now)?,
         "worker_heartbeat" => {
             active(&status, &name, kind)?;
             with_worker(state, &name, |w| advance(w, "last_heartbeat", now));
         }
         "worker_progress" => {
             active(&status, &name, kind)?;
-            let fields = progress_fields(details)?;
+            let fields = if details.is_object() {
+                progress_fields(details)?
+            } else {
+                Vec::new()
+            };
             check_fields(&name, &fields)?;
             with_worker(state, &name, |w| {
                 for (field, values) in fields {
@@ -99,7 +90,12 @@ pub(super) fn apply(
         }
         "worker_completed" => {
             active(&status, &name, kind)?;
-            let outputs = object_field(details, "outputs", true)?;
+            let outputs = lines::completion_outputs(details).ok_or_else(|| {
+                argument(
+                    "/details/outputs",
+                    "outputs must be an object, a list of artifacts or the notes (a string)",
+                )
+            })?;
             let metrics = object_field(details, "metrics", false)?;
             with_worker(state, &name, |w| complete(w, outputs, metrics, now));
             remove(state, "workers_active", &name);
@@ -107,12 +103,17 @@ pub(super) fn apply(
         }
         "worker_failed" => {
             refuse_if(
-                matches!(status.as_str(), "completed" | "failed"),
+                status == "completed",
                 &name,
                 kind,
-                &format!("is {status} already"),
+                "completed already: a completed worker does not fail (the session can)",
             )?;
-            let error = failure(details.get("error"), now)?;
+            let error = failure(lines::failure_error(details).as_ref(), now)?;
+            if status == "failed" {
+                // A repeated failure (the worker's own and the queen's): the first stands.
+                with_worker(state, &name, |w| advance(w, "last_update", now));
+                return Ok(Some(name));
+            }
             with_worker(state, &name, |w| {
                 w.insert("status".into(), "failed".into());
                 w.insert("error".into(), error);
@@ -130,6 +131,67 @@ pub(super) fn apply(
         "spawn_attempted" | "worker_spawned" | "worker_heartbeat" | "worker_progress"
     );
     Ok((!checked).then_some(name))
+}
+
+/// `worker_spawned` of the worker `name` (its `status`): a planned or spawning worker is
+/// spawned; an active one was spawned already (a repeated line: the queen's and the worker's
+/// own), which changes only its stamps; a failed one is respawned (active again, its new
+/// `spawned_at`, out of `workers_failed`, its `error` dropped: the log keeps it); a
+/// completed one is refused.
+fn spawn(state: &mut Map, name: &str, status: &str, now: &str) -> Result<()> {
+    let kind = "worker_spawned";
+    refuse_if(
+        status == "completed",
+        name,
+        kind,
+        "completed already: a completed worker is not spawned again",
+    )?;
+    let again = status == "active";
+    with_worker(state, name, |w| {
+        if !again {
+            w.insert("status".into(), "active".into());
+            w.shift_remove("error");
+            let first = w.get("spawned_at").is_none_or(Value::is_null);
+            if first {
+                w.insert("spawned_at".into(), now.into());
+            } else {
+                advance(w, "spawned_at", now);
+            }
+        }
+        advance(w, "last_update", now);
+        advance(w, "last_heartbeat", now);
+        set(w, "protocol_compliance", "startup_logged", true.into());
+    });
+    remove(state, "workers_failed", name);
+    push(state, "workers_planned", name);
+    push(state, "workers_spawned", name);
+    push(state, "workers_active", name);
+    Ok(())
+}
+
+/// True when `worker_states` has the worker `name`.
+fn known(state: &Map, name: &str) -> bool {
+    state
+        .get("worker_states")
+        .and_then(|w| w.get(name))
+        .is_some()
+}
+
+/// A worker no `workers_planned` line announced, named by a spawn or a failure (the original
+/// appended every spawned agent): planned with the template's worker and `task`. Its name
+/// is a non-empty line.
+fn announce(state: &mut Map, name: &str, task: Value) -> Result<()> {
+    if name.trim().is_empty() || name.contains(['\n', '\r']) {
+        return Err(argument(
+            "/agent",
+            "the worker of the line (details.worker, else its agent) must be a non-empty line",
+        ));
+    }
+    with_object(state, "worker_states", |w| {
+        w.insert(name.into(), planned_worker(task, Value::Array(Vec::new())))
+    });
+    push(state, "workers_planned", name);
+    Ok(())
 }
 
 /// `workers_planned`: each worker of `details.workers` (`{name, task, focus_areas}`) added to

@@ -233,8 +233,10 @@ pub(super) static OPS: &[Op] = &[
     Op {
         module: Module::Hive,
         method: "spawn_worker",
-        doc: "A planned worker started: status `active`, `spawned_at`, listed as spawned and \
-              active, `startup_logged`. Event `worker_spawned` by the worker.",
+        doc: "A worker started: status `active`, `spawned_at`, listed as spawned and active, \
+              `startup_logged`. A worker no plan announced is planned first; an active one \
+              is spawned again (its stamps only); a failed one is respawned; a completed one \
+              is refused. Event `worker_spawned` by the worker.",
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
         access: STEP_WRITE,
@@ -298,8 +300,9 @@ pub(super) static OPS: &[Op] = &[
         module: Module::Hive,
         method: "fail_worker",
         doc: "A worker failed with `error` (a message, or `{message, ...}`): status `failed` \
-              with its `error`, moved from active to failed. Event `worker_failed` by `agent` \
-              (the worker by default; a queen or monitor passes its name).",
+              with its `error`, moved from active to failed (a worker failed already keeps its \
+              first error; a completed one is refused). Event `worker_failed` by `agent` (the \
+              worker by default; a queen or monitor passes its name).",
         params: &[
             STATE,
             WORKER,

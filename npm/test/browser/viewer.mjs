@@ -83,6 +83,10 @@ async function main() {
     await check("hive and specify panels", async () => {
       const hive = await text("hive");
       for (const worker of ["researcher", "writer", "tester"]) includes(hive, worker, "hive");
+      // The writer's last heartbeat is the workspace's (February 2026): the timeout badge says
+      // for how long, in days past 48 hours.
+      const writer = await page.locator("[data-testid='hive'] tr[data-worker='writer']").first().innerText();
+      if (!/timeout \d+d/.test(writer)) throw new Error(`hive: the writer's timeout badge says no duration: ${JSON.stringify(writer)}`);
       includes(await text("specify"), "What does a failed login show?", "specify");
     });
     await check("specify: an ID cell (gap, CHK, FR) never breaks inside its token, even in a narrow window", async () => {

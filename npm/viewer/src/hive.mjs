@@ -1,6 +1,6 @@
 // A hive session's panel (`STATE.json` and `EVENTS.jsonl` of a session directory): the
 // session id, task, status and coordination phase, the workers (status, last update,
-// metrics, the core's health check), and the log's record count and problems. Without a
+// metrics, the core's health check with how long a worker has been silent), and the log's record count and problems. Without a
 // STATE.json, the state the core recovers from EVENTS.jsonl is shown, marked as such.
 import { useMemo } from "preact/hooks";
 import { hive } from "../../lib/web.mjs";
@@ -23,6 +23,42 @@ function metricsText(metrics) {
   return [...known, ...other].join(" · ");
 }
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** A duration as the hive panel shows it: `45m`, `2h`, `2h15m`, past 48 hours `3d 4h` (whole minutes, rounded down). */
+function durationText(ms) {
+  const total = Math.max(0, Math.floor(Number(ms) || 0));
+  if (total < MINUTE) return "<1m";
+  if (total >= 2 * DAY) {
+    const days = Math.floor(total / DAY);
+    const hours = Math.floor((total % DAY) / HOUR);
+    return hours ? `${days}d ${hours}h` : `${days}d`;
+  }
+  const hours = Math.floor(total / HOUR);
+  const minutes = Math.floor((total % HOUR) / MINUTE);
+  if (!hours) return `${minutes}m`;
+  return minutes ? `${hours}h${minutes}m` : `${hours}h`;
+}
+
+/** The health badge of a worker the core's check flagged: the problem, and for how long (its title says more). */
+function healthBadge(flag) {
+  const since = typeof flag.since_ms === "number" ? flag.since_ms : null;
+  switch (flag.problem) {
+    case "timeout":
+      return since === null ? ["timeout", "no heartbeat for the timeout or longer"] : [`timeout ${durationText(since)}`, `no heartbeat for ${durationText(since)} (last seen ${flag.last_seen})`];
+    case "clock_skew":
+      return since === null ? ["clock skew", "a heartbeat in the future"] : [`clock skew ${durationText(-since)}`, `a heartbeat ${durationText(-since)} in the future (${flag.last_seen}): clock skew`];
+    case "no_heartbeat":
+      return ["no heartbeat", "no heartbeat recorded"];
+    case "unreadable_heartbeat":
+      return ["unreadable heartbeat", `a heartbeat that is not an RFC 3339 time: ${short(flag.last_seen, 80)}`];
+    default:
+      return [short(flag.problem ?? "unhealthy", 30), short(flag, 300)];
+  }
+}
+
 /** The workers' table. */
 function Workers({ state, health }) {
   const workers = isObject(state?.worker_states) ? Object.entries(state.worker_states) : [];
@@ -36,7 +72,7 @@ function Workers({ state, health }) {
         const flag = flagged.get(name);
         return html`<tr data-worker=${name}>
           <td class="mono nowrap">${name}</td>
-          <td><${Pill} status=${worker.status} />${flag ? html` <span class="pill st-warn" title=${short(flag, 300)}>${short(flag.problem ?? "unhealthy", 30)}</span>` : null}</td>
+          <td><${Pill} status=${worker.status} />${flag ? html` <span class="pill st-warn" data-health=${flag.problem} title=${healthBadge(flag)[1]}>${healthBadge(flag)[0]}</span>` : null}</td>
           <td class="time" title=${typeof worker.last_update === "string" ? worker.last_update : ""}>${localTime(worker.last_update)}</td>
           <td class="mono small">${metricsText(worker.metrics)}</td>
           <td>${short(worker.task ?? "", 120)}${isObject(worker.error) || typeof worker.error === "string" ? html`<div class="st-text-bad">${short(worker.error?.message ?? worker.error, 200)}</div>` : null}</td>

@@ -341,7 +341,7 @@ class HiveStateDocument(Document):
         return cast("RecordSpawnAttemptChange", self._change("hive_record_spawn_attempt", (worker, now)))
 
     def spawn_worker(self, worker: str, now: Now | None = None) -> SpawnWorkerChange:
-        """A planned worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. Event ``worker_spawned`` by the worker."""
+        """A worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. A worker no plan announced is planned first; an active one is spawned again (its stamps only); a failed one is respawned; a completed one is refused. Event ``worker_spawned`` by the worker."""
         return cast("SpawnWorkerChange", self._change("hive_spawn_worker", (worker, now)))
 
     def heartbeat(self, worker: str, now: Now | None = None) -> HeartbeatChange:
@@ -357,7 +357,7 @@ class HiveStateDocument(Document):
         return cast("CompleteWorkerChange", self._change("hive_complete_worker", (worker, outputs, metrics, now)))
 
     def fail_worker(self, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None) -> FailWorkerChange:
-        """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed. Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name)."""
+        """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed (a worker failed already keeps its first error; a completed one is refused). Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name)."""
         return cast("FailWorkerChange", self._change("hive_fail_worker", (worker, error, now, agent)))
 
 

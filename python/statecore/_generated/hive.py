@@ -122,7 +122,7 @@ def spawn_worker(state: StrPath, worker: str, now: Now | None = None, **options:
 @overload
 def spawn_worker(state: Mapping[str, object] | None, worker: str, now: Now | None = None) -> HiveStep: ...
 def spawn_worker(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
-    """A planned worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. Event ``worker_spawned`` by the worker. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    """A worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. A worker no plan announced is planned first; an active one is spawned again (its stamps only); a failed one is respawned; a completed one is refused. Event ``worker_spawned`` by the worker. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
         return _files.write_at("hive.state", state, ("STATE.json",), "hive_spawn_worker", (worker, now), options)
     _rt.no_options(options)
@@ -166,7 +166,7 @@ def fail_worker(state: StrPath, worker: str, error: str | Mapping[str, object], 
 @overload
 def fail_worker(state: Mapping[str, object] | None, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None) -> HiveStep: ...
 def fail_worker(state: Any, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None, **options: Any) -> Any:
-    """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed. Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name). Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
+    """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed (a worker failed already keeps its first error; a completed one is refused). Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name). Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
         return _files.write_at("hive.state", state, ("STATE.json",), "hive_fail_worker", (worker, error, now, agent), options)
     _rt.no_options(options)
