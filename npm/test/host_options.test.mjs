@@ -103,6 +103,11 @@ test("an update option given as a merge option says where it goes", async (t) =>
       },
     );
   }
+  // With an update function too (it takes no merge options): the same message, not a bare TypeError.
+  await assert.rejects(
+    async () => sc.updateDocument(file, "json", (d) => d, { timeout: 100 }),
+    (error) => error instanceof sc.UsageError && error.details.belongs_to === "update" && /after the merge options/.test(error.message),
+  );
   assert.deepEqual(snapshot(dir), before);
 });
 

@@ -106,4 +106,8 @@ def test_an_update_option_given_as_a_merge_option_says_where_it_goes(
     assert error.details["belongs_to"] == "update"
     assert "unknown merge option" not in error.message
     assert f"update_document(file, kind, patch, {keyword}=...)" in error.message
+    # With an update function too (it takes no merge options): the same message.
+    with pytest.raises(statecore.UsageError) as raised:
+        statecore.update_document(file, "json", lambda d: d, {key: 5})
+    assert raised.value.details["belongs_to"] == "update"
     assert snapshot(tmp_path) == before
