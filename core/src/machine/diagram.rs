@@ -41,10 +41,8 @@ impl Machine {
         for t in &self.transitions {
             let label = Self::label(t);
             if self.broad(t) {
-                if t.to != PREVIOUS {
-                    let sources = self.sources_text(t);
-                    note(&t.to, wrap(&format!("{label}: from {sources}")));
-                }
+                let sources = self.sources_text(t);
+                note(&t.to, wrap(&format!("{label}: from {sources}")));
                 continue;
             }
             let sources: Vec<&str> = match &t.from {
@@ -97,10 +95,12 @@ impl Machine {
         label
     }
 
-    /// True for a transition drawn as a note: not automatic, from `"*"` or from [`BROAD`]
-    /// states or more besides its target.
+    /// True for a transition drawn as a note: not automatic, not to `$previous` (it has no
+    /// one target to stand beside), from `"*"` or from [`BROAD`] states or more besides its
+    /// target.
     fn broad(&self, t: &Transition) -> bool {
         !t.auto
+            && t.to != PREVIOUS
             && match &t.from {
                 None => self.states.len() > BROAD,
                 Some(list) => list.iter().filter(|s| **s != t.to).count() >= BROAD,
