@@ -97,9 +97,14 @@ async function main() {
           notes: [...svg.querySelectorAll("g.statediagram-note")].map((n) => n.textContent.replace(/\s+/g, " ").trim()),
           states: [...svg.querySelectorAll("g.statediagram-state")].map((n) => n.textContent.trim()),
           scrolls: box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1,
+          current: [...svg.querySelectorAll("g.node.current")].map((n) => n.textContent.trim()),
         };
       });
       if (facts.edges < 15) throw new Error(`diagram: ${facts.edges} edges`);
+      // The highlight still moves by class on g.node: the current state (executing), alone.
+      if (facts.current.length !== 1 || facts.current[0].replace(/\s+/g, "") !== "Workersbuilding") {
+        throw new Error(`diagram: the highlighted nodes are ${JSON.stringify(facts.current)}`);
+      }
       if (facts.outside !== 0 || facts.scrolls) throw new Error(`diagram: ${facts.outside} edges outside the panel, scrolls: ${facts.scrolls}`);
       for (const once of ["pause", "block", "friction_found", "resume (back)", "user_input (back)"]) {
         const n = facts.labels.filter((l) => l === once).length;
