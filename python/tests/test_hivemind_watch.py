@@ -340,3 +340,16 @@ def test_options_are_checked() -> None:
     assert raised.value.code == "E_OPTIONS"
     with pytest.raises(TypeError):
         hivemind.watch_workspace(".", on_notify="print")  # type: ignore[arg-type]
+
+
+def test_statecore_never_imports_watchfiles_until_a_watcher_starts(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import statecore; from statecore import hivemind, fctry\n"
+        "assert 'watchfiles' not in sys.modules, 'imported with statecore'\n"
+        f"w = hivemind.watch_workspace({str(tmp_path)!r}); w.close()\n"
+        "assert 'watchfiles' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
