@@ -279,11 +279,11 @@ pub(crate) fn refused_invalid(kind: &str, report: &Report, left: &str) -> Error 
         Code::Invalid,
         first.as_ref().map(|i| i.path.clone()).unwrap_or_default(),
         format!(
-            "refused to write an invalid {kind} document: {} (and {} more problem(s)); {left}",
+            "refused to write an invalid {kind} document: {}{}; {left}",
             first
                 .map(|i| format!("{} at {:?}: {}", i.code, i.path, i.message))
                 .unwrap_or_default(),
-            report.errors.len().saturating_sub(1)
+            crate::report::more_problems(report.errors.len().saturating_sub(1))
         ),
     );
     error.details = report.to_value();

@@ -118,13 +118,7 @@ impl MergeOptions {
                 }
                 "rules" => options.rules = rules_from_value(item)?,
                 "stamp" => options.stamp = stamp_from_value(item)?,
-                other => {
-                    return Err(crate::options::unknown(
-                        "merge",
-                        other,
-                        &["strategy", "rules", "stamp"],
-                    ))
-                }
+                other => return Err(unknown_merge_option(other)),
             }
         }
         if options.strategy == Strategy::MergePatch && !options.rules.is_empty() {
@@ -136,6 +130,35 @@ impl MergeOptions {
         }
         Ok(options)
     }
+}
+
+/// `E_OPTIONS` for the key `key` of merge options that is none of them: when it is an option
+/// of the update itself (`timeout`, `if_match`/`ifMatch`, `now`, `reset`), the message says
+/// where it goes instead (`details.belongs_to`: `"update"`).
+fn unknown_merge_option(key: &str) -> Error {
+    const KNOWN: [&str; 3] = ["strategy", "rules", "stamp"];
+    let host = crate::ops::UPDATE_OPTIONS
+        .field_names()
+        .into_iter()
+        .find(|name| *name == key || crate::options::camel(name) == key);
+    let Some(name) = host else {
+        return crate::options::unknown("merge", key, &KNOWN);
+    };
+    let camel = crate::options::camel(name);
+    Error::new(
+        Code::Options,
+        child_path("", key),
+        format!(
+            "{key:?} is not a merge option but an option of the update itself: pass it after \
+             the merge options (JS: updateDocument(file, kind, patch, null, {{ {camel}: ... }}); \
+             Python: update_document(file, kind, patch, {name}=...)); the merge options are \
+             {}",
+            KNOWN.join(", ")
+        ),
+    )
+    .with_detail("option", key)
+    .with_detail("belongs_to", "update")
+    .with_detail("known", KNOWN.to_vec())
 }
 
 fn rules_from_value(value: &Value) -> Result<Vec<Rule>> {

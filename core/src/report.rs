@@ -72,3 +72,42 @@ impl Issue {
 pub fn issues_value(issues: &[Issue]) -> Value {
     Value::Array(issues.iter().map(Issue::to_value).collect())
 }
+
+/// `n` and `noun`, pluralised as English does for the nouns used here (`1 problem`,
+/// `2 problems`, `1 argument`).
+pub fn count_of(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// ` (and 1 more problem)`, ` (and 3 more problems)`, or nothing when `n` is 0: what follows
+/// the first problem a message names.
+pub fn more_problems(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(
+            " (and {} more {})",
+            n,
+            if n == 1 { "problem" } else { "problems" }
+        )
+    }
+}
+
+#[cfg(test)]
+mod plural_tests {
+    use super::*;
+
+    #[test]
+    fn more_problems_is_never_zero_and_pluralises() {
+        assert_eq!(more_problems(0), "");
+        assert_eq!(more_problems(1), " (and 1 more problem)");
+        assert_eq!(more_problems(2), " (and 2 more problems)");
+        assert_eq!(count_of(1, "argument"), "1 argument");
+        assert_eq!(count_of(0, "argument"), "0 arguments");
+        assert_eq!(count_of(3, "argument"), "3 arguments");
+    }
+}

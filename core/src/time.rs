@@ -94,6 +94,52 @@ pub fn format_millis_value(millis: &Value) -> Result<String> {
     }
 }
 
+/// Milliseconds in a minute, an hour, a day.
+const MINUTE_MS: i64 = 60_000;
+const HOUR_MS: i64 = 60 * MINUTE_MS;
+const DAY_MS: i64 = 24 * HOUR_MS;
+
+/// A duration as every surface shows a stall or an elapsed time (whole units, rounded down;
+/// a negative one as 0): `45m` under an hour; `2h`, `2h15m` under 48 hours; from 48 hours on,
+/// days and hours, `2d`, `282d15h` (the minutes no longer matter there).
+pub fn format_duration(ms: i64) -> String {
+    let ms = ms.max(0);
+    if ms >= 2 * DAY_MS {
+        let (days, hours) = (ms / DAY_MS, (ms % DAY_MS) / HOUR_MS);
+        return match hours {
+            0 => format!("{days}d"),
+            h => format!("{days}d{h}h"),
+        };
+    }
+    let minutes = ms / MINUTE_MS;
+    match (minutes / 60, minutes % 60) {
+        (0, m) => format!("{m}m"),
+        (h, 0) => format!("{h}h"),
+        (h, m) => format!("{h}h{m}m"),
+    }
+}
+
+/// [`format_duration`] of a JSON number of milliseconds (a fraction is dropped): `E_VALUE`
+/// when it is not a number.
+pub fn format_duration_value(ms: &Value) -> Result<String> {
+    match ms.as_f64() {
+        Some(n) if n.is_finite() => {
+            // Saturating float-to-int conversion: beyond i64 is shown as its maximum.
+            #[allow(clippy::cast_possible_truncation)]
+            let whole = n as i64;
+            Ok(format_duration(whole))
+        }
+        _ => Err(Error::new(
+            Code::Value,
+            "",
+            format!(
+                "ms must be a number of milliseconds, not {}",
+                crate::merge::type_name(ms)
+            ),
+        )),
+    }
+}
+
 /// A host-supplied `now`: an RFC 3339 string (kept exactly as given) or epoch milliseconds
 /// (formatted with [`format_timestamp`]). Returns the text to store and the epoch ms.
 pub fn normalize_now(now: &Value) -> Result<(String, i64)> {

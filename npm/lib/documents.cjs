@@ -197,6 +197,8 @@ define(api, "updateDocument", function* (io, file, kind, patchOrFunction, mergeO
   const options = checkOptions("update", hostOptions, ["bigint"]);
   if (typeof patchOrFunction === "function") {
     if (mergeOptions !== null && mergeOptions !== undefined) {
+      // The core's check first: an update option given here (`timeout`) is told where it goes.
+      core().merge({}, {}, mergeOptions);
       throw new TypeError("merge options apply to a patch; an update function builds the document itself");
     }
     return yield* updateWith(io, file, kind, patchOrFunction, options);

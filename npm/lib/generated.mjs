@@ -110,6 +110,7 @@ export const OPS = Object.freeze([
   ["", "logLine", "log_line", [["value", "v", true]], "text", null],
   ["", "parseTimestamp", "parse_timestamp", [["text", "t", true]], "json", null],
   ["", "formatTimestamp", "format_timestamp", [["millis", "i", true]], "text", null],
+  ["", "formatDuration", "format_duration", [["ms", "v", true]], "text", null],
   ["machine", "check", "machine_check", [["definition", "v", true]], "json", null],
   ["machine", "events", "machine_events", [["definition", "v", true], ["state", "t", true], ["context", "v"]], "json", null],
   ["machine", "fire", "machine_fire", [["definition", "v", true], ["instance", "v", true], ["event", "t", true], ["context", "v"]], "json", null],

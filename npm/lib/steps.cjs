@@ -88,10 +88,34 @@ async function runAsync(steps) {
   return step.value;
 }
 
+/**
+ * `E_OPTIONS` when an argument of the Sync form `name + "Sync"` is an options object naming a
+ * store (`{store}`: a `FileStore` or `PostgresStore`): a store's calls are asynchronous (a `PostgresStore` queries its server),
+ * so the message names the async form to await instead.
+ */
+function refuseStore(name, args) {
+  const isStore = (value) => {
+    if (value === null || typeof value !== "object") return false;
+    const { FileStore, PostgresStore } = require("./store.cjs"); // loaded when needed
+    return value instanceof FileStore || value instanceof PostgresStore;
+  };
+  // Only an options object's `store` (a patch's `store` field is data, never a store object).
+  if (!args.some((arg) => arg !== null && typeof arg === "object" && isStore(arg.store))) return;
+  const C = require("./core-node.cjs"); // loaded when needed: steps.cjs loads first
+  throw new C.UsageError(
+    `${name}Sync cannot use a store: a store's calls are asynchronous (a PostgresStore queries its server); ` +
+      `use the async form, await ${name}(...), with the same arguments (docs/store.md)`,
+    { code: "E_OPTIONS", path: "/store", details: { option: "store", async_form: name } },
+  );
+}
+
 /** Defines `target[name]` (always a Promise) and `target[name + "Sync"]` from one routine. */
 function define(target, name, routine) {
   target[name] = (...args) => runAsync(routine(ASYNC, ...args));
-  target[`${name}Sync`] = (...args) => runSync(routine(SYNC, ...args));
+  target[`${name}Sync`] = (...args) => {
+    refuseStore(name, args);
+    return runSync(routine(SYNC, ...args));
+  };
 }
 
 /**

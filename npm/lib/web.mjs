@@ -31,6 +31,7 @@ export const {
   logLine,
   parseTimestamp,
   formatTimestamp,
+  formatDuration,
   logAppend,
   logOwner,
   sessionLogRepair,

@@ -82,3 +82,57 @@ test("options that are not an object are refused", async (t) => {
   await refused(() => fctry.startStepSync(dir, "interview", 100), "");
   assert.deepEqual(fs.readdirSync(dir), []);
 });
+
+test("an update option given as a merge option says where it goes", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  sc.updateDocumentSync(file, "json", { a: 0 });
+  const before = snapshot(dir);
+  for (const [key, shown] of [["timeout", "timeout"], ["ifMatch", "ifMatch"], ["now", "now"]]) {
+    await assert.rejects(
+      async () => sc.updateDocument(file, "json", { a: 1 }, { [key]: 100 }),
+      (error) => {
+        assert.ok(error instanceof sc.UsageError, `${error?.name}: ${error?.message}`);
+        assert.equal(error.code, "E_OPTIONS");
+        assert.equal(error.path, `/${key}`);
+        assert.equal(error.details.belongs_to, "update");
+        assert.doesNotMatch(error.message, /unknown merge option/);
+        assert.match(error.message, /after the merge options/);
+        assert.ok(error.message.includes(`updateDocument(file, kind, patch, null, { ${shown}: ... })`), error.message);
+        return true;
+      },
+    );
+  }
+  // With an update function too (it takes no merge options): the same message, not a bare TypeError.
+  await assert.rejects(
+    async () => sc.updateDocument(file, "json", (d) => d, { timeout: 100 }),
+    (error) => error instanceof sc.UsageError && error.details.belongs_to === "update" && /after the merge options/.test(error.message),
+  );
+  assert.deepEqual(snapshot(dir), before);
+});
+
+test("a Sync helper given a store says to use the async form (E_OPTIONS)", async (t) => {
+  const dir = tempDir(t);
+  const { FileStore, PostgresStore } = await import("statecore/store");
+  // A PostgresStore that never connects: the refusal comes before any query.
+  const pg = Object.create(PostgresStore.prototype);
+  const files = new FileStore(path.join(dir, "store"));
+  for (const store of [pg, files]) {
+    for (const [call, name] of [
+      [() => fctry.readStateSync(dir, { store }), "readState"],
+      [() => fctry.startCommandSync(dir, "init", { store }), "startCommand"],
+      [() => hivemind.fireSync(dir, "select_project", null, { store }), "fire"],
+    ]) {
+      assert.throws(call, (error) => {
+        assert.ok(error instanceof sc.UsageError, `${error?.name}: ${error?.message}`);
+        assert.equal(error.code, "E_OPTIONS");
+        assert.equal(error.path, "/store");
+        assert.ok(error.message.includes(`${name}Sync`), error.message);
+        assert.ok(error.message.includes(`await ${name}(`), error.message);
+        return true;
+      });
+    }
+  }
+  assert.equal(fs.existsSync(path.join(dir, ".fctry")), false);
+  assert.equal(fs.existsSync(path.join(dir, "workspace")), false);
+});

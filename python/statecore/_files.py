@@ -439,6 +439,8 @@ def update_document(
     target = _runtime.path_arg(file)
     if callable(patch_or_function):
         if merge is not None:
+            # The core's check first: an update option given here is told where it goes.
+            _call("merge", ({}, {}, dict(merge)))
             raise TypeError(
                 "merge options apply to a patch; an update function builds the document"
             )

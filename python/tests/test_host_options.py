@@ -90,3 +90,24 @@ def test_every_protocol_helper_checks_its_keywords_before_touching_files(tmp_pat
         "if_match",
     )
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize(("key", "keyword"), [("timeout", "timeout"), ("if_match", "if_match")])
+def test_an_update_option_given_as_a_merge_option_says_where_it_goes(
+    tmp_path: Path, key: str, keyword: str
+) -> None:
+    file = tmp_path / "state.json"
+    statecore.update_document(file, "json", {"a": 0})
+    before = snapshot(tmp_path)
+    with pytest.raises(statecore.UsageError) as raised:
+        statecore.update_document(file, "json", {"a": 1}, {key: 5})
+    error = raised.value
+    assert (error.code, error.path) == ("E_OPTIONS", f"/{key}")
+    assert error.details["belongs_to"] == "update"
+    assert "unknown merge option" not in error.message
+    assert f"update_document(file, kind, patch, {keyword}=...)" in error.message
+    # With an update function too (it takes no merge options): the same message.
+    with pytest.raises(statecore.UsageError) as raised:
+        statecore.update_document(file, "json", lambda d: d, {key: 5})
+    assert raised.value.details["belongs_to"] == "update"
+    assert snapshot(tmp_path) == before

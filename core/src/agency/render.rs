@@ -40,15 +40,11 @@ const MINUTE: i64 = 60_000;
 const HOUR: i64 = 60 * MINUTE;
 const DAY: i64 = 24 * HOUR;
 
-/// A stall duration as `ls` shows it: `45m`, `2h`, `2h15m` (whole minutes, rounded down).
+/// A stall duration as `ls` shows it: `45m`, `2h`, `2h15m` (whole minutes, rounded down), and
+/// from 48 hours on `2d`, `282d15h` ([`crate::time::format_duration`], the one format of
+/// every surface).
 pub fn format_stall(ms: i64) -> String {
-    let minutes = ms.max(0) / MINUTE;
-    let (hours, rest) = (minutes / 60, minutes % 60);
-    match (hours, rest) {
-        (0, m) => format!("{m}m"),
-        (h, 0) => format!("{h}h"),
-        (h, m) => format!("{h}h{m}m"),
-    }
+    crate::time::format_duration(ms)
 }
 
 /// How long ago `then` was, as `show` prints it: `just now` (under a minute, or in the

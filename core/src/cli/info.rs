@@ -91,9 +91,20 @@ pub fn schema(call: &Call, _: &mut Host<'_>, _: Style) -> Output {
     }
 }
 
-/// `statecore diagram MACHINE`.
-pub fn diagram(call: &Call, _: &mut Host<'_>, _: Style) -> Output {
-    let name = call.operands.first().map_or("", String::as_str);
+/// `statecore diagram [MACHINE]`: the machine's diagram, or without one the machines' list
+/// (as `kinds` lists the kinds).
+pub fn diagram(call: &Call, _: &mut Host<'_>, style: Style) -> Output {
+    let Some(name) = call.operands.first().map(String::as_str) else {
+        let width = MACHINES.iter().map(|(n, _, _)| n.len()).max().unwrap_or(0);
+        let text = MACHINES
+            .iter()
+            .map(|(n, what, _)| {
+                let pad = " ".repeat(width.saturating_sub(n.len()));
+                format!("{}{pad}  {what}\n", style.strong(n))
+            })
+            .collect();
+        return Output::text(text);
+    };
     let Some((_, _, definition)) = MACHINES.iter().find(|(n, _, _)| *n == name) else {
         let names: Vec<&str> = MACHINES.iter().map(|(n, _, _)| *n).collect();
         return Output::usage(&unknown("machine", name, &names));

@@ -262,12 +262,12 @@ pub static COMMANDS: &[Command] = &[
     },
     Command {
         name: "diagram",
-        operands: "MACHINE",
-        min: 1,
+        operands: "[MACHINE]",
+        min: 0,
         max: Some(1),
         summary: "Print a protocol's state machine as a Mermaid diagram.",
         about: "The output is Mermaid stateDiagram-v2 text (paste it into any Mermaid \
-                renderer).",
+                renderer). Without MACHINE, lists the machines it draws, one a line.",
         options: &[],
         values: Some(info::machine_names),
         run: info::diagram,

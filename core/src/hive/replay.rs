@@ -392,11 +392,10 @@ fn read_invalid(mut error: Error, what: &str) -> Error {
         )
     });
     error.message = match first {
-        Some(first) if count > 1 => format!(
-            "{what}: {first} (and {} more problem(s))",
-            count.saturating_sub(1)
+        Some(first) => format!(
+            "{what}: {first}{}",
+            crate::report::more_problems(count.saturating_sub(1))
         ),
-        Some(first) => format!("{what}: {first}"),
         None => what.to_owned(),
     };
     error

@@ -114,9 +114,9 @@ impl<'a> Args<'a> {
                 Code::Argument,
                 "",
                 format!(
-                    "{} takes {} argument(s), not {}",
+                    "{} takes {}, not {}",
                     op.name(),
-                    op.params.len(),
+                    crate::report::count_of(op.params.len(), "argument"),
                     self.items.len()
                 ),
             ));

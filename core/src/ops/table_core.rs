@@ -353,6 +353,16 @@ pub(super) static OPS: &[Op] = &[
         run: |a| Ok(Out::Text(time::format_millis_value(a.get(0))?)),
     },
     Op {
+        module: Module::Root,
+        method: "format_duration",
+        doc: "A stall or elapsed time as every surface shows it: `45m`, `2h15m` under 48 \
+              hours, `2d`, `282d15h` from 48 hours on (whole units, rounded down).",
+        params: &[Param::value("ms", Ty::Number)],
+        returns: Returns::text(),
+        access: Access::Pure,
+        run: |a| Ok(Out::Text(time::format_duration_value(a.get(0))?)),
+    },
+    Op {
         module: Module::Machine,
         method: "check",
         doc: "Checks a machine definition: a report (a malformed one raises `UsageError` \

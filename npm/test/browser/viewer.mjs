@@ -80,6 +80,52 @@ async function main() {
       await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='executing'] svg", { timeout: OUTCOME_MS });
       includes((await text("hivemind-agents")).toLowerCase(), "worker1", "agents");
     });
+    await check("Hivemind: the diagram fits its panel at its default size, draws pause/block/friction once, labels states with the seed's words", async () => {
+      await page.waitForSelector("[data-testid='hivemind-diagram'][data-state] svg", { timeout: OUTCOME_MS });
+      const facts = await page.evaluate(() => {
+        const root = document.querySelector("[data-testid='hivemind-diagram']");
+        const panel = root.closest("section").getBoundingClientRect();
+        const svg = root.querySelector("svg");
+        const inside = (r) => r.left >= panel.left - 1 && r.right <= panel.right + 1 && r.top >= panel.top - 1 && r.bottom <= panel.bottom + 1;
+        const edges = [...svg.querySelectorAll("path.transition")];
+        const labels = [...svg.querySelectorAll("g.edgeLabel")].map((e) => e.textContent.trim()).filter(Boolean);
+        const box = root.querySelector(".mermaid-box");
+        return {
+          edges: edges.length,
+          outside: edges.filter((e) => !inside(e.getBoundingClientRect())).length,
+          labels,
+          notes: [...svg.querySelectorAll("g.statediagram-note")].map((n) => n.textContent.replace(/\s+/g, " ").trim()),
+          states: [...svg.querySelectorAll("g.statediagram-state")].map((n) => n.textContent.trim()),
+          scrolls: box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1,
+          current: [...svg.querySelectorAll("g.node.current")].map((n) => n.textContent.trim()),
+        };
+      });
+      if (facts.edges < 15) throw new Error(`diagram: ${facts.edges} edges`);
+      // The highlight still moves by class on g.node: the current state (executing), alone.
+      if (facts.current.length !== 1 || facts.current[0].replace(/\s+/g, "") !== "Workersbuilding") {
+        throw new Error(`diagram: the highlighted nodes are ${JSON.stringify(facts.current)}`);
+      }
+      if (facts.outside !== 0 || facts.scrolls) throw new Error(`diagram: ${facts.outside} edges outside the panel, scrolls: ${facts.scrolls}`);
+      for (const once of ["pause", "block", "friction_found", "resume (back)", "user_input (back)"]) {
+        const n = facts.labels.filter((l) => l === once).length;
+        if (n !== 0) throw new Error(`diagram: ${n} edges labelled ${once}: ${JSON.stringify(facts.labels)}`);
+      }
+      // Mermaid wraps a note in lines of its own (tspans, no spaces between): compare without spaces.
+      const squeeze = (t) => t.replace(/\s+/g, "");
+      includes(squeeze(facts.notes.join("|")), squeeze("pause: from every state but idle, complete, error, blocked"), "notes");
+      includes(squeeze(facts.notes.join("|")), squeeze("resume (back): to the state it came from"), "notes");
+      for (const words of ["Reviewer checking plan", "Lead/Workers fixing issues", "Workers building"]) includes(squeeze(facts.states.join("|")), squeeze(words), "state labels");
+      const panel = page.locator("[data-testid='hivemind-diagram']").first().locator("xpath=ancestor::section[1]");
+      await panel.screenshot({ path: join(SHOTS, "5-hivemind-diagram.png") });
+    });
+    await check("one time format on every panel", async () => {
+      const times = await page.locator(".time").allInnerTexts();
+      const odd = times.filter((t) => !/^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}$|^–$/.test(t.trim()));
+      if (times.length < 5 || odd.length) throw new Error(`times: ${times.length}, not in the one format: ${JSON.stringify(odd)}`);
+      const activity = await page.locator("[data-testid='specify-loop'] [data-field='last_activity'] td").allInnerTexts();
+      if (activity.length !== 1) throw new Error(`specify last activity: ${activity.length} rows`);
+      for (const t of activity) if (!/^(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}$/.test(t.trim())) throw new Error(`specify last activity: ${t}`);
+    });
     await check("hive and specify panels", async () => {
       const hive = await text("hive");
       for (const worker of ["researcher", "writer", "tester"]) includes(hive, worker, "hive");

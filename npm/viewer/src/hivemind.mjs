@@ -77,7 +77,7 @@ function Diagram({ current }) {
   const [svgReady, setSvgReady] = useState(false);
   const [drawn, setDrawn] = useState(null);
   const [error, setError] = useState(null);
-  const [zoom, setZoom] = useState(0.5);
+  const [zoom, setZoom] = useState(null); // fit: the whole diagram, at most its own size
   const text = useMemo(() => attempt(() => diagramText()), []);
   useEffect(() => {
     if (!text.value) return undefined;
@@ -110,7 +110,7 @@ function Diagram({ current }) {
     </div>
     ${error || text.error ? html`<div class="failure">diagram not drawn: ${error ?? text.error}</div>` : null}
     ${drawn === null && !error ? html`<div class="muted">drawing…</div>` : null}
-    <div class="mermaid-box" ref=${box}></div>
+    <div class=${`mermaid-box${zoom === null ? " fit" : ""}`} ref=${box}></div>
   </div>`;
 }
 

@@ -4,7 +4,7 @@
 import { useMemo } from "preact/hooks";
 import { specify } from "../../lib/web.mjs";
 import { fileOf, groupName } from "./model.mjs";
-import { Block, FileBanners, Panel, Pill, attempt, html, isObject, short } from "./ui.mjs";
+import { Block, FileBanners, Panel, Pill, attempt, html, isObject, localTime, short } from "./ui.mjs";
 
 const LOOP_FIELDS = [
   ["loop_status", "loop status"],
@@ -48,6 +48,7 @@ export function SpecifyPanel({ store, panel }) {
                   key === "loop_status" ? html`<${Pill} status=${loop[key]} />`
                   : key === "current_iteration" ? outOf(loop[key], loop.max_iterations)
                   : key === "stale_count" ? outOf(loop[key], loop.max_stale)
+                  : key === "last_activity" ? localTime(loop[key])
                   : short(loop[key], 200);
                 return html`<tr data-field=${key}><th>${label}</th><td>${value}</td></tr>`;
               })}

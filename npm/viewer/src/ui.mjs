@@ -1,7 +1,9 @@
 // Shared pieces of the page: the panel frame, the banners of invalid files with their
-// problems (`line:column  CODE  /pointer  message`), status colours and time formats.
+// problems (`line:column  CODE  /pointer  message`), status colours and the one time format
+// of every panel (`localTime`, and `elapsed` for durations: the core's `formatDuration`).
 // Every string taken from a file is rendered as text (preact escapes it).
 import { html } from "htm/preact";
+import { formatDuration } from "../../lib/web.mjs";
 import { verdictOf } from "./check.mjs";
 
 export { html };
@@ -27,15 +29,28 @@ export function Pill({ status, title }) {
   return html`<span class=${`pill ${statusClass(status)}`} title=${title}>${String(status)}</span>`;
 }
 
-/** A time as the page's local time (`HH:MM:SS`, with the date when not today). */
+const pad = (n) => String(n).padStart(2, "0");
+
+/**
+ * A time as every panel shows it: the page's local time, `HH:MM:SS` today and
+ * `YYYY-MM-DD HH:MM:SS` on another day (the same on every browser, whatever its locale);
+ * `–` for none, and a value that is not a time as it is.
+ */
 export function localTime(value) {
   if (value === null || value === undefined || value === "") return "–";
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  const today = new Date();
-  const sameDay = date.toDateString() === today.toDateString();
-  const time = date.toLocaleTimeString([], { hour12: false });
-  return sameDay ? time : `${date.toLocaleDateString()} ${time}`;
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  if (date.toDateString() === new Date().toDateString()) return time;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
+}
+
+/**
+ * A stall or elapsed time (milliseconds) as every surface shows it: the core's
+ * `formatDuration` (`45m`, `2h15m`, and from 48 hours on `2d`, `282d15h`).
+ */
+export function elapsed(ms) {
+  return formatDuration(ms);
 }
 
 /** A JSON value as short one-line text. */

@@ -230,6 +230,10 @@ def format_timestamp(millis: int) -> str:
     """RFC 3339 UTC text with milliseconds of epoch milliseconds."""
     return cast("str", _call("format_timestamp", (millis,)))
 
+def format_duration(ms: float) -> str:
+    """A stall or elapsed time as every surface shows it: ``45m``, ``2h15m`` under 48 hours, ``2d``, ``282d15h`` from 48 hours on (whole units, rounded down)."""
+    return cast("str", _call("format_duration", (ms,)))
+
 def log_append(data: str | bytes | None, value: object) -> LogAppend:
     """What an appender does to a log's bytes (none: no file) to add ``value`` in one write: ``{text, truncate_at, torn_line}`` (a torn last line is copied, then cut)."""
     return cast("LogAppend", _call("log_append", (data, value)))
@@ -368,6 +372,7 @@ __all__ = [
     "etag",
     "file_type_error",
     "finish_update",
+    "format_duration",
     "format_timestamp",
     "kinds",
     "limits",

@@ -84,6 +84,18 @@ def files(project: Path) -> None:
     print(doc, item, read, pre, outcome, runner_doc, state, hstate)
 
 
+def workspace_watcher(project: Path) -> None:
+    def changed(state: HivemindState, outcome: HivemindOutcome) -> None:
+        print(state["state"], outcome["scheduled"])
+
+    with hivemind.watch_workspace(project, on_state_changed=changed, timeout=5.0) as watcher:
+        watcher.wait_ready(10)
+        fired: HivemindOutcome | None = watcher.fire("pause")
+        watcher.fire("pauze")  # type: ignore[arg-type]
+        print(fired)
+    hivemind.watch_workspace(project, on_notfy=print)  # type: ignore[call-arg]
+
+
 async def asyncio_use(project: Path) -> None:
     """statecore.aio.run keeps each helper's own types (ParamSpec)."""
     from statecore import aio
