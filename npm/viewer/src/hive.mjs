@@ -5,7 +5,7 @@
 import { useMemo } from "preact/hooks";
 import { hive } from "../../lib/web.mjs";
 import { fileOf, groupName } from "./model.mjs";
-import { Block, FileBanners, Failure, Panel, Pill, attempt, html, isObject, localTime, short } from "./ui.mjs";
+import { Block, FileBanners, Failure, Panel, Pill, attempt, elapsed, html, isObject, localTime, short } from "./ui.mjs";
 
 const METRICS = [
   ["events_logged", "events"],
@@ -23,33 +23,14 @@ function metricsText(metrics) {
   return [...known, ...other].join(" · ");
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/** A duration as the hive panel shows it: `45m`, `2h`, `2h15m`, past 48 hours `3d 4h` (whole minutes, rounded down). */
-function durationText(ms) {
-  const total = Math.max(0, Math.floor(Number(ms) || 0));
-  if (total < MINUTE) return "<1m";
-  if (total >= 2 * DAY) {
-    const days = Math.floor(total / DAY);
-    const hours = Math.floor((total % DAY) / HOUR);
-    return hours ? `${days}d ${hours}h` : `${days}d`;
-  }
-  const hours = Math.floor(total / HOUR);
-  const minutes = Math.floor((total % HOUR) / MINUTE);
-  if (!hours) return `${minutes}m`;
-  return minutes ? `${hours}h${minutes}m` : `${hours}h`;
-}
-
 /** The health badge of a worker the core's check flagged: the problem, and for how long (its title says more). */
 function healthBadge(flag) {
   const since = typeof flag.since_ms === "number" ? flag.since_ms : null;
   switch (flag.problem) {
     case "timeout":
-      return since === null ? ["timeout", "no heartbeat for the timeout or longer"] : [`timeout ${durationText(since)}`, `no heartbeat for ${durationText(since)} (last seen ${flag.last_seen})`];
+      return since === null ? ["timeout", "no heartbeat for the timeout or longer"] : [`timeout ${elapsed(since)}`, `no heartbeat for ${elapsed(since)} (last seen ${flag.last_seen})`];
     case "clock_skew":
-      return since === null ? ["clock skew", "a heartbeat in the future"] : [`clock skew ${durationText(-since)}`, `a heartbeat ${durationText(-since)} in the future (${flag.last_seen}): clock skew`];
+      return since === null ? ["clock skew", "a heartbeat in the future"] : [`clock skew ${elapsed(-since)}`, `a heartbeat ${elapsed(-since)} in the future (${flag.last_seen}): clock skew`];
     case "no_heartbeat":
       return ["no heartbeat", "no heartbeat recorded"];
     case "unreadable_heartbeat":
