@@ -98,9 +98,17 @@ fn head(mut bytes: Vec<u8>, limit: Option<usize>) -> Vec<u8> {
     bytes
 }
 
+/// True when a file named `name` is one of `names`: a name, or a pattern `*.jsonl`.
+fn name_wanted(names: &[&str], name: &str) -> bool {
+    names.iter().any(|w| match w.strip_prefix('*') {
+        Some(tail) => name.len() > tail.len() && name.ends_with(tail),
+        None => *w == name,
+    })
+}
+
 /// A directory as the hosts list it.
-fn list_fact(root: &Path, dir: &str, names: &[&str]) -> Value {
-    fn walk(root: &Path, rel: &str, base: &str, names: &[&str], out: &mut Vec<Value>) {
+fn list_fact(root: &Path, dir: &str, names: &[&str], dirs: bool) -> Value {
+    fn walk(root: &Path, rel: &str, base: &str, names: &[&str], dirs: bool, out: &mut Vec<Value>) {
         let here = if rel.is_empty() {
             root.to_path_buf()
         } else {
@@ -116,8 +124,11 @@ fn list_fact(root: &Path, dir: &str, names: &[&str]) -> Value {
             };
             let kind = entry.file_type().unwrap();
             if kind.is_dir() && name != ".git" && name != "node_modules" {
-                walk(root, &below, base, names, out);
-            } else if kind.is_file() && names.contains(&name.as_str()) {
+                if dirs {
+                    out.push(Value::from(format!("{base}/{below}/")));
+                }
+                walk(root, &below, base, names, dirs, out);
+            } else if kind.is_file() && name_wanted(names, &name) {
                 out.push(Value::from(format!("{base}/{below}")));
             }
         }
@@ -127,7 +138,7 @@ fn list_fact(root: &Path, dir: &str, names: &[&str]) -> Value {
         return statecore::json!({"message": "ENOENT"});
     }
     let mut files = Vec::new();
-    walk(&root.join(dir), "", base, names, &mut files);
+    walk(&root.join(dir), "", base, names, dirs, &mut files);
     let mut m = Map::new();
     m.insert("files".into(), Value::Array(files));
     Value::Object(m)
@@ -388,7 +399,8 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
                     .iter()
                     .map(|n| n.as_str().unwrap())
                     .collect();
-                dirs.insert(path.into(), list_fact(root, path, &names));
+                let with_dirs = need.get("dirs").and_then(Value::as_bool) == Some(true);
+                dirs.insert(path.into(), list_fact(root, path, &names, with_dirs));
             }
         }
     }
@@ -584,4 +596,47 @@ fn the_corpus_asks_every_command_and_group_for_its_help() {
             );
         }
     }
+}
+
+/// `update --help`'s `--set` example is a real one: taken from the help text as printed, it
+/// parses and applies to a fctry state with a build run, and the state written is valid.
+#[test]
+fn the_update_help_example_parses_and_applies() {
+    let root = scratch("the update help example");
+    let given = Given {
+        stdin: Value::from(""),
+        locked: Vec::new(),
+        tmux: Vec::new(),
+    };
+    let help = run(
+        &root,
+        &[Value::from("update"), Value::from("--help")],
+        &Map::new(),
+        &given,
+        &Map::new(),
+    );
+    let text = help["stdout"].as_str().unwrap();
+    let example = text
+        .split('`')
+        .find(|part| part.starts_with('/') && part.contains('='))
+        .expect("update --help shows a POINTER=JSON example");
+    std::fs::create_dir_all(root.join(".fctry")).unwrap();
+    let state = "{\n  \"buildRun\": {\n    \"runId\": \"run-1708012345678\",\n    \"status\": \"running\",\n    \"startedAt\": \"2026-02-17T04:00:00Z\",\n    \"chunks\": [\n      {\"id\": 1, \"name\": \"A\", \"status\": \"active\", \"attempt\": 1}\n    ]\n  }\n}\n";
+    std::fs::write(root.join(".fctry/state.json"), state).unwrap();
+    let argv = [
+        Value::from("update"),
+        Value::from(".fctry/state.json"),
+        Value::from("--set"),
+        Value::from(example),
+    ];
+    let answer = run(&root, &argv, &Map::new(), &given, &Map::new());
+    assert_eq!(answer["code"], Value::from(0u64), "{example}: {answer:?}");
+    let written = json::parse(&std::fs::read(root.join(".fctry/state.json")).unwrap()).unwrap();
+    let (pointer, value) = example.split_once('=').unwrap();
+    assert_eq!(
+        written.pointer(pointer),
+        Some(&json::parse(value.as_bytes()).unwrap())
+    );
+    assert!(statecore::fctry::validate_state(&written).valid());
+    std::fs::remove_dir_all(&root).unwrap();
 }

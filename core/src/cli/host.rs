@@ -299,9 +299,33 @@ impl<'f> Host<'f> {
     /// `dir`), or the host's message when it could not be listed; `None` when the host has
     /// not listed it yet (it is then asked for).
     pub fn list(&mut self, dir: &str, names: &[&str]) -> Option<Result<Vec<&'f str>, &'f str>> {
+        self.listing(dir, names, false)
+    }
+
+    /// As [`Host::list`], with every directory under `dir` too, as its path and a final `/`
+    /// (`<dir>/a/b/`): a directory that holds none of the files is seen.
+    pub fn list_with_dirs(
+        &mut self,
+        dir: &str,
+        names: &[&str],
+    ) -> Option<Result<Vec<&'f str>, &'f str>> {
+        self.listing(dir, names, true)
+    }
+
+    fn listing(
+        &mut self,
+        dir: &str,
+        names: &[&str],
+        dirs: bool,
+    ) -> Option<Result<Vec<&'f str>, &'f str>> {
         let Some(fact) = self.dirs.and_then(|d| d.get(dir)) else {
             let names = names.iter().map(|n| Value::from(*n)).collect();
-            self.need(Need::new("list", dir).with("names", Value::Array(names)));
+            let need = Need::new("list", dir).with("names", Value::Array(names));
+            self.need(if dirs {
+                need.with("dirs", Value::Bool(true))
+            } else {
+                need
+            });
             return None;
         };
         match fact.get("files").and_then(Value::as_array) {

@@ -209,7 +209,7 @@ fn search(
     out: &mut Output,
     turn: &mut bool,
 ) {
-    let found = match host.list(dir, &kinds::file_names()) {
+    let found = match host.list(dir, &crate::view::file::protocol_names()) {
         None => return,
         Some(Err(message)) => {
             let message = format!("{}: cannot be listed ({})", clean(dir), clean(message));
@@ -217,9 +217,18 @@ fn search(
         }
         Some(Ok(found)) => found,
     };
+    // A file's role is found from its path below `dir` (the viewer's and the watcher's
+    // list of protocol files): `.fctry/events/*.jsonl` and agency's `meta.json` included,
+    // the spec (text) left out.
+    let below = |file: &'_ str| -> Option<Target> {
+        let relative = file
+            .strip_prefix(dir)
+            .map_or(file, |rest| rest.trim_start_matches('/'));
+        crate::view::file::target_under(relative)
+    };
     let known: Vec<(&str, Target)> = found
         .into_iter()
-        .filter_map(|f| Target::of(f, None, false).map(|t| (f, t)))
+        .filter_map(|f| below(f).map(|t| (f, t)))
         .collect();
     if known.is_empty() {
         failed(

@@ -8,7 +8,7 @@ use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID, USAGE};
 use super::table::{Call, Command, Opt, JSON};
 use super::validate::{self, forced_kind, unreadable};
-use crate::{json, kinds, Map, Value};
+use crate::{json, Map, Value};
 
 /// `watch PATH...`.
 pub const WATCH: Command = Command {
@@ -52,7 +52,7 @@ fn watch(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     let then = |seen: u64| {
         Then {
             watch: call.operands.clone(),
-            names: Some(kinds::file_names()),
+            names: Some(crate::view::file::protocol_names()),
             seen: Some(seen),
             ..Then::default()
         }
