@@ -263,9 +263,10 @@ fn rows(host: &mut Host<'_>, found: &[Found<'_>], sessions: &[&str]) -> Option<V
             &Value::Null,
         )
         .unwrap_or(Value::Null);
-        let pr = run
-            .meta
-            .get("pr_number")
+        // A broken run has no PR, as agency shows it (its meta.json is not read).
+        let pr = Some(&run.meta)
+            .filter(|m| !meta_broken(m))
+            .and_then(|m| m.get("pr_number"))
             .filter(|n| n.as_i64().is_some_and(|n| n != 0))
             .cloned()
             .unwrap_or(Value::Null);
