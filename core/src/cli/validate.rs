@@ -217,18 +217,9 @@ fn search(
         }
         Some(Ok(found)) => found,
     };
-    // A file's role is found from its path below `dir` (the viewer's and the watcher's
-    // list of protocol files): `.fctry/events/*.jsonl` and agency's `meta.json` included,
-    // the spec (text) left out.
-    let below = |file: &'_ str| -> Option<Target> {
-        let relative = file
-            .strip_prefix(dir)
-            .map_or(file, |rest| rest.trim_start_matches('/'));
-        crate::view::file::target_under(relative)
-    };
     let known: Vec<(&str, Target)> = found
         .into_iter()
-        .filter_map(|f| below(f).map(|t| (f, t)))
+        .filter_map(|f| found_target(dir, f).map(|t| (f, t)))
         .collect();
     if known.is_empty() {
         failed(
@@ -249,6 +240,17 @@ fn search(
             None => {}
         }
     }
+}
+
+/// What a file found under the directory `dir` is checked as: its role's target from its path
+/// below `dir` (the viewer's list of protocol files, `view::file::ROLES`, which `validate`,
+/// `watch` and the viewer share: `.fctry/events/*.jsonl` and agency's `meta.json` included,
+/// the spec, text, left out); `None` for a file that is not a protocol file where it is.
+pub(super) fn found_target(dir: &str, file: &str) -> Option<Target> {
+    let relative = file
+        .strip_prefix(dir)
+        .map_or(file, |rest| rest.trim_start_matches('/'));
+    crate::view::file::target_under(relative)
 }
 
 /// The file at `path` (shown as `shown`) checked as `target`: a document read whole, a log in

@@ -77,7 +77,19 @@ fn watch(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     };
     let path = path.unwrap_or("");
     let explicit = call.operands.iter().any(|p| p == path);
-    let Some(target) = Target::of(path, forced, explicit) else {
+    // A file found under a directory named is what `validate` finds there (one list of
+    // protocol files); `--kind` applies to the files named, and to those found with it given.
+    let under = || {
+        call.operands
+            .iter()
+            .filter(|dir| path.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+            .find_map(|dir| validate::found_target(dir, path))
+    };
+    let target = match (explicit, forced) {
+        (false, None) => under(),
+        _ => Target::of(path, forced, explicit),
+    };
+    let Some(target) = target else {
         // A file with a known name that is not a protocol file where it is.
         return Output {
             then: then(seen),
