@@ -918,7 +918,7 @@ export interface StatusLineSummary {
   section: string | null;
   /** Its title, from the spec's table of contents. */
   sectionTitle: string | null;
-  /** Its number (the table of contents', else the state's). */
+  /** Its number: the table of contents' for an alias written without `#`, else the state's (else the table's). */
   sectionNumber: string | null;
   /** Chunk counts. */
   chunks: ChunkCounts | null;

@@ -78,7 +78,13 @@ pub fn project_status(project: &Project<'_>) -> Value {
     let alias = section.as_deref().map(|s| s.trim_start_matches('#'));
     if let Some(feature) = alias.and_then(|s| features.iter().find(|f| f.alias == s)) {
         out.insert("sectionTitle".into(), Value::from(feature.title));
-        out.insert("sectionNumber".into(), Value::from(feature.number));
+        // The table's number, as the client shows it with the title it finds (an alias
+        // written without `#`); a `#alias`, which the client does not find, keeps the
+        // state's number when there is one.
+        let written = section.as_deref().is_some_and(|s| s.starts_with('#'));
+        if !written || out.get("sectionNumber").is_none_or(Value::is_null) {
+            out.insert("sectionNumber".into(), Value::from(feature.number));
+        }
     }
     let findings = project::foreman_findings(project.inbox);
     out.insert("inbox".into(), findings.into());

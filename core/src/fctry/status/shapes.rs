@@ -141,7 +141,7 @@ pub static STATUS_LINE: Shape = Shape::exact(
         Field::req(
             "sectionNumber",
             TEXT,
-            "Its number (the table of contents', else the state's).",
+            "Its number: the table of contents' for an alias written without `#`, else the state's (else the table's).",
         ),
         Field::req(
             "chunks",
