@@ -292,7 +292,7 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
                     .iter()
                     .map(|n| n.as_str().unwrap())
                     .collect();
-                let with_dirs = need.get("dirs").and_then(Value::as_bool) == Some(true);
+                let with_dirs = need.get("dirs").and_then(Value::as_u64).unwrap_or(0) as usize;
                 dirs.insert(path.into(), list_fact(root, path, &names, with_dirs));
             }
         }

@@ -167,10 +167,10 @@ function nameWanted(wanted, name) {
 
 /**
  * The files under `dir` named one of `names` (every file when `names` is null or undefined,
- * for a watched directory), without following links; with `dirs`, every directory below too,
- * as its path and a final `/`.
+ * for a watched directory), without following links; with `dirs` (a number), the directories
+ * at most that many levels below too, each as its path and a final `/`.
  */
-function listFact(dir, names, dirs = false) {
+function listFact(dir, names, dirs = 0) {
   const wanted = names === null || names === undefined ? null : new Set(names);
   const files = [];
   const base = dir.replace(/\/+$/, "") || "/";
@@ -179,7 +179,7 @@ function listFact(dir, names, dirs = false) {
     for (const entry of fs.readdirSync(here, { withFileTypes: true })) {
       const below = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (dirs && !SKIP.has(entry.name)) files.push(base === "/" ? `/${below}/` : `${base}/${below}/`);
+        if (depth < dirs && !SKIP.has(entry.name)) files.push(base === "/" ? `/${below}/` : `${base}/${below}/`);
         if (!SKIP.has(entry.name) && depth < MAX_DEPTH) {
           try {
             walk(below, depth + 1);

@@ -220,8 +220,8 @@ export interface CliNeed {
   path: string;
   /** For `list`: the file names to find (`*.jsonl`: any name ending in `.jsonl`). */
   names?: string[];
-  /** For `list`: list every directory below too, as its path and a final `/`. */
-  dirs?: boolean;
+  /** For `list`: list the directories at most this many levels below too, each as its path and a final `/`. */
+  dirs?: number;
   /** For `read`: read only the file's first `limit` bytes, cut back to their last line break when the file is longer. */
   limit?: number;
   /** For `read`: read a page: at most `limit` bytes from byte `offset`, cut back to their last line break unless the file ends within them (no line break: an empty page), given with `offset`, `limit` and the file's `size`. */
@@ -352,7 +352,7 @@ export interface CliFile {
 
 /** A directory the host listed: the files under it with one of the names asked for. */
 export interface CliDir {
-  /** Their paths: the directory's path as given, `/`, and the path below it with `/` between names; with `dirs`, the directories below too, each with a final `/`. */
+  /** Their paths: the directory's path as given, `/`, and the path below it with `/` between names; with `dirs`, the directories that many levels below too, each with a final `/`. */
   files?: string[];
   /** Why it could not be listed: the system error's name (`EACCES`). */
   message?: string;

@@ -124,10 +124,10 @@ def name_wanted(wanted: set[str] | None, name: str) -> bool:
     )
 
 
-def list_fact(directory: str, names: Sequence[str] | None, dirs: bool = False) -> CliDir:
+def list_fact(directory: str, names: Sequence[str] | None, dirs: int = 0) -> CliDir:
     """The files under ``directory`` named one of ``names`` (every file when ``names`` is None,
-    for a watched directory), without following links; with ``dirs``, every directory below
-    too, as its path and a final ``/``."""
+    for a watched directory), without following links; with ``dirs``, the directories at most
+    that many levels below too, each as its path and a final ``/``."""
     wanted = None if names is None else set(names)
     files: list[str] = []
     base = directory.rstrip("/") or "/"
@@ -138,7 +138,7 @@ def list_fact(directory: str, names: Sequence[str] | None, dirs: bool = False) -
             for entry in entries:
                 below = entry.name if relative == "" else f"{relative}/{entry.name}"
                 if entry.is_dir(follow_symlinks=False):
-                    if dirs and entry.name not in SKIP:
+                    if depth < dirs and entry.name not in SKIP:
                         files.append(f"/{below}/" if base == "/" else f"{base}/{below}/")
                     if entry.name not in SKIP and depth < MAX_DEPTH:
                         # A directory below that cannot be read is left out.
@@ -278,7 +278,7 @@ def gather(need: CliNeed, facts: CliFacts) -> None:
         facts["stdin"] = read_stdin()
     elif op == "list":
         facts.setdefault("dirs", {})[path] = list_fact(
-            path, need.get("names", []), need.get("dirs") is True
+            path, need.get("names", []), need.get("dirs", 0)
         )
     elif op == "env":
         facts.setdefault("env", {})[path] = os.environ.get(path)

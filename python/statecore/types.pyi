@@ -198,7 +198,7 @@ class CliNeed(TypedDict):
     op: CliNeedOp
     path: str
     names: NotRequired[list[str]]
-    dirs: NotRequired[bool]
+    dirs: NotRequired[int]
     limit: NotRequired[int]
     offset: NotRequired[int]
     kind: NotRequired[DocumentKind]

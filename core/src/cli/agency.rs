@@ -156,7 +156,9 @@ fn runs<'f>(
     keep: impl Fn(&str) -> bool,
 ) -> Option<Result<Vec<Found<'f>>, Output>> {
     let repos = paths::child(data, "repos");
-    let listed = match host.list_with_dirs(&repos, &["meta.json"])? {
+    // The run directories are 3 levels below `repos` (`<repo_id>/runs/<run_id>/`); the
+    // worktrees beside them are not listed.
+    let listed = match host.list_with_dirs(&repos, &["meta.json"], 3)? {
         Ok(files) => files,
         Err("ENOENT" | "ENOTDIR") => Vec::new(),
         Err(why) => {

@@ -111,7 +111,7 @@ pub static DIR: Shape = Shape::exact(
         Field::opt(
             "files",
             STRINGS,
-            "Their paths: the directory's path as given, `/`, and the path below it with `/` between names; with `dirs`, the directories below too, each with a final `/`.",
+            "Their paths: the directory's path as given, `/`, and the path below it with `/` between names; with `dirs`, the directories that many levels below too, each with a final `/`.",
         ),
         Field::opt(
             "message",
@@ -323,8 +323,8 @@ pub static NEED: Shape = Shape::exact(
         ),
         Field::opt(
             "dirs",
-            Ty::Bool,
-            "For `list`: list every directory below too, as its path and a final `/`.",
+            Ty::Whole(1),
+            "For `list`: list the directories at most this many levels below too, each as its path and a final `/`.",
         ),
         Field::opt(
             "limit",

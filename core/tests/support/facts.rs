@@ -78,8 +78,8 @@ fn name_wanted(names: &[&str], name: &str) -> bool {
 }
 
 /// A directory as the hosts list it.
-pub fn list_fact(root: &Path, dir: &str, names: &[&str], dirs: bool) -> Value {
-    fn walk(root: &Path, rel: &str, base: &str, names: &[&str], dirs: bool, out: &mut Vec<Value>) {
+pub fn list_fact(root: &Path, dir: &str, names: &[&str], dirs: usize) -> Value {
+    fn walk(root: &Path, rel: &str, base: &str, names: &[&str], dirs: usize, out: &mut Vec<Value>) {
         let here = if rel.is_empty() {
             root.to_path_buf()
         } else {
@@ -95,7 +95,8 @@ pub fn list_fact(root: &Path, dir: &str, names: &[&str], dirs: bool) -> Value {
             };
             let kind = entry.file_type().unwrap();
             if kind.is_dir() && name != ".git" && name != "node_modules" {
-                if dirs {
+                // The directories at most `dirs` levels below.
+                if below.split('/').count() <= dirs {
                     out.push(Value::from(format!("{base}/{below}/")));
                 }
                 walk(root, &below, base, names, dirs, out);
