@@ -349,22 +349,3 @@ pub fn log_for_path(path: &str) -> Option<LogFile> {
         .filter_map(|k| k.file.as_ref().and_then(|f| f.log))
         .find(|log| log.name == name)
 }
-
-/// The file names of the kinds that live in a known place (`state.json`, `index.md`) and of
-/// their logs (`EVENTS.jsonl`), for a search of a directory.
-pub fn file_names() -> Vec<&'static str> {
-    let mut names: Vec<&str> = KINDS
-        .iter()
-        .filter_map(|k| k.file.as_ref())
-        .flat_map(|f| {
-            f.path
-                .last()
-                .copied()
-                .into_iter()
-                .chain(f.log.map(|l| l.name))
-        })
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    names
-}

@@ -12,8 +12,12 @@
     missing_docs
 )]
 
+#[path = "support/facts.rs"]
+mod facts;
 #[path = "support/follow.rs"]
 mod follow;
+
+use facts::{list_fact, page_fact, read_fact};
 
 use statecore::ops::{self, Arg, Args};
 use statecore::{cli, json, jsonl, Map, Value};
@@ -31,106 +35,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// A file as the hosts report it; `limit`: only its first bytes, cut back to their last
-/// line break when the file is longer.
-fn read_fact(root: &Path, path: &str, limit: Option<usize>) -> Value {
-    let full = root.join(path);
-    let fact = |k: &str, v: &str| {
-        let mut m = Map::new();
-        m.insert(k.into(), Value::from(v));
-        Value::Object(m)
-    };
-    match std::fs::metadata(&full) {
-        Err(_) => fact("error", "missing"),
-        Ok(m) if m.is_dir() => fact("error", "directory"),
-        Ok(m) if !m.is_file() => fact("error", "special"),
-        Ok(m) => match String::from_utf8(head(std::fs::read(&full).unwrap(), limit)) {
-            Ok(text) => {
-                let mut fact = fact("text", &text);
-                let since = m.modified().unwrap().duration_since(std::time::UNIX_EPOCH);
-                let ms = i64::try_from(since.unwrap().as_millis()).unwrap();
-                fact.as_object_mut()
-                    .unwrap()
-                    .insert("mtime".into(), Value::from(ms));
-                fact
-            }
-            Err(_) => fact("error", "not_text"),
-        },
-    }
-}
-
-/// A page of a file as the hosts report it: at most `limit` bytes from `offset`, cut back to
-/// their last line break unless the file ends within them.
-fn page_fact(root: &Path, path: &str, offset: u64, limit: u64) -> Value {
-    let mut fact = read_fact(root, path, None);
-    let Some(text) = fact.get("text").and_then(Value::as_str).map(str::to_owned) else {
-        return fact;
-    };
-    let bytes = text.as_bytes();
-    let size = bytes.len() as u64;
-    let start = usize::try_from(offset.min(size)).unwrap();
-    let end = usize::try_from(offset.saturating_add(limit).min(size)).unwrap();
-    let mut part = &bytes[start..end];
-    if (end as u64) < size {
-        let cut = part.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-        part = &part[..cut];
-    }
-    let map = fact.as_object_mut().unwrap();
-    map.insert(
-        "text".into(),
-        Value::from(String::from_utf8(part.to_vec()).unwrap()),
-    );
-    map.insert("offset".into(), Value::from(offset));
-    map.insert("limit".into(), Value::from(limit));
-    map.insert("size".into(), Value::from(size));
-    fact
-}
-
-/// The first `limit` bytes of `bytes`, cut back to their last line break when there are more.
-fn head(mut bytes: Vec<u8>, limit: Option<usize>) -> Vec<u8> {
-    if let Some(limit) = limit.filter(|l| bytes.len() > *l) {
-        bytes.truncate(limit);
-        let end = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-        bytes.truncate(end);
-    }
-    bytes
-}
-
-/// A directory as the hosts list it.
-fn list_fact(root: &Path, dir: &str, names: &[&str]) -> Value {
-    fn walk(root: &Path, rel: &str, base: &str, names: &[&str], out: &mut Vec<Value>) {
-        let here = if rel.is_empty() {
-            root.to_path_buf()
-        } else {
-            root.join(rel)
-        };
-        for entry in std::fs::read_dir(here).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name().into_string().unwrap();
-            let below = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            let kind = entry.file_type().unwrap();
-            if kind.is_dir() && name != ".git" && name != "node_modules" {
-                walk(root, &below, base, names, out);
-            } else if kind.is_file() && names.contains(&name.as_str()) {
-                out.push(Value::from(format!("{base}/{below}")));
-            }
-        }
-    }
-    let base = dir.trim_end_matches('/');
-    if !root.join(dir).is_dir() {
-        return statecore::json!({"message": "ENOENT"});
-    }
-    let mut files = Vec::new();
-    walk(&root.join(dir), "", base, names, &mut files);
-    let mut m = Map::new();
-    m.insert("files".into(), Value::Array(files));
-    Value::Object(m)
 }
 
 /// A statecore error as the hosts report a write's failure.
@@ -388,7 +292,8 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
                     .iter()
                     .map(|n| n.as_str().unwrap())
                     .collect();
-                dirs.insert(path.into(), list_fact(root, path, &names));
+                let with_dirs = need.get("dirs").and_then(Value::as_u64).unwrap_or(0) as usize;
+                dirs.insert(path.into(), list_fact(root, path, &names, with_dirs));
             }
         }
     }
@@ -584,4 +489,47 @@ fn the_corpus_asks_every_command_and_group_for_its_help() {
             );
         }
     }
+}
+
+/// `update --help`'s `--set` example is a real one: taken from the help text as printed, it
+/// parses and applies to a fctry state with a build run, and the state written is valid.
+#[test]
+fn the_update_help_example_parses_and_applies() {
+    let root = scratch("the update help example");
+    let given = Given {
+        stdin: Value::from(""),
+        locked: Vec::new(),
+        tmux: Vec::new(),
+    };
+    let help = run(
+        &root,
+        &[Value::from("update"), Value::from("--help")],
+        &Map::new(),
+        &given,
+        &Map::new(),
+    );
+    let text = help["stdout"].as_str().unwrap();
+    let example = text
+        .split('`')
+        .find(|part| part.starts_with('/') && part.contains('='))
+        .expect("update --help shows a POINTER=JSON example");
+    std::fs::create_dir_all(root.join(".fctry")).unwrap();
+    let state = "{\n  \"buildRun\": {\n    \"runId\": \"run-1708012345678\",\n    \"status\": \"running\",\n    \"startedAt\": \"2026-02-17T04:00:00Z\",\n    \"chunks\": [\n      {\"id\": 1, \"name\": \"A\", \"status\": \"active\", \"attempt\": 1}\n    ]\n  }\n}\n";
+    std::fs::write(root.join(".fctry/state.json"), state).unwrap();
+    let argv = [
+        Value::from("update"),
+        Value::from(".fctry/state.json"),
+        Value::from("--set"),
+        Value::from(example),
+    ];
+    let answer = run(&root, &argv, &Map::new(), &given, &Map::new());
+    assert_eq!(answer["code"], Value::from(0u64), "{example}: {answer:?}");
+    let written = json::parse(&std::fs::read(root.join(".fctry/state.json")).unwrap()).unwrap();
+    let (pointer, value) = example.split_once('=').unwrap();
+    assert_eq!(
+        written.pointer(pointer),
+        Some(&json::parse(value.as_bytes()).unwrap())
+    );
+    assert!(statecore::fctry::validate_state(&written).valid());
+    std::fs::remove_dir_all(&root).unwrap();
 }

@@ -111,3 +111,41 @@ fn json_macro_builds_what_the_text_says() {
         r#"{"s":"x","n":null,"l":[1,[2],{"z":false}],"k":[1,null],"o":3}"#
     );
 }
+
+/// A number whose fraction is zero is a whole number, as JSON Schema's `integer` says
+/// (`5.0`, `5e0`, `0.5e1`), read exactly from its digits; one with a fraction is not.
+#[test]
+fn whole_numbers_written_with_a_fraction_or_an_exponent() {
+    let number = |text: &str| {
+        statecore::json::parse(text.as_bytes())
+            .unwrap()
+            .as_number()
+            .cloned()
+            .unwrap()
+    };
+    for (text, want) in [
+        ("5", Some(5)),
+        ("5.0", Some(5)),
+        ("5e0", Some(5)),
+        ("0.5e1", Some(5)),
+        ("70e-1", Some(7)),
+        ("1.5e3", Some(1500)),
+        ("-0.0", Some(0)),
+        ("0e999999999", Some(0)),
+        ("18446744073709551615.000", Some(u64::MAX)),
+        ("18446744073709551616.0", None),
+        ("1e400", None),
+        ("1.5", None),
+        ("5.000001", None),
+        ("5e-1", None),
+        ("-5.0", None),
+    ] {
+        assert_eq!(number(text).as_u64(), want, "{text} as u64");
+    }
+    assert_eq!(number("-5.0").as_i64(), Some(-5));
+    assert_eq!(number("-9223372036854775808.0").as_i64(), Some(i64::MIN));
+    assert_eq!(number("9223372036854775808.0").as_i64(), None);
+    assert_eq!(number("2.5").as_i64(), None);
+    // The text is kept as written.
+    assert_eq!(number("5.0").as_str(), "5.0");
+}

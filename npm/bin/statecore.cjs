@@ -53,7 +53,7 @@ function gather(need, facts) {
   if (isStoreUrl(need.path) && need.op !== "env") return gatherStored(need, facts);
   if (need.op === "read") facts.files[need.path] = readFact(need.path, need.limit, need.offset);
   else if (need.op === "stdin") facts.stdin = readStdin();
-  else if (need.op === "list") facts.dirs[need.path] = listFact(need.path, need.names ?? []);
+  else if (need.op === "list") facts.dirs[need.path] = listFact(need.path, need.names ?? [], need.dirs ?? 0);
   else if (need.op === "env") facts.env[need.path] = process.env[need.path] ?? null;
   else if (need.op === "tmux") facts.tmux = tmuxSessions();
   else if (need.op === "random") facts.random = require("node:crypto").randomBytes(16).toString("hex");

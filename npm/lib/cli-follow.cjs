@@ -10,7 +10,7 @@
 // the shell). Only bin/statecore.cjs loads this module, so the status line does not pay for
 // it. Python's twin is python/statecore/_cli_follow.py.
 const fs = require("node:fs");
-const { listFact, settle } = require("./cli-host.cjs");
+const { listFact, nameWanted, settle } = require("./cli-host.cjs");
 
 /** How often the watched files are looked at, in ms. */
 const POLL_MS = 100;
@@ -137,7 +137,7 @@ function look(watch, names) {
 /** True when `file` is one of the paths `watch` and `names` make watched. */
 function watched(file, watch, names) {
   const name = file.slice(file.lastIndexOf("/") + 1);
-  const named = names === null || names.includes(name);
+  const named = nameWanted(names === null ? null : new Set(names), name);
   return watch.some((item) => file === item || (named && file.startsWith(under(item))));
 }
 

@@ -154,10 +154,23 @@ function readStdin() {
 }
 
 /**
- * The files under `dir` named one of `names` (every file when `names` is null or undefined,
- * for a watched directory), without following links.
+ * True when a file named `name` is one of `wanted` (a Set of names, or null for every file):
+ * a name, or a pattern `*.jsonl` (any name longer than it, ending in `.jsonl`).
  */
-function listFact(dir, names) {
+function nameWanted(wanted, name) {
+  if (wanted === null || wanted.has(name)) return true;
+  for (const w of wanted) {
+    if (w.startsWith("*") && name.length > w.length - 1 && name.endsWith(w.slice(1))) return true;
+  }
+  return false;
+}
+
+/**
+ * The files under `dir` named one of `names` (every file when `names` is null or undefined,
+ * for a watched directory), without following links; with `dirs` (a number), the directories
+ * at most that many levels below too, each as its path and a final `/`.
+ */
+function listFact(dir, names, dirs = 0) {
   const wanted = names === null || names === undefined ? null : new Set(names);
   const files = [];
   const base = dir.replace(/\/+$/, "") || "/";
@@ -166,6 +179,7 @@ function listFact(dir, names) {
     for (const entry of fs.readdirSync(here, { withFileTypes: true })) {
       const below = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
+        if (depth < dirs && !SKIP.has(entry.name)) files.push(base === "/" ? `/${below}/` : `${base}/${below}/`);
         if (!SKIP.has(entry.name) && depth < MAX_DEPTH) {
           try {
             walk(below, depth + 1);
@@ -173,7 +187,7 @@ function listFact(dir, names) {
             // a directory below that cannot be read is left out
           }
         }
-      } else if (entry.isFile() && (wanted === null || wanted.has(entry.name))) {
+      } else if (entry.isFile() && nameWanted(wanted, entry.name)) {
         files.push(base === "/" ? `/${below}` : `${base}/${below}`);
       }
     }
@@ -238,4 +252,4 @@ function converse(call, request, gather, program) {
   return answer.code;
 }
 
-module.exports = { readFact, listFact, readStdin, tmuxSessions, settle, converse };
+module.exports = { nameWanted, readFact, listFact, readStdin, tmuxSessions, settle, converse };

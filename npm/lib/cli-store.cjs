@@ -91,7 +91,8 @@ async function listFact(path, names) {
     const { store, key, conninfo } = await open(path);
     const wanted = names === null || names === undefined ? null : new Set(names);
     const keys = await store.keys(key ? `${key}/` : "");
-    return { files: keys.filter((k) => wanted === null || wanted.has(k.split("/").at(-1))).map((k) => `${conninfo}/${k}`) };
+    const { nameWanted } = require("./cli-host.cjs");
+    return { files: keys.filter((k) => nameWanted(wanted, k.split("/").at(-1))).map((k) => `${conninfo}/${k}`) };
   } catch (error) {
     const e = known(error);
     return { message: `${e.code}: ${e.message}` };
@@ -139,7 +140,7 @@ async function lookFact(path, names) {
     const { rows } = await store.statement("read", key, "cli_look", key, key ? `${key}/` : "");
     const records = {};
     for (const { key: found, record } of rows) {
-      if (found === key || wanted === null || wanted.has(found.split("/").at(-1))) records[`${conninfo}/${found}`] = record;
+      if (found === key || require("./cli-host.cjs").nameWanted(wanted, found.split("/").at(-1))) records[`${conninfo}/${found}`] = record;
     }
     return { records };
   } catch (error) {

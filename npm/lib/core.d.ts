@@ -57,6 +57,9 @@ export type ChunkEvent = "start" | "complete" | "fail";
 /** How `.fctry/state.json` was found: not there, read and valid, unparseable (or not text), parsed but invalid. */
 export type StateFileCondition = "missing" | "ok" | "unreadable" | "invalid";
 
+/** What the chunk counts count: `chunkProgress`, or the build run's chunks. */
+export type ChunkCountSource = "chunkProgress" | "buildRun";
+
 /** One row, or the fctry client's two: the project's segments, then the work's. */
 export type StatusLineLayout = "one-row" | "two-rows";
 
@@ -215,8 +218,10 @@ export interface CliNeed {
   op: CliNeedOp;
   /** The path, as the command line gave it (`-` for `stdin`, `tmux` and `random`; the variable's name for `env`). */
   path: string;
-  /** For `list`: the file names to find. */
+  /** For `list`: the file names to find (`*.jsonl`: any name ending in `.jsonl`). */
   names?: string[];
+  /** For `list`: list the directories at most this many levels below too, each as its path and a final `/`. */
+  dirs?: number;
   /** For `read`: read only the file's first `limit` bytes, cut back to their last line break when the file is longer. */
   limit?: number;
   /** For `read`: read a page: at most `limit` bytes from byte `offset`, cut back to their last line break unless the file ends within them (no line break: an empty page), given with `offset`, `limit` and the file's `size`. */
@@ -241,7 +246,7 @@ export interface CliNeed {
 export interface CliThen {
   /** The files and directories to watch (replacing those of the previous answer; absent: none). A directory's files are those `list` finds with one of `names` (every file when `names` is absent). */
   watch?: string[];
-  /** The file names to watch for under a watched directory. */
+  /** The file names to watch for under a watched directory (`*.jsonl`: any name ending in `.jsonl`). */
   names?: string[];
   /** Timers to arm now (added to those still pending). */
   timers?: CliTimer[];
@@ -347,7 +352,7 @@ export interface CliFile {
 
 /** A directory the host listed: the files under it with one of the names asked for. */
 export interface CliDir {
-  /** Their paths: the directory's path as given, `/`, and the path below it with `/` between names. */
+  /** Their paths: the directory's path as given, `/`, and the path below it with `/` between names; with `dirs`, the directories that many levels below too, each with a final `/`. */
   files?: string[];
   /** Why it could not be listed: the system error's name (`EACCES`). */
   message?: string;
@@ -891,13 +896,13 @@ export interface ChangedChunk {
 export interface StatusLineSummary {
   /** The project's name (its directory's). */
   project: string | null;
-  /** The project's version from the registry (`versions.external.current`), without `v`. */
+  /** The project's version from the registry (`versions.external.current`), as written (the words' look shows it without `v`). */
   version: string | null;
   /** How the state file was found (null: from a state alone). */
   stateFile: StateFileCondition | null;
   /** The git branch, or the commit's short hash. */
   branch: string | null;
-  /** The spec version (the registry's, else the state's), without `v`. */
+  /** The spec version (the registry's, else the state's), as written (the words' look shows it without `v`). */
   specVersion: string | null;
   /** The spec's frontmatter `status`. */
   specStatus: string | null;
@@ -909,11 +914,11 @@ export interface StatusLineSummary {
   step: string | null;
   /** A review's scan. */
   scan: ScanCounts | null;
-  /** The active section, without `#`. */
+  /** The active section's alias as written (`#core-flow` or `core-flow`). */
   section: string | null;
   /** Its title, from the spec's table of contents. */
   sectionTitle: string | null;
-  /** Its number (the table of contents', else the state's). */
+  /** Its number: the table of contents' for an alias written without `#`, else the state's (else the table's). */
   sectionNumber: string | null;
   /** Chunk counts. */
   chunks: ChunkCounts | null;
@@ -955,8 +960,10 @@ export interface ChunkCounts {
   failed: number;
   /** Blocked chunks. */
   blocked: number;
-  /** The highest attempt of a retrying chunk, or null. */
+  /** The attempt of the first retrying chunk (the one the client shows), or null. */
   attempt: number | null;
+  /** What was counted: `chunkProgress` (when it has a total), else the `buildRun`'s chunks; the client's look shows only `chunkProgress`. */
+  source?: ChunkCountSource;
 }
 
 /** Satisfied scenarios out of the total. */

@@ -114,9 +114,20 @@ def page_fact(path: str, offset: int, limit: int, mtime: int) -> CliFile:
     return {"text": text, "mtime": mtime, "offset": offset, "limit": limit, "size": size}
 
 
-def list_fact(directory: str, names: Sequence[str] | None) -> CliDir:
+def name_wanted(wanted: set[str] | None, name: str) -> bool:
+    """True when a file named ``name`` is one of ``wanted`` (None: every file): a name, or a
+    pattern ``*.jsonl`` (any name longer than it, ending in ``.jsonl``)."""
+    if wanted is None or name in wanted:
+        return True
+    return any(
+        w.startswith("*") and len(name) > len(w) - 1 and name.endswith(w[1:]) for w in wanted
+    )
+
+
+def list_fact(directory: str, names: Sequence[str] | None, dirs: int = 0) -> CliDir:
     """The files under ``directory`` named one of ``names`` (every file when ``names`` is None,
-    for a watched directory), without following links."""
+    for a watched directory), without following links; with ``dirs``, the directories at most
+    that many levels below too, each as its path and a final ``/``."""
     wanted = None if names is None else set(names)
     files: list[str] = []
     base = directory.rstrip("/") or "/"
@@ -127,13 +138,13 @@ def list_fact(directory: str, names: Sequence[str] | None) -> CliDir:
             for entry in entries:
                 below = entry.name if relative == "" else f"{relative}/{entry.name}"
                 if entry.is_dir(follow_symlinks=False):
+                    if depth < dirs and entry.name not in SKIP:
+                        files.append(f"/{below}/" if base == "/" else f"{base}/{below}/")
                     if entry.name not in SKIP and depth < MAX_DEPTH:
                         # A directory below that cannot be read is left out.
                         with contextlib.suppress(OSError):
                             walk(below, depth + 1)
-                elif entry.is_file(follow_symlinks=False) and (
-                    wanted is None or entry.name in wanted
-                ):
+                elif entry.is_file(follow_symlinks=False) and name_wanted(wanted, entry.name):
                     files.append(f"/{below}" if base == "/" else f"{base}/{below}")
 
     try:
@@ -266,7 +277,9 @@ def gather(need: CliNeed, facts: CliFacts) -> None:
     elif op == "stdin":
         facts["stdin"] = read_stdin()
     elif op == "list":
-        facts.setdefault("dirs", {})[path] = list_fact(path, need.get("names", []))
+        facts.setdefault("dirs", {})[path] = list_fact(
+            path, need.get("names", []), need.get("dirs", 0)
+        )
     elif op == "env":
         facts.setdefault("env", {})[path] = os.environ.get(path)
     elif op == "tmux":

@@ -18,7 +18,7 @@ import stat
 import sys
 import time
 
-from statecore._cli import list_fact, settle
+from statecore._cli import list_fact, name_wanted, settle
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def look(watch: Sequence[str], names: Sequence[str] | None) -> dict[str, str]:
 
 def _watched(path: str, watch: Sequence[str], names: Sequence[str] | None) -> bool:
     """True when ``path`` is one of the paths ``watch`` and ``names`` make watched."""
-    named = names is None or path.rsplit("/", 1)[-1] in names
+    named = name_wanted(None if names is None else set(names), path.rsplit("/", 1)[-1])
     return any(path == item or (named and path.startswith(_under(item))) for item in watch)
 
 

@@ -7,6 +7,7 @@ key with keys below it a directory. Each store is connected once per process. Th
 
 from __future__ import annotations
 
+from statecore._cli import name_wanted
 from statecore._generated.root import store_url, watch_target
 from statecore.errors import StatecoreError
 
@@ -94,7 +95,7 @@ def list_fact(path: str, names: Sequence[str] | None) -> CliDir:
         found = [
             f"{conninfo}/{k}"
             for k in store._keys(prefix)
-            if wanted is None or k.rsplit("/", 1)[-1] in wanted
+            if name_wanted(wanted, k.rsplit("/", 1)[-1])
         ]
         return {"files": found}
     except StatecoreError as error:
@@ -116,7 +117,7 @@ def look_fact(path: str, names: Sequence[str] | None) -> dict[str, str]:
     return {
         f"{conninfo}/{found}": record
         for found, record in rows
-        if found == key or wanted is None or found.rsplit("/", 1)[-1] in wanted
+        if found == key or name_wanted(wanted, found.rsplit("/", 1)[-1])
     }
 
 

@@ -26,6 +26,7 @@ InboxStatus = str
 InboxEvent = str
 ChunkEvent = str
 StateFileCondition = str
+ChunkCountSource = str
 StatusLineLayout = str
 HivemindMode = str
 HivemindStateName = str
@@ -245,6 +246,7 @@ __all__ = [
     "ChangedChunk",
     "CheckResult",
     "Chunk",
+    "ChunkCountSource",
     "ChunkCounts",
     "ChunkEvent",
     "ChunkProgress",

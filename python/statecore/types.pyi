@@ -59,6 +59,9 @@ ChunkEvent: TypeAlias = Literal["start", "complete", "fail"]
 StateFileCondition: TypeAlias = Literal["missing", "ok", "unreadable", "invalid"]
 """How `.fctry/state.json` was found: not there, read and valid, unparseable (or not text), parsed but invalid."""
 
+ChunkCountSource: TypeAlias = Literal["chunkProgress", "buildRun"]
+"""What the chunk counts count: `chunkProgress`, or the build run's chunks."""
+
 StatusLineLayout: TypeAlias = Literal["one-row", "two-rows"]
 """One row, or the fctry client's two: the project's segments, then the work's."""
 
@@ -195,6 +198,7 @@ class CliNeed(TypedDict):
     op: CliNeedOp
     path: str
     names: NotRequired[list[str]]
+    dirs: NotRequired[int]
     limit: NotRequired[int]
     offset: NotRequired[int]
     kind: NotRequired[DocumentKind]
@@ -668,6 +672,7 @@ class ChunkCounts(TypedDict):
     failed: int
     blocked: int
     attempt: int | None
+    source: NotRequired[ChunkCountSource]
 
 class ScenarioCounts(TypedDict):
     """Satisfied scenarios out of the total."""

@@ -263,13 +263,20 @@ def test_build_machines() -> None:
     assert fctry.run_machine()["initial"] == "running"
 
 
-@pytest.mark.parametrize("id", [-1, 2**64, 1.0, "1", None, True])
+@pytest.mark.parametrize("id", [-1, 2**64, 1.5, "1", None, True])
 def test_bad_chunk_id_raises_usage_error(id: Any) -> None:
     state = fctry.create_build_run({}, PLAN, NOW)
     with pytest.raises(statecore.UsageError) as raised:
         fctry.chunk_event(state, id, "start")
     assert raised.value.code == "E_ARGUMENT"
     assert raised.value.path == "/id"
+
+
+def test_a_chunk_id_written_1_0_is_the_whole_number_1() -> None:
+    """A whole number is JSON Schema's integer (docs/fctry.md § Rules): ``1.0`` is chunk 1, as
+    it is in JavaScript, where ``1.0`` and ``1`` are one number."""
+    state = fctry.create_build_run({}, PLAN, NOW)
+    assert fctry.chunk_event(state, 1.0, "start", NOW) == fctry.chunk_event(state, 1, "start", NOW)
 
 
 @pytest.mark.parametrize(

@@ -92,6 +92,26 @@ def test_a_document_with_a_schema_key_is_valid() -> None:
         assert (report["errors"], report["warnings"]) == ([], []), kind
 
 
+def test_counts_written_with_a_zero_fraction_are_whole_numbers_for_the_three() -> None:
+    """JSON Schema's ``integer`` is any number with a zero fraction: the shipped schema, the
+    validator and the status line agree that ``5.0`` counts 5, and that ``2.5`` is no count."""
+    text = (
+        '{"currentCommand": "execute", "scenarioScore": {"satisfied": 5.0, "total": 8.0}, '
+        '"chunkProgress": {"current": 2.0, "total": 4.0}, "readinessSummary": {"aligned": 28.0}}'
+    )
+    doc = json.loads(text)
+    shipped = resources.files("statecore").joinpath("schemas", "fctry.state.json")
+    schema = json.loads(shipped.read_text("utf-8"))
+    checker = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    assert checker.is_valid(doc)
+    assert statecore.validate("fctry.state", doc)["valid"]
+    line = statecore.fctry.status_line_text(text.encode(), {})
+    assert line == "fctry │ execute │ chunks 2/4 │ scenarios 5/8 │ 28/28 built"
+    doc["scenarioScore"]["satisfied"] = 2.5
+    assert not checker.is_valid(doc)
+    assert not statecore.validate("fctry.state", doc)["valid"]
+
+
 def test_jsonschema_agrees_with_validate_on_the_structure_of_every_corpus_document() -> None:
     validators = {kind: _validator(kind) for kind in KINDS}
     counts = {"valid": 0, "invalid": 0}

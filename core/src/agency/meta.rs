@@ -25,6 +25,36 @@ pub fn check_meta(meta: &Value) -> Report {
     let Some(map) = walk(&mut report, meta, &RUN_META, "") else {
         return report;
     };
+    // A whole number with a fraction or an exponent (`123.0`) is JSON Schema's integer, but
+    // agency's Go decoding refuses it for an int field, so the run is broken.
+    let setup = map.get("setup").and_then(Value::as_object);
+    let ints = [
+        (
+            setup.and_then(|s| s.get("exit_code")),
+            "/setup/exit_code",
+            "exit_code",
+        ),
+        (
+            setup.and_then(|s| s.get("duration_ms")),
+            "/setup/duration_ms",
+            "duration_ms",
+        ),
+        (map.get("pr_number"), "/pr_number", "pr_number"),
+    ];
+    for (value, path, key) in ints {
+        if let Some(Value::Number(n)) = value {
+            if n.as_i64().is_some() && !crate::json::is_integer_text(n.as_str()) {
+                report.error(
+                    "E_TYPE",
+                    path,
+                    format!(
+                        "{key} must be written as an integer (agency cannot read {n} into its \
+                         int field)"
+                    ),
+                );
+            }
+        }
+    }
     for key in REQUIRED {
         if map.get(key).and_then(Value::as_str) == Some("") {
             report.error(

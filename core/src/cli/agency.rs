@@ -147,16 +147,18 @@ fn data_dir(call: &Call, host: &mut Host<'_>) -> Option<Result<String, Output>> 
     Some(Ok(dir))
 }
 
-/// The runs under `data` (`<data>/repos/<repo_id>/runs/<run_id>/meta.json`) that `keep`
-/// accepts by their ids, with their meta.json read. `None` until the host has listed and
-/// read them.
+/// The runs under `data` (every directory `<data>/repos/<repo_id>/runs/<run_id>/`, as the Go
+/// client scans them: one without a meta.json is a broken run) that `keep` accepts by their
+/// ids, with their meta.json read. `None` until the host has listed and read them.
 fn runs<'f>(
     host: &mut Host<'f>,
     data: &str,
     keep: impl Fn(&str) -> bool,
 ) -> Option<Result<Vec<Found<'f>>, Output>> {
     let repos = paths::child(data, "repos");
-    let listed = match host.list(&repos, &["meta.json"])? {
+    // The run directories are 3 levels below `repos` (`<repo_id>/runs/<run_id>/`); the
+    // worktrees beside them are not listed.
+    let listed = match host.list_with_dirs(&repos, &["meta.json"], 3)? {
         Ok(files) => files,
         Err("ENOENT" | "ENOTDIR") => Vec::new(),
         Err(why) => {
@@ -165,20 +167,37 @@ fn runs<'f>(
         }
     };
     let prefix = format!("{repos}/");
-    let ids = listed.into_iter().filter_map(|file| {
-        let rest = file.strip_prefix(prefix.as_str())?;
-        match rest.split('/').collect::<Vec<_>>().as_slice() {
-            [repo, "runs", run, "meta.json"] => Some((*repo, *run, file)),
-            _ => None,
+    // Each run directory once, with its meta.json when the listing has one.
+    let mut ids: Vec<(&str, &str, Option<&str>)> = Vec::new();
+    for path in listed {
+        let Some(rest) = path.strip_prefix(prefix.as_str()) else {
+            continue;
+        };
+        let (repo, run, meta) = match rest.split('/').collect::<Vec<_>>().as_slice() {
+            [repo, "runs", run, "meta.json"] => (*repo, *run, Some(path)),
+            [repo, "runs", run, ""] => (*repo, *run, None),
+            _ => continue,
+        };
+        if run.is_empty() || !keep(run) {
+            continue;
         }
-    });
-    let ids: Vec<(&str, &str, &str)> = ids.filter(|(_, run, _)| keep(run)).collect();
-    let read: Vec<Option<File<'f>>> = ids.iter().map(|(_, _, f)| host.read(f)).collect();
+        match ids.iter_mut().find(|(r, id, _)| *r == repo && *id == run) {
+            Some(known) => known.2 = known.2.or(meta),
+            None => ids.push((repo, run, meta)),
+        }
+    }
+    let read: Vec<Option<Option<File<'f>>>> = ids
+        .iter()
+        .map(|(_, _, meta)| meta.map(|f| host.read(f)))
+        .collect();
     let mut found = Vec::new();
     for ((repo_id, run_id, _), file) in ids.into_iter().zip(read) {
-        let meta_text = match file? {
-            File::Text(text) => Some(text),
-            _ => None,
+        let meta_text = match file {
+            Some(file) => match file? {
+                File::Text(text) => Some(text),
+                _ => None,
+            },
+            None => None,
         };
         let meta = meta_text
             .and_then(|t| json::parse(t.as_bytes()).ok())
@@ -246,9 +265,10 @@ fn rows(host: &mut Host<'_>, found: &[Found<'_>], sessions: &[&str]) -> Option<V
             &Value::Null,
         )
         .unwrap_or(Value::Null);
-        let pr = run
-            .meta
-            .get("pr_number")
+        // A broken run has no PR, as agency shows it (its meta.json is not read).
+        let pr = Some(&run.meta)
+            .filter(|m| !meta_broken(m))
+            .and_then(|m| m.get("pr_number"))
             .filter(|n| n.as_i64().is_some_and(|n| n != 0))
             .cloned()
             .unwrap_or(Value::Null);

@@ -137,7 +137,9 @@ fn status(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         two_rows: layout == Some(fctry::TWO_ROWS),
         icons: call.flag("icons"),
     };
-    Output::text(format!("{}\n", fctry::render_summary(&summary, look)))
+    let line = fctry::render_summary(&summary, look);
+    // The client's look ends as the client's line does, without a line break.
+    Output::text(if look.client() { line } else { line + "\n" })
 }
 
 /// Where the project and its repository are.

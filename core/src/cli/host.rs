@@ -299,9 +299,35 @@ impl<'f> Host<'f> {
     /// `dir`), or the host's message when it could not be listed; `None` when the host has
     /// not listed it yet (it is then asked for).
     pub fn list(&mut self, dir: &str, names: &[&str]) -> Option<Result<Vec<&'f str>, &'f str>> {
+        self.listing(dir, names, 0)
+    }
+
+    /// As [`Host::list`], with the directories at most `depth` levels below `dir` too, as
+    /// their paths and a final `/` (`<dir>/a/b/` is 2 levels below): a directory that holds
+    /// none of the files is seen, and the deep trees below are not listed.
+    pub fn list_with_dirs(
+        &mut self,
+        dir: &str,
+        names: &[&str],
+        depth: u64,
+    ) -> Option<Result<Vec<&'f str>, &'f str>> {
+        self.listing(dir, names, depth)
+    }
+
+    fn listing(
+        &mut self,
+        dir: &str,
+        names: &[&str],
+        dirs: u64,
+    ) -> Option<Result<Vec<&'f str>, &'f str>> {
         let Some(fact) = self.dirs.and_then(|d| d.get(dir)) else {
             let names = names.iter().map(|n| Value::from(*n)).collect();
-            self.need(Need::new("list", dir).with("names", Value::Array(names)));
+            let need = Need::new("list", dir).with("names", Value::Array(names));
+            self.need(if dirs > 0 {
+                need.with("dirs", Value::from(dirs))
+            } else {
+                need
+            });
             return None;
         };
         match fact.get("files").and_then(Value::as_array) {

@@ -111,7 +111,7 @@ pub static DIR: Shape = Shape::exact(
         Field::opt(
             "files",
             STRINGS,
-            "Their paths: the directory's path as given, `/`, and the path below it with `/` between names.",
+            "Their paths: the directory's path as given, `/`, and the path below it with `/` between names; with `dirs`, the directories that many levels below too, each with a final `/`.",
         ),
         Field::opt(
             "message",
@@ -214,7 +214,11 @@ pub static THEN: Shape = Shape::exact(
             STRINGS,
             "The files and directories to watch (replacing those of the previous answer; absent: none). A directory's files are those `list` finds with one of `names` (every file when `names` is absent).",
         ),
-        Field::opt("names", STRINGS, "The file names to watch for under a watched directory."),
+        Field::opt(
+            "names",
+            STRINGS,
+            "The file names to watch for under a watched directory (`*.jsonl`: any name ending in `.jsonl`).",
+        ),
         Field::opt(
             "timers",
             Ty::List(&Ty::Object(&TIMER)),
@@ -312,7 +316,16 @@ pub static NEED: Shape = Shape::exact(
             Ty::Str,
             "The path, as the command line gave it (`-` for `stdin`, `tmux` and `random`; the variable's name for `env`).",
         ),
-        Field::opt("names", STRINGS, "For `list`: the file names to find."),
+        Field::opt(
+            "names",
+            STRINGS,
+            "For `list`: the file names to find (`*.jsonl`: any name ending in `.jsonl`).",
+        ),
+        Field::opt(
+            "dirs",
+            Ty::Whole(1),
+            "For `list`: list the directories at most this many levels below too, each as its path and a final `/`.",
+        ),
         Field::opt(
             "limit",
             Ty::Whole(1),

@@ -183,7 +183,8 @@ pub static COMMANDS: &[Command] = &[
             Opt {
                 name: "set",
                 value: Some("POINTER=JSON"),
-                help: "Set one value at a JSON pointer (`/buildRun/chunks/0/status=\"done\"`); \
+                help:
+                    "Set one value at a JSON pointer (`/buildRun/chunks/0/status=\"retrying\"`); \
                        missing members on the way are created, `-` appends to an array.",
             },
             KIND,

@@ -91,7 +91,8 @@ fn change_of(call: &Call, kind: &str) -> Result<(&'static str, Vec<Value>), Stri
     if *name == "set" {
         let Some((pointer, value)) = text.split_once('=') else {
             return Err(format!(
-                "--set takes POINTER=JSON (`--set /status=\"done\"`), got {:?}",
+                "--set takes POINTER=JSON (`--set /buildRun/chunks/0/status=\"retrying\"`), got \
+                 {:?}",
                 clean(text)
             ));
         };

@@ -209,7 +209,7 @@ fn search(
     out: &mut Output,
     turn: &mut bool,
 ) {
-    let found = match host.list(dir, &kinds::file_names()) {
+    let found = match host.list(dir, &crate::view::file::protocol_names()) {
         None => return,
         Some(Err(message)) => {
             let message = format!("{}: cannot be listed ({})", clean(dir), clean(message));
@@ -219,7 +219,7 @@ fn search(
     };
     let known: Vec<(&str, Target)> = found
         .into_iter()
-        .filter_map(|f| Target::of(f, None, false).map(|t| (f, t)))
+        .filter_map(|f| found_target(dir, f).map(|t| (f, t)))
         .collect();
     if known.is_empty() {
         failed(
@@ -240,6 +240,17 @@ fn search(
             None => {}
         }
     }
+}
+
+/// What a file found under the directory `dir` is checked as: its role's target from its path
+/// below `dir` (the viewer's list of protocol files, `view::file::ROLES`, which `validate`,
+/// `watch` and the viewer share: `.fctry/events/*.jsonl` and agency's `meta.json` included,
+/// the spec, text, left out); `None` for a file that is not a protocol file where it is.
+pub(super) fn found_target(dir: &str, file: &str) -> Option<Target> {
+    let relative = file
+        .strip_prefix(dir)
+        .map_or(file, |rest| rest.trim_start_matches('/'));
+    crate::view::file::target_under(relative)
 }
 
 /// The file at `path` (shown as `shown`) checked as `target`: a document read whole, a log in

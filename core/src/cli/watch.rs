@@ -8,7 +8,7 @@ use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID, USAGE};
 use super::table::{Call, Command, Opt, JSON};
 use super::validate::{self, forced_kind, unreadable};
-use crate::{json, kinds, Map, Value};
+use crate::{json, Map, Value};
 
 /// `watch PATH...`.
 pub const WATCH: Command = Command {
@@ -52,7 +52,7 @@ fn watch(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     let then = |seen: u64| {
         Then {
             watch: call.operands.clone(),
-            names: Some(kinds::file_names()),
+            names: Some(crate::view::file::protocol_names()),
             seen: Some(seen),
             ..Then::default()
         }
@@ -77,7 +77,19 @@ fn watch(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     };
     let path = path.unwrap_or("");
     let explicit = call.operands.iter().any(|p| p == path);
-    let Some(target) = Target::of(path, forced, explicit) else {
+    // A file found under a directory named is what `validate` finds there (one list of
+    // protocol files); `--kind` applies to the files named, and to those found with it given.
+    let under = || {
+        call.operands
+            .iter()
+            .filter(|dir| path.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+            .find_map(|dir| validate::found_target(dir, path))
+    };
+    let target = match (explicit, forced) {
+        (false, None) => under(),
+        _ => Target::of(path, forced, explicit),
+    };
+    let Some(target) = target else {
         // A file with a known name that is not a protocol file where it is.
         return Output {
             then: then(seen),

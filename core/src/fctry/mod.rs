@@ -31,8 +31,8 @@ pub use status::{
 
 pub use validate::{
     find_cycle, is_inbox_id, validate_event, validate_inbox, validate_state, CHUNK_STATUSES,
-    COMMANDS, CONTEXT_KINDS, INBOX_STATUSES, INBOX_TYPES, PRIORITY_SOURCES, RUN_STATUSES, STEPS,
-    VERIFICATION_KINDS,
+    COMMANDS, CONTEXT_KINDS, INBOX_STATUSES, INBOX_TYPES, LIFECYCLE_KINDS, PRIORITY_SOURCES,
+    RUN_STATUSES, STEPS, VERIFICATION_KINDS,
 };
 pub use workflow::{
     add_untracked_change, check_prerequisites, clear_untracked_changes, complete_step,

@@ -53,6 +53,30 @@ pub const CONTEXT_KINDS: [&str; 3] = [
     "context-compacted",
 ];
 
+/// The build lifecycle event kinds the fctry client writes and its viewer names
+/// (spaceshipmike/fctry: the Executor's and Interviewer's `hooks/emit-event.sh` kinds, the
+/// build's end, and the activity feed's other kinds): known, so they raise no warning.
+pub const LIFECYCLE_KINDS: [&str; 18] = [
+    "chunk-started",
+    "chunk-completed",
+    "chunk-failed",
+    "chunk-retrying",
+    "section-started",
+    "section-completed",
+    "scenario-evaluated",
+    "interview-started",
+    "interview-completed",
+    "checkpoint-saved",
+    "build-completed",
+    "build-paused",
+    "agent-started-section",
+    "agent-completed-section",
+    "context-new",
+    "escalation-emitted",
+    "ratchet-regressed",
+    "ratchet-passed",
+];
+
 /// Validates `.fctry/state.json`: the field rules of [`shapes::STATE`], then the
 /// cross-field rules (section pair, ranges, readiness counts, the build run's rules).
 pub fn validate_state(doc: &Value) -> Report {
@@ -460,21 +484,22 @@ pub fn is_inbox_id(id: &str) -> bool {
 }
 
 /// Validates one build, verification or context lifecycle event ([`shapes::EVENT`]); a kind
-/// that is neither a verification nor a context kind is a build lifecycle event, kept as it
-/// is with a warning.
+/// that is none of the verification, context or client's lifecycle kinds
+/// ([`LIFECYCLE_KINDS`]) is still a build lifecycle event, kept as it is with a warning.
 pub fn validate_event(doc: &Value) -> Report {
     let mut report = Report::default();
     let Some(event) = walk(&mut report, doc, &shapes::EVENT, "") else {
         return report;
     };
     if let Some(kind) = present(event, "kind").and_then(Value::as_str) {
-        if !VERIFICATION_KINDS.contains(&kind) && !CONTEXT_KINDS.contains(&kind) {
+        let known = [&VERIFICATION_KINDS[..], &CONTEXT_KINDS, &LIFECYCLE_KINDS];
+        if !known.iter().any(|kinds| kinds.contains(&kind)) {
             report.warn(
                 "W_UNKNOWN_EVENT_KIND",
                 "/kind",
                 format!(
-                    "event kind {kind:?} is not a verification or context event; it is kept \
-                     as a build lifecycle event"
+                    "event kind {kind:?} is not a verification, context or fctry lifecycle \
+                     event; it is kept as a build lifecycle event"
                 ),
             );
         }

@@ -59,14 +59,32 @@ impl Number {
             .then(|| Number::from_canonical(zmij::Buffer::new().format_finite(f)))
     }
 
-    /// The number as an `i64`, when it is an integer literal within range.
+    /// The number as an `i64`, when it is a whole number within range: an integer literal, or
+    /// a number whose fraction is zero (`5.0`, `5e0`, `1.5e1`: JSON Schema's `integer`).
     pub fn as_i64(&self) -> Option<i64> {
-        self.as_str().parse().ok()
+        let text = self.as_str();
+        if let Ok(n) = text.parse() {
+            return Some(n);
+        }
+        let (negative, magnitude) = whole(text)?;
+        if negative {
+            0i64.checked_sub_unsigned(magnitude)
+        } else {
+            i64::try_from(magnitude).ok()
+        }
     }
 
-    /// The number as a `u64`, when it is a non-negative integer literal within range.
+    /// The number as a `u64`, when it is a non-negative whole number within range (an integer
+    /// literal, or a number whose fraction is zero, as for [`Number::as_i64`]; `-0.0` is 0).
     pub fn as_u64(&self) -> Option<u64> {
-        self.as_str().parse().ok()
+        let text = self.as_str();
+        if let Ok(n) = text.parse() {
+            return Some(n);
+        }
+        match whole(text)? {
+            (true, n) if n != 0 => None,
+            (_, n) => Some(n),
+        }
     }
 
     /// The number as a finite double (rounded to the nearest), else `None`.
@@ -89,6 +107,55 @@ impl Number {
         let text = self.as_str();
         text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok_and(f64::is_finite)
     }
+}
+
+/// The sign and magnitude of a JSON number's text when its value is whole (its digits past
+/// the decimal point, after the exponent is applied, are all zeros) and the magnitude fits a
+/// `u64`; read exactly from the digits, never through a double.
+fn whole(text: &str) -> Option<(bool, u64)> {
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (text.get(..at)?, text.get(at.saturating_add(1)..)?),
+        None => (text, "0"),
+    };
+    let exponent: i64 = exponent
+        .strip_prefix('+')
+        .unwrap_or(exponent)
+        .parse()
+        .ok()?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = || int.bytes().chain(frac.bytes());
+    if !digits().all(|b| b.is_ascii_digit()) || int.is_empty() {
+        return None;
+    }
+    // Where the decimal point falls among the digits once the exponent is applied.
+    let point = i64::try_from(int.len()).ok()?.checked_add(exponent)?;
+    let mut value: u64 = 0;
+    let mut at: i64 = 0;
+    for digit in digits() {
+        let d = u64::from(digit.saturating_sub(b'0'));
+        if at < point {
+            value = value.checked_mul(10)?.checked_add(d)?;
+        } else if d != 0 {
+            return None;
+        }
+        at = at.checked_add(1)?;
+    }
+    // Trailing zeros the exponent adds past the last digit (more than 19 overflow a u64).
+    if value == 0 || at >= point {
+        return Some((negative, value));
+    }
+    if point.checked_sub(at)? > 19 {
+        return None;
+    }
+    while at < point {
+        value = value.checked_mul(10)?;
+        at = at.checked_add(1)?;
+    }
+    Some((negative, value))
 }
 
 /// Writes the digits of an integer into a number, without formatting machinery.

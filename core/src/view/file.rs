@@ -72,6 +72,19 @@ pub static ROLES: &[Role] = &[
     placed("specify.index", &[".workflow", "index.md"], "specify.index"),
 ];
 
+/// The file names of every role (the last part of its place; `*.jsonl` is a pattern: any
+/// name ending in `.jsonl`), sorted: what a search of a directory asks the host to list, for
+/// `validate`, `watch` and the viewer alike, so that all three find the same files.
+pub fn protocol_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = ROLES
+        .iter()
+        .filter_map(|role| role.place.last().copied())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// A role whose file is a document of `kind` at `place`.
 const fn placed(name: &'static str, place: &'static [&'static str], kind: &'static str) -> Role {
     Role {

@@ -11,6 +11,14 @@ use std::path::Path;
 /// What a watched file holds (`None`: there is none).
 type Kept = BTreeMap<String, Option<Vec<u8>>>;
 
+/// True when a file named `name` is one of `names`: a name, or a pattern `*.jsonl`.
+fn wanted(names: &[String], name: &str) -> bool {
+    names.iter().any(|w| match w.strip_prefix('*') {
+        Some(tail) => name.len() > tail.len() && name.ends_with(tail),
+        None => w == name,
+    })
+}
+
 /// The files `watch` and `names` name now, by path as the hosts list them.
 fn look(root: &Path, watch: &[String], names: Option<&[String]>) -> Kept {
     fn walk(dir: &Path, shown: &str, names: Option<&[String]>, out: &mut Kept) {
@@ -24,7 +32,7 @@ fn look(root: &Path, watch: &[String], names: Option<&[String]>) -> Kept {
             let below = format!("{shown}/{name}");
             if kind.is_dir() && name != ".git" && name != "node_modules" {
                 walk(&entry.path(), &below, names, out);
-            } else if kind.is_file() && names.is_none_or(|n| n.contains(&name)) {
+            } else if kind.is_file() && names.is_none_or(|n| wanted(n, &name)) {
                 out.insert(below, std::fs::read(entry.path()).ok());
             }
         }

@@ -24,11 +24,12 @@ use summary::opt;
 /// version, stateFile, branch, specVersion, specStatus, context, command, step, scan,
 /// section, sectionTitle, sectionNumber, chunks, scenarios, readiness, build, untracked,
 /// inbox, upgraded, nextStep}`; absent parts are `null`, and so are counts whose total is 0;
-/// the project's fields are `null` here). `specVersion` is the version without a leading
-/// `v`. `chunks` (`{completed, total, active, retrying, failed, blocked, attempt}`) counts the
-/// chunk statuses of `buildRun.chunks` when there is a run, else of `chunkProgress.chunks`
-/// (the extended form, out of its `total`), else takes the legacy `chunkProgress` `{current,
-/// total}`; `attempt` is the highest attempt of a retrying chunk. `readiness` counts
+/// the project's fields are `null` here). Texts are as written (`specVersion` with its `v`,
+/// `section` with or without its `#`). `chunks` (`{completed, total, active, retrying,
+/// failed, blocked, attempt, source}`) counts what `chunkProgress` says when it has a total
+/// (the chunk statuses of its extended form, out of its `total`, or its legacy `{current,
+/// total}`), else the chunk statuses of `buildRun.chunks`; `source` is `chunkProgress` or
+/// `buildRun`, `attempt` the attempt of the first retrying chunk. `readiness` counts
 /// `readinessSummary` in the user's words (`{built, evolved, specced, unspecced, total}`).
 pub fn status_line(state: &Value) -> Value {
     let mut out = Map::new();
@@ -54,14 +55,11 @@ pub fn project_status(project: &Project<'_>) -> Value {
     let mut out = Map::new();
     out.insert("project".into(), opt(project.name));
     let (version, spec_version) = project::registry(project.config);
-    out.insert(
-        "version".into(),
-        opt(version.as_deref().and_then(summary::bare_version)),
-    );
+    out.insert("version".into(), opt(version.as_deref()));
     out.insert("stateFile".into(), Value::from(file));
     out.insert("branch".into(), opt(project::branch(project.git_head)));
     summary::of_state(&state, &mut out);
-    if let Some(version) = spec_version.as_deref().and_then(summary::bare_version) {
+    if let Some(version) = spec_version.as_deref() {
         out.insert("specVersion".into(), Value::from(version));
     }
     let spec = project.spec.unwrap_or_default();
@@ -75,9 +73,18 @@ pub fn project_status(project: &Project<'_>) -> Value {
         .get("section")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    if let Some(feature) = section.and_then(|s| features.iter().find(|f| f.alias == s)) {
+    // Looked up without its `#`: the seed writes `"#core-flow"`, the table of contents
+    // `core-flow`.
+    let alias = section.as_deref().map(|s| s.trim_start_matches('#'));
+    if let Some(feature) = alias.and_then(|s| features.iter().find(|f| f.alias == s)) {
         out.insert("sectionTitle".into(), Value::from(feature.title));
-        out.insert("sectionNumber".into(), Value::from(feature.number));
+        // The table's number, as the client shows it with the title it finds (an alias
+        // written without `#`); a `#alias`, which the client does not find, keeps the
+        // state's number when there is one.
+        let written = section.as_deref().is_some_and(|s| s.starts_with('#'));
+        if !written || out.get("sectionNumber").is_none_or(Value::is_null) {
+            out.insert("sectionNumber".into(), Value::from(feature.number));
+        }
     }
     let findings = project::foreman_findings(project.inbox);
     out.insert("inbox".into(), findings.into());
@@ -167,6 +174,8 @@ pub fn status_line_text(bytes: Option<&[u8]>, options: &Value) -> String {
 /// the default, or `two-rows`: the project's segments, a line break, the work's), `icons`
 /// (the fctry client's icons and dot bars instead of words; a Nerd Font shows them). A
 /// summary without a project starts with `fctry`, so the prompt always shows something.
+/// `layout: "two-rows"` with `icons` is the client's look, byte for byte (docs/fctry.md §
+/// Status line).
 pub fn render_status_line(summary: &Value, options: &Value) -> String {
     render::render(summary, Look::of(options))
 }

@@ -1,7 +1,8 @@
 //! A status line summary as text: its segments joined by ` │ `, on one row or on the client's
 //! two (the project, then the work), in words or with the client's icons and dot bars, with
-//! ANSI colours on request. Every text from the files is rendered without its control
-//! characters.
+//! ANSI colours on request. Two rows with icons is the client's look, byte for byte: its
+//! segments, colours and dot bars exactly (docs/fctry.md § Status line). Every text from the
+//! files is rendered without its control characters.
 
 use crate::Value;
 use std::borrow::Cow;
@@ -26,8 +27,13 @@ mod icon {
     pub const UNTRACKED: &str = "\u{f0026}";
     pub const UPGRADE: &str = "\u{f0737}";
     pub const NEXT: &str = "\u{f0142}";
+    pub const FAIL: &str = "\u{f0156}";
     pub const MAILBOX: &str = "\u{f0353}";
 }
+
+/// The most dots the client's look draws for the chunks (one per chunk, as the client draws
+/// them, up to this many: a count in the millions must not fill the memory).
+const CLIENT_CHUNK_DOTS: u64 = 200;
 
 /// The `layout` of the client's two rows (`shapes::LAYOUT`).
 pub const TWO_ROWS: &str = "two-rows";
@@ -52,6 +58,11 @@ impl Look {
             two_rows: options.get("layout").and_then(Value::as_str) == Some(TWO_ROWS),
             icons: flag("icons"),
         }
+    }
+
+    /// The client's look: two rows with icons.
+    pub fn client(self) -> bool {
+        self.two_rows && self.icons
     }
 
     fn paint(self, style: &str, text: String) -> String {
@@ -136,7 +147,12 @@ fn score_color(done: u64, total: u64) -> &'static str {
 
 /// `●●●○○`: `filled` of `total` on at most 10 dots.
 fn dots(filled: u64, total: u64) -> String {
-    let count = total.min(10);
+    dots_of(filled, total, 10)
+}
+
+/// `●●●○○`: `filled` of `total` on at most `most` dots (the client's chunks: one per chunk).
+fn dots_of(filled: u64, total: u64, most: u64) -> String {
+    let count = total.min(most);
     // Small counts: exact as doubles; the result is within 0..=count.
     #[allow(
         clippy::cast_precision_loss,
@@ -153,12 +169,26 @@ fn dots(filled: u64, total: u64) -> String {
 /// The project, the state file's marker, the branch, the spec and the context.
 fn project_row(summary: &Value, look: Look) -> Vec<String> {
     let mut parts = Vec::new();
-    let name = match (text(summary, "project"), text(summary, "version")) {
+    // Versions are shown without a leading `v`; the client's look shows them as written.
+    let version = |key: &str| {
+        text(summary, key).and_then(|v| {
+            if look.client() {
+                return Some(v);
+            }
+            Some(v.strip_prefix(['v', 'V']).unwrap_or(&v).to_owned()).filter(|v| !v.is_empty())
+        })
+    };
+    let name = match (text(summary, "project"), version("version")) {
         (Some(name), Some(version)) => format!("{name} {version}"),
         (Some(name), None) => name,
         (None, _) => "fctry".to_owned(),
     };
-    parts.push(look.paint(BOLD, name));
+    // The client's name is not bold.
+    parts.push(if look.client() {
+        name
+    } else {
+        look.paint(BOLD, name)
+    });
     match summary.get("stateFile").and_then(Value::as_str) {
         Some("unreadable") => parts.push(look.paint(RED, "state.json unreadable".into())),
         Some("invalid") => parts.push(look.paint(YELLOW, "state.json invalid".into())),
@@ -168,7 +198,7 @@ fn project_row(summary: &Value, look: Look) -> Vec<String> {
         parts.push(look.label("on", icon::BRANCH, &branch));
     }
     let status = text(summary, "specStatus").filter(|s| s != "active");
-    let version = text(summary, "specVersion");
+    let version = version("specVersion");
     if version.is_some() || status.is_some() {
         let status = status.map(|s| {
             let style = match s.as_str() {
@@ -202,27 +232,44 @@ fn project_row(summary: &Value, look: Look) -> Vec<String> {
 /// The command, the chunks, the section, the scores, what waits, and the next step.
 fn work_row(summary: &Value, look: Look) -> Vec<String> {
     let mut parts = Vec::new();
-    let doing = match (text(summary, "command"), text(summary, "step")) {
-        (Some(c), Some(s)) => Some(format!("{c} › {s}")),
-        (c, s) => c.or(s),
-    };
     let scan = summary
         .get("scan")
         .filter(|s| s.is_object())
-        .map(|s| format!("scanning {}/{}", num(s, "scanned"), num(s, "total")));
-    if let Some(doing) = doing {
-        let doing = scan.map_or(doing.clone(), |scan| format!("{doing} | {scan}"));
-        parts.push(look.paint(CYAN, doing));
+        .map(|s| format!("{}/{}", num(s, "scanned"), num(s, "total")));
+    if look.client() {
+        // The client's: the command alone (no step), a review's scan dimmed after it.
+        if let Some(command) = text(summary, "command") {
+            let command = look.paint(CYAN, command);
+            parts.push(match scan {
+                Some(scan) => format!("{command} {} {scan}", look.paint(DIM, "| scanning".into())),
+                None => command,
+            });
+        }
+    } else {
+        let doing = match (text(summary, "command"), text(summary, "step")) {
+            (Some(c), Some(s)) => Some(format!("{c} › {s}")),
+            (c, s) => c.or(s),
+        };
+        if let Some(doing) = doing {
+            let doing = scan.map_or(doing.clone(), |scan| format!("{doing} | scanning {scan}"));
+            parts.push(look.paint(CYAN, doing));
+        }
     }
     if let Some(chunks) = summary.get("chunks").filter(|c| c.is_object()) {
-        parts.push(chunk_part(summary, chunks, look));
+        if !look.client() {
+            parts.push(chunk_part(summary, chunks, look));
+        } else if chunks.get("source").and_then(Value::as_str) != Some("buildRun") {
+            // The client reads only `chunkProgress`.
+            parts.push(client_chunk_part(chunks, look));
+        }
     }
     if let Some(section) = text(summary, "section") {
         let number = text(summary, "sectionNumber").map(|n| format!(" ({n})"));
-        let label = match text(summary, "sectionTitle") {
-            Some(title) => format!("{title}{}", number.unwrap_or_default()),
-            None => format!("#{section}{}", number.unwrap_or_default()),
-        };
+        // The section as written, or its title from the table of contents; the client finds
+        // the title only for an alias written without its `#`.
+        let title =
+            text(summary, "sectionTitle").filter(|_| !(look.client() && section.starts_with('#')));
+        let label = format!("{}{}", title.unwrap_or(section), number.unwrap_or_default());
         parts.push(look.paint(MAGENTA, label));
     }
     if let Some(scenarios) = summary.get("scenarios").filter(|c| c.is_object()) {
@@ -273,7 +320,13 @@ fn work_row(summary: &Value, look: Look) -> Vec<String> {
         parts.push(look.paint(GREEN, look.label("upgraded", icon::UPGRADE, "")));
     }
     if let Some(next) = text(summary, "nextStep") {
-        parts.push(look.paint(DIM, look.label("next:", icon::NEXT, &next)));
+        let next = look.label("next:", icon::NEXT, &next);
+        // The client's next step is not dimmed.
+        parts.push(if look.client() {
+            next
+        } else {
+            look.paint(DIM, next)
+        });
     }
     parts
 }
@@ -314,6 +367,31 @@ fn chunk_part(summary: &Value, chunks: &Value, look: Look) -> String {
     } else {
         format!("chunks{status} {done}/{total}{detail}")
     }
+}
+
+/// The client's chunks: one dot per chunk, `completed`, `+N` active or retrying (`+N(r2)` when
+/// the first retrying chunk is past its first attempt), `/total`, and the failed ones in red.
+fn client_chunk_part(chunks: &Value, look: Look) -> String {
+    let (done, total) = (num(chunks, "completed"), num(chunks, "total"));
+    let mut label = done.to_string();
+    let working = num(chunks, "active").saturating_add(num(chunks, "retrying"));
+    if working > 0 {
+        label.push_str(&format!("+{working}"));
+        let attempt = num(chunks, "attempt");
+        if num(chunks, "retrying") > 0 && attempt > 1 {
+            label.push_str(&format!("(r{attempt})"));
+        }
+    }
+    label.push_str(&format!("/{total}"));
+    let failed = num(chunks, "failed");
+    if failed > 0 {
+        label.push_str(&format!(
+            " {}",
+            look.paint(RED, format!("{failed}{}", icon::FAIL))
+        ));
+    }
+    let most = total.min(CLIENT_CHUNK_DOTS);
+    format!("{} {} {label}", icon::CHUNK, dots_of(done, total, most))
 }
 
 /// The client's readiness label: `30/33 built`, `15 built 18 evolved`, or `15 built 18

@@ -20,10 +20,22 @@ pub static CHUNK_COUNTS: Shape = Shape::exact(
         Field::req(
             "attempt",
             Ty::Nullable(&Ty::Whole(1)),
-            "The highest attempt of a retrying chunk, or null.",
+            "The attempt of the first retrying chunk (the one the client shows), or null.",
+        ),
+        Field::opt(
+            "source",
+            Ty::Enum(&CHUNK_SOURCE),
+            "What was counted: `chunkProgress` (when it has a total), else the `buildRun`'s chunks; the client's look shows only `chunkProgress`.",
         ),
     ],
 );
+
+/// Where chunk counts come from.
+pub static CHUNK_SOURCE: Enum = Enum {
+    name: "ChunkCountSource",
+    doc: "What the chunk counts count: `chunkProgress`, or the build run's chunks.",
+    values: &["chunkProgress", "buildRun"],
+};
 
 /// A `{part, total}` count.
 pub static SCENARIO_COUNTS: Shape = Shape::exact(
@@ -90,7 +102,7 @@ pub static STATUS_LINE: Shape = Shape::exact(
         Field::req(
             "version",
             TEXT,
-            "The project's version from the registry (`versions.external.current`), without `v`.",
+            "The project's version from the registry (`versions.external.current`), as written (the words' look shows it without `v`).",
         ),
         Field::req(
             "stateFile",
@@ -101,7 +113,7 @@ pub static STATUS_LINE: Shape = Shape::exact(
         Field::req(
             "specVersion",
             TEXT,
-            "The spec version (the registry's, else the state's), without `v`.",
+            "The spec version (the registry's, else the state's), as written (the words' look shows it without `v`).",
         ),
         Field::req("specStatus", TEXT, "The spec's frontmatter `status`."),
         Field::req(
@@ -116,7 +128,11 @@ pub static STATUS_LINE: Shape = Shape::exact(
             Ty::Nullable(&Ty::Object(&SCAN_COUNTS)),
             "A review's scan.",
         ),
-        Field::req("section", TEXT, "The active section, without `#`."),
+        Field::req(
+            "section",
+            TEXT,
+            "The active section's alias as written (`#core-flow` or `core-flow`).",
+        ),
         Field::req(
             "sectionTitle",
             TEXT,
@@ -125,7 +141,7 @@ pub static STATUS_LINE: Shape = Shape::exact(
         Field::req(
             "sectionNumber",
             TEXT,
-            "Its number (the table of contents', else the state's).",
+            "Its number: the table of contents' for an alias written without `#`, else the state's (else the table's).",
         ),
         Field::req(
             "chunks",

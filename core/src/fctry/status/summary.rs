@@ -21,24 +21,15 @@ pub(super) fn opt(value: Option<&str>) -> Value {
     value.map_or(Value::Null, Value::from)
 }
 
-/// `version` without a leading `v`, unless that leaves nothing.
-pub(super) fn bare_version(version: &str) -> Option<&str> {
-    Some(version.strip_prefix(['v', 'V']).unwrap_or(version)).filter(|v| !v.is_empty())
-}
-
 /// The state's part of the summary, in the summary's order (the project's fields are added
 /// by the caller).
 pub(super) fn of_state(state: &Value, out: &mut Map) {
-    let section = text(state, "activeSection").map(|s| s.trim_start_matches('#'));
     let command = text(state, "currentCommand");
-    out.insert(
-        "specVersion".into(),
-        opt(text(state, "specVersion").and_then(bare_version)),
-    );
+    out.insert("specVersion".into(), opt(text(state, "specVersion")));
     out.insert("command".into(), opt(command));
     out.insert("step".into(), opt(text(state, "workflowStep")));
     out.insert("scan".into(), scan(state, command));
-    out.insert("section".into(), opt(section.filter(|s| !s.is_empty())));
+    out.insert("section".into(), opt(text(state, "activeSection")));
     out.insert("sectionTitle".into(), Value::Null);
     out.insert(
         "sectionNumber".into(),
@@ -144,46 +135,47 @@ pub(super) fn readiness(state: &Value) -> Option<Readiness> {
     (counts.total() > 0).then_some(counts)
 }
 
+/// The chunk counts: `chunkProgress`'s when it has a total (the seed: the status line reads
+/// `chunkProgress`, which the Executor derives from the chunk statuses), its extended form's
+/// chunk statuses or its legacy `{current, total}`; else the build run's chunks. `source`
+/// says which.
 fn chunk_counts(state: &Value) -> Option<Value> {
-    let progress = state.get("chunkProgress");
-    let run = state
-        .get("buildRun")
-        .and_then(|r| r.get("chunks"))
-        .and_then(Value::as_array);
-    let listed = progress
-        .and_then(|p| p.get("chunks"))
-        .and_then(Value::as_array);
-    let counts = match (run, listed) {
-        (Some(chunks), _) => statuses(chunks, chunks.len() as u64),
-        (None, Some(chunks)) => {
-            let total = count(progress.and_then(|p| p.get("total")));
-            statuses(chunks, total.unwrap_or(chunks.len() as u64))
-        }
-        (None, None) => {
-            let progress = progress?;
-            json!({
-                "completed": count(progress.get("current"))?, "total": count(progress.get("total"))?,
+    let progress = state.get("chunkProgress").filter(|p| p.is_object());
+    let from_progress = progress.and_then(|progress| {
+        let total = count(progress.get("total")).filter(|t| *t > 0)?;
+        match progress.get("chunks").and_then(Value::as_array) {
+            Some(chunks) => Some(statuses(chunks, total, "chunkProgress")),
+            None => Some(json!({
+                "completed": count(progress.get("current"))?, "total": total,
                 "active": 0, "retrying": 0, "failed": 0, "blocked": 0, "attempt": null,
-            })
+                "source": "chunkProgress",
+            })),
         }
-    };
-    (counts.get("total").and_then(Value::as_u64) > Some(0)).then_some(counts)
+    });
+    from_progress.or_else(|| {
+        let chunks = state
+            .get("buildRun")
+            .and_then(|r| r.get("chunks"))
+            .and_then(Value::as_array)
+            .filter(|c| !c.is_empty())?;
+        Some(statuses(chunks, chunks.len() as u64, "buildRun"))
+    })
 }
 
-/// The counts of `chunks`' statuses, out of `total`, and the highest attempt of a retrying one.
-fn statuses(chunks: &[Value], total: u64) -> Value {
+/// The counts of `chunks`' statuses, out of `total`, and the attempt of the first retrying
+/// one (the one the client shows).
+fn statuses(chunks: &[Value], total: u64, source: &str) -> Value {
     fn status(chunk: &Value) -> Option<&str> {
         chunk.get("status").and_then(Value::as_str)
     }
     let of = |wanted: &str| chunks.iter().filter(|c| status(c) == Some(wanted)).count();
     let attempt = chunks
         .iter()
-        .filter(|c| status(c) == Some("retrying"))
-        .filter_map(|c| c.get("attempt").and_then(Value::as_u64))
-        .max();
+        .find(|c| status(c) == Some("retrying"))
+        .and_then(|c| c.get("attempt").and_then(Value::as_u64));
     json!({
         "completed": of("completed"), "total": total, "active": of("active"),
         "retrying": of("retrying"), "failed": of("failed"), "blocked": of("blocked"),
-        "attempt": attempt.map_or(Value::Null, Value::from),
+        "attempt": attempt.map_or(Value::Null, Value::from), "source": source,
     })
 }
