@@ -1,5 +1,7 @@
-// Builds one page with one bundler, with its defaults for the browser: `node build.mjs NAME
-// OUT`, run by run.mjs inside a copy of this project where statecore is the packed tarball.
+// Builds one page with one bundler, with its defaults for the browser (a minified production
+// build): `node build.mjs NAME OUT`, run by run.mjs inside a copy of this project where
+// statecore-js is the packed tarball. `vite` is Vite 8, `vite5` Vite 5 (the npm alias
+// `vite5` in package.json).
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,12 +21,17 @@ const BUILDS = {
       outdir: out,
       entryNames: "main",
       loader: { ".wasm": "file" },
+      minify: true,
       logLevel: "silent",
     });
     writeFileSync(join(out, "index.html"), PAGE("main.js"));
   },
   async vite(out) {
     const { build } = await import("vite");
+    await build({ root: HERE, logLevel: "silent", build: { outDir: out, emptyOutDir: true } });
+  },
+  async vite5(out) {
+    const { build } = await import("vite5");
     await build({ root: HERE, logLevel: "silent", build: { outDir: out, emptyOutDir: true } });
   },
   async webpack(out) {
