@@ -136,7 +136,7 @@ assert.equal(typeof init, "function");
 // the web entry is a separate module instance with its own error classes
 assert.throws(() => webMerge({}, {}), (e) => e instanceof WebError && e.code === "E_NOT_INITIALIZED");
 assert.ok(StatecoreError !== WebError && StatecoreError.name === WebError.name);
-const wasm = readFileSync(createRequire(import.meta.url).resolve("statecore/statecore_bg.wasm"));
+const wasm = readFileSync(createRequire(import.meta.url).resolve("statecore-js/statecore_bg.wasm"));
 await init(wasm);
 assert.deepEqual(webMerge({ a: 1 }, { a: null }, { strategy: "merge_patch" }), {});
 const { mkdtempSync, rmSync } = await import("node:fs");
