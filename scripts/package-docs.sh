@@ -15,7 +15,9 @@ for dest in npm/docs python/docs; do
   mkdir -p "$dest"
   cp docs/*.md "$dest/"
   cp -R target/site "$dest/site"
-  # MkDocs' search index and sitemap are for a served site; the offline copy needs neither.
-  rm -f "$dest/site/sitemap.xml" "$dest/site/sitemap.xml.gz"
+  # MkDocs' search (its index is fetched by a worker, which a page opened from disk cannot
+  # do), sitemap and source maps are for a served site; the offline copy needs none of them.
+  rm -rf "$dest/site/search" "$dest/site/sitemap.xml" "$dest/site/sitemap.xml.gz"
+  find "$dest/site" -name '*.map' -delete
 done
 log "ok: $(ls npm/docs/*.md | wc -l) pages and the built site in npm/docs and python/docs ($(du -sh npm/docs | cut -f1) each)"
