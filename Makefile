@@ -20,8 +20,10 @@ wasm:
 python:
 	bash scripts/build-python.sh
 
-# The wheels for every Linux (x86_64 and aarch64, glibc 2.17+ and musl 1.2+) into
-# dist/wheels-all, each tag confirmed by `auditwheel show` (scripts/build-wheels.sh).
+# The wheels for every platform into dist/wheels-all (scripts/build-wheels.sh): Linux x86_64
+# and aarch64 (glibc 2.17+ and musl 1.2+, each tag confirmed by `auditwheel show`), macOS
+# x86_64 and arm64, Windows x86_64 (each checked by scripts/check_wheel.py). Not part of
+# `make test`: minutes per wheel (docs/architecture.md § Packages and wheels).
 wheels: setup python
 	bash scripts/build-wheels.sh
 
