@@ -76,8 +76,12 @@ for build in "${builds[@]}"; do
     # python3.dll exports only from 3.10 (Linux and macOS take it from the interpreter
     # itself, so they keep 3.9).
     *-windows-gnu)
-      command -v x86_64-w64-mingw32-gcc >/dev/null \
-        || { echo "build-wheels: apt-get install gcc-mingw-w64-x86-64 (the Windows linker)" >&2; exit 1; }
+      if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
+        log "installing gcc-mingw-w64-x86-64 (apt): the Windows linker"
+        sudo=$([ "$(id -u)" -eq 0 ] || echo sudo)
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
+      fi
       args=(--no-default-features --features abi3-py310)
       ;;
   esac
