@@ -4,14 +4,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export CARGO_TERM_COLOR := never
 
-.PHONY: all setup build generate wasm python wheels docs test test-docs test-generated test-rust test-node test-browser test-python test-packaging demo bench lint clean
+.PHONY: all setup build generate wasm python wheels docs package-docs test test-docs test-generated test-rust test-node test-browser test-python test-packaging demo bench lint clean
 
 all: build
 
 setup:
 	bash scripts/setup.sh
 
-build: setup wasm python
+build: setup wasm python package-docs
 
 wasm:
 	bash scripts/build-wasm.sh
@@ -20,8 +20,10 @@ wasm:
 python:
 	bash scripts/build-python.sh
 
-# The wheels for every Linux (x86_64 and aarch64, glibc 2.17+ and musl 1.2+) into
-# dist/wheels-all, each tag confirmed by `auditwheel show` (scripts/build-wheels.sh).
+# The wheels for every platform into dist/wheels-all (scripts/build-wheels.sh): Linux x86_64
+# and aarch64 (glibc 2.17+ and musl 1.2+, each tag confirmed by `auditwheel show`), macOS
+# x86_64 and arm64, Windows x86_64 (each checked by scripts/check_wheel.py). Not part of
+# `make test`: minutes per wheel (docs/architecture.md § Packages and wheels).
 wheels: setup python
 	bash scripts/build-wheels.sh
 
@@ -29,6 +31,11 @@ wheels: setup python
 test: build test-generated test-docs test-rust
 	bash scripts/with-pg.sh $(MAKE) --no-print-directory test-node test-browser test-python
 	$(MAKE) --no-print-directory test-packaging test-fuzz
+
+# The Markdown pages and the built site into npm/docs and python/docs, shipped in the npm
+# tarball and the sdist so the `docs/NAME.md § Section` references resolve offline.
+package-docs: setup
+	bash scripts/package-docs.sh
 
 # The docs site (MkDocs, strict) into target/site: open target/site/index.html.
 docs: setup
@@ -42,13 +49,16 @@ test-docs: docs
 	$(PY) scripts/check_doc_refs.py
 	$(PY) scripts/check_user_text.py
 
-# Every file generated from the core's operation table is up to date (a stale one fails).
+# Every file generated from the core's operation table is up to date (a stale one fails), and
+# the metadata files carry project-address.toml's addresses (none while it is empty).
 test-generated:
 	cargo run -q -p xtask -- codegen --check
+	$(PY) scripts/project_address.py check
 
 # Writes every file generated from the core's operation table (docs/architecture.md).
 generate:
 	cargo run -q -p xtask -- codegen
+	$(PY) scripts/project_address.py sync
 
 test-rust:
 	cargo fmt --all -- --check

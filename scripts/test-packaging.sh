@@ -48,6 +48,9 @@ node -e '
     throw new Error("statecore must have no install scripts");
 ' "$repo/npm/package.json"
 
+# The docs ship inside the package (docs/NAME.md and the built site, docs/site/), so the
+# `docs/NAME.md § Section` references of its README and type declarations resolve offline.
+.venv/bin/python scripts/check_shipped_docs.py "$tarball" package/
 tar -xzOf "$tarball" package/LICENSE | cmp -s - LICENSE || { echo "packaging: the tarball's LICENSE is not the repository's" >&2; exit 1; }
 # Third-party code shipped with its licence texts: the crates in the wasm, the viewer's bundle.
 for pair in "dist/THIRD-PARTY-NOTICES.txt:xxhash-rust" "dist/viewer/THIRD-PARTY-NOTICES.txt:dompurify" \
@@ -71,19 +74,19 @@ npm install --no-audit --no-fund --loglevel=error "$tarball" >/dev/null
 
 cat > cjs.cjs <<'EOF'
 const assert = require("node:assert/strict");
-const sc = require("statecore");
+const sc = require("statecore-js");
 const doc = sc.parse('{"a": {"b": 1}, "__proto__": {"x": 1}}');
 assert.ok(Object.hasOwn(doc, "__proto__") && Object.getPrototypeOf(doc) === Object.prototype);
 assert.deepEqual(sc.merge({ a: { b: 1 } }, { a: { c: 2 } }), { a: { b: 1, c: 2 } });
 assert.equal(sc.mergeText('{"n": 12345678901234567890}', '{"m": 1}'), '{\n  "n": 12345678901234567890,\n  "m": 1\n}\n');
 assert.equal(sc.validate("json", { a: 1 }).valid, true);
 // the JSON Schemas ship with the package
-assert.equal(require("statecore/schemas/fctry.state.json").title, "fctry.state");
+assert.equal(require("statecore-js/schemas/fctry.state.json").title, "fctry.state");
 assert.throws(() => sc.parse("{"), (e) => e instanceof sc.ParseError && e.code === "E_PARSE");
 assert.equal(typeof sc.machine.fire, "function");
-assert.equal(require("statecore/package.json").name, "statecore");
+assert.equal(require("statecore-js/package.json").name, "statecore-js");
 // statecore/fctry: the fctry helpers over a project directory, sharing the main entry's core.
-const fh = require("statecore/fctry");
+const fh = require("statecore-js/fctry");
 const os = require("node:os"), path = require("node:path"), fs = require("node:fs");
 const project = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-fctry-"));
 fh.startCommandSync(project, "evolve", { now: "2026-02-12T15:23:45Z" });
@@ -94,7 +97,7 @@ fs.rmSync(project, { recursive: true });
 // statecore and statecore/fctry never load chokidar; statecore/hivemind's helpers do not either.
 const chokidarLoaded = () => Object.keys(require.cache).some((k) => k.split(path.sep).includes("chokidar"));
 assert.equal(chokidarLoaded(), false);
-const hm = require("statecore/hivemind");
+const hm = require("statecore-js/hivemind");
 const hproject = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-hivemind-"));
 const out = hm.fireSync(hproject, "select_project", { project: hproject }, { now: "2026-01-23T10:30:00Z" });
 assert.deepEqual(out.result.transitions, [{ from: "idle", event: "select_project", to: "project_selected" }]);
@@ -102,7 +105,7 @@ assert.deepEqual(JSON.parse(fs.readFileSync(path.join(hproject, "workspace", "st
 assert.throws(() => hm.fireSync(hproject, "give_task", null, { timout: 1 }), (e) => e instanceof sc.UsageError && e.code === "E_OPTIONS");
 assert.equal(hm.readStateSync(hproject).document.project, hproject);
 assert.throws(() => hm.fireSync(hproject, "plan_approved"), (e) => e instanceof sc.TransitionError);
-const ag = require("statecore/agency");
+const ag = require("statecore-js/agency");
 const repo = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-agency-"));
 assert.equal(ag.writeProtocolDocumentSync(repo), "created");
 assert.equal(ag.writeProtocolDocumentSync(repo), "exists");
@@ -123,8 +126,8 @@ cat > esm.mjs <<'EOF'
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { parse, merge, validate, canonical, DataError, StatecoreError } from "statecore";
-import init, { merge as webMerge, StatecoreError as WebError } from "statecore/web";
+import { parse, merge, validate, canonical, DataError, StatecoreError } from "statecore-js";
+import init, { merge as webMerge, StatecoreError as WebError } from "statecore-js/web";
 assert.deepEqual(merge(parse('{"a": 1}'), { b: [true, null] }, { strategy: "shallow" }), { a: 1, b: [true, null] });
 assert.equal(validate("json", []).valid, false);
 assert.equal(canonical("[1.50]"), "[\n  1.50\n]\n");
@@ -133,19 +136,19 @@ assert.equal(typeof init, "function");
 // the web entry is a separate module instance with its own error classes
 assert.throws(() => webMerge({}, {}), (e) => e instanceof WebError && e.code === "E_NOT_INITIALIZED");
 assert.ok(StatecoreError !== WebError && StatecoreError.name === WebError.name);
-const wasm = readFileSync(createRequire(import.meta.url).resolve("statecore/statecore_bg.wasm"));
+const wasm = readFileSync(createRequire(import.meta.url).resolve("statecore-js/statecore_bg.wasm"));
 await init(wasm);
 assert.deepEqual(webMerge({ a: 1 }, { a: null }, { strategy: "merge_patch" }), {});
 const { mkdtempSync, rmSync } = await import("node:fs");
 const { tmpdir } = await import("node:os");
 const { join } = await import("node:path");
-const { inboxAdd, readInbox } = await import("statecore/fctry");
+const { inboxAdd, readInbox } = await import("statecore-js/fctry");
 const project = mkdtempSync(join(tmpdir(), "statecore-fctry-"));
 const added = await inboxAdd(project, "feature", "dark mode", { now: 0, random: "abc123" });
 assert.equal(added.item.id, "inbox-0-abc123");
 assert.deepEqual((await readInbox(project)).document, added.document);
 rmSync(project, { recursive: true });
-const hm = await import("statecore/hivemind");
+const hm = await import("statecore-js/hivemind");
 const hproject = mkdtempSync(join(tmpdir(), "statecore-hivemind-"));
 await hm.fire(hproject, "select_project");
 const planning = await hm.fire(hproject, "give_task", null, { now: 0 });
@@ -154,8 +157,8 @@ assert.equal((await hm.readState(hproject)).document.state, "planning");
 assert.equal(typeof hm.watchWorkspace, "function");
 assert.equal(hm.default.fire, hm.fire);
 rmSync(hproject, { recursive: true });
-const ag = await import("statecore/agency");
-const { agency } = await import("statecore");
+const ag = await import("statecore-js/agency");
+const { agency } = await import("statecore-js");
 const wt = mkdtempSync(join(tmpdir(), "statecore-agency-"));
 await ag.writeInitialRunnerStatus(wt, { now: 0 });
 assert.equal((await ag.loadRunnerStatus(wt)).status.updated_at, "1970-01-01T00:00:00.000Z");
@@ -269,4 +272,7 @@ assert fired["result"]["transitions"][0]["to"] == "project_selected"
 print("python", statecore.__version__, "from", os.path.dirname(statecore.__file__))
 EOF
 cd "$repo"
+# No placeholder address (example.com, an invented code-host page, TODO) ships, and the
+# metadata holds no address but project-address.toml's (none while it is empty).
+.venv/bin/python scripts/project_address.py artifacts "$tarball" "${wheels[0]}"
 echo "packaging: python ok"

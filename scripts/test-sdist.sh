@@ -22,6 +22,10 @@ done
 if grep -E '/(target|node_modules|\.venv)/' <<<"$listing"; then
   echo "test-sdist: build outputs in $sdist" >&2; exit 1
 fi
+# The docs (pages and built site) ship, so the docstrings' references resolve offline; no
+# placeholder address is in its metadata or text.
+.venv/bin/python scripts/check_shipped_docs.py "$sdist" statecore-0.1.0/
+.venv/bin/python scripts/project_address.py artifacts "$sdist"
 
 log "pip install $(basename "$sdist") into a new venv (a build from source)"
 python3 -m venv "$work/venv"

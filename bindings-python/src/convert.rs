@@ -159,9 +159,12 @@ pub(crate) fn str_text(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
 /// PyO3 offers this (`to_str`) only for abi3 ≥ 3.10 and otherwise encodes into a temporary
 /// `bytes` object; `PyUnicode_AsUTF8AndSize` is exported by every CPython 3 (and in the stable
 /// ABI since 3.10), so the cp39-abi3 wheel calls it directly: strings are the hot spot of the
-/// conversion. Fails with `UnicodeEncodeError` on a lone surrogate.
+/// conversion. Fails with `UnicodeEncodeError` on a lone surrogate. On Windows a module links
+/// to the stable ABI's `python3.dll`, which exports it only from CPython 3.10: the Windows wheel
+/// is built with the `abi3-py310` feature (scripts/build-wheels.sh).
 #[allow(unsafe_code)]
 pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+    #[cfg_attr(windows, link(name = "python3", kind = "raw-dylib"))]
     extern "C" {
         fn PyUnicode_AsUTF8AndSize(
             unicode: *mut pyo3::ffi::PyObject,

@@ -1,4 +1,4 @@
-// Types of the hand-written part of `statecore/agency` (npm/lib/agency.cjs), re-exported by the
+// Types of the hand-written part of `statecore-js/agency` (npm/lib/agency.cjs), re-exported by the
 // generated lib/agency.d.ts.
 import type { Now, RunSnapshot } from "./core";
 

@@ -1,6 +1,6 @@
 "use strict";
 /**
- * `statecore/agency`: the host side of the agency runner status contract (docs/agency.md) over
+ * `statecore-js/agency`: the host side of the agency runner status contract (docs/agency.md) over
  * a worktree's `.agency/state/runner_status.json` and a repository's `CLAUDE.md`.
  *
  * The status file's helpers (`writeRunnerStatus`, `writeInitialRunnerStatus`,

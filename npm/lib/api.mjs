@@ -14,7 +14,7 @@ import {
   CLASS_OF_CODE,
   CONSTANTS,
   DataError,
-  ERROR_CLASSES,
+  ERROR_CLASS_BY_NAME,
   LimitError,
   OPS,
   RESIDENT,
@@ -25,7 +25,8 @@ import {
 // ---------------------------------------------------------------------------------------
 // Errors (docs/api.md § Errors)
 
-const CLASS_BY_NAME = new Map(ERROR_CLASSES.map((c) => [c.name, c]));
+// By the generated literal names: a minifier renames the classes themselves.
+const CLASS_BY_NAME = new Map(Object.entries(ERROR_CLASS_BY_NAME));
 
 /**
  * The error object for a record `{name, code, path, message, details}` (the shape the core

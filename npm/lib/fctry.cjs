@@ -1,6 +1,6 @@
 "use strict";
 /**
- * `statecore/fctry`: the fctry protocol (docs/fctry.md) over a project's `.fctry/` files, one
+ * `statecore-js/fctry`: the fctry protocol (docs/fctry.md) over a project's `.fctry/` files, one
  * call per milestone: every helper comes from the table (lib/helpers.cjs); lib/fctry.mjs and
  * lib/fctry.d.ts (generated) list them.
  */

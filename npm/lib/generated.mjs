@@ -11,7 +11,7 @@ export class StatecoreError extends Error {
    */
   constructor(message, fields = {}) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
-    this.name = new.target.name;
+    this.name = "StatecoreError";
     /** Stable code, e.g. "E_PARSE". */
     this.code = fields.code ?? "E_UNKNOWN";
     /** JSON pointer to the offending place ("" = the whole value). */
@@ -21,38 +21,116 @@ export class StatecoreError extends Error {
   }
 }
 /** The bytes are not JSON, or an object repeats a key. */
-export class ParseError extends StatecoreError {}
+export class ParseError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "ParseError";
+  }
+}
 /** A documented limit (depth, document size, string length) was exceeded. */
-export class LimitError extends StatecoreError {}
+export class LimitError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "LimitError";
+  }
+}
 /** A host value that is not JSON (`E_VALUE`), or a number the host cannot hold (`E_PRECISION`). */
-export class DataError extends StatecoreError {}
+export class DataError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "DataError";
+  }
+}
 /** An unknown kind, malformed options or machine, or an argument outside its allowed values. */
-export class UsageError extends StatecoreError {}
+export class UsageError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "UsageError";
+  }
+}
 /** Merge inputs of the wrong shape. */
-export class MergeError extends StatecoreError {}
+export class MergeError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "MergeError";
+  }
+}
 /** A timestamp that is not RFC 3339 with a time zone, or out of range. */
-export class TimestampError extends StatecoreError {}
+export class TimestampError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "TimestampError";
+  }
+}
 /** A document was refused because it is invalid; `details` is the validation report. */
-export class ValidationError extends StatecoreError {}
+export class ValidationError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "ValidationError";
+  }
+}
 /** The event is not legal from the machine's current state. */
-export class TransitionError extends StatecoreError {}
+export class TransitionError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "TransitionError";
+  }
+}
 /** A JSONL log has an unparseable line before its last valid line. */
-export class LogCorruptError extends StatecoreError {}
+export class LogCorruptError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "LogCorruptError";
+  }
+}
 /** A write required an etag (`if_match`) that no longer matches the file. */
-export class ConflictError extends StatecoreError {}
+export class ConflictError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "ConflictError";
+  }
+}
 /** A lock held by a live owner was not released in time (raised by the host layers). */
-export class LockTimeoutError extends StatecoreError {}
+export class LockTimeoutError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "LockTimeoutError";
+  }
+}
 /** The lock path holds a file that is not a statecore lock (it is left alone). */
-export class LockForeignError extends StatecoreError {}
+export class LockForeignError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "LockForeignError";
+  }
+}
 /** The path is not a regular file (a FIFO, a device, a directory, a symlink for a log). */
-export class FileTypeError extends StatecoreError {}
+export class FileTypeError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "FileTypeError";
+  }
+}
 /** A path an agent gave would write outside its directory or is not portable; nothing was written. */
-export class PathUnsafeError extends StatecoreError {}
+export class PathUnsafeError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "PathUnsafeError";
+  }
+}
 /** The document store could not carry out the operation (a lost or refused connection: `details.retryable`; a schema newer than this library); nothing was half-applied. */
-export class StoreError extends StatecoreError {}
+export class StoreError extends StatecoreError {
+  constructor(message, fields) {
+    super(message, fields);
+    this.name = "StoreError";
+  }
+}
 
 /** Every error class. */
 export const ERROR_CLASSES = Object.freeze([StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError, LockForeignError, FileTypeError, PathUnsafeError, StoreError]);
+
+/** Each error class by its name (literal keys, which survive a minifier). */
+export const ERROR_CLASS_BY_NAME = Object.freeze({ StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError, ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError, LockForeignError, FileTypeError, PathUnsafeError, StoreError });
 
 /** The class name of each error code. */
 export const CLASS_OF_CODE = Object.freeze({

@@ -1,6 +1,6 @@
 "use strict";
 /**
- * The protocol helpers (`statecore/fctry`, `statecore/hivemind`, `statecore/agency`), built
+ * The protocol helpers (`statecore-js/fctry`, `statecore-js/hivemind`, `statecore-js/agency`), built
  * from the generated table (lib/generated.mjs `HELPERS`): each protocol file gets
  * `<name>Path`, `read<Name>`, `write<Name>` (replace) and `update<Name>` (a patch merged the
  * protocol's way, or a function); each operation of the table that reads or writes one of its

@@ -1,4 +1,4 @@
-// Types of the hand-written part of `statecore/hive` (npm/lib/hive.cjs), re-exported by the
+// Types of the hand-written part of `statecore-js/hive` (npm/lib/hive.cjs), re-exported by the
 // generated lib/hive.d.ts.
 import type { HiveHealth, HiveState, HiveStep, Now } from "./core";
 import type { LoggedResult, SessionOptions, Store } from "./host";

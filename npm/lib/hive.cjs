@@ -1,6 +1,6 @@
 "use strict";
 /**
- * `statecore/hive`: hive sessions (docs/hive.md) in a directory of their own,
+ * `statecore-js/hive`: hive sessions (docs/hive.md) in a directory of their own,
  * `<sessions>/<session_id>/STATE.json` with its `EVENTS.jsonl`.
  *
  * The steps (`planWorkers`, `spawnWorker`, `heartbeat`, `completeWorker`, `failWorker`,

@@ -1,4 +1,4 @@
-// Types of `watchWorkspace` (npm/lib/hivemind.cjs), the hand-written part of `statecore/hivemind`
+// Types of `watchWorkspace` (npm/lib/hivemind.cjs), the hand-written part of `statecore-js/hivemind`
 // (re-exported by the generated lib/hivemind.d.ts).
 import type { HivemindAgent, HivemindEvent, HivemindDetails, HivemindOutcome, HivemindState, Issue, Now } from "./core";
 

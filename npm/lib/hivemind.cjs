@@ -1,6 +1,6 @@
 "use strict";
 /**
- * `statecore/hivemind`: the Hivemind workflow (docs/hivemind.md) over a project's
+ * `statecore-js/hivemind`: the Hivemind workflow (docs/hivemind.md) over a project's
  * `workspace/state.json`, and the watcher that drives it from trigger files.
  *
  * The helpers (`fire`, `followUp`, `onFile`, `readState`, `writeState`, ...) come from the
@@ -88,7 +88,7 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
         error = thrown;
       }
     }
-    console.error("statecore/hivemind watcher:", error);
+    console.error("statecore-js/hivemind watcher:", error);
   };
 
   /** Reports an outcome to the handlers and arms its follow-ups. `where`: the trigger file or null. */

@@ -1,4 +1,4 @@
-// `require("statecore")`: the pure API (./core-node.cjs) plus the host I/O layer (./host.cjs:
+// `require("statecore-js")`: the pure API (./core-node.cjs) plus the host I/O layer (./host.cjs:
 // files, locks, atomic writes, logs).
 "use strict";
 

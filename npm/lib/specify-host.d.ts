@@ -1,4 +1,4 @@
-// Types of the hand-written part of `statecore/specify` (npm/lib/specify.cjs), re-exported by
+// Types of the hand-written part of `statecore-js/specify` (npm/lib/specify.cjs), re-exported by
 // the generated lib/specify.d.ts.
 import type { SpecifyArtifact } from "./core";
 

@@ -1,6 +1,6 @@
 "use strict";
 /**
- * `statecore/specify`: the specify workflow (docs/specify.md) over a feature's directory,
+ * `statecore-js/specify`: the specify workflow (docs/specify.md) over a feature's directory,
  * `specs/<feature>/` with its `.workflow/index.md`.
  *
  * The index's helpers (`readIndex`, `applyStateUpdates`, `addGaps`, `setGapStatus`,

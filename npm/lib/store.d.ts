@@ -1,4 +1,4 @@
-// Types of `statecore/store` (npm/lib/store.cjs, docs/store.md): the document stores.
+// Types of `statecore-js/store` (npm/lib/store.cjs, docs/store.md): the document stores.
 import type {
   AppendOptions,
   DocumentKind,

@@ -1,4 +1,4 @@
-// `import ... from "statecore/store"`: the same instance as `require("statecore/store")`.
+// `import ... from "statecore-js/store"`: the same instance as `require("statecore-js/store")`.
 import api from "./store.cjs";
 
 export const { FileStore, PostgresStore } = api;

@@ -1,6 +1,6 @@
 // The browser entry's loading: `await init()` once (explicit, no top-level await); by default
 // it fetches `statecore_bg.wasm` next to the glue (also exported as
-// "statecore/statecore_bg.wasm"); pass a URL, Response, bytes or a WebAssembly.Module to load
+// "statecore-js/statecore_bg.wasm"); pass a URL, Response, bytes or a WebAssembly.Module to load
 // it from elsewhere. Calling a function before `init()` has finished throws a StatecoreError
 // with code "E_NOT_INITIALIZED". lib/web.mjs (generated) exports the API's names.
 import wasmInit, * as raw from "../dist/web/statecore.js";

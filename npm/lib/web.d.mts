@@ -1,4 +1,4 @@
-// Types of `statecore/web` (an ES module, hence .d.mts): the pure API after `await init()`.
+// Types of `statecore-js/web` (an ES module, hence .d.mts): the pure API after `await init()`.
 export * from "./core.js";
 
 /** What `init` can load the wasm module from (default: `statecore_bg.wasm` beside the glue). */

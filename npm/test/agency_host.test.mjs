@@ -1,4 +1,4 @@
-// The agency host helpers (`statecore/agency`, lib/agency.cjs; docs/agency.md) on real files:
+// The agency host helpers (`statecore-js/agency`, lib/agency.cjs; docs/agency.md) on real files:
 // the seed's E2E lifecycle (init → run → milestone writes → ls/show), refusals, damaged and
 // missing files, the stall watchdog from a file's modification time, the create-only
 // CLAUDE.md, and concurrent writers in two processes. Every helper is checked in its sync and
@@ -56,8 +56,8 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
   for (const name of names) assert.equal(esm[name], A[name], name);
   assert.equal(esm.default, A);
-  assert.equal(require("statecore/agency"), A);
-  assert.equal((await import("statecore/agency")).snapshot, A.snapshot);
+  assert.equal(require("statecore-js/agency"), A);
+  assert.equal((await import("statecore-js/agency")).snapshot, A.snapshot);
   const dts = ["agency.d.ts", "agency-host.d.ts"]
     .map((file) => fs.readFileSync(new URL(`../lib/${file}`, import.meta.url), "utf8"))
     .join("\n");

@@ -1,14 +1,14 @@
 // The shared conformance corpus (tests/conformance/**/*.json, tests/README.md) through the
-// package's public entries: every case through `import ... from "statecore"` (ESM, resolved by
-// the package's self-reference), then all of them once more through `require("statecore")`.
+// package's public entries: every case through `import ... from "statecore-js"` (ESM, resolved by
+// the package's self-reference), then all of them once more through `require("statecore-js")`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import * as esm from "statecore";
+import * as esm from "statecore-js";
 import { checkCase } from "./corpus-runner.mjs";
 import { corpusFiles, readJson } from "./files.mjs";
 
-const cjs = createRequire(import.meta.url)("statecore");
+const cjs = createRequire(import.meta.url)("statecore-js");
 const suites = corpusFiles().map((file) => ({ file, cases: readJson(file).cases ?? [] }));
 
 for (const { file, cases } of suites) {

@@ -1,4 +1,4 @@
-// Tests of `statecore/fctry` (npm/lib/fctry.cjs): the fctry helpers over a project's `.fctry/`
+// Tests of `statecore-js/fctry` (npm/lib/fctry.cjs): the fctry helpers over a project's `.fctry/`
 // files, on real temp directories. Every write is checked against the pure `fctry.*` function
 // of the main entry applied to the file's previous contents.
 import { test } from "node:test";
@@ -35,8 +35,8 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
   for (const name of names) assert.equal(esm[name], F[name], name);
   assert.equal(esm.default, F);
-  assert.equal(require("statecore/fctry"), F);
-  assert.equal((await import("statecore/fctry")).startStep, F.startStep);
+  assert.equal(require("statecore-js/fctry"), F);
+  assert.equal((await import("statecore-js/fctry")).startStep, F.startStep);
   const dts = fs.readFileSync(new URL("../lib/fctry.d.ts", import.meta.url), "utf8");
   const declared = [...new Set([...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]))];
   assert.deepEqual(declared.sort(), names);

@@ -1,4 +1,4 @@
-// The session helpers of `statecore/hive` on real files (docs/hive.md § Files): a session's
+// The session helpers of `statecore-js/hive` on real files (docs/hive.md § Files): a session's
 // directory, its steps (each appends its event line, then writes the state), reads that
 // rebuild a state that is missing, unreadable, behind its log or left with a torn line, the
 // health of a directory of sessions, and the errors. python/tests/test_hive_host.py is its twin.

@@ -1,4 +1,4 @@
-// Tests of `statecore/hivemind` (npm/lib/hivemind.cjs): the state-file helpers and the
+// Tests of `statecore-js/hivemind` (npm/lib/hivemind.cjs): the state-file helpers and the
 // workspace watcher, on real files in temp directories with the real chokidar and real timers.
 // Every wait is for a handler call (bounded, failing with the state on disk); the only fixed
 // waits are the ones proving that something does NOT happen (after close()).
@@ -161,8 +161,8 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
   for (const name of names) assert.equal(esm[name], H[name], name);
   assert.equal(esm.default, H);
-  assert.equal(require("statecore/hivemind"), H);
-  assert.equal((await import("statecore/hivemind")).watchWorkspace, H.watchWorkspace);
+  assert.equal(require("statecore-js/hivemind"), H);
+  assert.equal((await import("statecore-js/hivemind")).watchWorkspace, H.watchWorkspace);
   const dts = ["hivemind.d.ts", "hivemind-watch.d.ts"]
     .map((file) => fs.readFileSync(new URL(`../lib/${file}`, import.meta.url), "utf8"))
     .join("\n");
@@ -170,14 +170,14 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
   assert.deepEqual(declared.sort(), names);
 });
 
-test("statecore and statecore/fctry never load chokidar; statecore/hivemind loads it on the first watch", () => {
+test("statecore and statecore-js/fctry never load chokidar; statecore-js/hivemind loads it on the first watch", () => {
   const script = `
     const path = require("node:path"), fs = require("node:fs"), os = require("node:os");
     const loaded = () => Object.keys(require.cache).some((k) => k.split(path.sep).includes("chokidar"));
     const out = {};
-    require("statecore"); require("statecore/fctry");
+    require("statecore-js"); require("statecore-js/fctry");
     out.main = loaded();
-    const H = require("statecore/hivemind");
+    const H = require("statecore-js/hivemind");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-hivemind-"));
     H.fireSync(dir, "select_project");
     out.helpers = loaded();

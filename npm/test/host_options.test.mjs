@@ -5,10 +5,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import * as sc from "statecore";
-import * as fctry from "statecore/fctry";
-import * as hivemind from "statecore/hivemind";
-import * as agency from "statecore/agency";
+import * as sc from "statecore-js";
+import * as fctry from "statecore-js/fctry";
+import * as hivemind from "statecore-js/hivemind";
+import * as agency from "statecore-js/agency";
 import { tempDir } from "./helpers/procs.mjs";
 
 /** Runs `fn` (sync or async) and asserts it raised E_OPTIONS at `/<key>` suggesting `nearest`. */

@@ -2,7 +2,7 @@
 // accepted, n_ rejected with a ParseError/LimitError, i_ outcomes as pinned by the Rust core.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as sc from "statecore";
+import * as sc from "statecore-js";
 import { checkJsonTestSuiteFile } from "./corpus-runner.mjs";
 import { jsonTestSuite, readJson, I_OUTCOMES } from "./files.mjs";
 

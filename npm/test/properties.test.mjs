@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import * as sc from "statecore";
+import * as sc from "statecore-js";
 
 const RUNS = { numRuns: 200 };
 

@@ -1,5 +1,5 @@
 // The Node examples (```js blocks) of the repository README and npm/README.md run as written,
-// as CommonJS scripts inside the package, so `require("statecore")` is the package itself.
+// as CommonJS scripts inside the package, so `require("statecore-js")` is the package itself.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, rmSync } from "node:fs";

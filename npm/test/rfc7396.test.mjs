@@ -1,7 +1,7 @@
 // RFC 7396 Appendix A vectors through `merge(doc, patch, {strategy: "merge_patch"})`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as sc from "statecore";
+import * as sc from "statecore-js";
 import { checkRfc7396Case } from "./corpus-runner.mjs";
 import { readJson, RFC7396 } from "./files.mjs";
 

@@ -3,7 +3,7 @@
 // after every error.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as sc from "statecore";
+import * as sc from "statecore-js";
 
 /** Asserts `fn` throws a statecore error of `Class` with `code` (and `path` when given). */
 function throwsCode(fn, Class, code, path) {

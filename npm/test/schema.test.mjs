@@ -1,4 +1,4 @@
-// The JSON Schemas (`schema(kind)`, also shipped as `statecore/schemas/<kind>.json`) checked by
+// The JSON Schemas (`schema(kind)`, also shipped as `statecore-js/schemas/<kind>.json`) checked by
 // an independent validator: ajv 2020 in its default strict mode with ajv-formats, so
 // `format: "date-time"` is asserted. Every document of the corpus (tests/README.md, "Schemas")
 // is schema-valid exactly when `validate` reports no structural error: the codes of a field's
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { kinds, manifest, schema, validate } from "statecore";
+import { kinds, manifest, schema, validate } from "statecore-js";
 import { corpusFiles, readJson } from "./files.mjs";
 
 /** The structural codes: what a schema states. */
@@ -62,7 +62,7 @@ test("every kind has a schema with an $id, and the shipped files are the same sc
     const s = schema(name);
     assert.equal(s.$schema, "https://json-schema.org/draft/2020-12/schema", name);
     assert.match(s.$id, new RegExp(`/schemas/${name.replace(".", "\\.")}\\.json$`), name);
-    const shipped = require.resolve(`statecore/schemas/${name}.json`);
+    const shipped = require.resolve(`statecore-js/schemas/${name}.json`);
     assert.deepEqual(JSON.parse(readFileSync(shipped, "utf8")), s, name);
   }
 });

@@ -1,4 +1,4 @@
-// `statecore/specify` on a feature's directory (docs/specify.md § Files): the index's helpers
+// `statecore-js/specify` on a feature's directory (docs/specify.md § Files): the index's helpers
 // rewrite index.md in place (untouched lines byte for byte, people's edits kept), a broken
 // index.md is refused and never replaced, and `applyArtifacts` writes an agent's files only when
 // the whole batch is safe. python/tests/test_specify_host.py is its twin.

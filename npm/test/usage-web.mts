@@ -1,6 +1,6 @@
-// Type-checks the browser entry "statecore/web" from an ES module (tsc --noEmit). Never run.
-import init, { init as namedInit, parse, merge, machine, StatecoreError, DataError } from "statecore/web";
-import type { Json, Report, InitInput } from "statecore/web";
+// Type-checks the browser entry "statecore-js/web" from an ES module (tsc --noEmit). Never run.
+import init, { init as namedInit, parse, merge, machine, StatecoreError, DataError } from "statecore-js/web";
+import type { Json, Report, InitInput } from "statecore-js/web";
 
 export async function webUsage(input?: InitInput): Promise<Json> {
   await init();

@@ -1,5 +1,5 @@
 // Type-checks every export of "statecore" (tsc --noEmit -p tsconfig.json). Never executed.
-// A CommonJS-format file: `import` here compiles to `require("statecore")`. Each
+// A CommonJS-format file: `import` here compiles to `require("statecore-js")`. Each
 // `@ts-expect-error` line must fail to type-check (tsc reports an unused directive otherwise):
 // misspelt kinds, strategies, events and options are compile errors.
 import {
@@ -13,19 +13,19 @@ import {
   readDocument, readDocumentSync, updateDocument, updateDocumentSync, appendLine, appendLineSync,
   readLog, readLogSync, acquireLock, acquireLockSync, LOCK_LEASE_MS, LOCK_GRACE_MS,
   DEFAULT_TIMEOUT_MS, watch,
-} from "statecore";
+} from "statecore-js";
 import type {
   Json, JsonObject, Bytes, DocumentKind, Issue, Report, KindInfo, Limits, MergeOptions,
   LoadResult, PreparedDocument, UpdateResult, Log, MachineDefinition, MachineEvent, FireResult,
   PrerequisiteCheck, InboxItem, ResumePlan, StatusLineSummary, FctryProject, MachineInstance, Guard, ErrorRecord,
   Lock, FctryState, FctryInbox, HivemindState, HivemindOutcome, RunnerStatus, RunnerStatusParse,
   FileResult, HelperOptions, FileUpdate, ResidentDocument, DocumentChange, WatchChange, Watcher,
-} from "statecore";
-import * as fh from "statecore/fctry";
-import * as hm from "statecore/hivemind";
-import type { HivemindWatcher } from "statecore/hivemind";
-import * as ag from "statecore/agency";
-import type { AgencySnapshotOptions } from "statecore/agency";
+} from "statecore-js";
+import * as fh from "statecore-js/fctry";
+import * as hm from "statecore-js/hivemind";
+import type { HivemindWatcher } from "statecore-js/hivemind";
+import * as ag from "statecore-js/agency";
+import type { AgencySnapshotOptions } from "statecore-js/agency";
 
 export async function usage(): Promise<void> {
   const data: Bytes = new Uint8Array([123, 125]);
@@ -312,9 +312,9 @@ export async function watching(): Promise<void> {
   watch(".", null, () => {}, { debounce: 10 });
 }
 
-/** `statecore/store`: both stores, one interface. */
-import { FileStore, PostgresStore } from "statecore/store";
-import type { StoreAppend } from "statecore/store";
+/** `statecore-js/store`: both stores, one interface. */
+import { FileStore, PostgresStore } from "statecore-js/store";
+import type { StoreAppend } from "statecore-js/store";
 export async function stores(): Promise<void> {
   const files = new FileStore("/tmp/x");
   const pg = await PostgresStore.connect({ connectionString: "postgresql:///db", max: 2 });

@@ -1,12 +1,12 @@
-// The browser entry "statecore/web" loaded in Node: nothing works before `init()` (a
+// The browser entry "statecore-js/web" loaded in Node: nothing works before `init()` (a
 // StatecoreError E_NOT_INITIALIZED), `init(bytes)` works without fetch, and it exports the
 // same pure API as the Node entry (the host I/O layer is Node-only).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import init, * as web from "statecore/web";
-import * as node from "statecore";
+import init, * as web from "statecore-js/web";
+import * as node from "statecore-js";
 import { checkCase } from "./corpus-runner.mjs";
 import { corpusFiles, readJson } from "./files.mjs";
 
@@ -19,7 +19,7 @@ test("calls before init() throw E_NOT_INITIALIZED", () => {
 });
 
 test("init(bytes) then the whole corpus through the web entry", async () => {
-  const wasm = readFileSync(require.resolve("statecore/statecore_bg.wasm"));
+  const wasm = readFileSync(require.resolve("statecore-js/statecore_bg.wasm"));
   await Promise.all([init(wasm), web.init(wasm)]); // concurrent calls share one load
   await init(); // a later call is a no-op
   assert.deepEqual(web.merge({ a: 1 }, { b: 2 }), { a: 1, b: 2 });

@@ -213,7 +213,7 @@ def test_view_points_to_the_npm_package(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (2, b"")
     assert done.stderr.decode() == (
         "statecore: the viewer's server comes with the npm package (Node): "
-        "run `npx statecore view .` (same options)\n"
+        "run `npx -p statecore-js statecore view .` (same options)\n"
     )
 
 

@@ -92,7 +92,7 @@ fn api_table() -> String {
     out.push_str("\n## Protocol helpers on a directory's files\n\n");
     out.push_str(
         "Each writer is one locked read-modify-write of the file in one crossing of the boundary \
-         (docs/architecture.md); JS has `name` (a Promise) and `nameSync` in `statecore/<module>` \
+         (docs/architecture.md); JS has `name` (a Promise) and `nameSync` in `statecore-js/<module>` \
          with `{now, random, ifMatch, timeout}` in a trailing options object; Python takes the \
          directory in place of the document (`statecore.<module>.<name>`) with `if_match` and \
          `timeout` as keywords.\n\n| module | helper | operation | file |\n|---|---|---|---|\n",

@@ -49,9 +49,11 @@ pub fn generated_mjs() -> String {
         if class.name == "StatecoreError" {
             out.push_str(STATECORE_ERROR);
         } else {
+            // The name is a literal, not `new.target.name`: a minifier renames classes, and
+            // users compare `error.name` (npm/README.md § Errors).
             let _ = writeln!(
                 out,
-                "export class {} extends StatecoreError {{}}",
+                "export class {0} extends StatecoreError {{\n  constructor(message, fields) {{\n    super(message, fields);\n    this.name = {0:?};\n  }}\n}}",
                 class.name
             );
         }
@@ -60,6 +62,11 @@ pub fn generated_mjs() -> String {
     let _ = writeln!(
         out,
         "\n/** Every error class. */\nexport const ERROR_CLASSES = Object.freeze([{}]);",
+        names.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "\n/** Each error class by its name (literal keys, which survive a minifier). */\nexport const ERROR_CLASS_BY_NAME = Object.freeze({{ {} }});",
         names.join(", ")
     );
     out.push_str("\n/** The class name of each error code. */\nexport const CLASS_OF_CODE = Object.freeze({\n");
@@ -169,7 +176,7 @@ const STATECORE_ERROR: &str = "export class StatecoreError extends Error {
    */
   constructor(message, fields = {}) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
-    this.name = new.target.name;
+    this.name = \"StatecoreError\";
     /** Stable code, e.g. \"E_PARSE\". */
     this.code = fields.code ?? \"E_UNKNOWN\";
     /** JSON pointer to the offending place (\"\" = the whole value). */
@@ -226,7 +233,7 @@ pub fn core_node_cjs() -> String {
 pub fn web_mjs() -> String {
     let mut out = String::from(HEADER);
     out.push_str(
-        "// `import init, { ... } from \"statecore/web\"`: the browser entry (lib/web-init.mjs does\n\
+        "// `import init, { ... } from \"statecore-js/web\"`: the browser entry (lib/web-init.mjs does\n\
          // the explicit `await init()`; no top-level await).\n\
          import init, { api } from \"./web-init.mjs\";\n\nexport { init };\nexport default init;\n\n",
     );
@@ -267,7 +274,7 @@ fn helper_names(module: Module) -> Vec<String> {
     names
 }
 
-/// The hand-written extras of each helper module (`statecore/<module>`).
+/// The hand-written extras of each helper module (`statecore-js/<module>`).
 fn extras(module: Module) -> &'static [&'static str] {
     match module {
         Module::Hivemind => &["watchWorkspace"],
@@ -299,7 +306,7 @@ pub fn helper_mjs(module: Module) -> String {
     let mut out = String::from(HEADER);
     let _ = writeln!(
         out,
-        "// `import ... from \"statecore/{0}\"`: the same instance as `require(\"statecore/{0}\")`.\nimport api from \"./{0}.cjs\";\n\nexport const {{\n  {1},\n}} = api;\nexport default api;",
+        "// `import ... from \"statecore-js/{0}\"`: the same instance as `require(\"statecore-js/{0}\")`.\nimport api from \"./{0}.cjs\";\n\nexport const {{\n  {1},\n}} = api;\nexport default api;",
         module.name(),
         names.join(",\n  ")
     );
@@ -312,7 +319,7 @@ pub fn helper_dmts(module: Module) -> String {
     let mut out = String::from(HEADER);
     let _ = writeln!(
         out,
-        "// Types of `statecore/{0}` when imported (lib/{0}.mjs, an ES module): those of\n\
+        "// Types of `statecore-js/{0}` when imported (lib/{0}.mjs, an ES module): those of\n\
          // lib/{0}.d.ts.\n\
          export * from \"./{0}.js\";",
         module.name()
@@ -325,7 +332,7 @@ pub fn helper_dts(module: Module) -> String {
     let mut out = String::from(HEADER);
     let _ = writeln!(
         out,
-        "// Types of `statecore/{}`: the protocol's operations on the files of a directory, each\n\
+        "// Types of `statecore-js/{}`: the protocol's operations on the files of a directory, each\n\
          // as `name` (a Promise) and `nameSync`.\n\
          import type * as C from \"./core\";\n\
          import type {{ DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions }} from \"./host\";\n",

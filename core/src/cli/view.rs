@@ -109,7 +109,7 @@ fn view(call: &Call, host: &mut Host<'_>, _style: Style) -> Output {
     };
     if !host.serves() {
         return Output::usage(&format!(
-            "the viewer's server comes with the npm package (Node): run `npx statecore view \
+            "the viewer's server comes with the npm package (Node): run `npx -p statecore-js statecore view \
              {}` (same options)",
             clean(given)
         ));

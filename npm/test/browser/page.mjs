@@ -1,4 +1,4 @@
-// Runs in headless Chromium (see run.mjs): the browser entry "statecore/web" over the same
+// Runs in headless Chromium (see run.mjs): the browser entry "statecore-js/web" over the same
 // conformance corpus, JSONTestSuite and RFC 7396 files as the Node tests, fetched over HTTP.
 import init, * as sc from "../../lib/web.mjs";
 import { checkCase, checkJsonTestSuiteFile, checkRfc7396Case } from "../corpus-runner.mjs";

@@ -1,6 +1,8 @@
-// Builds one page with one bundler, with its defaults for the browser: `node build.mjs NAME
-// OUT`, run by run.mjs inside a copy of this project where statecore is the packed tarball.
-import { writeFileSync } from "node:fs";
+// Builds one page with one bundler, with its defaults for the browser (a minified production
+// build): `node build.mjs NAME OUT`, run by run.mjs inside a copy of this project where
+// statecore-js is the packed tarball. `vite` is Vite 8, `vite5` Vite 5 (the npm alias
+// `vite5` in package.json).
+import { renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -19,6 +21,7 @@ const BUILDS = {
       outdir: out,
       entryNames: "main",
       loader: { ".wasm": "file" },
+      minify: true,
       logLevel: "silent",
     });
     writeFileSync(join(out, "index.html"), PAGE("main.js"));
@@ -26,6 +29,18 @@ const BUILDS = {
   async vite(out) {
     const { build } = await import("vite");
     await build({ root: HERE, logLevel: "silent", build: { outDir: out, emptyOutDir: true } });
+  },
+  async vite5(out) {
+    const { build } = await import("vite5");
+    await build({ root: HERE, logLevel: "silent", build: { outDir: out, emptyOutDir: true } });
+  },
+  // The top-level `await init()` page (tla.html) by Vite 5: with its default target, which
+  // refuses it, and with the target the docs give for that form.
+  async "vite5-tla-default"(out) {
+    await viteTla(out, {});
+  },
+  async "vite5-tla-es2022"(out) {
+    await viteTla(out, { target: "es2022" });
   },
   async webpack(out) {
     const webpack = (await import("webpack")).default;
@@ -44,6 +59,17 @@ const BUILDS = {
     writeFileSync(join(out, "index.html"), PAGE("main.js"));
   },
 };
+
+/** Builds tla.html with Vite 5 and `options` added to `build`, as the page's index.html. */
+async function viteTla(out, options) {
+  const { build } = await import("vite5");
+  await build({
+    root: HERE,
+    logLevel: "silent",
+    build: { outDir: out, emptyOutDir: true, rollupOptions: { input: join(HERE, "tla.html") }, ...options },
+  });
+  renameSync(join(out, "tla.html"), join(out, "index.html"));
+}
 
 const [name, out] = process.argv.slice(2);
 if (!BUILDS[name] || !out) {

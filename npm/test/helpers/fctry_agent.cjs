@@ -1,7 +1,7 @@
 "use strict";
 // Test helper: `node fctry_agent.cjs FILE PROC STEP ROUNDS` acts as one fctry agent on the
 // `.fctry/state.json` FILE (the project directory is two levels above it). Each round r makes
-// three separate locked updates through the one-call helpers of `statecore/fctry`:
+// three separate locked updates through the one-call helpers of `statecore-js/fctry`:
 // startStepSync(STEP), completeStepSync(STEP, {summary: "PROC round r"}) and
 // addUntrackedChangeSync({file: "src/PROC-r.js", section: PROC}).
 // Prints "ready", waits for a line on stdin, runs, prints "done" and exits 0.

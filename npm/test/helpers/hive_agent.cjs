@@ -2,7 +2,7 @@
 // Test helper: `node hive_agent.cjs SESSION_DIR WORKER ROUNDS` acts as one hive worker on the
 // session directory: spawnWorker, then ROUNDS - 2 milestones (heartbeat and recordProgress
 // with files_created = r, in turn), then completeWorker: ROUNDS locked steps of
-// `statecore/hive`, each appending its event line. Prints "ready", waits for a line on stdin,
+// `statecore-js/hive`, each appending its event line. Prints "ready", waits for a line on stdin,
 // runs, prints "done" and exits 0. `loop` instead of ROUNDS: beats and progresses until killed
 // (the crash test), printing "go" once the first step is done. With
 // STATECORE_AGENT_STORE=postgres the session is in the PostgreSQL store of the PG*

@@ -1,7 +1,7 @@
 "use strict";
 // Test helper: `node specify_agent.cjs FEATURE_DIR AGENT ROUNDS` acts as one agent on the
 // feature's index.md: each round adds a gap ("AGENT r") and a traceability row ("FR-AGENT-r"),
-// two locked updates of `statecore/specify`. Prints "ready", waits for a line on stdin, runs,
+// two locked updates of `statecore-js/specify`. Prints "ready", waits for a line on stdin, runs,
 // prints "done" and exits 0. python/tests/helpers/specify_agent.py is its twin.
 const specify = require("../../lib/specify.cjs");
 
