@@ -113,7 +113,7 @@ test("an update option given as a merge option says where it goes", async (t) =>
 
 test("a Sync helper given a store says to use the async form (E_OPTIONS)", async (t) => {
   const dir = tempDir(t);
-  const { FileStore, PostgresStore } = await import("statecore/store");
+  const { FileStore, PostgresStore } = await import("statecore-js/store");
   // A PostgresStore that never connects: the refusal comes before any query.
   const pg = Object.create(PostgresStore.prototype);
   const files = new FileStore(path.join(dir, "store"));
