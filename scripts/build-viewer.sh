@@ -31,7 +31,7 @@ fi
 stamp_file=$out/.build-stamp
 stamp=$( {
   find npm/viewer -type f | LC_ALL=C sort | xargs sha256sum
-  sha256sum npm/lib/web.mjs npm/lib/web-init.mjs npm/lib/api.mjs npm/lib/generated.mjs \
+  sha256sum npm/lib/web.mjs npm/lib/web-init.mjs npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs \
     npm/dist/web/statecore.js "$wasm" npm/package-lock.json scripts/build-viewer.sh \
     scripts/third_party.py
   "$esbuild" --version

@@ -1,5 +1,5 @@
-// Writes one CommonJS module from import-free ES modules (lib/generated.mjs and lib/api.mjs:
-// the JS layer shared by the Node and web entries, so it is written once). The sources may use
+// Writes one CommonJS module from import-free ES modules (lib/generated.mjs, lib/convert.mjs
+// and lib/api.mjs: the JS layer shared by the Node and web entries, so it is written once). The sources may use
 // only top-level `export function|class|const|let` declarations, and `import { ... }` of one
 // another (dropped: the copy puts them in one scope); anything else is refused, so the copy
 // can never silently differ from the sources.
