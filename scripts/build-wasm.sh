@@ -6,9 +6,10 @@
 #   npm/dist/statusline/  --target nodejs of the module built without the `full` feature: only
 #                  the status line's function, size-optimised (profile wasm-statusline, -Oz), for
 #                  bin/statecore-statusline.cjs, which runs on every shell prompt
-# Both .wasm files are shrunk with `wasm-opt -O3` (speed: the core runs on every prompt and request) from the npm package `binaryen` (never
-# Debian's binaryen: its output crashes at load). Idempotent; steps whose inputs did not
-# change since the last run are skipped.
+# Every module uses wasm SIMD (simd128, .cargo/config.toml). The full module is optimised with
+# `wasm-opt -O3` (speed: the core runs on every prompt and request), the status line's with -Oz,
+# by the npm package `binaryen` (never Debian's binaryen: its output crashes at load).
+# Idempotent; steps whose inputs did not change since the last run are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { printf '[build-wasm] %s\n' "$*"; }
@@ -35,7 +36,7 @@ raw_statusline=target/wasm32-unknown-unknown/wasm-statusline/statecore_wasm.wasm
 
 # One stamp over everything the outputs depend on: skip bindgen + wasm-opt when unchanged.
 stamp_file=npm/dist/.build-stamp
-stamp=$( { sha256sum "$raw" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
+stamp=$( { sha256sum "$raw" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
    && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ] \
@@ -50,7 +51,7 @@ bindgen() {
   log "wasm-bindgen --target $2 -> $3"
   wasm-bindgen "$1" --target "$2" --out-dir "$3" --out-name statecore
   log "wasm-opt $4 $3/statecore_bg.wasm"
-  "$wasm_opt" "$4" --enable-bulk-memory --enable-nontrapping-float-to-int \
+  "$wasm_opt" "$4" --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$3/statecore_bg.wasm" -o "$3/statecore_bg.wasm"
 }

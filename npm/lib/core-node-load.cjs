@@ -1,7 +1,7 @@
 // Loads the pure statecore API for Node: the nodejs-target wasm build (read and instantiated
 // synchronously on first require, so a status-line script pays one small instantiate) under
-// the JS layer (dist/node/api.cjs: lib/generated.mjs, convert.mjs and api.mjs as CommonJS, written by
-// scripts/build-wasm.sh). lib/core-node.cjs lists its names.
+// the JS layer (dist/node/api.cjs: lib/generated.mjs, convert.mjs and api.mjs as CommonJS,
+// written by scripts/build-wasm.sh). lib/core-node.cjs lists its names.
 "use strict";
 
 let raw, layer;

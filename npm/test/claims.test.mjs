@@ -81,3 +81,41 @@ test("the licence: MIT, the same text in the repository and in both packages", (
   assert.ok(statSync(join(REPO, "Cargo.toml")).isFile());
   assert.match(read("Cargo.toml"), /^license = "MIT"$/m);
 });
+
+/** The features a wasm module was compiled with: its `target_features` section's `+` entries. */
+function targetFeatures(file) {
+  const module = new WebAssembly.Module(readFileSync(join(NPM, file)));
+  const [section] = WebAssembly.Module.customSections(module, "target_features");
+  assert.ok(section, `${file} has no target_features section`);
+  const bytes = new Uint8Array(section);
+  const leb = (at) => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at.i++];
+      value |= (byte & 0x7f) << shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  const at = { i: 0 };
+  const features = [];
+  for (let count = leb(at); count > 0; count -= 1) {
+    const prefix = String.fromCharCode(bytes[at.i++]);
+    const length = leb(at);
+    const name = new TextDecoder().decode(bytes.subarray(at.i, at.i + length));
+    at.i += length;
+    if (prefix === "+") features.push(name);
+  }
+  return features;
+}
+
+test("the engine floor the READMEs state is the build's: every module uses wasm SIMD", () => {
+  for (const file of ["dist/node/statecore_bg.wasm", "dist/web/statecore_bg.wasm", "dist/statusline/statecore_bg.wasm"]) {
+    assert.ok(targetFeatures(file).includes("simd128"), `${file} is not built with simd128 (.cargo/config.toml)`);
+  }
+  const floor = /WebAssembly SIMD[^.]*Chrome and Edge 91\+, Firefox 89\+, Safari 16\.4\+/;
+  assert.match(read("README.md").replace(/\s+/g, " "), floor, "README.md: the browsers' floor");
+  assert.match(read("npm/README.md").replace(/\s+/g, " "), /WebAssembly SIMD[^.]*Chrome and Edge 91\+, Firefox 89\+, Safari 16\.4\+/, "npm/README.md: the floor");
+  const engines = JSON.parse(read("npm/package.json")).engines.node;
+  assert.match(engines, /^>=(\d+)/);
+  assert.ok(Number(/^>=(\d+)/.exec(engines)[1]) >= 17, "engines.node must be at or above Node 16.4, the first with wasm SIMD");
+});
