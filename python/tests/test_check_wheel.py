@@ -4,28 +4,13 @@ is refused. The real wheels are cross-built and checked by scripts/build-wheels.
 
 from __future__ import annotations
 
-import importlib.util
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from repo_scripts import REPO, load_script
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "check_wheel", REPO / "scripts" / "check_wheel.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-cw = _load()
+cw = load_script("check_wheel")
 
 
 def _host_module() -> bytes:

@@ -4,30 +4,15 @@ packed artifacts (run on the real ones by scripts/test-packaging.sh and test-sdi
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import tarfile
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from repo_scripts import REPO, load_script
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "project_address", REPO / "scripts" / "project_address.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pa = _load()
+pa = load_script("project_address")
 NONE = {"repository": "", "documentation": ""}
 SOME = {"repository": "https://git.host/org/statecore", "documentation": "https://docs.host/sc"}
 
