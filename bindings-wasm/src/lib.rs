@@ -21,7 +21,9 @@
 
 #![cfg_attr(not(feature = "full"), allow(dead_code))]
 
+use statecore::document::Doc;
 use statecore::ops::{Form, Out};
+use statecore::value::Json;
 use statecore::{json, Error, Value};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -56,7 +58,7 @@ pub fn take_big_ints() -> String {
 /// Checks that `value` survives as JS numbers (`at`: its pointer in what JS gets back); in
 /// big-integer mode, records the integers that need a `BigInt` instead.
 #[allow(clippy::result_large_err)] // the core's error, as every core function returns it
-fn check_numbers(value: &Value, at: &str) -> Result<(), Error> {
+fn check_numbers<'a, J: Json<'a>>(value: J, at: &str) -> Result<(), Error> {
     if !BIG_INTS.with(Cell::get) {
         return json::check_js_safe(value);
     }
@@ -116,7 +118,11 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
             meta,
             as_written,
         } => {
-            check_numbers(&document, "/document").map_err(throw)?;
+            match &document {
+                Doc::Tree(tree) => check_numbers(tree, "/document"),
+                Doc::Text(tape) => check_numbers(tape.root(), "/document"),
+            }
+            .map_err(throw)?;
             let meta = Value::Object(meta);
             check_numbers(&meta, "").map_err(throw)?;
             // `=`: the document is the bytes' own JSON (the JS layer parses them); `+`: it
@@ -125,7 +131,7 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
             out.push_str(&json::serialize_compact(&meta));
             if !as_written {
                 out.push('\n');
-                out.push_str(&json::serialize_compact(&document));
+                out.push_str(&json::serialize_compact(&document.into_value()));
             }
             Ok(out)
         }

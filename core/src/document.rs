@@ -8,11 +8,12 @@ use crate::merge::{merge_owned, MergeOptions};
 use crate::report::{issues_value, Issue, Report};
 use crate::{Map, Value};
 
-/// What a reader gets from a file.
+/// What a reader gets from a file. `D` is how the document is held: a tree ([`Value`]), or
+/// for [`read`] a [`Doc`], which may be the read text itself.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Loaded {
+pub struct Loaded<D = Value> {
     /// The document, or the kind's default when the file is missing or unparseable.
-    pub document: Value,
+    pub document: D,
     /// The etag of the file's bytes (`None` when the file is missing).
     pub etag: Option<String>,
     /// True when the bytes were not JSON (a writer must keep a copy before replacing them).
@@ -49,17 +50,80 @@ impl<'a> Precondition<'a> {
     }
 }
 
+/// A document as [`read`] gives it: a tree, or the read text, on which the kind's rules ran
+/// without building the tree ([`Doc::into_value`] builds it).
+#[derive(Clone)]
+pub enum Doc {
+    /// A document tree.
+    Tree(Value),
+    /// The document's text as read.
+    Text(json::Tape),
+}
+
+impl Doc {
+    /// The document as a tree.
+    pub fn into_value(self) -> Value {
+        match self {
+            Doc::Tree(value) => value,
+            Doc::Text(tape) => crate::value::Json::to_value(tape.root()),
+        }
+    }
+}
+
+/// Equal when they hold the same document, however each holds it.
+impl PartialEq for Doc {
+    fn eq(&self, other: &Doc) -> bool {
+        match (self, other) {
+            (Doc::Tree(a), Doc::Tree(b)) => a == b,
+            _ => self.clone().into_value() == other.clone().into_value(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Doc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Doc::Tree(value) => write!(f, "Tree({value:?})"),
+            Doc::Text(_) => f.write_str("Text(..)"),
+        }
+    }
+}
+
+impl<D> Loaded<D> {
+    /// The same result with the document held another way.
+    pub fn map_document<E>(self, to: impl FnOnce(D) -> E) -> Loaded<E> {
+        Loaded {
+            document: to(self.document),
+            etag: self.etag,
+            corrupt: self.corrupt,
+            report: self.report,
+            refused: self.refused,
+            as_written: self.as_written,
+        }
+    }
+
+    /// `{etag, corrupt, valid, errors, warnings}`: everything but the document, in order.
+    pub fn meta(&self) -> Map {
+        let mut map = Map::with_capacity(5);
+        map.insert(
+            "etag".into(),
+            self.etag.clone().map_or(Value::Null, Value::from),
+        );
+        map.insert("corrupt".into(), self.corrupt.into());
+        map.insert("valid".into(), self.report.valid().into());
+        map.insert("errors".into(), issues_value(&self.report.errors));
+        map.insert("warnings".into(), issues_value(&self.report.warnings));
+        map
+    }
+}
+
 impl Loaded {
     /// `{document, etag, corrupt, valid, errors, warnings}`.
     pub fn into_value(self) -> Value {
-        let valid = self.report.valid();
-        let mut map = Map::new();
+        let meta = self.meta();
+        let mut map = Map::with_capacity(meta.len().saturating_add(1));
         map.insert("document".into(), self.document);
-        map.insert("etag".into(), self.etag.map_or(Value::Null, Value::from));
-        map.insert("corrupt".into(), self.corrupt.into());
-        map.insert("valid".into(), valid.into());
-        map.insert("errors".into(), issues_value(&self.report.errors));
-        map.insert("warnings".into(), issues_value(&self.report.warnings));
+        map.extend(meta);
         Value::Object(map)
     }
 }
@@ -67,6 +131,33 @@ impl Loaded {
 /// Interprets a file's bytes (`None` = missing file) as a document of `kind`.
 pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
     load_with(kind, bytes, true, true, false)
+}
+
+/// [`load`] for a reader that may not need the document's tree: a JSON document of a kind
+/// whose rules run on read text ([`kinds::Kind::validate_read`]) is checked there, and given as
+/// that text ([`Doc::Text`]); the same result as [`load`] in every field once built.
+pub fn read(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded<Doc>> {
+    let spec = kinds::kind(kind)?;
+    if let (Some(bytes), Format::Json, Some(rules)) = (bytes, &spec.format, spec.validate_read) {
+        // A text that cannot be read takes the tree path, which says why.
+        if let Ok((tape, as_written)) = json::Tape::parse(bytes) {
+            let root = tape.root();
+            let report = if crate::value::Json::is_null(root) && (spec.default)().is_null() {
+                Report::default()
+            } else {
+                rules(root)
+            };
+            return Ok(Loaded {
+                document: Doc::Text(tape),
+                etag: Some(json::etag(bytes)),
+                corrupt: false,
+                report,
+                refused: None,
+                as_written,
+            });
+        }
+    }
+    Ok(load(kind, bytes)?.map_document(Doc::Tree))
 }
 
 /// What a writer needs of the old bytes: the document, and the etag only to check `if_match`.

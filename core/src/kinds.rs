@@ -2,8 +2,10 @@
 //! default document and file. Each protocol module registers its kinds here, in one table.
 
 use crate::error::{Code, Error, Result};
+use crate::json::TapeValue;
 use crate::report::Report;
 use crate::shape::{Alias, Ty};
+use crate::value::Json;
 use crate::{Map, Value};
 
 /// A document kind: its name, type, rules, what a reader gets for a missing file, and where
@@ -19,6 +21,9 @@ pub struct Kind {
     pub default: fn() -> Value,
     /// The validation rules (the shape's field rules and the protocol's cross-field rules).
     pub validate: fn(&Value) -> Report,
+    /// The same rules run on a document read without building its tree (a reader's fast
+    /// path: [`crate::document::read`]); `None` where the rules are written for trees only.
+    pub validate_read: Option<fn(TapeValue<'_>) -> Report>,
     /// Where the file lives, for the protocol's host helpers (`None`: no fixed place).
     pub file: Option<File>,
     /// How its file is written.
@@ -121,7 +126,7 @@ pub static JSON_OBJECT: Alias = Alias {
     ty: Ty::Map(&Ty::Json),
 };
 
-fn validate_json_object(doc: &Value) -> Report {
+fn validate_json_object<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
     if !doc.is_object() {
         report.error(
@@ -129,7 +134,7 @@ fn validate_json_object(doc: &Value) -> Report {
             "",
             format!(
                 "a state document must be a JSON object, not {}",
-                crate::merge::type_name(doc)
+                doc.type_name()
             ),
         );
     }
@@ -143,7 +148,8 @@ pub static KINDS: &[Kind] = &[
         description: "any JSON object (no protocol rules); missing file = {}",
         root: Ty::Alias(&JSON_OBJECT),
         default: empty_object,
-        validate: validate_json_object,
+        validate: |doc| validate_json_object(doc),
+        validate_read: Some(|doc| validate_json_object(doc)),
         file: None,
         format: Format::Json,
     },
@@ -152,7 +158,8 @@ pub static KINDS: &[Kind] = &[
         description: ".agency/state/runner_status.json; missing file = null (no status)",
         root: Ty::Object(&crate::agency::shapes::RUNNER_STATUS),
         default: null,
-        validate: crate::agency::validate_runner_status,
+        validate: |doc| crate::agency::validate_runner_status(doc),
+        validate_read: Some(|doc| crate::agency::validate_runner_status(doc)),
         file: Some(File {
             module: "agency",
             name: "status",
@@ -169,6 +176,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::fctry::shapes::STATE),
         default: empty_object,
         validate: crate::fctry::validate_state,
+        validate_read: None,
         file: Some(File {
             module: "fctry",
             name: "state",
@@ -186,6 +194,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Alias(&crate::fctry::shapes::INBOX),
         default: empty_list,
         validate: crate::fctry::validate_inbox,
+        validate_read: None,
         file: Some(File {
             module: "fctry",
             name: "inbox",
@@ -202,6 +211,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::fctry::shapes::EVENT),
         default: empty_object,
         validate: crate::fctry::validate_event,
+        validate_read: None,
         file: None,
         format: Format::Json,
     },
@@ -211,6 +221,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::hivemind::shapes::STATE),
         default: crate::hivemind::default_state,
         validate: crate::hivemind::validate_state,
+        validate_read: None,
         file: Some(File {
             module: "hivemind",
             name: "state",
@@ -228,6 +239,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::hive::shapes::STATE),
         default: null,
         validate: crate::hive::validate_state,
+        validate_read: None,
         file: Some(File {
             module: "hive",
             name: "state",
@@ -248,6 +260,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::hive::shapes::WORKER),
         default: empty_object,
         validate: crate::hive::validate_worker,
+        validate_read: None,
         file: None,
         format: Format::Json,
     },
@@ -257,6 +270,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::hive::shapes::EVENT),
         default: empty_object,
         validate: crate::hive::validate_event,
+        validate_read: None,
         file: None,
         format: Format::Json,
     },
@@ -267,6 +281,7 @@ pub static KINDS: &[Kind] = &[
         root: Ty::Object(&crate::specify::shapes::INDEX),
         default: null,
         validate: crate::specify::validate_index,
+        validate_read: None,
         file: Some(File {
             module: "specify",
             name: "index",

@@ -120,7 +120,7 @@ pub fn derive(snapshot: &Value) -> Result<Derived> {
     let stall = stalled(map)?;
     let runner = map
         .get("runner_status")
-        .filter(|s| s.is_object() && validate_runner_status(s).valid());
+        .filter(|s| s.is_object() && validate_runner_status(*s).valid());
     let runner_status = runner.and_then(|s| s.get("status")).and_then(Value::as_str);
     let status = match meta {
         None => "broken",

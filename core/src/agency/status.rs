@@ -5,9 +5,10 @@
 
 use crate::error::{Code, Error, Result};
 use crate::report::Report;
-use crate::shape::check::{fields, root, value_of};
+use crate::shape::check::{fields_json, root, value_of};
 use crate::shape::Ty;
 use crate::time::{is_timestamp, normalize_now, parse_timestamp};
+use crate::value::Json;
 use crate::{Map, Value};
 
 /// The four runner statuses, case-sensitive.
@@ -39,21 +40,20 @@ fn initial(now: &str) -> Value {
     Value::Object(map)
 }
 
-fn non_empty_string(value: Option<&Value>) -> bool {
+fn non_empty_string<'a, J: Json<'a>>(value: Option<J>) -> bool {
     value
-        .and_then(Value::as_str)
+        .and_then(J::as_str)
         .is_some_and(|s| !s.trim().is_empty())
 }
 
-fn non_empty_array(value: Option<&Value>) -> bool {
-    value
-        .and_then(Value::as_array)
-        .is_some_and(|a| !a.is_empty())
+fn non_empty_array<'a, J: Json<'a>>(value: Option<J>) -> bool {
+    value.is_some_and(|a| a.is_array() && !a.is_empty())
 }
 
 /// Validates a runner status document; all problems are reported: the seed's rules in the
-/// seed's order, then the field rules of [`super::shapes::RUNNER_STATUS`].
-pub fn validate_runner_status(doc: &Value) -> Report {
+/// seed's order, then the field rules of [`super::shapes::RUNNER_STATUS`]. The document is a
+/// tree (`&Value`) or a read text ([`crate::json::TapeValue`]).
+pub fn validate_runner_status<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
     let Some(map) = root(&mut report, doc, "", super::shapes::RUNNER_STATUS.what) else {
         return report;
@@ -65,11 +65,11 @@ pub fn validate_runner_status(doc: &Value) -> Report {
             "/status",
             "status is required: one of working, needs_input, blocked, ready_for_review",
         ),
-        Some(Value::String(s)) if STATUSES.contains(&s.as_str()) => {}
+        Some(s) if s.as_str().is_some_and(|s| STATUSES.contains(&s)) => {}
         Some(other) => {
             let text = other
                 .as_str()
-                .map_or_else(|| other.to_string(), str::to_owned);
+                .map_or_else(|| other.to_value().to_string(), str::to_owned);
             let hint = STATUSES
                 .iter()
                 .find(|known| known.eq_ignore_ascii_case(&text.replace(' ', "_")))
@@ -91,7 +91,7 @@ pub fn validate_runner_status(doc: &Value) -> Report {
             "summary is required: one line saying what the runner is doing",
         );
     }
-    match status.and_then(Value::as_str) {
+    match status.and_then(J::as_str) {
         Some("needs_input") if !non_empty_array(map.get("questions")) => report.error(
             "E_QUESTIONS_MISSING",
             "/questions",
@@ -109,7 +109,7 @@ pub fn validate_runner_status(doc: &Value) -> Report {
         ),
         _ => {}
     }
-    fields(&mut report, map, &super::shapes::RUNNER_STATUS, "");
+    fields_json(&mut report, map, &super::shapes::RUNNER_STATUS, "");
     updated_at(&mut report, map.get("updated_at"));
     report
 }
@@ -117,7 +117,7 @@ pub fn validate_runner_status(doc: &Value) -> Report {
 /// The `updated_at` rule: a string, an RFC 3339 timestamp; agency reads any string, so one
 /// that is not RFC 3339 is a warning (its age is unknown): `W_TIMESTAMP_ZONE` without a time
 /// zone (`2026-01-19T12:00:00`), `W_TIMESTAMP_FORMAT` otherwise.
-fn updated_at(report: &mut Report, value: Option<&Value>) {
+fn updated_at<'a, J: Json<'a>>(report: &mut Report, value: Option<J>) {
     let Some(value) = value.filter(|v| !v.is_null()) else {
         return;
     };

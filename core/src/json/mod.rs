@@ -12,13 +12,17 @@
 mod locate;
 mod numbers;
 mod parser;
+mod scan;
+mod tape;
 mod writer;
 
 pub use locate::{line_column, locate};
 pub use numbers::keep_number_texts;
 pub use parser::{parse, parse_args, parse_as_written, parse_str};
+pub use tape::{Tape, TapeValue};
 
 use crate::error::{child_path, Code, Error, Result};
+use crate::value::{Json, JsonKind};
 use crate::{Number, Value};
 
 /// Maximum nesting depth of arrays and objects. `[]` has depth 1; depth 128 is accepted,
@@ -88,14 +92,14 @@ pub fn etag(bytes: &[u8]) -> String {
 /// integer that is a double written out in full or in its shortest form (every integer within
 /// ±(2^53 − 1), `100000000000000000000`, `1152921504606847000`), or a finite float. Otherwise `E_PRECISION` with the path
 /// of the first offending number: a host that cannot keep it exactly must refuse, not round.
-pub fn check_js_safe(value: &Value) -> Result<()> {
+pub fn check_js_safe<'a, J: Json<'a>>(value: J) -> Result<()> {
     check_numbers(value, &is_js_safe)
 }
 
 /// Checks that every float keeps its value as a 64-bit float, neither overflowing nor
 /// underflowing to zero (integers of any size pass): what a Python host needs (`int` is exact,
 /// `float` is f64). Otherwise `E_PRECISION`.
-pub fn check_float_range(value: &Value) -> Result<()> {
+pub fn check_float_range<'a, J: Json<'a>>(value: J) -> Result<()> {
     check_numbers(value, &|n: &Number| {
         is_integer_text(n.as_str()) || is_float_kept(n)
     })
@@ -176,25 +180,27 @@ fn is_js_safe(n: &Number) -> bool {
 /// For a host that reads integers no double holds as big integers (JS `BigInt`): the pointer
 /// and the text of each such integer, in document order (none: the fast check passed). A
 /// float the host's double cannot keep is still `E_PRECISION`.
-pub fn big_integers(value: &Value) -> Result<Vec<(String, String)>> {
+pub fn big_integers<'a, J: Json<'a>>(value: J) -> Result<Vec<(String, String)>> {
     if check_js_safe(value).is_ok() {
         return Ok(Vec::new());
     }
     check_numbers(value, &|n: &Number| {
         is_integer_text(n.as_str()) || is_js_safe(n)
     })?;
-    fn collect(value: &Value, at: &str, found: &mut Vec<(String, String)>) {
-        match value {
-            Value::Number(n) if !is_js_safe(n) => {
-                found.push((at.to_owned(), n.as_str().to_owned()))
+    fn collect<'a, J: Json<'a>>(value: J, at: &str, found: &mut Vec<(String, String)>) {
+        match value.kind() {
+            JsonKind::Number => {
+                if let Some(n) = value.number().filter(|n| !is_js_safe(n)) {
+                    found.push((at.to_owned(), n.as_str().to_owned()));
+                }
             }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
+            JsonKind::Array => {
+                for (i, item) in value.items().enumerate() {
                     collect(item, &child_path(at, &i.to_string()), found);
                 }
             }
-            Value::Object(map) => {
-                for (key, item) in map {
+            JsonKind::Object => {
+                for (key, item) in value.members() {
                     collect(item, &child_path(at, key), found);
                 }
             }
@@ -207,29 +213,29 @@ pub fn big_integers(value: &Value) -> Result<Vec<(String, String)>> {
 }
 
 /// True when every number of `value` passes `ok` (a walk that tracks no path).
-fn all_numbers(value: &Value, ok: &dyn Fn(&Number) -> bool) -> bool {
-    match value {
-        Value::Number(n) => ok(n),
-        Value::Array(items) => items.iter().all(|item| all_numbers(item, ok)),
-        Value::Object(map) => map.values().all(|item| all_numbers(item, ok)),
+fn all_numbers<'a, J: Json<'a>>(value: J, ok: &dyn Fn(&Number) -> bool) -> bool {
+    match value.kind() {
+        JsonKind::Number => value.number().is_some_and(|n| ok(&n)),
+        JsonKind::Array => value.items().all(|item| all_numbers(item, ok)),
+        JsonKind::Object => value.members().all(|(_, item)| all_numbers(item, ok)),
         _ => true,
     }
 }
 
 /// Walks the numbers of `value`; the path is built only for the one that fails (a second
 /// walk, which tracks it, finds it).
-fn check_numbers(value: &Value, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
+fn check_numbers<'a, J: Json<'a>>(value: J, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
     if all_numbers(value, ok) {
         return Ok(());
     }
-    fn find<'v>(
-        value: &'v Value,
+    fn find<'a, J: Json<'a>>(
+        value: J,
         ok: &dyn Fn(&Number) -> bool,
-        path: &mut Vec<Segment<'v>>,
-    ) -> Option<&'v Number> {
-        match value {
-            Value::Number(n) if !ok(n) => Some(n),
-            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+        path: &mut Vec<Segment<'a>>,
+    ) -> Option<Number> {
+        match value.kind() {
+            JsonKind::Number => value.number().filter(|n| !ok(n)).map(|n| n.into_owned()),
+            JsonKind::Array => value.items().enumerate().find_map(|(i, item)| {
                 path.push(Segment::Index(i));
                 let found = find(item, ok, path);
                 if found.is_none() {
@@ -237,7 +243,7 @@ fn check_numbers(value: &Value, ok: &dyn Fn(&Number) -> bool) -> Result<()> {
                 }
                 found
             }),
-            Value::Object(map) => map.iter().find_map(|(k, v)| {
+            JsonKind::Object => value.members().find_map(|(k, v)| {
                 path.push(Segment::Key(k));
                 let found = find(v, ok, path);
                 if found.is_none() {

@@ -482,7 +482,7 @@ impl<'a> Parser<'a> {
 
 /// The number of a checked number literal: as written, except an exponent, written `e` with
 /// an explicit sign (`1E5` → `1e+5`), one form for one value's notation.
-fn canonical_number(text: &str) -> Number {
+pub(super) fn canonical_number(text: &str) -> Number {
     match text.find(['e', 'E']) {
         None => Number::from_canonical(text),
         Some(at) => {

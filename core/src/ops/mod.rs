@@ -377,8 +377,8 @@ pub enum Out {
     /// `corrupt`, `valid`, `errors`, `warnings`) in order, and whether the document is the
     /// read bytes' own JSON as written ([`crate::document::Loaded::as_written`]).
     Loaded {
-        /// The document.
-        document: Value,
+        /// The document (a tree, or the read text it was checked on).
+        document: crate::document::Doc,
         /// The other fields.
         meta: Map,
         /// True when the bytes' own JSON is the document.
@@ -408,7 +408,7 @@ impl Out {
             }
             Out::Loaded { document, meta, .. } => {
                 let mut map = Map::with_capacity(meta.len().saturating_add(1));
-                map.insert("document".into(), document);
+                map.insert("document".into(), document.into_value());
                 map.extend(meta);
                 Value::Object(map)
             }
@@ -416,15 +416,11 @@ impl Out {
     }
 
     /// A reader's result from what the core made of the bytes.
-    pub fn loaded(loaded: crate::document::Loaded) -> Out {
-        let as_written = loaded.as_written;
-        match loaded.into_value() {
-            Value::Object(mut meta) => Out::Loaded {
-                document: meta.shift_remove("document").unwrap_or_default(),
-                meta,
-                as_written,
-            },
-            other => Out::Json(other),
+    pub fn loaded(loaded: crate::document::Loaded<crate::document::Doc>) -> Out {
+        Out::Loaded {
+            meta: loaded.meta(),
+            as_written: loaded.as_written,
+            document: loaded.document,
         }
     }
 

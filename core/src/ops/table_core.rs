@@ -232,7 +232,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[KIND, Param::opt_bytes("data")],
         returns: Returns::loaded(Ty::Apply(&LOAD_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
-        run: |a| Ok(Out::loaded(document::load(a.text(0)?, a.opt_bytes(1))?)),
+        run: |a| Ok(Out::loaded(document::read(a.text(0)?, a.opt_bytes(1))?)),
     },
     Op {
         module: Module::Root,

@@ -7,9 +7,9 @@
 
 use super::{Check, Field, Role, Shape, Ty};
 use crate::error::child_path;
-use crate::merge::type_name;
 use crate::report::Report;
 use crate::time::is_timestamp;
+use crate::value::Json;
 use crate::{Map, Value};
 
 /// A JSON object.
@@ -43,26 +43,21 @@ pub fn present<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {
     map.get(key).filter(|v| !v.is_null())
 }
 
-/// The value as an object, or `E_TYPE` at `at` naming it `what`.
-pub fn root<'a>(report: &mut Report, value: &'a Value, at: &str, what: &str) -> Option<&'a Object> {
+/// The value (any [`Json`] view) if it is an object, or `E_TYPE` at `at` naming it `what`.
+pub fn root<'a, J: Json<'a>>(report: &mut Report, value: J, at: &str, what: &str) -> Option<J> {
     root_at(report, value, &At::Here(at), what)
 }
 
-fn root_at<'a>(
-    report: &mut Report,
-    value: &'a Value,
-    at: &At<'_>,
-    what: &str,
-) -> Option<&'a Object> {
-    let map = value.as_object();
-    if map.is_none() {
-        report.error(
-            "E_TYPE",
-            at.render(),
-            format!("{what} must be a JSON object, not {}", type_name(value)),
-        );
+fn root_at<'a, J: Json<'a>>(report: &mut Report, value: J, at: &At<'_>, what: &str) -> Option<J> {
+    if value.is_object() {
+        return Some(value);
     }
-    map
+    report.error(
+        "E_TYPE",
+        at.render(),
+        format!("{what} must be a JSON object, not {}", value.type_name()),
+    );
+    None
 }
 
 /// Checks `value` as the object `shape` at `at` (root type, every field, unknown fields) and
@@ -73,38 +68,53 @@ pub fn walk<'a>(
     shape: &Shape,
     at: &str,
 ) -> Option<&'a Object> {
+    walk_json(report, value, shape, at)?.as_object()
+}
+
+/// [`walk`] of any [`Json`] view: the object itself, or `None`.
+pub fn walk_json<'a, J: Json<'a>>(
+    report: &mut Report,
+    value: J,
+    shape: &Shape,
+    at: &str,
+) -> Option<J> {
     walk_at(report, value, shape, &At::Here(at))
 }
 
-fn walk_at<'a>(
+fn walk_at<'a, J: Json<'a>>(
     report: &mut Report,
-    value: &'a Value,
+    value: J,
     shape: &Shape,
     at: &At<'_>,
-) -> Option<&'a Object> {
-    let map = root_at(report, value, at, shape.what)?;
-    fields_at(report, map, shape, at);
-    Some(map)
+) -> Option<J> {
+    let object = root_at(report, value, at, shape.what)?;
+    fields_at(report, object, shape, at);
+    Some(object)
 }
 
 /// Checks the fields of an object already known to be one (see [`walk`]).
 pub fn fields(report: &mut Report, map: &Object, shape: &Shape, at: &str) {
-    fields_at(report, map, shape, &At::Here(at));
+    fields_json(report, Tree::Map(map), shape, at);
 }
 
-fn fields_at(report: &mut Report, map: &Object, shape: &Shape, at: &At<'_>) {
+/// [`fields`] of an object given as any [`Json`] view.
+pub fn fields_json<'a, J: Json<'a>>(report: &mut Report, object: J, shape: &Shape, at: &str) {
+    fields_at(report, object, shape, &At::Here(at));
+}
+
+fn fields_at<'a, J: Json<'a>>(report: &mut Report, map: J, shape: &Shape, at: &At<'_>) {
     // Fields are usually in the shape's order: each is looked for after the one before.
-    let mut next = 0usize;
+    let mut next = map.first_member();
     for field in shape.fields {
         next = check_field(report, map, field, at, next);
     }
     let variant = shape.variants.iter().find(|variant| {
         map.get(variant.field)
-            .and_then(Value::as_str)
+            .and_then(J::as_str)
             .is_some_and(|value| variant.values.contains(&value))
     });
     if let Some(variant) = variant {
-        let mut next = 0usize;
+        let mut next = map.first_member();
         for field in variant.fields {
             next = check_field(report, map, field, at, next);
         }
@@ -114,7 +124,7 @@ fn fields_at(report: &mut Report, map: &Object, shape: &Shape, at: &At<'_>) {
     let known_shape = shape.variants.is_empty() || variant.is_some();
     if shape.role == Role::Document && known_shape {
         let what = variant.map_or(shape.what, |v| v.what);
-        for key in map.keys() {
+        for (key, _) in map.members() {
             let known = shape.fields.iter().any(|f| f.name == key)
                 || variant.is_some_and(|v| v.fields.iter().any(|f| f.name == key));
             if !known {
@@ -131,6 +141,90 @@ fn fields_at(report: &mut Report, map: &Object, shape: &Shape, at: &At<'_>) {
     }
 }
 
+/// An object given as its map, seen as the value it is, for the generic rules; its members
+/// are the tree's values.
+#[derive(Clone, Copy)]
+enum Tree<'a> {
+    Map(&'a Map),
+    Value(&'a Value),
+}
+
+impl<'a> Tree<'a> {
+    fn map(self) -> Option<&'a Map> {
+        match self {
+            Tree::Map(map) => Some(map),
+            Tree::Value(value) => value.as_object(),
+        }
+    }
+}
+
+impl<'a> Json<'a> for Tree<'a> {
+    fn kind(self) -> crate::value::JsonKind {
+        match self {
+            Tree::Map(_) => crate::value::JsonKind::Object,
+            Tree::Value(value) => value.kind(),
+        }
+    }
+    fn as_str(self) -> Option<&'a str> {
+        match self {
+            Tree::Map(_) => None,
+            Tree::Value(value) => value.as_str(),
+        }
+    }
+    fn as_bool(self) -> Option<bool> {
+        match self {
+            Tree::Map(_) => None,
+            Tree::Value(value) => value.as_bool(),
+        }
+    }
+    fn number(self) -> Option<std::borrow::Cow<'a, crate::Number>> {
+        match self {
+            Tree::Map(_) => None,
+            Tree::Value(value) => value.number(),
+        }
+    }
+    fn get(self, key: &str) -> Option<Self> {
+        self.map()?.get(key).map(Tree::Value)
+    }
+    fn first_member(self) -> usize {
+        0
+    }
+    fn find_near(self, key: &str, at: usize) -> Option<(usize, Self)> {
+        let (found, value) = self.map()?.get_near(key, at)?;
+        Some((found.saturating_add(1), Tree::Value(value)))
+    }
+    fn key_at(self, at: usize) -> Option<&'a str> {
+        self.map()?.key_at(at).map(|k| k.as_str())
+    }
+    fn after_member(self, at: usize) -> usize {
+        at.saturating_add(1)
+    }
+    fn members(self) -> impl Iterator<Item = (&'a str, Self)> {
+        self.map()
+            .into_iter()
+            .flat_map(|map| map.iter().map(|(k, v)| (k.as_str(), Tree::Value(v))))
+    }
+    fn items(self) -> impl Iterator<Item = Self> {
+        let items = match self {
+            Tree::Map(_) => None,
+            Tree::Value(value) => value.as_array(),
+        };
+        items.into_iter().flatten().map(Tree::Value)
+    }
+    fn len(self) -> usize {
+        match self {
+            Tree::Map(map) => map.len(),
+            Tree::Value(value) => value.len(),
+        }
+    }
+    fn to_value(self) -> Value {
+        match self {
+            Tree::Map(map) => Value::Object(map.clone()),
+            Tree::Value(value) => value.clone(),
+        }
+    }
+}
+
 /// `"the fctry state"` → `"fctry state"`: the name an unknown-field warning uses.
 fn unknown_name(what: &str) -> &str {
     ["the ", "an ", "a "]
@@ -142,9 +236,9 @@ fn unknown_name(what: &str) -> &str {
 /// Checks one field of `map`: `E_REQUIRED` when a required field is absent (or `null`), else
 /// its type. The field is looked for at position `near` first; returns the position after
 /// it (`near` when it is absent).
-fn check_field(
+fn check_field<'a, J: Json<'a>>(
     report: &mut Report,
-    map: &Object,
+    map: J,
     field: &Field,
     at: &At<'_>,
     near: usize,
@@ -154,11 +248,11 @@ fn check_field(
         let here = map
             .key_at(near)
             .is_some_and(|k| crate::value::same_bytes(k.as_bytes(), field.name.as_bytes()));
-        return if here { near.saturating_add(1) } else { near };
+        return if here { map.after_member(near) } else { near };
     }
     let here = At::Key(at, field.name);
-    let (next, value) = match map.get_near(field.name, near) {
-        Some((found, value)) => (found.saturating_add(1), Some(value)),
+    let (next, value) = match map.find_near(field.name, near) {
+        Some((after, value)) => (after, Some(value)),
         None => (near, None),
     };
     match value.filter(|v| !v.is_null()) {
@@ -174,11 +268,11 @@ fn check_field(
 }
 
 /// Checks `value` against `ty`; `key` names it in messages (`"status"`, `"tags items"`).
-pub fn value_of(report: &mut Report, value: &Value, ty: &Ty, path: &str, key: &str) {
+pub fn value_of<'a, J: Json<'a>>(report: &mut Report, value: J, ty: &Ty, path: &str, key: &str) {
     value_at(report, value, ty, &At::Here(path), key);
 }
 
-fn value_at(report: &mut Report, value: &Value, ty: &Ty, path: &At<'_>, key: &str) {
+fn value_at<'a, J: Json<'a>>(report: &mut Report, value: J, ty: &Ty, path: &At<'_>, key: &str) {
     match *ty {
         Ty::Str | Ty::Line => {
             if !value.is_string() {
@@ -231,27 +325,32 @@ fn value_at(report: &mut Report, value: &Value, ty: &Ty, path: &At<'_>, key: &st
                 type_error_at(report, path, key, &format!("{expected:?}"), value);
             }
         }
-        Ty::Object(shape) => match value.as_object() {
-            None => type_error_at(report, path, key, "an object", value),
-            Some(map) => fields_at(report, map, shape, path),
-        },
-        Ty::List(item) => match value.as_array() {
-            None => type_error_at(report, path, key, "a list", value),
-            Some(items) => {
+        Ty::Object(shape) => {
+            if value.is_object() {
+                fields_at(report, value, shape, path);
+            } else {
+                type_error_at(report, path, key, "an object", value);
+            }
+        }
+        Ty::List(item) => {
+            if value.is_array() {
                 let item_key = format!("{key} items");
-                for (i, element) in items.iter().enumerate() {
+                for (i, element) in value.items().enumerate() {
                     item_of(report, element, item, &At::Index(path, i), &item_key);
                 }
+            } else {
+                type_error_at(report, path, key, "a list", value);
             }
-        },
-        Ty::Map(item) => match value.as_object() {
-            None => type_error_at(report, path, key, "an object", value),
-            Some(map) => {
-                for (name, element) in map {
+        }
+        Ty::Map(item) => {
+            if value.is_object() {
+                for (name, element) in value.members() {
                     item_of(report, element, item, &At::Key(path, name), name);
                 }
+            } else {
+                type_error_at(report, path, key, "an object", value);
             }
-        },
+        }
         Ty::Nullable(inner) => {
             if !value.is_null() {
                 value_at(report, value, inner, path, key);
@@ -269,7 +368,7 @@ fn value_at(report: &mut Report, value: &Value, ty: &Ty, path: &At<'_>, key: &st
 
 /// An item of a list or a value of a map: an object must be one (`E_TYPE` naming the shape),
 /// a string item says `"<key> must be strings"`.
-fn item_of(report: &mut Report, value: &Value, ty: &Ty, path: &At<'_>, key: &str) {
+fn item_of<'a, J: Json<'a>>(report: &mut Report, value: J, ty: &Ty, path: &At<'_>, key: &str) {
     match *ty {
         Ty::Object(shape) => {
             walk_at(report, value, shape, path);
@@ -280,15 +379,26 @@ fn item_of(report: &mut Report, value: &Value, ty: &Ty, path: &At<'_>, key: &str
 }
 
 /// `E_TYPE`: `"<key> must be <expected>, not <found>"` (a number or boolean shown as it is).
-pub fn type_error(report: &mut Report, path: &str, key: &str, expected: &str, value: &Value) {
+pub fn type_error<'a, J: Json<'a>>(
+    report: &mut Report,
+    path: &str,
+    key: &str,
+    expected: &str,
+    value: J,
+) {
     type_error_at(report, &At::Here(path), key, expected, value);
 }
 
-fn type_error_at(report: &mut Report, path: &At<'_>, key: &str, expected: &str, value: &Value) {
-    let found = match value {
-        Value::Number(_) | Value::Bool(_) => value.to_string(),
-        other => type_name(other).to_owned(),
-    };
+fn type_error_at<'a, J: Json<'a>>(
+    report: &mut Report,
+    path: &At<'_>,
+    key: &str,
+    expected: &str,
+    value: J,
+) {
+    let found = value
+        .scalar_text()
+        .unwrap_or_else(|| value.type_name().to_owned());
     report.error(
         "E_TYPE",
         path.render(),

@@ -8,6 +8,7 @@ mod convert;
 mod macros;
 mod map;
 mod number;
+mod read;
 mod set;
 
 pub use bytes::same_bytes;
@@ -16,6 +17,7 @@ pub use macros::new_items;
 pub(crate) use map::Identity;
 pub use map::{Iter, IterMut, Map};
 pub use number::Number;
+pub use read::{Json, JsonKind};
 
 /// A string of a document (an object's key or a string value): kept inline, without a heap
 /// allocation, up to 24 bytes (nearly every key and most values of a state file).

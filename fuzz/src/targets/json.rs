@@ -9,7 +9,9 @@
 //!   normalisations: the exponent written `e` with a sign, no negative zero); what serde_json accepts and
 //!   statecore refuses is a duplicate key or a limit;
 //! - an error has a stable code, a pointer path and, for a parse error, a position inside
-//!   the input.
+//!   the input;
+//! - the tape (`json::Tape`, the reader that builds no tree) accepts exactly what `parse`
+//!   accepts, with the same error, the same document and the same as-written flag.
 
 use crate::laws;
 use crate::seeds::Case;
@@ -35,6 +37,30 @@ pub fn run(data: &[u8]) {
         }
     }
     differential(data, parsed.as_ref().ok());
+    tape(data);
+}
+
+/// The tape reads what `parse_as_written` reads, or fails with its error.
+fn tape(data: &[u8]) {
+    use statecore::value::Json;
+    match (json::parse_as_written(data), json::Tape::parse(data)) {
+        (Ok((value, written)), Ok((tape, tape_written))) => {
+            let built = tape.root().to_value();
+            assert!(
+                built == value && json::serialize(&built) == json::serialize(&value),
+                "json::Tape read {} where parse read {}",
+                laws::show(&built),
+                laws::show(&value)
+            );
+            assert_eq!(written, tape_written, "json::Tape: as-written flag differs");
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "json::Tape: another error than parse's"),
+        (a, b) => panic!(
+            "json::Tape and parse disagree: parse {:?}, tape {:?}",
+            a.map(|(v, _)| laws::show(&v)),
+            b.map(|_| "accepted")
+        ),
+    }
 }
 
 fn accepted(data: &[u8], v: &Value) {

@@ -1,0 +1,338 @@
+//! The tape (`json::Tape`) against the recursive parser (`json::parse_as_written`): on random
+//! documents written in random styles (pretty, compact, random whitespace, escapes), and on
+//! the same texts with random bytes changed, the tape accepts exactly what the parser accepts,
+//! with the same error, the same document and the same as-written flag; read through the
+//! `Json` interface, a tape and the parser's tree give the same answers.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    missing_docs
+)]
+
+use proptest::prelude::*;
+use statecore::json::{self, Tape};
+use statecore::value::{Json, JsonKind};
+use statecore::Value;
+
+/// A string's text: plain ASCII, characters JSON must escape, and non-ASCII ones.
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            6 => "[a-z_]{1,6}",
+            1 => Just("\"".to_owned()),
+            1 => Just("\\".to_owned()),
+            1 => Just("\n\t".to_owned()),
+            1 => Just("\u{1}".to_owned()),
+            1 => Just("é😀".to_owned()),
+        ],
+        0..4,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+/// A number as it may be written: integers, big integers, fractions, exponents, zeros.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i64>().prop_map(|n| n.to_string()),
+        Just("12345678901234567890123".to_owned()),
+        (any::<i32>(), 0u32..1000).prop_map(|(a, b)| format!("{a}.{b}")),
+        (1u32..99, -400i32..400, prop::bool::ANY)
+            .prop_map(|(m, e, upper)| format!("{m}{}{e}", if upper { "E" } else { "e" })),
+        Just("-0".to_owned()),
+        Just("-0.0e3".to_owned()),
+        Just("0.5E+2".to_owned()),
+    ]
+}
+
+/// A document as text, with whitespace and escapes chosen at random.
+fn json_text() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        Just("false".to_owned()),
+        number(),
+        (text(), prop::bool::ANY).prop_map(|(t, escape_all)| quote(&t, escape_all)),
+    ];
+    leaf.prop_recursive(5, 48, 6, |inner| {
+        prop_oneof![
+            (prop::collection::vec(inner.clone(), 0..6), ws())
+                .prop_map(|(items, w)| { format!("[{w}{}{w}]", items.join(&format!(",{w}"))) }),
+            (
+                prop::collection::vec((text(), inner, prop::bool::ANY), 0..6),
+                ws()
+            )
+                .prop_map(|(members, w)| {
+                    let members: Vec<String> = members
+                        .into_iter()
+                        .map(|(k, v, escape_all)| format!("{}{w}:{w}{v}", quote(&k, escape_all)))
+                        .collect();
+                    format!("{{{w}{}{w}}}", members.join(&format!("{w},{w}")))
+                }),
+        ]
+    })
+}
+
+fn ws() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(String::new()),
+        Just(" ".to_owned()),
+        Just("\n    ".to_owned()),
+        Just("\r\n\t".to_owned()),
+    ]
+}
+
+/// A JSON string literal of `text`; `escape_all` writes every character as `\uXXXX`.
+fn quote(text: &str, escape_all: bool) -> String {
+    if !escape_all {
+        return serde_json::to_string(text).unwrap();
+    }
+    let mut out = String::from("\"");
+    for unit in text.encode_utf16() {
+        out.push_str(&format!("\\u{unit:04x}"));
+    }
+    out.push('"');
+    out
+}
+
+/// Everything the `Json` interface says about a value, as text.
+fn dump<'a, J: Json<'a>>(v: J, out: &mut String) {
+    out.push_str(v.type_name());
+    match v.kind() {
+        JsonKind::Null => {}
+        JsonKind::Bool | JsonKind::Number => {
+            out.push_str(&format!(
+                " {:?} {:?} {:?} {:?}",
+                v.scalar_text(),
+                v.as_u64(),
+                v.as_i64(),
+                v.as_f64().map(f64::to_bits)
+            ));
+        }
+        JsonKind::String => out.push_str(&format!(" {:?}", v.as_str())),
+        JsonKind::Array => {
+            out.push_str(&format!(" {} [", v.len()));
+            for item in v.items() {
+                dump(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        JsonKind::Object => {
+            out.push_str(&format!(" {} {{", v.len()));
+            let mut cursor = v.first_member();
+            for (key, value) in v.members() {
+                // Walking in order, each key is where the cursor is.
+                assert_eq!(v.key_at(cursor), Some(key));
+                let (after, found) = v.find_near(key, cursor).expect("a member is found");
+                assert_eq!(after, v.after_member(cursor));
+                let mut a = String::new();
+                let mut b = String::new();
+                dump(found, &mut a);
+                dump(value, &mut b);
+                assert_eq!(a, b, "find_near and members disagree on {key:?}");
+                assert!(v.get(key).is_some());
+                // Looked for from anywhere, a key is found.
+                assert!(v.find_near(key, v.first_member()).is_some());
+                cursor = after;
+                out.push_str(&format!("{key:?}:"));
+                dump(value, out);
+                out.push(',');
+            }
+            assert_eq!(v.key_at(cursor), None, "no key after the last member");
+            assert!(v.get("\u{0}absent").is_none());
+            out.push('}');
+        }
+    }
+}
+
+/// The tape and the parser agree on `text`.
+fn agree(text: &[u8]) {
+    match (json::parse_as_written(text), Tape::parse(text)) {
+        (Ok((value, written)), Ok((tape, tape_written))) => {
+            let built = tape.root().to_value();
+            assert_eq!(json::serialize(&built), json::serialize(&value));
+            assert!(built == value);
+            assert_eq!(written, tape_written, "as-written flag");
+            let (mut a, mut b) = (String::new(), String::new());
+            dump(&value, &mut a);
+            dump(tape.root(), &mut b);
+            assert_eq!(a, b);
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        (a, b) => panic!(
+            "parse {:?} but tape {:?} on {:?}",
+            a.map(|_| "accepted"),
+            b.map(|_| "accepted"),
+            String::from_utf8_lossy(text)
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tape_reads_what_parse_reads(text in json_text()) {
+        agree(text.as_bytes());
+        // With a byte-order mark, and as an argument of a larger document.
+        agree(format!("\u{feff}{text}").as_bytes());
+        agree(format!("{{\"a\": {text}, \"b\": [{text}]}}").as_bytes());
+    }
+
+    #[test]
+    fn tape_refuses_what_parse_refuses(
+        text in json_text(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..4),
+    ) {
+        let mut bytes = text.into_bytes();
+        for (at, byte, how) in edits {
+            if bytes.is_empty() {
+                bytes.push(byte);
+                continue;
+            }
+            let i = at.index(bytes.len());
+            match how {
+                0 => bytes[i] = byte,
+                1 => { bytes.remove(i); }
+                _ => bytes.insert(i, byte),
+            }
+        }
+        agree(&bytes);
+    }
+
+    #[test]
+    fn repeated_keys_are_refused_with_the_parsers_error(
+        keys in prop::collection::vec("[a-c]{1,2}", 1..40),
+        escape in prop::bool::ANY,
+    ) {
+        let members: Vec<String> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("{}: {i}", quote(k, escape && i % 2 == 0)))
+            .collect();
+        agree(format!("{{{}}}", members.join(", ")).as_bytes());
+    }
+}
+
+#[test]
+fn limits_and_edges_agree() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    for text in [
+        deep(128),
+        deep(129),
+        String::new(),
+        "   ".to_owned(),
+        "{\"a\":1,\"a\":2}".to_owned(),
+        "{\"a\":1,\"\\u0061\":2}".to_owned(),
+        "\"\\ud800\"".to_owned(),
+        "\"\\udc00\\ud800\"".to_owned(),
+        "\"\\ud83d\\ude00\"".to_owned(),
+        "[1,]".to_owned(),
+        "{\"a\" 1}".to_owned(),
+        "01".to_owned(),
+        "-".to_owned(),
+        "1.".to_owned(),
+        "1e".to_owned(),
+        "[\"\u{1}\"]".to_owned(),
+        "nul".to_owned(),
+        "[] x".to_owned(),
+        "-0".to_owned(),
+        "[-0.0, 1E5]".to_owned(),
+    ] {
+        agree(text.as_bytes());
+    }
+    agree(&[0x22, 0xff, 0x22]);
+    agree(b"\xef\xbb\xbf{}");
+    // An object of many keys: every one found, in and out of order.
+    let members: Vec<String> = (0..300).map(|i| format!("\"k{i}\": {i}")).collect();
+    let text = format!("{{{}}}", members.join(","));
+    agree(text.as_bytes());
+    let (tape, _) = Tape::parse(text.as_bytes()).unwrap();
+    let root = tape.root();
+    for i in (0..300).rev() {
+        assert_eq!(root.get(&format!("k{i}")).and_then(|v| v.as_u64()), Some(i));
+    }
+    let value: Value = json::parse(text.as_bytes()).unwrap();
+    assert_eq!(root.len(), (&value).len());
+}
+
+#[test]
+fn string_limit_counts_decoded_bytes() {
+    // Escapes shrink when decoded: the limit is on the decoded text, on both paths.
+    let max = json::MAX_STRING_BYTES;
+    let escaped = "\\u0041".repeat(max / 6 + 1);
+    agree(format!("\"{escaped}\"").as_bytes());
+    let over = "a".repeat(max + 1);
+    agree(format!("\"{over}\"").as_bytes());
+}
+
+/// A value for a runner status field: the right type, or anything.
+fn field_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("\"working\"".to_owned()),
+        Just("\"needs_input\"".to_owned()),
+        Just("\"blocked\"".to_owned()),
+        Just("\"ready_for_review\"".to_owned()),
+        Just("\"Working\"".to_owned()),
+        Just("\"2026-01-19T12:00:00Z\"".to_owned()),
+        Just("\"2026-01-19T12:00:00\"".to_owned()),
+        Just("\"  \"".to_owned()),
+        Just("[\"a question\"]".to_owned()),
+        Just("[1, {\"x\": null}]".to_owned()),
+        Just("[]".to_owned()),
+        Just("null".to_owned()),
+        Just("{}".to_owned()),
+        Just("1.0".to_owned()),
+        Just("-0".to_owned()),
+        Just("12345678901234567890".to_owned()),
+        Just("true".to_owned()),
+        text().prop_map(|t| quote(&t, false)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    /// A reader's result is the same, field for field, whether the rules ran on the read text
+    /// (`document::read`) or on the tree (`document::load`).
+    #[test]
+    fn read_on_the_text_is_load_on_the_tree(
+        members in prop::collection::vec(
+            (
+                prop_oneof![
+                    Just("schema_version"), Just("status"), Just("updated_at"),
+                    Just("summary"), Just("questions"), Just("blockers"),
+                    Just("how_to_test"), Just("risks"), Just("extra"), Just("pr_url"),
+                ],
+                field_value(),
+            ),
+            0..10,
+        ),
+        kind in prop_oneof![Just("agency.runner_status"), Just("json")],
+        wrap in 0u8..4,
+    ) {
+        let mut seen = std::collections::HashSet::new();
+        let body: Vec<String> = members
+            .into_iter()
+            .filter(|(k, _)| seen.insert(*k))
+            .map(|(k, v)| format!("\"{k}\": {v}"))
+            .collect();
+        let object = format!("{{{}}}", body.join(", "));
+        let text = match wrap {
+            0 => object,
+            1 => format!("[{object}]"),
+            2 => "null".to_owned(),
+            _ => format!("{object} x"),
+        };
+        for bytes in [Some(text.as_bytes()), None] {
+            let loaded = statecore::document::load(kind, bytes).unwrap().into_value();
+            let read = statecore::ops::Out::loaded(statecore::document::read(kind, bytes).unwrap())
+                .into_value();
+            prop_assert_eq!(json::serialize(&read), json::serialize(&loaded));
+        }
+    }
+}
