@@ -43,8 +43,12 @@ const MIN = 60_000;
 const STALLS = [15 * MIN, 15 * MIN + 30_000, 45 * MIN, 59 * MIN + 59_999, 60 * MIN, 2 * 60 * MIN,
   135 * MIN, 26 * 60 * MIN + 5 * MIN];
 
-/** Makes `n` rows `{run_id, name, pr, snapshot}` (deterministic: the same for the same seed). */
-export function makeRuns(n = RUNS, seed = SEED) {
+/**
+ * Makes `n` rows `{run_id, name, pr, snapshot}` (deterministic: the same for the same seed).
+ * With `observed` (an array), also pushes per run what the files held before the snapshot was
+ * made: `{meta, runner_status, tmux, worktree, stall_result}` (`meta` undefined: no file).
+ */
+export function makeRuns(n = RUNS, seed = SEED, observed = null) {
   const random = prng(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const chance = (p) => random() < p;
@@ -174,6 +178,7 @@ export function makeRuns(n = RUNS, seed = SEED) {
       [1, () => (chance(0.5) ? null : undefined)],
     ]);
     const snapshot = { meta, worktree_present: worktree, tmux_active: tmux, runner_status, stall_result };
+    observed?.push({ meta, runner_status: runnerKind === "none" ? undefined : runner_status, tmux, worktree, stall_result });
     if (runnerKind === "invalid" && chance(0.5)) {
       // As build_snapshot leaves it: the document dropped, the report saying why.
       snapshot.runner_status = null;
@@ -189,8 +194,128 @@ export function makeRuns(n = RUNS, seed = SEED) {
   return rows;
 }
 
+/** The clock of the runs made from files (epoch ms): 2026-01-23T10:30:00Z. */
+export const FILES_NOW = Date.parse("2026-01-23T10:30:00Z");
+
+/**
+ * The runs of `makeRuns` as a viewer reads them: per run `{meta, status, facts}`, meta.json's
+ * and runner_status.json's bytes (a Buffer each, as read from the file; null: no file) and the
+ * facts `build_snapshot` takes (tmux, the worktree, the status file's modification time). A
+ * stalled snapshot's status file was last modified its stall duration ago (others less than
+ * the threshold ago); a few files are torn (cut short, as a crashed writer leaves them).
+ */
+export function makeFileRuns(n = RUNS, seed = SEED) {
+  const observed = [];
+  makeRuns(n, seed, observed);
+  const random = prng(seed ^ 0x0f11e5);
+  const torn = (text) => (random() < 0.02 ? text.slice(0, Math.floor(random() * text.length)) : text);
+  const bytes = (value, pretty) => {
+    if (value === undefined) return null;
+    if (value === "not json") return Buffer.from(value);
+    return Buffer.from(torn(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value)));
+  };
+  return observed.map((o) => {
+    const meta = bytes(o.meta, true);
+    const status = bytes(o.runner_status, random() < 0.7);
+    const facts = {};
+    if (o.tmux !== undefined) facts.tmux_active = o.tmux;
+    if (!o.worktree || random() < 0.9) facts.worktree_present = o.worktree;
+    if (status !== null) {
+      const stall = o.stall_result;
+      const age = stall?.is_stalled === true ? (stall.stalled_duration ?? 15 * MIN) : Math.floor(random() * 14 * MIN);
+      const mod = FILES_NOW - age;
+      facts.status_file_mod_time = random() < 0.1 ? new Date(mod).toISOString() : mod;
+    }
+    return { meta, status, facts };
+  });
+}
+
+/** statecore over file runs: the files in one buffer, their lengths and facts, one call. */
+export function deriveFilesWith(sc, runs, now) {
+  const parts = [];
+  const specs = new Array(runs.length);
+  for (let i = 0; i < runs.length; i++) {
+    const { meta, status, facts } = runs[i];
+    if (meta !== null) parts.push(meta);
+    if (status !== null) parts.push(status);
+    specs[i] = {
+      meta: meta === null ? null : meta.length,
+      status: status === null ? null : status.length,
+      status_file_mod_time: facts.status_file_mod_time,
+      tmux_active: facts.tmux_active,
+      worktree_present: facts.worktree_present,
+    };
+  }
+  return sc.agency.deriveFiles(Buffer.concat(parts), specs, now);
+}
+
+/** (8): the viewer's job, a table of runs from their files' bytes, statecore against JSON.parse + the table. */
+function filesSection({ sc, quick, out }) {
+  log("(8) agency run statuses from the files' bytes of 10,000 runs");
+  const runs = makeFileRuns(RUNS);
+  const mine = deriveFilesWith(sc, runs, FILES_NOW);
+  const theirs = reference.deriveFiles(runs, FILES_NOW);
+  const counts = {};
+  let errors = 0;
+  let bytes = 0;
+  for (const [i, m] of mine.entries()) {
+    const comparable = { ...m };
+    if (m.error !== undefined) {
+      comparable.error = m.error.file;
+      errors++;
+    }
+    check(`(8) the reference agrees with statecore on the files of run ${i}`, isDeepStrictEqual(comparable, theirs[i]),
+      `\n  meta:      ${runs[i].meta}\n  status:    ${runs[i].status}\n  facts:     ${JSON.stringify(runs[i].facts)}` +
+        `\n  statecore: ${JSON.stringify(m)}\n  reference: ${JSON.stringify(theirs[i])}`);
+    counts[m.status] = (counts[m.status] ?? 0) + 1;
+  }
+  for (const r of runs) bytes += (r.meta?.length ?? 0) + (r.status?.length ?? 0);
+  const LEVELS = ["broken", "merged", "abandoned", "failed", "needs_attention", "ready_for_review", "needs_input",
+    "blocked", "working", "stalled", "active", "idle"];
+  for (const level of LEVELS) check(`(8) the file runs cover level ${level}`, (counts[level] ?? 0) > 0);
+  check("(8) some files do not read", errors > 0);
+
+  const samples = quick ? 1 : 9;
+  const times = { statecore: [], reference: [] };
+  const timeOne = (fn) => {
+    const t0 = process.hrtime.bigint();
+    const all = fn();
+    const ns = Number(process.hrtime.bigint() - t0) / runs.length;
+    check("(8) every run has a status", all.length === runs.length);
+    return ns;
+  };
+  for (let s = 0; s < samples + 1; s++) {
+    const a = timeOne(() => deriveFilesWith(sc, runs, FILES_NOW));
+    const b = timeOne(() => reference.deriveFiles(runs, FILES_NOW));
+    if (s === 0) continue; // a warm-up round
+    times.statecore.push(a);
+    times.reference.push(b);
+  }
+  const row = (name, t, statecore) => ({ name, statecore, median: median(t), min: Math.min(...t), max: Math.max(...t), samples });
+  const mix = LEVELS.map((l) => `${l} ${counts[l]}`).join(", ");
+  out.push(
+    table(
+      `Node (8): agency run statuses from the files' bytes of ${RUNS.toLocaleString("en")} runs`,
+      `The viewer's job: every run's meta.json and runner_status.json as read (Buffers, ${(bytes / 1e6).toFixed(1)} MB in all; ` +
+        `${errors} runs with a file that does not parse, torn or not JSON) and the host's facts (tmux, the worktree, the status ` +
+        `file's modification time), to each run's status: ${mix}. statecore: the files joined into one buffer, ` +
+        "their lengths and facts, one `agency.deriveFiles(data, runs, now)` call (strict reads: duplicate keys, limits; " +
+        "the result says which file did not read). Hand-written: `JSON.parse` of each file (one that throws counts as " +
+        "missing), the watchdog and the 12-level table. Time per run, the whole table per sample, interleaved. " +
+        `Whole table: statecore ${formatNs(median(times.statecore) * RUNS)}, hand-written ${formatNs(median(times.reference) * RUNS)}. ` +
+        `Both agree on all ${RUNS.toLocaleString("en")} runs, and on which file did not read.`,
+      [
+        row("statecore agency.deriveFiles(data, runs, now), one call", times.statecore, true),
+        row("hand-written JS: JSON.parse of the files + the watchdog + the 12-level table (bench/agency_reference.mjs)", times.reference, false),
+      ],
+      "per run",
+    ),
+  );
+}
+
 export function agencySection({ sc, quick, out }) {
-  log("(8) agency derive over 10,000 runs");
+  filesSection({ sc, quick, out });
+  log("(8a) agency derive over 10,000 snapshots (objects in)");
   const rows = makeRuns(RUNS);
   const snapshots = rows.map((r) => r.snapshot);
   const derive = sc.agency.derive;
@@ -271,18 +396,20 @@ export function agencySection({ sc, quick, out }) {
     "working", "stalled", "active", "idle"].map((l) => `${l} ${counts[l]}`).join(", ");
   out.push(
     table(
-      `Node (8): agency derive over ${RUNS.toLocaleString("en")} runs`,
+      `Node (8a): agency derive over ${RUNS.toLocaleString("en")} snapshot objects (no target)`,
       `${RUNS.toLocaleString("en")} snapshots from a seeded PRNG: ${mix}; ${archived} archived, ` +
         `${invalidRunner} with a runner status that does not validate (wrong case, unknown status, blank summary, ` +
         "no questions / blockers / how_to_test, wrong types, bad updated_at). Time per run: one `derive(snapshot)` " +
         "call each (statecore copies the snapshot across the wasm boundary as JSON and the result back), or one " +
-        "`deriveAll(snapshots)` call for all of them (the list crosses once). " +
+        "`deriveAll(snapshots)` call for all of them (the list crosses once). No target: a call that takes JS objects " +
+        "must at least write them out, which alone costs more than the hand-written table (docs/performance.md); " +
+        "the viewer's job is row (8), from the files' bytes. " +
         `Whole pass: statecore ${formatNs(median(times.derive) * RUNS)}, hand-written ${formatNs(median(times.refDerive) * RUNS)}. ` +
         `Both agree on all ${RUNS.toLocaleString("en")} runs, and on the validity of all ${documents} runner status documents.`,
       [
         row("statecore agency.derive(snapshot)", times.derive, true),
         row("statecore agency.deriveAll(snapshots), one call", times.batch, true),
-        row("hand-written JS 12-level table + runner status rules (bench/agency_reference.mjs)", times.refDerive, false),
+        { ...row("hand-written JS 12-level table + runner status rules (bench/agency_reference.mjs)", times.refDerive, false), reference: true },
       ],
       "per run",
     ),

@@ -159,3 +159,49 @@ export function renderLs(rows) {
   }
   return out;
 }
+
+// --- a table of runs from their files' bytes (bench (8)) -----------------------------------
+const DEFAULT_THRESHOLD_MS = 15 * 60_000;
+
+/**
+ * The run statuses of runs `{meta, status, facts}` (each file's bytes, a Buffer, or null when
+ * missing; the facts as `build_snapshot` takes them), the way a viewer would write it by hand:
+ * `JSON.parse` of each file (one that does not parse counts as missing, and is named in
+ * `error`), the watchdog, then `derive`.
+ */
+export function deriveFiles(runs, now, thresholdMs = DEFAULT_THRESHOLD_MS) {
+  const out = new Array(runs.length);
+  for (let i = 0; i < runs.length; i++) {
+    const { meta: metaBytes, status: statusBytes, facts } = runs[i];
+    let error;
+    let meta = null;
+    if (metaBytes !== null) {
+      try {
+        meta = JSON.parse(metaBytes.toString("utf8"));
+      } catch {
+        error = "meta";
+      }
+    }
+    let status = null;
+    if (statusBytes !== null) {
+      try {
+        status = JSON.parse(statusBytes.toString("utf8"));
+      } catch {
+        error ??= "runner_status";
+      }
+    }
+    const mod = facts.status_file_mod_time;
+    const modMs = mod == null ? null : typeof mod === "number" ? mod : Date.parse(mod);
+    const stalled = facts.tmux_active === true && modMs !== null && now - modMs >= thresholdMs;
+    const derived = derive({
+      meta,
+      worktree_present: facts.worktree_present,
+      tmux_active: facts.tmux_active,
+      runner_status: status,
+      stall_result: stalled ? { is_stalled: true, stalled_duration: now - modMs } : null,
+    });
+    if (error !== undefined) derived.error = error;
+    out[i] = derived;
+  }
+  return out;
+}

@@ -1,6 +1,14 @@
 // A straightforward JS implementation of the Hivemind trigger table (docs/hivemind.md), the
 // way a watcher would write it by hand: the comparison for bench (7). Only for the bench; it
 // must agree with statecore on every step of the bench's sequence (checked before timing).
+// `ClientWatcher` (at the end) is the client's watcher around it, for the end-to-end row.
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// chokidar as statecore's watcher loads it (npm/node_modules), so both watch the same way.
+const chokidar = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "npm", "package.json"))("chokidar");
 
 const ACTIVE = {
   project_selected: ["lead"], planning: ["lead"], plan_review: ["reviewer"], plan_revision: ["lead"],
@@ -88,4 +96,104 @@ export function onFile(state, path, content, now, messages) {
 export function followUp(state, event, now, messages) {
   if (FOLLOW_UP[state.state] !== event) return ignored(state, "no longer applies");
   return enter(state, FOLLOW_TO[event], now, messages);
+}
+
+// --- the client's watcher (bench (7) end to end) --------------------------------------------
+
+/**
+ * The Hivemind client's watcher, re-implemented from its logic (ui/modules/watcher.js of
+ * anamnesos/hivemind, read for behaviour): chokidar on `workspace/` (`ignoreInitial`, the same
+ * `ignored` patterns), and per trigger `readState()` (`readFileSync` + `JSON.parse`), the
+ * decision, then `transition()`, which reads the state again, writes it with `writeState()`
+ * (`JSON.stringify(state, null, 2)` to `state.json.tmp`, `renameSync` over state.json; no
+ * lock, no fsync), tells the renderer (`onStateChanged`) and notifies the agents
+ * (`onNotify`); a follow-up is a `setTimeout` that transitions again. The decision is this
+ * file's `onFile` / `followUp` (statecore's documented rules, so that both give the same
+ * states; the client decided "complete" by a word anywhere in the file). With `fsync`, the
+ * temp file and the directory are fsynced as statecore does (the same durability).
+ */
+export class ClientWatcher {
+  constructor(projectDir, handlers, { now, messages, fsync = false }) {
+    this.workspace = path.join(projectDir, "workspace");
+    this.stateFile = path.join(this.workspace, "state.json");
+    this.h = handlers;
+    this.now = now;
+    this.messages = messages;
+    this.fsync = fsync;
+    this.timers = new Set();
+    this.watcher = chokidar.watch(this.workspace, {
+      ignoreInitial: true,
+      persistent: true,
+      ignored: [/node_modules/, /\.git/, /instances\//, /state\.json$/],
+    });
+    this.watcher.on("add", (file) => this.handleFileChange(file));
+    this.watcher.on("change", (file) => this.handleFileChange(file));
+    this.ready = new Promise((resolve) => this.watcher.once("ready", resolve));
+  }
+
+  readState() {
+    if (fs.existsSync(this.stateFile)) return JSON.parse(fs.readFileSync(this.stateFile, "utf-8"));
+    return null;
+  }
+
+  writeState(state) {
+    if (!fs.existsSync(this.workspace)) fs.mkdirSync(this.workspace, { recursive: true });
+    const temp = `${this.stateFile}.tmp`;
+    const content = JSON.stringify(state, null, 2);
+    if (this.fsync) {
+      const fd = fs.openSync(temp, "w");
+      try {
+        fs.writeSync(fd, content);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } else {
+      fs.writeFileSync(temp, content, "utf-8");
+    }
+    fs.renameSync(temp, this.stateFile);
+    if (this.fsync) {
+      const dir = fs.openSync(this.workspace, "r");
+      try {
+        fs.fsyncSync(dir);
+      } finally {
+        fs.closeSync(dir);
+      }
+    }
+  }
+
+  /** The client's `transition`: the state read again, written, the renderer told, the agents notified. */
+  transition(outcome) {
+    this.readState();
+    this.writeState(outcome.state);
+    this.h.onStateChanged?.(outcome.state, outcome);
+    for (const { agent, message } of outcome.notifications) this.h.onNotify?.(agent, message, outcome.state);
+    for (const { event, after_ms: afterMs } of outcome.scheduled) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        const next = followUp(this.readState(), event, this.now(), this.messages);
+        if (next.ignored === undefined) this.transition(next);
+      }, afterMs);
+      this.timers.add(timer);
+    }
+  }
+
+  handleFileChange(filePath) {
+    const state = this.readState();
+    const where = `workspace/${path.relative(this.workspace, filePath).split(path.sep).join("/")}`;
+    const name = path.basename(filePath);
+    // The client reads a trigger's content where its rule needs it.
+    const content = name === "plan.md" || name === "checkpoint-approved.md" ? fs.readFileSync(filePath, "utf-8") : null;
+    const outcome = onFile(state, where, content, this.now(), this.messages);
+    if (outcome.ignored !== undefined) {
+      for (const { agent, message } of outcome.notifications) this.h.onNotify?.(agent, message, state);
+      return;
+    }
+    this.transition(outcome);
+  }
+
+  async close() {
+    for (const timer of this.timers) clearTimeout(timer);
+    await this.watcher.close();
+  }
 }

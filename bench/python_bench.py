@@ -441,7 +441,7 @@ def agency_derive() -> str:
     sc_whole, py_whole = (fmt(statistics.median(c.times) * n) for c in cases)
     return table(
         f"Python (4): agency derive over {n:,} runs",
-        f"The {n:,} snapshots of Node (8) (its seeded generator), as dicts: one `derive` call per "
+        f"The {n:,} snapshots of Node (8a) (its seeded generator), as dicts: one `derive` call per "
         "run. statecore converts the dict to the core's document; the pure-Python version is "
         "the seed's table with the runner status rules written out (and, like most hand-written "
         f"code, no checks of the snapshot's shape). Whole pass: statecore {sc_whole}, pure "

@@ -42,6 +42,8 @@ trap 'rm -rf "$work"' EXIT
 started=$(date +%s)
 log "node bench/node_bench.mjs"
 node bench/node_bench.mjs "${quick[@]}" > "$work/node.md"
+log "node bench/hivemind_e2e.mjs (trigger file → state.json → callback, both watchers)"
+node bench/hivemind_e2e.mjs "${quick[@]}" >> "$work/node.md"
 log "python bench/python_bench.py"
 (cd bench && "$root/.venv/bin/python" python_bench.py "${quick[@]}") > "$work/python.md"
 

@@ -156,3 +156,118 @@ proptest! {
         }
     }
 }
+
+/// One run's files and facts for `derive_files`: (meta text, status text, tmux, worktree,
+/// the status file's age in ms); `None`: missing / left out.
+type FileRun = (
+    Option<String>,
+    Option<String>,
+    Option<bool>,
+    Option<bool>,
+    Option<i64>,
+);
+
+const METAS: [&str; 7] = [
+    r#"{"schema_version": "1.0", "created_at": "2026-01-19T10:00:00Z"}"#,
+    r#"{"schema_version": "1.0", "created_at": "2026-01-19T10:00:00Z", "flags": {"needs_attention": true}}"#,
+    r#"{"schema_version": "1.0", "created_at": "2026-01-19T10:00:00Z", "archive": {"merged_at": "2026-01-20T10:00:00Z"}}"#,
+    r#"{"schema_version": "1.0", "created_at": "2026-01-19T10:00:00Z", "pr_number": 12.0}"#,
+    r#"{"schema_version": "1.0", "created_at": "x", "created_at": "y"}"#,
+    "null",
+    "",
+];
+
+fn file_run() -> impl Strategy<Value = FileRun> {
+    let meta =
+        proptest::option::of((0usize..METAS.len(), 0usize..200, any::<bool>())).prop_map(|m| {
+            m.map(|(i, cut, torn)| {
+                let text = METAS[i];
+                if torn {
+                    text.get(..cut.min(text.len())).unwrap_or(text).to_owned()
+                } else {
+                    text.to_owned()
+                }
+            })
+        });
+    let status = proptest::option::of((0usize..6, 0usize..100, any::<bool>())).prop_map(|s| {
+        s.map(|(i, cut, torn)| {
+            let text = match i {
+                0..=3 => json::serialize_compact(&status_doc(STATUSES[i])),
+                4 => r#"{"status": "Working", "summary": "s"}"#.to_owned(),
+                _ => r#"{"status": "working", "summary": "é 🧪", "status": "blocked"}"#.to_owned(),
+            };
+            if torn {
+                text.get(..cut.min(text.len())).unwrap_or(&text).to_owned()
+            } else {
+                text
+            }
+        })
+    });
+    (
+        meta,
+        status,
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(0i64..2_000_000),
+    )
+}
+
+proptest! {
+    #[test]
+    fn derive_files_is_build_snapshot_then_derive(runs in proptest::collection::vec(file_run(), 0..12)) {
+        let now = json!(1_768_900_000_000i64);
+        let threshold = json!(900_000);
+        let mut data = Vec::new();
+        let mut specs = Vec::new();
+        for (meta, status, tmux, present, age) in &runs {
+            data.extend_from_slice(meta.as_deref().unwrap_or("").as_bytes());
+            data.extend_from_slice(status.as_deref().unwrap_or("").as_bytes());
+            let mut spec = json!({
+                "meta": meta.as_ref().map(String::len),
+                "status": status.as_ref().map(String::len),
+            });
+            let map = spec.as_object_mut().unwrap();
+            if let Some(t) = tmux {
+                map.insert("tmux_active".into(), json!(*t));
+            }
+            if let Some(p) = present {
+                map.insert("worktree_present".into(), json!(*p));
+            }
+            if let Some(age) = age {
+                map.insert("status_file_mod_time".into(), json!(1_768_900_000_000i64 - age));
+            }
+            specs.push(spec);
+        }
+        let got = agency::derive_files(&data, &Value::Array(specs.clone()), &now, &threshold).unwrap();
+        let got = got.as_array().unwrap();
+        prop_assert_eq!(got.len(), runs.len());
+        for (i, (meta, status, ..)) in runs.iter().enumerate() {
+            let mut facts = specs[i].clone();
+            let facts_map = facts.as_object_mut().unwrap();
+            facts_map.shift_remove("meta");
+            facts_map.shift_remove("status");
+            let snapshot = agency::build_snapshot(
+                status.as_deref().map(str::as_bytes),
+                meta.as_deref().map(str::as_bytes),
+                &facts,
+                &now,
+                &threshold,
+            ).unwrap();
+            let want = agency::derive(&snapshot).unwrap().to_value();
+            let mut mine = got[i].clone();
+            let error = mine.as_object_mut().unwrap().shift_remove("error");
+            prop_assert_eq!(&mine, &want, "run {}", i);
+            let unreadable = |text: &Option<String>| {
+                text.as_deref().is_some_and(|t| json::parse(t.as_bytes()).is_err())
+            };
+            let file = if unreadable(meta) {
+                Some("meta")
+            } else if unreadable(status) {
+                Some("runner_status")
+            } else {
+                None
+            };
+            prop_assert_eq!(error.as_ref().and_then(|e| e.get("file")).and_then(Value::as_str), file);
+        }
+    }
+}

@@ -108,6 +108,9 @@ export type RunnerStatusName = "working" | "needs_input" | "blocked" | "ready_fo
 /** A derived run status, in precedence order. */
 export type RunStatusName = "broken" | "merged" | "abandoned" | "failed" | "needs_attention" | "ready_for_review" | "needs_input" | "blocked" | "working" | "stalled" | "active" | "idle";
 
+/** A file of a run: `meta` (meta.json) or `runner_status` (runner_status.json). */
+export type RunFileName = "meta" | "runner_status";
+
 /** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
 export type LitterKind = "write_temp" | "lock_temp" | "marker";
 
@@ -1934,6 +1937,46 @@ export interface DerivedStatus {
   stalled_duration?: number;
 }
 
+/** The derived run status of a run read from its files' bytes, with the error of a file that did not read. */
+export interface FileDerivedStatus {
+  /** The machine value. */
+  status: RunStatusName;
+  /** The display string (`merged (archived)`). */
+  display: string;
+  /** True when the worktree is gone. */
+  archived: boolean;
+  /** Milliseconds, only when `status` is `stalled`. */
+  stalled_duration?: number;
+  /** The first of the run's files whose bytes do not read as JSON. */
+  error?: RunFileError;
+}
+
+/** A run's file whose bytes do not read as JSON: which file, and the parser's error. */
+export interface RunFileError {
+  /** The file. */
+  file: RunFileName;
+  /** Stable code (`E_PARSE`, `E_LIMIT`, ...). */
+  code: string;
+  /** JSON pointer within the file. */
+  path: string;
+  /** What is wrong and how to fix it. */
+  message: string;
+}
+
+/** One run of `derive_files`: the lengths of its files in the data (meta.json, then runner_status.json; null: missing) and the facts `build_snapshot` takes. */
+export interface FileRun {
+  /** meta.json's length in bytes; null: missing. */
+  meta?: number | null;
+  /** runner_status.json's length in bytes; null: missing. */
+  status?: number | null;
+  /** The status file's modification time. */
+  status_file_mod_time?: Now | null;
+  /** Whether the run's tmux session is alive. */
+  tmux_active?: boolean;
+  /** Whether the worktree exists. */
+  worktree_present?: boolean;
+}
+
 /** One run for `render_ls` / `render_show`. */
 export interface RunRow {
   /** The run id. */
@@ -2760,6 +2803,8 @@ export declare const agency: {
   derive(snapshot: RunSnapshot): DerivedStatus;
   /** `derive` for a list of snapshots in one call (a whole table crosses once); a refused snapshot's error has its index at the front of the path. */
   deriveAll(snapshots: RunSnapshot[]): DerivedStatus[];
+  /** The run statuses of many runs from their files' bytes in one call: `data` holds each run's meta.json then its runner_status.json, run after run; `runs` gives per run `{meta, status}` (each file's length; null: missing) and the facts of `build_snapshot`. A file whose bytes do not read is that run's `error`. */
+  deriveFiles(data: Bytes, runs: FileRun[], now?: Now | null, thresholdMs?: number | null): FileDerivedStatus[];
   /** The `ls` table (RUN_ID NAME STATUS SUMMARY PR). */
   renderLs(rows: RunRow[]): string;
   /** The `show` output of one run with its `runner_status:` section. */

@@ -48,11 +48,15 @@ function watchFiles(dir, options, react, fail) {
     return rethrow ? run : queue;
   };
 
-  /** Reacts to `file` once it has been quiet for `debounceMs` (at once in the first scan). */
+  /**
+   * Reacts to `file` once it has been quiet for `debounceMs` (at once in the first scan, and
+   * with a `debounceMs` of 0: no timer, which would wait 1 ms at least, and every event its
+   * reaction).
+   */
   const schedule = (event, file) => {
     if (closed) return;
     clearTimeout(debounced.get(file));
-    if (scanning) {
+    if (scanning || debounceMs <= 0) {
       enqueue(() => react(file, event));
       return;
     }

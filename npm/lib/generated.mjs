@@ -275,6 +275,7 @@ export const OPS = Object.freeze([
   ["agency", "checkMeta", "agency_check_meta", [["meta", "v"]], "json", null],
   ["agency", "derive", "agency_derive", [["snapshot", "v", true]], "json", null],
   ["agency", "deriveAll", "agency_derive_all", [["snapshots", "v", true]], "json", null],
+  ["agency", "deriveFiles", "agency_derive_files", [["data", "b", true], ["runs", "v", true], ["now", "n"], ["thresholdMs", "v"]], "json", null],
   ["agency", "renderLs", "agency_render_ls", [["rows", "v", true]], "text", null],
   ["agency", "renderShow", "agency_render_show", [["run", "v", true], ["now", "n"]], "text", null],
   ["agency", "protocolDocument", "agency_protocol_document", [], "text", null],

@@ -24,7 +24,10 @@ export interface HivemindHandlers {
 
 /** Options of `watchWorkspace`. */
 export interface HivemindWatchOptions {
-  /** Quiet time of a path before reacting to it, in ms (default 50): a burst gives one reaction. */
+  /**
+   * Quiet time of a path before reacting to it, in ms (default 50): a burst gives one reaction.
+   * 0: each event is reacted to at once, with no timer.
+   */
   debounceMs?: number;
   /** The clock of every transition (default `Date.now`). */
   now?: () => Now;

@@ -374,3 +374,31 @@ test("concurrent writers: 8 async writes here and sync writes in a child process
   assert.equal(fs.existsSync(`${status}.lock`), false);
   assert.deepEqual(fs.readdirSync(path.dirname(status)), ["runner_status.json"]);
 });
+
+test("deriveFiles: a table of runs from the files as read gives what buildSnapshot + derive give each", async (t) => {
+  const { worktree, meta } = layout(t);
+  await A.writeInitialRunnerStatus(worktree, { now: NOW - 45 * MIN });
+  const statusFile = A.statusPath(worktree);
+  fs.utimesSync(statusFile, new Date(NOW - 45 * MIN), new Date(NOW - 45 * MIN));
+  const torn = Buffer.from('{"schema_version": "1.0", "crea');
+  const broken = Buffer.from('{"status": "working", "summary": "x", "status": "blocked"}');
+  const metaBytes = fs.readFileSync(meta);
+  const statusBytes = fs.readFileSync(statusFile);
+  const mtime = Math.floor(fs.statSync(statusFile).mtimeMs);
+  const runs = [
+    { meta: metaBytes, status: statusBytes, facts: { tmux_active: true, status_file_mod_time: mtime } },
+    { meta: metaBytes, status: broken, facts: { tmux_active: true, status_file_mod_time: mtime } },
+    { meta: metaBytes, status: null, facts: { tmux_active: false, worktree_present: false } },
+    { meta: torn, status: statusBytes, facts: {} },
+    { meta: null, status: null, facts: {} },
+  ];
+  const data = Buffer.concat(runs.flatMap((r) => [r.meta, r.status].filter(Boolean)));
+  const specs = runs.map((r) => ({ meta: r.meta?.length ?? null, status: r.status?.length ?? null, ...r.facts }));
+  const got = agency.deriveFiles(data, specs, NOW);
+  const want = runs.map((r) => agency.derive(agency.buildSnapshot(r.status, r.meta, r.facts, NOW)));
+  assert.deepEqual(got.map(({ error, ...rest }) => rest), want);
+  assert.deepEqual(got.map((r) => r.status), ["working", "stalled", "idle", "broken", "broken"]);
+  assert.deepEqual(got.map((r) => r.error?.file ?? null), [null, "runner_status", null, "meta", null]);
+  assert.equal(got[1].error.code, "E_DUPLICATE_KEY");
+  assert.throws(() => agency.deriveFiles(data, specs.slice(1), NOW), (e) => e.code === "E_ARGUMENT" && e.path === "");
+});

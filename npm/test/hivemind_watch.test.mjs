@@ -436,6 +436,30 @@ test("a burst of writes to one file gives one reaction, with the final content",
   assert.equal(planCalls.length, 1, `one reaction to plan.md: ${JSON.stringify(w.calls.map((c) => c.args.slice(0, 2)))}`);
 });
 
+test("debounceMs 0: a trigger is reacted to at once, without a debounce timer", async (t) => {
+  const proj = project(t);
+  H.fireSync(proj.dir, "select_project");
+  H.fireSync(proj.dir, "give_task");
+  const w = await watch(t, proj, { debounceMs: 0 });
+  // The library's own timers armed between the write and the reaction (a 0 ms timer runs
+  // after 1 ms at the earliest): the reaction must not wait for one.
+  const armed = [];
+  const real = globalThis.setTimeout;
+  globalThis.setTimeout = function (fn, ms, ...rest) {
+    const stack = new Error("a timer").stack;
+    if (stack.includes(`${path.sep}lib${path.sep}`)) armed.push(`${ms} ms: ${stack}`);
+    return real.call(this, fn, ms, ...rest);
+  };
+  try {
+    write(proj.dir, "plan.md", "# Plan\n\nCheckpoints: 2\n");
+    const r = await w.waitState(0, "plan_review");
+    assert.equal(r.state.total_checkpoints, 2);
+  } finally {
+    globalThis.setTimeout = real;
+  }
+  assert.deepEqual(armed, [], "no timer of the library's before the reaction");
+});
+
 test("writes to state.json (fire, writeState, by hand) and its lock, temp and corrupt files cause no reaction", async (t) => {
   const proj = project(t);
   const { dir } = proj;

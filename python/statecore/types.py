@@ -43,6 +43,7 @@ SpecifyGapStatus = str
 SpecifyCoverageStatus = str
 RunnerStatusName = str
 RunStatusName = str
+RunFileName = str
 LitterKind = str
 ViewRole = str
 ViewRouteName = str
@@ -184,6 +185,9 @@ ActivitySignals: Any = dict
 RunSnapshot: Any = dict
 SnapshotFacts: Any = dict
 DerivedStatus: Any = dict
+FileDerivedStatus: Any = dict
+RunFileError: Any = dict
+FileRun: Any = dict
 RunRow: Any = dict
 LogAppend: Any = dict
 LogOwner: Any = dict
@@ -282,6 +286,8 @@ __all__ = [
     "FctryStep",
     "FeedEntry",
     "FileCheck",
+    "FileDerivedStatus",
+    "FileRun",
     "FileUpdate",
     "FireResult",
     "Guard",
@@ -387,6 +393,8 @@ __all__ = [
     "ReadinessCounts",
     "Report",
     "ResumePlan",
+    "RunFileError",
+    "RunFileName",
     "RunRow",
     "RunSnapshot",
     "RunStatusName",

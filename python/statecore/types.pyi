@@ -110,6 +110,9 @@ RunnerStatusName: TypeAlias = Literal["working", "needs_input", "blocked", "read
 RunStatusName: TypeAlias = Literal["broken", "merged", "abandoned", "failed", "needs_attention", "ready_for_review", "needs_input", "blocked", "working", "stalled", "active", "idle"]
 """A derived run status, in precedence order."""
 
+RunFileName: TypeAlias = Literal["meta", "runner_status"]
+"""A file of a run: `meta` (meta.json) or `runner_status` (runner_status.json)."""
+
 LitterKind: TypeAlias = Literal["write_temp", "lock_temp", "marker"]
 """What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker."""
 
@@ -1282,6 +1285,32 @@ class DerivedStatus(TypedDict):
     display: str
     archived: bool
     stalled_duration: NotRequired[int]
+
+class FileDerivedStatus(TypedDict):
+    """The derived run status of a run read from its files' bytes, with the error of a file that did not read."""
+
+    status: RunStatusName
+    display: str
+    archived: bool
+    stalled_duration: NotRequired[int]
+    error: NotRequired[RunFileError]
+
+class RunFileError(TypedDict):
+    """A run's file whose bytes do not read as JSON: which file, and the parser's error."""
+
+    file: RunFileName
+    code: str
+    path: str
+    message: str
+
+class FileRun(TypedDict):
+    """One run of `derive_files`: the lengths of its files in the data (meta.json, then runner_status.json; null: missing) and the facts `build_snapshot` takes."""
+
+    meta: NotRequired[int | None]
+    status: NotRequired[int | None]
+    status_file_mod_time: NotRequired[Now | None]
+    tmux_active: NotRequired[bool]
+    worktree_present: NotRequired[bool]
 
 class RunRow(TypedDict):
     """One run for `render_ls` / `render_show`."""

@@ -285,3 +285,45 @@ def test_docs_python_example_runs(tmp_path: Path) -> None:
     loaded = agency.load_runner_status(tmp_path)
     assert loaded["status"] is not None
     assert loaded["status"]["questions"] == ["Passport or Auth.js?"]
+
+
+def test_derive_files_is_build_snapshot_then_derive_on_the_corpus_snapshots() -> None:
+    """Every run of the corpus's snapshots, from its files' bytes in one derive_files call,
+    has the status derive gives for build_snapshot of the same bytes and facts."""
+    suite = json.loads((CORPUS / "snapshot.json").read_text(encoding="utf-8"))
+    cases = [
+        c["args"] for c in suite["cases"] if c["op"] == "agency_build_snapshot" and "error" not in c
+    ]
+    assert len(cases) >= 4
+    now = "2026-01-19T12:45:00Z"
+    by_threshold: dict[object, list[list[object]]] = {}
+    for args in cases:
+        by_threshold.setdefault(args[4], []).append(args)
+    for threshold, batch in by_threshold.items():
+        data = b""
+        runs: list[dict[str, object]] = []
+        expected = []
+        for status, meta, facts, _now, _threshold in batch:
+            status_bytes = None if status is None else status.encode()
+            meta_bytes = None if meta is None else meta.encode()
+            data += (meta_bytes or b"") + (status_bytes or b"")
+            run: dict[str, object] = {
+                "meta": None if meta_bytes is None else len(meta_bytes),
+                "status": None if status_bytes is None else len(status_bytes),
+            }
+            run.update(facts or {})
+            runs.append(run)
+            snapshot = agency.build_snapshot(status_bytes, meta_bytes, facts, now, threshold)
+            expected.append(agency.derive(snapshot))
+        got = agency.derive_files(data, runs, now, threshold)
+        assert [{k: v for k, v in r.items() if k != "error"} for r in got] == expected
+    # A torn meta.json: the run is broken, and its result names the file.
+    torn = b'{"schema_version": "1.0", "crea'
+    (one,) = agency.derive_files(torn, [{"meta": len(torn), "status": None}], now)
+    assert one["status"] == "broken"
+    assert one["error"]["file"] == "meta"
+    assert one["error"]["code"] == "E_PARSE"
+    with pytest.raises(statecore.StatecoreError) as refused:
+        agency.derive_files(torn, [{"meta": len(torn) + 1}], now)
+    assert refused.value.code == "E_ARGUMENT"
+    assert refused.value.path == "/0"

@@ -111,16 +111,32 @@ fn stalled(snapshot: &Map) -> Result<Option<i64>> {
 /// `null`) and, ignored here, `runner_status_report` and `status_file_mod_time`.
 pub fn derive(snapshot: &Value) -> Result<Derived> {
     let map = args::object(snapshot, "", "a snapshot", &SNAPSHOT_FIELDS)?;
-    let meta = map
-        .get("meta")
-        .filter(|m| !meta_broken(m))
-        .and_then(Value::as_object);
-    let archived = !args::flag(map, "worktree_present", "", true)? || meta.is_none();
+    let present = args::flag(map, "worktree_present", "", true)?;
     let tmux = args::flag(map, "tmux_active", "", false)?;
     let stall = stalled(map)?;
-    let runner = map
-        .get("runner_status")
-        .filter(|s| s.is_object() && validate_runner_status(*s).valid());
+    Ok(derive_parts(
+        map.get("meta"),
+        present,
+        tmux,
+        map.get("runner_status"),
+        stall,
+    ))
+}
+
+/// The 12 levels over a snapshot's parts, read and checked: `meta` (meta.json's document;
+/// none or one [`check_meta`](super::check_meta) refuses: broken), whether the worktree is
+/// present and tmux runs, the runner status document (one that does not validate counts as
+/// absent) and the watchdog's stall duration (`None`: not stalled).
+pub(crate) fn derive_parts(
+    meta: Option<&Value>,
+    worktree_present: bool,
+    tmux: bool,
+    runner_status: Option<&Value>,
+    stall: Option<i64>,
+) -> Derived {
+    let meta = meta.filter(|m| !meta_broken(m)).and_then(Value::as_object);
+    let archived = !worktree_present || meta.is_none();
+    let runner = runner_status.filter(|s| s.is_object() && validate_runner_status(*s).valid());
     let runner_status = runner.and_then(|s| s.get("status")).and_then(Value::as_str);
     let status = match meta {
         None => "broken",
@@ -139,7 +155,7 @@ pub fn derive(snapshot: &Value) -> Result<Derived> {
         },
     };
     let shown = display(status);
-    Ok(Derived {
+    Derived {
         status,
         display: if archived {
             format!("{shown} (archived)")
@@ -152,7 +168,7 @@ pub fn derive(snapshot: &Value) -> Result<Derived> {
             .and_then(|s| s.get("summary"))
             .and_then(Value::as_str)
             .map(str::to_owned),
-    })
+    }
 }
 
 /// [`derive`] for a list of snapshots in one call (a viewer's whole table pays for crossing

@@ -5,6 +5,7 @@
 
 mod args;
 mod derive;
+mod files;
 mod meta;
 mod render;
 pub mod shapes;
@@ -13,6 +14,7 @@ mod status;
 mod watchdog;
 
 pub use derive::{derive, derive_all, Derived, SNAPSHOT_FIELDS, STATUSES as DERIVED_STATUSES};
+pub use files::{derive_files, FILE_RUN_FIELDS};
 pub use meta::{check_meta, meta_broken};
 pub use render::{
     format_ago, format_stall, render_ls, render_show, truncate_summary, RUN_FIELDS, SUMMARY_WIDTH,

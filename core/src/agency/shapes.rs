@@ -319,6 +319,81 @@ pub static DERIVED_STATUS: Shape = Shape::exact(
     ],
 );
 
+/// One run of `derive_files`: its files' lengths in the data and the host's facts.
+pub static FILE_RUN: Shape = Shape::exact(
+    "FileRun",
+    "One run of `derive_files`: the lengths of its files in the data (meta.json, then \
+     runner_status.json; null: missing) and the facts `build_snapshot` takes.",
+    &[
+        Field::opt(
+            "meta",
+            Ty::Nullable(&Ty::Whole(0)),
+            "meta.json's length in bytes; null: missing.",
+        ),
+        Field::opt(
+            "status",
+            Ty::Nullable(&Ty::Whole(0)),
+            "runner_status.json's length in bytes; null: missing.",
+        ),
+        Field::opt(
+            "status_file_mod_time",
+            Ty::Nullable(&Ty::Alias(&NOW)),
+            "The status file's modification time.",
+        ),
+        Field::opt(
+            "tmux_active",
+            Ty::Bool,
+            "Whether the run's tmux session is alive.",
+        ),
+        Field::opt("worktree_present", Ty::Bool, "Whether the worktree exists."),
+    ],
+);
+
+/// Which file of a run did not read.
+pub static RUN_FILE_NAME: Enum = Enum {
+    name: "RunFileName",
+    doc: "A file of a run: `meta` (meta.json) or `runner_status` (runner_status.json).",
+    values: &["meta", "runner_status"],
+};
+
+/// A run's file whose bytes did not read as JSON.
+pub static FILE_ERROR: Shape = Shape::exact(
+    "RunFileError",
+    "A run's file whose bytes do not read as JSON: which file, and the parser's error.",
+    &[
+        Field::req("file", Ty::Enum(&RUN_FILE_NAME), "The file."),
+        Field::req("code", Ty::Str, "Stable code (`E_PARSE`, `E_LIMIT`, ...)."),
+        Field::req("path", Ty::Str, "JSON pointer within the file."),
+        Field::req("message", Ty::Str, "What is wrong and how to fix it."),
+    ],
+);
+
+/// The derived run status of one run of `derive_files`.
+pub static FILE_DERIVED: Shape = Shape::exact(
+    "FileDerivedStatus",
+    "The derived run status of a run read from its files' bytes, with the error of a file \
+     that did not read.",
+    &[
+        Field::req("status", Ty::Enum(&RUN_STATUS_NAME), "The machine value."),
+        Field::req(
+            "display",
+            Ty::Str,
+            "The display string (`merged (archived)`).",
+        ),
+        Field::req("archived", Ty::Bool, "True when the worktree is gone."),
+        Field::opt(
+            "stalled_duration",
+            Ty::Whole(0),
+            "Milliseconds, only when `status` is `stalled`.",
+        ),
+        Field::opt(
+            "error",
+            Ty::Object(&FILE_ERROR),
+            "The first of the run's files whose bytes do not read as JSON.",
+        ),
+    ],
+);
+
 /// One run of `ls` / `show`.
 pub static RUN_ROW: Shape = Shape::exact(
     "RunRow",

@@ -32,7 +32,7 @@ impl Stall {
 }
 
 /// The threshold argument: `null` for the default, else a whole number of ms, 0 or more.
-fn threshold(value: &Value) -> Result<i64> {
+pub(crate) fn threshold(value: &Value) -> Result<i64> {
     match value {
         Value::Null => Ok(DEFAULT_STALL_THRESHOLD_MS),
         v => v.as_i64().filter(|n| *n >= 0).ok_or_else(|| {
@@ -56,9 +56,21 @@ pub fn check_stall(signals: &Value, now: &Value, threshold_ms: &Value) -> Result
     let tmux = args::flag(map, "tmux_session_exists", "", false)?;
     let (_, now) = normalize_now(now)?;
     let threshold = threshold(threshold_ms)?;
-    let stalled_duration = match (tmux, mod_time) {
+    Ok(Stall {
+        stalled_duration: stalled_for(tmux, mod_time, now, threshold),
+    })
+}
+
+/// The verdict from its facts (times in epoch ms): `Some(duration)` when tmux runs and the
+/// file has not been modified for `threshold` ms or more.
+pub(crate) fn stalled_for(
+    tmux: bool,
+    mod_time: Option<i64>,
+    now: i64,
+    threshold: i64,
+) -> Option<i64> {
+    match (tmux, mod_time) {
         (true, Some(modified)) => Some(now.saturating_sub(modified)).filter(|d| *d >= threshold),
         _ => None,
-    };
-    Ok(Stall { stalled_duration })
+    }
 }

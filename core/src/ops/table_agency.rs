@@ -159,6 +159,30 @@ pub(super) static OPS: &[Op] = &[
     },
     Op {
         module: Module::Agency,
+        method: "derive_files",
+        doc: "The run statuses of many runs from their files' bytes in one call: `data` holds \
+              each run's meta.json then its runner_status.json, run after run; `runs` gives \
+              per run `{meta, status}` (each file's length; null: missing) and the facts of \
+              `build_snapshot`. A file whose bytes do not read is that run's `error`.",
+        params: &[
+            Param::bytes("data"),
+            Param::value("runs", Ty::List(&Ty::Object(&s::FILE_RUN))),
+            Param::now(),
+            THRESHOLD,
+        ],
+        returns: Returns::json(Ty::List(&Ty::Object(&s::FILE_DERIVED))),
+        access: Access::Pure,
+        run: |a| {
+            Ok(Out::Json(ag::derive_files(
+                a.bytes(0)?,
+                a.get(1),
+                a.get(2),
+                a.get(3),
+            )?))
+        },
+    },
+    Op {
+        module: Module::Agency,
         method: "render_ls",
         doc: "The `ls` table (RUN_ID NAME STATUS SUMMARY PR).",
         params: &[Param::value("rows", Ty::List(&Ty::Object(&s::RUN_ROW)))],

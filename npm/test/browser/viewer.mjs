@@ -233,6 +233,17 @@ async function main() {
         rmSync(secret, { force: true });
       }
     });
+    await check("agency: each run's status from its files' bytes, a torn meta.json named on its line", async () => {
+      const line = (id) => page.locator(`[data-testid='agency-ls'] [data-run-id='${id}']`).first();
+      await page.waitForSelector("[data-testid='agency-ls'] [data-run-id='20260217-a3f2'][data-status='needs_input']", { timeout: OUTCOME_MS });
+      await page.waitForSelector("[data-testid='agency-ls'] [data-run-id='20260216-e7f3'][data-status='working']", { timeout: OUTCOME_MS });
+      const run = join(where.agencyData, "repos", "shop", "runs", "20260218-b1c4");
+      mkdirSync(run, { recursive: true });
+      writeFileSync(join(run, "meta.json"), '{"schema_version": "1.0", "run_id": "2026');
+      await page.waitForSelector("[data-testid='agency-ls'] [data-run-id='20260218-b1c4'][data-status='broken']", { timeout: OUTCOME_MS });
+      includes(await line("20260218-b1c4").getAttribute("title"), "meta.json: E_PARSE", "the torn run's line");
+      if ((await line("20260217-a3f2").getAttribute("title")) !== null) throw new Error("a run whose files read has a file error");
+    });
     await check("nothing fetched from outside the viewer, no page error", async () => {
       if (outside.length) throw new Error(`requests outside the viewer: ${outside.join(", ")}`);
       if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);

@@ -90,14 +90,45 @@ export function agencyPanels(live, hello) {
   return [...panels.values()].sort((a, b) => (a.root === "data" ? -1 : b.root === "data" ? 1 : compare(a.root, b.root)));
 }
 
+/** The facts the viewer knows of a run (tmux is not checked). */
+function factsOf(run) {
+  const facts = {};
+  if (run.status) {
+    facts.worktree_present = true;
+    if (run.status.mtime) facts.status_file_mod_time = run.status.mtime;
+  }
+  return facts;
+}
+
+/**
+ * Every run's status from its files' bytes in one call (`agency.deriveFiles`): the files
+ * joined into one buffer, their lengths and facts; a file that does not read is its run's
+ * `error`. In the order of `runs`.
+ */
+export function runStatuses(runs, now) {
+  let total = 0;
+  const specs = runs.map((run) => {
+    const meta = run.meta.bytes ?? null;
+    const status = run.status?.bytes ?? null;
+    total += (meta?.length ?? 0) + (status?.length ?? 0);
+    return { meta: meta?.length ?? null, status: status?.length ?? null, ...factsOf(run) };
+  });
+  const data = new Uint8Array(total);
+  let at = 0;
+  for (const run of runs) {
+    for (const bytes of [run.meta.bytes, run.status?.bytes]) {
+      if (!bytes) continue;
+      data.set(bytes, at);
+      at += bytes.length;
+    }
+  }
+  return agency.deriveFiles(data, specs, now);
+}
+
 /** Each run's row for `renderLs` / `renderShow`, at `now` (epoch ms). */
 export function runRows(runs, now) {
   return runs.map((run) => {
-    const facts = {};
-    if (run.status) {
-      facts.worktree_present = true;
-      if (run.status.mtime) facts.status_file_mod_time = run.status.mtime;
-    }
+    const facts = factsOf(run);
     let snapshot;
     try {
       snapshot = agency.buildSnapshot(run.status?.bytes ?? null, run.meta.bytes, facts, now);

@@ -1,10 +1,12 @@
 // agency's panel: the `agency ls` table (the core's `renderLs` over the rows agency-model.mjs
 // builds, archived runs included and marked) with each run's line clickable, the clicked
 // run's `agency show` (the core's `renderShow`), and the status files no run's meta.json
-// points to. tmux is not checked, so no run reads as stalled.
+// points to. Each line's status (its colour, `data-status`) comes from the runs' files' bytes
+// in one call (`runStatuses`: the core's `deriveFiles`), with a file that does not read named
+// in the line's tooltip. tmux is not checked, so no run reads as stalled.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { agency } from "../../lib/web.mjs";
-import { runRows } from "./agency-model.mjs";
+import { runRows, runStatuses } from "./agency-model.mjs";
 import { Block, FileBanners, Failure, Panel, Pill, attempt, html, isObject, localTime, short } from "./ui.mjs";
 
 /** Re-renders every `ms` (ages and the stall watchdog depend on now). */
@@ -38,13 +40,20 @@ function Unclaimed({ files }) {
   </${Block}>`;
 }
 
+/** A run's file that did not read, as a tooltip (`meta.json: E_PARSE ...`). */
+function fileError(error) {
+  if (!error) return undefined;
+  const name = error.file === "meta" ? "meta.json" : "runner_status.json";
+  return `${name}: ${error.code}${error.path ? ` at ${error.path}` : ""}: ${error.message}`;
+}
+
 /** An agency panel (runs of one root and its unclaimed status files). */
 export function AgencyPanel({ panel }) {
   const tick = useTick(30000);
   const [selected, setSelected] = useState(null);
   const now = useMemo(() => Date.now(), [panel, tick]);
   const rows = useMemo(() => runRows(panel.runs, now), [panel, now]);
-  const derived = useMemo(() => attempt(() => agency.deriveAll(rows.map((r) => r.snapshot))), [rows]);
+  const derived = useMemo(() => attempt(() => runStatuses(panel.runs, now)), [panel, now]);
   const ls = useMemo(() => attempt(() => agency.renderLs(rows)), [rows]);
   const index = rows.findIndex((r) => r.run_id === selected);
   const show = useMemo(() => (index >= 0 ? attempt(() => agency.renderShow(rows[index], now)) : null), [rows, index, now]);
@@ -64,6 +73,7 @@ export function AgencyPanel({ panel }) {
                         class=${`ls-row ${rows[i - 1].run_id === selected ? "selected" : ""} ${derived.value ? `status-${derived.value[i - 1].status}` : ""}`}
                         data-run-id=${rows[i - 1].run_id}
                         data-status=${derived.value?.[i - 1]?.status}
+                        title=${fileError(derived.value?.[i - 1]?.error)}
                         role="option"
                         tabindex="0"
                         onClick=${() => setSelected(rows[i - 1].run_id === selected ? null : rows[i - 1].run_id)}

@@ -20,6 +20,7 @@ else:
     from statecore._files import FileResult, HelperOptions, Store, StrPath
     from statecore.types import (
         DerivedStatus,
+        FileDerivedStatus,
         LoadResult,
         Now,
         Report,
@@ -65,6 +66,10 @@ def derive(snapshot: Mapping[str, object]) -> DerivedStatus:
 def derive_all(snapshots: Sequence[Mapping[str, object]]) -> list[DerivedStatus]:
     """``derive`` for a list of snapshots in one call (a whole table crosses once); a refused snapshot's error has its index at the front of the path."""
     return cast("list[DerivedStatus]", _call("agency_derive_all", (snapshots,)))
+
+def derive_files(data: str | bytes, runs: Sequence[Mapping[str, object]], now: Now | None = None, threshold_ms: int | None = None) -> list[FileDerivedStatus]:
+    """The run statuses of many runs from their files' bytes in one call: ``data`` holds each run's meta.json then its runner_status.json, run after run; ``runs`` gives per run ``{meta, status}`` (each file's length; null: missing) and the facts of ``build_snapshot``. A file whose bytes do not read is that run's ``error``."""
+    return cast("list[FileDerivedStatus]", _call("agency_derive_files", (data, runs, now, threshold_ms), _rt.clock()))
 
 def render_ls(rows: Sequence[Mapping[str, object]]) -> str:
     """The ``ls`` table (RUN_ID NAME STATUS SUMMARY PR)."""
@@ -123,6 +128,7 @@ __all__ = [
     "check_stall",
     "derive",
     "derive_all",
+    "derive_files",
     "initial_runner_status",
     "load_runner_status",
     "parse_runner_status",
