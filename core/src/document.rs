@@ -57,7 +57,7 @@ pub enum Doc {
     /// A document tree.
     Tree(Value),
     /// The document's text as read.
-    Text(json::Tape),
+    Text(json::Tape<'static>),
 }
 
 impl Doc {
@@ -148,7 +148,7 @@ pub fn read(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded<Doc>> {
                 rules(root)
             };
             return Ok(Loaded {
-                document: Doc::Text(tape),
+                document: Doc::Text(tape.into_owned()),
                 etag: Some(json::etag(bytes)),
                 corrupt: false,
                 report,

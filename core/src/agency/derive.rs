@@ -5,6 +5,7 @@ use super::args;
 use super::meta::meta_broken;
 use super::status::validate_runner_status;
 use crate::error::{Code, Error, Result};
+use crate::value::Json;
 use crate::{Map, Value};
 
 /// The fields of a snapshot object.
@@ -69,15 +70,18 @@ fn display(status: &str) -> String {
 }
 
 /// True when `meta.flags[flag]` is `true`.
-fn flag_set(meta: &Map, flag: &str) -> bool {
-    meta.get("flags").and_then(|f| f.get(flag)) == Some(&Value::Bool(true))
+fn flag_set<'a, J: Json<'a>>(meta: J, flag: &str) -> bool {
+    meta.get("flags")
+        .and_then(|f| f.get(flag))
+        .and_then(J::as_bool)
+        == Some(true)
 }
 
 /// True when `meta.archive.merged_at` is a non-empty string.
-fn merged(meta: &Map) -> bool {
+fn merged<'a, J: Json<'a>>(meta: J) -> bool {
     meta.get("archive")
         .and_then(|a| a.get("merged_at"))
-        .and_then(Value::as_str)
+        .and_then(J::as_str)
         .is_some_and(|t| !t.is_empty())
 }
 
@@ -127,17 +131,17 @@ pub fn derive(snapshot: &Value) -> Result<Derived> {
 /// none or one [`check_meta`](super::check_meta) refuses: broken), whether the worktree is
 /// present and tmux runs, the runner status document (one that does not validate counts as
 /// absent) and the watchdog's stall duration (`None`: not stalled).
-pub(crate) fn derive_parts(
-    meta: Option<&Value>,
+pub(crate) fn derive_parts<'a, J: Json<'a>>(
+    meta: Option<J>,
     worktree_present: bool,
     tmux: bool,
-    runner_status: Option<&Value>,
+    runner_status: Option<J>,
     stall: Option<i64>,
 ) -> Derived {
-    let meta = meta.filter(|m| !meta_broken(m)).and_then(Value::as_object);
+    let meta = meta.filter(|m| m.is_object() && !meta_broken(*m));
     let archived = !worktree_present || meta.is_none();
     let runner = runner_status.filter(|s| s.is_object() && validate_runner_status(*s).valid());
-    let runner_status = runner.and_then(|s| s.get("status")).and_then(Value::as_str);
+    let runner_status = runner.and_then(|s| s.get("status")).and_then(J::as_str);
     let status = match meta {
         None => "broken",
         Some(meta) if merged(meta) => "merged",
@@ -166,7 +170,7 @@ pub(crate) fn derive_parts(
         stalled_duration: stall.filter(|_| status == "stalled"),
         summary: runner
             .and_then(|s| s.get("summary"))
-            .and_then(Value::as_str)
+            .and_then(J::as_str)
             .map(str::to_owned),
     }
 }

@@ -1,13 +1,14 @@
 //! The run statuses of many runs from their files' bytes in one call (a viewer's whole table):
 //! every run's meta.json and runner_status.json, one after another in one buffer, with their
 //! lengths and the host's facts per run. Each file is read as strictly as every other read
-//! (the core's parser: duplicate keys, limits); a file whose bytes do not read is that run's
-//! `error`, never the batch's.
+//! (the strict reader: duplicate keys, limits; checked on the read text, no tree built); a file
+//! whose bytes do not read is that run's `error`, never the batch's.
 
 use super::args;
 use super::derive::derive_parts;
 use super::watchdog::{stalled_for, threshold};
 use crate::error::{Code, Error, Result};
+use crate::json::Tape;
 use crate::merge::type_name;
 use crate::time::normalize_now;
 use crate::{Map, Value};
@@ -108,8 +109,8 @@ pub fn derive_files(data: &[u8], runs: &Value, now: &Value, threshold_ms: &Value
         let mut error = None;
         let meta = match meta_len {
             None => None,
-            Some(len) => match crate::json::parse(take(data, &mut cursor, len, &at)?) {
-                Ok(doc) => Some(doc),
+            Some(len) => match Tape::parse(take(data, &mut cursor, len, &at)?) {
+                Ok((doc, _)) => Some(doc),
                 Err(e) => {
                     error = Some(file_error("meta", &e));
                     None
@@ -118,8 +119,8 @@ pub fn derive_files(data: &[u8], runs: &Value, now: &Value, threshold_ms: &Value
         };
         let status = match status_len {
             None => None,
-            Some(len) => match crate::json::parse(take(data, &mut cursor, len, &at)?) {
-                Ok(doc) => Some(doc),
+            Some(len) => match Tape::parse(take(data, &mut cursor, len, &at)?) {
+                Ok((doc, _)) => Some(doc),
                 Err(e) => {
                     error.get_or_insert_with(|| file_error("runner_status", &e));
                     None
@@ -127,7 +128,14 @@ pub fn derive_files(data: &[u8], runs: &Value, now: &Value, threshold_ms: &Value
             },
         };
         let stall = stalled_for(tmux, mod_time, now, threshold);
-        let derived = derive_parts(meta.as_ref(), present, tmux, status.as_ref(), stall);
+        // Each file is checked where it was read, without building its tree.
+        let derived = derive_parts(
+            meta.as_ref().map(Tape::root),
+            present,
+            tmux,
+            status.as_ref().map(Tape::root),
+            stall,
+        );
         let mut value = derived.to_value();
         if let (Some(error), Value::Object(map)) = (error, &mut value) {
             map.insert("error".into(), error);

@@ -4,15 +4,16 @@
 
 use super::shapes::RUN_META;
 use crate::report::Report;
-use crate::shape::check::walk;
-use crate::Value;
+use crate::shape::check::walk_json;
+use crate::value::Json;
 
 /// The fields a readable meta.json must hold as non-empty strings.
 const REQUIRED: [&str; 2] = ["schema_version", "created_at"];
 
 /// Why `meta` (meta.json's document) makes its run broken: its errors (none: it reads).
-/// A missing or unparseable file is passed as `null`: `E_META_MISSING`.
-pub fn check_meta(meta: &Value) -> Report {
+/// A missing or unparseable file is passed as `null`: `E_META_MISSING`. The document is a
+/// tree or a read text ([`Json`]).
+pub fn check_meta<'a, J: Json<'a>>(meta: J) -> Report {
     let mut report = Report::default();
     if meta.is_null() {
         report.error(
@@ -22,12 +23,12 @@ pub fn check_meta(meta: &Value) -> Report {
         );
         return report;
     }
-    let Some(map) = walk(&mut report, meta, &RUN_META, "") else {
+    let Some(map) = walk_json(&mut report, meta, &RUN_META, "") else {
         return report;
     };
     // A whole number with a fraction or an exponent (`123.0`) is JSON Schema's integer, but
     // agency's Go decoding refuses it for an int field, so the run is broken.
-    let setup = map.get("setup").and_then(Value::as_object);
+    let setup = map.get("setup").filter(|s| s.is_object());
     let ints = [
         (
             setup.and_then(|s| s.get("exit_code")),
@@ -42,7 +43,7 @@ pub fn check_meta(meta: &Value) -> Report {
         (map.get("pr_number"), "/pr_number", "pr_number"),
     ];
     for (value, path, key) in ints {
-        if let Some(Value::Number(n)) = value {
+        if let Some(n) = value.and_then(J::number) {
             if n.as_i64().is_some() && !crate::json::is_integer_text(n.as_str()) {
                 report.error(
                     "E_TYPE",
@@ -56,7 +57,7 @@ pub fn check_meta(meta: &Value) -> Report {
         }
     }
     for key in REQUIRED {
-        if map.get(key).and_then(Value::as_str) == Some("") {
+        if map.get(key).and_then(J::as_str) == Some("") {
             report.error(
                 "E_REQUIRED",
                 format!("/{key}"),
@@ -69,6 +70,6 @@ pub fn check_meta(meta: &Value) -> Report {
 }
 
 /// True when `meta` makes its run broken ([`check_meta`] has errors).
-pub fn meta_broken(meta: &Value) -> bool {
+pub fn meta_broken<'a, J: Json<'a>>(meta: J) -> bool {
     !check_meta(meta).valid()
 }

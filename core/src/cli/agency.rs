@@ -267,7 +267,7 @@ fn rows(host: &mut Host<'_>, found: &[Found<'_>], sessions: &[&str]) -> Option<V
         .unwrap_or(Value::Null);
         // A broken run has no PR, as agency shows it (its meta.json is not read).
         let pr = Some(&run.meta)
-            .filter(|m| !meta_broken(m))
+            .filter(|m| !meta_broken(*m))
             .and_then(|m| m.get("pr_number"))
             .filter(|n| n.as_i64().is_some_and(|n| n != 0))
             .cloned()
@@ -297,7 +297,7 @@ fn summary(run: &Found<'_>, row: &Value) -> Value {
     let field = |key: &str| row.get(key).cloned().unwrap_or(Value::Null);
     let meta = |key: &str| {
         Some(&run.meta)
-            .filter(|m| !meta_broken(m))
+            .filter(|m| !meta_broken(*m))
             .and_then(|m| m.get(key))
             .cloned()
             .unwrap_or(Value::Null)

@@ -16,20 +16,21 @@ use crate::value::{Json, JsonKind};
 use crate::{Map, Number, Str, Value};
 use std::borrow::Cow;
 
-/// A document's text and its nodes.
+/// A document's text and its nodes. The text is borrowed from the bytes read (`'t`), or owned
+/// once the tape outlives them ([`Tape::into_owned`]).
 #[derive(Clone)]
-pub struct Tape {
-    text: Box<str>,
+pub struct Tape<'t> {
+    text: Cow<'t, str>,
     /// The decoded text of the escaped strings, one after another.
     decoded: String,
     nodes: Vec<Node>,
 }
 
-impl Tape {
+impl<'t> Tape<'t> {
     /// Reads a document's UTF-8 bytes with the strictness and limits of [`super::parse`]
     /// (the same errors), and whether the document is the text's value as written (see
     /// [`super::parse_as_written`]).
-    pub fn parse(bytes: &[u8]) -> Result<(Tape, bool)> {
+    pub fn parse(bytes: &'t [u8]) -> Result<(Tape<'t>, bool)> {
         super::check_document_size(bytes.len(), "the document")?;
         let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
         let bounds = Bounds {
@@ -42,7 +43,7 @@ impl Tape {
         match scanned {
             Some((text, scanned)) => Ok((
                 Tape {
-                    text: text.into(),
+                    text: Cow::Borrowed(text),
                     decoded: scanned.decoded,
                     nodes: scanned.nodes,
                 },
@@ -65,12 +66,21 @@ impl Tape {
     pub fn root(&self) -> TapeValue<'_> {
         TapeValue { tape: self, at: 0 }
     }
+
+    /// The same tape holding its own copy of the text.
+    pub fn into_owned(self) -> Tape<'static> {
+        Tape {
+            text: Cow::Owned(self.text.into_owned()),
+            decoded: self.decoded,
+            nodes: self.nodes,
+        }
+    }
 }
 
 /// A value of a [`Tape`].
 #[derive(Clone, Copy)]
 pub struct TapeValue<'a> {
-    tape: &'a Tape,
+    tape: &'a Tape<'a>,
     at: usize,
 }
 
@@ -189,9 +199,29 @@ impl<'a> Json<'a> for TapeValue<'a> {
     }
 
     fn get(self, key: &str) -> Option<Self> {
-        self.pairs()
-            .find(|(k, _)| crate::value::same_bytes(k.as_bytes(), key.as_bytes()))
-            .map(|(_, v)| v)
+        let node = self.node()?;
+        if node.kind != Kind::Object {
+            return None;
+        }
+        let nodes = &self.tape.nodes;
+        let mut at = self.at.saturating_add(1);
+        for _ in 0..node.count {
+            let name = *nodes.get(at)?;
+            let value = at.saturating_add(1);
+            let len = (name.end as usize).saturating_sub(name.start as usize);
+            if len == key.len()
+                && self
+                    .text(name)
+                    .is_some_and(|k| crate::value::same_bytes(k.as_bytes(), key.as_bytes()))
+            {
+                return Some(self.at(value));
+            }
+            at = match nodes.get(value) {
+                Some(n) if matches!(n.kind, Kind::Object | Kind::Array) => n.end as usize,
+                _ => value.saturating_add(1),
+            };
+        }
+        None
     }
 
     // A cursor is the index of a member's key node.
@@ -205,7 +235,7 @@ impl<'a> Json<'a> for TapeValue<'a> {
             let value = self.at(at.saturating_add(1));
             return Some((value.after(), value));
         }
-        let (_, value) = self.pairs().find(|(k, _)| same(k))?;
+        let value = self.get(key)?;
         Some((value.after(), value))
     }
 
