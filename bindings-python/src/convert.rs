@@ -10,6 +10,7 @@ use crate::fast::to_value;
 use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use statecore::value::{Json, JsonKind};
 use statecore::{json, Code, Error};
 use statecore::{Map, Number, Str, Value};
 use std::str::FromStr;
@@ -229,22 +230,31 @@ pub(crate) fn out<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, Py
     })
 }
 
-pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> Result<Bound<'py, PyAny>, Fail> {
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => number(py, n)?,
-        Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Array(items) => {
-            let mut list = Vec::with_capacity(items.len());
-            for (index, item) in items.iter().enumerate() {
+/// Converts any read-only JSON view (a tree, or a document's read text) to Python objects.
+pub(crate) fn to_py<'a, 'py, J: Json<'a>>(
+    py: Python<'py>,
+    value: J,
+) -> Result<Bound<'py, PyAny>, Fail> {
+    Ok(match value.kind() {
+        JsonKind::Null => py.None().into_bound(py),
+        JsonKind::Bool => PyBool::new(py, value.as_bool().unwrap_or_default())
+            .to_owned()
+            .into_any(),
+        JsonKind::Number => match value.number() {
+            Some(n) => number(py, &n)?,
+            None => py.None().into_bound(py),
+        },
+        JsonKind::String => PyString::new(py, value.as_str().unwrap_or_default()).into_any(),
+        JsonKind::Array => {
+            let mut list = Vec::with_capacity(value.len());
+            for (index, item) in value.items().enumerate() {
                 list.push(to_py(py, item).map_err(|fail| fail.within(&index.to_string()))?);
             }
             PyList::new(py, list)?.into_any()
         }
-        Value::Object(map) => {
+        JsonKind::Object => {
             let dict = PyDict::new(py);
-            for (key, item) in map {
+            for (key, item) in value.members() {
                 let item = to_py(py, item).map_err(|fail| fail.within(key))?;
                 dict.set_item(crate::keys::key(py, key), item)?;
             }

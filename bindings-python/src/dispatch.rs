@@ -1,13 +1,14 @@
 //! An operation's arguments from a Python tuple, each converted by its parameter's kind in the
 //! core's table, and its result back to Python.
 
-use crate::convert::{arg, bytes_arg, out, utf8};
+use crate::convert::{arg, bytes_arg, out, to_py, utf8};
 use crate::errors::{argument_error, value_error};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
+use statecore::document::Doc;
 use statecore::ops::{Arg, Args, Kind, Op, Out, Param};
-use statecore::Value;
+use statecore::{Map, Value};
 use std::borrow::Cow;
 
 /// The arguments of `op`'s parameters from the `skip`-th on, converted from `objects`; also
@@ -74,6 +75,23 @@ pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> 
         Out::Json(value) => out(py, &value),
         Out::Text(text) => Ok(PyString::new(py, &text).into_any()),
         Out::Nothing => Ok(py.None().into_bound(py)),
-        other @ (Out::Update { .. } | Out::Loaded { .. }) => out(py, &other.into_value()),
+        Out::Loaded { document, meta, .. } => loaded(py, &document, meta),
+        other @ Out::Update { .. } => out(py, &other.into_value()),
     }
+}
+
+/// A reader's result `{document, ...meta}`, the document converted from how the core holds it
+/// (a tree, or the read text: no tree is built for it).
+fn loaded<'py>(py: Python<'py>, document: &Doc, meta: Map) -> PyResult<Bound<'py, PyAny>> {
+    let document = match document {
+        Doc::Tree(tree) => to_py(py, tree),
+        Doc::Text(tape) => to_py(py, tape.root()),
+    }
+    .map_err(|fail| fail.into_pyerr(py))?;
+    let dict = PyDict::new(py);
+    dict.set_item(crate::keys::key(py, "document"), document)?;
+    for (key, item) in &meta {
+        dict.set_item(crate::keys::key(py, key), out(py, item)?)?;
+    }
+    Ok(dict.into_any())
 }
