@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Builds the wasm binding into the npm package (ARCHITECTURE §6, ../shared/TOOLCHAIN.md):
 #   npm/dist/node/  wasm-bindgen --target nodejs (CommonJS, loads the .wasm synchronously)
-#   npm/dist/web/   wasm-bindgen --target web    (ES module, explicit `await init()`)
+#   npm/dist/web/   wasm-bindgen --target web    (ES module, explicit `await init()`) of the
+#                  browser's module: built with the `web` feature (only the operations the
+#                  table marks `web`, on a core without its `full` feature), size-optimised
+#                  (profile wasm-web, opt-level z, wasm-opt -Oz; docs/performance.md § wasm size)
 #   npm/dist/node/api.cjs  CommonJS copy of npm/lib/generated.mjs + convert.mjs + api.mjs (the JS layer)
 #   npm/dist/statusline/  --target nodejs of the module built without the `full` feature: only
 #                  the status line's function, size-optimised (profile wasm-statusline, -Oz), for
 #                  bin/statecore-statusline.cjs, which runs on every shell prompt
-# Every module uses wasm SIMD (simd128, .cargo/config.toml). The full module is optimised with
-# `wasm-opt -O3` (speed: the core runs on every prompt and request), the status line's with -Oz,
+# Every module uses wasm SIMD (simd128, .cargo/config.toml). Node's full module is optimised with
+# `wasm-opt -O3` (speed: the core runs on every prompt and request), the browser's and the
+# status line's with -Oz (size: fetched by a page, read on every shell prompt),
 # by the npm package `binaryen` (never Debian's binaryen: its output crashes at load).
 # Idempotent; steps whose inputs did not change since the last run are skipped.
 set -euo pipefail
@@ -30,13 +34,16 @@ fi
 log "cargo build (wasm-release)"
 cargo build -q -p statecore-wasm --target wasm32-unknown-unknown --profile wasm-release
 raw=target/wasm32-unknown-unknown/wasm-release/statecore_wasm.wasm
+log "cargo build (wasm-web: the browser's module)"
+cargo build -q -p statecore-wasm --no-default-features --features web --target wasm32-unknown-unknown --profile wasm-web
+raw_web=target/wasm32-unknown-unknown/wasm-web/statecore_wasm.wasm
 log "cargo build (wasm-statusline: the status line's function only)"
 cargo build -q -p statecore-wasm --no-default-features --target wasm32-unknown-unknown --profile wasm-statusline
 raw_statusline=target/wasm32-unknown-unknown/wasm-statusline/statecore_wasm.wasm
 
 # One stamp over everything the outputs depend on: skip bindgen + wasm-opt when unchanged.
 stamp_file=npm/dist/.build-stamp
-stamp=$( { sha256sum "$raw" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
+stamp=$( { sha256sum "$raw" "$raw_web" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
    && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ] \
@@ -56,7 +63,7 @@ bindgen() {
     "$3/statecore_bg.wasm" -o "$3/statecore_bg.wasm"
 }
 bindgen "$raw" nodejs npm/dist/node -O3
-bindgen "$raw" web npm/dist/web -O3
+bindgen "$raw_web" web npm/dist/web -Oz
 bindgen "$raw_statusline" nodejs npm/dist/statusline -Oz
 # The web glue is an ES module inside a "type": "commonjs" package: say so for Node.
 printf '{\n  "type": "module"\n}\n' > npm/dist/web/package.json
@@ -69,4 +76,4 @@ log "npm/dist/THIRD-PARTY-NOTICES.txt: the crates compiled into the wasm, with t
 python3 scripts/third_party.py rust statecore-wasm wasm32-unknown-unknown npm/dist/THIRD-PARTY-NOTICES.txt
 
 echo "$stamp" > "$stamp_file"
-log "done: $(wc -c < npm/dist/node/statecore_bg.wasm) bytes of wasm ($(gzip -9c npm/dist/web/statecore_bg.wasm | wc -c) gzipped); status line module $(wc -c < npm/dist/statusline/statecore_bg.wasm) bytes"
+log "done: Node's module $(wc -c < npm/dist/node/statecore_bg.wasm) bytes ($(gzip -9c npm/dist/node/statecore_bg.wasm | wc -c) gzipped); the browser's $(wc -c < npm/dist/web/statecore_bg.wasm) bytes ($(gzip -9c npm/dist/web/statecore_bg.wasm | wc -c) gzipped); status line module $(wc -c < npm/dist/statusline/statecore_bg.wasm) bytes"

@@ -12,6 +12,8 @@ trap 'rm -rf "$work"' EXIT
 [ -f npm/dist/node/statecore_bg.wasm ] || { echo "packaging: npm/dist missing: run scripts/build-wasm.sh" >&2; exit 1; }
 (cd npm && npm pack --silent --pack-destination "$work" >/dev/null)
 tarball=$(ls "$work"/statecore-*.tgz)
+# The browser's module, as users download it, within its size limits (docs/performance.md § wasm size).
+.venv/bin/python scripts/check_web_size.py "$tarball"
 
 # Only lib/ and dist/ (+ package.json, README, LICENSE) are shipped; no tests, no sources.
 listing=$(tar -tzf "$tarball")

@@ -1,10 +1,18 @@
 //! The whole API (feature `full`): three exports that dispatch through the core's operation
 //! table (`statecore::ops`); the JS layer (npm/lib/api.mjs) and its generated table name the
-//! operation and pass its arguments.
+//! operation and pass its arguments. The browser's module (feature `web`) has `call` and
+//! `query`, not `update` (a page reads; it does not write files).
 
-use crate::{now_value, out, single_arg, throw};
+#[cfg(feature = "full")]
+use crate::single_arg;
+use crate::{now_value, out, throw};
+#[cfg(feature = "full")]
 use statecore::document::Precondition;
-use statecore::ops::{self, Args, Change, Form, Out};
+#[cfg(feature = "full")]
+use statecore::ops::Change;
+use statecore::ops::{self, Args};
+#[cfg(feature = "full")]
+use statecore::ops::{Form, Out};
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
@@ -38,6 +46,7 @@ pub fn call(
 /// `{etag, changed, corrupt, warnings, result?, <extra>?}`, a newline, then the document's
 /// canonical text (which the JS layer parses for the document; for a text format, `^` first:
 /// the JS layer reads the document from the text, as `load_document`, when it is asked for).
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)] // flat scalars cross the boundary without an object
 pub fn update(

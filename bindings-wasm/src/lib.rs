@@ -15,9 +15,11 @@
 //!   the JS layer puts a `BigInt` at each pointer after `JSON.parse`.
 //! - Errors are thrown as a JS string holding the JSON of [`Error::to_value`]:
 //!   `{name, code, path, message, details}`; the JS layer turns it into its error class.
-//! - The `full` feature (default) exports the table's dispatch; without it only the status
+//! - The `full` feature (default) exports the table's dispatch; the `web` feature the browser's
+//!   module: `call` and `query` only, on a core without its `full` feature (the operations the
+//!   table marks `web`; the others raise `E_UNAVAILABLE`); without either only the status
 //!   line's function is built (`statusline.rs`), a small module the `statecore-statusline`
-//!   script loads on every shell prompt (scripts/build-wasm.sh builds both).
+//!   script loads on every shell prompt (scripts/build-wasm.sh builds all three).
 
 #![cfg_attr(not(feature = "full"), allow(dead_code))]
 
@@ -36,7 +38,7 @@ thread_local! {
 }
 
 /// Turns big-integer mode on or off (the JS layer's `bigint` reader option).
-#[cfg(feature = "full")]
+#[cfg(any(feature = "full", feature = "web"))]
 #[wasm_bindgen]
 pub fn set_big_ints(on: bool) {
     BIG_INTS.with(|flag| flag.set(on));
@@ -44,7 +46,7 @@ pub fn set_big_ints(on: bool) {
 }
 
 /// The `[pointer, text]` pairs of the big integers of the last result, as JSON text; cleared.
-#[cfg(feature = "full")]
+#[cfg(any(feature = "full", feature = "web"))]
 #[wasm_bindgen]
 pub fn take_big_ints() -> String {
     let found = FOUND.with(|found| std::mem::take(&mut *found.borrow_mut()));
@@ -75,7 +77,7 @@ fn check_numbers<'a, J: Json<'a>>(value: J, at: &str) -> Result<(), Error> {
 
 #[cfg(target_arch = "wasm32")]
 mod allocator;
-#[cfg(feature = "full")]
+#[cfg(any(feature = "full", feature = "web"))]
 mod full;
 #[cfg(feature = "full")]
 mod logged;
@@ -86,6 +88,7 @@ mod resident;
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static ALLOCATOR: allocator::Allocator = allocator::Allocator::new();
+#[cfg(any(feature = "full", not(feature = "web")))]
 mod statusline;
 
 /// The error as the JSON text the JS layer parses into a `StatecoreError` subclass.

@@ -58,11 +58,14 @@ pub enum Code {
     /// (`details.retryable`: true, try again), or its schema is newer than this library's
     /// (raised by the host layers' PostgreSQL store).
     Store,
+    /// An operation of the table that this build has not got: the browser's module (the
+    /// `statecore-js/web` entry) has only what a page uses (JS only).
+    Unavailable,
 }
 
 impl Code {
     /// Every code, in documentation order.
-    pub const ALL: [Code; 22] = [
+    pub const ALL: [Code; 23] = [
         Code::Parse,
         Code::DuplicateKey,
         Code::Limit,
@@ -85,6 +88,7 @@ impl Code {
         Code::NoSession,
         Code::PathUnsafe,
         Code::Store,
+        Code::Unavailable,
     ];
 
     /// The stable string form of the code.
@@ -112,6 +116,7 @@ impl Code {
             Code::NoSession => "E_NO_SESSION",
             Code::PathUnsafe => "E_PATH_UNSAFE",
             Code::Store => "E_STORE",
+            Code::Unavailable => "E_UNAVAILABLE",
         }
     }
 
@@ -121,9 +126,12 @@ impl Code {
             Code::Parse | Code::DuplicateKey => "ParseError",
             Code::Limit => "LimitError",
             Code::Precision | Code::Value => "DataError",
-            Code::Kind | Code::Options | Code::Machine | Code::Argument | Code::NoSession => {
-                "UsageError"
-            }
+            Code::Kind
+            | Code::Options
+            | Code::Machine
+            | Code::Argument
+            | Code::NoSession
+            | Code::Unavailable => "UsageError",
             Code::Merge => "MergeError",
             Code::Timestamp => "TimestampError",
             Code::Invalid => "ValidationError",

@@ -2,7 +2,10 @@
 //! host written here (it reads and lists a temporary directory as the packages' hosts do),
 //! so the Rust surface gives the output the npm and Python commands must give byte for byte
 //! (npm/test/cli.test.mjs, python/tests/test_cli.py run the same cases as processes).
-
+//!
+//! Only with the core's `full` feature: the command line and the writes its host makes are not
+//! in the browser's module's build.
+#![cfg(feature = "full")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -3,6 +3,10 @@
 //! carrying the event id the host passes, the state the live steps wrote equals the replay of
 //! the log they wrote, whole or fed in chunks cut anywhere; and a state whose offset was moved
 //! inside a line by another writer's line is rebuilt to that replay, never wedged.
+//!
+//! Only with the core's `full` feature: a session's logged steps (writers) are not in the
+//! browser's module's build.
+#![cfg(feature = "full")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,7 +1,10 @@
 //! The watcher's law (docs/watch.md): however a log grows between reads (cut anywhere, even
 //! inside a line or a character) and however a host pages it, the records a watcher reports,
 //! read by read from where the last read stopped, are the log's records, each once, in order.
-
+//!
+//! Only with the core's `full` feature: the watcher's reads of a log are not in the browser's
+//! module's build.
+#![cfg(feature = "full")]
 #![allow(
     clippy::expect_used,
     clippy::panic,

@@ -36,6 +36,24 @@ export function errorFromRecord(record) {
   });
 }
 
+/** The JS names of the binding's exports a module may lack (the browser's module). */
+const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Document: "openDocument and residentDocument" };
+
+/**
+ * `module[name]`, or a UsageError E_UNAVAILABLE when the module has not got it: the browser's
+ * module (statecore-js/web) reads documents; it does not write files or keep them resident.
+ */
+function need(module, name) {
+  const found = module[name];
+  if (typeof found === "function") return found;
+  const what = ROUTINE_OF[name] ?? name;
+  throw errorFromRecord({
+    code: "E_UNAVAILABLE",
+    message: `${what} is not in the browser's module, which has only what a page uses (validation, reading documents, the protocol views and derivations): use the Node entry`,
+    details: { op: what },
+  });
+}
+
 // ---------------------------------------------------------------------------------------
 // The API
 
@@ -64,7 +82,8 @@ export function makeApi(getRaw) {
   /** Calls a raw function of the binding. */
   const raw = (name, ...args) => {
     const module = getRaw();
-    return guard(() => module[name](...args));
+    const fn = need(module, name);
+    return guard(() => fn.apply(module, args));
   };
   const byName = new Map();
   const api = {};
@@ -135,9 +154,9 @@ export function makeApi(getRaw) {
    * {now, eventId})` as `updateLogged` (the replay is then freed).
    */
   api.logReplay = (kind, sessionId, data, offset, corrupt) => {
-    const module = getRaw();
+    const LogReplay = need(getRaw(), "LogReplay");
     const file = data === null || data === undefined ? undefined : bytes(data, "data");
-    const handle = guard(() => new module.LogReplay(String(kind), String(sessionId), file, offset, corrupt === true));
+    const handle = guard(() => new LogReplay(String(kind), String(sessionId), file, offset, corrupt === true));
     return {
       feed: (chunk) => guard(() => handle.feed(bytes(chunk, "chunk"))),
       commit(change, args, options = {}) {
@@ -210,7 +229,7 @@ function residentApi(getRaw, guard, byName) {
   class Document {
     /** Not public: `openDocument` and `residentDocument` make documents. */
     constructor(handle) {
-      if (!(handle instanceof getRaw().Document)) {
+      if (!(handle instanceof need(getRaw(), "Document"))) {
         throw new StatecoreError("use openDocument(kind, data) or residentDocument(kind, document)", {
           code: "E_ARGUMENT",
         });
@@ -308,14 +327,16 @@ function residentApi(getRaw, guard, byName) {
     /** Reads a file's bytes (null: missing) as a resident document of `kind`. */
     openDocument(kind, data) {
       const file = data === null || data === undefined ? undefined : bytes(data, "data");
-      const handle = guard(() => getRaw().Document.open(String(kind), file));
+      const Raw = need(getRaw(), "Document");
+      const handle = guard(() => Raw.open(String(kind), file));
       const meta = JSON.parse(handle.take_opened());
       return { document: wrap(handle), ...meta };
     },
     /** A resident document of `kind` holding `document`. */
     residentDocument(kind, document) {
       const json = argsJson([document], ["document"]);
-      const handle = guard(() => new (getRaw().Document)(String(kind), json));
+      const Raw = need(getRaw(), "Document");
+      const handle = guard(() => new Raw(String(kind), json));
       return wrap(handle);
     },
   };

@@ -3232,7 +3232,7 @@ export declare class ParseError extends StatecoreError {}
 export declare class LimitError extends StatecoreError {}
 /** A host value that is not JSON (`E_VALUE`), or a number the host cannot hold (`E_PRECISION`). Codes: E_PRECISION, E_VALUE. */
 export declare class DataError extends StatecoreError {}
-/** An unknown kind, malformed options or machine, or an argument outside its allowed values. Codes: E_KIND, E_OPTIONS, E_MACHINE, E_ARGUMENT, E_NO_SESSION. */
+/** An unknown kind, malformed options or machine, or an argument outside its allowed values. Codes: E_KIND, E_OPTIONS, E_MACHINE, E_ARGUMENT, E_NO_SESSION, E_UNAVAILABLE. */
 export declare class UsageError extends StatecoreError {}
 /** Merge inputs of the wrong shape. Codes: E_MERGE. */
 export declare class MergeError extends StatecoreError {}

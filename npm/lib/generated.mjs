@@ -156,6 +156,7 @@ export const CLASS_OF_CODE = Object.freeze({
   E_NO_SESSION: "UsageError",
   E_PATH_UNSAFE: "PathUnsafeError",
   E_STORE: "StoreError",
+  E_UNAVAILABLE: "UsageError",
 });
 
 /**

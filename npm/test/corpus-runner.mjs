@@ -12,17 +12,60 @@ const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
 /** What the corpus runner needs of the table, read once per module namespace. */
 const tables = new WeakMap();
-function table(sc) {
+function table(sc, manifest) {
   let t = tables.get(sc);
   if (!t) {
-    const manifest = sc.manifest();
+    const m = manifest ?? sc.manifest();
     t = {
-      ops: new Map(manifest.ops.map((op) => [op.name, op])),
-      classOfCode: Object.fromEntries(manifest.errors.map((e) => [e.code, e.class])),
+      ops: new Map(m.ops.map((op) => [op.name, op])),
+      classOfCode: Object.fromEntries(m.errors.map((e) => [e.code, e.class])),
     };
     tables.set(sc, t);
   }
   return t;
+}
+
+/**
+ * Gives the runner the table as data for a module that has not got `manifest()` (the browser's
+ * module: the browser entry passes docs/manifest.json, the Node entry its `manifest()`).
+ */
+export function useTable(sc, manifest) {
+  tables.delete(sc);
+  table(sc, manifest);
+}
+
+/** Why a run of the browser's module skips each case it skips, with a count. */
+export const SKIP_REASONS = {
+  web: "the operation is not in the browser's module (`web: false` in the operation table)",
+  routine: "the file routine is not in the browser's module (it raised E_UNAVAILABLE)",
+};
+
+/**
+ * Runs one corpus case on the browser's module: `{skipped: reason}` when the table says the
+ * module has not got its operation (the case's `op`, or the reader a `query_file` names), or
+ * when the case is of a file routine (not a table row) and the entry raised `E_UNAVAILABLE`
+ * for it; else `{failure}` as `checkCase`.
+ */
+export function checkWebCase(sc, testCase) {
+  const t = table(sc);
+  const { op, args = [] } = testCase;
+  const entry = t.ops.get(op === "query_file" ? args[1] : op);
+  if (entry && entry.web === false) return { skipped: "web" };
+  const failure = checkCase(sc, testCase);
+  if (failure !== null && !t.ops.has(op) && Object.hasOwn(ROUTINES, op) && unavailable(sc, testCase)) {
+    return { skipped: "routine" };
+  }
+  return { failure };
+}
+
+/** True when the case's routine raises E_UNAVAILABLE on this module. */
+function unavailable(sc, testCase) {
+  try {
+    functionFor(sc, testCase.op)(...(testCase.args ?? []));
+    return false;
+  } catch (e) {
+    return e instanceof sc.StatecoreError && e.code === "E_UNAVAILABLE";
+  }
 }
 
 /** The error class name of each code, from the table. */

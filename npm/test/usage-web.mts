@@ -1,5 +1,5 @@
 // Type-checks the browser entry "statecore-js/web" from an ES module (tsc --noEmit). Never run.
-import init, { init as namedInit, parse, merge, machine, StatecoreError, DataError } from "statecore-js/web";
+import init, { init as namedInit, parse, merge, machine, StatecoreError, DataError, fctry, cliRun, updateFile } from "statecore-js/web";
 import type { Json, Report, InitInput } from "statecore-js/web";
 
 export async function webUsage(input?: InitInput): Promise<Json> {
@@ -14,4 +14,17 @@ export async function webUsage(input?: InitInput): Promise<Json> {
     if (e instanceof DataError || e instanceof StatecoreError) return e.code;
     throw e;
   }
+}
+
+// Only the operations of the browser's module are values of this entry (lib/web.d.mts): a
+// reader or a derivation type-checks, a writer, the command line or a file update does not.
+export function browsersModule(state: Parameters<typeof fctry.statusLine>[0]): number[] {
+  const ready: number[] = fctry.readyChunks(state);
+  // @ts-expect-error the writers are Node's: not in the browser's module
+  fctry.startStep(state, "build");
+  // @ts-expect-error the command line is not in the browser's module
+  cliRun({ argv: [], env: {}, facts: {} });
+  // @ts-expect-error nor are the file updates
+  updateFile("fctry.state", "", null, []);
+  return ready;
 }

@@ -81,7 +81,7 @@ class DataError(StatecoreError, ValueError):
 class UsageError(StatecoreError, ValueError):
     """An unknown kind, malformed options or machine, or an argument outside its allowed values."""
 
-    codes = ("E_KIND", "E_OPTIONS", "E_MACHINE", "E_ARGUMENT", "E_NO_SESSION",)
+    codes = ("E_KIND", "E_OPTIONS", "E_MACHINE", "E_ARGUMENT", "E_NO_SESSION", "E_UNAVAILABLE",)
 
 
 class MergeError(StatecoreError, ValueError):

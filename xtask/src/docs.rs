@@ -75,13 +75,18 @@ fn api_table() -> String {
         for op in module_ops {
             let _ = writeln!(
                 out,
-                "### `{}`\n\n- Rust and the corpus: `{}({})`\n- JS: `{}({})`\n- Python: \
+                "### `{}`\n\n- Rust and the corpus: `{}({})`\n- JS: `{}({})`{}\n- Python: \
                  `{}({})`\n- Returns: {}\n\n{}\n",
                 op.name(),
                 op.name(),
                 args(op, str::to_owned),
                 js_name(op),
                 args(op, camel),
+                if op.web {
+                    ""
+                } else {
+                    " (not in the browser's module)"
+                },
                 py_name(op),
                 args(op, str::to_owned),
                 returns(op),

@@ -96,6 +96,7 @@ fn op(op: &Op) -> Value {
             Form::Loaded => "loaded",
         }, "type": ty(&op.returns.ty)},
         "access": access,
+        "web": op.web,
     })
 }
 

@@ -13,6 +13,7 @@
 
 mod args;
 mod file;
+mod gate;
 mod logged;
 mod manifest;
 mod resident;
@@ -31,6 +32,8 @@ mod table_watch;
 
 pub use args::{Arg, Args};
 pub use file::{query, update, update_unread, Change, Updated};
+pub(crate) use gate::gate;
+use gate::refuse;
 pub use logged::{logged_change, update_logged, LogReplay};
 pub use manifest::{manifest, type_roots};
 pub use resident::Resident;
@@ -465,6 +468,11 @@ pub struct Op {
     pub returns: Returns,
     /// What it does with a protocol's files.
     pub access: Access,
+    /// True when the browser's module has it (a page's operations: validation, reading
+    /// documents, the protocol views and derivations). A build of the core without the `full`
+    /// feature (the browser's module, docs/performance.md § wasm size) keeps only every other
+    /// operation's name: it raises `E_UNAVAILABLE` ([`gate`]).
+    pub web: bool,
     /// The core function.
     pub run: Run,
 }
@@ -476,6 +484,12 @@ impl Op {
             Module::Root => self.method.to_owned(),
             module => format!("{}_{}", module.name(), self.method),
         }
+    }
+
+    /// True when this build of the core has the operation's code: every operation with the
+    /// `full` feature, the browser's ([`Op::web`]) without it.
+    pub fn available(&self) -> bool {
+        cfg!(feature = "full") || self.web
     }
 
     /// True when this operation is called `name` (`fctry_start_step`).
@@ -520,19 +534,27 @@ pub fn find(name: &str) -> Result<&'static Op> {
         }
         index
     });
-    index.get(name).copied().ok_or_else(|| {
+    let op = index.get(name).copied().ok_or_else(|| {
         Error::new(
             Code::Argument,
             "",
             format!("unknown operation {name:?}; the operations are listed by manifest()"),
         )
         .with_detail("op", name)
-    })
+    })?;
+    if op.available() {
+        Ok(op)
+    } else {
+        Err(refuse(op))
+    }
 }
 
 /// Runs an operation on its arguments (as many as it has parameters at most; missing ones
 /// are `null`). Every binding calls this.
 pub fn call(op: &Op, mut args: Args<'_>) -> Result<Out> {
+    if !op.available() {
+        return Err(refuse(op));
+    }
     args.bind(op)?;
     (op.run)(&mut args)
 }
@@ -550,8 +572,16 @@ mod tests {
                 "two operations named {}",
                 op.name()
             );
-            let found = find(&op.name()).ok();
-            assert!(found.is_some_and(|f| std::ptr::eq(f, op)), "{}", op.name());
+            let found = find(&op.name());
+            if op.available() {
+                assert!(found.is_ok_and(|f| std::ptr::eq(f, op)), "{}", op.name());
+            } else {
+                assert!(
+                    found.is_err_and(|e| e.code == Code::Unavailable),
+                    "{}",
+                    op.name()
+                );
+            }
             assert!(op.is(&op.name()));
         }
         for name in [

@@ -11,7 +11,7 @@ const KIND: &str = "agency.runner_status";
 const THRESHOLD: Param = Param::opt_value("threshold_ms", Ty::Nullable(&Ty::Whole(0)));
 
 /// The agency operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Agency,
         method: "initial_runner_status",
@@ -23,6 +23,7 @@ pub(super) static OPS: &[Op] = &[
             helper: Some("write_initial_runner_status"),
             ..Write::document(KIND)
         }),
+        web: false,
         run: |a| Ok(Out::Json(ag::initial_runner_status(a.get(0))?)),
     },
     Op {
@@ -41,6 +42,7 @@ pub(super) static OPS: &[Op] = &[
             helper: Some("write_runner_status"),
             ..Write::document(KIND)
         }),
+        web: false,
         run: |a| {
             Ok(Out::Json(ag::update_runner_status(
                 a.get(0),
@@ -60,6 +62,7 @@ pub(super) static OPS: &[Op] = &[
             bytes: true,
             helper: Some("load_runner_status"),
         },
+        web: true,
         run: |a| Ok(Out::Json(ag::parse_runner_status(a.opt_bytes(0)))),
     },
     Op {
@@ -72,6 +75,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Whole(0)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(ag::age(a.get(0), a.get(1))?.into())),
     },
     Op {
@@ -86,6 +90,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&s::STALL)),
         access: Access::Pure,
+        web: true,
         run: |a| {
             Ok(Out::Json(
                 ag::check_stall(a.get(0), a.get(1), a.get(2))?.to_value(),
@@ -105,6 +110,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&s::SNAPSHOT)),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let facts = match a.get(2) {
                 Value::Null => Value::Object(Map::new()),
@@ -128,6 +134,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::opt_value("meta", Ty::Json)],
         returns: Returns::json(Ty::Object(&REPORT)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(ag::check_meta(a.get(0)).to_value())),
     },
     Op {
@@ -137,6 +144,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("snapshot", Ty::Object(&s::SNAPSHOT))],
         returns: Returns::json(Ty::Object(&s::DERIVED_STATUS)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(ag::derive(a.get(0))?.to_value())),
     },
     Op {
@@ -150,6 +158,7 @@ pub(super) static OPS: &[Op] = &[
         )],
         returns: Returns::json(Ty::List(&Ty::Object(&s::DERIVED_STATUS))),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let all = ag::derive_all(a.get(0))?;
             Ok(Out::Json(Value::Array(
@@ -172,6 +181,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::List(&Ty::Object(&s::FILE_DERIVED))),
         access: Access::Pure,
+        web: true,
         run: |a| {
             Ok(Out::Json(ag::derive_files(
                 a.bytes(0)?,
@@ -188,6 +198,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("rows", Ty::List(&Ty::Object(&s::RUN_ROW)))],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Text(ag::render_ls(a.get(0))?)),
     },
     Op {
@@ -197,6 +208,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("run", Ty::Object(&s::RUN_ROW)), Param::now()],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Text(ag::render_show(a.get(0), a.get(1))?)),
     },
     Op {
@@ -206,6 +218,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |_| Ok(Out::Text(ag::PROTOCOL_DOCUMENT.to_owned())),
     },
-];
+]);

@@ -32,7 +32,7 @@ fn precondition<'a>(a: &'a Args<'_>, if_match: usize) -> Result<Precondition<'a>
 const MERGE: Param = Param::options("options", &MERGE_OPTIONS);
 
 /// Documents, merges, validation, files, logs, time.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "parse",
@@ -40,6 +40,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::bytes("data")],
         returns: Returns::json(Ty::Json),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(json::parse(a.bytes(0)?)?)),
     },
     Op {
@@ -49,6 +50,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::bytes("data")],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Text(json::serialize(&json::parse(a.bytes(0)?)?))),
     },
     Op {
@@ -58,6 +60,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("value", Ty::Json)],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| {
             json::check_limits(a.get(0))?;
             Ok(Out::Text(json::serialize(a.get(0))))
@@ -70,6 +73,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[DOC, Param::value("patch", Ty::Json), MERGE],
         returns: Returns::json(Ty::Json),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let options = MergeOptions::from_value(a.get(2))?;
             let doc = a.take(0);
@@ -95,6 +99,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Json),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let mut doc = a.take(0);
             let value = a.take(2);
@@ -111,6 +116,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::bytes("doc"), Param::bytes("patch"), MERGE],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let options = MergeOptions::from_value(a.get(2))?;
             let doc = json::parse(a.bytes(0)?)?;
@@ -127,6 +133,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[KIND, DOC],
         returns: Returns::json(Ty::Object(&REPORT)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(kinds::validate(a.text(0)?, a.get(1))?.to_value())),
     },
     Op {
@@ -137,6 +144,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[KIND, Param::bytes("data")],
         returns: Returns::json(Ty::Object(&REPORT)),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let doc = document::read_bytes(a.text(0)?, a.bytes(1)?)?;
             Ok(Out::Json(kinds::validate(a.text(0)?, &doc)?.to_value()))
@@ -153,6 +161,7 @@ pub(super) static OPS: &[Op] = &[
         )],
         returns: Returns::json(Ty::Object(&crate::cli::shapes::ANSWER)),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(crate::cli::run(a.get(0))?)),
     },
     Op {
@@ -162,6 +171,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::List(&Ty::Object(&KIND_INFO))),
         access: Access::Pure,
+        web: true,
         run: |_| {
             let list = kinds::KINDS
                 .iter()
@@ -183,6 +193,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[KIND],
         returns: Returns::json(JSON_OBJECT),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(crate::schema::schema(a.text(0)?)?)),
     },
     Op {
@@ -192,6 +203,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[KIND],
         returns: Returns::json(Ty::KindDoc),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(kinds::default_document(a.text(0)?)?)),
     },
     Op {
@@ -201,6 +213,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::Object(&LIMITS)),
         access: Access::Pure,
+        web: true,
         run: |_| {
             let mut m = Map::new();
             m.insert("max_depth".into(), (json::MAX_DEPTH as u64).into());
@@ -222,6 +235,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::bytes("data")],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Text(json::etag(a.bytes(0)?))),
     },
     Op {
@@ -232,6 +246,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[KIND, Param::opt_bytes("data")],
         returns: Returns::loaded(Ty::Apply(&LOAD_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::loaded(document::read(a.text(0)?, a.opt_bytes(1))?)),
     },
     Op {
@@ -241,6 +256,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[KIND, DOC],
         returns: Returns::json(Ty::Object(&PREPARED)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let prepared = document::prepare(a.text(0)?, a.get(1))?;
             let mut m = Map::new();
@@ -267,6 +283,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::update(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let options = MergeOptions::from_value(a.get(3))?;
             let updated = document::update(
@@ -295,6 +312,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::update(Ty::Apply(&UPDATE_RESULT, &Ty::KindDoc)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let doc = a.take(2);
             let pre = precondition(a, 3)?;
@@ -311,6 +329,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::opt_text("current", Ty::Str), IF_MATCH],
         returns: Returns::nothing(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             document::check_if_match(a.opt_text(0)?, a.opt_text(1)?)?;
             Ok(Out::Nothing)
@@ -323,6 +342,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::bytes("data")],
         returns: Returns::json(Ty::Object(&LOG)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(jsonl::parse_log(a.bytes(0)?)?.into_value())),
     },
     Op {
@@ -332,6 +352,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("value", Ty::Json)],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Text(jsonl::line(a.get(0))?)),
     },
     Op {
@@ -341,6 +362,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("text", Ty::Str)],
         returns: Returns::json(Ty::Int),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(time::parse_timestamp(a.text(0)?)?.into())),
     },
     Op {
@@ -350,6 +372,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::int("millis")],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Text(time::format_millis_value(a.get(0))?)),
     },
     Op {
@@ -360,6 +383,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("ms", Ty::Number)],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Text(time::format_duration_value(a.get(0))?)),
     },
     Op {
@@ -370,6 +394,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[DEFINITION],
         returns: Returns::json(Ty::Object(&REPORT)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(Machine::from_value(a.get(0))?.check().to_value())),
     },
     Op {
@@ -379,6 +404,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[DEFINITION, Param::text("state", Ty::Str), CONTEXT],
         returns: Returns::json(Ty::List(&Ty::Object(&m::EVENT))),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let machine = Machine::from_value(a.get(0))?;
             Ok(Out::Json(events_value(
@@ -399,6 +425,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&m::FIRED)),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let machine = Machine::from_value(a.get(0))?;
             let instance = match a.get(1) {
@@ -420,6 +447,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[DEFINITION],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Text(Machine::from_value(a.get(0))?.mermaid())),
     },
-];
+]);

@@ -29,7 +29,7 @@ const MACHINE: Returns = Returns::json(Ty::Object(&DEFINITION));
 const COMMAND: Param = Param::opt_text("command", Ty::Enum(&s::COMMAND));
 
 /// The fctry operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Fctry,
         method: "start_command",
@@ -41,6 +41,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::start_command(state, a.text(1)?, a.get(2))?))
@@ -53,6 +54,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, Param::text("step", Ty::Enum(&s::STEP)), Param::now()],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::start_step(state, a.text(1)?, a.get(2))?))
@@ -71,6 +73,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::complete_step(
@@ -89,6 +92,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, Param::text("agent", Ty::Enum(&s::AGENT)), COMMAND],
         returns: Returns::json(Ty::Object(&r::PREREQUISITES)),
         access: READS_STATE,
+        web: true,
         run: |a| {
             let check = f::check_prerequisites(a.get(0), a.text(1)?, a.opt_text(2)?)?;
             Ok(Out::Json(check.to_value()))
@@ -106,6 +110,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::skip_prerequisites(
@@ -127,6 +132,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::add_untracked_change(
@@ -147,6 +153,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             let sections = sections(a.get(1))?;
@@ -164,6 +171,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: MACHINE,
         access: Access::Pure,
+        web: true,
         run: |_| Ok(Out::Json(f::inbox_machine())),
     },
     Op {
@@ -183,6 +191,7 @@ pub(super) static OPS: &[Op] = &[
             extra: Some(("item", "/0", Ty::Object(&s::INBOX_ITEM))),
             ..Write::document("fctry.inbox")
         }),
+        web: false,
         run: |a| {
             let suffix = match a.suffix(4)? {
                 Suffix::Given(text) => text.to_owned(),
@@ -209,6 +218,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_INBOX,
         access: WRITES_INBOX,
+        web: false,
         run: |a| {
             let inbox = a.take(0);
             Ok(Out::Json(f::inbox_transition(
@@ -225,6 +235,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INBOX, Param::text("id", Ty::Str)],
         returns: NEW_INBOX,
         access: WRITES_INBOX,
+        web: false,
         run: |a| {
             let inbox = a.take(0);
             Ok(Out::Json(f::inbox_dismiss(inbox, a.text(1)?)?))
@@ -237,6 +248,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INBOX, Param::text("event", Ty::Enum(&s::INBOX_EVENT))],
         returns: NEW_INBOX,
         access: WRITES_INBOX,
+        web: false,
         run: |a| {
             let inbox = a.take(0);
             Ok(Out::Json(f::inbox_batch(inbox, a.text(1)?)?))
@@ -250,6 +262,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INBOX],
         returns: Returns::json(Ty::Object(&r::INBOX_COUNTS)),
         access: READS_INBOX,
+        web: true,
         run: |a| Ok(Out::Json(f::inbox_counts(a.get(0))?)),
     },
     Op {
@@ -259,6 +272,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: MACHINE,
         access: Access::Pure,
+        web: true,
         run: |_| Ok(Out::Json(f::chunk_machine())),
     },
     Op {
@@ -268,6 +282,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: MACHINE,
         access: Access::Pure,
+        web: true,
         run: |_| Ok(Out::Json(f::run_machine())),
     },
     Op {
@@ -281,6 +296,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::create_build_run(state, a.get(1), a.get(2))?))
@@ -299,6 +315,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let id = a.whole(1)?;
             let state = a.take(0);
@@ -312,6 +329,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE],
         returns: Returns::json(Ty::List(&Ty::Whole(1))),
         access: READS_STATE,
+        web: true,
         run: |a| Ok(Out::Json(Value::from(f::ready_chunks(a.get(0))))),
     },
     Op {
@@ -321,6 +339,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE],
         returns: Returns::json(Ty::Object(&r::DAG_LAYERS)),
         access: READS_STATE,
+        web: true,
         run: |a| Ok(Out::Json(f::dag_layers(a.get(0)))),
     },
     Op {
@@ -330,6 +349,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, Param::value("question", Ty::Json), Param::now()],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::pause_build_run(state, a.get(1), a.get(2))?))
@@ -342,6 +362,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, Param::now()],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::resume_build_run(state, a.get(1))?))
@@ -355,6 +376,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, Param::now()],
         returns: NEW_STATE,
         access: WRITES_STATE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             Ok(Out::Json(f::finish_build_run(state, a.get(1))?))
@@ -368,6 +390,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, Param::opt_text("current_spec_version", Ty::Str)],
         returns: Returns::json(Ty::Object(&r::RESUME_PLAN)),
         access: READS_STATE,
+        web: true,
         run: |a| Ok(Out::Json(f::resume_plan(a.get(0), a.opt_text(1)?))),
     },
     Op {
@@ -377,6 +400,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE],
         returns: Returns::json(Ty::Object(&r::STATUS_LINE)),
         access: READS_STATE,
+        web: true,
         run: |a| Ok(Out::Json(f::status_line(a.get(0)))),
     },
     Op {
@@ -388,6 +412,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("project", Ty::Object(&r::PROJECT))],
         returns: Returns::json(Ty::Object(&r::STATUS_LINE)),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let project = f::Project::from_value(a.input(0, &r::PROJECT)?);
             Ok(Out::Json(f::project_status(&project)))
@@ -404,6 +429,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let options = a.options(1)?;
             let project = f::Project::from_value(a.input(0, &r::PROJECT)?);
@@ -423,6 +449,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let options = a.options(1)?;
             Ok(Out::Text(f::render_status_line(a.get(0), options)))
@@ -439,6 +466,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let options = a.options(1)?;
             Ok(Out::Text(f::status_line_text(a.opt_bytes(0), options)))
@@ -452,6 +480,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("sources", Ty::List(&Ty::List(&Ty::Json)))],
         returns: Returns::json(Ty::Object(&r::ACTIVITY_FEED)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(f::activity_feed(a.get(0)))),
     },
     Op {
@@ -464,9 +493,10 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&r::CONTEXT_HEALTH)),
         access: READS_STATE,
+        web: true,
         run: |a| Ok(Out::Json(f::context_health(a.get(0), a.get(1)))),
     },
-];
+]);
 
 /// The sections argument of `clear_untracked_changes`: a list of aliases, or `null` for all.
 fn sections(value: &Value) -> crate::Result<Option<Vec<String>>> {

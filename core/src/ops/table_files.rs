@@ -48,7 +48,7 @@ pub static SESSION_REPAIR: Shape = Shape::exact(
 );
 
 /// The operations on logs and on files people edit.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "log_append",
@@ -57,6 +57,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::opt_bytes("data"), Param::value("value", Ty::Json)],
         returns: Returns::json(Ty::Object(&lock::shapes::APPEND)),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(crate::jsonl::append(a.opt_bytes(0), a.get(1))?)),
     },
     Op {
@@ -70,6 +71,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("path", Ty::Str)],
         returns: Returns::json(Ty::Nullable(&Ty::Object(&LOG_OWNER))),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(super::session_log::log_owner(a.text(0)?))),
     },
     Op {
@@ -85,6 +87,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&SESSION_REPAIR)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             Ok(Out::Json(super::session_log::session_log_repair(
                 a.text(0)?,
@@ -101,6 +104,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::opt_bytes("data")],
         returns: Returns::json(Ty::Object(&lock::shapes::REPAIR)),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(crate::jsonl::repair(a.opt_bytes(0))?)),
     },
     Op {
@@ -110,6 +114,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::opt_bytes("data")],
         returns: Returns::json(Ty::Object(&lock::shapes::READ)),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(crate::jsonl::read(a.opt_bytes(0))?)),
     },
     Op {
@@ -119,6 +124,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::int("line"), Param::text("copy", Ty::Str)],
         returns: Returns::json(Ty::Object(&ISSUE)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             Ok(Out::Json(
                 crate::jsonl::repaired(a.whole(0)?, a.text(1)?).to_value(),
@@ -139,6 +145,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&crate::edit::WAIT)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let facts = a.input(2, &crate::edit::FACTS)?;
             Ok(Out::Json(crate::edit::edit_wait(
@@ -159,6 +166,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&ISSUE)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let lines: Vec<u64> = a
                 .get(0)
@@ -170,4 +178,4 @@ pub(super) static OPS: &[Op] = &[
             ))
         },
     },
-];
+]);

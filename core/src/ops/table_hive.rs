@@ -33,7 +33,7 @@ fn worker_step(
 }
 
 /// The hive operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Hive,
         method: "machine",
@@ -41,6 +41,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::Object(&DEFINITION)),
         access: Access::Pure,
+        web: true,
         run: |_| Ok(Out::Json(crate::hive::hive_machine())),
     },
     Op {
@@ -50,6 +51,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |_| {
             let machine = Machine::from_value(&crate::hive::hive_machine())?;
             Ok(Out::Text(machine.mermaid()))
@@ -67,6 +69,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: STEP,
         access: Access::Pure,
+        web: false,
         run: |a| {
             let step = crate::hive::create_session(a.text(0)?, a.text(1)?, a.get(2))?;
             Ok(Out::Json(step))
@@ -80,6 +83,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("session_id", Ty::Str)],
         returns: Returns::nothing(),
         access: Access::Pure,
+        web: true,
         run: |a| {
             crate::hive::check_session_id(a.text(0)?)?;
             Ok(Out::Nothing)
@@ -101,6 +105,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| {
             let strategy = a.opt_text(2)?.map(str::to_owned);
             let agent = a.opt_text(4)?.map(str::to_owned);
@@ -128,6 +133,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| {
             let phase = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -146,6 +152,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("worker", Ty::Json)],
         returns: Returns::json(Ty::Object(&s::WORKER_VALIDATION)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(crate::hive::validate_worker_state(a.get(0)))),
     },
     Op {
@@ -165,6 +172,7 @@ pub(super) static OPS: &[Op] = &[
             bytes: false,
             helper: None,
         },
+        web: true,
         run: |a| {
             let timeout = match a.get(2) {
                 crate::Value::Null => None,
@@ -193,6 +201,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, Param::value("event", Ty::Object(&s::EVENT))],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| {
             let state = a.take(0);
             let event = a.take(1);
@@ -213,6 +222,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| {
             let rationale = a.opt_text(2)?.map(str::to_owned);
             let state = a.take(0);
@@ -228,6 +238,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| worker_step(a, crate::hive::record_spawn_attempt),
     },
     Op {
@@ -240,6 +251,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| worker_step(a, crate::hive::spawn_worker),
     },
     Op {
@@ -250,6 +262,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[STATE, WORKER, Param::now()],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| worker_step(a, crate::hive::heartbeat),
     },
     Op {
@@ -266,6 +279,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -288,6 +302,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let state = a.take(0);
@@ -312,6 +327,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: STEP,
         access: STEP_WRITE,
+        web: false,
         run: |a| {
             let worker = a.text(1)?.to_owned();
             let agent = a.opt_text(4)?.map(str::to_owned);
@@ -334,6 +350,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&o::RECOVERED)),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let skip = a
                 .options(2)?
@@ -347,4 +364,4 @@ pub(super) static OPS: &[Op] = &[
             )?))
         },
     },
-];
+]);

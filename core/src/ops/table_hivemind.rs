@@ -16,7 +16,7 @@ const WRITES: Access = Access::Writes(Write {
 });
 
 /// The Hivemind operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Hivemind,
         method: "machine",
@@ -24,6 +24,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::Object(&DEFINITION)),
         access: Access::Pure,
+        web: true,
         run: |_| Ok(Out::Json(crate::hivemind::hivemind_machine())),
     },
     Op {
@@ -33,6 +34,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |_| {
             let machine = Machine::from_value(&crate::hivemind::hivemind_machine())?;
             Ok(Out::Text(machine.mermaid()))
@@ -45,6 +47,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("state", Ty::Enum(&s::STATE_NAME))],
         returns: Returns::json(Ty::Object(&s::AGENT_MODES)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(crate::hivemind::agents(a.text(0)?)?)),
     },
     Op {
@@ -54,6 +57,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("state", Ty::Enum(&s::STATE_NAME))],
         returns: Returns::json(Ty::Nullable(&Ty::Str)),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let message = crate::hivemind::context_message(a.text(0)?);
             Ok(Out::Json(message.map_or(Value::Null, Value::from)))
@@ -72,6 +76,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: OUTCOME,
         access: WRITES,
+        web: false,
         run: |a| {
             let state = a.take(0);
             let outcome = crate::hivemind::fire(state, a.text(1)?, a.get(2), a.get(3))?;
@@ -89,6 +94,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: OUTCOME,
         access: WRITES,
+        web: false,
         run: |a| {
             let state = a.take(0);
             let outcome = crate::hivemind::follow_up(state, a.text(1)?, a.get(2))?;
@@ -108,10 +114,11 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: OUTCOME,
         access: WRITES,
+        web: false,
         run: |a| {
             let state = a.take(0);
             let outcome = crate::hivemind::on_file(state, a.text(1)?, a.get(2), a.get(3))?;
             Ok(Out::Json(outcome.into_value()))
         },
     },
-];
+]);

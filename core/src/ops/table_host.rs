@@ -277,7 +277,7 @@ pub static CONSTANTS: &[Constant] = &[
 ];
 
 /// The host-facing operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "corrupt_copy_suffix",
@@ -285,6 +285,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::now()],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let (_, millis) = crate::time::normalize_now(a.get(0))?;
             Ok(Out::Text(crate::document::corrupt_copy_suffix(millis)?))
@@ -297,6 +298,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("copy", Ty::Str)],
         returns: Returns::json(Ty::Object(&ISSUE)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             Ok(Out::Json(
                 crate::document::corrupt_copy_warning(a.text(0)?).to_value(),
@@ -315,6 +317,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&lock::shapes::NEW_RECORD)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let (_, millis) = crate::time::normalize_now(a.get(2))?;
             Ok(Out::Json(lock::record(a.get(0), a.bytes(1)?, millis)?))
@@ -328,6 +331,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::bytes("data"), Param::text("stamp", Ty::Str)],
         returns: Returns::json(Ty::Object(&lock::shapes::OWNER)),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(lock::owner(a.bytes(0)?, a.text(1)?))),
     },
     Op {
@@ -341,6 +345,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&lock::shapes::VERDICT)),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(lock::verdict(a.get(0), a.get(1))?)),
     },
     Op {
@@ -350,6 +355,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("text", Ty::Str)],
         returns: Returns::json(Ty::Nullable(&Ty::Object(&lock::shapes::PROC_STAT))),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(lock::proc_stat(a.text(0)?))),
     },
     Op {
@@ -364,6 +370,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::List(&Ty::Object(&lock::shapes::LITTER))),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(lock::litter(a.text(0)?, &a.texts(1)?))),
     },
     Op {
@@ -378,6 +385,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::raises(),
         access: Access::Pure,
+        web: false,
         run: |a| Err(lock::timeout_error(a.text(0)?, a.get(1), a.get(2))),
     },
     Op {
@@ -393,6 +401,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&lock::shapes::TURN)),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?)?)),
     },
     Op {
@@ -403,6 +412,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("path", Ty::Str), Param::text("what", Ty::Str)],
         returns: Returns::raises(),
         access: Access::Pure,
+        web: false,
         run: |a| Err(crate::error::file_type_error(a.text(0)?, a.text(1)?)),
     },
     Op {
@@ -416,6 +426,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::raises(),
         access: Access::Pure,
+        web: false,
         run: |a| Err(lock::foreign_error(a.text(0)?, a.text(1)?)),
     },
     Op {
@@ -426,6 +437,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::Map(&Ty::Json)),
         access: Access::Pure,
+        web: false,
         run: |_| Ok(Out::Json(super::manifest())),
     },
     Op {
@@ -442,6 +454,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::nothing(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let set = a.text(0)?;
             let (_, shape) = HOST_OPTIONS
@@ -474,4 +487,4 @@ pub(super) static OPS: &[Op] = &[
             Ok(Out::Nothing)
         },
     },
-];
+]);

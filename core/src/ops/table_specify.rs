@@ -43,7 +43,7 @@ fn index_value_now(
 }
 
 /// The specify operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Specify,
         method: "parse_markdown",
@@ -53,6 +53,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("text", Ty::Str)],
         returns: Returns::json(Ty::Object(&s::MARKDOWN)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(crate::specify::parse_markdown(a.text(0)?)?)),
     },
     Op {
@@ -63,6 +64,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("document", Ty::Object(&s::MARKDOWN))],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Text(crate::specify::render_markdown(a.get(0))?)),
     },
     Op {
@@ -73,6 +75,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("text", Ty::Str)],
         returns: Returns::json(Ty::Object(&s::INDEX)),
         access: Access::Pure,
+        web: true,
         run: |a| Ok(Out::Json(crate::specify::parse_index(a.text(0)?)?)),
     },
     Op {
@@ -87,6 +90,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             Ok(Out::Text(crate::specify::render_index(
                 a.opt_text(0)?,
@@ -101,6 +105,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::Object(&DEFINITION)),
         access: Access::Pure,
+        web: true,
         run: |_| Ok(Out::Json(crate::specify::loop_machine())),
     },
     Op {
@@ -110,6 +115,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::text(),
         access: Access::Pure,
+        web: true,
         run: |_| {
             let machine = Machine::from_value(&crate::specify::loop_machine())?;
             Ok(Out::Text(machine.mermaid()))
@@ -122,6 +128,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::Object(&DEFINITION)),
         access: Access::Pure,
+        web: true,
         run: |_| Ok(Out::Json(crate::specify::gap_machine())),
     },
     Op {
@@ -133,6 +140,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INDEX, Param::now()],
         returns: Returns::json(Ty::Object(&o::STARTED)),
         access: WRITES_OUTCOME,
+        web: false,
         run: |a| index_now(a, crate::specify::start),
     },
     Op {
@@ -149,6 +157,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&s::INDEX)),
         access: WRITES,
+        web: false,
         run: |a| {
             let (status, reason) = (a.text(1)?.to_owned(), a.opt_text(3)?.map(str::to_owned));
             let index = a.take(0);
@@ -169,6 +178,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&s::INDEX)),
         access: WRITES,
+        web: false,
         run: |a| index_value_now(a, crate::specify::apply_state_updates),
     },
     Op {
@@ -183,6 +193,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&s::INDEX)),
         access: WRITES,
+        web: false,
         run: |a| index_value_now(a, crate::specify::add_gaps),
     },
     Op {
@@ -199,6 +210,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&s::INDEX)),
         access: WRITES,
+        web: false,
         run: |a| {
             let (gap, status) = (a.text(1)?.to_owned(), a.text(2)?.to_owned());
             let details = a.opt_text(4)?.map(str::to_owned);
@@ -216,6 +228,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INDEX, Param::now()],
         returns: Returns::json(Ty::Object(&o::CLARIFYING)),
         access: WRITES_OUTCOME,
+        web: false,
         run: |a| index_now(a, crate::specify::start_clarifying),
     },
     Op {
@@ -228,6 +241,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INDEX, Param::now()],
         returns: Returns::json(Ty::Object(&o::ITERATION_ENDED)),
         access: WRITES_OUTCOME,
+        web: false,
         run: |a| index_now(a, crate::specify::end_iteration),
     },
     Op {
@@ -238,6 +252,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INDEX],
         returns: Returns::json(Ty::List(&Ty::Object(&s::GAP))),
         access: READS,
+        web: true,
         run: |a| Ok(Out::Json(crate::specify::queue_order(a.get(0))?)),
     },
     Op {
@@ -248,6 +263,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INDEX],
         returns: Returns::json(Ty::List(&Ty::Object(&o::CLARIFICATION))),
         access: READS,
+        web: true,
         run: |a| Ok(Out::Json(crate::specify::next_clarifications(a.get(0))?)),
     },
     Op {
@@ -258,6 +274,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INDEX],
         returns: Returns::json(Ty::Object(&o::TERMINATION)),
         access: READS,
+        web: true,
         run: |a| Ok(Out::Json(crate::specify::check_termination(a.get(0))?)),
     },
     Op {
@@ -267,6 +284,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[INDEX],
         returns: Returns::json(Ty::Object(&o::RESUME)),
         access: READS,
+        web: true,
         run: |a| Ok(Out::Json(crate::specify::resume_point(a.get(0))?)),
     },
     Op {
@@ -282,6 +300,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::List(&Ty::Object(&o::ARTIFACT))),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let feature = a.opt_text(1)?;
             Ok(Out::Json(crate::specify::check_artifacts(
@@ -290,4 +309,4 @@ pub(super) static OPS: &[Op] = &[
             )?))
         },
     },
-];
+]);

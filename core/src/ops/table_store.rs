@@ -6,7 +6,7 @@ use crate::shape::Ty;
 use crate::store::{self, shapes as s};
 
 /// The store's operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "store_schema",
@@ -15,6 +15,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[],
         returns: Returns::json(Ty::Object(&s::SCHEMA)),
         access: Access::Pure,
+        web: false,
         run: |_| Ok(Out::Json(store::schema())),
     },
     Op {
@@ -25,6 +26,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::opt_text("current", Ty::Str)],
         returns: Returns::json(Ty::List(&Ty::Object(&s::MIGRATION))),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(store::migrations(a.opt_text(0)?)?)),
     },
     Op {
@@ -35,6 +37,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("key", Ty::Str)],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Text(store::key(a.text(0)?)?)),
     },
     Op {
@@ -49,6 +52,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Text(store::file_key(a.text(0)?, &a.texts(1)?)?)),
     },
     Op {
@@ -61,6 +65,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("key", Ty::Str), Param::text("kind", Ty::Kind)],
         returns: Returns::json(Ty::Nullable(&Ty::Object(&s::LOGGED))),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(store::logged(a.text(0)?, a.text(1)?)?)),
     },
     Op {
@@ -73,6 +78,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("text", Ty::Str)],
         returns: Returns::json(Ty::Nullable(&Ty::Object(&s::URL))),
         access: Access::Pure,
+        web: false,
         run: |a| Ok(Out::Json(store::url(a.text(0)?)?.unwrap_or_default())),
     },
     Op {
@@ -91,6 +97,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::text(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let connection = a.get(1).as_bool().unwrap_or(false);
             Ok(Out::Text(
@@ -110,6 +117,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::raises(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let key = a.text(0)?;
             let ms = a.get(1).as_f64().unwrap_or(0.0);
@@ -139,6 +147,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::raises(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let (operation, key, cause) = (a.text(0)?, a.text(1)?, a.text(2)?);
             let cause = store::redact(cause.lines().next().unwrap_or_default().trim());
@@ -179,6 +188,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::raises(),
         access: Access::Pure,
+        web: false,
         run: |a| {
             Err(store::schema_mismatch(
                 a.text(0)?,
@@ -188,4 +198,4 @@ pub(super) static OPS: &[Op] = &[
             ))
         },
     },
-];
+]);

@@ -29,7 +29,7 @@ fn exact(what: &str, value: &Value, shape: &Shape) -> Result<()> {
 }
 
 /// The viewer's operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "view_file",
@@ -39,6 +39,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::text("path", Ty::Str), Param::opt_bytes("data")],
         returns: Returns::json(Ty::Nullable(&Ty::Object(&v::FILE))),
         access: Access::Pure,
+        web: true,
         run: |a| {
             let file = crate::view::view_file(a.text(0)?, a.opt_bytes(1));
             Ok(Out::Json(file.unwrap_or(Value::Null)))
@@ -56,6 +57,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&v::ROUTE)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             exact("the request", a.get(0), &v::REQUEST)?;
             exact("the server", a.get(1), &v::SERVER)?;
@@ -72,6 +74,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("error", Ty::Object(&v::FAILURE))],
         returns: Returns::json(Ty::Object(&v::ROUTE)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             exact("the error", a.get(0), &v::FAILURE)?;
             Ok(Out::Json(crate::view::failure(a.get(0))))
@@ -88,6 +91,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("facts", Ty::Object(&v::READ_FACTS))],
         returns: Returns::json(Ty::Object(&v::READ_PLAN)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             exact("the facts", a.get(0), &v::READ_FACTS)?;
             Ok(Out::Json(crate::view::stream::plan_read(a.get(0))))
@@ -102,6 +106,7 @@ pub(super) static OPS: &[Op] = &[
         params: &[Param::value("clients", Ty::List(&Ty::Object(&v::CLIENT)))],
         returns: Returns::json(Ty::Object(&v::BACKLOG)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let clients = a.get(0);
             let list = clients.as_array().ok_or_else(|| {
@@ -117,4 +122,4 @@ pub(super) static OPS: &[Op] = &[
             Ok(Out::Json(crate::view::stream::backlog(clients)))
         },
     },
-];
+]);

@@ -5,7 +5,7 @@ use crate::shape::Ty;
 use crate::watch::{self, shapes as w, Facts};
 
 /// The watchers' operations.
-pub(super) static OPS: &[Op] = &[
+pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "watch_target",
@@ -20,6 +20,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Nullable(&Ty::Object(&w::TARGET))),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let path = a.text(0)?;
             let named = a.get(2).as_bool().unwrap_or(false);
@@ -43,6 +44,7 @@ pub(super) static OPS: &[Op] = &[
         ],
         returns: Returns::json(Ty::Object(&w::READ)),
         access: Access::Pure,
+        web: false,
         run: |a| {
             let target = a.input(0, &w::TARGET)?;
             let facts = Facts::of(a.input(2, &w::FACTS)?);
@@ -53,4 +55,4 @@ pub(super) static OPS: &[Op] = &[
             Ok(Out::Json(watch::read(path, found, a.opt_bytes(1), &facts)))
         },
     },
-];
+]);

@@ -154,6 +154,16 @@ pub struct Enum {
     pub values: &'static [&'static str],
 }
 
+/// A doc comment as this build keeps it: without the core's `full` feature (the browser's
+/// module, which has no manifest, schemas or generated docs to write) it is dropped.
+pub const fn kept(doc: &'static str) -> &'static str {
+    if cfg!(feature = "full") {
+        doc
+    } else {
+        ""
+    }
+}
+
 impl Field {
     /// An optional field.
     pub const fn opt(name: &'static str, ty: Ty, doc: &'static str) -> Field {
@@ -161,7 +171,7 @@ impl Field {
             name,
             ty,
             required: false,
-            doc,
+            doc: kept(doc),
             check: Check::Walk,
         }
     }
@@ -172,7 +182,7 @@ impl Field {
             name,
             ty,
             required: true,
-            doc,
+            doc: kept(doc),
             check: Check::Walk,
         }
     }
@@ -204,7 +214,7 @@ impl Shape {
     ) -> Shape {
         Shape {
             name,
-            doc,
+            doc: kept(doc),
             what,
             role,
             fields,
