@@ -336,3 +336,64 @@ proptest! {
         }
     }
 }
+
+/// Every object and list in the conformance corpus (the protocols' documents, valid and
+/// broken, as the cases hold them), read as each JSON kind: the result of the reader that
+/// checks the read text is the tree reader's, field for field.
+#[test]
+fn read_equals_load_on_every_corpus_document() {
+    fn collect(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Array(items) => {
+                out.push(json::serialize(value));
+                items.iter().for_each(|item| collect(item, out));
+            }
+            Value::Object(map) => {
+                out.push(json::serialize(value));
+                map.values().for_each(|item| collect(item, out));
+            }
+            _ => {}
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    let mut texts = Vec::new();
+    for file in files {
+        collect(
+            &json::parse(&std::fs::read(file).unwrap()).unwrap(),
+            &mut texts,
+        );
+    }
+    texts.sort();
+    texts.dedup();
+    let kinds: Vec<&str> = statecore::kinds::KINDS
+        .iter()
+        .filter(|k| matches!(k.format, statecore::kinds::Format::Json))
+        .map(|k| k.name)
+        .collect();
+    let mut checked = 0;
+    for text in &texts {
+        for kind in &kinds {
+            let loaded = statecore::document::load(kind, Some(text.as_bytes())).unwrap();
+            let read = statecore::document::read(kind, Some(text.as_bytes())).unwrap();
+            assert_eq!(
+                json::serialize(&statecore::ops::Out::loaded(read).into_value()),
+                json::serialize(&loaded.into_value()),
+                "{kind} on {text}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "only {checked} documents were compared");
+}

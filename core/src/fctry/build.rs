@@ -116,14 +116,15 @@ fn max_retries(run: &Object) -> u64 {
 /// `E_ARGUMENT` for the first unknown dependency or cycle of a plan's chunks (the same rule
 /// the validator applies to a build run).
 fn check_dependencies(chunks: &[Value]) -> Result<()> {
-    for problem in dependency_problems(chunks) {
+    let chunks: Vec<&Value> = chunks.iter().collect();
+    for problem in dependency_problems(&chunks) {
         let path = match &problem {
             DependencyProblem::Unknown { chunk, .. } => format!("/plan/chunks/{chunk}/dependsOn"),
             DependencyProblem::Cycle(_) => "/plan/chunks".to_owned(),
             // Items that are not ids are left to the validator, which refuses the write.
             DependencyProblem::NotAList { .. } | DependencyProblem::NotAnId { .. } => continue,
         };
-        return Err(argument(&path, problem.message(chunks)));
+        return Err(argument(&path, problem.message(&chunks)));
     }
     Ok(())
 }

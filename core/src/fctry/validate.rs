@@ -5,8 +5,8 @@
 use super::shapes;
 use crate::error::child_path;
 use crate::report::Report;
-use crate::shape::check::{present, type_error, walk, Object};
-use crate::Value;
+use crate::shape::check::{present_in, type_error, walk_json};
+use crate::value::Json;
 
 /// Commands that start a workflow (`currentCommand`).
 pub const COMMANDS: [&str; 5] = ["init", "evolve", "ref", "review", "execute"];
@@ -78,14 +78,15 @@ pub const LIFECYCLE_KINDS: [&str; 18] = [
 ];
 
 /// Validates `.fctry/state.json`: the field rules of [`shapes::STATE`], then the
-/// cross-field rules (section pair, ranges, readiness counts, the build run's rules).
-pub fn validate_state(doc: &Value) -> Report {
+/// cross-field rules (section pair, ranges, readiness counts, the build run's rules). The
+/// document is a tree or a read text ([`Json`]).
+pub fn validate_state<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
-    let Some(map) = walk(&mut report, doc, &shapes::STATE, "") else {
+    let Some(map) = walk_json(&mut report, doc, &shapes::STATE, "") else {
         return report;
     };
     section_pair(&mut report, map);
-    if let Some(score) = present(map, "scenarioScore").and_then(Value::as_object) {
+    if let Some(score) = present_in(map, "scenarioScore").filter(|v| v.is_object()) {
         fraction(
             &mut report,
             score,
@@ -94,7 +95,7 @@ pub fn validate_state(doc: &Value) -> Report {
             "E_SCORE_RANGE",
         );
     }
-    if let Some(progress) = present(map, "chunkProgress").and_then(Value::as_object) {
+    if let Some(progress) = present_in(map, "chunkProgress").filter(|v| v.is_object()) {
         fraction(
             &mut report,
             progress,
@@ -103,8 +104,8 @@ pub fn validate_state(doc: &Value) -> Report {
             "E_PROGRESS_RANGE",
         );
     }
-    if let Some(summary) = present(map, "readinessSummary").and_then(Value::as_object) {
-        for (key, value) in summary {
+    if let Some(summary) = present_in(map, "readinessSummary").filter(|v| v.is_object()) {
+        for (key, value) in summary.members() {
             // Counts are whole numbers; other values (e.g. `scanDate`) are metadata, kept.
             if value.is_number() && value.as_u64().is_none() {
                 report.error(
@@ -115,16 +116,16 @@ pub fn validate_state(doc: &Value) -> Report {
             }
         }
     }
-    if let Some(run) = present(map, "buildRun").and_then(Value::as_object) {
+    if let Some(run) = present_in(map, "buildRun").filter(|v| v.is_object()) {
         build_run(&mut report, run);
     }
     report
 }
 
 /// `activeSection` and `activeSectionNumber` are set together or not at all.
-fn section_pair(report: &mut Report, map: &Object) {
-    let section = present(map, "activeSection");
-    let number = present(map, "activeSectionNumber");
+fn section_pair<'a, J: Json<'a>>(report: &mut Report, map: J) {
+    let section = present_in(map, "activeSection");
+    let number = present_in(map, "activeSectionNumber");
     match (section, number) {
         (None, Some(n)) if n.is_string() => report.error(
             "E_SECTION_PAIR",
@@ -141,9 +142,9 @@ fn section_pair(report: &mut Report, map: &Object) {
 }
 
 /// `part ≤ total` when both are whole numbers (`code` otherwise).
-fn fraction(report: &mut Report, map: &Object, at: &str, part: &str, code: &str) {
-    let done = present(map, part).and_then(Value::as_u64);
-    let total = present(map, "total").and_then(Value::as_u64);
+fn fraction<'a, J: Json<'a>>(report: &mut Report, map: J, at: &str, part: &str, code: &str) {
+    let done = present_in(map, part).and_then(J::as_u64);
+    let total = present_in(map, "total").and_then(J::as_u64);
     if let (Some(done), Some(total)) = (done, total) {
         if done > total {
             report.error(
@@ -156,8 +157,8 @@ fn fraction(report: &mut Report, map: &Object, at: &str, part: &str, code: &str)
 }
 
 /// The build run's rules: the `runId` form, a paused run's question, the chunks' rules.
-fn build_run(report: &mut Report, run: &Object) {
-    if let Some(id) = present(run, "runId").and_then(Value::as_str) {
+fn build_run<'a, J: Json<'a>>(report: &mut Report, run: J) {
+    if let Some(id) = present_in(run, "runId").and_then(J::as_str) {
         let digits = id.strip_prefix("run-").unwrap_or_default();
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             report.warn(
@@ -167,30 +168,31 @@ fn build_run(report: &mut Report, run: &Object) {
             );
         }
     }
-    let paused = present(run, "status").and_then(Value::as_str) == Some("paused");
-    if paused && present(run, "pendingQuestion").is_none() {
+    let paused = present_in(run, "status").and_then(J::as_str) == Some("paused");
+    if paused && present_in(run, "pendingQuestion").is_none() {
         report.warn(
             "W_PAUSED_WITHOUT_QUESTION",
             "/buildRun/pendingQuestion",
             "the build is paused but has no pendingQuestion saying what it waits for",
         );
     }
-    if let Some(chunks) = present(run, "chunks").and_then(Value::as_array) {
-        check_chunks(report, chunks);
-        dependencies(report, chunks);
+    if let Some(chunks) = present_in(run, "chunks").filter(|v| v.is_array()) {
+        let chunks: Vec<J> = chunks.items().collect();
+        check_chunks(report, &chunks);
+        dependencies(report, &chunks);
     }
 }
 
 /// Each chunk's rules: ids unique, and the fields its status needs.
-fn check_chunks(report: &mut Report, chunks: &[Value]) {
+fn check_chunks<'a, J: Json<'a>>(report: &mut Report, chunks: &[J]) {
     let mut ids: Vec<u64> = Vec::with_capacity(chunks.len());
-    for (i, chunk) in chunks.iter().enumerate() {
+    for (i, &chunk) in chunks.iter().enumerate() {
         let at = format!("/buildRun/chunks/{i}");
-        let Some(chunk) = chunk.as_object() else {
+        if !chunk.is_object() {
             continue;
-        };
-        if let Some(id) = present(chunk, "id")
-            .and_then(Value::as_u64)
+        }
+        if let Some(id) = present_in(chunk, "id")
+            .and_then(J::as_u64)
             .filter(|id| *id >= 1)
         {
             if ids.contains(&id) {
@@ -202,8 +204,8 @@ fn check_chunks(report: &mut Report, chunks: &[Value]) {
             }
             ids.push(id);
         }
-        let has = |key: &str| present(chunk, key).is_some();
-        match present(chunk, "status").and_then(Value::as_str) {
+        let has = |key: &str| present_in(chunk, key).is_some();
+        match present_in(chunk, "status").and_then(J::as_str) {
             Some("completed") if !has("completedAt") => report.error(
                 "E_COMPLETED_AT_MISSING",
                 format!("{at}/completedAt"),
@@ -226,7 +228,7 @@ fn check_chunks(report: &mut Report, chunks: &[Value]) {
 
 /// `dependsOn`: a list (`E_TYPE`) of ids (`E_TYPE`), every id known (`E_UNKNOWN_DEPENDENCY`),
 /// no cycle (`E_DEPENDENCY_CYCLE`).
-fn dependencies(report: &mut Report, chunks: &[Value]) {
+fn dependencies<'a, J: Json<'a>>(report: &mut Report, chunks: &[J]) {
     for problem in dependency_problems(chunks) {
         let message = problem.message(chunks);
         let (code, path) = match &problem {
@@ -293,16 +295,13 @@ pub(super) enum DependencyProblem {
     Cycle(Vec<usize>),
 }
 
-fn chunk_id(chunk: &Value) -> Option<u64> {
-    chunk
-        .get("id")
-        .and_then(Value::as_u64)
-        .filter(|id| *id >= 1)
+fn chunk_id<'a, J: Json<'a>>(chunk: J) -> Option<u64> {
+    chunk.get("id").and_then(J::as_u64).filter(|id| *id >= 1)
 }
 
 impl DependencyProblem {
     /// What is wrong, for people.
-    pub(super) fn message(&self, chunks: &[Value]) -> String {
+    pub(super) fn message<'a, J: Json<'a>>(&self, chunks: &[J]) -> String {
         match self {
             DependencyProblem::NotAList { .. } => "dependsOn must be a list of chunk ids".into(),
             DependencyProblem::NotAnId { .. } => {
@@ -317,7 +316,7 @@ impl DependencyProblem {
                     .map(|&i| {
                         chunks
                             .get(i)
-                            .and_then(chunk_id)
+                            .and_then(|c| chunk_id(*c))
                             .map_or_else(|| "?".to_owned(), |id| id.to_string())
                     })
                     .collect();
@@ -333,19 +332,19 @@ impl DependencyProblem {
 
 /// Every dependency problem of `chunks`, in chunk order, a cycle last. Unresolved ids are
 /// reported, never followed, so the cycle search always ends.
-pub(super) fn dependency_problems(chunks: &[Value]) -> Vec<DependencyProblem> {
-    let ids: Vec<Option<u64>> = chunks.iter().map(chunk_id).collect();
+pub(super) fn dependency_problems<'a, J: Json<'a>>(chunks: &[J]) -> Vec<DependencyProblem> {
+    let ids: Vec<Option<u64>> = chunks.iter().map(|c| chunk_id(*c)).collect();
     let mut problems = Vec::new();
     let mut edges: Vec<Vec<usize>> = vec![Vec::new(); chunks.len()];
     for (chunk, value) in chunks.iter().enumerate() {
         let Some(deps) = value.get("dependsOn").filter(|d| !d.is_null()) else {
             continue;
         };
-        let Some(deps) = deps.as_array() else {
+        if !deps.is_array() {
             problems.push(DependencyProblem::NotAList { chunk });
             continue;
-        };
-        for (position, dep) in deps.iter().enumerate() {
+        }
+        for (position, dep) in deps.items().enumerate() {
             let Some(id) = dep.as_u64() else {
                 problems.push(DependencyProblem::NotAnId { chunk, position });
                 continue;
@@ -427,26 +426,26 @@ pub fn find_cycle(edges: &[Vec<usize>]) -> Option<Vec<usize>> {
 
 /// Validates `.fctry/inbox.json`: a list of [`shapes::INBOX_ITEM`]s, newest first, ids
 /// unique (and warned about when not in the `inbox-{ms}-{6 base36}` form).
-pub fn validate_inbox(doc: &Value) -> Report {
+pub fn validate_inbox<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
-    let Some(items) = doc.as_array() else {
+    if !doc.is_array() {
         report.error(
             "E_TYPE",
             "",
             format!(
                 "the inbox must be a JSON list of items, not {}",
-                crate::merge::type_name(doc)
+                doc.type_name()
             ),
         );
         return report;
-    };
+    }
     let mut seen: Vec<&str> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in doc.items().enumerate() {
         let at = format!("/{i}");
-        let Some(item) = walk(&mut report, item, &shapes::INBOX_ITEM, &at) else {
+        let Some(item) = walk_json(&mut report, item, &shapes::INBOX_ITEM, &at) else {
             continue;
         };
-        if let Some(id) = present(item, "id").and_then(Value::as_str) {
+        if let Some(id) = present_in(item, "id").and_then(J::as_str) {
             if seen.contains(&id) {
                 report.error(
                     "E_DUPLICATE_ID",
@@ -486,12 +485,12 @@ pub fn is_inbox_id(id: &str) -> bool {
 /// Validates one build, verification or context lifecycle event ([`shapes::EVENT`]); a kind
 /// that is none of the verification, context or client's lifecycle kinds
 /// ([`LIFECYCLE_KINDS`]) is still a build lifecycle event, kept as it is with a warning.
-pub fn validate_event(doc: &Value) -> Report {
+pub fn validate_event<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
-    let Some(event) = walk(&mut report, doc, &shapes::EVENT, "") else {
+    let Some(event) = walk_json(&mut report, doc, &shapes::EVENT, "") else {
         return report;
     };
-    if let Some(kind) = present(event, "kind").and_then(Value::as_str) {
+    if let Some(kind) = present_in(event, "kind").and_then(J::as_str) {
         let known = [&VERIFICATION_KINDS[..], &CONTEXT_KINDS, &LIFECYCLE_KINDS];
         if !known.iter().any(|kinds| kinds.contains(&kind)) {
             report.warn(

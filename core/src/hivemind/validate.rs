@@ -4,7 +4,8 @@
 use super::machine::{active_agents, AGENTS, STATES};
 use super::shapes;
 use crate::report::Report;
-use crate::shape::check::{present, type_error, walk};
+use crate::shape::check::{present_in, type_error, walk_json};
+use crate::value::Json;
 use crate::{Map, Value};
 
 /// What a missing `state.json` reads as: `idle`, no project, counters at zero.
@@ -23,20 +24,21 @@ pub fn default_state() -> Value {
 }
 
 /// Validates `workspace/state.json`: the field rules of [`shapes::STATE`], then the
-/// cross-field rules (the state's active agents, the checkpoint range).
-pub fn validate_state(doc: &Value) -> Report {
+/// cross-field rules (the state's active agents, the checkpoint range). The document is a
+/// tree or a read text ([`Json`]).
+pub fn validate_state<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
-    let Some(map) = walk(&mut report, doc, &shapes::STATE, "") else {
+    let Some(map) = walk_json(&mut report, doc, &shapes::STATE, "") else {
         return report;
     };
-    let state = present(map, "state")
-        .and_then(Value::as_str)
+    let state = present_in(map, "state")
+        .and_then(J::as_str)
         .filter(|s| STATES.contains(s));
     if let Some(state) = state {
         agents(&mut report, map, state);
     }
-    let current = present(map, "current_checkpoint").and_then(Value::as_u64);
-    let total = present(map, "total_checkpoints").and_then(Value::as_u64);
+    let current = present_in(map, "current_checkpoint").and_then(J::as_u64);
+    let total = present_in(map, "total_checkpoints").and_then(J::as_u64);
     if let (Some(current), Some(total)) = (current, total) {
         if current > total {
             report.error(
@@ -53,30 +55,32 @@ pub fn validate_state(doc: &Value) -> Report {
 
 /// `active_agents`: a list of known agents (`E_ENUM`); `W_ACTIVE_AGENTS` when it is not the
 /// state's list from the seed's table (the next transition rewrites it).
-fn agents(report: &mut Report, map: &Map, state: &str) {
-    let Some(value) = present(map, "active_agents") else {
+fn agents<'a, J: Json<'a>>(report: &mut Report, map: J, state: &str) {
+    let Some(value) = present_in(map, "active_agents") else {
         return;
     };
-    let Some(items) = value.as_array() else {
+    if !value.is_array() {
         type_error(report, "/active_agents", "active_agents", "a list", value);
         return;
-    };
-    let mut names = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
+    }
+    let count = value.len();
+    let mut names = Vec::with_capacity(count);
+    for (i, item) in value.items().enumerate() {
         match item.as_str() {
             Some(name) if AGENTS.contains(&name) => names.push(name),
             _ => report.error(
                 "E_ENUM",
                 format!("/active_agents/{i}"),
                 format!(
-                    "active_agents items must be one of {}, not {item}",
-                    AGENTS.join(", ")
+                    "active_agents items must be one of {}, not {}",
+                    AGENTS.join(", "),
+                    item.to_value()
                 ),
             ),
         }
     }
     let expected = active_agents(state);
-    if names.len() == items.len() && names != expected {
+    if names.len() == count && names != expected {
         report.warn(
             "W_ACTIVE_AGENTS",
             "/active_agents",

@@ -43,6 +43,11 @@ pub fn present<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {
     map.get(key).filter(|v| !v.is_null())
 }
 
+/// [`present`] of any [`Json`] view of an object.
+pub fn present_in<'a, J: Json<'a>>(object: J, key: &str) -> Option<J> {
+    object.get(key).filter(|v| !v.is_null())
+}
+
 /// The value (any [`Json`] view) if it is an object, or `E_TYPE` at `at` naming it `what`.
 pub fn root<'a, J: Json<'a>>(report: &mut Report, value: J, at: &str, what: &str) -> Option<J> {
     root_at(report, value, &At::Here(at), what)
