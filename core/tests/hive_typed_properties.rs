@@ -171,6 +171,9 @@ fn time(spec: &Spec, i: usize) -> String {
         3 => "2026-11-24T25:00:00.000Z".to_owned(),
         4 => "yesterday".to_owned(),
         5 => format!("2026-11-24T10:{m:02}:{s:02}.5Z"),
+        // A second past 59 in a minute the line before used (60 is a leap second to some).
+        6 => format!("2026-11-24T10:{m:02}:6{}.{:03}Z", spec.n % 10, spec.n),
+        7 => format!("2026-11-24T10:{m:02}:{s:02}.{:03}X", spec.n),
         _ => format!("2026-11-24T10:{m:02}:{s:02}.{:03}Z", spec.n),
     }
 }
@@ -282,7 +285,7 @@ proptest! {
         skip in any::<bool>(),
     ) {
         let mut log = Vec::new();
-        let first = Spec { kind: 0, worker: 0, n: 0, time: 6, form: 0 };
+        let first = Spec { kind: 0, worker: 0, n: 0, time: 10, form: 0 };
         log.extend(text(&first, 0));
         log.push(b'\n');
         for (i, (spec, repeat)) in specs.iter().enumerate() {

@@ -80,7 +80,7 @@ const MOST: usize = 64 * 1024;
 /// exact frame `{"timestamp":"…","type":"…","agent":"…","details":…}`, the three strings
 /// without escapes or control characters, the timestamp an RFC 3339 one, `details` an
 /// object, a list or a string that the parser reads whole at depth 1.
-pub(super) fn read(line: &[u8]) -> Option<Line<'_>> {
+pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>> {
     if line.len() > MOST {
         return None;
     }
@@ -96,7 +96,7 @@ pub(super) fn read(line: &[u8]) -> Option<Line<'_>> {
     }
     // At depth 1, as in the whole line: the depth limit holds exactly.
     let details = parse_member(body, 1)?;
-    if !is_timestamp(timestamp) {
+    if !valid_time(timestamp, checked) {
         return None;
     }
     Some(Line {
@@ -105,6 +105,37 @@ pub(super) fn read(line: &[u8]) -> Option<Line<'_>> {
         agent,
         details,
     })
+}
+
+/// True when `time` is an RFC 3339 timestamp: without parsing it when it is in statecore's UTC
+/// form (`YYYY-MM-DDTHH:MM:SS[.f…]Z`) and differs from the last one parsed (`checked`) only
+/// in its seconds (00 to 59) and its fraction (digits), which no calendar refuses; otherwise
+/// parsed, and kept in `checked` when it is one.
+fn valid_time(time: &str, checked: &mut String) -> bool {
+    let (t, c) = (time.as_bytes(), checked.as_bytes());
+    let digits = |b: &[u8]| b.iter().all(u8::is_ascii_digit);
+    let same_minute = t.len() == c.len()
+        && t.len() >= 20
+        && t.get(..17) == c.get(..17)
+        && matches!(t.get(17), Some(b'0'..=b'5'))
+        && t.get(18).is_some_and(u8::is_ascii_digit)
+        && t.last() == Some(&b'Z')
+        && c.last() == Some(&b'Z')
+        && t.get(19) == c.get(19)
+        && match t.get(19) {
+            Some(b'Z') => t.len() == 20,
+            Some(b'.') => t.len() > 21 && t.get(20..t.len().saturating_sub(1)).is_some_and(digits),
+            _ => false,
+        };
+    if same_minute {
+        return true;
+    }
+    if !is_timestamp(time) {
+        return false;
+    }
+    checked.clear();
+    checked.push_str(time);
+    true
 }
 
 /// A JSON string without escapes or control characters at the start of `text`, and what

@@ -86,6 +86,8 @@ pub struct Replay {
     skipped: Vec<Value>,
     failed: Option<Error>,
     typed: bool,
+    /// The last timestamp the typed reader parsed (see [`event::read`]).
+    checked_time: String,
 }
 
 impl Replay {
@@ -129,6 +131,7 @@ impl Replay {
             skipped: Vec::new(),
             failed: None,
             typed: true,
+            checked_time: String::new(),
         })
     }
 
@@ -315,7 +318,7 @@ impl Replay {
     /// in the typed form when it has it ([`event::read`]), else as a generic tree.
     fn apply(&mut self, line: &[u8], hash: u64) -> Result<Seen> {
         if self.typed {
-            if let Some(event) = event::read(line) {
+            if let Some(event) = event::read(line, &mut self.checked_time) {
                 self.fold(&event)?;
                 return Ok(Seen::New);
             }
