@@ -206,6 +206,8 @@ export function apply(state, event, sessionId) {
         break;
       }
       case "worker_spawned":
+        // A failed worker spawned again drops its error (the log keeps it).
+        if (worker.status !== "active") delete worker.error;
         worker.status = "active";
         worker.spawned_at = now;
         advance(worker, "last_update", now);

@@ -220,6 +220,9 @@ def apply(state: dict[str, Any] | None, event: dict[str, Any], session_id: str) 
             attempts[name] = details.get("attempt", attempts.get(name, 0) + 1)
             worker["status"] = "spawning"
         elif kind == "worker_spawned":
+            # A failed worker spawned again drops its error (the log keeps it).
+            if worker["status"] != "active":
+                worker.pop("error", None)
             worker["status"] = "active"
             worker["spawned_at"] = now
             advance(worker, "last_update", now)

@@ -2,6 +2,7 @@
 //! behind recovery (`recover_state` folds a log with it), so a state and the fold of its
 //! log agree by construction (docs/hive.md § Events).
 
+use super::event::Event;
 use super::phases::{self, with_object};
 use super::shapes::STRATEGIES;
 use super::template::created;
@@ -29,11 +30,17 @@ pub(super) enum Check {
 /// `metrics.total_events_logged` and, when its agent is a worker, to that worker's
 /// `metrics.events_logged`. A result that breaks a rule is `E_INVALID` with the report.
 /// The line is a valid `hive.event` ([`check_event`]).
-pub(super) fn apply(state: Option<Map>, line: &Map, session_id: &str, check: Check) -> Result<Map> {
-    let kind = text(line, "type");
-    let now = text(line, "timestamp");
-    let agent = text(line, "agent");
-    let details = line.get("details").unwrap_or(&Value::Null);
+/// `line` is either form of an event line ([`Event`]): the fold is written once for both.
+pub(super) fn apply<E: Event + ?Sized>(
+    state: Option<Map>,
+    line: &E,
+    session_id: &str,
+    check: Check,
+) -> Result<Map> {
+    let kind = line.kind();
+    let now = line.timestamp();
+    let agent = line.agent();
+    let details = line.details();
     let mut state = match (state, kind) {
         (None, "session_created") => created(session_id, details, now),
         (None, _) => {
@@ -97,27 +104,36 @@ fn worker_report(state: &Value, name: &str) -> crate::report::Report {
     validate_worker_at(worker, &crate::error::child_path("/worker_states", name))
 }
 
-/// The string field `key` of an event line (`""` when absent).
-fn text<'a>(line: &'a Map, key: &str) -> &'a str {
-    line.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-/// Sets the timestamp field `key` of `map` to `now` unless it holds a later time already.
+/// Sets the timestamp field `key` of `map` to `now` unless it holds a later time already (one
+/// lookup; a string's buffer reused).
 pub(super) fn advance(map: &mut Map, key: &str, now: &str) {
-    let later = map
-        .get(key)
-        .and_then(Value::as_str)
-        .and_then(|current| compare_timestamps(current, now))
-        .is_some_and(|order| order == std::cmp::Ordering::Greater);
-    if !later {
-        map.insert(key.into(), Value::from(now));
+    match map.get_mut(key) {
+        Some(Value::String(current)) => {
+            let later = compare_timestamps(current, now)
+                .is_some_and(|order| order == std::cmp::Ordering::Greater);
+            if !later && current.as_str() != now {
+                current.clear();
+                current.push_str(now);
+            }
+        }
+        Some(other) => *other = Value::from(now),
+        None => {
+            map.insert(key.into(), Value::from(now));
+        }
     }
 }
 
-/// Adds `by` to the whole number at `map[key]` (0 when absent).
+/// Adds `by` to the whole number at `map[key]` (0 when absent; one lookup).
 pub(super) fn add(map: &mut Map, key: &str, by: u64) {
-    let current = map.get(key).and_then(Value::as_u64).unwrap_or(0);
-    map.insert(key.into(), current.saturating_add(by).into());
+    match map.get_mut(key) {
+        Some(value) => {
+            let current = value.as_u64().unwrap_or(0);
+            *value = current.saturating_add(by).into();
+        }
+        None => {
+            map.insert(key.into(), by.into());
+        }
+    }
 }
 
 /// The event counters: the session's, and the worker's when the agent is one.

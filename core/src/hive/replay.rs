@@ -3,6 +3,7 @@
 //! applied with the one function every step uses, so memory holds the state, one partial
 //! line and a window of recent lines, never the file (docs/hive.md § Recovery).
 
+use super::event::{self, Event};
 use super::fold::{apply, check_event, Check};
 use super::ids::{Ids, Seen};
 use super::phases::set;
@@ -84,6 +85,9 @@ pub struct Replay {
     latest: Option<String>,
     skipped: Vec<Value>,
     failed: Option<Error>,
+    typed: bool,
+    /// The last timestamp the typed reader parsed (see [`event::read`]).
+    checked_time: String,
 }
 
 impl Replay {
@@ -126,7 +130,16 @@ impl Replay {
             latest: None,
             skipped: Vec::new(),
             failed: None,
+            typed: true,
+            checked_time: String::new(),
         })
+    }
+
+    /// Reads every line as a generic tree (`false`), not in the typed form where a line has
+    /// it (`true`, the default). Both give the same results, byte for byte: the switch is
+    /// for the test that proves it (core/tests/hive_typed_properties.rs) and for measuring.
+    pub fn read_typed(&mut self, typed: bool) {
+        self.typed = typed;
     }
 
     /// How many bad lines were skipped so far.
@@ -156,7 +169,7 @@ impl Replay {
             return Err(error.clone());
         }
         let mut rest = chunk;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(end) = memchr::memchr(b'\n', rest) {
             let (line, after) = rest.split_at(end);
             rest = after.get(1..).unwrap_or_default();
             let result = if self.pending.is_empty() {
@@ -301,8 +314,15 @@ impl Replay {
         }
     }
 
-    /// Parses and applies one line ([`Seen::Again`]: its id and body were applied already).
+    /// Parses and applies one line ([`Seen::Again`]: its id and body were applied already):
+    /// in the typed form when it has it ([`event::read`]), else as a generic tree.
     fn apply(&mut self, line: &[u8], hash: u64) -> Result<Seen> {
+        if self.typed {
+            if let Some(event) = event::read(line, &mut self.checked_time) {
+                self.fold(&event)?;
+                return Ok(Seen::New);
+            }
+        }
         let value = json::parse(line).map_err(|e| {
             Error::new(
                 Code::LogCorrupt,
@@ -332,6 +352,14 @@ impl Replay {
         if self.ids.check(&event, |h| window.find(h))? == Seen::Again {
             return Ok(Seen::Again);
         }
+        self.fold(&event)?;
+        self.ids.remember(&event, self.line, hash);
+        Ok(Seen::New)
+    }
+
+    /// Applies a line read and checked to the state, and counts it out of order when its
+    /// time is before the latest seen.
+    fn fold<E: Event + ?Sized>(&mut self, event: &E) -> Result<()> {
         let state = self.state.take();
         // Kept to go on from when a bad line is skipped (without skipping, a bad line ends
         // the replay).
@@ -340,7 +368,7 @@ impl Replay {
         } else {
             None
         };
-        match apply(state, &event, &self.session_id, Check::Replay) {
+        match apply(state, event, &self.session_id, Check::Replay) {
             Ok(state) => self.state = Some(state),
             Err(error) => {
                 self.state = kept;
@@ -351,21 +379,19 @@ impl Replay {
             }
         }
         // Out of order: before the latest time seen (which is kept without a new allocation).
-        if let Some(time) = event.get("timestamp").and_then(Value::as_str) {
-            let earlier = self
-                .latest
-                .as_deref()
-                .and_then(|latest| compare_timestamps(time, latest));
-            if earlier == Some(std::cmp::Ordering::Less) {
-                self.out_of_order = self.out_of_order.saturating_add(1);
-            } else {
-                let latest = self.latest.get_or_insert_with(String::new);
-                latest.clear();
-                latest.push_str(time);
-            }
+        let time = event.timestamp();
+        let earlier = self
+            .latest
+            .as_deref()
+            .and_then(|latest| compare_timestamps(time, latest));
+        if earlier == Some(std::cmp::Ordering::Less) {
+            self.out_of_order = self.out_of_order.saturating_add(1);
+        } else {
+            let latest = self.latest.get_or_insert_with(String::new);
+            latest.clear();
+            latest.push_str(time);
         }
-        self.ids.remember(&event, self.line, hash);
-        Ok(Seen::New)
+        Ok(())
     }
 }
 

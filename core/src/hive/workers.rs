@@ -10,7 +10,7 @@ use super::template::{object, planned_worker};
 use crate::error::{child_path, Code, Error, Result};
 use crate::report::Report;
 use crate::time::parse_timestamp;
-use crate::{Map, Value};
+use crate::{Map, Str, Value};
 
 /// The worker events: type, what it needs of the worker, what it does.
 pub const WORKER_EVENTS: [&str; 7] = [
@@ -38,7 +38,7 @@ pub(super) fn apply(
     agent: &str,
     details: &Value,
     now: &str,
-) -> Result<Option<String>> {
+) -> Result<Option<Str>> {
     if kind == "workers_planned" {
         plan(state, details)?;
         return Ok(None);
@@ -46,7 +46,7 @@ pub(super) fn apply(
     if !WORKER_EVENTS.contains(&kind) {
         return Ok(None);
     }
-    let name = lines::worker_name(details, agent).to_owned();
+    let name = Str::from(lines::worker_name(details, agent));
     if matches!(kind, "worker_spawned" | "worker_failed") && !known(state, &name) {
         announce(state, &name, lines::spawned_task(details))?;
     }
@@ -398,14 +398,13 @@ fn object_field(details: &Value, field: &str, required: bool) -> Result<Map> {
 }
 
 /// The status of the worker `name` (`E_ARGUMENT` for an unknown worker).
-fn status_of(state: &Map, name: &str) -> Result<String> {
+fn status_of(state: &Map, name: &str) -> Result<Str> {
     let worker = state.get("worker_states").and_then(|w| w.get(name));
     match worker {
         Some(Value::Object(worker)) => Ok(worker
             .get("status")
             .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned()),
+            .map_or_else(Str::default, Str::from)),
         _ => Err(argument(
             &child_path("/worker_states", name),
             &format!("there is no worker {name:?}: plan it first (plan_workers)"),

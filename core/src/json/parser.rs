@@ -65,6 +65,25 @@ pub fn parse_args(text: &str) -> Result<Value> {
     result.map_err(|e| parser.locate(*e))
 }
 
+/// Parses the value that is all of `text` (whitespace around it allowed) as a member nested
+/// `depth` levels deep in a document (its depth counted from there), or `None` when it is not
+/// one. For a reader that takes the frame of a document in place and falls back to [`parse`]
+/// of the whole document, which reports the error, when this declines.
+pub(crate) fn parse_member(text: &str, depth: usize) -> Option<Value> {
+    let mut parser = Parser {
+        bytes: text.as_bytes(),
+        text: Some(text),
+        pos: 0,
+        allowance: 0,
+        rewritten: false,
+        max_string: MAX_STRING_BYTES,
+    };
+    parser.skip_ws();
+    let value = parser.value(depth).ok()?;
+    parser.skip_ws();
+    parser.peek().is_none().then_some(value)
+}
+
 /// Parses JSON text given as a string.
 pub fn parse_str(text: &str) -> Result<Value> {
     parse(text.as_bytes())

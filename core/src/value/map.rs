@@ -116,12 +116,16 @@ impl Map {
                 })
             }
             _ => {
-                // Length and first byte before the bytes: most keys differ there, and a
-                // short key is not worth a `memcmp` call.
+                // Length, first and last byte before the bytes: most keys differ there
+                // (numbered names such as `worker-1`, `worker-2` at the end), and a short
+                // key is not worth a `memcmp` call.
                 let key = key.as_bytes();
                 self.entries.iter().position(|(k, _)| {
                     let k = k.as_bytes();
-                    k.len() == key.len() && k.first() == key.first() && super::same_bytes(k, key)
+                    k.len() == key.len()
+                        && k.first() == key.first()
+                        && k.last() == key.last()
+                        && super::same_bytes(k, key)
                 })
             }
         }

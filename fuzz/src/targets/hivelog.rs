@@ -8,6 +8,8 @@
 //! - the replay fed in pieces agrees with the replay of the whole log: the same result (state,
 //!   counts, torn tail, skipped lines, warnings) or the same error (code, message, details),
 //!   with bad lines stopping the replay and with them skipped;
+//! - the replay that reads lines in their typed form (the default) agrees with the replay that
+//!   reads every line as a generic tree (`Replay::read_typed(false)`), byte for byte;
 //! - errors have stable codes and pointer paths; a line error names a line of the log;
 //! - a result's `log_offset` is at most the log's length, and its state is a valid
 //!   `hive.state` that records that offset;
@@ -28,7 +30,19 @@ pub fn run(data: &[u8]) {
     };
     for skip in [false, true] {
         let whole = recover_state(log, "s1", skip);
-        let pieces = chunked(log, cuts, skip);
+        let pieces = chunked(log, cuts, skip, true);
+        let generic = chunked(log, cuts, skip, false);
+        match (&whole, &generic) {
+            (Ok(a), Ok(b)) => assert!(
+                statecore::json::serialize(a) == statecore::json::serialize(b),
+                "the typed replay differs from the generic one:\n{a:?}\n{b:?}"
+            ),
+            (Err(a), Err(b)) => assert!(
+                a == b,
+                "the typed replay fails differently from the generic one: {a:?} vs {b:?}"
+            ),
+            _ => panic!("typed and generic replays disagree: {whole:?} vs {generic:?}"),
+        }
         match (&whole, &pieces) {
             (Ok(a), Ok(b)) => assert!(
                 a == b,
@@ -71,9 +85,11 @@ pub fn run(data: &[u8]) {
     repair(log);
 }
 
-/// The replay of `log` fed in the pieces `cuts` gives.
-fn chunked(log: &[u8], cuts: &[u8], skip: bool) -> Result<Value> {
+/// The replay of `log` fed in the pieces `cuts` gives (`typed`: lines read in their typed
+/// form where they have one, else every line as a generic tree).
+fn chunked(log: &[u8], cuts: &[u8], skip: bool, typed: bool) -> Result<Value> {
     let mut replay = Replay::new("s1", None, 0, skip)?;
+    replay.read_typed(typed);
     let mut at = 0usize;
     let mut i = 0usize;
     while at < log.len() {

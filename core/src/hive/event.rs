@@ -1,0 +1,152 @@
+//! An event line as the fold reads it ([`Event`]), in either of two forms: the generic tree
+//! (a [`Map`], what a step builds and what the generic parser gives) or the replay's typed
+//! line ([`Line`]), read in place from the bytes of a line in the one form statecore's steps
+//! write (`{"timestamp":…,"type":…,"agent":…,"details":…}`, compact, nothing else). The fold
+//! is written once, over [`Event`]; a line the typed reader does not take whole (another key
+//! order, an `id`, an escape, spaces, anything odd) goes the generic way, which gives the
+//! verdict and the error (docs/performance.md § The hive replay: typed lines, one fold).
+
+use crate::json::parse_member;
+use crate::time::is_timestamp;
+use crate::{Map, Value};
+
+/// What the fold reads of an event line.
+pub(super) trait Event {
+    /// `type` (`""` when absent).
+    fn kind(&self) -> &str;
+    /// `timestamp` (`""` when absent).
+    fn timestamp(&self) -> &str;
+    /// `agent` (`""` when absent).
+    fn agent(&self) -> &str;
+    /// `details` (`null` when absent).
+    fn details(&self) -> &Value;
+}
+
+/// `null`, for a line without `details`.
+static NULL: Value = Value::Null;
+
+/// The string field `key` of an event line (`""` when absent).
+fn text<'a>(line: &'a Map, key: &str) -> &'a str {
+    line.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+impl Event for Map {
+    fn kind(&self) -> &str {
+        text(self, "type")
+    }
+    fn timestamp(&self) -> &str {
+        text(self, "timestamp")
+    }
+    fn agent(&self) -> &str {
+        text(self, "agent")
+    }
+    fn details(&self) -> &Value {
+        self.get("details").unwrap_or(&NULL)
+    }
+}
+
+/// A line read in its typed form: the three strings borrowed from the line's bytes, `details`
+/// parsed (by the generic parser, one level deep). Only a line that is a valid `hive.event`
+/// with no other field is read this way, so a replay needs no event check and no id lookup
+/// for it.
+#[derive(Debug)]
+pub(super) struct Line<'a> {
+    timestamp: &'a str,
+    kind: &'a str,
+    agent: &'a str,
+    details: Value,
+}
+
+impl Event for Line<'_> {
+    fn kind(&self) -> &str {
+        self.kind
+    }
+    fn timestamp(&self) -> &str {
+        self.timestamp
+    }
+    fn agent(&self) -> &str {
+        self.agent
+    }
+    fn details(&self) -> &Value {
+        &self.details
+    }
+}
+
+/// The longest line read in the typed form (a longer one goes the generic way).
+const MOST: usize = 64 * 1024;
+
+/// `line` in the typed form, or `None` to read it the generic way. Taken only when the
+/// generic parser and the `hive.event` check would accept it and give the same fields: the
+/// exact frame `{"timestamp":"…","type":"…","agent":"…","details":…}`, the three strings
+/// without escapes or control characters, the timestamp an RFC 3339 one, `details` an
+/// object, a list or a string that the parser reads whole at depth 1.
+pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>> {
+    if line.len() > MOST {
+        return None;
+    }
+    // Checked once: every string below is a slice of it.
+    let line = std::str::from_utf8(line).ok()?;
+    let rest = line.strip_prefix("{\"timestamp\":")?;
+    let (timestamp, rest) = string(rest)?;
+    let (kind, rest) = string(rest.strip_prefix(",\"type\":")?)?;
+    let (agent, rest) = string(rest.strip_prefix(",\"agent\":")?)?;
+    let body = rest.strip_prefix(",\"details\":")?.strip_suffix('}')?;
+    if !matches!(body.as_bytes().first(), Some(b'{' | b'[' | b'"')) {
+        return None;
+    }
+    // At depth 1, as in the whole line: the depth limit holds exactly.
+    let details = parse_member(body, 1)?;
+    if !valid_time(timestamp, checked) {
+        return None;
+    }
+    Some(Line {
+        timestamp,
+        kind,
+        agent,
+        details,
+    })
+}
+
+/// True when `time` is an RFC 3339 timestamp: without parsing it when it is in statecore's UTC
+/// form (`YYYY-MM-DDTHH:MM:SS[.f…]Z`) and differs from the last one parsed (`checked`) only
+/// in its seconds (00 to 59) and its fraction (digits), which no calendar refuses; otherwise
+/// parsed, and kept in `checked` when it is one.
+fn valid_time(time: &str, checked: &mut String) -> bool {
+    let (t, c) = (time.as_bytes(), checked.as_bytes());
+    let digits = |b: &[u8]| b.iter().all(u8::is_ascii_digit);
+    let same_minute = t.len() == c.len()
+        && t.len() >= 20
+        && t.get(..17) == c.get(..17)
+        && matches!(t.get(17), Some(b'0'..=b'5'))
+        && t.get(18).is_some_and(u8::is_ascii_digit)
+        && t.last() == Some(&b'Z')
+        && c.last() == Some(&b'Z')
+        && t.get(19) == c.get(19)
+        && match t.get(19) {
+            Some(b'Z') => t.len() == 20,
+            Some(b'.') => t.len() > 21 && t.get(20..t.len().saturating_sub(1)).is_some_and(digits),
+            _ => false,
+        };
+    if same_minute {
+        return true;
+    }
+    if !is_timestamp(time) {
+        return false;
+    }
+    checked.clear();
+    checked.push_str(time);
+    true
+}
+
+/// A JSON string without escapes or control characters at the start of `text`, and what
+/// follows it.
+fn string(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix('"')?;
+    let end = rest
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < 0x20)?;
+    if rest.as_bytes().get(end) != Some(&b'"') {
+        return None;
+    }
+    Some((rest.get(..end)?, rest.get(end.saturating_add(1)..)?))
+}
