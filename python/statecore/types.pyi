@@ -1408,9 +1408,10 @@ class Litter(TypedDict):
     what: LitterKind
 
 class LockTurn(TypedDict):
-    """Whether an acquirer lets the claimant of the next turn go first."""
+    """Whether an acquirer lets the claimant of the next turn go first, and whether a releaser hands it the lock."""
 
     wait: bool
+    hand_over: bool
     dead: bool
 
 class StoreSchema(TypedDict):

@@ -21,6 +21,19 @@ pub const QUEUE_AFTER_MS: i64 = 10;
 pub const TURN_MS: i64 = 1_000;
 /// How many random bytes a host passes for a new record's token.
 pub const TOKEN_BYTES: usize = 16;
+/// A waiter's first pause between attempts, in ms; each further pause doubles, up to
+/// [`POLL_MAX_MS`], plus up to 25 % random jitter.
+pub const POLL_MIN_MS: i64 = 1;
+/// The longest pause of a waiter that does not hold the claim to the next turn, in ms.
+pub const POLL_MAX_MS: i64 = 25;
+/// How often the claimant of the next turn tries the lock in full (reads it, breaks a dead
+/// holder's), in ms.
+pub const CLAIM_POLL_MS: i64 = 1;
+/// Between its full attempts, a synchronous claimant watches its claim file this often, in µs:
+/// a releaser hands the lock over by renaming the claim over the lock, so the claim's
+/// disappearance is the signal (one `stat`), and the lock is not left idle until the next
+/// full attempt.
+pub const CLAIM_WATCH_US: i64 = 100;
 
 /// Lowercase hex of bytes.
 fn hex(bytes: &[u8]) -> String {
@@ -231,11 +244,14 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
-/// Whether an acquirer must let the claimant of the next turn go first: `{wait, dead}`.
-/// `claim` is what `<file>.lock.next` holds (`{record, id, foreign}` of [`owner`], or null when
-/// there is none), `facts` as for [`verdict`], `token` the acquirer's own claim's token (or
-/// null). Wait when a live claimant other than us claimed it less than [`TURN_MS`] ago;
-/// `dead`: its claimant is gone, break the claim. A foreign file is ignored, never removed.
+/// Whether an acquirer must let the claimant of the next turn go first, and whether a releaser
+/// hands the lock to it: `{wait, hand_over, dead}`. `claim` is what `<file>.lock.next` holds
+/// (`{record, id, foreign}` of [`owner`], or null when there is none), `facts` as for
+/// [`verdict`], `token` the acquirer's (or releaser's) own claim's token (or null). Wait, and
+/// hand over, when a live claimant other than us claimed it less than [`TURN_MS`] ago (a
+/// stopped claimant's claim goes stale: the lock is never handed to it), except that a young
+/// malformed claim is waited for but never handed the lock; `dead`: its claimant is gone,
+/// break the claim. A foreign file is ignored, never removed nor moved.
 pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> {
     let record = claim.get("record").unwrap_or(&Value::Null);
     let foreign = claim
@@ -252,7 +268,36 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> 
         let mtime = facts.get("mtime_ms").and_then(Value::as_i64).unwrap_or(now);
         (now.saturating_sub(mtime) <= TURN_MS, false)
     };
-    Ok(json!({"wait": wait, "dead": dead}))
+    // Only a well-formed record is handed the lock: a claim being written (where `link()` is
+    // unsupported) or a damaged one would make the lock malformed for everyone.
+    let hand_over = wait && record.is_object();
+    Ok(json!({"wait": wait, "hand_over": hand_over, "dead": dead}))
+}
+
+/// How long a waiter pauses before its next attempt, in whole µs: the claimant of the next
+/// turn [`CLAIM_POLL_MS`]; any other waiter [`POLL_MIN_MS`] doubling with each `attempt` (0, 1,
+/// ...) up to [`POLL_MAX_MS`], times `1 + jitter / 4` (`jitter`: the host's random number in
+/// [0, 1); outside it counts as 0 or 1), so that waiters started together spread out. The
+/// host sleeps the lesser of this and the time left before its timeout.
+pub fn pause_us(attempt: u32, claimant: bool, jitter: f64) -> u64 {
+    const US: i64 = 1_000;
+    if claimant {
+        return CLAIM_POLL_MS.saturating_mul(US).unsigned_abs();
+    }
+    let base = POLL_MIN_MS
+        .checked_shl(attempt.min(16))
+        .unwrap_or(POLL_MAX_MS)
+        .min(POLL_MAX_MS)
+        .saturating_mul(US)
+        .unsigned_abs();
+    let jitter = if jitter.is_nan() {
+        0.0
+    } else {
+        jitter.clamp(0.0, 1.0)
+    };
+    // At most a quarter more: 25 ms × 1.25 µs fit any integer type.
+    let extra = (base as f64 * jitter / 4.0).floor() as u64;
+    base.saturating_add(extra)
 }
 
 /// This host's process of a record: gone when `kill(pid, 0)` found none, when it is a zombie,

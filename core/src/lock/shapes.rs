@@ -118,12 +118,17 @@ pub static VERDICT: Shape = Shape::exact(
 /// A turn verdict.
 pub static TURN: Shape = Shape::exact(
     "LockTurn",
-    "Whether an acquirer lets the claimant of the next turn go first.",
+    "Whether an acquirer lets the claimant of the next turn go first, and whether a releaser hands it the lock.",
     &[
         Field::req(
             "wait",
             Ty::Bool,
             "True: do not try the lock now, poll again.",
+        ),
+        Field::req(
+            "hand_over",
+            Ty::Bool,
+            "True: a releaser hands the lock to this claimant (renames the claim over the lock).",
         ),
         Field::req(
             "dead",

@@ -190,6 +190,11 @@ pub static CONSTANTS: &[Constant] = &[
         value: lock::TURN_MS,
     },
     Constant {
+        name: "lock_claim_watch_us",
+        doc: "Between its attempts, a synchronous claimant of the next turn watches its claim file this often (a releaser hands the lock over by renaming the claim over the lock), in µs.",
+        value: lock::CLAIM_WATCH_US,
+    },
+    Constant {
         name: "edit_quiet_ms",
         doc: "A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms.",
         value: crate::edit::QUIET_MS,
@@ -394,6 +399,28 @@ pub(super) static OPS: &[Op] = &[
         returns: Returns::json(Ty::Object(&lock::shapes::TURN)),
         access: Access::Pure,
         run: |a| Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?)?)),
+    },
+    Op {
+        module: Module::Lock,
+        method: "pause",
+        doc: "How long a lock waiter pauses before its next attempt, in whole µs (docs/locking.md \
+              § Fairness): the claimant of the next turn 1 ms; any other waiter 1 ms doubling \
+              with each `attempt` (0, 1, ...) up to 25 ms, times `1 + jitter / 4` (`jitter`: \
+              the host's random number in [0, 1)).",
+        params: &[
+            Param::value("attempt", Ty::Whole(0)),
+            Param::value("claimant", Ty::Bool),
+            Param::value("jitter", Ty::Number),
+        ],
+        returns: Returns::json(Ty::Whole(0)),
+        access: Access::Pure,
+        run: |a| {
+            let attempt = u32::try_from(a.whole(0)?).unwrap_or(u32::MAX);
+            let jitter = a.get(2).as_f64().unwrap_or(0.0);
+            Ok(Out::Json(
+                lock::pause_us(attempt, a.opt_flag(1)?, jitter).into(),
+            ))
+        },
     },
     Op {
         module: Module::Root,
