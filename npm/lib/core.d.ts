@@ -2866,8 +2866,8 @@ export declare const lock: {
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
   /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token. */
   turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null): LockTurn;
-  /** How long a lock waiter pauses before its next attempt, in whole µs (docs/locking.md § Fairness): the claimant of the next turn 1 ms; any other waiter 1 ms doubling with each `attempt` (0, 1, ...) up to 25 ms, times `1 + jitter / 4` (`jitter`: the host's random number in [0, 1)). */
-  pause(attempt: number, claimant: boolean, jitter: number): number;
+  /** How long a lock waiter pauses before its next attempt, in whole µs (docs/locking.md § Fairness): the claimant of the next turn 25 ms when `watching` its claim and the lock (a pause an event ends), else 1 ms; any other waiter 1 ms doubling with each `attempt` (0, 1, ...) up to 25 ms, times `1 + jitter / 4` (`jitter`: the host's random number in [0, 1)). */
+  pause(attempt: number, claimant: boolean, watching: boolean, jitter: number): number;
   /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */
   foreign(lockPath: string, text: string): never;
 };
@@ -3122,7 +3122,7 @@ export declare const CONSTANTS: {
   readonly lockQueueAfterMs: number;
   /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
   readonly lockTurnMs: number;
-  /** Between its attempts, a synchronous claimant of the next turn watches its claim file this often (a releaser hands the lock over by renaming the claim over the lock), in µs. */
+  /** A synchronous claimant of the next turn checks this often whether its claim file is gone (a releaser hands the lock over by renaming the claim over the lock) or the lock file is, in µs. */
   readonly lockClaimWatchUs: number;
   /** A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms. */
   readonly editQuietMs: number;

@@ -22,7 +22,7 @@ const LOCK_LEASE_MS = CONSTANTS.lockLeaseMs;
 const LOCK_GRACE_MS = CONSTANTS.lockGraceMs;
 /** Default time to wait for a lock before `LockTimeoutError`. */
 const DEFAULT_TIMEOUT_MS = CONSTANTS.lockTimeoutMs;
-/** A synchronous claimant watches its claim file this often between attempts (ms). */
+/** A synchronous claimant checks its claim file and the lock file this often (ms). */
 const CLAIM_WATCH_MS = CONSTANTS.lockClaimWatchUs / 1000;
 /** A waiter claims the next turn (`<lock>.next`) after waiting this long. */
 const QUEUE_AFTER_MS = CONSTANTS.lockQueueAfterMs;
@@ -344,16 +344,18 @@ function claimTurn(nextPath, claim, waited) {
 
 const watchCell = new Int32Array(new SharedArrayBuffer(4));
 /**
- * A synchronous claimant's pause: up to `ms`, watching its claim file every
- * `CLAIM_WATCH_MS`; it returns as soon as the file is gone (renamed over the lock by a releaser
- * handing the lock to us, or removed).
+ * A synchronous claimant's pause: up to `ms`, checking every `CLAIM_WATCH_MS` (one `stat`
+ * each) that its claim file and the lock file are still there; it returns as soon as either is
+ * gone (the claim renamed over the lock by a releaser handing the lock to us, or removed; the
+ * lock released before our claim appeared, or broken).
  */
-function watchClaim(nextPath, ms) {
+function watchClaim(lockPath, nextPath, ms) {
   const end = performance.now() + ms;
+  const gone = (file) => sys.statSync(file, { throwIfNoEntry: false }) === undefined;
   for (let left = ms; left > 0; left = end - performance.now()) {
     Atomics.wait(watchCell, 0, 0, Math.min(left, CLAIM_WATCH_MS));
     try {
-      if (sys.statSync(nextPath, { throwIfNoEntry: false }) === undefined) return;
+      if (gone(nextPath) || gone(lockPath)) return;
     } catch {
       return;
     }
@@ -378,7 +380,9 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
       if (claim.mine !== null && holds(lockPath, claim.mine)) return (held = new Lock(lockPath, claim.mine));
       let result = { owner: null };
       const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null);
-      if (turn === null || !turn.wait) {
+      if (turn !== null && turn.wait) {
+        claim.placed = false; // another's claim is there, not ours
+      } else {
         result = tryAcquire(lockPath);
         if (result.mine) return (held = new Lock(lockPath, result.mine));
       }
@@ -393,8 +397,8 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
         core().lock.timeout(lockPath, owner, wait); // throws E_LOCK_TIMEOUT
       }
       claimTurn(nextPath, claim, performance.now() - start);
-      const pause = Math.max(0, Math.min(left, core().lock.pause(attempt, claim.placed, Math.random()) / 1000));
-      if (claim.placed && io.sync) watchClaim(nextPath, pause);
+      const pause = Math.max(0, Math.min(left, core().lock.pause(attempt, claim.placed, io.sync, Math.random()) / 1000));
+      if (claim.placed && io.sync) watchClaim(lockPath, nextPath, pause);
       else yield io.sleep(pause);
     }
   } finally {

@@ -59,7 +59,7 @@ DEFAULT_TIMEOUT = _runtime.DEFAULT_TIMEOUT
 MAX_BACKOFF = 0.025
 """The longest pause of a waiter (seconds): the core's ``lock.pause`` is the schedule."""
 CLAIM_WATCH = LOCK_CLAIM_WATCH_US / 1_000_000
-"""Between its attempts, the claimant of the next turn watches its claim file this often (s)."""
+"""The claimant of the next turn checks its claim file and the lock file this often (s)."""
 RECORD_READ_LIMIT = 64 * 1024
 """A lock file, marker or claim is read up to this many bytes (a record is ~200)."""
 
@@ -461,16 +461,18 @@ class _Claim:
             return
 
 
-def _watch_claim(next_path: str, seconds: float) -> None:
-    """The claimant's pause: up to ``seconds``, watching its claim file every ``CLAIM_WATCH``;
-    returns as soon as the file is gone (renamed over the lock by a releaser handing the lock
-    to us, or removed)."""
+def _watch_claim(lock_path: str, next_path: str, seconds: float) -> None:
+    """The claimant's pause: up to ``seconds``, checking every ``CLAIM_WATCH`` (one ``stat``
+    each) that its claim file and the lock file are still there; returns as soon as either is
+    gone (the claim renamed over the lock by a releaser handing the lock to us, or removed; the
+    lock released before our claim appeared, or broken)."""
     end = time.monotonic() + seconds
     left = seconds
     while left > 0:
         time.sleep(min(left, CLAIM_WATCH))
         try:
             _sys.stat(next_path)
+            _sys.stat(lock_path)
         except OSError:
             return
         left = end - time.monotonic()
@@ -525,7 +527,9 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 return held
             token = None if claim.mine is None else claim.mine["record"]["token"]
             turn = _read_turn(lock_path, next_path, token)
-            if turn is None or not turn["wait"]:
+            if turn is not None and turn["wait"]:
+                claim.placed = False  # another's claim is there, not ours
+            else:
                 mine, owner = _try_acquire(lock_path)
                 if mine is not None:
                     held = Lock(lock_path, mine)
@@ -545,10 +549,10 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 claim.place(next_path, now)
             import random  # only a waiter needs it: not imported with statecore
 
-            pause = _rules.pause(attempt, claim.placed, random.random()) / 1_000_000
+            pause = _rules.pause(attempt, claim.placed, True, random.random()) / 1_000_000
             pause = max(0.0, min(timeout - elapsed, pause))
             if claim.placed:
-                _watch_claim(next_path, pause)
+                _watch_claim(lock_path, next_path, pause)
             else:
                 time.sleep(pause)
             attempt = min(attempt + 1, 16)

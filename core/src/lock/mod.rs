@@ -27,12 +27,12 @@ pub const POLL_MIN_MS: i64 = 1;
 /// The longest pause of a waiter that does not hold the claim to the next turn, in ms.
 pub const POLL_MAX_MS: i64 = 25;
 /// How often the claimant of the next turn tries the lock in full (reads it, breaks a dead
-/// holder's), in ms.
+/// holder's) when it cannot watch (an async host's timer), in ms.
 pub const CLAIM_POLL_MS: i64 = 1;
-/// Between its full attempts, a synchronous claimant watches its claim file this often, in µs:
-/// a releaser hands the lock over by renaming the claim over the lock, so the claim's
-/// disappearance is the signal (one `stat`), and the lock is not left idle until the next
-/// full attempt.
+/// A watching (synchronous) claimant checks this often, in µs, whether its claim file is gone
+/// (a releaser hands the lock over by renaming the claim over the lock) or the lock file is
+/// (released before the claim appeared): one `stat` each. Either ends its pause at once; it
+/// tries the lock in full only then, or every [`POLL_MAX_MS`] (to see a holder that died).
 pub const CLAIM_WATCH_US: i64 = 100;
 
 /// Lowercase hex of bytes.
@@ -275,12 +275,17 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> 
 }
 
 /// How long a waiter pauses before its next attempt, in whole µs: the claimant of the next
-/// turn [`CLAIM_POLL_MS`]; any other waiter [`POLL_MIN_MS`] doubling with each `attempt` (0, 1,
-/// ...) up to [`POLL_MAX_MS`], times `1 + jitter / 4` (`jitter`: the host's random number in
-/// [0, 1); outside it counts as 0 or 1), so that waiters started together spread out. The
-/// host sleeps the lesser of this and the time left before its timeout.
-pub fn pause_us(attempt: u32, claimant: bool, jitter: f64) -> u64 {
+/// turn [`POLL_MAX_MS`] when it `watching` its claim and the lock (a pause that an event
+/// ends, [`CLAIM_WATCH_US`]), else [`CLAIM_POLL_MS`]; any other waiter [`POLL_MIN_MS`] doubling
+/// with each `attempt` (0, 1, ...) up to [`POLL_MAX_MS`], times `1 + jitter / 4` (`jitter`: the
+/// host's random number in [0, 1); outside it counts as 0 or 1), so that waiters started
+/// together spread out. The host sleeps the lesser of this and the time left before its
+/// timeout.
+pub fn pause_us(attempt: u32, claimant: bool, watching: bool, jitter: f64) -> u64 {
     const US: i64 = 1_000;
+    if claimant && watching {
+        return POLL_MAX_MS.saturating_mul(US).unsigned_abs();
+    }
     if claimant {
         return CLAIM_POLL_MS.saturating_mul(US).unsigned_abs();
     }

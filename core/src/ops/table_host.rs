@@ -191,7 +191,7 @@ pub static CONSTANTS: &[Constant] = &[
     },
     Constant {
         name: "lock_claim_watch_us",
-        doc: "Between its attempts, a synchronous claimant of the next turn watches its claim file this often (a releaser hands the lock over by renaming the claim over the lock), in µs.",
+        doc: "A synchronous claimant of the next turn checks this often whether its claim file is gone (a releaser hands the lock over by renaming the claim over the lock) or the lock file is, in µs.",
         value: lock::CLAIM_WATCH_US,
     },
     Constant {
@@ -404,21 +404,23 @@ pub(super) static OPS: &[Op] = &[
         module: Module::Lock,
         method: "pause",
         doc: "How long a lock waiter pauses before its next attempt, in whole µs (docs/locking.md \
-              § Fairness): the claimant of the next turn 1 ms; any other waiter 1 ms doubling \
-              with each `attempt` (0, 1, ...) up to 25 ms, times `1 + jitter / 4` (`jitter`: \
-              the host's random number in [0, 1)).",
+              § Fairness): the claimant of the next turn 25 ms when `watching` its claim and \
+              the lock (a pause an event ends), else 1 ms; any other waiter 1 ms doubling with \
+              each `attempt` (0, 1, ...) up to 25 ms, times `1 + jitter / 4` (`jitter`: the \
+              host's random number in [0, 1)).",
         params: &[
             Param::value("attempt", Ty::Whole(0)),
             Param::value("claimant", Ty::Bool),
+            Param::value("watching", Ty::Bool),
             Param::value("jitter", Ty::Number),
         ],
         returns: Returns::json(Ty::Whole(0)),
         access: Access::Pure,
         run: |a| {
             let attempt = u32::try_from(a.whole(0)?).unwrap_or(u32::MAX);
-            let jitter = a.get(2).as_f64().unwrap_or(0.0);
+            let jitter = a.get(3).as_f64().unwrap_or(0.0);
             Ok(Out::Json(
-                lock::pause_us(attempt, a.opt_flag(1)?, jitter).into(),
+                lock::pause_us(attempt, a.opt_flag(1)?, a.opt_flag(2)?, jitter).into(),
             ))
         },
     },

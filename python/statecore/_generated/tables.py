@@ -31,7 +31,7 @@ LOCK_LEASE_MS = 60000
 LOCK_QUEUE_AFTER_MS = 10
 #: A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms.
 LOCK_TURN_MS = 1000
-#: Between its attempts, a synchronous claimant of the next turn watches its claim file this often (a releaser hands the lock over by renaming the claim over the lock), in µs.
+#: A synchronous claimant of the next turn checks this often whether its claim file is gone (a releaser hands the lock over by renaming the claim over the lock) or the lock file is, in µs.
 LOCK_CLAIM_WATCH_US = 100
 #: A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms.
 EDIT_QUIET_MS = 250
