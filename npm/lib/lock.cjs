@@ -223,8 +223,12 @@ function breakFile(lockPath, target, owner, depth = 0) {
 function tryAcquire(lockPath) {
   let owner = null;
   for (let step = 0; step < 8; step++) {
-    const mine = newRecord();
-    if (createComplete(lockPath, mine)) return { mine };
+    // A held lock is judged without making a record, a temp file and a link: a waiter's
+    // attempt then changes nothing in the directory (whose fsync the holder is waiting for).
+    if (sys.statSync(lockPath, { throwIfNoEntry: false }) === undefined) {
+      const mine = newRecord();
+      if (createComplete(lockPath, mine)) return { mine };
+    }
     owner = readOwner(lockPath);
     if (owner === null) continue; // released meanwhile
     if (owner.foreign) core().lock.foreign(lockPath, owner.text); // throws E_LOCK_FOREIGN

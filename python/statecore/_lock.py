@@ -352,10 +352,14 @@ def _try_acquire(lock_path: str) -> tuple[LockRecordText | None, Owner | None]:
     A lock path holding another tool's file is the core's ``E_LOCK_FOREIGN`` at once."""
     owner: Owner | None = None
     for _ in range(8):
-        mine = new_record()
-        if create_complete(lock_path, mine):
-            return mine, None
+        # A held lock is judged without making a record, a temp file and a link: a waiter's
+        # attempt then changes nothing in the directory (whose fsync the holder waits for).
         owner = read_owner(lock_path)
+        if owner is None:
+            mine = new_record()
+            if create_complete(lock_path, mine):
+                return mine, None
+            owner = read_owner(lock_path)
         if owner is None:
             continue  # released meanwhile
         if owner.foreign:
