@@ -121,7 +121,7 @@ if (only !== "python") {
       shape +
         " statecore: `updateDocumentSync` / `updateDocument` with a function (fairness on: docs/locking.md § " +
         "Fairness). proper-lockfile: its `lockSync` (which never waits) retried every 1–4 ms, and its `lock` " +
-        "with retries of 1–4 ms; JSON.parse, write-file-atomic, and an fsync of the directory.",
+        "retrying every 1–4 ms (`retries: {forever: true}`); JSON.parse, write-file-atomic, and an fsync of the directory.",
       [
         { name: "statecore updateDocumentSync", statecore: true, cmd: nodeChild("statecore-sync") },
         { name: "statecore updateDocument (async)", statecore: true, cmd: nodeChild("statecore-async") },

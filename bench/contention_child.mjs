@@ -59,7 +59,7 @@ const increment = {
   "alternative-async": async (target) => {
     const release = await lockfile.lock(target, {
       realpath: false,
-      retries: { retries: 1_000_000, minTimeout: 1, maxTimeout: 4 },
+      retries: { forever: true, minTimeout: 1, maxTimeout: 4 },
     });
     try {
       const doc = JSON.parse(await fs.promises.readFile(target, "utf8"));
