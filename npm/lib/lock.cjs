@@ -349,17 +349,17 @@ function claimTurn(nextPath, claim, waited) {
 const watchCell = new Int32Array(new SharedArrayBuffer(4));
 /**
  * A synchronous claimant's pause: up to `ms`, checking every `CLAIM_WATCH_MS` (one `stat`
- * each) that its claim file and the lock file are still there; it returns as soon as either is
- * gone (the claim renamed over the lock by a releaser handing the lock to us, or removed; the
- * lock released before our claim appeared, or broken).
+ * each) that its claim file (and, `lockToo`, the lock file) is still there; it returns as soon
+ * as one is gone (the claim renamed over the lock by a releaser handing the lock to us, or
+ * removed; the lock released before our claim was honoured, or broken).
  */
-function watchClaim(lockPath, nextPath, ms) {
+function watchClaim(lockPath, nextPath, ms, lockToo) {
   const end = performance.now() + ms;
   const gone = (file) => sys.statSync(file, { throwIfNoEntry: false }) === undefined;
   for (let left = ms; left > 0; left = end - performance.now()) {
     Atomics.wait(watchCell, 0, 0, Math.min(left, CLAIM_WATCH_MS));
     try {
-      if (gone(nextPath) || gone(lockPath)) return;
+      if (gone(nextPath) || (lockToo && gone(lockPath))) return;
     } catch {
       return;
     }
@@ -401,8 +401,10 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
         core().lock.timeout(lockPath, owner, wait); // throws E_LOCK_TIMEOUT
       }
       claimTurn(nextPath, claim, performance.now() - start);
-      const pause = Math.max(0, Math.min(left, core().lock.pause(attempt, claim.placed, io.sync, Math.random()) / 1000));
-      if (claim.placed && io.sync) watchClaim(lockPath, nextPath, pause);
+      const age = claim.placed ? performance.now() - claim.at : null;
+      const plan = core().lock.pause(attempt, age, io.sync, Math.random());
+      const pause = Math.max(0, Math.min(left, plan.us / 1000));
+      if (plan.watch !== "none") watchClaim(lockPath, nextPath, pause, plan.watch === "claim_and_lock");
       else yield io.sleep(pause);
     }
   } finally {

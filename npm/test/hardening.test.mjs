@@ -238,8 +238,9 @@ function os_host() {
   return execFileSync("hostname").toString().trim();
 }
 
-/** Writes a turn claim `<file>.lock.next` holding a record of `pid`, `age` seconds old. */
-function plantClaim(file, pid, age = 0) {
+/** Writes a turn claim `<file>.lock.next` holding a record of `pid`, `age` seconds old (by
+ * default old enough to be honoured, `lockClaimRipeMs`, and fresh). */
+function plantClaim(file, pid, age = 0.1) {
   const record = {
     pid,
     start: null,

@@ -25,6 +25,25 @@ function identityOf(pid) {
 /** A claim record `{record, text}` of process `pid`, as its waiter would write it. */
 const claimOf = (pid) => core.lock.record(identityOf(pid), randomBytes(16), Date.now());
 
+/** Writes the claim `text` to `<file>.lock.next`, old enough to be honoured (and fresh). */
+function plant(file, text) {
+  fs.writeFileSync(`${file}.lock.next`, text);
+  const then = new Date(Date.now() - 100);
+  fs.utimesSync(`${file}.lock.next`, then, then);
+}
+
+/** Waits until a waiter's claim `<file>.lock.next` exists and is old enough to be honoured. */
+async function ripeClaim(file) {
+  const next = `${file}.lock.next`;
+  const ripe = core.CONSTANTS.lockClaimRipeMs + 5;
+  for (let i = 0; i < 4000; i++) {
+    const stat = fs.statSync(next, { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > ripe) return fs.readFileSync(next, "utf8");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error("no claim");
+}
+
 /** A live process that is no statecore waiter (it never looks at a lock). */
 async function sleeper(t) {
   const child = spawn(process.execPath, ["-e", "process.stdout.write('up\\n'); setTimeout(() => {}, 120000)"]);
@@ -39,7 +58,7 @@ test("hand-over: releasing with a live waiter's fresh claim renames the claim ov
   const child = await sleeper(t);
   const held = acquireLockSync(file, 0);
   const claim = claimOf(child.pid);
-  fs.writeFileSync(`${file}.lock.next`, claim.text);
+  plant(file, claim.text);
   assert.equal(held.release(), true);
   assert.deepEqual(listing(dir), ["state.json.lock"], "the claim became the lock");
   assert.equal(fs.readFileSync(`${file}.lock`, "utf8"), claim.text, "held by the claimant, never free");
@@ -52,12 +71,16 @@ test("hand-over: releasing with a live waiter's fresh claim renames the claim ov
   assert.deepEqual(listing(dir), ["state.json"]);
 });
 
-test("hand-over: never to a stale, dead, malformed or foreign claim, nor to our own", async (t) => {
+test("hand-over: never to a young, stale, dead, malformed or foreign claim", async (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, "state.json");
   const next = `${file}.lock.next`;
   const child = await sleeper(t);
   const cases = {
+    young: () => {
+      fs.writeFileSync(next, claimOf(child.pid).text); // not honoured yet: the holder keeps going
+      return ["state.json.lock.next"];
+    },
     stale: () => {
       fs.writeFileSync(next, claimOf(child.pid).text);
       const then = new Date(Date.now() - 3000);
@@ -66,15 +89,15 @@ test("hand-over: never to a stale, dead, malformed or foreign claim, nor to our 
     },
     dead: () => {
       const dead = { ...identityOf(process.pid), pid: 2147483646 };
-      fs.writeFileSync(next, core.lock.record(dead, randomBytes(16), Date.now()).text);
+      plant(file, core.lock.record(dead, randomBytes(16), Date.now()).text);
       return []; // broken
     },
     malformed: () => {
-      fs.writeFileSync(next, '{"pid": 12');
-      return ["state.json.lock.next"]; // young: waited for, never moved
+      plant(file, '{"pid": 12');
+      return ["state.json.lock.next"]; // within its grace period: waited for, never moved
     },
     foreign: () => {
-      fs.writeFileSync(next, "not ours");
+      plant(file, "not ours");
       return ["state.json.lock.next"];
     },
   };
@@ -92,7 +115,6 @@ test("hand-over: never to a stale, dead, malformed or foreign claim, nor to our 
 test("hand-over: a waiting process is handed the lock, its claim record becomes the lock", async (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, "state.json");
-  const next = `${file}.lock.next`;
   const held = acquireLockSync(file);
   const script = `
     const { acquireLockSync } = require(${JSON.stringify(path.resolve("lib/host.cjs"))});
@@ -101,8 +123,7 @@ test("hand-over: a waiting process is handed the lock, its claim record becomes 
     process.stdin.once("data", () => process.exit(lock.release() ? 0 : 3));`;
   const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  for (let i = 0; i < 2000 && !fs.existsSync(next); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  const claim = fs.readFileSync(next, "utf8");
+  const claim = await ripeClaim(file);
   assert.equal(JSON.parse(claim).pid, child.pid, "the waiter claimed the next turn");
   assert.equal(held.release(), true);
   assert.equal(fs.readFileSync(`${file}.lock`, "utf8"), claim, "the lock holds the waiter's claim record");
@@ -116,11 +137,9 @@ test("hand-over: a waiting process is handed the lock, its claim record becomes 
 test("hand-over: an async waiter is handed the lock too, and a timed-out one never keeps it", async (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, "state.json");
-  const next = `${file}.lock.next`;
   const held = acquireLockSync(file);
   const waiting = acquireLock(file, 60000);
-  for (let i = 0; i < 2000 && !fs.existsSync(next); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  const claim = fs.readFileSync(next, "utf8");
+  const claim = await ripeClaim(file);
   assert.equal(held.release(), true);
   const lock = await waiting;
   assert.equal(JSON.stringify(lock.record) + "\n", claim);

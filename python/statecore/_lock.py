@@ -465,18 +465,19 @@ class _Claim:
             return
 
 
-def _watch_claim(lock_path: str, next_path: str, seconds: float) -> None:
+def _watch_claim(lock_path: str, next_path: str, seconds: float, lock_too: bool) -> None:
     """The claimant's pause: up to ``seconds``, checking every ``CLAIM_WATCH`` (one ``stat``
-    each) that its claim file and the lock file are still there; returns as soon as either is
-    gone (the claim renamed over the lock by a releaser handing the lock to us, or removed; the
-    lock released before our claim appeared, or broken)."""
+    each) that its claim file (and, ``lock_too``, the lock file) is still there; returns as soon
+    as one is gone (the claim renamed over the lock by a releaser handing the lock to us, or
+    removed; the lock released before our claim was honoured, or broken)."""
     end = time.monotonic() + seconds
     left = seconds
     while left > 0:
         time.sleep(min(left, CLAIM_WATCH))
         try:
             _sys.stat(next_path)
-            _sys.stat(lock_path)
+            if lock_too:
+                _sys.stat(lock_path)
         except OSError:
             return
         left = end - time.monotonic()
@@ -553,10 +554,11 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 claim.place(next_path, now)
             import random  # only a waiter needs it: not imported with statecore
 
-            pause = _rules.pause(attempt, claim.placed, True, random.random()) / 1_000_000
-            pause = max(0.0, min(timeout - elapsed, pause))
-            if claim.placed:
-                _watch_claim(lock_path, next_path, pause)
+            age = (time.monotonic() - claim.at) * 1000 if claim.placed else None
+            plan = _rules.pause(attempt, age, True, random.random())
+            pause = max(0.0, min(timeout - elapsed, plan["us"] / 1_000_000))
+            if plan["watch"] != "none":
+                _watch_claim(lock_path, next_path, pause, plan["watch"] == "claim_and_lock")
             else:
                 time.sleep(pause)
             attempt = min(attempt + 1, 16)

@@ -44,6 +44,7 @@ SpecifyCoverageStatus = str
 RunnerStatusName = str
 RunStatusName = str
 LitterKind = str
+LockWatch = str
 ViewRole = str
 ViewRouteName = str
 ViewReadAction = str
@@ -202,6 +203,7 @@ LockFacts: Any = dict
 ProcStat: Any = dict
 Litter: Any = dict
 LockTurn: Any = dict
+LockPause: Any = dict
 StoreSchema: Any = dict
 StoreMigration: Any = dict
 StoreLogged: Any = dict
@@ -352,10 +354,12 @@ __all__ = [
     "LockFacts",
     "LockIdentity",
     "LockOwner",
+    "LockPause",
     "LockRecord",
     "LockRecordText",
     "LockTurn",
     "LockVerdict",
+    "LockWatch",
     "Log",
     "LogAppend",
     "LogOwner",

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import statecore
+from statecore._generated.tables import LOCK_CLAIM_RIPE_MS
 from statecore.errors import LockTimeoutError
 from statecore.host import acquire_lock, read_document, update_document
 
@@ -62,13 +63,33 @@ def claim_of(pid: int) -> str:
     return statecore.lock.record(identity_of(pid), os.urandom(16))["text"]  # type: ignore[arg-type]
 
 
+def plant(nxt: Path, text: str) -> None:
+    """Writes the claim ``text``, old enough to be honoured (and fresh)."""
+    nxt.write_text(text)
+    then = time.time() - 0.1
+    os.utime(nxt, (then, then))
+
+
+def ripe_claim(nxt: Path) -> str:
+    """Waits until a waiter's claim exists and is old enough to be honoured; its bytes."""
+    ripe = LOCK_CLAIM_RIPE_MS / 1000 + 0.005
+    for _ in range(4000):
+        try:
+            if time.time() - nxt.stat().st_mtime > ripe:
+                return nxt.read_text()
+        except FileNotFoundError:
+            pass
+        time.sleep(0.005)
+    raise AssertionError("no claim")
+
+
 def test_releasing_with_a_fresh_claim_renames_it_over_the_lock(
     workdir: Path, sleeper: subprocess.Popen[bytes]
 ) -> None:
     file = workdir / "state.json"
     held = acquire_lock(file, 0)
     claim = claim_of(sleeper.pid)
-    Path(f"{file}.lock.next").write_text(claim)
+    plant(Path(f"{file}.lock.next"), claim)
     assert held.release() is True
     assert os.listdir(workdir) == ["state.json.lock"]  # the claim became the lock
     assert Path(f"{file}.lock").read_text() == claim  # held by the claimant, never free
@@ -81,11 +102,15 @@ def test_releasing_with_a_fresh_claim_renames_it_over_the_lock(
     assert os.listdir(workdir) == ["state.json"]
 
 
-def test_never_handed_to_a_stale_dead_malformed_or_foreign_claim(
+def test_never_handed_to_a_young_stale_dead_malformed_or_foreign_claim(
     workdir: Path, sleeper: subprocess.Popen[bytes]
 ) -> None:
     file = workdir / "state.json"
     nxt = Path(f"{file}.lock.next")
+
+    def young() -> list[str]:
+        nxt.write_text(claim_of(sleeper.pid))  # not honoured yet: the holder keeps going
+        return ["state.json.lock.next"]
 
     def stale() -> list[str]:
         nxt.write_text(claim_of(sleeper.pid))
@@ -96,29 +121,26 @@ def test_never_handed_to_a_stale_dead_malformed_or_foreign_claim(
     def dead() -> list[str]:
         proc = subprocess.Popen([sys.executable, "-c", "pass"])
         proc.wait()
-        nxt.write_text(
-            statecore.lock.record({**identity_of(os.getpid()), "pid": proc.pid}, os.urandom(16))[
-                "text"
-            ]
-        )  # type: ignore[arg-type]
+        record = {**identity_of(os.getpid()), "pid": proc.pid}
+        plant(nxt, statecore.lock.record(record, os.urandom(16))["text"])  # type: ignore[arg-type]
         return []  # broken
 
     def malformed() -> list[str]:
-        nxt.write_text('{"pid": 12')
-        return ["state.json.lock.next"]  # young: waited for, never moved
+        plant(nxt, '{"pid": 12')
+        return ["state.json.lock.next"]  # within its grace period: waited for, never moved
 
     def foreign() -> list[str]:
-        nxt.write_text("not ours")
+        plant(nxt, "not ours")
         return ["state.json.lock.next"]
 
-    for plant in (stale, dead, malformed, foreign):
+    for case in (young, stale, dead, malformed, foreign):
         held = acquire_lock(file, 0)
-        want = plant()
+        want = case()
         text = nxt.read_text() if nxt.exists() else None
-        assert held.release() is True, plant.__name__
-        assert sorted(os.listdir(workdir)) == want, plant.__name__
+        assert held.release() is True, case.__name__
+        assert sorted(os.listdir(workdir)) == want, case.__name__
         if want:
-            assert nxt.read_text() == text, plant.__name__
+            assert nxt.read_text() == text, case.__name__
         nxt.unlink(missing_ok=True)
 
 
@@ -143,11 +165,7 @@ def test_a_waiting_process_is_handed_the_lock(workdir: Path) -> None:
     assert waiter.stdin is not None
     assert waiter.stdout is not None
     try:
-        for _ in range(2000):
-            if nxt.exists():
-                break
-            time.sleep(0.005)
-        claim = nxt.read_text()
+        claim = ripe_claim(nxt)
         assert json.loads(claim)["pid"] == waiter.pid  # the waiter claimed the next turn
         assert held.release() is True
         assert Path(f"{file}.lock").read_text() == claim  # the lock holds its claim record
@@ -172,11 +190,7 @@ def test_a_thread_is_handed_the_lock_and_a_timed_out_waiter_never_keeps_one(
     got: list[statecore.host.Lock] = []
     waiter = threading.Thread(target=lambda: got.append(acquire_lock(file, 60.0)))
     waiter.start()
-    for _ in range(2000):
-        if nxt.exists():
-            break
-        time.sleep(0.005)
-    claim = nxt.read_text()
+    claim = ripe_claim(nxt)
     assert held.release() is True
     waiter.join(timeout=60)
     assert got

@@ -195,6 +195,11 @@ pub static CONSTANTS: &[Constant] = &[
         value: lock::CLAIM_WATCH_US,
     },
     Constant {
+        name: "lock_claim_ripe_ms",
+        doc: "A claim to the next turn is honoured (others let its claimant go first, a releaser hands it the lock) only once it is this old, in ms.",
+        value: lock::CLAIM_RIPE_MS,
+    },
+    Constant {
         name: "edit_quiet_ms",
         doc: "A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms.",
         value: crate::edit::QUIET_MS,
@@ -403,25 +408,25 @@ pub(super) static OPS: &[Op] = &[
     Op {
         module: Module::Lock,
         method: "pause",
-        doc: "How long a lock waiter pauses before its next attempt, in whole µs (docs/locking.md \
-              § Fairness): the claimant of the next turn 25 ms when `watching` its claim and \
-              the lock (a pause an event ends), else 1 ms; any other waiter 1 ms doubling with \
-              each `attempt` (0, 1, ...) up to 25 ms, times `1 + jitter / 4` (`jitter`: the \
-              host's random number in [0, 1)).",
+        doc: "How long a lock waiter pauses before its next attempt, and what it watches \
+              meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age \
+              of its own claim to the next turn (null: none); `watching`: it can watch files \
+              while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe \
+              claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms \
+              doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`.",
         params: &[
             Param::value("attempt", Ty::Whole(0)),
-            Param::value("claimant", Ty::Bool),
+            Param::opt_value("claim_age_ms", Ty::Nullable(&Ty::Number)),
             Param::value("watching", Ty::Bool),
             Param::value("jitter", Ty::Number),
         ],
-        returns: Returns::json(Ty::Whole(0)),
+        returns: Returns::json(Ty::Object(&lock::shapes::PAUSE)),
         access: Access::Pure,
         run: |a| {
             let attempt = u32::try_from(a.whole(0)?).unwrap_or(u32::MAX);
+            let age = a.get(1).as_f64().map(|ms| ms.floor() as i64);
             let jitter = a.get(3).as_f64().unwrap_or(0.0);
-            Ok(Out::Json(
-                lock::pause_us(attempt, a.opt_flag(1)?, a.opt_flag(2)?, jitter).into(),
-            ))
+            Ok(Out::Json(lock::pause(attempt, age, a.opt_flag(2)?, jitter)))
         },
     },
     Op {
