@@ -2877,8 +2877,8 @@ export declare const lock: {
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
   /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token. */
   turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null): LockTurn;
-  /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim, having `waited_ms` 10 ms or more and watching: watch the claim file (to claim it once it is free) up to 25 ms; else 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
-  pause(attempt: number, claimAgeMs: number | null | undefined, waitedMs: number, watching: boolean, jitter: number): LockPause;
+  /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
+  pause(attempt: number, claimAgeMs: number | null | undefined, watching: boolean, jitter: number): LockPause;
   /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */
   foreign(lockPath: string, text: string): never;
 };

@@ -402,7 +402,7 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
       }
       claimTurn(nextPath, claim, performance.now() - start);
       const age = claim.placed ? performance.now() - claim.at : null;
-      const plan = core().lock.pause(attempt, age, performance.now() - start, io.sync, Math.random());
+      const plan = core().lock.pause(attempt, age, io.sync, Math.random());
       const pause = Math.max(0, Math.min(left, plan.us / 1000));
       if (plan.watch !== "none") watchClaim(lockPath, nextPath, pause, plan.watch === "claim_and_lock");
       else yield io.sleep(pause);

@@ -555,7 +555,7 @@ def acquire(lock_path: str, timeout: float) -> Lock:
             import random  # only a waiter needs it: not imported with statecore
 
             age = (time.monotonic() - claim.at) * 1000 if claim.placed else None
-            plan = _rules.pause(attempt, age, elapsed * 1000, True, random.random())
+            plan = _rules.pause(attempt, age, True, random.random())
             pause = max(0.0, min(timeout - elapsed, plan["us"] / 1_000_000))
             if plan["watch"] != "none":
                 _watch_claim(lock_path, next_path, pause, plan["watch"] == "claim_and_lock")

@@ -285,22 +285,12 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> 
 /// younger than [`CLAIM_RIPE_MS`] is not honoured yet: its claimant sleeps until it is, waking
 /// only if the lock is handed to it (`claim`). A ripe claim's claimant watches its claim and
 /// the lock for up to [`POLL_MAX_MS`] (`claim_and_lock`: either gone ends the pause), or,
-/// when it cannot watch, tries again after [`CLAIM_POLL_MS`]. A watching waiter without a
-/// claim that has `waited_ms` at least [`QUEUE_AFTER_MS`] watches the claim file for up to
-/// [`POLL_MAX_MS`] (`claim`: it ends the pause when the file is gone, or is not there), so
-/// that the longest waiters, not a writer that has just released the lock, take the next
-/// claim. Any other waiter pauses
+/// when it cannot watch, tries again after [`CLAIM_POLL_MS`]. Any other waiter pauses
 /// [`POLL_MIN_MS`] doubling with each `attempt` (0, 1, ...) up to [`POLL_MAX_MS`], times
 /// `1 + jitter / 4` (`jitter`: the host's random number in [0, 1); outside it counts as 0 or
 /// 1), so that waiters started together spread out. The host sleeps at most the time left
 /// before its timeout.
-pub fn pause(
-    attempt: u32,
-    claim_age_ms: Option<i64>,
-    waited_ms: i64,
-    watching: bool,
-    jitter: f64,
-) -> Value {
+pub fn pause(attempt: u32, claim_age_ms: Option<i64>, watching: bool, jitter: f64) -> Value {
     const US: i64 = 1_000;
     let (ms, watch) = match claim_age_ms {
         Some(age) if age < CLAIM_RIPE_MS => (
@@ -309,7 +299,6 @@ pub fn pause(
         ),
         Some(_) if watching => (POLL_MAX_MS, "claim_and_lock"),
         Some(_) => (CLAIM_POLL_MS, "none"),
-        None if watching && waited_ms >= QUEUE_AFTER_MS => (POLL_MAX_MS, "claim"),
         None => {
             let base = POLL_MIN_MS
                 .checked_shl(attempt.min(16))

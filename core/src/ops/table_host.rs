@@ -412,14 +412,11 @@ pub(super) static OPS: &[Op] = &[
               meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age \
               of its own claim to the next turn (null: none); `watching`: it can watch files \
               while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe \
-              claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim, having \
-              `waited_ms` 10 ms or more and watching: watch the claim file (to claim it once \
-              it is free) up to 25 ms; else 1 ms doubling with each `attempt` up to 25 ms, \
-              times `1 + jitter / 4`.",
+              claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms \
+              doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`.",
         params: &[
             Param::value("attempt", Ty::Whole(0)),
             Param::opt_value("claim_age_ms", Ty::Nullable(&Ty::Number)),
-            Param::value("waited_ms", Ty::Number),
             Param::value("watching", Ty::Bool),
             Param::value("jitter", Ty::Number),
         ],
@@ -428,15 +425,8 @@ pub(super) static OPS: &[Op] = &[
         run: |a| {
             let attempt = u32::try_from(a.whole(0)?).unwrap_or(u32::MAX);
             let age = a.get(1).as_f64().map(|ms| ms.floor() as i64);
-            let waited = a.get(2).as_f64().map_or(0, |ms| ms.floor() as i64);
-            let jitter = a.get(4).as_f64().unwrap_or(0.0);
-            Ok(Out::Json(lock::pause(
-                attempt,
-                age,
-                waited,
-                a.opt_flag(3)?,
-                jitter,
-            )))
+            let jitter = a.get(3).as_f64().unwrap_or(0.0);
+            Ok(Out::Json(lock::pause(attempt, age, a.opt_flag(2)?, jitter)))
         },
     },
     Op {
