@@ -58,6 +58,8 @@ log "python bench/helper_compare.py"
 # --- lock fairness under contention (docs/locking.md § Fairness) ---------------------------------
 log "node bench/fairness.mjs"
 node bench/fairness.mjs "${quick[@]}" > "$work/fairness.md"
+log "node bench/contention.mjs (4 processes × 500 increments of one counter, Node and Python)"
+node bench/contention.mjs "${quick[@]}" > "$work/contention.md"
 
 # --- scale: time per byte from 0.1 to 8 MiB (docs/performance.md § Scale) ----------------------
 log "node bench/scale.mjs"
@@ -133,7 +135,7 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "## Key ratios"
   echo
-  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" "$work/hive.md" "$work/store.md" "$work/viewer.md" | sed 's/^Key: /- /'
+  grep -h '^Key: ' "$work/node.md" "$work/python.md" "$work/helpers.md" "$work/scale.md" "$work/memory.md" "$work/hive.md" "$work/store.md" "$work/viewer.md" "$work/contention.md" | sed 's/^Key: /- /'
   echo
   echo "## Node"
   echo
@@ -157,6 +159,14 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo "(\`<file>.lock.next\`, issue 10) the longest wait was 2.5–2.8 s in both languages."
   echo
   cat "$work/fairness.md"
+  echo
+  echo "## Lock contention"
+  echo
+  echo "Four processes increment one counter file as fast as they can (\`bench/contention.mjs\`):"
+  echo "statecore with fairness on against the usual lock of each language, with the longest single"
+  echo "increment (its wait included) beside the time."
+  echo
+  cat "$work/contention.md"
   echo
   echo "## Scale"
   echo

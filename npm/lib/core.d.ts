@@ -114,6 +114,9 @@ export type RunFileName = "meta" | "runner_status";
 /** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
 export type LitterKind = "write_temp" | "lock_temp" | "marker";
 
+/** What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it). */
+export type LockWatch = "none" | "claim" | "claim_and_lock";
+
 /** What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`. */
 export type ViewRole = "fctry.state" | "fctry.inbox" | "fctry.config" | "fctry.spec" | "fctry.events" | "agency.status" | "agency.meta" | "hivemind.state" | "hive.state" | "hive.events" | "specify.index";
 
@@ -2157,12 +2160,22 @@ export interface Litter {
   what: LitterKind;
 }
 
-/** Whether an acquirer lets the claimant of the next turn go first. */
+/** Whether an acquirer lets the claimant of the next turn go first, and whether a releaser hands it the lock. */
 export interface LockTurn {
   /** True: do not try the lock now, poll again. */
   wait: boolean;
+  /** True: a releaser hands the lock to this claimant (renames the claim over the lock). */
+  hand_over: boolean;
   /** True: the claimant is gone; break its claim. */
   dead: boolean;
+}
+
+/** How long a lock waiter pauses before its next attempt, and what ends the pause early. */
+export interface LockPause {
+  /** The pause, in µs (at most the time left before the timeout). */
+  us: number;
+  /** What the waiter watches meanwhile (every `lock_claim_watch_us`). */
+  watch: LockWatch;
 }
 
 /** The PostgreSQL store's schema and statements (docs/store.md § Schema). */
@@ -2909,6 +2922,8 @@ export declare const lock: {
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
   /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token. */
   turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null): LockTurn;
+  /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
+  pause(attempt: number, claimAgeMs: number | null | undefined, watching: boolean, jitter: number): LockPause;
   /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */
   foreign(lockPath: string, text: string): never;
 };
@@ -3163,6 +3178,10 @@ export declare const CONSTANTS: {
   readonly lockQueueAfterMs: number;
   /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
   readonly lockTurnMs: number;
+  /** A synchronous claimant of the next turn checks this often whether its claim file is gone (a releaser hands the lock over by renaming the claim over the lock) or the lock file is, in µs. */
+  readonly lockClaimWatchUs: number;
+  /** A claim to the next turn is honoured (others let its claimant go first, a releaser hands it the lock) only once it is this old, in ms. */
+  readonly lockClaimRipeMs: number;
   /** A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms. */
   readonly editQuietMs: number;
   /** The largest document (file) a reader accepts; a host reads at most this + 1 bytes. */

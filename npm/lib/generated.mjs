@@ -297,6 +297,7 @@ export const OPS = Object.freeze([
   ["lock", "litter", "lock_litter", [["name", "t", true], ["entries", "v", true]], "json", null],
   ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null],
   ["lock", "turn", "lock_turn", [["claim", "v"], ["facts", "v", true], ["token", "t"]], "json", null],
+  ["lock", "pause", "lock_pause", [["attempt", "v", true], ["claimAgeMs", "v"], ["watching", "v", true], ["jitter", "v", true]], "json", null],
   ["", "fileTypeError", "file_type_error", [["path", "t", true], ["what", "t", true]], "raises", null],
   ["lock", "foreign", "lock_foreign", [["lockPath", "t", true], ["text", "t", true]], "raises", null],
   ["", "manifest", "manifest", [], "json", null],
@@ -427,6 +428,10 @@ export const CONSTANTS = Object.freeze({
   lockQueueAfterMs: 10,
   /** A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms. */
   lockTurnMs: 1000,
+  /** A synchronous claimant of the next turn checks this often whether its claim file is gone (a releaser hands the lock over by renaming the claim over the lock) or the lock file is, in µs. */
+  lockClaimWatchUs: 100,
+  /** A claim to the next turn is honoured (others let its claimant go first, a releaser hands it the lock) only once it is this old, in ms. */
+  lockClaimRipeMs: 20,
   /** A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms. */
   editQuietMs: 250,
   /** The largest document (file) a reader accepts; a host reads at most this + 1 bytes. */

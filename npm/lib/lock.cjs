@@ -22,8 +22,8 @@ const LOCK_LEASE_MS = CONSTANTS.lockLeaseMs;
 const LOCK_GRACE_MS = CONSTANTS.lockGraceMs;
 /** Default time to wait for a lock before `LockTimeoutError`. */
 const DEFAULT_TIMEOUT_MS = CONSTANTS.lockTimeoutMs;
-/** Polling backoff: 1 ms doubling to this, plus up to 25 % jitter. */
-const MAX_BACKOFF_MS = 25;
+/** A synchronous claimant checks its claim file and the lock file this often (ms). */
+const CLAIM_WATCH_MS = CONSTANTS.lockClaimWatchUs / 1000;
 /** A waiter claims the next turn (`<lock>.next`) after waiting this long. */
 const QUEUE_AFTER_MS = CONSTANTS.lockQueueAfterMs;
 /** A turn claim is honoured this long after its mtime; its claimant refreshes it at half. */
@@ -223,8 +223,12 @@ function breakFile(lockPath, target, owner, depth = 0) {
 function tryAcquire(lockPath) {
   let owner = null;
   for (let step = 0; step < 8; step++) {
-    const mine = newRecord();
-    if (createComplete(lockPath, mine)) return { mine };
+    // A held lock is judged without making a record, a temp file and a link: a waiter's
+    // attempt then changes nothing in the directory (whose fsync the holder is waiting for).
+    if (sys.statSync(lockPath, { throwIfNoEntry: false }) === undefined) {
+      const mine = newRecord();
+      if (createComplete(lockPath, mine)) return { mine };
+    }
     owner = readOwner(lockPath);
     if (owner === null) continue; // released meanwhile
     if (owner.foreign) core().lock.foreign(lockPath, owner.text); // throws E_LOCK_FOREIGN
@@ -233,7 +237,45 @@ function tryAcquire(lockPath) {
   return { owner };
 }
 
-/** A held lock. `release()` unlinks the lock file only if it still holds our record. */
+/**
+ * Releases the lock `lockPath` if it still holds exactly our record's bytes (`mine`): to the
+ * claimant of the next turn when the core's `lock.turn` says so (its claim file is renamed
+ * over the lock, so the lock is never free in between and the claimant, watching its claim,
+ * goes on at once), else by unlinking it. Returns true when our lock was released.
+ */
+function releaseLock(lockPath, mine) {
+  const nextPath = `${lockPath}.next`;
+  const next = readTurn(lockPath, nextPath, mine.record.token);
+  let bytes;
+  try {
+    bytes = sys.readFileSync(lockPath, "utf8");
+  } catch (error) {
+    if (error.code === "ENOENT") return false;
+    throw error;
+  }
+  if (bytes !== mine.text) return false;
+  if (next !== null && next.hand_over) {
+    try {
+      sys.renameSync(nextPath, lockPath);
+      return true;
+    } catch {
+      // the claim went meanwhile (or cannot be moved): release as usual
+    }
+  }
+  unlinkQuiet(lockPath);
+  return true;
+}
+
+/** Whether the lock file holds exactly `mine`'s bytes (the lock was handed to our claim). */
+function holds(lockPath, mine) {
+  try {
+    return sys.readFileSync(lockPath, "utf8") === mine.text;
+  } catch {
+    return false;
+  }
+}
+
+/** A held lock. `release()` releases the lock file only if it still holds our record. */
 class Lock {
   constructor(lockPath, mine) {
     /** The lock file (`<file>.lock`, absolute). */
@@ -252,7 +294,7 @@ class Lock {
     if (this.released || this.record.pid !== process.pid) return false;
     this.released = true;
     try {
-      return releaseFile(this.path, this.mine);
+      return releaseLock(this.path, this.mine);
     } catch {
       // The file system failed (EIO): the lock stays, ours, until this process exits; the
       // caller's own outcome (or error) is what it must see.
@@ -261,53 +303,67 @@ class Lock {
   }
 }
 
-/** Backoff sleep after a failed attempt: 1 ms doubling to 25 ms, + up to 25 % jitter. */
-function backoff(attempt, left) {
-  const base = Math.min(2 ** attempt, MAX_BACKOFF_MS);
-  return Math.max(0, Math.min(left, base * (1 + Math.random() / 4)));
-}
-
 /**
- * Whether this acquirer lets the claimant of the next turn (`<lock>.next`) go first: the core's
- * `lock.turn` on what the claim file holds (no crossing when there is none). A claim whose
- * claimant is gone is broken here.
+ * The core's `lock.turn` on what the claim file `<lock>.next` holds (`{wait, hand_over}`), or
+ * null when there is none (no crossing then) or it cannot be read: the claim file never makes
+ * an acquisition or a release fail. A claim whose claimant is gone is broken here. `token`:
+ * our own claim's (or lock's) token.
  */
-function mustWait(lockPath, nextPath, claim) {
-  let next;
+function readTurn(lockPath, nextPath, token) {
   try {
-    next = readOwner(nextPath);
+    // No claim (the case without contention): one stat, no failed open.
+    if (sys.statSync(nextPath, { throwIfNoEntry: false }) === undefined) return null;
+    const next = readOwner(nextPath);
+    if (next === null) return null;
+    const turn = core().lock.turn({ record: next.record, id: next.id, foreign: next.foreign }, facts(next), token);
+    if (turn.dead) breakFile(lockPath, nextPath, next);
+    return turn;
   } catch {
-    return false; // the claim file never makes an acquisition fail
+    return null;
   }
-  if (next === null) return false;
-  const turn = core().lock.turn(
-    { record: next.record, id: next.id, foreign: next.foreign },
-    facts(next),
-    claim ? claim.mine.record.token : null,
-  );
-  if (turn.dead) breakFile(lockPath, nextPath, next);
-  return turn.wait;
 }
 
 /**
  * Claims or refreshes this waiter's turn (docs/locking.md § Fairness): a waiter that has
- * waited `QUEUE_AFTER_MS` creates `<lock>.next`; its claim is renewed at half its life.
- * Returns the claim `{mine, at}` or null; a claim that cannot be made is no error.
+ * waited `QUEUE_AFTER_MS` puts its claim record (`claim.mine`, one per acquisition: the lock
+ * may be handed to it) in `<lock>.next`; the claim is renewed at half its life. Sets
+ * `claim.placed` (whether `<lock>.next` holds it, as far as we know) and `claim.at`; a claim
+ * that cannot be made is no error (this waiter then polls like the others).
  */
 function claimTurn(nextPath, claim, waited) {
   try {
-    if (claim !== null && performance.now() - claim.at > TURN_MS / 2) {
+    if (claim.placed && performance.now() - claim.at > TURN_MS / 2) {
       releaseFile(nextPath, claim.mine);
-      claim = null;
+      claim.placed = false;
     }
-    if (claim === null && waited >= QUEUE_AFTER_MS) {
-      const mine = newRecord();
-      if (createComplete(nextPath, mine)) return { mine, at: performance.now() };
+    if (!claim.placed && waited >= QUEUE_AFTER_MS) {
+      claim.mine ??= newRecord();
+      claim.placed = createComplete(nextPath, claim.mine);
+      claim.at = performance.now();
     }
   } catch {
-    // no claim: this waiter polls like the others
+    claim.placed = false;
   }
-  return claim;
+}
+
+const watchCell = new Int32Array(new SharedArrayBuffer(4));
+/**
+ * A synchronous claimant's pause: up to `ms`, checking every `CLAIM_WATCH_MS` (one `stat`
+ * each) that its claim file (and, `lockToo`, the lock file) is still there; it returns as soon
+ * as one is gone (the claim renamed over the lock by a releaser handing the lock to us, or
+ * removed; the lock released before our claim was honoured, or broken).
+ */
+function watchClaim(lockPath, nextPath, ms, lockToo) {
+  const end = performance.now() + ms;
+  const gone = (file) => sys.statSync(file, { throwIfNoEntry: false }) === undefined;
+  for (let left = ms; left > 0; left = end - performance.now()) {
+    Atomics.wait(watchCell, 0, 0, Math.min(left, CLAIM_WATCH_MS));
+    try {
+      if (gone(nextPath) || (lockToo && gone(lockPath))) return;
+    } catch {
+      return;
+    }
+  }
 }
 
 /**
@@ -320,32 +376,55 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
   const nextPath = `${lockPath}.next`;
   const start = performance.now();
   const deadline = start + wait;
-  let claim = null;
+  // Our claim to the next turn: one record per acquisition (the lock may be handed to it).
+  const claim = { mine: null, placed: false, at: 0 };
+  let held = null;
   try {
     for (let attempt = 0; ; attempt++) {
+      if (claim.mine !== null && holds(lockPath, claim.mine)) return (held = new Lock(lockPath, claim.mine));
       let result = { owner: null };
-      if (!mustWait(lockPath, nextPath, claim)) {
+      const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null);
+      if (turn !== null && turn.wait) {
+        claim.placed = false; // another's claim is there, not ours
+      } else {
         result = tryAcquire(lockPath);
-        if (result.mine) return new Lock(lockPath, result.mine);
+        if (result.mine) return (held = new Lock(lockPath, result.mine));
       }
       const left = deadline - performance.now();
       if (left <= 0) {
-        const held = result.owner ?? readOwner(lockPath);
-        const owner = held && { record: held.record, id: held.id, text: held.text };
+        if (claim.mine !== null) {
+          unclaim(nextPath, claim);
+          if (holds(lockPath, claim.mine)) return (held = new Lock(lockPath, claim.mine));
+        }
+        const holder = result.owner ?? readOwner(lockPath);
+        const owner = holder && { record: holder.record, id: holder.id, text: holder.text };
         core().lock.timeout(lockPath, owner, wait); // throws E_LOCK_TIMEOUT
       }
-      claim = claimTurn(nextPath, claim, performance.now() - start);
-      yield io.sleep(claim ? Math.min(1, left) : backoff(attempt, left));
+      claimTurn(nextPath, claim, performance.now() - start);
+      const age = claim.placed ? performance.now() - claim.at : null;
+      const plan = core().lock.pause(attempt, age, io.sync, Math.random());
+      const pause = Math.max(0, Math.min(left, plan.us / 1000));
+      if (plan.watch !== "none") watchClaim(lockPath, nextPath, pause, plan.watch === "claim_and_lock");
+      else yield io.sleep(pause);
     }
   } finally {
-    if (claim !== null) {
-      try {
-        releaseFile(nextPath, claim.mine);
-      } catch {
-        // a stale claim of ours is ignored after lockTurnMs, and broken once we are gone
-      }
+    if (claim.mine !== null) {
+      unclaim(nextPath, claim);
+      // Handed the lock as we gave up (an error): release it, never keep it unknowingly.
+      if (held === null && holds(lockPath, claim.mine)) new Lock(lockPath, claim.mine).release();
     }
   }
+}
+
+/** Removes our claim if `<lock>.next` still holds it; never fails (a stale claim of ours is
+ * ignored after lockTurnMs, and broken once we are gone). */
+function unclaim(nextPath, claim) {
+  try {
+    releaseFile(nextPath, claim.mine);
+  } catch {
+    // see above
+  }
+  claim.placed = false;
 }
 
 /**

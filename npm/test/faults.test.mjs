@@ -83,7 +83,7 @@ for (const [name, op] of Object.entries(OPERATIONS)) {
           assert.ok(state !== null, `${where}: the old or the new file, not ${JSON.stringify(text)}`);
           const extra = fs.readdirSync(dir).filter((entry) => entry !== op.target);
           const inRelease = k >= releaseFrom;
-          const lockTemp = steps[k] === "unlink" && k === 3; // the lock temp, after its link()
+          const lockTemp = k === steps.indexOf("link") + 1; // the lock temp's unlink, after its link()
           for (const entry of extra) {
             const copy = entry.startsWith(`${op.target}.corrupt-`);
             const lockLeft = entry === `${op.target}.lock` && inRelease;

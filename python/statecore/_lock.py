@@ -27,6 +27,7 @@ from statecore import _runtime, _sys
 from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
 from statecore._generated import lock as _rules
 from statecore._generated.tables import (
+    LOCK_CLAIM_WATCH_US,
     LOCK_GRACE_MS,
     LOCK_LEASE_MS,
     LOCK_QUEUE_AFTER_MS,
@@ -40,7 +41,14 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import Final
 
-    from statecore.types import LockFacts, LockIdentity, LockOwner, LockRecord, LockRecordText
+    from statecore.types import (
+        LockFacts,
+        LockIdentity,
+        LockOwner,
+        LockRecord,
+        LockRecordText,
+        LockTurn,
+    )
 
 LEASE_SECONDS = LOCK_LEASE_MS / 1000
 """A lock whose owner runs on another host is broken only this long after ``acquired_at``."""
@@ -49,9 +57,9 @@ GRACE_SECONDS = LOCK_GRACE_MS / 1000
 DEFAULT_TIMEOUT = _runtime.DEFAULT_TIMEOUT
 """Default seconds to wait for a lock before :class:`LockTimeoutError`."""
 MAX_BACKOFF = 0.025
-"""Polling backoff: 1 ms doubling to this, plus up to 25 % jitter."""
-CLAIM_POLL = 0.001
-"""How often a waiter holding the claim to the next turn polls (seconds)."""
+"""The longest pause of a waiter (seconds): the core's ``lock.pause`` is the schedule."""
+CLAIM_WATCH = LOCK_CLAIM_WATCH_US / 1_000_000
+"""The claimant of the next turn checks its claim file and the lock file this often (s)."""
 RECORD_READ_LIMIT = 64 * 1024
 """A lock file, marker or claim is read up to this many bytes (a record is ~200)."""
 
@@ -264,6 +272,38 @@ def _unlink_ignoring_errors(path: str) -> None:
         return
 
 
+def release_lock(lock_path: str, mine: LockRecordText) -> bool:
+    """Releases the lock ``lock_path`` if it still holds exactly our record's bytes: to the
+    claimant of the next turn when the core's ``lock.turn`` says so (its claim file is renamed
+    over the lock, so the lock is never free in between and the claimant, watching its claim,
+    goes on at once), else by unlinking it. True when our lock was released."""
+    next_path = lock_path + ".next"
+    turn = _read_turn(lock_path, next_path, mine["record"]["token"])
+    try:
+        read = _read_record(lock_path)
+    except FileTypeError:
+        return False
+    if read is None or read[0] != mine["text"].encode():
+        return False
+    if turn is not None and turn["hand_over"]:
+        try:
+            _sys.replace(next_path, lock_path)
+            return True
+        except OSError:
+            pass  # the claim went meanwhile (or cannot be moved): release as usual
+    unlink_quiet(lock_path)
+    return True
+
+
+def _holds(lock_path: str, mine: LockRecordText) -> bool:
+    """Whether the lock file holds exactly ``mine``'s bytes (the lock was handed to our claim)."""
+    try:
+        read = _read_record(lock_path)
+    except OSError:
+        return False
+    return read is not None and read[0] == mine["text"].encode()
+
+
 def release_file(path: str, mine: LockRecordText) -> bool:
     """Unlinks ``path`` if it still holds exactly our record's bytes; never anyone else's
     (nor anything that is not a regular file)."""
@@ -312,10 +352,14 @@ def _try_acquire(lock_path: str) -> tuple[LockRecordText | None, Owner | None]:
     A lock path holding another tool's file is the core's ``E_LOCK_FOREIGN`` at once."""
     owner: Owner | None = None
     for _ in range(8):
-        mine = new_record()
-        if create_complete(lock_path, mine):
-            return mine, None
+        # A held lock is judged without making a record, a temp file and a link: a waiter's
+        # attempt then changes nothing in the directory (whose fsync the holder waits for).
         owner = read_owner(lock_path)
+        if owner is None:
+            mine = new_record()
+            if create_complete(lock_path, mine):
+                return mine, None
+            owner = read_owner(lock_path)
         if owner is None:
             continue  # released meanwhile
         if owner.foreign:
@@ -351,7 +395,7 @@ class Lock:
             return False
         self._released = True
         try:
-            return release_file(self.path, self._mine)
+            return release_lock(self.path, self._mine)
         except OSError:
             return False
 
@@ -367,45 +411,76 @@ class Lock:
         self.release()
 
 
-def _read_claim(next_path: str) -> Owner | None:
-    """What ``<file>.lock.next`` holds; None when there is none, or it cannot be read (the
-    claim file never makes an acquisition fail)."""
+def _read_turn(lock_path: str, next_path: str, token: str | None) -> LockTurn | None:
+    """The core's ``lock.turn`` on what the claim file ``<lock>.next`` holds (``wait``: let
+    its claimant go first; ``hand_over``: a releaser hands it the lock), or None when there is
+    none (no crossing then) or it cannot be read: the claim file never makes an acquisition or
+    a release fail. A dead claimant's claim is broken. ``token``: our own claim's (or lock's)."""
     try:
-        return read_owner(next_path)
+        claimed = read_owner(next_path)
     except OSError:
         return None
-
-
-def _claim(next_path: str) -> LockRecordText | None:
-    """Claims the next turn: our record in ``<file>.lock.next``, or None when someone else holds
-    it (or it cannot be created: then we just do not claim)."""
-    mine = new_record()
-    try:
-        return mine if create_complete(next_path, mine) else None
-    except OSError:
+    if claimed is None:
         return None
-
-
-def _unclaim(next_path: str, claim: LockRecordText) -> None:
-    """Removes our claim (only if it is still ours); never raises: a claim of ours that cannot
-    be removed (EIO) is ignored after ``LOCK_TURN_MS``, and broken once this process is gone."""
-    try:
-        release_file(next_path, claim)
-    except OSError:
-        return
-
-
-def _must_wait(lock_path: str, claimed: Owner, claim: LockRecordText | None) -> bool:
-    """The core's ``lock.turn`` on the claim ``claimed``: True to let its claimant go first; a
-    dead claimant's claim is broken."""
-    token = None if claim is None else claim["record"]["token"]
     turn = _rules.turn(claimed.reading(), facts(claimed), token)
     if turn["dead"]:
         try:
-            break_file(lock_path, lock_path + ".next", claimed)
+            break_file(lock_path, next_path, claimed)
         except OSError:
-            return turn["wait"]  # not broken now: tried again on a later poll
-    return turn["wait"]
+            return turn  # not broken now: tried again on a later poll
+    return turn
+
+
+class _Claim:
+    """This waiter's claim to the next turn: one record per acquisition (the lock may be
+    handed to it), whether ``<lock>.next`` holds it (as far as we know), and since when."""
+
+    __slots__ = ("at", "mine", "placed")
+
+    def __init__(self) -> None:
+        self.mine: LockRecordText | None = None
+        self.placed = False
+        self.at = 0.0
+
+    def place(self, next_path: str, now: float) -> None:
+        """Puts our record in ``<lock>.next`` (none when someone else's is there, or it cannot
+        be created: then we just poll like the others)."""
+        if self.mine is None:
+            self.mine = new_record()
+        try:
+            self.placed = create_complete(next_path, self.mine)
+        except OSError:
+            self.placed = False
+        self.at = now
+
+    def remove(self, next_path: str) -> None:
+        """Removes our claim (only if it is still ours); never raises: a claim of ours that
+        cannot be removed (EIO) is ignored after ``LOCK_TURN_MS``, and broken once we are gone."""
+        self.placed = False
+        if self.mine is None:
+            return
+        try:
+            release_file(next_path, self.mine)
+        except OSError:
+            return
+
+
+def _watch_claim(lock_path: str, next_path: str, seconds: float, lock_too: bool) -> None:
+    """The claimant's pause: up to ``seconds``, checking every ``CLAIM_WATCH`` (one ``stat``
+    each) that its claim file (and, ``lock_too``, the lock file) is still there; returns as soon
+    as one is gone (the claim renamed over the lock by a releaser handing the lock to us, or
+    removed; the lock released before our claim was honoured, or broken)."""
+    end = time.monotonic() + seconds
+    left = seconds
+    while left > 0:
+        time.sleep(min(left, CLAIM_WATCH))
+        try:
+            _sys.stat(next_path)
+            if lock_too:
+                _sys.stat(lock_path)
+        except OSError:
+            return
+        left = end - time.monotonic()
 
 
 def _timeout(lock_path: str, owner: Owner | None, timeout: float) -> None:
@@ -445,38 +520,54 @@ def acquire(lock_path: str, timeout: float) -> Lock:
     ``LOCK_TURN_MS``); every other acquirer lets a live claimant go first."""
     next_path = lock_path + ".next"
     start = time.monotonic()
-    claim: LockRecordText | None = None
-    claimed_at = start
+    claim = _Claim()
+    held: Lock | None = None
     owner: Owner | None = None
     attempt = 0
     try:
         while True:
             _cancelled()
-            claimed = _read_claim(next_path)
-            if claimed is None or not _must_wait(lock_path, claimed, claim):
+            if claim.mine is not None and _holds(lock_path, claim.mine):
+                held = Lock(lock_path, claim.mine)  # handed to us by its releaser
+                return held
+            token = None if claim.mine is None else claim.mine["record"]["token"]
+            turn = _read_turn(lock_path, next_path, token)
+            if turn is not None and turn["wait"]:
+                claim.placed = False  # another's claim is there, not ours
+            else:
                 mine, owner = _try_acquire(lock_path)
                 if mine is not None:
-                    return Lock(lock_path, mine)
+                    held = Lock(lock_path, mine)
+                    return held
             now = time.monotonic()
             elapsed = now - start
             if elapsed >= timeout:
+                if claim.mine is not None:
+                    claim.remove(next_path)
+                    if _holds(lock_path, claim.mine):
+                        held = Lock(lock_path, claim.mine)
+                        return held
                 _timeout(lock_path, owner, timeout)
-            if claim is None:
-                if claimed is None and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
-                    claim = _claim(next_path)
-                    claimed_at = now
-            elif (now - claimed_at) * 1000 > LOCK_TURN_MS / 2:
-                _unclaim(next_path, claim)
-                claim = _claim(next_path)
-                claimed_at = now
-            base = CLAIM_POLL if claim is not None else min(0.001 * 2**attempt, MAX_BACKOFF)
+            if claim.placed and (now - claim.at) * 1000 > LOCK_TURN_MS / 2:
+                claim.remove(next_path)  # renewed below
+            if not claim.placed and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
+                claim.place(next_path, now)
             import random  # only a waiter needs it: not imported with statecore
 
-            time.sleep(max(0.0, min(timeout - elapsed, base * (1 + random.random() / 4))))
-            attempt = min(attempt + 1, 10)
+            age = (time.monotonic() - claim.at) * 1000 if claim.placed else None
+            plan = _rules.pause(attempt, age, True, random.random())
+            pause = max(0.0, min(timeout - elapsed, plan["us"] / 1_000_000))
+            if plan["watch"] != "none":
+                _watch_claim(lock_path, next_path, pause, plan["watch"] == "claim_and_lock")
+            else:
+                time.sleep(pause)
+            attempt = min(attempt + 1, 16)
     finally:
-        if claim is not None:
-            _unclaim(next_path, claim)
+        if claim.mine is not None:
+            claim.remove(next_path)
+            # Handed the lock as we gave up (cancelled, an error): release it, never keep it.
+            if held is None and _holds(lock_path, claim.mine):
+                Lock(lock_path, claim.mine).release()
 
 
 def acquire_lock(path: str | os.PathLike[str], timeout: float | None = DEFAULT_TIMEOUT) -> Lock:

@@ -45,6 +45,7 @@ RunnerStatusName = str
 RunStatusName = str
 RunFileName = str
 LitterKind = str
+LockWatch = str
 ViewRole = str
 ViewRouteName = str
 ViewReadAction = str
@@ -206,6 +207,7 @@ LockFacts: Any = dict
 ProcStat: Any = dict
 Litter: Any = dict
 LockTurn: Any = dict
+LockPause: Any = dict
 StoreSchema: Any = dict
 StoreMigration: Any = dict
 StoreLogged: Any = dict
@@ -358,10 +360,12 @@ __all__ = [
     "LockFacts",
     "LockIdentity",
     "LockOwner",
+    "LockPause",
     "LockRecord",
     "LockRecordText",
     "LockTurn",
     "LockVerdict",
+    "LockWatch",
     "Log",
     "LogAppend",
     "LogOwner",

@@ -116,6 +116,9 @@ RunFileName: TypeAlias = Literal["meta", "runner_status"]
 LitterKind: TypeAlias = Literal["write_temp", "lock_temp", "marker"]
 """What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker."""
 
+LockWatch: TypeAlias = Literal["none", "claim", "claim_and_lock"]
+"""What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it)."""
+
 ViewRole: TypeAlias = Literal["fctry.state", "fctry.inbox", "fctry.config", "fctry.spec", "fctry.events", "agency.status", "agency.meta", "hivemind.state", "hive.state", "hive.events", "specify.index"]
 """What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`."""
 
@@ -1437,10 +1440,17 @@ class Litter(TypedDict):
     what: LitterKind
 
 class LockTurn(TypedDict):
-    """Whether an acquirer lets the claimant of the next turn go first."""
+    """Whether an acquirer lets the claimant of the next turn go first, and whether a releaser hands it the lock."""
 
     wait: bool
+    hand_over: bool
     dead: bool
+
+class LockPause(TypedDict):
+    """How long a lock waiter pauses before its next attempt, and what ends the pause early."""
+
+    us: int
+    watch: LockWatch
 
 class StoreSchema(TypedDict):
     """The PostgreSQL store's schema and statements (docs/store.md § Schema)."""

@@ -417,8 +417,9 @@ def test_forked_child_cannot_release_the_parents_lock(workdir: Path) -> None:
 # --- fairness --------------------------------------------------------------------------------
 
 
-def _plant_claim(file: Path, pid: int, age: float = 0.0) -> None:
-    """Writes a turn claim ``<file>.lock.next`` holding a record of ``pid``, ``age`` s old."""
+def _plant_claim(file: Path, pid: int, age: float = 0.1) -> None:
+    """Writes a turn claim ``<file>.lock.next`` holding a record of ``pid``, ``age`` s old (by
+    default old enough to be honoured, ``LOCK_CLAIM_RIPE_MS``, and fresh)."""
     record = {
         "pid": pid,
         "start": None,

@@ -21,6 +21,23 @@ pub const QUEUE_AFTER_MS: i64 = 10;
 pub const TURN_MS: i64 = 1_000;
 /// How many random bytes a host passes for a new record's token.
 pub const TOKEN_BYTES: usize = 16;
+/// A waiter's first pause between attempts, in ms; each further pause doubles, up to
+/// [`POLL_MAX_MS`], plus up to 25 % random jitter.
+pub const POLL_MIN_MS: i64 = 1;
+/// The longest pause of a waiter that does not hold the claim to the next turn, in ms.
+pub const POLL_MAX_MS: i64 = 25;
+/// How often the claimant of the next turn tries the lock in full (reads it, breaks a dead
+/// holder's) when it cannot watch (an async host's timer), in ms.
+pub const CLAIM_POLL_MS: i64 = 1;
+/// A claim is honoured (others let its claimant go first, a releaser hands it the lock) only
+/// once it is this old, in ms: until then the holder keeps re-taking the lock, so that the
+/// lock changes hands once per this many ms at most, not once per update.
+pub const CLAIM_RIPE_MS: i64 = 20;
+/// A watching (synchronous) claimant checks this often, in µs, whether its claim file is gone
+/// (a releaser hands the lock over by renaming the claim over the lock) or the lock file is
+/// (released before the claim appeared): one `stat` each. Either ends its pause at once; it
+/// tries the lock in full only then, or every [`POLL_MAX_MS`] (to see a holder that died).
+pub const CLAIM_WATCH_US: i64 = 100;
 
 /// Lowercase hex of bytes.
 fn hex(bytes: &[u8]) -> String {
@@ -231,11 +248,14 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
-/// Whether an acquirer must let the claimant of the next turn go first: `{wait, dead}`.
-/// `claim` is what `<file>.lock.next` holds (`{record, id, foreign}` of [`owner`], or null when
-/// there is none), `facts` as for [`verdict`], `token` the acquirer's own claim's token (or
-/// null). Wait when a live claimant other than us claimed it less than [`TURN_MS`] ago;
-/// `dead`: its claimant is gone, break the claim. A foreign file is ignored, never removed.
+/// Whether an acquirer must let the claimant of the next turn go first, and whether a releaser
+/// hands the lock to it: `{wait, hand_over, dead}`. `claim` is what `<file>.lock.next` holds
+/// (`{record, id, foreign}` of [`owner`], or null when there is none), `facts` as for
+/// [`verdict`], `token` the acquirer's (or releaser's) own claim's token (or null). Wait, and
+/// hand over, when a live claimant other than us claimed it at least [`CLAIM_RIPE_MS`] and at
+/// most [`TURN_MS`] ago (a stopped claimant's claim goes stale: the lock is never handed to
+/// it), except that a malformed claim is waited for but never handed the lock; `dead`: its
+/// claimant is gone, break the claim. A foreign file is ignored, never removed nor moved.
 pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> {
     let record = claim.get("record").unwrap_or(&Value::Null);
     let foreign = claim
@@ -250,9 +270,53 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> 
     } else {
         let now = facts.get("now_ms").and_then(Value::as_i64).unwrap_or(0);
         let mtime = facts.get("mtime_ms").and_then(Value::as_i64).unwrap_or(now);
-        (now.saturating_sub(mtime) <= TURN_MS, false)
+        let age = now.saturating_sub(mtime);
+        ((CLAIM_RIPE_MS..=TURN_MS).contains(&age), false)
     };
-    Ok(json!({"wait": wait, "dead": dead}))
+    // Only a well-formed record is handed the lock: a claim being written (where `link()` is
+    // unsupported) or a damaged one would make the lock malformed for everyone.
+    let hand_over = wait && record.is_object();
+    Ok(json!({"wait": wait, "hand_over": hand_over, "dead": dead}))
+}
+
+/// How long a waiter pauses before its next attempt, and what it watches meanwhile:
+/// `{us, watch}`. `claim_age_ms`: the age of the waiter's own claim to the next turn (null: it
+/// holds none); `watching`: it can watch files while it pauses (a synchronous host). A claim
+/// younger than [`CLAIM_RIPE_MS`] is not honoured yet: its claimant sleeps until it is, waking
+/// only if the lock is handed to it (`claim`). A ripe claim's claimant watches its claim and
+/// the lock for up to [`POLL_MAX_MS`] (`claim_and_lock`: either gone ends the pause), or,
+/// when it cannot watch, tries again after [`CLAIM_POLL_MS`]. Any other waiter pauses
+/// [`POLL_MIN_MS`] doubling with each `attempt` (0, 1, ...) up to [`POLL_MAX_MS`], times
+/// `1 + jitter / 4` (`jitter`: the host's random number in [0, 1); outside it counts as 0 or
+/// 1), so that waiters started together spread out. The host sleeps at most the time left
+/// before its timeout.
+pub fn pause(attempt: u32, claim_age_ms: Option<i64>, watching: bool, jitter: f64) -> Value {
+    const US: i64 = 1_000;
+    let (ms, watch) = match claim_age_ms {
+        Some(age) if age < CLAIM_RIPE_MS => (
+            CLAIM_RIPE_MS.saturating_sub(age.max(0)),
+            if watching { "claim" } else { "none" },
+        ),
+        Some(_) if watching => (POLL_MAX_MS, "claim_and_lock"),
+        Some(_) => (CLAIM_POLL_MS, "none"),
+        None => {
+            let base = POLL_MIN_MS
+                .checked_shl(attempt.min(16))
+                .unwrap_or(POLL_MAX_MS)
+                .min(POLL_MAX_MS)
+                .saturating_mul(US)
+                .unsigned_abs();
+            let jitter = if jitter.is_nan() {
+                0.0
+            } else {
+                jitter.clamp(0.0, 1.0)
+            };
+            // At most a quarter more: 25 ms × 1.25 in µs fits any integer type.
+            let extra = (base as f64 * jitter / 4.0).floor() as u64;
+            return json!({"us": base.saturating_add(extra), "watch": "none"});
+        }
+    };
+    json!({"us": ms.saturating_mul(US).unsigned_abs(), "watch": watch})
 }
 
 /// This host's process of a record: gone when `kill(pid, 0)` found none, when it is a zombie,

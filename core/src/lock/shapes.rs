@@ -118,12 +118,17 @@ pub static VERDICT: Shape = Shape::exact(
 /// A turn verdict.
 pub static TURN: Shape = Shape::exact(
     "LockTurn",
-    "Whether an acquirer lets the claimant of the next turn go first.",
+    "Whether an acquirer lets the claimant of the next turn go first, and whether a releaser hands it the lock.",
     &[
         Field::req(
             "wait",
             Ty::Bool,
             "True: do not try the lock now, poll again.",
+        ),
+        Field::req(
+            "hand_over",
+            Ty::Bool,
+            "True: a releaser hands the lock to this claimant (renames the claim over the lock).",
         ),
         Field::req(
             "dead",
@@ -186,6 +191,31 @@ pub static LITTER_KIND: Enum = Enum {
         "What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker.",
     values: &["write_temp", "lock_temp", "marker"],
 };
+
+/// What a waiting claimant watches during its pause.
+pub static WATCH_KIND: Enum = Enum {
+    name: "LockWatch",
+    doc: "What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it).",
+    values: &["none", "claim", "claim_and_lock"],
+};
+
+/// A waiter's pause.
+pub static PAUSE: Shape = Shape::exact(
+    "LockPause",
+    "How long a lock waiter pauses before its next attempt, and what ends the pause early.",
+    &[
+        Field::req(
+            "us",
+            Ty::Whole(0),
+            "The pause, in µs (at most the time left before the timeout).",
+        ),
+        Field::req(
+            "watch",
+            Ty::Enum(&WATCH_KIND),
+            "What the waiter watches meanwhile (every `lock_claim_watch_us`).",
+        ),
+    ],
+);
 
 /// A leftover file next to a locked file.
 pub static LITTER: Shape = Shape::exact(

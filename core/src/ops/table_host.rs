@@ -190,6 +190,16 @@ pub static CONSTANTS: &[Constant] = &[
         value: lock::TURN_MS,
     },
     Constant {
+        name: "lock_claim_watch_us",
+        doc: "A synchronous claimant of the next turn checks this often whether its claim file is gone (a releaser hands the lock over by renaming the claim over the lock) or the lock file is, in µs.",
+        value: lock::CLAIM_WATCH_US,
+    },
+    Constant {
+        name: "lock_claim_ripe_ms",
+        doc: "A claim to the next turn is honoured (others let its claimant go first, a releaser hands it the lock) only once it is this old, in ms.",
+        value: lock::CLAIM_RIPE_MS,
+    },
+    Constant {
         name: "edit_quiet_ms",
         doc: "A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms.",
         value: crate::edit::QUIET_MS,
@@ -403,6 +413,31 @@ pub(super) static OPS: &[Op] = &super::gate([
         access: Access::Pure,
         web: false,
         run: |a| Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?)?)),
+    },
+    Op {
+        module: Module::Lock,
+        method: "pause",
+        doc: "How long a lock waiter pauses before its next attempt, and what it watches \
+              meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age \
+              of its own claim to the next turn (null: none); `watching`: it can watch files \
+              while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe \
+              claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms \
+              doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`.",
+        params: &[
+            Param::value("attempt", Ty::Whole(0)),
+            Param::opt_value("claim_age_ms", Ty::Nullable(&Ty::Number)),
+            Param::value("watching", Ty::Bool),
+            Param::value("jitter", Ty::Number),
+        ],
+        returns: Returns::json(Ty::Object(&lock::shapes::PAUSE)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let attempt = u32::try_from(a.whole(0)?).unwrap_or(u32::MAX);
+            let age = a.get(1).as_f64().map(|ms| ms.floor() as i64);
+            let jitter = a.get(3).as_f64().unwrap_or(0.0);
+            Ok(Out::Json(lock::pause(attempt, age, a.opt_flag(2)?, jitter)))
+        },
     },
     Op {
         module: Module::Root,

@@ -17,6 +17,7 @@ else:
     from statecore.types import (
         Litter,
         LockOwner,
+        LockPause,
         LockRecordText,
         LockTurn,
         LockVerdict,
@@ -54,6 +55,10 @@ def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token:
     """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token."""
     return cast("LockTurn", _call("lock_turn", (claim, facts, token)))
 
+def pause(attempt: int, claim_age_ms: float | None, watching: bool, jitter: float) -> LockPause:
+    """How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): ``{us, watch}``. ``claim_age_ms``: the age of its own claim to the next turn (null: none); ``watching``: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms doubling with each ``attempt`` up to 25 ms, times ``1 + jitter / 4``."""
+    return cast("LockPause", _call("lock_pause", (attempt, claim_age_ms, watching, jitter)))
+
 def foreign(lock_path: str, text: str) -> NoReturn:
     """Raises the ``E_LOCK_FOREIGN`` error: the lock path ``lock_path`` holds ``text``, which is not a statecore lock (another tool's file): it is left alone."""
     _call("lock_foreign", (lock_path, text))
@@ -64,6 +69,7 @@ __all__ = [
     "foreign",
     "litter",
     "owner",
+    "pause",
     "proc_stat",
     "record",
     "timeout",

@@ -31,6 +31,10 @@ LOCK_LEASE_MS = 60000
 LOCK_QUEUE_AFTER_MS = 10
 #: A turn claim is honoured this long after its mtime (its claimant refreshes it), in ms.
 LOCK_TURN_MS = 1000
+#: A synchronous claimant of the next turn checks this often whether its claim file is gone (a releaser hands the lock over by renaming the claim over the lock) or the lock file is, in µs.
+LOCK_CLAIM_WATCH_US = 100
+#: A claim to the next turn is honoured (others let its claimant go first, a releaser hands it the lock) only once it is this old, in ms.
+LOCK_CLAIM_RIPE_MS = 20
 #: A file people edit must have been left alone this long before a writer replaces it; a writer stamps its own write this far in the past, so that it is not waited on (docs/locking.md § Files people edit), in ms.
 EDIT_QUIET_MS = 250
 #: The largest document (file) a reader accepts; a host reads at most this + 1 bytes.
@@ -72,6 +76,8 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "lock_lease_ms": 60000,
     "lock_queue_after_ms": 10,
     "lock_turn_ms": 1000,
+    "lock_claim_watch_us": 100,
+    "lock_claim_ripe_ms": 20,
     "edit_quiet_ms": 250,
     "max_document_bytes": 33554432,
     "lock_grace_ms": 2000,

@@ -1,0 +1,151 @@
+// The lock's hand-over (docs/locking.md § Fairness): a releaser renames the claim of the next
+// turn over the lock, so the claimant holds it without the lock ever being free; only a fresh
+// claim of a live process is handed the lock, and a lock handed to a process that died is
+// broken like any dead owner's (a hand-over never wedges anyone).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { core, host, tempDir } from "./helpers/procs.mjs";
+
+const { acquireLockSync, acquireLock, updateDocumentSync, readDocumentSync } = host;
+const listing = (dir) => fs.readdirSync(dir).sort();
+const code = (want) => (e) => e instanceof core.StatecoreError && e.code === want;
+
+/** The `{pid, start, boot, host}` of process `pid` on this machine. */
+function identityOf(pid) {
+  const stat = core.lock.procStat(fs.readFileSync(`/proc/${pid}/stat`, "latin1"));
+  const boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  return { pid, start: stat ? stat.start : null, boot, host: os.hostname() };
+}
+
+/** A claim record `{record, text}` of process `pid`, as its waiter would write it. */
+const claimOf = (pid) => core.lock.record(identityOf(pid), randomBytes(16), Date.now());
+
+/** Writes the claim `text` to `<file>.lock.next`, old enough to be honoured (and fresh). */
+function plant(file, text) {
+  fs.writeFileSync(`${file}.lock.next`, text);
+  const then = new Date(Date.now() - 100);
+  fs.utimesSync(`${file}.lock.next`, then, then);
+}
+
+/** Waits until a waiter's claim `<file>.lock.next` exists and is old enough to be honoured. */
+async function ripeClaim(file) {
+  const next = `${file}.lock.next`;
+  const ripe = core.CONSTANTS.lockClaimRipeMs + 5;
+  for (let i = 0; i < 4000; i++) {
+    const stat = fs.statSync(next, { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > ripe) return fs.readFileSync(next, "utf8");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error("no claim");
+}
+
+/** A live process that is no statecore waiter (it never looks at a lock). */
+async function sleeper(t) {
+  const child = spawn(process.execPath, ["-e", "process.stdout.write('up\\n'); setTimeout(() => {}, 120000)"]);
+  t.after(() => child.kill("SIGKILL"));
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  return child;
+}
+
+test("hand-over: releasing with a live waiter's fresh claim renames the claim over the lock", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const child = await sleeper(t);
+  const held = acquireLockSync(file, 0);
+  const claim = claimOf(child.pid);
+  plant(file, claim.text);
+  assert.equal(held.release(), true);
+  assert.deepEqual(listing(dir), ["state.json.lock"], "the claim became the lock");
+  assert.equal(fs.readFileSync(`${file}.lock`, "utf8"), claim.text, "held by the claimant, never free");
+  assert.equal(held.release(), false, "a second release does nothing");
+  // The claimant dies holding the lock it was handed: the next acquirer breaks it.
+  child.kill("SIGKILL");
+  await new Promise((resolve) => child.once("exit", resolve));
+  updateDocumentSync(file, "json", { after: true }, null, { timeout: 30000 });
+  assert.deepEqual(readDocumentSync(file, "json").document, { after: true });
+  assert.deepEqual(listing(dir), ["state.json"]);
+});
+
+test("hand-over: never to a young, stale, dead, malformed or foreign claim", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const next = `${file}.lock.next`;
+  const child = await sleeper(t);
+  const cases = {
+    young: () => {
+      fs.writeFileSync(next, claimOf(child.pid).text); // not honoured yet: the holder keeps going
+      return ["state.json.lock.next"];
+    },
+    stale: () => {
+      fs.writeFileSync(next, claimOf(child.pid).text);
+      const then = new Date(Date.now() - 3000);
+      fs.utimesSync(next, then, then);
+      return ["state.json.lock.next"]; // ignored, left
+    },
+    dead: () => {
+      const dead = { ...identityOf(process.pid), pid: 2147483646 };
+      plant(file, core.lock.record(dead, randomBytes(16), Date.now()).text);
+      return []; // broken
+    },
+    malformed: () => {
+      plant(file, '{"pid": 12');
+      return ["state.json.lock.next"]; // within its grace period: waited for, never moved
+    },
+    foreign: () => {
+      plant(file, "not ours");
+      return ["state.json.lock.next"];
+    },
+  };
+  for (const [name, plant] of Object.entries(cases)) {
+    const held = acquireLockSync(file, 0);
+    const want = plant();
+    const text = fs.existsSync(next) ? fs.readFileSync(next, "utf8") : null;
+    assert.equal(held.release(), true, name);
+    assert.deepEqual(listing(dir), want, `${name}: the lock is released, not handed over`);
+    if (want.length) assert.equal(fs.readFileSync(next, "utf8"), text, `${name}: the claim is untouched`);
+    fs.rmSync(next, { force: true });
+  }
+});
+
+test("hand-over: a waiting process is handed the lock, its claim record becomes the lock", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const held = acquireLockSync(file);
+  const script = `
+    const { acquireLockSync } = require(${JSON.stringify(path.resolve("lib/host.cjs"))});
+    const lock = acquireLockSync(${JSON.stringify(file)}, 60000);
+    process.stdout.write(JSON.stringify(lock.record) + "\\n");
+    process.stdin.once("data", () => process.exit(lock.release() ? 0 : 3));`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const claim = await ripeClaim(file);
+  assert.equal(JSON.parse(claim).pid, child.pid, "the waiter claimed the next turn");
+  assert.equal(held.release(), true);
+  assert.equal(fs.readFileSync(`${file}.lock`, "utf8"), claim, "the lock holds the waiter's claim record");
+  const record = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(JSON.parse(d))));
+  assert.equal(JSON.stringify(record) + "\n", claim, "the waiter holds the lock it was handed");
+  child.stdin.write("go\n");
+  assert.equal(await exited, 0, "and releases it");
+  assert.deepEqual(listing(dir), []);
+});
+
+test("hand-over: an async waiter is handed the lock too, and a timed-out one never keeps it", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const held = acquireLockSync(file);
+  const waiting = acquireLock(file, 60000);
+  const claim = await ripeClaim(file);
+  assert.equal(held.release(), true);
+  const lock = await waiting;
+  assert.equal(JSON.stringify(lock.record) + "\n", claim);
+  // A waiter that times out leaves neither its claim nor a lock behind.
+  await assert.rejects(acquireLock(file, 50), code("E_LOCK_TIMEOUT"));
+  assert.deepEqual(listing(dir), ["state.json.lock"]);
+  assert.equal(lock.release(), true);
+  assert.deepEqual(listing(dir), []);
+});
