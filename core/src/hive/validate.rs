@@ -5,21 +5,22 @@
 use super::phases::PHASES;
 use super::shapes::{self, WORKER_STATUSES};
 use crate::report::{Issue, Report};
-use crate::shape::check::{present, walk};
+use crate::shape::check::{present_in, walk_json};
 use crate::time::parse_timestamp;
+use crate::value::{Json, JsonKind};
 use crate::{Map, Value};
 
-/// Validates a `STATE.json` document.
-pub fn validate_state(doc: &Value) -> Report {
+/// Validates a `STATE.json` document (a tree or a read text: [`Json`]).
+pub fn validate_state<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
-    let Some(map) = walk(&mut report, doc, &shapes::STATE, "") else {
+    let Some(map) = walk_json(&mut report, doc, &shapes::STATE, "") else {
         return report;
     };
     phase_fields(&mut report, map);
     worker_lists(&mut report, map);
     timestamps(&mut report, map);
-    if let Some(Value::Object(workers)) = present(map, "worker_states") {
-        for (name, worker) in workers {
+    if let Some(workers) = present_in(map, "worker_states").filter(|w| w.is_object()) {
+        for (name, worker) in workers.members() {
             if worker.is_object() {
                 let at = crate::error::child_path("/worker_states", name);
                 worker_rules(&mut report, worker, &at);
@@ -30,33 +31,33 @@ pub fn validate_state(doc: &Value) -> Report {
 }
 
 /// Validates one worker state (the kind `hive.worker`).
-pub fn validate_worker(doc: &Value) -> Report {
+pub fn validate_worker<'a, J: Json<'a>>(doc: J) -> Report {
     validate_worker_at(doc, "")
 }
 
 /// The rules of one worker of a state, at `at` (`/worker_states/<name>`): its fields and
 /// the four checks (a replay checks the worker an event touched).
-pub(super) fn validate_worker_at(doc: &Value, at: &str) -> Report {
+pub(super) fn validate_worker_at<'a, J: Json<'a>>(doc: J, at: &str) -> Report {
     let mut report = Report::default();
-    if walk(&mut report, doc, &shapes::WORKER, at).is_some() {
+    if walk_json(&mut report, doc, &shapes::WORKER, at).is_some() {
         worker_rules(&mut report, doc, at);
     }
     report
 }
 
 /// Validates one `EVENTS.jsonl` line (the kind `hive.event`).
-pub fn validate_event(doc: &Value) -> Report {
+pub fn validate_event<'a, J: Json<'a>>(doc: J) -> Report {
     let mut report = Report::default();
-    if let Some(map) = walk(&mut report, doc, &shapes::EVENT, "") {
-        match present(map, "details") {
+    if let Some(map) = walk_json(&mut report, doc, &shapes::EVENT, "") {
+        match present_in(map, "details") {
             None => report.error("E_REQUIRED", "/details", "details is required"),
-            Some(Value::String(_) | Value::Object(_) | Value::Array(_)) => {}
+            Some(d) if d.is_string() || d.is_object() || d.is_array() => {}
             Some(other) => report.error(
                 "E_TYPE",
                 "/details",
                 format!(
                     "details must be a string, an object or a list, not {}",
-                    crate::merge::type_name(other)
+                    other.type_name()
                 ),
             ),
         }
@@ -66,7 +67,7 @@ pub fn validate_event(doc: &Value) -> Report {
 
 /// The seed's `validate_worker_state`: its four checks by name, each with the problems found
 /// (paths from the worker), and `valid` when all passed. Never fails on a missing field.
-pub fn validate_worker_state(worker: &Value) -> Value {
+pub fn validate_worker_state<'a, J: Json<'a>>(worker: J) -> Value {
     const NAMES: [&str; 4] = [
         "has_required_fields",
         "status_valid",
@@ -99,18 +100,19 @@ fn issue(code: &str, path: String, message: String) -> Issue {
 
 /// The four checks of a worker at `at`: required fields, status valid, metrics consistent,
 /// outputs present (a completed worker's).
-fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
+fn worker_checks<'a, J: Json<'a>>(worker: J, at: &str) -> [Vec<Issue>; 4] {
     let mut required = Vec::new();
     let mut status_valid = Vec::new();
     let mut metrics = Vec::new();
     let mut outputs = Vec::new();
-    let Some(map) = worker.as_object() else {
+    if !worker.is_object() {
         let message = "a worker state must be a JSON object".to_owned();
         required.push(issue("E_TYPE", at.to_owned(), message));
         return [required, status_valid, metrics, outputs];
-    };
+    }
+    let map = worker;
     let path = |key: &str| crate::error::child_path(at, key);
-    let status = present(map, "status");
+    let status = present_in(map, "status");
     if status.is_none() {
         required.push(issue(
             "E_REQUIRED",
@@ -118,7 +120,7 @@ fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
             "a worker needs a status".into(),
         ));
     }
-    match present(map, "task") {
+    match present_in(map, "task") {
         None => required.push(issue(
             "E_REQUIRED",
             path("task"),
@@ -127,10 +129,7 @@ fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
         Some(task) if !task.is_string() => required.push(issue(
             "E_TYPE",
             path("task"),
-            format!(
-                "task must be a string, not {}",
-                crate::merge::type_name(task)
-            ),
+            format!("task must be a string, not {}", task.type_name()),
         )),
         Some(_) => {}
     }
@@ -140,16 +139,18 @@ fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
             "E_ENUM",
             path("status"),
             format!(
-                "status must be one of {}, not {value}",
-                WORKER_STATUSES.join(", ")
+                "status must be one of {}, not {}",
+                WORKER_STATUSES.join(", "),
+                value.to_value()
             ),
         ));
     }
     let status = status.and_then(|(_, s)| s);
-    if !map.contains_key("spawned_at") {
+    if map.get("spawned_at").is_none() {
         let message = "spawned_at must be present (null until the worker is spawned)";
         required.push(issue("E_REQUIRED", path("spawned_at"), message.into()));
-    } else if matches!(status, Some("active" | "completed")) && present(map, "spawned_at").is_none()
+    } else if matches!(status, Some("active" | "completed"))
+        && present_in(map, "spawned_at").is_none()
     {
         let message = format!(
             "a worker that is {} has been spawned: spawned_at",
@@ -162,9 +163,9 @@ fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
         ));
     }
     if status == Some("completed") {
-        let logged = present(map, "metrics")
+        let logged = present_in(map, "metrics")
             .and_then(|m| m.get("events_logged"))
-            .and_then(Value::as_u64)
+            .and_then(J::as_u64)
             .unwrap_or(0);
         if logged == 0 {
             metrics.push(issue(
@@ -173,7 +174,7 @@ fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
                 "a completed worker must have logged events (metrics.events_logged > 0)".into(),
             ));
         }
-        if !present(map, "outputs").is_some_and(holds_something) {
+        if !present_in(map, "outputs").is_some_and(holds_something) {
             outputs.push(issue(
                 "E_OUTPUTS",
                 path("outputs"),
@@ -188,15 +189,15 @@ fn worker_checks(worker: &Value, at: &str) -> [Vec<Issue>; 4] {
 
 /// A worker's rules as a document: the four checks, then `spawned_at` ≤ `last_update`
 /// (a rule of the seed's timestamp consistency, not one of its four checks).
-fn worker_rules(report: &mut Report, worker: &Value, at: &str) {
+fn worker_rules<'a, J: Json<'a>>(report: &mut Report, worker: J, at: &str) {
     report
         .errors
         .extend(worker_checks(worker, at).into_iter().flatten());
-    let Some(map) = worker.as_object() else {
+    if !worker.is_object() {
         return;
-    };
-    let spawned = present(map, "spawned_at").and_then(Value::as_str);
-    let updated = present(map, "last_update").and_then(Value::as_str);
+    }
+    let spawned = present_in(worker, "spawned_at").and_then(J::as_str);
+    let updated = present_in(worker, "last_update").and_then(J::as_str);
     if let (Some(spawned), Some(updated)) = (spawned, updated) {
         if let (Ok(s), Ok(u)) = (parse_timestamp(spawned), parse_timestamp(updated)) {
             if u < s {
@@ -213,24 +214,24 @@ fn worker_rules(report: &mut Report, worker: &Value, at: &str) {
 /// True for a real output: not null, not an empty or blank string, not an empty list or
 /// object, and for a list or object, one item that holds something (an object of nulls does
 /// not).
-fn holds_something(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::String(s) => !s.trim().is_empty(),
-        Value::Array(items) => items.iter().any(holds_something),
-        Value::Object(map) => map.values().any(holds_something),
-        Value::Bool(_) | Value::Number(_) => true,
+fn holds_something<'a, J: Json<'a>>(value: J) -> bool {
+    match value.kind() {
+        JsonKind::Null => false,
+        JsonKind::String => value.as_str().is_some_and(|s| !s.trim().is_empty()),
+        JsonKind::Array => value.items().any(holds_something),
+        JsonKind::Object => value.members().any(|(_, v)| holds_something(v)),
+        JsonKind::Bool | JsonKind::Number => true,
     }
 }
 
 /// `status` is the phase of record; `coordination_status.phase` equals it, or is `planning`
 /// while `status` is `initializing` (the template's pair). Otherwise a warning (files of the
 /// original tool move only one of them).
-fn phase_fields(report: &mut Report, map: &Map) {
-    let status = present(map, "status").and_then(Value::as_str);
-    let phase = present(map, "coordination_status")
+fn phase_fields<'a, J: Json<'a>>(report: &mut Report, map: J) {
+    let status = present_in(map, "status").and_then(J::as_str);
+    let phase = present_in(map, "coordination_status")
         .and_then(|c| c.get("phase"))
-        .and_then(Value::as_str);
+        .and_then(J::as_str);
     if let (Some(status), Some(phase)) = (status, phase) {
         let agrees = status == phase || (status == "initializing" && phase == "planning");
         if !agrees && PHASES.contains(&status) && PHASES.contains(&phase) {
@@ -247,12 +248,12 @@ fn phase_fields(report: &mut Report, map: &Map) {
 }
 
 /// The names in `coordination_status[list]` (strings only: the walk reports other items).
-fn names<'a>(coordination: &'a Map, list: &str) -> Vec<(usize, &'a str)> {
-    present(coordination, list)
-        .and_then(Value::as_array)
+fn names<'a, J: Json<'a>>(coordination: J, list: &str) -> Vec<(usize, &'a str)> {
+    present_in(coordination, list)
+        .filter(|items| items.is_array())
         .map(|items| {
             items
-                .iter()
+                .items()
                 .enumerate()
                 .filter_map(|(i, v)| v.as_str().map(|s| (i, s)))
                 .collect()
@@ -262,8 +263,9 @@ fn names<'a>(coordination: &'a Map, list: &str) -> Vec<(usize, &'a str)> {
 
 /// spawned ⊆ planned (by count and by name); active, completed, failed ⊆ spawned; nobody both
 /// active and completed; a `worker_states` entry for every spawned worker.
-fn worker_lists(report: &mut Report, map: &Map) {
-    let Some(Value::Object(coordination)) = present(map, "coordination_status") else {
+fn worker_lists<'a, J: Json<'a>>(report: &mut Report, map: J) {
+    let Some(coordination) = present_in(map, "coordination_status").filter(|c| c.is_object())
+    else {
         return;
     };
     let at = |list: &str, i: usize| format!("/coordination_status/{list}/{i}");
@@ -281,7 +283,7 @@ fn worker_lists(report: &mut Report, map: &Map) {
             ),
         );
     }
-    let workers = present(map, "worker_states").and_then(Value::as_object);
+    let workers = present_in(map, "worker_states").filter(|w| w.is_object());
     for &(i, name) in &spawned {
         if !has(&planned, name) {
             report.error(
@@ -290,7 +292,7 @@ fn worker_lists(report: &mut Report, map: &Map) {
                 format!("worker {name:?} is spawned but was not planned (workers_planned)"),
             );
         }
-        if !workers.is_some_and(|w| w.contains_key(name)) {
+        if workers.is_none_or(|w| w.get(name).is_none()) {
             report.error(
                 "E_WORKER_MISSING",
                 at("workers_spawned", i),
@@ -321,13 +323,13 @@ fn worker_lists(report: &mut Report, map: &Map) {
 
 /// `created_at` ≤ `updated_at` (equal at creation: docs/hive.md), and the phase transition
 /// times in phase order, none before `created_at`.
-fn timestamps(report: &mut Report, map: &Map) {
-    let Some(Value::Object(times)) = present(map, "timestamps") else {
+fn timestamps<'a, J: Json<'a>>(report: &mut Report, map: J) {
+    let Some(times) = present_in(map, "timestamps").filter(|t| t.is_object()) else {
         return;
     };
-    let millis = |m: &Map, key: &str| {
-        present(m, key)
-            .and_then(Value::as_str)
+    let millis = |m: J, key: &str| {
+        present_in(m, key)
+            .and_then(J::as_str)
             .and_then(|t| parse_timestamp(t).ok())
             .map(|ms| (ms, key.to_owned()))
     };
@@ -341,7 +343,7 @@ fn timestamps(report: &mut Report, map: &Map) {
             );
         }
     }
-    let Some(Value::Object(transitions)) = present(times, "phase_transitions") else {
+    let Some(transitions) = present_in(times, "phase_transitions").filter(|t| t.is_object()) else {
         return;
     };
     let mut latest = created.clone();
