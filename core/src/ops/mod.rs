@@ -16,6 +16,7 @@ mod file;
 mod gate;
 mod logged;
 mod manifest;
+mod out;
 mod resident;
 mod session_log;
 mod table_agency;
@@ -36,12 +37,12 @@ pub(crate) use gate::gate;
 use gate::refuse;
 pub use logged::{logged_change, update_logged, LogReplay};
 pub use manifest::{manifest, type_roots};
+pub use out::Out;
 pub use resident::Resident;
 pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};
 
 use crate::error::{Code, Error, Result};
 use crate::shape::{Shape, Ty};
-use crate::{Map, Value};
 
 /// The namespace an operation belongs to (a JS namespace object, a Python module).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -350,102 +351,6 @@ impl Write {
             document_at: None,
             helper: None,
             extra: None,
-        }
-    }
-}
-
-/// A core result as a binding passes it on.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Out {
-    /// A JSON value.
-    Json(Value),
-    /// Text.
-    Text(String),
-    /// Nothing.
-    Nothing,
-    /// An update result ([`Form::Update`]): the document, its canonical text, and the other
-    /// fields (`etag`, `changed`, `corrupt`, `warnings`, ...) in order.
-    Update {
-        /// The document.
-        document: Value,
-        /// Its canonical text.
-        text: String,
-        /// The other fields.
-        meta: Map,
-        /// True when the text is the document's JSON (a host can parse the document from
-        /// it); false for a text format (index.md).
-        text_is_document: bool,
-    },
-    /// A reader's result ([`Form::Loaded`]): the document, the other fields (`etag`,
-    /// `corrupt`, `valid`, `errors`, `warnings`) in order, and whether the document is the
-    /// read bytes' own JSON as written ([`crate::document::Loaded::as_written`]).
-    Loaded {
-        /// The document (a tree, or the read text it was checked on).
-        document: crate::document::Doc,
-        /// The other fields.
-        meta: Map,
-        /// True when the bytes' own JSON is the document.
-        as_written: bool,
-    },
-}
-
-impl Out {
-    /// The result as a JSON value (text as a string, nothing as `null`, an update as
-    /// `{document, text, ...meta}`).
-    pub fn into_value(self) -> Value {
-        match self {
-            Out::Json(value) => value,
-            Out::Text(text) => Value::from(text),
-            Out::Nothing => Value::Null,
-            Out::Update {
-                document,
-                text,
-                meta,
-                ..
-            } => {
-                let mut map = Map::with_capacity(meta.len().saturating_add(2));
-                map.insert("document".into(), document);
-                map.insert("text".into(), Value::from(text));
-                map.extend(meta);
-                Value::Object(map)
-            }
-            Out::Loaded { document, meta, .. } => {
-                let mut map = Map::with_capacity(meta.len().saturating_add(1));
-                map.insert("document".into(), document.into_value());
-                map.extend(meta);
-                Value::Object(map)
-            }
-        }
-    }
-
-    /// A reader's result from what the core made of the bytes.
-    pub fn loaded(loaded: crate::document::Loaded<crate::document::Doc>) -> Out {
-        Out::Loaded {
-            meta: loaded.meta(),
-            as_written: loaded.as_written,
-            document: loaded.document,
-        }
-    }
-
-    /// An update result of a file of `kind` from its value `{document, text, ...}` (the form
-    /// of [`crate::document::Updated::into_value`]).
-    pub fn update(kind: &str, value: Value) -> Out {
-        let text_is_document = crate::kinds::kind(kind)
-            .map_or(true, |k| matches!(k.format, crate::kinds::Format::Json));
-        let mut meta = match value {
-            Value::Object(map) => map,
-            other => return Out::Json(other),
-        };
-        let document = meta.shift_remove("document").unwrap_or_default();
-        let text = match meta.shift_remove("text") {
-            Some(Value::String(text)) => text.into_string(),
-            _ => String::new(),
-        };
-        Out::Update {
-            document,
-            text,
-            meta,
-            text_is_document,
         }
     }
 }
