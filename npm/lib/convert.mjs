@@ -281,33 +281,45 @@ export function decode(out, form, source) {
 const utf8 = new TextDecoder(); // UTF-8; a leading BOM is dropped, as the core's parser does
 
 /**
- * `{document, ...fields}` whose `document` is parsed from the JSON text `json` when it is
- * first read (then kept; assigning it replaces it): a caller that wants the text, the etag or
- * the report only does not pay for building the objects. `json` is a string, so what is
- * parsed later is what the core checked now.
+ * Where a lazy result keeps its document until it is read: the JSON text to parse, a function
+ * that makes it, or `{value}` once made or assigned. A symbol key, not enumerable: spreading
+ * or writing the result as JSON reads `document` through its getter and leaves this out.
  */
-function withDocument(json, fields) {
-  return lazyDocument(() => JSON.parse(json), fields);
-}
+const PENDING = Symbol("statecore.document");
 
-/** `{document, ...fields}` whose `document` is `produce()` when it is first read (then kept). */
-function lazyDocument(produce, fields) {
-  let document;
-  let made = false;
-  return {
-    get document() {
-      if (!made) {
-        document = produce();
-        made = true;
-      }
-      return document;
-    },
-    set document(value) {
-      document = value;
-      made = true;
-    },
-    ...fields,
-  };
+/**
+ * The accessor every lazy result shares (one descriptor, no closures per result: a getter
+ * and setter made per result, in an object literal, made V8 promote each result and its
+ * document to the old generation, and a loop of reads spent more time collecting them than
+ * parsing).
+ */
+const DOCUMENT = {
+  get() {
+    const pending = this[PENDING];
+    if (pending === undefined) return undefined;
+    if (typeof pending === "object") return pending.value;
+    const value = typeof pending === "string" ? JSON.parse(pending) : pending();
+    this[PENDING] = { value };
+    return value;
+  },
+  set(value) {
+    Object.defineProperty(this, PENDING, { value: { value }, writable: true });
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/**
+ * `{document, ...fields}` whose `document` is made from `pending` (a JSON text, parsed, or a
+ * function, called) when it is first read, then kept; assigning it replaces it. A caller that
+ * wants the text, the etag or the report only does not pay for building the objects. A text
+ * is a string, so what is parsed later is what the core checked now.
+ */
+function withDocument(pending, fields) {
+  const result = {};
+  Object.defineProperty(result, "document", DOCUMENT);
+  Object.defineProperty(result, PENDING, { value: pending, writable: true });
+  return Object.assign(result, fields);
 }
 
 /**
@@ -336,7 +348,7 @@ export function updateResult(out, readText) {
     // A text format (index.md) whose document is the text's reading, made when first read.
     const cut = out.indexOf("\n");
     const text = out.slice(cut + 1);
-    return lazyDocument(() => readText(text), { text, ...JSON.parse(out.slice(1, cut)) });
+    return withDocument(() => readText(text), { text, ...JSON.parse(out.slice(1, cut)) });
   }
   if (out.startsWith("~")) {
     // A text format (index.md): the fields, the document's JSON, then the text.

@@ -303,4 +303,14 @@ test("a result's document is parsed when first read, from what the call checked"
   assert.deepEqual(Object.keys(updated), ["document", "text", "etag", "changed", "corrupt", "warnings"]);
   assert.equal(JSON.parse(JSON.stringify(loaded)).document.s, "x");
   assert.deepEqual({ ...loaded }.document, { a: [1, 2], s: "x" });
+  // Where it waits is not part of the result: a copy holds the document and nothing else.
+  assert.deepEqual(Object.getOwnPropertySymbols({ ...loaded }), []);
+  assert.deepEqual(Object.keys({ ...updated }), Object.keys(updated));
+  // Assigned before it was ever read: the assignment wins, the text is never parsed.
+  const early = sc.loadDocument("json", '{"a": 1}');
+  early.document = null;
+  assert.equal(early.document, null);
+  // Each result keeps its own document.
+  const [one, two] = [sc.loadDocument("json", '{"n": 1}'), sc.loadDocument("json", '{"n": 2}')];
+  assert.deepEqual([two.document.n, one.document.n], [2, 1]);
 });
