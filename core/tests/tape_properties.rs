@@ -161,6 +161,7 @@ fn agree(text: &[u8]) {
             dump(&value, &mut a);
             dump(tape.root(), &mut b);
             assert_eq!(a, b);
+            numbers_agree(&value, tape.root());
         }
         (Err(a), Err(b)) => assert_eq!(a, b),
         (a, b) => panic!(
@@ -169,6 +170,25 @@ fn agree(text: &[u8]) {
             b.map(|_| "accepted"),
             String::from_utf8_lossy(text)
         ),
+    }
+}
+
+/// The number checks give the same answer on the tree and the tape (a tape reads its
+/// numbers as one run of nodes), for the whole value and each member or item.
+fn numbers_agree<'a>(value: &Value, tape: impl Json<'a>) {
+    assert_eq!(json::check_js_safe(value), json::check_js_safe(tape));
+    assert_eq!(
+        json::check_float_range(value),
+        json::check_float_range(tape)
+    );
+    let items = value.members().map(|(_, v)| v).chain(value.items());
+    let tape_items = tape.members().map(|(_, v)| v).chain(tape.items());
+    for (value, tape) in items.zip(tape_items) {
+        assert_eq!(json::check_js_safe(value), json::check_js_safe(tape));
+        assert_eq!(
+            json::check_float_range(value),
+            json::check_float_range(tape)
+        );
     }
 }
 

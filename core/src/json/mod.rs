@@ -215,6 +215,9 @@ pub fn big_integers<'a, J: Json<'a>>(value: J) -> Result<Vec<(String, String)>> 
 
 /// True when every number of `value` passes `ok` (a walk that tracks no path).
 fn all_numbers<'a, J: Json<'a>>(value: J, ok: &dyn Fn(&Number) -> bool) -> bool {
+    if let Some(pass) = value.numbers_pass(ok) {
+        return pass;
+    }
     match value.kind() {
         JsonKind::Number => value.number().is_some_and(|n| ok(&n)),
         JsonKind::Array => value.items().all(|item| all_numbers(item, ok)),

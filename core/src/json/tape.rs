@@ -274,6 +274,21 @@ impl<'a> Json<'a> for TapeValue<'a> {
         }
     }
 
+    fn numbers_pass(self, ok: &dyn Fn(&Number) -> bool) -> Option<bool> {
+        // The value's nodes are `at..after()`: its numbers are the number nodes among them.
+        let nodes = self.tape.nodes.get(self.at..self.after())?;
+        Some(
+            nodes
+                .iter()
+                .filter(|node| node.kind == Kind::Number)
+                .all(|&node| {
+                    self.text(node).is_some_and(|text| {
+                        ok(&canonical_number(super::without_negative_zero(text)))
+                    })
+                }),
+        )
+    }
+
     fn to_value(self) -> Value {
         match self.kind() {
             JsonKind::Null => Value::Null,

@@ -54,6 +54,13 @@ pub trait Json<'a>: Copy + 'a {
     /// The value as a document tree (a copy).
     fn to_value(self) -> Value;
 
+    /// Whether every number within the value passes `ok`, when the representation can tell
+    /// without walking the value member by member (a tape's numbers are among its nodes, in
+    /// one run); `None`: walk it.
+    fn numbers_pass(self, _ok: &dyn Fn(&Number) -> bool) -> Option<bool> {
+        None
+    }
+
     /// True for `null`.
     fn is_null(self) -> bool {
         self.kind() == JsonKind::Null
