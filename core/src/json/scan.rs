@@ -70,41 +70,8 @@ fn special(x: u64) -> u64 {
 }
 
 /// The index of the first `"`, `\` or control character at or after `from`, or the length:
-/// sixteen bytes at a time with wasm SIMD, then [`plain_end_words`].
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+/// eight bytes at a time.
 fn plain_end(bytes: &[u8], mut from: usize) -> usize {
-    use core::arch::wasm32::{i64x2, u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128_or};
-    let word = |at: usize| {
-        bytes
-            .get(at..at.saturating_add(8))
-            .and_then(|c| <[u8; 8]>::try_from(c).ok())
-            .map(i64::from_le_bytes)
-    };
-    while let (Some(low), Some(high)) = (word(from), word(from.saturating_add(8))) {
-        let chunk = i64x2(low, high);
-        let marks = u8x16_bitmask(v128_or(
-            u8x16_lt(chunk, u8x16_splat(0x20)),
-            v128_or(
-                u8x16_eq(chunk, u8x16_splat(b'"')),
-                u8x16_eq(chunk, u8x16_splat(b'\\')),
-            ),
-        ));
-        if marks != 0 {
-            return from.saturating_add(marks.trailing_zeros() as usize);
-        }
-        from = from.saturating_add(16);
-    }
-    plain_end_words(bytes, from)
-}
-
-/// The index of the first `"`, `\` or control character at or after `from`, or the length.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn plain_end(bytes: &[u8], from: usize) -> usize {
-    plain_end_words(bytes, from)
-}
-
-/// [`plain_end`] eight bytes at a time.
-fn plain_end_words(bytes: &[u8], mut from: usize) -> usize {
     while let Some(chunk) = bytes
         .get(from..from.saturating_add(8))
         .and_then(|c| <[u8; 8]>::try_from(c).ok())
