@@ -77,7 +77,12 @@ pub(crate) fn within(
     around: &mut Around,
     convert: impl FnOnce(&mut Around) -> Result<Value, Fail>,
 ) -> Result<Value, Fail> {
-    if let Err(error) = json::check_depth(around.len().saturating_add(1), "") {
+    let depth = around.len().saturating_add(1);
+    // The comparison first (it runs for every container); the error only when it is one.
+    if let Err(error) = (depth > json::MAX_DEPTH)
+        .then(|| json::check_depth(depth, ""))
+        .unwrap_or(Ok(()))
+    {
         if around.contains(&obj.as_ptr()) {
             return Err(value_error("a cycle: the value contains itself".to_owned()));
         }
@@ -150,8 +155,11 @@ pub(crate) fn str_text(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
         }
     })?;
     // An argument's string may hold a document's text; a document's own strings are held to
-    // their limit when the operation binds it (the core's rule).
-    json::check_argument_string_len(text.len(), "")?;
+    // their limit when the operation binds it (the core's rule). The comparison first: this
+    // runs for every string and key, and the error is built only when it is one.
+    if text.len() > json::MAX_ARGUMENT_STRING_BYTES {
+        json::check_argument_string_len(text.len(), "")?;
+    }
     Ok(Str::new(text))
 }
 
