@@ -79,14 +79,11 @@ pub(crate) fn within(
 ) -> Result<Value, Fail> {
     let depth = around.len().saturating_add(1);
     // The comparison first (it runs for every container); the error only when it is one.
-    if let Err(error) = (depth > json::MAX_DEPTH)
-        .then(|| json::check_depth(depth, ""))
-        .unwrap_or(Ok(()))
-    {
+    if depth > json::MAX_DEPTH {
         if around.contains(&obj.as_ptr()) {
             return Err(value_error("a cycle: the value contains itself".to_owned()));
         }
-        return Err(error.into());
+        json::check_depth(depth, "")?;
     }
     around.push(obj.as_ptr());
     let value = convert(around);
