@@ -97,11 +97,15 @@ unsafe fn object<'a, J: Json<'a>>(py: Python<'_>, value: J) -> Result<*mut ffi::
                             return Err(fail.within(&at.to_string()));
                         }
                     };
-                    // Takes the item's reference, also when it fails (past the end).
-                    if at >= size || ffi::PyList_SetItem(list, at, item) != 0 {
-                        ffi::PyErr_Clear();
+                    if at >= size {
+                        ffi::Py_DECREF(item);
                         ffi::Py_DECREF(list);
                         return Err(miscounted());
+                    }
+                    // Takes the item's reference (within the list's size: it cannot fail).
+                    if ffi::PyList_SetItem(list, at, item) != 0 {
+                        ffi::Py_DECREF(list);
+                        return Err(Fail::Py(PyErr::fetch(py)));
                     }
                     at = at.saturating_add(1);
                 }
