@@ -7,10 +7,10 @@
 
 use crate::errors::{type_name, value_error, Fail};
 use crate::fast::to_value;
+pub(crate) use crate::objects::to_py;
 use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use statecore::value::{Json, JsonKind};
 use statecore::{json, Code, Error};
 use statecore::{Map, Number, Str, Value};
 use std::str::FromStr;
@@ -77,11 +77,13 @@ pub(crate) fn within(
     around: &mut Around,
     convert: impl FnOnce(&mut Around) -> Result<Value, Fail>,
 ) -> Result<Value, Fail> {
-    if let Err(error) = json::check_depth(around.len().saturating_add(1), "") {
+    let depth = around.len().saturating_add(1);
+    // The comparison first (it runs for every container); the error only when it is one.
+    if depth > json::MAX_DEPTH {
         if around.contains(&obj.as_ptr()) {
             return Err(value_error("a cycle: the value contains itself".to_owned()));
         }
-        return Err(error.into());
+        json::check_depth(depth, "")?;
     }
     around.push(obj.as_ptr());
     let value = convert(around);
@@ -150,8 +152,11 @@ pub(crate) fn str_text(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
         }
     })?;
     // An argument's string may hold a document's text; a document's own strings are held to
-    // their limit when the operation binds it (the core's rule).
-    json::check_argument_string_len(text.len(), "")?;
+    // their limit when the operation binds it (the core's rule). The comparison first: this
+    // runs for every string and key, and the error is built only when it is one.
+    if text.len() > json::MAX_ARGUMENT_STRING_BYTES {
+        json::check_argument_string_len(text.len(), "")?;
+    }
     Ok(Str::new(text))
 }
 
@@ -230,41 +235,8 @@ pub(crate) fn out<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, Py
     })
 }
 
-/// Converts any read-only JSON view (a tree, or a document's read text) to Python objects.
-pub(crate) fn to_py<'a, 'py, J: Json<'a>>(
-    py: Python<'py>,
-    value: J,
-) -> Result<Bound<'py, PyAny>, Fail> {
-    Ok(match value.kind() {
-        JsonKind::Null => py.None().into_bound(py),
-        JsonKind::Bool => PyBool::new(py, value.as_bool().unwrap_or_default())
-            .to_owned()
-            .into_any(),
-        JsonKind::Number => match value.number() {
-            Some(n) => number(py, &n)?,
-            None => py.None().into_bound(py),
-        },
-        JsonKind::String => PyString::new(py, value.as_str().unwrap_or_default()).into_any(),
-        JsonKind::Array => {
-            let mut list = Vec::with_capacity(value.len());
-            for (index, item) in value.items().enumerate() {
-                list.push(to_py(py, item).map_err(|fail| fail.within(&index.to_string()))?);
-            }
-            PyList::new(py, list)?.into_any()
-        }
-        JsonKind::Object => {
-            let dict = PyDict::new(py);
-            for (key, item) in value.members() {
-                let item = to_py(py, item).map_err(|fail| fail.within(key))?;
-                dict.set_item(crate::keys::key(py, key), item)?;
-            }
-            dict.into_any()
-        }
-    })
-}
-
 /// An integer literal becomes an exact `int`; any other number a finite `float`.
-fn number<'py>(py: Python<'py>, n: &Number) -> Result<Bound<'py, PyAny>, Fail> {
+pub(crate) fn number<'py>(py: Python<'py>, n: &Number) -> Result<Bound<'py, PyAny>, Fail> {
     let text = n.as_str();
     if json::is_integer_text(text) {
         if let Ok(v) = text.parse::<i64>() {

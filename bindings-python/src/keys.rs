@@ -2,9 +2,11 @@
 //! of one kind repeat the same keys, and a cached `str` is made once and keeps its hash, so a
 //! dict insert does not hash it again.
 
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::cell::RefCell;
+use std::os::raw::c_int;
 
 /// The number of cache slots (a direct-mapped cache: one key per slot).
 const SLOTS: usize = 1024;
@@ -52,4 +54,28 @@ pub(crate) fn key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
         }
         string
     })
+}
+
+/// Calls `insert` with `key` as a borrowed Python `str` (the cached one when this key was made
+/// before: no reference is taken and dropped for it) and returns what it returns; for
+/// `PyDict_SetItem`, which takes a reference of its own.
+pub(crate) fn with_key(
+    py: Python<'_>,
+    key: &str,
+    insert: impl FnOnce(*mut ffi::PyObject) -> c_int,
+) -> c_int {
+    if key.len() <= MAX_CACHED {
+        let cached = CACHE.with(|cache| {
+            let cache = cache.try_borrow().ok()?;
+            match cache.get(slot(key)) {
+                Some(Some((text, string))) if **text == *key => Some(string.as_ptr()),
+                _ => None,
+            }
+        });
+        if let Some(string) = cached {
+            // The cache holds the `str` until another key takes its slot; `insert` makes none.
+            return insert(string);
+        }
+    }
+    insert(self::key(py, key).as_ptr())
 }

@@ -16,6 +16,7 @@ mod errors;
 mod fast;
 mod keys;
 mod logged;
+mod objects;
 mod resident;
 
 use convert::{arg, out};

@@ -190,6 +190,36 @@ def test_scalars_and_containers() -> None:
     assert type(statecore.parse("1")) is int
 
 
+def test_results_are_new_objects_whatever_their_keys() -> None:
+    # Keys come from a cache (more distinct keys than it has slots, long ones past it); every
+    # result is a new object, equal to the input, changed without touching another.
+    many = {f"key{i}": [i, {"k" * 70 + str(i): None}] for i in range(3000)}
+    first = statecore.merge(many, {})
+    second = statecore.parse(statecore.serialize(many))
+    assert first == second == many
+    first["key0"][1]["x"] = 1
+    assert "x" not in second["key0"][1]
+    assert first["key0"] is not many["key0"]
+    assert [type(k) for k in first][:2] == [str, str]
+
+
+def test_a_failed_result_releases_what_it_made() -> None:
+    # A number Python cannot hold, deep in a result: the error names its path, and the objects
+    # made before it are released (a leaked or missing reference to these shared singletons
+    # would move their counts by the number of calls).
+    text = '{"a": [null, true, false, {"b": [null, 1e400]}]}'
+    counts = [sys.getrefcount(x) for x in (None, True, False)]
+    for _ in range(2000):
+        with pytest.raises(statecore.DataError) as raised:
+            statecore.parse(text)
+        assert raised.value.path == "/a/3/b/1"
+        del raised
+    for _ in range(2000):
+        statecore.parse('[null, true, false, {"n": null}]')
+    after = [sys.getrefcount(x) for x in (None, True, False)]
+    assert all(abs(a - b) < 100 for a, b in zip(after, counts))
+
+
 def test_subclasses_of_the_json_types() -> None:
     assert statecore.merge(OrderedDict(b=1, a=2), {}) == {"b": 1, "a": 2}
     assert statecore.serialize([Level.HIGH, enum.IntEnum("E", "A").A]) == statecore.serialize(
