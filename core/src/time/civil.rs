@@ -245,6 +245,7 @@ pub fn is_local_datetime(text: &str) -> bool {
     local_datetime(text).is_some()
 }
 
+/// [`is_local_datetime`]: `Some` when `text` is one.
 fn local_datetime(text: &str) -> Option<()> {
     let s = text.trim_start();
     let (year, s) = if let Some(rest) = s.strip_prefix('-') {
@@ -255,12 +256,11 @@ fn local_datetime(text: &str) -> Option<()> {
     } else {
         number(s, 4).ok()?
     };
-    let field = field_after;
-    let (month, s) = field(s, '-')?;
-    let (day, s) = field(s, '-')?;
-    let (hour, s) = field(s, 'T')?;
-    let (minute, s) = field(s, ':')?;
-    let (second, s) = field(s, ':')?;
+    let (month, s) = field_after(s, '-')?;
+    let (day, s) = field_after(s, '-')?;
+    let (hour, s) = field_after(s, 'T')?;
+    let (minute, s) = field_after(s, ':')?;
+    let (second, s) = field_after(s, ':')?;
     let s = match s.strip_prefix('.') {
         Some(fraction) => nanoseconds(fraction).ok()?.1,
         None => s,
