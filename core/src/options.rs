@@ -135,14 +135,23 @@ pub fn camel(name: &str) -> String {
 /// The valid key closest to `key` (case-insensitive edit distance, at most a third of the
 /// key's length and at least 2), if any.
 pub fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
-    let key = key.to_lowercase();
+    let key = lower(key);
     let limit = (key.chars().count() / 3).max(2);
     known
         .iter()
-        .map(|name| (distance(&key, &name.to_lowercase()), *name))
+        .map(|name| (distance(&key, &lower(name)), *name))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, name)| name)
+}
+
+/// `text` in lower case, a character at a time: `str::to_lowercase` but for the Greek final
+/// sigma (`ς` where a word ends in `Σ`, here `σ`), which no key compared here can tell apart:
+/// the valid names are the table's snake_case ASCII names, and a key's `σ` or `ς` matches
+/// none of their characters either way. (`str::to_lowercase` links Unicode's word tables
+/// into the browser's module for that one letter: docs/performance.md § wasm size.)
+fn lower(text: &str) -> String {
+    text.chars().flat_map(char::to_lowercase).collect()
 }
 
 /// Levenshtein distance over characters.
@@ -173,6 +182,35 @@ fn distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// `nearest` as it was, with `str::to_lowercase`.
+    fn nearest_before<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+        let key = key.to_lowercase();
+        let limit = (key.chars().count() / 3).max(2);
+        known
+            .iter()
+            .map(|name| (distance(&key, &name.to_lowercase()), *name))
+            .filter(|(d, _)| *d <= limit)
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, name)| name)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn nearest_names_what_it_named_before(
+            key in prop_oneof![
+                "[a-zA-Z_]{0,12}",
+                "[a-zA-Z_\u{212A}\u{130}ΣσςÉéİıẞß]{0,12}",
+                any::<String>(),
+            ],
+        ) {
+            let known = ["if_match", "now", "timeout", "strategy", "rules", "stamp", "key", "ks"];
+            prop_assert_eq!(nearest(&key, &known), nearest_before(&key, &known));
+        }
+    }
 
     #[test]
     fn nearest_names_the_misspelt_key() {
@@ -180,6 +218,9 @@ mod tests {
         assert_eq!(nearest("ifmatch", &known), Some("if_match"));
         assert_eq!(nearest("timout", &known), Some("timeout"));
         assert_eq!(nearest("TIMEOUT", &known), Some("timeout"));
+        // Unicode's lower case, as before: the Kelvin sign is a `k`, `İ` two characters.
+        assert_eq!(nearest("\u{212A}ey", &["key"]), Some("key"));
+        assert_eq!(nearest("\u{130}f_match", &known), Some("if_match"));
         assert_eq!(nearest("colour", &["color"]), Some("color"));
         assert_eq!(nearest("something", &known), None);
         let error = unknown("update", "timout", &known);

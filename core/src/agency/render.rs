@@ -8,7 +8,6 @@ use super::status::{updated_at_millis, validate_runner_status};
 use crate::error::{Error, Result};
 use crate::time::normalize_now;
 use crate::Value;
-use chrono::DateTime;
 use std::fmt::Write as _;
 
 /// The fields of an `ls` row / a `show` run.
@@ -60,8 +59,7 @@ pub fn format_ago(then: i64, now: i64) -> String {
     } else if age <= 7 * DAY {
         format!("{}d ago", age / DAY)
     } else {
-        DateTime::from_timestamp_millis(then)
-            .map_or_else(String::new, |t| t.format("%Y-%m-%d").to_string())
+        crate::time::format_date(then).unwrap_or_default()
     }
 }
 

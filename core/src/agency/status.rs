@@ -144,7 +144,7 @@ fn updated_at<'a, J: Json<'a>>(report: &mut Report, value: Option<J>) {
 
 /// True when `text` is a date and time without a zone (`2026-01-19T12:00:00[.fff]`).
 fn local_time(text: &str) -> bool {
-    chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f").is_ok()
+    crate::time::is_local_datetime(text)
 }
 
 fn empty_detail(key: &str) -> Value {

@@ -9,6 +9,7 @@
 //! - Lone surrogate escapes (`"\ud800"`) are rejected: they cannot be stored as UTF-8.
 //! - Limits: [`MAX_DEPTH`], [`MAX_DOCUMENT_BYTES`], [`MAX_STRING_BYTES`], each `E_LIMIT`.
 
+mod float_text;
 mod locate;
 mod numbers;
 mod parser;
@@ -173,9 +174,12 @@ fn is_js_safe(n: &Number) -> bool {
         return true; // below 10^15 < 2^53: always exact
     }
     // Safe when the nearest double, written out in full (`{:.0}`) or in its shortest form
-    // (`{}`, what JavaScript writes: 2^60 is `1152921504606847000`), is this text.
-    text.parse::<f64>()
-        .is_ok_and(|f| f.is_finite() && (format!("{f:.0}") == text || format!("{f}") == text))
+    // (`{}`, what JavaScript writes: 2^60 is `1152921504606847000`), is this text (both
+    // written without Rust's float formatting: `float_text`).
+    text.parse::<f64>().is_ok_and(|f| {
+        float_text::exact_whole(f).is_some_and(|t| t == text)
+            || float_text::shortest_whole(f).is_some_and(|t| t == text)
+    })
 }
 
 /// For a host that reads integers no double holds as big integers (JS `BigInt`): the pointer

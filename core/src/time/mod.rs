@@ -1,25 +1,25 @@
 //! Timestamps and durations. The core never reads a clock: hosts pass `now` in, either as an
 //! RFC 3339 string or as epoch milliseconds.
 
+mod civil;
+
 use crate::error::{Code, Error, Result};
 use crate::Value;
-use chrono::{DateTime, SecondsFormat, Utc};
 
 /// Parses an RFC 3339 / ISO 8601 timestamp with a time zone (`2026-01-19T12:00:00Z`,
 /// `2026-01-19T12:00:00.250+02:00`) into epoch milliseconds.
 pub fn parse_timestamp(text: &str) -> Result<i64> {
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.timestamp_millis())
-        .map_err(|e| {
-            Error::new(
-                Code::Timestamp,
-                "",
-                format!(
-                    "{text:?} is not an RFC 3339 timestamp with a time zone \
-                     (like 2026-01-19T12:00:00Z): {e}"
-                ),
-            )
-        })
+    civil::parse_rfc3339(text).map_err(|refusal| {
+        Error::new(
+            Code::Timestamp,
+            "",
+            format!(
+                "{text:?} is not an RFC 3339 timestamp with a time zone \
+                 (like 2026-01-19T12:00:00Z): {}",
+                refusal.message()
+            ),
+        )
+    })
 }
 
 /// Orders two RFC 3339 timestamps by the time they name: byte by byte when both are UTC in
@@ -50,20 +50,30 @@ fn canonical_utc(text: &[u8]) -> bool {
 
 /// True when `text` is an RFC 3339 timestamp with a time zone.
 pub fn is_timestamp(text: &str) -> bool {
-    DateTime::parse_from_rfc3339(text).is_ok()
+    civil::parse_rfc3339(text).is_ok()
+}
+
+/// True when `text` is a date and time without a zone (`2026-01-19T12:00:00[.fff]`; each
+/// number may follow white space, the year may be signed).
+pub fn is_local_datetime(text: &str) -> bool {
+    civil::is_local_datetime(text)
+}
+
+/// The UTC date (`YYYY-MM-DD`) of epoch milliseconds; `None` beyond the supported range
+/// (years −262,143 to 262,142).
+pub fn format_date(millis: i64) -> Option<String> {
+    civil::write_date(millis)
 }
 
 /// Formats epoch milliseconds as RFC 3339 UTC with milliseconds (`2026-01-19T12:00:00.000Z`).
 pub fn format_timestamp(millis: i64) -> Result<String> {
-    DateTime::<Utc>::from_timestamp_millis(millis)
-        .map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
-        .ok_or_else(|| {
-            Error::new(
-                Code::Timestamp,
-                "",
-                format!("{millis} ms since the epoch is outside the supported range"),
-            )
-        })
+    civil::write_rfc3339_millis(millis).ok_or_else(|| {
+        Error::new(
+            Code::Timestamp,
+            "",
+            format!("{millis} ms since the epoch is outside the supported range"),
+        )
+    })
 }
 
 /// [`format_timestamp`] of a JSON number: `E_VALUE` when it is not a whole number,
