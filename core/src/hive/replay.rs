@@ -7,6 +7,8 @@ use super::event::{self, Event};
 use super::fold::{apply, check_event, Check};
 use super::ids::{Ids, Seen};
 use super::phases::set;
+use super::state::State;
+use super::typed::Session;
 use super::validate::validate_state;
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
@@ -71,7 +73,7 @@ impl Window {
 #[derive(Debug)]
 pub struct Replay {
     session_id: String,
-    state: Option<Map>,
+    state: Option<Session>,
     skip_bad_lines: bool,
     pending: Vec<u8>,
     start: u64,
@@ -86,6 +88,7 @@ pub struct Replay {
     skipped: Vec<Value>,
     failed: Option<Error>,
     typed: bool,
+    typed_session: bool,
     /// The last timestamp the typed reader parsed (see [`event::read`]).
     checked_time: String,
 }
@@ -116,7 +119,7 @@ impl Replay {
         };
         Ok(Replay {
             session_id: session_id.to_owned(),
-            state,
+            state: state.map(Session::from_tree),
             skip_bad_lines,
             pending: Vec::new(),
             start: offset,
@@ -131,15 +134,26 @@ impl Replay {
             skipped: Vec::new(),
             failed: None,
             typed: true,
+            typed_session: true,
             checked_time: String::new(),
         })
     }
 
-    /// Reads every line as a generic tree (`false`), not in the typed form where a line has
-    /// it (`true`, the default). Both give the same results, byte for byte: the switch is
-    /// for the test that proves it (core/tests/hive_typed_properties.rs) and for measuring.
+    /// Reads every line as a generic tree and folds it into the generic state tree
+    /// (`false`), not in the typed forms (`true`, the default: a line in its typed form where
+    /// it has it, the state as a typed session). Both give the same results, byte for byte:
+    /// the switch is for the test that proves it (core/tests/hive_typed_properties.rs) and for
+    /// measuring.
     pub fn read_typed(&mut self, typed: bool) {
         self.typed = typed;
+        self.typed_session = typed;
+    }
+
+    /// Folds into the generic state tree (`false`) instead of the typed session (`true`, the
+    /// default), whatever form the lines are read in ([`Replay::read_typed`] sets both): the
+    /// same results, byte for byte; for the test that proves it and for measuring.
+    pub fn typed_session(&mut self, typed: bool) {
+        self.typed_session = typed;
     }
 
     /// How many bad lines were skipped so far.
@@ -228,7 +242,7 @@ impl Replay {
         } else {
             self.offset = self.offset.saturating_add(tail.len() as u64);
         }
-        let Some(mut state) = self.state.take() else {
+        let Some(mut state) = self.state.take().map(State::into_tree) else {
             return Err(Error::new(
                 Code::NoSession,
                 "",
@@ -368,7 +382,13 @@ impl Replay {
         } else {
             None
         };
-        match apply(state, event, &self.session_id, Check::Replay) {
+        let folded = if self.typed_session {
+            apply(state, event, &self.session_id, Check::Replay)
+        } else {
+            let tree = state.map(State::into_tree);
+            apply::<Map, E>(tree, event, &self.session_id, Check::Replay).map(Session::from_tree)
+        };
+        match folded {
             Ok(state) => self.state = Some(state),
             Err(error) => {
                 self.state = kept;
@@ -471,7 +491,8 @@ impl Replay {
     pub fn carry(&self) -> Value {
         let mut map = Map::new();
         map.insert("session_id".into(), self.session_id.as_str().into());
-        let state = self.state.clone().map_or(Value::Null, Value::Object);
+        let state = self.state.clone();
+        let state = state.map_or(Value::Null, |s| Value::Object(s.into_tree()));
         map.insert("state".into(), state);
         map.insert("skip_bad_lines".into(), self.skip_bad_lines.into());
         map.insert("offset".into(), self.offset.into());
