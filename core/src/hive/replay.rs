@@ -13,26 +13,46 @@ use super::validate::validate_state;
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::time::compare_timestamps;
-use crate::value::Identity;
 use crate::{json, Map, Value};
-use std::collections::{HashMap, VecDeque};
-use std::hash::BuildHasherDefault;
+use std::collections::VecDeque;
 
 /// How many recent lines a replay remembers: a line equal to one of them is a duplicate
 /// (the same line appended twice) and is applied once.
 pub const DUPLICATE_WINDOW: usize = 1024;
 
 /// The recent lines, by hash, to find a duplicate (compared byte for byte on a hash match).
-/// The lines' buffers are reused once the window is full.
-#[derive(Debug, Default)]
+/// The lines' buffers are reused once the window is full; a count of the lines held per
+/// bucket of hashes (an array, no hash map) says in one load that a line is not among them.
+#[derive(Debug)]
 struct Window {
     lines: VecDeque<(u64, Vec<u8>)>,
-    hashes: HashMap<u64, u32, BuildHasherDefault<Identity>>,
+    buckets: Box<[u16; BUCKETS]>,
+}
+
+/// The buckets of [`Window`]'s counts (a power of two, four per line held).
+const BUCKETS: usize = DUPLICATE_WINDOW * 4;
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            lines: VecDeque::new(),
+            buckets: Box::new([0; BUCKETS]),
+        }
+    }
+}
+
+/// The bucket of a line's hash.
+fn bucket(hash: u64) -> usize {
+    (hash as usize) & (BUCKETS - 1)
 }
 
 impl Window {
+    fn held(&self, hash: u64) -> bool {
+        self.buckets.get(bucket(hash)).is_some_and(|n| *n > 0)
+    }
+
     fn contains(&self, hash: u64, line: &[u8]) -> bool {
-        self.hashes.contains_key(&hash)
+        self.held(hash)
             && self
                 .lines
                 .iter()
@@ -41,7 +61,7 @@ impl Window {
 
     /// The bytes of a recent line hashed `hash`, if the window holds it.
     fn find(&self, hash: u64) -> Option<&[u8]> {
-        if !self.hashes.contains_key(&hash) {
+        if !self.held(hash) {
             return None;
         }
         let mut found = self.lines.iter().filter(|(h, _)| *h == hash);
@@ -53,19 +73,17 @@ impl Window {
         if self.lines.len() >= DUPLICATE_WINDOW {
             if let Some((old, used)) = self.lines.pop_front() {
                 buffer = used;
-                if let Some(count) = self.hashes.get_mut(&old) {
+                if let Some(count) = self.buckets.get_mut(bucket(old)) {
                     *count = count.saturating_sub(1);
-                    if *count == 0 {
-                        self.hashes.remove(&old);
-                    }
                 }
             }
         }
         buffer.clear();
         buffer.extend_from_slice(line);
         self.lines.push_back((hash, buffer));
-        let count = self.hashes.entry(hash).or_insert(0);
-        *count = count.saturating_add(1);
+        if let Some(count) = self.buckets.get_mut(bucket(hash)) {
+            *count = count.saturating_add(1);
+        }
     }
 }
 

@@ -373,20 +373,33 @@ fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
 /// `E_INVALID` unless the values a progress sets have their fields' types (the shapes of a
 /// worker's `metrics` and `protocol_compliance`), with their paths in the worker.
 fn check_fields(name: &str, fields: &[(&'static str, Map)]) -> Result<()> {
-    let mut report = Report::default();
-    let worker = child_path("/worker_states", name);
-    for (field, values) in fields {
-        let shape = if *field == "metrics" {
-            &WORKER_METRICS
-        } else {
-            &COMPLIANCE
+    // Checked without paths first (no path is written for values that break nothing).
+    for with_paths in [false, true] {
+        let mut report = Report::default();
+        let worker = match with_paths {
+            true => child_path("/worker_states", name),
+            false => String::new(),
         };
-        crate::shape::check::fields(&mut report, values, shape, &child_path(&worker, field));
+        for (field, values) in fields {
+            let shape = if *field == "metrics" {
+                &WORKER_METRICS
+            } else {
+                &COMPLIANCE
+            };
+            let at = match with_paths {
+                true => child_path(&worker, field),
+                false => String::new(),
+            };
+            crate::shape::check::fields(&mut report, values, shape, &at);
+        }
+        if report.valid() {
+            return Ok(());
+        }
+        if with_paths {
+            return Err(crate::document::invalid_error("hive.state", &report));
+        }
     }
-    if report.valid() {
-        return Ok(());
-    }
-    Err(crate::document::invalid_error("hive.state", &report))
+    Ok(())
 }
 
 /// `details[field]` as an object (empty when absent and not `required`).
