@@ -1,5 +1,5 @@
 //! Differential property test of the hive replay's typed session (docs/performance.md § The
-//! hive replay: a typed session, one fold): a replay that folds into the typed session (the
+//! hive replay: typed lines, a typed session, one fold): a replay that folds into the typed session (the
 //! counters as integers, the stamps as strings, each worker found once) gives exactly what the
 //! replay folding into the generic state tree gives — the same state text byte for byte, the
 //! same counts, skipped lines and warnings, the same error — with the lines read either way,

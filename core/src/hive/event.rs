@@ -4,7 +4,8 @@
 //! write (`{"timestamp":…,"type":…,"agent":…,"details":…}`, compact, nothing else). The fold
 //! is written once, over [`Event`]; a line the typed reader does not take whole (another key
 //! order, an `id`, an escape, spaces, anything odd) goes the generic way, which gives the
-//! verdict and the error (docs/performance.md § The hive replay: typed lines, one fold).
+//! verdict and the error (docs/performance.md § The hive replay: typed lines, a typed
+//! session, one fold).
 
 use crate::json::parse_member;
 use crate::time::is_timestamp;

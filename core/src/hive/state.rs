@@ -5,7 +5,7 @@
 //! `workers.rs`) is written once, over this trait, as it is over the event's forms
 //! ([`super::event::Event`]); the trait has only the representation's primitives (a counter,
 //! a stamp, a worker's status and fields), never a rule (docs/performance.md § The hive
-//! replay: a typed session, one fold).
+//! replay: typed lines, a typed session, one fold).
 
 use super::fold::{add, advance};
 use super::phases::with_object;
