@@ -1,10 +1,12 @@
 //! A maintainer's tool: the native time per event of the hive replay (`recover_state` fed in
 //! 1 MiB chunks, as the hosts feed it) on an `EVENTS.jsonl`, for docs/performance.md.
 //!
-//! Each run replays the log twice, interleaved: with the typed lines (the default) and with
-//! every line read as a generic tree ([`Replay::read_typed`]`(false)`), for an A/B in one run.
+//! Each run replays the log three times, interleaved: with the typed lines and the typed
+//! session (the default), with the typed lines folded into the generic state tree
+//! ([`Replay::typed_session`]`(false)`), and with every line read as a generic tree and folded
+//! into the tree ([`Replay::read_typed`]`(false)`), for an A/B in one run.
 //!
-//!     cargo run --release -p statecore --example replay_profile -- EVENTS.jsonl [runs] [typed|generic]
+//!     cargo run --release -p statecore --example replay_profile -- EVENTS.jsonl [runs] [typed|lines|generic]
 
 #![allow(
     clippy::unwrap_used,
@@ -31,15 +33,15 @@ fn main() {
         .unwrap_or("session")
         .to_owned();
     let only = args.next();
-    let modes: Vec<bool> = match only.as_deref() {
-        Some("typed") => vec![true],
-        Some("generic") => vec![false],
-        _ => vec![true, false],
+    let modes: Vec<&str> = match only.as_deref() {
+        Some(mode) => vec![mode],
+        None => vec!["typed", "lines", "generic"],
     };
-    for (_, typed) in (0..runs).flat_map(|run| modes.iter().map(move |m| (run, *m))) {
+    for (_, mode) in (0..runs).flat_map(|run| modes.iter().map(move |m| (run, *m))) {
         let start = Instant::now();
         let mut replay = Replay::new(&session, None, 0, false).expect("a replay");
-        replay.read_typed(typed);
+        replay.read_typed(mode != "generic");
+        replay.typed_session(mode == "typed");
         for chunk in log.chunks(1 << 20) {
             replay.feed(chunk).expect("the log replays");
         }
@@ -51,7 +53,7 @@ fn main() {
             .unwrap_or(0);
         println!(
             "{:8} {events} events: {:.3} s, {:.3} µs/event",
-            if typed { "typed" } else { "generic" },
+            mode,
             elapsed.as_secs_f64(),
             elapsed.as_secs_f64() * 1e6 / events.max(1) as f64
         );

@@ -4,11 +4,13 @@
 //! write (`{"timestamp":…,"type":…,"agent":…,"details":…}`, compact, nothing else). The fold
 //! is written once, over [`Event`]; a line the typed reader does not take whole (another key
 //! order, an `id`, an escape, spaces, anything odd) goes the generic way, which gives the
-//! verdict and the error (docs/performance.md § The hive replay: typed lines, one fold).
+//! verdict and the error (docs/performance.md § The hive replay: typed lines, a typed
+//! session, one fold).
 
 use crate::json::parse_member;
 use crate::time::is_timestamp;
 use crate::{Map, Value};
+use std::cell::OnceCell;
 
 /// What the fold reads of an event line.
 pub(super) trait Event {
@@ -20,6 +22,10 @@ pub(super) trait Event {
     fn agent(&self) -> &str;
     /// `details` (`null` when absent).
     fn details(&self) -> &Value;
+    /// The worker a worker event names: `details.worker` when it is a string, else `agent`.
+    fn worker(&self) -> &str {
+        super::lines::worker_name(self.details(), self.agent())
+    }
 }
 
 /// `null`, for a line without `details`.
@@ -46,15 +52,31 @@ impl Event for Map {
 }
 
 /// A line read in its typed form: the three strings borrowed from the line's bytes, `details`
-/// parsed (by the generic parser, one level deep). Only a line that is a valid `hive.event`
-/// with no other field is read this way, so a replay needs no event check and no id lookup
-/// for it.
+/// read in place when it has a fixed shape (`{"worker":"…"}`, a heartbeat's, or a string, a
+/// note's: the fold reads the worker or nothing, and a tree is made only if a rule asks for
+/// one) and otherwise parsed (by the generic parser, one level deep). Only a line that is a
+/// valid `hive.event` with no other field is read this way, so a replay needs no event check
+/// and no id lookup for it.
 #[derive(Debug)]
 pub(super) struct Line<'a> {
     timestamp: &'a str,
     kind: &'a str,
     agent: &'a str,
-    details: Value,
+    /// `details` read in place, when it has a fixed shape.
+    fixed: Fixed<'a>,
+    /// `details` as a tree: parsed at once, or made from [`Line::fixed`] when asked for.
+    details: OnceCell<Value>,
+}
+
+/// The fixed shapes of `details` read in place.
+#[derive(Debug, Clone, Copy)]
+enum Fixed<'a> {
+    /// `{"worker":"<name>"}`.
+    Worker(&'a str),
+    /// A string.
+    Text(&'a str),
+    /// Another shape (parsed).
+    No,
 }
 
 impl Event for Line<'_> {
@@ -68,7 +90,22 @@ impl Event for Line<'_> {
         self.agent
     }
     fn details(&self) -> &Value {
-        &self.details
+        self.details.get_or_init(|| match self.fixed {
+            Fixed::Worker(name) => {
+                let mut map = Map::with_capacity(1);
+                map.insert("worker".into(), name.into());
+                Value::Object(map)
+            }
+            Fixed::Text(text) => text.into(),
+            Fixed::No => Value::Null,
+        })
+    }
+    fn worker(&self) -> &str {
+        match self.fixed {
+            Fixed::Worker(name) => name,
+            Fixed::Text(_) => self.agent,
+            Fixed::No => super::lines::worker_name(self.details(), self.agent),
+        }
     }
 }
 
@@ -94,8 +131,15 @@ pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>>
     if !matches!(body.as_bytes().first(), Some(b'{' | b'[' | b'"')) {
         return None;
     }
-    // At depth 1, as in the whole line: the depth limit holds exactly.
-    let details = parse_member(body, 1)?;
+    let details = OnceCell::new();
+    let fixed = match fixed(body) {
+        Fixed::No => {
+            // At depth 1, as in the whole line: the depth limit holds exactly.
+            details.set(parse_member(body, 1)?).ok()?;
+            Fixed::No
+        }
+        fixed => fixed,
+    };
     if !valid_time(timestamp, checked) {
         return None;
     }
@@ -103,8 +147,25 @@ pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>>
         timestamp,
         kind,
         agent,
+        fixed,
         details,
     })
+}
+
+/// `details` in a fixed shape read in place (a string or `{"worker":…}` without escapes or
+/// control characters: JSON the parser takes as it is), or [`Fixed::No`].
+fn fixed(body: &str) -> Fixed<'_> {
+    if let Some((text, "")) = string(body) {
+        return Fixed::Text(text);
+    }
+    let name = body
+        .strip_prefix("{\"worker\":")
+        .and_then(string)
+        .filter(|(_, rest)| *rest == "}");
+    match name {
+        Some((name, _)) => Fixed::Worker(name),
+        None => Fixed::No,
+    }
 }
 
 /// True when `time` is an RFC 3339 timestamp: without parsing it when it is in statecore's UTC

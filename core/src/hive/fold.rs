@@ -3,15 +3,16 @@
 //! log agree by construction (docs/hive.md § Events).
 
 use super::event::Event;
-use super::phases::{self, with_object};
+use super::phases;
 use super::shapes::STRATEGIES;
+use super::state::{Counter, Stamp, State};
 use super::template::created;
 use super::validate::{validate_event, validate_state, validate_worker_at};
 use super::workers;
 use crate::error::{Code, Error, Result};
 use crate::merge::{merge_owned, MergeOptions, Strategy};
 use crate::time::compare_timestamps;
-use crate::{Map, Value};
+use crate::{Map, Str, Value};
 
 /// How much of the state is validated after an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,19 +31,19 @@ pub(super) enum Check {
 /// `metrics.total_events_logged` and, when its agent is a worker, to that worker's
 /// `metrics.events_logged`. A result that breaks a rule is `E_INVALID` with the report.
 /// The line is a valid `hive.event` ([`check_event`]).
-/// `line` is either form of an event line ([`Event`]): the fold is written once for both.
-pub(super) fn apply<E: Event + ?Sized>(
-    state: Option<Map>,
+/// `line` is either form of an event line ([`Event`]), `state` either form of a state
+/// ([`State`]): the fold is written once for all four.
+pub(super) fn apply<S: State, E: Event + ?Sized>(
+    state: Option<S>,
     line: &E,
     session_id: &str,
     check: Check,
-) -> Result<Map> {
+) -> Result<S> {
     let kind = line.kind();
     let now = line.timestamp();
     let agent = line.agent();
-    let details = line.details();
     let mut state = match (state, kind) {
-        (None, "session_created") => created(session_id, details, now),
+        (None, "session_created") => S::from_tree(created(session_id, line.details(), now)),
         (None, _) => {
             return Err(Error::new(
                 Code::NoSession,
@@ -61,29 +62,35 @@ pub(super) fn apply<E: Event + ?Sized>(
     };
     let mut touched = None;
     match kind {
-        "state_updated" => state = updated(state, details, now)?,
-        "phase_changed" => {
-            let to = details.get("to").and_then(Value::as_str).unwrap_or("");
-            phases::change(&mut state, to, now)?;
+        "state_updated" => {
+            let tree = std::mem::take(state.tree());
+            *state.tree() = updated(tree, line.details(), now)?;
         }
-        kind => touched = workers::apply(&mut state, kind, agent, details, now)?,
+        "phase_changed" => {
+            let details = line.details();
+            let to = details.get("to").and_then(Value::as_str).unwrap_or("");
+            phases::change(state.tree(), to, now)?;
+        }
+        kind => touched = workers::apply(&mut state, kind, line)?,
     }
     count(&mut state, agent);
     stamp(&mut state, now);
     let whole = check == Check::Full || matches!(kind, "state_updated" | "session_created");
-    let state = Value::Object(state);
-    let report = match (whole, &touched) {
-        (true, _) => validate_state(&state),
-        (false, Some(name)) => worker_report(&state, name),
-        (false, None) => crate::report::Report::default(),
+    if !whole && touched.is_none() {
+        return Ok(state);
+    }
+    let tree = Value::Object(std::mem::take(state.tree()));
+    let report = match &touched {
+        Some(name) if !whole => worker_report(&tree, name),
+        _ => validate_state(&tree),
     };
     if !report.valid() {
         return Err(crate::document::invalid_error("hive.state", &report));
     }
-    match state {
-        Value::Object(map) => Ok(map),
-        _ => Ok(Map::new()),
+    if let Value::Object(map) = tree {
+        *state.tree() = map;
     }
+    Ok(state)
 }
 
 /// `E_INVALID` unless `line` is a valid `hive.event`.
@@ -108,18 +115,21 @@ fn worker_report(state: &Value, name: &str) -> crate::report::Report {
 /// lookup; a string's buffer reused).
 pub(super) fn advance(map: &mut Map, key: &str, now: &str) {
     match map.get_mut(key) {
-        Some(Value::String(current)) => {
-            let later = compare_timestamps(current, now)
-                .is_some_and(|order| order == std::cmp::Ordering::Greater);
-            if !later && current.as_str() != now {
-                current.clear();
-                current.push_str(now);
-            }
-        }
+        Some(Value::String(current)) => advance_text(current, now),
         Some(other) => *other = Value::from(now),
         None => {
             map.insert(key.into(), Value::from(now));
         }
+    }
+}
+
+/// Sets the timestamp `current` to `now` unless it is a later time already (its buffer reused).
+pub(super) fn advance_text(current: &mut Str, now: &str) {
+    let later =
+        compare_timestamps(current, now).is_some_and(|order| order == std::cmp::Ordering::Greater);
+    if !later && current.as_str() != now {
+        current.clear();
+        current.push_str(now);
     }
 }
 
@@ -137,27 +147,15 @@ pub(super) fn add(map: &mut Map, key: &str, by: u64) {
 }
 
 /// The event counters: the session's, and the worker's when the agent is one.
-fn count(state: &mut Map, agent: &str) {
-    with_object(state, "metrics", |metrics| {
-        add(metrics, "total_events_logged", 1)
-    });
-    if let Some(Value::Object(worker)) = state
-        .get_mut("worker_states")
-        .and_then(|w| w.as_object_mut())
-        .and_then(|w| w.get_mut(agent))
-    {
-        with_object(worker, "metrics", |metrics| {
-            add(metrics, "events_logged", 1)
-        });
-    }
+fn count<S: State>(state: &mut S, agent: &str) {
+    state.add(Counter::Events, 1);
+    state.add(Counter::WorkerEvents(agent), 1);
 }
 
 /// The session's stamps of every event (see [`apply`]).
-fn stamp(state: &mut Map, now: &str) {
-    with_object(state, "timestamps", |times| {
-        advance(times, "updated_at", now);
-        advance(times, "last_heartbeat", now);
-    });
+fn stamp<S: State>(state: &mut S, now: &str) {
+    state.advance(Stamp::Updated, now);
+    state.advance(Stamp::Heartbeat, now);
 }
 
 /// `state_updated`: the merge, with a phase change among the updates fired on the machine

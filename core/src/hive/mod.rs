@@ -15,7 +15,9 @@ mod phases;
 mod replay;
 mod session;
 pub mod shapes;
+mod state;
 mod template;
+mod typed;
 mod validate;
 mod workers;
 

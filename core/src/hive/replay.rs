@@ -7,30 +7,52 @@ use super::event::{self, Event};
 use super::fold::{apply, check_event, Check};
 use super::ids::{Ids, Seen};
 use super::phases::set;
+use super::state::State;
+use super::typed::Session;
 use super::validate::validate_state;
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::time::compare_timestamps;
-use crate::value::Identity;
 use crate::{json, Map, Value};
-use std::collections::{HashMap, VecDeque};
-use std::hash::BuildHasherDefault;
+use std::collections::VecDeque;
 
 /// How many recent lines a replay remembers: a line equal to one of them is a duplicate
 /// (the same line appended twice) and is applied once.
 pub const DUPLICATE_WINDOW: usize = 1024;
 
 /// The recent lines, by hash, to find a duplicate (compared byte for byte on a hash match).
-/// The lines' buffers are reused once the window is full.
-#[derive(Debug, Default)]
+/// The lines' buffers are reused once the window is full; a count of the lines held per
+/// bucket of hashes (an array, no hash map) says in one load that a line is not among them.
+#[derive(Debug)]
 struct Window {
     lines: VecDeque<(u64, Vec<u8>)>,
-    hashes: HashMap<u64, u32, BuildHasherDefault<Identity>>,
+    buckets: Box<[u16; BUCKETS]>,
+}
+
+/// The buckets of [`Window`]'s counts (a power of two, four per line held).
+const BUCKETS: usize = DUPLICATE_WINDOW * 4;
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            lines: VecDeque::new(),
+            buckets: Box::new([0; BUCKETS]),
+        }
+    }
+}
+
+/// The bucket of a line's hash.
+fn bucket(hash: u64) -> usize {
+    (hash as usize) & (BUCKETS - 1)
 }
 
 impl Window {
+    fn held(&self, hash: u64) -> bool {
+        self.buckets.get(bucket(hash)).is_some_and(|n| *n > 0)
+    }
+
     fn contains(&self, hash: u64, line: &[u8]) -> bool {
-        self.hashes.contains_key(&hash)
+        self.held(hash)
             && self
                 .lines
                 .iter()
@@ -39,7 +61,7 @@ impl Window {
 
     /// The bytes of a recent line hashed `hash`, if the window holds it.
     fn find(&self, hash: u64) -> Option<&[u8]> {
-        if !self.hashes.contains_key(&hash) {
+        if !self.held(hash) {
             return None;
         }
         let mut found = self.lines.iter().filter(|(h, _)| *h == hash);
@@ -51,19 +73,17 @@ impl Window {
         if self.lines.len() >= DUPLICATE_WINDOW {
             if let Some((old, used)) = self.lines.pop_front() {
                 buffer = used;
-                if let Some(count) = self.hashes.get_mut(&old) {
+                if let Some(count) = self.buckets.get_mut(bucket(old)) {
                     *count = count.saturating_sub(1);
-                    if *count == 0 {
-                        self.hashes.remove(&old);
-                    }
                 }
             }
         }
         buffer.clear();
         buffer.extend_from_slice(line);
         self.lines.push_back((hash, buffer));
-        let count = self.hashes.entry(hash).or_insert(0);
-        *count = count.saturating_add(1);
+        if let Some(count) = self.buckets.get_mut(bucket(hash)) {
+            *count = count.saturating_add(1);
+        }
     }
 }
 
@@ -71,7 +91,7 @@ impl Window {
 #[derive(Debug)]
 pub struct Replay {
     session_id: String,
-    state: Option<Map>,
+    state: Option<Session>,
     skip_bad_lines: bool,
     pending: Vec<u8>,
     start: u64,
@@ -86,6 +106,7 @@ pub struct Replay {
     skipped: Vec<Value>,
     failed: Option<Error>,
     typed: bool,
+    typed_session: bool,
     /// The last timestamp the typed reader parsed (see [`event::read`]).
     checked_time: String,
 }
@@ -116,7 +137,7 @@ impl Replay {
         };
         Ok(Replay {
             session_id: session_id.to_owned(),
-            state,
+            state: state.map(Session::from_tree),
             skip_bad_lines,
             pending: Vec::new(),
             start: offset,
@@ -131,15 +152,27 @@ impl Replay {
             skipped: Vec::new(),
             failed: None,
             typed: true,
+            typed_session: true,
             checked_time: String::new(),
         })
     }
 
-    /// Reads every line as a generic tree (`false`), not in the typed form where a line has
-    /// it (`true`, the default). Both give the same results, byte for byte: the switch is
-    /// for the test that proves it (core/tests/hive_typed_properties.rs) and for measuring.
+    /// Reads every line as a generic tree and folds it into the generic state tree
+    /// (`false`), not in the typed forms (`true`, the default: a line in its typed form where
+    /// it has it, the state as a typed session). Both give the same results, byte for byte:
+    /// the switch is for the test that proves it (core/tests/hive_typed_properties.rs) and for
+    /// measuring.
     pub fn read_typed(&mut self, typed: bool) {
         self.typed = typed;
+        self.typed_session = typed;
+    }
+
+    /// Folds into the generic state tree (`false`) instead of the typed session (`true`, the
+    /// default), whatever form the lines are read in ([`Replay::read_typed`] sets both): the
+    /// same results, byte for byte; for the test that proves it and for measuring. The
+    /// browser's module (built without the `full` feature) always folds into the tree.
+    pub fn typed_session(&mut self, typed: bool) {
+        self.typed_session = typed;
     }
 
     /// How many bad lines were skipped so far.
@@ -228,7 +261,7 @@ impl Replay {
         } else {
             self.offset = self.offset.saturating_add(tail.len() as u64);
         }
-        let Some(mut state) = self.state.take() else {
+        let Some(mut state) = self.state.take().map(State::into_tree) else {
             return Err(Error::new(
                 Code::NoSession,
                 "",
@@ -368,7 +401,15 @@ impl Replay {
         } else {
             None
         };
-        match apply(state, event, &self.session_id, Check::Replay) {
+        // The browser's module (without `full`) folds into the tree: the same results, and
+        // no second copy of the fold in a module whose size is what matters there.
+        let folded = if cfg!(feature = "full") && self.typed_session {
+            apply(state, event, &self.session_id, Check::Replay)
+        } else {
+            let tree = state.map(State::into_tree);
+            apply::<Map, E>(tree, event, &self.session_id, Check::Replay).map(Session::from_tree)
+        };
+        match folded {
             Ok(state) => self.state = Some(state),
             Err(error) => {
                 self.state = kept;
@@ -471,7 +512,8 @@ impl Replay {
     pub fn carry(&self) -> Value {
         let mut map = Map::new();
         map.insert("session_id".into(), self.session_id.as_str().into());
-        let state = self.state.clone().map_or(Value::Null, Value::Object);
+        let state = self.state.clone();
+        let state = state.map_or(Value::Null, |s| Value::Object(s.into_tree()));
         map.insert("state".into(), state);
         map.insert("skip_bad_lines".into(), self.skip_bad_lines.into());
         map.insert("offset".into(), self.offset.into());

@@ -2,10 +2,12 @@
 //! does to the state when it is applied (by a step or by a replay), and the checks that
 //! refuse an event that does not fit the worker's status (docs/hive.md § Events).
 
+use super::event::Event;
 use super::fold::{add, advance};
 use super::lines;
 use super::phases::{set, with_object};
 use super::shapes::{COMPLIANCE, WORKER_METRICS};
+use super::state::{Stamp, State};
 use super::template::{object, planned_worker};
 use crate::error::{child_path, Code, Error, Result};
 use crate::report::Report;
@@ -32,29 +34,29 @@ pub const PROGRESS_FIELDS: [&str; 2] = ["metrics", "protocol_compliance"];
 /// progress's values are checked against their shapes here). `E_ARGUMENT` when the event does not fit: an unknown worker,
 /// a worker planned twice, a spawn of a worker already spawned, a heartbeat, progress or
 /// completion of a worker that is not active, a failure of one that completed.
-pub(super) fn apply(
-    state: &mut Map,
+pub(super) fn apply<S: State, E: Event + ?Sized>(
+    state: &mut S,
     kind: &str,
-    agent: &str,
-    details: &Value,
-    now: &str,
+    line: &E,
 ) -> Result<Option<Str>> {
+    let now = line.timestamp();
     if kind == "workers_planned" {
-        plan(state, details)?;
+        plan(state.tree(), line.details())?;
         return Ok(None);
     }
     if !WORKER_EVENTS.contains(&kind) {
         return Ok(None);
     }
-    let name = Str::from(lines::worker_name(details, agent));
-    if matches!(kind, "worker_spawned" | "worker_failed") && !known(state, &name) {
-        announce(state, &name, lines::spawned_task(details))?;
+    let name = Str::from(line.worker());
+    if matches!(kind, "worker_spawned" | "worker_failed") && !known(state.tree(), &name) {
+        announce(state.tree(), &name, lines::spawned_task(line.details()))?;
     }
-    let status = status_of(state, &name)?;
+    let status = state.worker_status(&name).ok_or_else(|| unknown(&name))?;
     match kind {
         "spawn_attempted" => {
+            let state = state.tree();
             refuse_if(spawned(state, &name), &name, kind, "was spawned already")?;
-            let attempt = details.get("attempt").and_then(Value::as_u64);
+            let attempt = line.details().get("attempt").and_then(Value::as_u64);
             with_object(state, "coordination_status", |c| {
                 with_object(c, "spawn_attempts", |attempts| match attempt {
                     Some(n) => {
@@ -67,29 +69,29 @@ pub(super) fn apply(
                 w.insert("status".into(), "spawning".into());
             });
         }
-        "worker_spawned" => spawn(state, &name, &status, now)?,
+        "worker_spawned" => spawn(state.tree(), &name, &status, now)?,
         "worker_heartbeat" => {
             active(&status, &name, kind)?;
-            with_worker(state, &name, |w| advance(w, "last_heartbeat", now));
+            state.advance(Stamp::WorkerHeartbeat(&name), now);
         }
         "worker_progress" => {
             active(&status, &name, kind)?;
+            let details = line.details();
             let fields = if details.is_object() {
                 progress_fields(details)?
             } else {
                 Vec::new()
             };
             check_fields(&name, &fields)?;
-            with_worker(state, &name, |w| {
-                for (field, values) in fields {
-                    with_object(w, field, |target| target.extend(values));
-                }
-                advance(w, "last_update", now);
-                advance(w, "last_heartbeat", now);
-            });
+            for (field, values) in fields {
+                state.extend_worker(&name, field, values);
+            }
+            state.advance(Stamp::WorkerUpdate(&name), now);
+            state.advance(Stamp::WorkerHeartbeat(&name), now);
         }
         "worker_completed" => {
             active(&status, &name, kind)?;
+            let details = line.details();
             let outputs = lines::completion_outputs(details).ok_or_else(|| {
                 argument(
                     "/details/outputs",
@@ -97,6 +99,7 @@ pub(super) fn apply(
                 )
             })?;
             let metrics = object_field(details, "metrics", false)?;
+            let state = state.tree();
             with_worker(state, &name, |w| complete(w, outputs, metrics, now));
             remove(state, "workers_active", &name);
             push(state, "workers_completed", &name);
@@ -108,7 +111,8 @@ pub(super) fn apply(
                 kind,
                 "completed already: a completed worker does not fail (the session can)",
             )?;
-            let error = failure(lines::failure_error(details).as_ref(), now)?;
+            let error = failure(lines::failure_error(line.details()).as_ref(), now)?;
+            let state = state.tree();
             if status == "failed" {
                 // A repeated failure (the worker's own and the queen's): the first stands.
                 with_worker(state, &name, |w| advance(w, "last_update", now));
@@ -369,20 +373,33 @@ fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
 /// `E_INVALID` unless the values a progress sets have their fields' types (the shapes of a
 /// worker's `metrics` and `protocol_compliance`), with their paths in the worker.
 fn check_fields(name: &str, fields: &[(&'static str, Map)]) -> Result<()> {
-    let mut report = Report::default();
-    let worker = child_path("/worker_states", name);
-    for (field, values) in fields {
-        let shape = if *field == "metrics" {
-            &WORKER_METRICS
-        } else {
-            &COMPLIANCE
+    // Checked without paths first (no path is written for values that break nothing).
+    for with_paths in [false, true] {
+        let mut report = Report::default();
+        let worker = match with_paths {
+            true => child_path("/worker_states", name),
+            false => String::new(),
         };
-        crate::shape::check::fields(&mut report, values, shape, &child_path(&worker, field));
+        for (field, values) in fields {
+            let shape = if *field == "metrics" {
+                &WORKER_METRICS
+            } else {
+                &COMPLIANCE
+            };
+            let at = match with_paths {
+                true => child_path(&worker, field),
+                false => String::new(),
+            };
+            crate::shape::check::fields(&mut report, values, shape, &at);
+        }
+        if report.valid() {
+            return Ok(());
+        }
+        if with_paths {
+            return Err(crate::document::invalid_error("hive.state", &report));
+        }
     }
-    if report.valid() {
-        return Ok(());
-    }
-    Err(crate::document::invalid_error("hive.state", &report))
+    Ok(())
 }
 
 /// `details[field]` as an object (empty when absent and not `required`).
@@ -397,20 +414,13 @@ fn object_field(details: &Value, field: &str, required: bool) -> Result<Map> {
     }
 }
 
-/// The status of the worker `name` (`E_ARGUMENT` for an unknown worker).
-fn status_of(state: &Map, name: &str) -> Result<Str> {
-    let worker = state.get("worker_states").and_then(|w| w.get(name));
-    match worker {
-        Some(Value::Object(worker)) => Ok(worker
-            .get("status")
-            .and_then(Value::as_str)
-            .map_or_else(Str::default, Str::from)),
-        _ => Err(argument(
-            &child_path("/worker_states", name),
-            &format!("there is no worker {name:?}: plan it first (plan_workers)"),
-        )
-        .with_detail("worker", name)),
-    }
+/// `E_ARGUMENT` for the unknown worker `name`.
+fn unknown(name: &str) -> Error {
+    argument(
+        &child_path("/worker_states", name),
+        &format!("there is no worker {name:?}: plan it first (plan_workers)"),
+    )
+    .with_detail("worker", name)
 }
 
 /// `E_ARGUMENT` unless the worker is active.

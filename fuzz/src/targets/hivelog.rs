@@ -8,8 +8,9 @@
 //! - the replay fed in pieces agrees with the replay of the whole log: the same result (state,
 //!   counts, torn tail, skipped lines, warnings) or the same error (code, message, details),
 //!   with bad lines stopping the replay and with them skipped;
-//! - the replay that reads lines in their typed form (the default) agrees with the replay that
-//!   reads every line as a generic tree (`Replay::read_typed(false)`), byte for byte;
+//! - the replay that reads lines in their typed form and folds them into the typed session
+//!   (the default) agrees with the replay that reads every line as a generic tree and folds it
+//!   into the generic state tree (`Replay::read_typed(false)`), byte for byte;
 //! - errors have stable codes and pointer paths; a line error names a line of the log;
 //! - a result's `log_offset` is at most the log's length, and its state is a valid
 //!   `hive.state` that records that offset;

@@ -1,0 +1,267 @@
+//! The replay's typed session: the state's tree, with the fields every event writes held
+//! typed beside it ([`Session`]) — the session's event counter as an integer, its two stamps
+//! as strings, and for each worker met its status, event counter and two stamps — so that an
+//! event line costs no lookup in the state's maps, no number parsed or written, no string
+//! allocated. The tree stays the state of record: everything the typed fields do not hold
+//! (the template's other sections, another writer's keys, in their order) is in it as it was
+//! read, and the typed fields are written into it, in place, whenever the tree is asked for
+//! (a rule that reads or changes anything else, a validation, the end of the replay, a
+//! carry). A field is held typed only once it exists in the tree in the form it keeps (a
+//! counter present, a stamp a string, a worker an object); until then the primitive is the
+//! tree's own ([`State`] for [`Map`]), so a key is inserted where the generic fold inserts
+//! it and the state's text is the generic fold's, byte for byte
+//! (core/tests/hive_typed_properties.rs proves it on random logs).
+
+use super::fold::advance_text;
+use super::state::{worker_mut, Counter, Stamp, State};
+use crate::{Map, Str, Value};
+
+/// How many workers a session holds typed (a log of more distinct agents keeps the rest in
+/// the tree, where a lookup finds them: a scan of this list stays short).
+const MOST_WORKERS: usize = 64;
+
+/// A session's state: the tree, and the fields the events write held typed beside it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Session {
+    tree: Map,
+    /// `metrics.total_events_logged`, once read.
+    events: Option<u64>,
+    /// `timestamps.updated_at`, once read.
+    updated: Option<Str>,
+    /// `timestamps.last_heartbeat`, once read.
+    heartbeat: Option<Str>,
+    /// The workers met since the tree was last asked for.
+    workers: Vec<Worker>,
+}
+
+/// One worker's typed fields.
+#[derive(Debug, Clone)]
+struct Worker {
+    name: Str,
+    /// `status` (`""` when it has none); `None`: `worker_states` has no object of the name.
+    status: Option<Str>,
+    /// `metrics.events_logged`, once read.
+    events: Option<u64>,
+    /// `last_heartbeat`, once read.
+    heartbeat: Option<Str>,
+    /// `last_update`, once read.
+    update: Option<Str>,
+}
+
+impl Session {
+    /// The position of worker `name` in the typed list (read from the tree the first time),
+    /// `None` when the list is full and does not hold it.
+    fn find(&mut self, name: &str) -> Option<usize> {
+        let key = name.as_bytes();
+        let found = self.workers.iter().position(|w| {
+            let n = w.name.as_bytes();
+            n.len() == key.len() && n.last() == key.last() && n == key
+        });
+        if found.is_some() || self.workers.len() >= MOST_WORKERS {
+            return found;
+        }
+        let status = self.tree.worker_status(name);
+        self.workers.push(Worker {
+            name: Str::from(name),
+            status,
+            events: None,
+            heartbeat: None,
+            update: None,
+        });
+        Some(self.workers.len().saturating_sub(1))
+    }
+
+    /// Writes the typed fields into the tree and forgets them.
+    fn flush(&mut self) {
+        let tree = &mut self.tree;
+        if let Some(n) = self.events.take() {
+            put(section(tree, "metrics"), "total_events_logged", n.into());
+        }
+        if let Some(time) = self.updated.take() {
+            put(
+                section(tree, "timestamps"),
+                "updated_at",
+                Value::String(time),
+            );
+        }
+        if let Some(time) = self.heartbeat.take() {
+            put(
+                section(tree, "timestamps"),
+                "last_heartbeat",
+                Value::String(time),
+            );
+        }
+        for worker in self.workers.drain(..) {
+            write_worker(tree, worker);
+        }
+    }
+}
+
+/// Writes a worker's typed fields into the tree.
+fn write_worker(tree: &mut Map, worker: Worker) {
+    let Some(map) = worker_mut(tree, &worker.name) else {
+        return;
+    };
+    if let Some(time) = worker.heartbeat {
+        put(Some(map), "last_heartbeat", Value::String(time));
+    }
+    if let Some(time) = worker.update {
+        put(Some(map), "last_update", Value::String(time));
+    }
+    if let Some(n) = worker.events {
+        put(section(map, "metrics"), "events_logged", n.into());
+    }
+}
+
+/// The object `map[key]`, when it is one.
+fn section<'m>(map: &'m mut Map, key: &str) -> Option<&'m mut Map> {
+    map.get_mut(key).and_then(Value::as_object_mut)
+}
+
+/// Sets `map[key]`, which exists (a typed field is held only once its key does).
+fn put(map: Option<&mut Map>, key: &str, value: Value) {
+    if let Some(slot) = map.and_then(|m| m.get_mut(key)) {
+        *slot = value;
+    }
+}
+
+/// A counter's value in the tree, when its key is there (the fold's `add` reads any value that
+/// is not a whole number as 0).
+fn count_in(map: Option<&Map>, key: &str) -> Option<u64> {
+    map?.get(key).map(|v| v.as_u64().unwrap_or(0))
+}
+
+/// A stamp's string in the tree, when it is one.
+fn stamp_in(map: Option<&Map>, key: &str) -> Option<Str> {
+    match map?.get(key) {
+        Some(Value::String(time)) => Some(time.clone()),
+        _ => None,
+    }
+}
+
+/// The object `map[key]`, when it is one (shared).
+fn object<'m>(map: Option<&'m Map>, key: &str) -> Option<&'m Map> {
+    map?.get(key).and_then(Value::as_object)
+}
+
+impl State for Session {
+    fn from_tree(tree: Map) -> Self {
+        Session {
+            tree,
+            ..Session::default()
+        }
+    }
+
+    fn tree(&mut self) -> &mut Map {
+        self.flush();
+        &mut self.tree
+    }
+
+    fn into_tree(mut self) -> Map {
+        self.flush();
+        self.tree
+    }
+
+    fn add(&mut self, counter: Counter<'_>, by: u64) {
+        let (slot, read): (&mut Option<u64>, Option<u64>) = match counter {
+            Counter::Events => {
+                let read = match self.events {
+                    Some(_) => None,
+                    None => count_in(object(Some(&self.tree), "metrics"), "total_events_logged"),
+                };
+                (&mut self.events, read)
+            }
+            Counter::WorkerEvents(name) => {
+                let Some(at) = self.find(name) else {
+                    return self.tree.add(counter, by);
+                };
+                let tree = &self.tree;
+                let Some(worker) = self.workers.get_mut(at) else {
+                    return;
+                };
+                if worker.status.is_none() {
+                    return;
+                }
+                let read = if worker.events.is_some() {
+                    None
+                } else {
+                    let map = tree.get("worker_states").and_then(|w| w.get(name));
+                    count_in(
+                        object(map.and_then(Value::as_object), "metrics"),
+                        "events_logged",
+                    )
+                };
+                (&mut worker.events, read)
+            }
+        };
+        match (slot.as_mut(), read) {
+            (Some(n), _) => *n = n.saturating_add(by),
+            (None, Some(n)) => *slot = Some(n.saturating_add(by)),
+            (None, None) => self.tree.add(counter, by),
+        }
+    }
+
+    fn advance(&mut self, stamp: Stamp<'_>, now: &str) {
+        let (slot, read) = match stamp {
+            Stamp::Updated | Stamp::Heartbeat => {
+                let (slot, key) = match stamp {
+                    Stamp::Updated => (&mut self.updated, "updated_at"),
+                    _ => (&mut self.heartbeat, "last_heartbeat"),
+                };
+                let read = match slot {
+                    Some(_) => None,
+                    None => stamp_in(object(Some(&self.tree), "timestamps"), key),
+                };
+                (slot, read)
+            }
+            Stamp::WorkerHeartbeat(name) | Stamp::WorkerUpdate(name) => {
+                let Some(at) = self.find(name) else {
+                    return self.tree.advance(stamp, now);
+                };
+                let tree = &self.tree;
+                let Some(worker) = self.workers.get_mut(at) else {
+                    return;
+                };
+                let (slot, key) = match stamp {
+                    Stamp::WorkerHeartbeat(_) => (&mut worker.heartbeat, "last_heartbeat"),
+                    _ => (&mut worker.update, "last_update"),
+                };
+                let read = match slot {
+                    Some(_) => None,
+                    None => {
+                        let map = tree.get("worker_states").and_then(|w| w.get(name));
+                        stamp_in(map.and_then(Value::as_object), key)
+                    }
+                };
+                (slot, read)
+            }
+        };
+        if slot.is_none() {
+            *slot = read;
+        }
+        match slot {
+            Some(time) => advance_text(time, now),
+            None => self.tree.advance(stamp, now),
+        }
+    }
+
+    fn worker_status(&mut self, name: &str) -> Option<Str> {
+        match self.find(name) {
+            Some(at) => self.workers.get(at).and_then(|w| w.status.clone()),
+            None => self.tree.worker_status(name),
+        }
+    }
+
+    fn extend_worker(&mut self, name: &str, field: &str, values: Map) {
+        // A field that holds one of the worker's typed fields: the typed ones written first.
+        let holds = matches!(field, "last_heartbeat" | "last_update")
+            || (field == "metrics" && values.contains_key("events_logged"));
+        if holds {
+            if let Some(at) = self.workers.iter().position(|w| w.name == name) {
+                let worker = self.workers.swap_remove(at);
+                write_worker(&mut self.tree, worker);
+            }
+        }
+        self.tree.extend_worker(name, field, values);
+    }
+}
