@@ -27,7 +27,7 @@ MEMBER = "package/dist/web/statecore_bg.wasm"
 #: The size the browser's module is meant to reach: (raw bytes, gzipped bytes).
 TARGET = (350_000, 130_000)
 #: The most the browser's module may weigh: (raw bytes, gzipped bytes).
-LIMITS = (569_000, 250_000)
+LIMITS = (577_000, 253_000)
 
 
 def sizes(data: bytes) -> tuple[int, int]:
