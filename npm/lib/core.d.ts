@@ -2174,8 +2174,10 @@ export interface LockTurn {
 export interface LockPause {
   /** The pause, in µs (at most the time left before the timeout). */
   us: number;
-  /** What the waiter watches meanwhile (every `lock_claim_watch_us`). */
+  /** What the waiter watches meanwhile (every `step_us`). */
   watch: LockWatch;
+  /** How often the waiter checks what it watches, in µs (0: it watches nothing). */
+  step_us: number;
 }
 
 /** The PostgreSQL store's schema and statements (docs/store.md § Schema). */
@@ -2922,7 +2924,9 @@ export declare const lock: {
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
   /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token. */
   turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null): LockTurn;
-  /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
+  /** Whether a turn claim whose file's mtime is `mtime_ms` must be read and judged by `turn` at `now_ms` (docs/locking.md § Fairness): not while it is younger than 20 ms, since a young claim is not honoured yet (nor broken); one `stat` then decides. */
+  glance(nowMs: number, mtimeMs: number): boolean;
+  /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch, step_us}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses, and how often (`step_us`). A claim younger than 20 ms: sleep until it is honoured, checking the claim every 1 ms; a ripe claim: watch the claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
   pause(attempt: number, claimAgeMs: number | null | undefined, watching: boolean, jitter: number): LockPause;
   /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */
   foreign(lockPath: string, text: string): never;

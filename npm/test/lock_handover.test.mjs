@@ -92,6 +92,13 @@ test("hand-over: never to a young, stale, dead, malformed or foreign claim", asy
       plant(file, core.lock.record(dead, randomBytes(16), Date.now()).text);
       return []; // broken
     },
+    youngDead: () => {
+      // Too young to be honoured: judged from its mtime alone, so not read and not broken yet
+      // (the "dead" case above is broken once it is ripe).
+      const dead = { ...identityOf(process.pid), pid: 2147483646 };
+      fs.writeFileSync(next, core.lock.record(dead, randomBytes(16), Date.now()).text);
+      return ["state.json.lock.next"];
+    },
     malformed: () => {
       plant(file, '{"pid": 12');
       return ["state.json.lock.next"]; // within its grace period: waited for, never moved

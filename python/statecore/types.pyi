@@ -1451,6 +1451,7 @@ class LockPause(TypedDict):
 
     us: int
     watch: LockWatch
+    step_us: int
 
 class StoreSchema(TypedDict):
     """The PostgreSQL store's schema and statements (docs/store.md § Schema)."""

@@ -126,6 +126,15 @@ def test_never_handed_to_a_young_stale_dead_malformed_or_foreign_claim(
         plant(nxt, statecore.lock.record(record, os.urandom(16))["text"])  # type: ignore[arg-type]
         return []  # broken
 
+    def young_dead() -> list[str]:
+        # Too young to be honoured: judged from its mtime alone, so not read and not broken
+        # yet (the "dead" case below is broken once it is ripe).
+        proc = subprocess.Popen([sys.executable, "-c", "pass"])
+        proc.wait()
+        record = {**identity_of(os.getpid()), "pid": proc.pid}
+        nxt.write_text(statecore.lock.record(record, os.urandom(16))["text"])  # type: ignore[arg-type]
+        return ["state.json.lock.next"]
+
     def malformed() -> list[str]:
         plant(nxt, '{"pid": 12')
         return ["state.json.lock.next"]  # within its grace period: waited for, never moved
@@ -134,7 +143,7 @@ def test_never_handed_to_a_young_stale_dead_malformed_or_foreign_claim(
         plant(nxt, "not ours")
         return ["state.json.lock.next"]
 
-    for case in (young, stale, dead, malformed, foreign):
+    for case in (young, stale, dead, young_dead, malformed, foreign):
         held = acquire_lock(file, 0)
         want = case()
         text = nxt.read_text() if nxt.exists() else None

@@ -212,7 +212,12 @@ pub static PAUSE: Shape = Shape::exact(
         Field::req(
             "watch",
             Ty::Enum(&WATCH_KIND),
-            "What the waiter watches meanwhile (every `lock_claim_watch_us`).",
+            "What the waiter watches meanwhile (every `step_us`).",
+        ),
+        Field::req(
+            "step_us",
+            Ty::Whole(0),
+            "How often the waiter checks what it watches, in µs (0: it watches nothing).",
         ),
     ],
 );

@@ -416,13 +416,33 @@ pub(super) static OPS: &[Op] = &super::gate([
     },
     Op {
         module: Module::Lock,
+        method: "glance",
+        doc: "Whether a turn claim whose file's mtime is `mtime_ms` must be read and judged by \
+              `turn` at `now_ms` (docs/locking.md § Fairness): not while it is younger than \
+              20 ms, since a young claim is not honoured yet (nor broken); one `stat` then \
+              decides.",
+        params: &[
+            Param::value("now_ms", Ty::Whole(0)),
+            Param::value("mtime_ms", Ty::Whole(0)),
+        ],
+        returns: Returns::json(Ty::Bool),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let ms = |k: usize| a.whole(k).map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
+            Ok(Out::Json(lock::glance(ms(0)?, ms(1)?).into()))
+        },
+    },
+    Op {
+        module: Module::Lock,
         method: "pause",
         doc: "How long a lock waiter pauses before its next attempt, and what it watches \
-              meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age \
+              meanwhile (docs/locking.md § Fairness): `{us, watch, step_us}`. `claim_age_ms`: the age \
               of its own claim to the next turn (null: none); `watching`: it can watch files \
-              while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe \
-              claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms \
-              doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`.",
+              while it pauses, and how often (`step_us`). A claim younger than 20 ms: sleep \
+              until it is honoured, checking the claim every 1 ms; a ripe claim: watch the \
+              claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling \
+              with each `attempt` up to 25 ms, times `1 + jitter / 4`.",
         params: &[
             Param::value("attempt", Ty::Whole(0)),
             Param::opt_value("claim_age_ms", Ty::Nullable(&Ty::Number)),

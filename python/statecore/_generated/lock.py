@@ -55,8 +55,12 @@ def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token:
     """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token."""
     return cast("LockTurn", _call("lock_turn", (claim, facts, token)))
 
+def glance(now_ms: int, mtime_ms: int) -> bool:
+    """Whether a turn claim whose file's mtime is ``mtime_ms`` must be read and judged by ``turn`` at ``now_ms`` (docs/locking.md § Fairness): not while it is younger than 20 ms, since a young claim is not honoured yet (nor broken); one ``stat`` then decides."""
+    return cast("bool", _call("lock_glance", (now_ms, mtime_ms)))
+
 def pause(attempt: int, claim_age_ms: float | None, watching: bool, jitter: float) -> LockPause:
-    """How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): ``{us, watch}``. ``claim_age_ms``: the age of its own claim to the next turn (null: none); ``watching``: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms doubling with each ``attempt`` up to 25 ms, times ``1 + jitter / 4``."""
+    """How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): ``{us, watch, step_us}``. ``claim_age_ms``: the age of its own claim to the next turn (null: none); ``watching``: it can watch files while it pauses, and how often (``step_us``). A claim younger than 20 ms: sleep until it is honoured, checking the claim every 1 ms; a ripe claim: watch the claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling with each ``attempt`` up to 25 ms, times ``1 + jitter / 4``."""
     return cast("LockPause", _call("lock_pause", (attempt, claim_age_ms, watching, jitter)))
 
 def foreign(lock_path: str, text: str) -> NoReturn:
@@ -67,6 +71,7 @@ def foreign(lock_path: str, text: str) -> NoReturn:
 
 __all__ = [
     "foreign",
+    "glance",
     "litter",
     "owner",
     "pause",
