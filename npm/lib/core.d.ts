@@ -114,6 +114,9 @@ export type RunFileName = "meta" | "runner_status";
 /** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
 export type LitterKind = "write_temp" | "lock_temp" | "marker";
 
+/** What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`). */
+export type LockGlance = "judge" | "pass" | "defer";
+
 /** What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it). */
 export type LockWatch = "none" | "claim" | "claim_and_lock";
 
@@ -2924,8 +2927,8 @@ export declare const lock: {
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
   /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token. */
   turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null): LockTurn;
-  /** Whether a turn claim whose file's mtime is `mtime_ms` must be read and judged by `turn` at `now_ms` (docs/locking.md § Fairness): not while it is younger than 20 ms, since a young claim is not honoured yet (nor broken); one `stat` then decides. */
-  glance(nowMs: number, mtimeMs: number): boolean;
+  /** What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were none) for a releaser or an acquirer that has not waited yet, `defer` (let its claimant go first, do not try the lock) for a `waiting` acquirer. */
+  glance(nowMs: number, mtimeMs: number, waiting: boolean): LockGlance;
   /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch, step_us}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses, and how often (`step_us`). A claim younger than 20 ms: sleep until it is honoured, checking the claim every 1 ms; a ripe claim: watch the claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
   pause(attempt: number, claimAgeMs: number | null | undefined, watching: boolean, jitter: number): LockPause;
   /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */

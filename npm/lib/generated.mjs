@@ -297,7 +297,7 @@ export const OPS = Object.freeze([
   ["lock", "litter", "lock_litter", [["name", "t", true], ["entries", "v", true]], "json", null],
   ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null],
   ["lock", "turn", "lock_turn", [["claim", "v"], ["facts", "v", true], ["token", "t"]], "json", null],
-  ["lock", "glance", "lock_glance", [["nowMs", "v", true], ["mtimeMs", "v", true]], "json", null],
+  ["lock", "glance", "lock_glance", [["nowMs", "v", true], ["mtimeMs", "v", true], ["waiting", "v", true]], "json", null],
   ["lock", "pause", "lock_pause", [["attempt", "v", true], ["claimAgeMs", "v"], ["watching", "v", true], ["jitter", "v", true]], "json", null],
   ["", "fileTypeError", "file_type_error", [["path", "t", true], ["what", "t", true]], "raises", null],
   ["lock", "foreign", "lock_foreign", [["lockPath", "t", true], ["text", "t", true]], "raises", null],

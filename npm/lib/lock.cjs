@@ -13,7 +13,7 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { unlinkQuiet, requireRegular, readFlags, sys } = require("./atomic.cjs");
+const { unlinkQuiet, requireRegular, readFlags, randomBytes, sys } = require("./atomic.cjs");
 const { CONSTANTS } = require("./tables.cjs");
 
 /** A lock whose owner runs on another host is broken only this long after `acquired_at`. */
@@ -66,7 +66,7 @@ function identity() {
 
 /** A fresh owner record and the lock file's bytes (`{record, text}`, the core's format). */
 function newRecord() {
-  return core().lock.record(identity(), require("node:crypto").randomBytes(CONSTANTS.tokenBytes), Date.now());
+  return core().lock.record(identity(), randomBytes(CONSTANTS.tokenBytes), Date.now());
 }
 
 /**
@@ -303,17 +303,21 @@ class Lock {
 
 /**
  * The core's `lock.turn` on what the claim file `<lock>.next` holds (`{wait, hand_over}`), or
- * null when there is none (no crossing then), when the core's `lock.glance` says it need not
- * be read (a claim too young to be honoured: judged from its mtime alone, without reading it or
- * checking its claimant's liveness), or it cannot be read: the claim file never makes an
- * acquisition or a release fail. A claim whose claimant is gone is broken here. `token`: our
- * own claim's (or lock's) token.
+ * null when there is none (no crossing then) or it cannot be read: the claim file never makes
+ * an acquisition or a release fail. A claim too young to be honoured is judged from its mtime
+ * alone by the core's `lock.glance`, without reading it or checking its claimant's liveness:
+ * null (`pass`), or, for a `waiting` acquirer (one that has waited and holds no claim), a
+ * wait (`defer`). A claim whose claimant is gone is broken here. `token`: our own claim's (or
+ * lock's) token.
  */
-function readTurn(lockPath, nextPath, token) {
+function readTurn(lockPath, nextPath, token, waiting = false) {
   try {
     // No claim (the case without contention): one stat, no failed open.
     const seen = sys.statSync(nextPath, { throwIfNoEntry: false });
-    if (seen === undefined || !core().lock.glance(Date.now(), Math.floor(seen.mtimeMs))) return null;
+    if (seen === undefined) return null;
+    const glance = core().lock.glance(Date.now(), Math.floor(seen.mtimeMs), waiting);
+    if (glance === "pass") return null;
+    if (glance === "defer") return { wait: true, hand_over: false, dead: false };
     const next = readOwner(nextPath);
     if (next === null) return null;
     const turn = core().lock.turn({ record: next.record, id: next.id, foreign: next.foreign }, facts(next), token);
@@ -399,7 +403,8 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
     for (let attempt = 0; ; attempt++) {
       if (claim.mine !== null && holds(lockPath, claim.mine)) return (held = new Lock(lockPath, claim.mine));
       let result = { owner: null };
-      const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null);
+      const waiting = attempt > 0 && !claim.placed;
+      const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null, waiting);
       if (turn !== null && turn.wait) {
         claim.placed = false; // another's claim is there, not ours
       } else {
@@ -416,7 +421,8 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
         const owner = holder && { record: holder.record, id: holder.id, text: holder.text };
         core().lock.timeout(lockPath, owner, wait); // throws E_LOCK_TIMEOUT
       }
-      claimTurn(nextPath, claim, performance.now() - start);
+      // Another's claim is there: ours could not be placed (no temp file, no link to fail).
+      if (turn === null || !turn.wait) claimTurn(nextPath, claim, performance.now() - start);
       const age = claim.placed ? Date.now() - claim.dated : null;
       const plan = core().lock.pause(attempt, age, io.sync, Math.random());
       const pause = Math.max(0, Math.min(left, plan.us / 1000));

@@ -356,17 +356,23 @@ class Lock:
         self.release()
 
 
-def _read_turn(lock_path: str, next_path: str, token: str | None) -> LockTurn | None:
+def _read_turn(
+    lock_path: str, next_path: str, token: str | None, waiting: bool = False
+) -> LockTurn | None:
     """The core's ``lock.turn`` on what the claim file ``<lock>.next`` holds (``wait``: let
     its claimant go first; ``hand_over``: a releaser hands it the lock), or None when there is
-    none (no crossing then), when the core's ``lock.glance`` says it need not be read (a claim
-    too young to be honoured: judged from its mtime alone, without reading it or checking its
-    claimant's liveness), or it cannot be read: the claim file never makes an acquisition or a
-    release fail. A dead claimant's claim is broken. ``token``: our own claim's (or lock's)."""
+    none (no crossing then) or it cannot be read: the claim file never makes an acquisition or a
+    release fail. A claim too young to be honoured is judged from its mtime alone by the core's
+    ``lock.glance``, without reading it or checking its claimant's liveness: None (``pass``),
+    or, for a ``waiting`` acquirer (one that has waited and holds no claim), a wait
+    (``defer``). A dead claimant's claim is broken. ``token``: our own claim's (or lock's)."""
     try:
         seen = _sys.stat(next_path)
-        if not _rules.glance(clock_ms(), seen.st_mtime_ns // 1_000_000):
+        glance = _rules.glance(clock_ms(), seen.st_mtime_ns // 1_000_000, waiting)
+        if glance == "pass":
             return None
+        if glance == "defer":
+            return {"wait": True, "hand_over": False, "dead": False}
         claimed = read_owner(next_path)
     except OSError:
         return None
@@ -495,8 +501,10 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 held = Lock(lock_path, claim.mine)  # handed to us by its releaser
                 return held
             token = None if claim.mine is None else claim.mine["record"]["token"]
-            turn = _read_turn(lock_path, next_path, token)
-            if turn is not None and turn["wait"]:
+            waiting = attempt > 0 and not claim.placed
+            turn = _read_turn(lock_path, next_path, token, waiting)
+            deferred = turn is not None and turn["wait"]
+            if deferred:
                 claim.placed = False  # another's claim is there, not ours
             else:
                 mine, owner = _try_acquire(lock_path)
@@ -514,7 +522,8 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 _timeout(lock_path, owner, timeout)
             if claim.placed and (now - claim.at) * 1000 > LOCK_TURN_MS / 2:
                 claim.remove(next_path)  # renewed below
-            if not claim.placed and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
+            # Another's claim is there: ours could not be placed (no temp file, no link to fail).
+            if not claim.placed and not deferred and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
                 claim.place(next_path, now)
             import random  # only a waiter needs it: not imported with statecore
 

@@ -253,14 +253,24 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
-/// Whether a turn claim whose file's mtime is `mtime_ms` must be read and judged ([`turn`]) at
-/// `now_ms`: not while it is younger than [`CLAIM_RIPE_MS`], since a young claim is not honoured
-/// yet whoever made it (nor broken: its claimant's liveness is checked once it is ripe). A claim
-/// dated in the future (another clock) is judged. This spares an acquirer and a releaser the
-/// claim's read and its claimant's liveness check (`kill`, `/proc`) at every update while a
-/// claim waits to ripen: one `stat` and this call.
-pub fn glance(now_ms: i64, mtime_ms: i64) -> bool {
-    !young(now_ms.saturating_sub(mtime_ms))
+/// What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before anyone reads
+/// it: `judge` (read it and ask [`turn`]), or, while it is younger than [`CLAIM_RIPE_MS`] (not
+/// honoured yet, whoever made it, nor broken: its claimant's liveness is checked once it is
+/// ripe), `pass` for an acquirer that has not waited yet or a releaser (go on as if there were
+/// none: the holder keeps re-taking the lock), `defer` for a `waiting` acquirer (one that has
+/// already waited and does not hold the claim): let the claimant go first, do not try the lock,
+/// so that the lock changes hands only when the claim is honoured, not whenever a waiter's poll
+/// finds it free between two updates of its holder. A claim dated in the future (another clock)
+/// is judged. One `stat` and this call then spare an acquirer and a releaser the claim's read
+/// and its claimant's liveness check (`kill`, `/proc`) at every update while a claim ripens.
+pub fn glance(now_ms: i64, mtime_ms: i64, waiting: bool) -> &'static str {
+    if !young(now_ms.saturating_sub(mtime_ms)) {
+        "judge"
+    } else if waiting {
+        "defer"
+    } else {
+        "pass"
+    }
 }
 
 /// A claim of this age (ms) is not honoured yet: at least 0 and under [`CLAIM_RIPE_MS`].
@@ -276,7 +286,8 @@ fn young(age_ms: i64) -> bool {
 /// most [`TURN_MS`] ago (a stopped claimant's claim goes stale: the lock is never handed to
 /// it), except that a malformed claim is waited for but never handed the lock; `dead`: its
 /// claimant is gone, break the claim. A claim younger than [`CLAIM_RIPE_MS`] is nothing yet,
-/// not even a dead claimant's ([`glance`]: it need not be read). A foreign file is ignored,
+/// not even a dead claimant's ([`glance`]: it need not be read; a waiter defers to it). A
+/// foreign file is ignored,
 /// never removed nor moved.
 pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> {
     let record = claim.get("record").unwrap_or(&Value::Null);

@@ -192,6 +192,13 @@ pub static LITTER_KIND: Enum = Enum {
     values: &["write_temp", "lock_temp", "marker"],
 };
 
+/// What a turn claim means before it is read.
+pub static GLANCE: Enum = Enum {
+    name: "LockGlance",
+    doc: "What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`).",
+    values: &["judge", "pass", "defer"],
+};
+
 /// What a waiting claimant watches during its pause.
 pub static WATCH_KIND: Enum = Enum {
     name: "LockWatch",

@@ -417,20 +417,22 @@ pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Lock,
         method: "glance",
-        doc: "Whether a turn claim whose file's mtime is `mtime_ms` must be read and judged by \
-              `turn` at `now_ms` (docs/locking.md § Fairness): not while it is younger than \
-              20 ms, since a young claim is not honoured yet (nor broken); one `stat` then \
-              decides.",
+        doc: "What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is \
+              read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is \
+              younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were \
+              none) for a releaser or an acquirer that has not waited yet, `defer` (let its \
+              claimant go first, do not try the lock) for a `waiting` acquirer.",
         params: &[
             Param::value("now_ms", Ty::Whole(0)),
             Param::value("mtime_ms", Ty::Whole(0)),
+            Param::value("waiting", Ty::Bool),
         ],
-        returns: Returns::json(Ty::Bool),
+        returns: Returns::json(Ty::Enum(&lock::shapes::GLANCE)),
         access: Access::Pure,
         web: false,
         run: |a| {
             let ms = |k: usize| a.whole(k).map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
-            Ok(Out::Json(lock::glance(ms(0)?, ms(1)?).into()))
+            Ok(Out::Json(lock::glance(ms(0)?, ms(1)?, a.opt_flag(2)?).into()))
         },
     },
     Op {

@@ -16,6 +16,7 @@ else:
 
     from statecore.types import (
         Litter,
+        LockGlance,
         LockOwner,
         LockPause,
         LockRecordText,
@@ -55,9 +56,9 @@ def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token:
     """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token."""
     return cast("LockTurn", _call("lock_turn", (claim, facts, token)))
 
-def glance(now_ms: int, mtime_ms: int) -> bool:
-    """Whether a turn claim whose file's mtime is ``mtime_ms`` must be read and judged by ``turn`` at ``now_ms`` (docs/locking.md § Fairness): not while it is younger than 20 ms, since a young claim is not honoured yet (nor broken); one ``stat`` then decides."""
-    return cast("bool", _call("lock_glance", (now_ms, mtime_ms)))
+def glance(now_ms: int, mtime_ms: int, waiting: bool) -> LockGlance:
+    """What a turn claim whose file's mtime is ``mtime_ms`` means at ``now_ms``, before it is read (docs/locking.md § Fairness): ``judge`` (read it, ask ``turn``); while it is younger than 20 ms (not honoured yet, nor broken), ``pass`` (go on as if there were none) for a releaser or an acquirer that has not waited yet, ``defer`` (let its claimant go first, do not try the lock) for a ``waiting`` acquirer."""
+    return cast("LockGlance", _call("lock_glance", (now_ms, mtime_ms, waiting)))
 
 def pause(attempt: int, claim_age_ms: float | None, watching: bool, jitter: float) -> LockPause:
     """How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): ``{us, watch, step_us}``. ``claim_age_ms``: the age of its own claim to the next turn (null: none); ``watching``: it can watch files while it pauses, and how often (``step_us``). A claim younger than 20 ms: sleep until it is honoured, checking the claim every 1 ms; a ripe claim: watch the claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling with each ``attempt`` up to 25 ms, times ``1 + jitter / 4``."""
