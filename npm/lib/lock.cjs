@@ -320,7 +320,8 @@ function readTurn(lockPath, nextPath, token, waiting = false) {
     if (glance === "defer") return { wait: true, hand_over: false, dead: false };
     const next = readOwner(nextPath);
     if (next === null) return null;
-    const turn = core().lock.turn({ record: next.record, id: next.id, foreign: next.foreign }, facts(next), token);
+    const claim = { record: next.record, id: next.id, foreign: next.foreign };
+    const turn = core().lock.turn(claim, facts(next), token, waiting);
     if (turn.dead) breakFile(lockPath, nextPath, next);
     return turn;
   } catch {

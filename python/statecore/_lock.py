@@ -378,7 +378,7 @@ def _read_turn(
         return None
     if claimed is None:
         return None
-    turn = _rules.turn(claimed.reading(), facts(claimed), token)
+    turn = _rules.turn(claimed.reading(), facts(claimed), token, waiting)
     if turn["dead"]:
         try:
             break_file(lock_path, next_path, claimed)

@@ -286,10 +286,11 @@ fn young(age_ms: i64) -> bool {
 /// most [`TURN_MS`] ago (a stopped claimant's claim goes stale: the lock is never handed to
 /// it), except that a malformed claim is waited for but never handed the lock; `dead`: its
 /// claimant is gone, break the claim. A claim younger than [`CLAIM_RIPE_MS`] is nothing yet,
-/// not even a dead claimant's ([`glance`]: it need not be read; a waiter defers to it). A
-/// foreign file is ignored,
-/// never removed nor moved.
-pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> {
+/// not even a dead claimant's ([`glance`]: it need not be read), except that a `waiting`
+/// acquirer (one that has waited and holds no claim) defers to it, as [`glance`] says: the
+/// claim may have been refreshed between the host's `stat` and its read. A foreign file is
+/// ignored, never removed nor moved.
+pub fn turn(claim: &Value, facts: &Value, token: Option<&str>, waiting: bool) -> Result<Value> {
     let record = claim.get("record").unwrap_or(&Value::Null);
     let foreign = claim
         .get("foreign")
@@ -301,17 +302,19 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> 
         let mtime = facts.get("mtime_ms").and_then(Value::as_i64);
         now.saturating_sub(mtime.unwrap_or(now))
     });
-    let (wait, dead) = if claim.is_null() || foreign || ours || age.is_some_and(young) {
+    let (wait, dead) = if claim.is_null() || foreign || ours {
         (false, false)
+    } else if age.is_some_and(young) {
+        (waiting, false)
     } else if verdict(record, facts)?.get("dead") == Some(&Value::Bool(true)) {
         (false, true)
     } else {
         let age = age.unwrap_or(0);
         ((CLAIM_RIPE_MS..=TURN_MS).contains(&age), false)
     };
-    // Only a well-formed record is handed the lock: a claim being written (where `link()` is
-    // unsupported) or a damaged one would make the lock malformed for everyone.
-    let hand_over = wait && record.is_object();
+    // Only a well-formed, ripe record is handed the lock: a claim being written (where
+    // `link()` is unsupported) or a damaged one would make the lock malformed for everyone.
+    let hand_over = wait && record.is_object() && !age.is_some_and(young);
     Ok(json!({"wait": wait, "hand_over": hand_over, "dead": dead}))
 }
 

@@ -403,16 +403,21 @@ pub(super) static OPS: &[Op] = &super::gate([
         method: "turn",
         doc: "Whether an acquirer lets the claimant of the next turn go first (docs/locking.md \
               § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as \
-              for `verdict`, `token` the acquirer's own claim's token.",
+              for `verdict`, `token` the acquirer's own claim's token, `waiting`: the acquirer \
+              has waited and holds no claim (it defers to a young claim too, as `glance` says).",
         params: &[
             Param::opt_value("claim", Ty::Nullable(&Ty::Object(&lock::shapes::OWNER))),
             Param::value("facts", Ty::Object(&lock::shapes::FACTS)),
             Param::opt_text("token", Ty::Str),
+            Param::opt_value("waiting", Ty::Nullable(&Ty::Bool)),
         ],
         returns: Returns::json(Ty::Object(&lock::shapes::TURN)),
         access: Access::Pure,
         web: false,
-        run: |a| Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?)?)),
+        run: |a| {
+            let waiting = a.opt_flag(3)?;
+            Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?, waiting)?))
+        },
     },
     Op {
         module: Module::Lock,

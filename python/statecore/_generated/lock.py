@@ -52,9 +52,9 @@ def timeout(lock_path: str, owner: Mapping[str, object] | None, timeout_ms: floa
     _call("lock_timeout", (lock_path, owner, timeout_ms))
     raise AssertionError("lock_timeout returned")
 
-def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token: str | None = None) -> LockTurn:
-    """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token."""
-    return cast("LockTurn", _call("lock_turn", (claim, facts, token)))
+def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token: str | None = None, waiting: bool | None = None) -> LockTurn:
+    """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token, ``waiting``: the acquirer has waited and holds no claim (it defers to a young claim too, as ``glance`` says)."""
+    return cast("LockTurn", _call("lock_turn", (claim, facts, token, waiting)))
 
 def glance(now_ms: int, mtime_ms: int, waiting: bool) -> LockGlance:
     """What a turn claim whose file's mtime is ``mtime_ms`` means at ``now_ms``, before it is read (docs/locking.md § Fairness): ``judge`` (read it, ask ``turn``); while it is younger than 20 ms (not honoured yet, nor broken), ``pass`` (go on as if there were none) for a releaser or an acquirer that has not waited yet, ``defer`` (let its claimant go first, do not try the lock) for a ``waiting`` acquirer."""
