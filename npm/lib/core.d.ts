@@ -114,6 +114,9 @@ export type RunFileName = "meta" | "runner_status";
 /** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
 export type LitterKind = "write_temp" | "lock_temp" | "marker";
 
+/** What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`). */
+export type LockGlance = "judge" | "pass" | "defer";
+
 /** What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it). */
 export type LockWatch = "none" | "claim" | "claim_and_lock";
 
@@ -2174,8 +2177,10 @@ export interface LockTurn {
 export interface LockPause {
   /** The pause, in µs (at most the time left before the timeout). */
   us: number;
-  /** What the waiter watches meanwhile (every `lock_claim_watch_us`). */
+  /** What the waiter watches meanwhile (every `step_us`). */
   watch: LockWatch;
+  /** How often the waiter checks what it watches, in µs (0: it watches nothing). */
+  step_us: number;
 }
 
 /** The PostgreSQL store's schema and statements (docs/store.md § Schema). */
@@ -2920,9 +2925,11 @@ export declare const lock: {
   litter(name: string, entries: string[]): Litter[];
   /** Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what the lock file held, or null) for `timeout_ms`. */
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
-  /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token. */
-  turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null): LockTurn;
-  /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
+  /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token, `waiting`: the acquirer has waited and holds no claim (it defers to a young claim too, as `glance` says). */
+  turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null, waiting?: boolean | null): LockTurn;
+  /** What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were none) for a releaser or an acquirer that has not waited yet, `defer` (let its claimant go first, do not try the lock) for a `waiting` acquirer. */
+  glance(nowMs: number, mtimeMs: number, waiting: boolean): LockGlance;
+  /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch, step_us}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses, and how often (`step_us`). A claim younger than 20 ms: sleep until it is honoured, checking the claim every 1 ms; a ripe claim: watch the claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
   pause(attempt: number, claimAgeMs: number | null | undefined, watching: boolean, jitter: number): LockPause;
   /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */
   foreign(lockPath: string, text: string): never;

@@ -13,7 +13,7 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { unlinkQuiet, requireRegular, readFlags, sys } = require("./atomic.cjs");
+const { unlinkQuiet, requireRegular, readFlags, randomBytes, sys } = require("./atomic.cjs");
 const { CONSTANTS } = require("./tables.cjs");
 
 /** A lock whose owner runs on another host is broken only this long after `acquired_at`. */
@@ -22,8 +22,6 @@ const LOCK_LEASE_MS = CONSTANTS.lockLeaseMs;
 const LOCK_GRACE_MS = CONSTANTS.lockGraceMs;
 /** Default time to wait for a lock before `LockTimeoutError`. */
 const DEFAULT_TIMEOUT_MS = CONSTANTS.lockTimeoutMs;
-/** A synchronous claimant checks its claim file and the lock file this often (ms). */
-const CLAIM_WATCH_MS = CONSTANTS.lockClaimWatchUs / 1000;
 /** A waiter claims the next turn (`<lock>.next`) after waiting this long. */
 const QUEUE_AFTER_MS = CONSTANTS.lockQueueAfterMs;
 /** A turn claim is honoured this long after its mtime; its claimant refreshes it at half. */
@@ -68,7 +66,7 @@ function identity() {
 
 /** A fresh owner record and the lock file's bytes (`{record, text}`, the core's format). */
 function newRecord() {
-  return core().lock.record(identity(), require("node:crypto").randomBytes(CONSTANTS.tokenBytes), Date.now());
+  return core().lock.record(identity(), randomBytes(CONSTANTS.tokenBytes), Date.now());
 }
 
 /**
@@ -306,16 +304,24 @@ class Lock {
 /**
  * The core's `lock.turn` on what the claim file `<lock>.next` holds (`{wait, hand_over}`), or
  * null when there is none (no crossing then) or it cannot be read: the claim file never makes
- * an acquisition or a release fail. A claim whose claimant is gone is broken here. `token`:
- * our own claim's (or lock's) token.
+ * an acquisition or a release fail. A claim too young to be honoured is judged from its mtime
+ * alone by the core's `lock.glance`, without reading it or checking its claimant's liveness:
+ * null (`pass`), or, for a `waiting` acquirer (one that has waited and holds no claim), a
+ * wait (`defer`). A claim whose claimant is gone is broken here. `token`: our own claim's (or
+ * lock's) token.
  */
-function readTurn(lockPath, nextPath, token) {
+function readTurn(lockPath, nextPath, token, waiting = false) {
   try {
     // No claim (the case without contention): one stat, no failed open.
-    if (sys.statSync(nextPath, { throwIfNoEntry: false }) === undefined) return null;
+    const seen = sys.statSync(nextPath, { throwIfNoEntry: false });
+    if (seen === undefined) return null;
+    const glance = core().lock.glance(Date.now(), Math.floor(seen.mtimeMs), waiting);
+    if (glance === "pass") return null;
+    if (glance === "defer") return { wait: true, hand_over: false, dead: false };
     const next = readOwner(nextPath);
     if (next === null) return null;
-    const turn = core().lock.turn({ record: next.record, id: next.id, foreign: next.foreign }, facts(next), token);
+    const claim = { record: next.record, id: next.id, foreign: next.foreign };
+    const turn = core().lock.turn(claim, facts(next), token, waiting);
     if (turn.dead) breakFile(lockPath, nextPath, next);
     return turn;
   } catch {
@@ -327,7 +333,8 @@ function readTurn(lockPath, nextPath, token) {
  * Claims or refreshes this waiter's turn (docs/locking.md § Fairness): a waiter that has
  * waited `QUEUE_AFTER_MS` puts its claim record (`claim.mine`, one per acquisition: the lock
  * may be handed to it) in `<lock>.next`; the claim is renewed at half its life. Sets
- * `claim.placed` (whether `<lock>.next` holds it, as far as we know) and `claim.at`; a claim
+ * `claim.placed` (whether `<lock>.next` holds it, as far as we know), `claim.at` (our clock) and
+ * `claim.dated` (its file's mtime, epoch ms: its age is judged from it, as others do); a claim
  * that cannot be made is no error (this waiter then polls like the others).
  */
 function claimTurn(nextPath, claim, waited) {
@@ -340,24 +347,38 @@ function claimTurn(nextPath, claim, waited) {
       claim.mine ??= newRecord();
       claim.placed = createComplete(nextPath, claim.mine);
       claim.at = performance.now();
+      claim.dated = Date.now();
+      // Its age as the others judge it: from its file's mtime (a coarse clock that can lag
+      // ours by a few ms), so that we watch when they start honouring it, not later.
+      if (claim.placed) claim.dated = mtimeOr(nextPath, claim.dated);
     }
   } catch {
     claim.placed = false;
   }
 }
 
+/** The mtime of `file` in epoch ms (floored), or `otherwise` when it cannot be seen. */
+function mtimeOr(file, otherwise) {
+  try {
+    const seen = sys.statSync(file, { throwIfNoEntry: false });
+    return seen === undefined ? otherwise : Math.floor(seen.mtimeMs);
+  } catch {
+    return otherwise;
+  }
+}
+
 const watchCell = new Int32Array(new SharedArrayBuffer(4));
 /**
- * A synchronous claimant's pause: up to `ms`, checking every `CLAIM_WATCH_MS` (one `stat`
- * each) that its claim file (and, `lockToo`, the lock file) is still there; it returns as soon
- * as one is gone (the claim renamed over the lock by a releaser handing the lock to us, or
- * removed; the lock released before our claim was honoured, or broken).
+ * A synchronous claimant's pause: up to `ms`, checking every `stepMs` (one `stat` each) that
+ * its claim file (and, `lockToo`, the lock file) is still there; it returns as soon as one is
+ * gone (the claim renamed over the lock by a releaser handing the lock to us, or removed; the
+ * lock released before our claim was honoured, or broken).
  */
-function watchClaim(lockPath, nextPath, ms, lockToo) {
+function watchClaim(lockPath, nextPath, ms, stepMs, lockToo) {
   const end = performance.now() + ms;
   const gone = (file) => sys.statSync(file, { throwIfNoEntry: false }) === undefined;
   for (let left = ms; left > 0; left = end - performance.now()) {
-    Atomics.wait(watchCell, 0, 0, Math.min(left, CLAIM_WATCH_MS));
+    Atomics.wait(watchCell, 0, 0, Math.min(left, stepMs));
     try {
       if (gone(nextPath) || (lockToo && gone(lockPath))) return;
     } catch {
@@ -377,13 +398,14 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
   const start = performance.now();
   const deadline = start + wait;
   // Our claim to the next turn: one record per acquisition (the lock may be handed to it).
-  const claim = { mine: null, placed: false, at: 0 };
+  const claim = { mine: null, placed: false, at: 0, dated: 0 };
   let held = null;
   try {
     for (let attempt = 0; ; attempt++) {
       if (claim.mine !== null && holds(lockPath, claim.mine)) return (held = new Lock(lockPath, claim.mine));
       let result = { owner: null };
-      const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null);
+      const waiting = attempt > 0 && !claim.placed;
+      const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null, waiting);
       if (turn !== null && turn.wait) {
         claim.placed = false; // another's claim is there, not ours
       } else {
@@ -400,11 +422,12 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
         const owner = holder && { record: holder.record, id: holder.id, text: holder.text };
         core().lock.timeout(lockPath, owner, wait); // throws E_LOCK_TIMEOUT
       }
-      claimTurn(nextPath, claim, performance.now() - start);
-      const age = claim.placed ? performance.now() - claim.at : null;
+      // Another's claim is there: ours could not be placed (no temp file, no link to fail).
+      if (turn === null || !turn.wait) claimTurn(nextPath, claim, performance.now() - start);
+      const age = claim.placed ? Date.now() - claim.dated : null;
       const plan = core().lock.pause(attempt, age, io.sync, Math.random());
       const pause = Math.max(0, Math.min(left, plan.us / 1000));
-      if (plan.watch !== "none") watchClaim(lockPath, nextPath, pause, plan.watch === "claim_and_lock");
+      if (plan.watch !== "none") watchClaim(lockPath, nextPath, pause, plan.step_us / 1000, plan.watch === "claim_and_lock");
       else yield io.sleep(pause);
     }
   } finally {

@@ -92,6 +92,13 @@ test("hand-over: never to a young, stale, dead, malformed or foreign claim", asy
       plant(file, core.lock.record(dead, randomBytes(16), Date.now()).text);
       return []; // broken
     },
+    youngDead: () => {
+      // Too young to be honoured: judged from its mtime alone, so not read and not broken yet
+      // (the "dead" case above is broken once it is ripe).
+      const dead = { ...identityOf(process.pid), pid: 2147483646 };
+      fs.writeFileSync(next, core.lock.record(dead, randomBytes(16), Date.now()).text);
+      return ["state.json.lock.next"];
+    },
     malformed: () => {
       plant(file, '{"pid": 12');
       return ["state.json.lock.next"]; // within its grace period: waited for, never moved
@@ -148,4 +155,28 @@ test("hand-over: an async waiter is handed the lock too, and a timed-out one nev
   assert.deepEqual(listing(dir), ["state.json.lock"]);
   assert.equal(lock.release(), true);
   assert.deepEqual(listing(dir), []);
+});
+
+test("a waiter lets a young claim's claimant go first: it leaves the free lock alone while the claim is fresh", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const next = `${file}.lock.next`;
+  const child = await sleeper(t);
+  plant(file, claimOf(child.pid).text); // a live waiter's claim, ripe: everyone lets it go first
+  let got = null;
+  const waiting = acquireLock(file, 60000).then((lock) => (got = lock));
+  await new Promise((resolve) => setTimeout(resolve, 20)); // it has waited (on this thread)
+  // Keep the claim young for a while: the free lock is left to its claimant (before, a waiter
+  // took it at its next poll while the claim was young).
+  for (let i = 0; i < 60; i++) {
+    const now = new Date();
+    fs.utimesSync(next, now, now);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.equal(got, null, "the waiter did not take the lock");
+  assert.deepEqual(listing(dir), ["state.json.lock.next"]);
+  fs.rmSync(next); // the claimant is done: the waiter's next poll takes the lock
+  const lock = await waiting;
+  assert.deepEqual(listing(dir), ["state.json.lock"]);
+  assert.equal(lock.release(), true);
 });

@@ -16,6 +16,7 @@ module makes the system calls (each file-system call through the fault-injection
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -27,7 +28,6 @@ from statecore import _runtime, _sys
 from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
 from statecore._generated import lock as _rules
 from statecore._generated.tables import (
-    LOCK_CLAIM_WATCH_US,
     LOCK_GRACE_MS,
     LOCK_LEASE_MS,
     LOCK_QUEUE_AFTER_MS,
@@ -57,8 +57,6 @@ DEFAULT_TIMEOUT = _runtime.DEFAULT_TIMEOUT
 """Default seconds to wait for a lock before :class:`LockTimeoutError`."""
 MAX_BACKOFF = 0.025
 """The longest pause of a waiter (seconds): the core's ``lock.pause`` is the schedule."""
-CLAIM_WATCH = LOCK_CLAIM_WATCH_US / 1_000_000
-"""The claimant of the next turn checks its claim file and the lock file this often (s)."""
 RECORD_READ_LIMIT = 64 * 1024
 """A lock file, marker or claim is read up to this many bytes (a record is ~200)."""
 
@@ -358,18 +356,29 @@ class Lock:
         self.release()
 
 
-def _read_turn(lock_path: str, next_path: str, token: str | None) -> LockTurn | None:
+def _read_turn(
+    lock_path: str, next_path: str, token: str | None, waiting: bool = False
+) -> LockTurn | None:
     """The core's ``lock.turn`` on what the claim file ``<lock>.next`` holds (``wait``: let
     its claimant go first; ``hand_over``: a releaser hands it the lock), or None when there is
-    none (no crossing then) or it cannot be read: the claim file never makes an acquisition or
-    a release fail. A dead claimant's claim is broken. ``token``: our own claim's (or lock's)."""
+    none (no crossing then) or it cannot be read: the claim file never makes an acquisition or a
+    release fail. A claim too young to be honoured is judged from its mtime alone by the core's
+    ``lock.glance``, without reading it or checking its claimant's liveness: None (``pass``),
+    or, for a ``waiting`` acquirer (one that has waited and holds no claim), a wait
+    (``defer``). A dead claimant's claim is broken. ``token``: our own claim's (or lock's)."""
     try:
+        seen = _sys.stat(next_path)
+        glance = _rules.glance(clock_ms(), seen.st_mtime_ns // 1_000_000, waiting)
+        if glance == "pass":
+            return None
+        if glance == "defer":
+            return {"wait": True, "hand_over": False, "dead": False}
         claimed = read_owner(next_path)
     except OSError:
         return None
     if claimed is None:
         return None
-    turn = _rules.turn(claimed.reading(), facts(claimed), token)
+    turn = _rules.turn(claimed.reading(), facts(claimed), token, waiting)
     if turn["dead"]:
         try:
             break_file(lock_path, next_path, claimed)
@@ -382,12 +391,14 @@ class _Claim:
     """This waiter's claim to the next turn: one record per acquisition (the lock may be
     handed to it), whether ``<lock>.next`` holds it (as far as we know), and since when."""
 
-    __slots__ = ("at", "mine", "placed")
+    __slots__ = ("at", "dated", "mine", "placed")
 
     def __init__(self) -> None:
         self.mine: LockRecordText | None = None
         self.placed = False
         self.at = 0.0
+        self.dated = 0
+        """The claim file's mtime (epoch ms): its age is judged from it, as the others do."""
 
     def place(self, next_path: str, now: float) -> None:
         """Puts our record in ``<lock>.next`` (none when someone else's is there, or it cannot
@@ -399,6 +410,16 @@ class _Claim:
         except OSError:
             self.placed = False
         self.at = now
+        self.dated = clock_ms()
+        if self.placed:
+            # Its age as the others judge it: from its file's mtime (a coarse clock that can
+            # lag ours by a few ms), so that we watch when they start honouring it, not later.
+            with contextlib.suppress(OSError):
+                self.dated = _sys.stat(next_path).st_mtime_ns // 1_000_000
+
+    def age_ms(self) -> int | None:
+        """The age of our claim (ms), as the others see it; None when we hold none."""
+        return clock_ms() - self.dated if self.placed else None
 
     def remove(self, next_path: str) -> None:
         """Removes our claim (only if it is still ours); never raises: a claim of ours that
@@ -412,15 +433,17 @@ class _Claim:
             return
 
 
-def _watch_claim(lock_path: str, next_path: str, seconds: float, lock_too: bool) -> None:
-    """The claimant's pause: up to ``seconds``, checking every ``CLAIM_WATCH`` (one ``stat``
+def _watch_claim(
+    lock_path: str, next_path: str, seconds: float, step: float, lock_too: bool
+) -> None:
+    """The claimant's pause: up to ``seconds``, checking every ``step`` seconds (one ``stat``
     each) that its claim file (and, ``lock_too``, the lock file) is still there; returns as soon
     as one is gone (the claim renamed over the lock by a releaser handing the lock to us, or
     removed; the lock released before our claim was honoured, or broken)."""
     end = time.monotonic() + seconds
     left = seconds
     while left > 0:
-        time.sleep(min(left, CLAIM_WATCH))
+        time.sleep(min(left, step))
         try:
             _sys.stat(next_path)
             if lock_too:
@@ -478,8 +501,10 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 held = Lock(lock_path, claim.mine)  # handed to us by its releaser
                 return held
             token = None if claim.mine is None else claim.mine["record"]["token"]
-            turn = _read_turn(lock_path, next_path, token)
-            if turn is not None and turn["wait"]:
+            waiting = attempt > 0 and not claim.placed
+            turn = _read_turn(lock_path, next_path, token, waiting)
+            deferred = turn is not None and turn["wait"]
+            if deferred:
                 claim.placed = False  # another's claim is there, not ours
             else:
                 mine, owner = _try_acquire(lock_path)
@@ -497,15 +522,16 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 _timeout(lock_path, owner, timeout)
             if claim.placed and (now - claim.at) * 1000 > LOCK_TURN_MS / 2:
                 claim.remove(next_path)  # renewed below
-            if not claim.placed and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
+            # Another's claim is there: ours could not be placed (no temp file, no link to fail).
+            if not claim.placed and not deferred and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
                 claim.place(next_path, now)
             import random  # only a waiter needs it: not imported with statecore
 
-            age = (time.monotonic() - claim.at) * 1000 if claim.placed else None
-            plan = _rules.pause(attempt, age, True, random.random())
+            plan = _rules.pause(attempt, claim.age_ms(), True, random.random())
             pause = max(0.0, min(timeout - elapsed, plan["us"] / 1_000_000))
             if plan["watch"] != "none":
-                _watch_claim(lock_path, next_path, pause, plan["watch"] == "claim_and_lock")
+                step = plan["step_us"] / 1_000_000
+                _watch_claim(lock_path, next_path, pause, step, plan["watch"] == "claim_and_lock")
             else:
                 time.sleep(pause)
             attempt = min(attempt + 1, 16)

@@ -45,6 +45,7 @@ RunnerStatusName = str
 RunStatusName = str
 RunFileName = str
 LitterKind = str
+LockGlance = str
 LockWatch = str
 ViewRole = str
 ViewRouteName = str
@@ -358,6 +359,7 @@ __all__ = [
     "LitterKind",
     "LoadResult",
     "LockFacts",
+    "LockGlance",
     "LockIdentity",
     "LockOwner",
     "LockPause",

@@ -116,6 +116,9 @@ RunFileName: TypeAlias = Literal["meta", "runner_status"]
 LitterKind: TypeAlias = Literal["write_temp", "lock_temp", "marker"]
 """What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker."""
 
+LockGlance: TypeAlias = Literal["judge", "pass", "defer"]
+"""What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`)."""
+
 LockWatch: TypeAlias = Literal["none", "claim", "claim_and_lock"]
 """What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it)."""
 
@@ -1451,6 +1454,7 @@ class LockPause(TypedDict):
 
     us: int
     watch: LockWatch
+    step_us: int
 
 class StoreSchema(TypedDict):
     """The PostgreSQL store's schema and statements (docs/store.md § Schema)."""

@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 import statecore
+from statecore._sys import set_fault_injector
 from statecore.errors import LockTimeoutError
-from statecore.host import acquire_lock, read_document, update_document
+from statecore.host import Lock, acquire_lock, read_document, update_document
 
 
 @pytest.fixture
@@ -126,6 +127,15 @@ def test_never_handed_to_a_young_stale_dead_malformed_or_foreign_claim(
         plant(nxt, statecore.lock.record(record, os.urandom(16))["text"])  # type: ignore[arg-type]
         return []  # broken
 
+    def young_dead() -> list[str]:
+        # Too young to be honoured: judged from its mtime alone, so not read and not broken
+        # yet (the "dead" case below is broken once it is ripe).
+        proc = subprocess.Popen([sys.executable, "-c", "pass"])
+        proc.wait()
+        record = {**identity_of(os.getpid()), "pid": proc.pid}
+        nxt.write_text(statecore.lock.record(record, os.urandom(16))["text"])  # type: ignore[arg-type]
+        return ["state.json.lock.next"]
+
     def malformed() -> list[str]:
         plant(nxt, '{"pid": 12')
         return ["state.json.lock.next"]  # within its grace period: waited for, never moved
@@ -134,7 +144,7 @@ def test_never_handed_to_a_young_stale_dead_malformed_or_foreign_claim(
         plant(nxt, "not ours")
         return ["state.json.lock.next"]
 
-    for case in (young, stale, dead, malformed, foreign):
+    for case in (young, stale, dead, young_dead, malformed, foreign):
         held = acquire_lock(file, 0)
         want = case()
         text = nxt.read_text() if nxt.exists() else None
@@ -202,3 +212,37 @@ def test_a_thread_is_handed_the_lock_and_a_timed_out_waiter_never_keeps_one(
     assert os.listdir(workdir) == ["state.json.lock"]
     assert got[0].release() is True
     assert os.listdir(workdir) == []
+
+
+def test_a_waiter_leaves_the_free_lock_to_a_young_claims_claimant(
+    workdir: Path, sleeper: subprocess.Popen[bytes]
+) -> None:
+    file = workdir / "state.json"
+    nxt = Path(f"{file}.lock.next")
+    plant(nxt, claim_of(sleeper.pid))  # a live waiter's claim, ripe: everyone lets it go first
+    got: list[Lock] = []
+    waiter = threading.Thread(target=lambda: got.append(acquire_lock(file, 60)))
+    looks = threading.Semaphore(0)
+
+    def probe(step: str) -> None:
+        if step == "stat" and threading.current_thread() is waiter:
+            looks.release()  # an attempt makes at most two (the claim's, its descriptor's)
+
+    set_fault_injector(probe)
+    try:
+        waiter.start()
+        assert all(looks.acquire(timeout=30) for _ in range(3))  # it has waited
+        # Keep the claim young for a while: the free lock is left to its claimant (before, a
+        # waiter took it at its next poll while the claim was young).
+        for _ in range(60):
+            os.utime(nxt)
+            time.sleep(0.005)
+        assert got == []
+        assert sorted(os.listdir(workdir)) == ["state.json.lock.next"]
+        nxt.unlink()  # the claimant is done: the waiter's next poll takes the lock
+        waiter.join(30)
+    finally:
+        set_fault_injector(None)
+    assert len(got) == 1
+    assert sorted(os.listdir(workdir)) == ["state.json.lock"]
+    assert got[0].release() is True

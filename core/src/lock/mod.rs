@@ -33,6 +33,11 @@ pub const CLAIM_POLL_MS: i64 = 1;
 /// once it is this old, in ms: until then the holder keeps re-taking the lock, so that the
 /// lock changes hands once per this many ms at most, not once per update.
 pub const CLAIM_RIPE_MS: i64 = 20;
+/// While its claim is younger than [`CLAIM_RIPE_MS`] a watching (synchronous) claimant checks
+/// its claim file only this often, in µs: a releaser hands it the lock that early only when its
+/// clock (or the file system's coarse mtime) runs ahead, and checking every
+/// [`CLAIM_WATCH_US`] for the whole wait took a sixth of a core from the holder's machine.
+pub const CLAIM_YOUNG_WATCH_US: i64 = 1_000;
 /// A watching (synchronous) claimant checks this often, in µs, whether its claim file is gone
 /// (a releaser hands the lock over by renaming the claim over the lock) or the lock file is
 /// (released before the claim appeared): one `stat` each. Either ends its pause at once; it
@@ -248,6 +253,31 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
+/// What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before anyone reads
+/// it: `judge` (read it and ask [`turn`]), or, while it is younger than [`CLAIM_RIPE_MS`] (not
+/// honoured yet, whoever made it, nor broken: its claimant's liveness is checked once it is
+/// ripe), `pass` for an acquirer that has not waited yet or a releaser (go on as if there were
+/// none: the holder keeps re-taking the lock), `defer` for a `waiting` acquirer (one that has
+/// already waited and does not hold the claim): let the claimant go first, do not try the lock,
+/// so that the lock changes hands only when the claim is honoured, not whenever a waiter's poll
+/// finds it free between two updates of its holder. A claim dated in the future (another clock)
+/// is judged. One `stat` and this call then spare an acquirer and a releaser the claim's read
+/// and its claimant's liveness check (`kill`, `/proc`) at every update while a claim ripens.
+pub fn glance(now_ms: i64, mtime_ms: i64, waiting: bool) -> &'static str {
+    if !young(now_ms.saturating_sub(mtime_ms)) {
+        "judge"
+    } else if waiting {
+        "defer"
+    } else {
+        "pass"
+    }
+}
+
+/// A claim of this age (ms) is not honoured yet: at least 0 and under [`CLAIM_RIPE_MS`].
+fn young(age_ms: i64) -> bool {
+    (0..CLAIM_RIPE_MS).contains(&age_ms)
+}
+
 /// Whether an acquirer must let the claimant of the next turn go first, and whether a releaser
 /// hands the lock to it: `{wait, hand_over, dead}`. `claim` is what `<file>.lock.next` holds
 /// (`{record, id, foreign}` of [`owner`], or null when there is none), `facts` as for
@@ -255,36 +285,46 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
 /// hand over, when a live claimant other than us claimed it at least [`CLAIM_RIPE_MS`] and at
 /// most [`TURN_MS`] ago (a stopped claimant's claim goes stale: the lock is never handed to
 /// it), except that a malformed claim is waited for but never handed the lock; `dead`: its
-/// claimant is gone, break the claim. A foreign file is ignored, never removed nor moved.
-pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> {
+/// claimant is gone, break the claim. A claim younger than [`CLAIM_RIPE_MS`] is nothing yet,
+/// not even a dead claimant's ([`glance`]: it need not be read), except that a `waiting`
+/// acquirer (one that has waited and holds no claim) defers to it, as [`glance`] says: the
+/// claim may have been refreshed between the host's `stat` and its read. A foreign file is
+/// ignored, never removed nor moved.
+pub fn turn(claim: &Value, facts: &Value, token: Option<&str>, waiting: bool) -> Result<Value> {
     let record = claim.get("record").unwrap_or(&Value::Null);
     let foreign = claim
         .get("foreign")
         .and_then(Value::as_bool)
         .unwrap_or(false);
     let ours = token.is_some() && record.get("token").and_then(Value::as_str) == token;
+    // Without `now_ms` there is no age: the verdict below refuses the facts.
+    let age = facts.get("now_ms").and_then(Value::as_i64).map(|now| {
+        let mtime = facts.get("mtime_ms").and_then(Value::as_i64);
+        now.saturating_sub(mtime.unwrap_or(now))
+    });
     let (wait, dead) = if claim.is_null() || foreign || ours {
         (false, false)
+    } else if age.is_some_and(young) {
+        (waiting, false)
     } else if verdict(record, facts)?.get("dead") == Some(&Value::Bool(true)) {
         (false, true)
     } else {
-        let now = facts.get("now_ms").and_then(Value::as_i64).unwrap_or(0);
-        let mtime = facts.get("mtime_ms").and_then(Value::as_i64).unwrap_or(now);
-        let age = now.saturating_sub(mtime);
+        let age = age.unwrap_or(0);
         ((CLAIM_RIPE_MS..=TURN_MS).contains(&age), false)
     };
-    // Only a well-formed record is handed the lock: a claim being written (where `link()` is
-    // unsupported) or a damaged one would make the lock malformed for everyone.
-    let hand_over = wait && record.is_object();
+    // Only a well-formed, ripe record is handed the lock: a claim being written (where
+    // `link()` is unsupported) or a damaged one would make the lock malformed for everyone.
+    let hand_over = wait && record.is_object() && !age.is_some_and(young);
     Ok(json!({"wait": wait, "hand_over": hand_over, "dead": dead}))
 }
 
-/// How long a waiter pauses before its next attempt, and what it watches meanwhile:
-/// `{us, watch}`. `claim_age_ms`: the age of the waiter's own claim to the next turn (null: it
+/// How long a waiter pauses before its next attempt, and what it watches meanwhile, how often:
+/// `{us, watch, step_us}`. `claim_age_ms`: the age of the waiter's own claim to the next turn (null: it
 /// holds none); `watching`: it can watch files while it pauses (a synchronous host). A claim
 /// younger than [`CLAIM_RIPE_MS`] is not honoured yet: its claimant sleeps until it is, waking
-/// only if the lock is handed to it (`claim`). A ripe claim's claimant watches its claim and
-/// the lock for up to [`POLL_MAX_MS`] (`claim_and_lock`: either gone ends the pause), or,
+/// only if the lock is handed to it (`claim`, checked every [`CLAIM_YOUNG_WATCH_US`]). A ripe
+/// claim's claimant watches its claim and the lock every [`CLAIM_WATCH_US`] for up to
+/// [`POLL_MAX_MS`] (`claim_and_lock`: either gone ends the pause), or,
 /// when it cannot watch, tries again after [`CLAIM_POLL_MS`]. Any other waiter pauses
 /// [`POLL_MIN_MS`] doubling with each `attempt` (0, 1, ...) up to [`POLL_MAX_MS`], times
 /// `1 + jitter / 4` (`jitter`: the host's random number in [0, 1); outside it counts as 0 or
@@ -292,13 +332,14 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>) -> Result<Value> 
 /// before its timeout.
 pub fn pause(attempt: u32, claim_age_ms: Option<i64>, watching: bool, jitter: f64) -> Value {
     const US: i64 = 1_000;
-    let (ms, watch) = match claim_age_ms {
+    let (ms, watch, step) = match claim_age_ms {
         Some(age) if age < CLAIM_RIPE_MS => (
             CLAIM_RIPE_MS.saturating_sub(age.max(0)),
             if watching { "claim" } else { "none" },
+            CLAIM_YOUNG_WATCH_US,
         ),
-        Some(_) if watching => (POLL_MAX_MS, "claim_and_lock"),
-        Some(_) => (CLAIM_POLL_MS, "none"),
+        Some(_) if watching => (POLL_MAX_MS, "claim_and_lock", CLAIM_WATCH_US),
+        Some(_) => (CLAIM_POLL_MS, "none", 0),
         None => {
             let base = POLL_MIN_MS
                 .checked_shl(attempt.min(16))
@@ -313,10 +354,11 @@ pub fn pause(attempt: u32, claim_age_ms: Option<i64>, watching: bool, jitter: f6
             };
             // At most a quarter more: 25 ms × 1.25 in µs fits any integer type.
             let extra = (base as f64 * jitter / 4.0).floor() as u64;
-            return json!({"us": base.saturating_add(extra), "watch": "none"});
+            return json!({"us": base.saturating_add(extra), "watch": "none", "step_us": 0});
         }
     };
-    json!({"us": ms.saturating_mul(US).unsigned_abs(), "watch": watch})
+    let step = if watch == "none" { 0 } else { step };
+    json!({"us": ms.saturating_mul(US).unsigned_abs(), "watch": watch, "step_us": step})
 }
 
 /// This host's process of a record: gone when `kill(pid, 0)` found none, when it is a zombie,

@@ -192,6 +192,13 @@ pub static LITTER_KIND: Enum = Enum {
     values: &["write_temp", "lock_temp", "marker"],
 };
 
+/// What a turn claim means before it is read.
+pub static GLANCE: Enum = Enum {
+    name: "LockGlance",
+    doc: "What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`).",
+    values: &["judge", "pass", "defer"],
+};
+
 /// What a waiting claimant watches during its pause.
 pub static WATCH_KIND: Enum = Enum {
     name: "LockWatch",
@@ -212,7 +219,12 @@ pub static PAUSE: Shape = Shape::exact(
         Field::req(
             "watch",
             Ty::Enum(&WATCH_KIND),
-            "What the waiter watches meanwhile (every `lock_claim_watch_us`).",
+            "What the waiter watches meanwhile (every `step_us`).",
+        ),
+        Field::req(
+            "step_us",
+            Ty::Whole(0),
+            "How often the waiter checks what it watches, in µs (0: it watches nothing).",
         ),
     ],
 );

@@ -403,26 +403,53 @@ pub(super) static OPS: &[Op] = &super::gate([
         method: "turn",
         doc: "Whether an acquirer lets the claimant of the next turn go first (docs/locking.md \
               § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as \
-              for `verdict`, `token` the acquirer's own claim's token.",
+              for `verdict`, `token` the acquirer's own claim's token, `waiting`: the acquirer \
+              has waited and holds no claim (it defers to a young claim too, as `glance` says).",
         params: &[
             Param::opt_value("claim", Ty::Nullable(&Ty::Object(&lock::shapes::OWNER))),
             Param::value("facts", Ty::Object(&lock::shapes::FACTS)),
             Param::opt_text("token", Ty::Str),
+            Param::opt_value("waiting", Ty::Nullable(&Ty::Bool)),
         ],
         returns: Returns::json(Ty::Object(&lock::shapes::TURN)),
         access: Access::Pure,
         web: false,
-        run: |a| Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?)?)),
+        run: |a| {
+            let waiting = a.opt_flag(3)?;
+            Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?, waiting)?))
+        },
+    },
+    Op {
+        module: Module::Lock,
+        method: "glance",
+        doc: "What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is \
+              read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is \
+              younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were \
+              none) for a releaser or an acquirer that has not waited yet, `defer` (let its \
+              claimant go first, do not try the lock) for a `waiting` acquirer.",
+        params: &[
+            Param::value("now_ms", Ty::Whole(0)),
+            Param::value("mtime_ms", Ty::Whole(0)),
+            Param::value("waiting", Ty::Bool),
+        ],
+        returns: Returns::json(Ty::Enum(&lock::shapes::GLANCE)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let ms = |k: usize| a.whole(k).map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
+            Ok(Out::Json(lock::glance(ms(0)?, ms(1)?, a.opt_flag(2)?).into()))
+        },
     },
     Op {
         module: Module::Lock,
         method: "pause",
         doc: "How long a lock waiter pauses before its next attempt, and what it watches \
-              meanwhile (docs/locking.md § Fairness): `{us, watch}`. `claim_age_ms`: the age \
+              meanwhile (docs/locking.md § Fairness): `{us, watch, step_us}`. `claim_age_ms`: the age \
               of its own claim to the next turn (null: none); `watching`: it can watch files \
-              while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe \
-              claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms \
-              doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`.",
+              while it pauses, and how often (`step_us`). A claim younger than 20 ms: sleep \
+              until it is honoured, checking the claim every 1 ms; a ripe claim: watch the \
+              claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling \
+              with each `attempt` up to 25 ms, times `1 + jitter / 4`.",
         params: &[
             Param::value("attempt", Ty::Whole(0)),
             Param::opt_value("claim_age_ms", Ty::Nullable(&Ty::Number)),

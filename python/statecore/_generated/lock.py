@@ -16,6 +16,7 @@ else:
 
     from statecore.types import (
         Litter,
+        LockGlance,
         LockOwner,
         LockPause,
         LockRecordText,
@@ -51,12 +52,16 @@ def timeout(lock_path: str, owner: Mapping[str, object] | None, timeout_ms: floa
     _call("lock_timeout", (lock_path, owner, timeout_ms))
     raise AssertionError("lock_timeout returned")
 
-def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token: str | None = None) -> LockTurn:
-    """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token."""
-    return cast("LockTurn", _call("lock_turn", (claim, facts, token)))
+def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token: str | None = None, waiting: bool | None = None) -> LockTurn:
+    """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token, ``waiting``: the acquirer has waited and holds no claim (it defers to a young claim too, as ``glance`` says)."""
+    return cast("LockTurn", _call("lock_turn", (claim, facts, token, waiting)))
+
+def glance(now_ms: int, mtime_ms: int, waiting: bool) -> LockGlance:
+    """What a turn claim whose file's mtime is ``mtime_ms`` means at ``now_ms``, before it is read (docs/locking.md § Fairness): ``judge`` (read it, ask ``turn``); while it is younger than 20 ms (not honoured yet, nor broken), ``pass`` (go on as if there were none) for a releaser or an acquirer that has not waited yet, ``defer`` (let its claimant go first, do not try the lock) for a ``waiting`` acquirer."""
+    return cast("LockGlance", _call("lock_glance", (now_ms, mtime_ms, waiting)))
 
 def pause(attempt: int, claim_age_ms: float | None, watching: bool, jitter: float) -> LockPause:
-    """How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): ``{us, watch}``. ``claim_age_ms``: the age of its own claim to the next turn (null: none); ``watching``: it can watch files while it pauses. A claim younger than 20 ms: sleep until it is honoured; a ripe claim: watch the claim and the lock up to 25 ms (else 1 ms); no claim: 1 ms doubling with each ``attempt`` up to 25 ms, times ``1 + jitter / 4``."""
+    """How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): ``{us, watch, step_us}``. ``claim_age_ms``: the age of its own claim to the next turn (null: none); ``watching``: it can watch files while it pauses, and how often (``step_us``). A claim younger than 20 ms: sleep until it is honoured, checking the claim every 1 ms; a ripe claim: watch the claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling with each ``attempt`` up to 25 ms, times ``1 + jitter / 4``."""
     return cast("LockPause", _call("lock_pause", (attempt, claim_age_ms, watching, jitter)))
 
 def foreign(lock_path: str, text: str) -> NoReturn:
@@ -67,6 +72,7 @@ def foreign(lock_path: str, text: str) -> NoReturn:
 
 __all__ = [
     "foreign",
+    "glance",
     "litter",
     "owner",
     "pause",
