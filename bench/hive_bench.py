@@ -27,13 +27,15 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from statecore import _statecore, hive
+from statecore import _sessions, _statecore, hive
 
 import hive_log
 import hive_reference
 from pylib import QUICK, fail, fmt, log
 
-CHUNK = 1 << 20
+# The chunk the library itself feeds its replay (`hive.read_state`), so that the raw row
+# measures the same reads.
+CHUNK = _sessions.CHUNK
 NOW = "2026-11-25T00:00:00.000Z"
 WARM_LINES = 64
 SAMPLES = 3
@@ -73,7 +75,7 @@ CONTENDERS = [
         "read_state",
         "statecore hive.read_state",
         (
-            "statecore `hive.read_state(session_dir)` (no STATE.json: streams the log in 1 MiB "
+            f"statecore `hive.read_state(session_dir)` (no STATE.json: streams the log in {CHUNK >> 10} KiB "
             "chunks through `LogReplay`, writes STATE.json)"
         ),
         True,
@@ -81,7 +83,7 @@ CONTENDERS = [
     (
         "replay",
         "statecore LogReplay",
-        'statecore `_statecore.LogReplay`: `feed` 1 MiB chunks, `commit("", (), now)`',
+        f'statecore `_statecore.LogReplay`: `feed` {CHUNK >> 10} KiB chunks (the library\'s), `commit("", (), now)`',
         True,
     ),
     (
