@@ -14,6 +14,9 @@
     missing_docs
 )]
 
+mod hive_support;
+
+use hive_support::reordered;
 use proptest::prelude::*;
 use statecore::hive::{recover_state, validate_state, Replay};
 use statecore::{json, Map, Value};
@@ -153,22 +156,11 @@ fn text(kind: &str, agent: &str, details: &Value, second: usize, id: Option<usiz
 
 /// The same event with its keys in reverse order and spaces after the separators (another
 /// serializer retrying the append).
-fn reordered(line: &str) -> String {
+fn reordered_line(line: &str) -> String {
     let Value::Object(map) = json::parse(line.as_bytes()).unwrap() else {
         panic!("a line is an object");
     };
-    let pairs: Vec<String> = map
-        .iter()
-        .rev()
-        .map(|(k, v)| {
-            format!(
-                "{}: {}",
-                json::serialize_compact(&Value::from(k.as_str())),
-                json::serialize_compact(v)
-            )
-        })
-        .collect();
-    format!("{{{}}}", pairs.join(", "))
+    reordered(&map)
 }
 
 proptest! {
@@ -196,7 +188,7 @@ proptest! {
             // A retried append: the same bytes, or (with an id) the same event reserialized.
             match (retry, id) {
                 (0, _) => log.push_str(&format!("{written}\n")),
-                (1, Some(_)) => log.push_str(&format!("{}\n", reordered(&written))),
+                (1, Some(_)) => log.push_str(&format!("{}\n", reordered_line(&written))),
                 _ => {}
             }
         }

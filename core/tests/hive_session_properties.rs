@@ -16,6 +16,9 @@
     missing_docs
 )]
 
+mod hive_support;
+
+use hive_support::{feed_in_cuts, outcome};
 use proptest::prelude::*;
 use statecore::hive::{recover_state, Replay};
 use statecore::{json, Value};
@@ -208,19 +211,6 @@ fn line(spec: &Spec, i: usize) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// How a replay ended: its result as text, or its error's every part.
-fn outcome(result: statecore::Result<Value>) -> Result<String, String> {
-    result.map(|v| json::serialize(&v)).map_err(|e| {
-        format!(
-            "{} {:?} {} {}",
-            e.code.as_str(),
-            e.path,
-            e.message,
-            json::serialize_compact(&e.details)
-        )
-    })
-}
-
 /// The replay of `log` onto `state`: fed in chunks of the sizes `cuts` (then the rest),
 /// carried over to a new replay after its first `carry_at` bytes (cut at a line end), the lines
 /// read typed or not, the state folded typed or not.
@@ -255,13 +245,8 @@ fn replay(
         replay = Replay::resume(&replay.carry()).unwrap();
         mode(&mut replay);
     }
-    let mut at: usize = 0;
-    for cut in cuts.iter().chain(std::iter::once(&usize::MAX)) {
-        let end = at.saturating_add(*cut).min(rest.len());
-        if let Err(error) = replay.feed(&rest[at..end]) {
-            return outcome(Err(error));
-        }
-        at = end;
+    if let Err(error) = feed_in_cuts(&mut replay, rest, cuts) {
+        return outcome(Err(error));
     }
     outcome(replay.finish())
 }

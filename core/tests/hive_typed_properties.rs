@@ -15,6 +15,9 @@
     missing_docs
 )]
 
+mod hive_support;
+
+use hive_support::{feed_in_cuts, outcome, reordered};
 use proptest::prelude::*;
 use statecore::hive::Replay;
 use statecore::{json, Map, Value};
@@ -197,20 +200,7 @@ fn text(spec: &Spec, i: usize) -> Vec<u8> {
         // The ids come from a small pool: the same id again with another body is common.
         10 => with("id", Value::from(format!("ev-{}", spec.n % 4).as_str())),
         11 => with("event_id", Value::from(u64::from(spec.n % 3))),
-        12 => {
-            let pairs: Vec<String> = map
-                .iter()
-                .rev()
-                .map(|(k, v)| {
-                    format!(
-                        "{}: {}",
-                        json::serialize_compact(&Value::from(k.as_str())),
-                        json::serialize_compact(v)
-                    )
-                })
-                .collect();
-            format!("{{{}}}", pairs.join(", "))
-        }
+        12 => reordered(&map),
         // An escape in a string the typed reader reads in place (the same name).
         13 => canonical(&map)
             .replacen("\"agent\":\"", "\"agent\":\"\\u0071", 1)
@@ -247,29 +237,11 @@ fn text(spec: &Spec, i: usize) -> Vec<u8> {
     line.into_bytes()
 }
 
-/// How a replay ended: its result as text, or its error's every part.
-fn outcome(result: statecore::Result<Value>) -> Result<String, String> {
-    result.map(|v| json::serialize(&v)).map_err(|e| {
-        format!(
-            "{} {:?} {} {}",
-            e.code.as_str(),
-            e.path,
-            e.message,
-            json::serialize_compact(&e.details)
-        )
-    })
-}
-
 fn replay(log: &[u8], cuts: &[usize], skip: bool, typed: bool) -> Result<String, String> {
     let mut replay = Replay::new("s1", None, 0, skip).unwrap();
     replay.read_typed(typed);
-    let mut at: usize = 0;
-    for cut in cuts.iter().chain(std::iter::once(&usize::MAX)) {
-        let end = at.saturating_add(*cut).min(log.len());
-        if let Err(error) = replay.feed(&log[at..end]) {
-            return outcome(Err(error));
-        }
-        at = end;
+    if let Err(error) = feed_in_cuts(&mut replay, log, cuts) {
+        return outcome(Err(error));
     }
     outcome(replay.finish())
 }
