@@ -26,12 +26,24 @@ function lossyObject(value) {
 }
 
 /**
- * A `BigInt`'s place in the JSON text while it is written: a string with a mark drawn at load
- * (no string of the caller's holds it), replaced by the integer's digits once written.
+ * A `BigInt`'s place in the JSON text while it is written: a string with a mark drawn when the
+ * first `BigInt` is written (no string of the caller's holds it), replaced by the integer's
+ * digits once written; with the pattern that finds the mark as JSON.stringify writes it, with
+ * the digits after it. Drawn then, not at load: the platform's random source costs a program
+ * that never writes a `BigInt` about 2 ms of its start.
  */
-const BIG_MARK = `\u0000statecore-bigint-${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}:`;
-/** The mark as JSON.stringify writes it, with the digits after it. */
-const BIG_WRITTEN = new RegExp(`"${JSON.stringify(BIG_MARK).slice(1, -1).replace(/\\/g, "\\\\")}(-?[0-9]+)"`, "g");
+let bigMark = null;
+
+/** The `BigInt` mark and its written pattern (drawn on first use). */
+function bigMarks() {
+  if (bigMark === null) {
+    const hex = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"));
+    const mark = `\u0000statecore-bigint-${hex.join("")}:`;
+    const written = new RegExp(`"${JSON.stringify(mark).slice(1, -1).replace(/\\/g, "\\\\")}(-?[0-9]+)"`, "g");
+    bigMark = { mark, written };
+  }
+  return bigMark;
+}
 
 /**
  * JSON.stringify replacer that refuses every value JSON cannot hold (docs/api.md); a `BigInt`
@@ -41,7 +53,7 @@ function strict(key, value) {
   switch (typeof value) {
     case "bigint":
       if (!key.isWellFormed()) throw NOT_JSON;
-      return `${BIG_MARK}${value.toString()}`;
+      return `${bigMarks().mark}${value.toString()}`;
     case "string":
       if (!value.isWellFormed()) throw NOT_JSON;
       break;
@@ -69,7 +81,8 @@ function strict(key, value) {
 
 /** JSON text written with `strict`, each `BigInt` as its digits. */
 function bigintsWritten(text) {
-  return text.includes("statecore-bigint-") ? text.replace(BIG_WRITTEN, "$1") : text;
+  // No mark drawn yet: no `BigInt` was written, whatever the caller's strings hold.
+  return bigMark !== null && text.includes("statecore-bigint-") ? text.replace(bigMark.written, "$1") : text;
 }
 
 function isJsonPrimitive(v) {

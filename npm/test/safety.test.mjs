@@ -4,6 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as sc from "statecore-js";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 /** Asserts `fn` throws a statecore error of `Class` with `code` (and `path` when given). */
 function throwsCode(fn, Class, code, path) {
@@ -163,6 +165,24 @@ test("host values that are not JSON are DataError E_VALUE with their path", () =
   assert.deepEqual(sc.merge({}, { at: new Date(0) }), { at: "1970-01-01T00:00:00.000Z" });
   // a toJSON that throws its own error is not rewritten
   assert.throws(() => sc.serialize({ toJSON() { throw new SyntaxError("mine"); } }), SyntaxError);
+});
+
+test("a BigInt's mark is drawn when the first BigInt is written: text like it passes as it is, before and after", () => {
+  // A fresh process, so that no BigInt has been written yet when the look-alike text is.
+  const script = `
+    const sc = require(${JSON.stringify(fileURLToPath(new URL("../lib/node.cjs", import.meta.url)))});
+    // The Date takes the checked path, where BigInts are put in place.
+    const look = { "\\u0000statecore-bigint-00:1": "x statecore-bigint-7", at: new Date(0) };
+    const before = sc.serialize(look);
+    const big = sc.serialize({ n: 2n ** 64n });
+    process.stdout.write(JSON.stringify([before, big, sc.serialize(look)]));`;
+  const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  const [before, big, after] = JSON.parse(run.stdout);
+  const expected = '{\n  "\\u0000statecore-bigint-00:1": "x statecore-bigint-7",\n  "at": "1970-01-01T00:00:00.000Z"\n}\n';
+  assert.equal(before, expected);
+  assert.equal(big, '{\n  "n": 18446744073709551616\n}\n');
+  assert.equal(after, expected);
 });
 
 test("plain data and other host values cross alike (the replacer-free path and the checked one)", () => {
