@@ -102,7 +102,7 @@ pub fn exact_whole(f: f64) -> Option<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::{exact_whole, shortest_whole};
     use proptest::prelude::*;
@@ -130,7 +130,8 @@ mod tests {
             zeros in 0usize..320,
         ) {
             let text = format!("{}{digits}{}", if negative { "-" } else { "" }, "0".repeat(zeros));
-            same_as_format(text.parse::<f64>().unwrap())?;
+            let f = text.parse::<f64>().map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+            same_as_format(f)?;
         }
 
         #[test]
@@ -140,7 +141,7 @@ mod tests {
     }
 
     #[test]
-    fn the_edges_write_as_format_writes_them() {
+    fn the_edges_write_as_format_writes_them() -> Result<(), TestCaseError> {
         for f in [
             0.0,
             -0.0,
@@ -165,7 +166,8 @@ mod tests {
             2f64.powi(63),
             2f64.powi(64),
         ] {
-            same_as_format(f).unwrap();
+            same_as_format(f)?;
         }
+        Ok(())
     }
 }
