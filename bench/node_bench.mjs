@@ -1,4 +1,4 @@
-// Node benches of statecore (ARCHITECTURE §9): statecore and the alternative a user would pick,
+// Node benches of statecore (docs/conventions.md § Benchmarks): statecore and the alternative a user would pick,
 // on the same input, in the same run. Prints a markdown fragment on stdout (bench/run.sh puts it
 // in RESULTS.md); progress goes to stderr. Exits non-zero when statecore gives a wrong result
 // (checked once per comparison, outside the timed loops); never fails on speed.

@@ -1,4 +1,4 @@
-"""Python benches of statecore (ARCHITECTURE §9): statecore and the stacks a user would assemble,
+"""Python benches of statecore (docs/conventions.md § Benchmarks): statecore and the stacks a user would assemble,
 on the same input, in the same run.
 
 Prints a markdown fragment on stdout (bench/run.sh puts it in RESULTS.md); progress goes to

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench` (after `make build`): installs the bench-only dependencies (idempotent), runs the
-# Node and Python benches and writes bench/RESULTS.md (ARCHITECTURE §9). Benches never fail on
+# Node and Python benches and writes bench/RESULTS.md (docs/conventions.md § Benchmarks). Benches never fail on
 # speed; they fail (non-zero, RESULTS.md left as it was) when statecore gives a wrong result.
 #   bash bench/run.sh [--quick]     (--quick: few samples, to check that everything runs)
 set -euo pipefail

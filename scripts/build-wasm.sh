@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the wasm binding into the npm package (ARCHITECTURE §6, ../shared/TOOLCHAIN.md):
+# Builds the wasm binding into the npm package (docs/conventions.md § The wasm boundary and the npm package):
 #   npm/dist/node/  wasm-bindgen --target nodejs (CommonJS, loads the .wasm synchronously)
 #   npm/dist/web/   wasm-bindgen --target web    (ES module, explicit `await init()`) of the
 #                  browser's module: built with the `web` feature (only the operations the

@@ -20,7 +20,7 @@ if ! rustc --print target-libdir --target wasm32-unknown-unknown >/dev/null 2>&1
   fi
 fi
 
-# 2. wasm-bindgen-cli at exactly the version in Cargo.lock (no --locked: see TOOLCHAIN.md).
+# 2. wasm-bindgen-cli at exactly the version in Cargo.lock (no --locked: a dependency version it locks may be missing from a registry mirror).
 want=$(cargo metadata --format-version 1 --locked 2>/dev/null \
   | python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"]=="wasm-bindgen"))')
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packaging tests (ARCHITECTURE §8): install the packed artifacts into clean directories and
+# Packaging tests (docs/conventions.md § Tests): install the packed artifacts into clean directories and
 # use them as a user would. Run after scripts/build-wasm.sh (and the Python build).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,4 @@
-//! `statecore._statecore`: the PyO3 binding of the statecore core (ARCHITECTURE §7).
+//! `statecore._statecore`: the PyO3 binding of the statecore core (docs/conventions.md § The Python package).
 //!
 //! Thin by design: three functions that dispatch through the core's operation table
 //! (`statecore::ops`): `call` (any operation), `update` (a file update in one crossing) and

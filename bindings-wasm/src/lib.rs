@@ -1,4 +1,4 @@
-//! wasm-bindgen bindings of `statecore` (ARCHITECTURE §6): a handful of exports that dispatch
+//! wasm-bindgen bindings of `statecore` (docs/conventions.md § The wasm boundary and the npm package): a handful of exports that dispatch
 //! through the core's operation table (`statecore::ops`), convert values and map errors;
 //! nothing else. No protocol rule lives here.
 //!

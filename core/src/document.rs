@@ -1,4 +1,4 @@
-//! The pure half of the host I/O contract (ARCHITECTURE §5): what a reader makes of a file's
+//! The pure half of the host I/O contract (docs/conventions.md § The host I/O contract): what a reader makes of a file's
 //! bytes, and what a writer may write. Hosts do the locking, reading and renaming.
 
 use crate::error::{Code, Error, Result};

@@ -1,4 +1,4 @@
-//! The error model shared by every surface (ARCHITECTURE §4).
+//! The error model shared by every surface (docs/conventions.md § Errors).
 //!
 //! An [`Error`] is for input that cannot be processed at all, or an operation that was refused.
 //! Validation problems are *data* (see [`crate::report`]), not errors.

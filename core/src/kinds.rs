@@ -32,7 +32,7 @@ pub struct Kind {
 
 /// How a kind's file is written.
 pub enum Format {
-    /// JSON, canonical (ARCHITECTURE §3).
+    /// JSON, canonical (docs/conventions.md § Documents).
     Json,
     /// Text people edit too (index.md): read into the document, and written back over the
     /// file's text so that only what changed is rewritten.

@@ -1,4 +1,4 @@
-//! Validation reports: problems as data, all of them, never an exception (ARCHITECTURE §4).
+//! Validation reports: problems as data, all of them, never an exception (docs/conventions.md § Errors).
 
 use crate::{Map, Value};
 

@@ -1,4 +1,4 @@
-// Real processes from both languages on one file (ARCHITECTURE §8): many writers, readers
+// Real processes from both languages on one file (docs/conventions.md § Tests): many writers, readers
 // that must never see a partial file, and writers killed with SIGKILL at random moments.
 // The Python writers use the wheel installed in ../.venv; the Node writers lib/host.cjs.
 import { test } from "node:test";

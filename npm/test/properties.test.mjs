@@ -1,4 +1,4 @@
-// fast-check laws over the JS boundary (ARCHITECTURE §8): merging {} is the identity, merging
+// fast-check laws over the JS boundary (docs/conventions.md § Tests): merging {} is the identity, merging
 // is idempotent, and values round-trip through parse/serialize. Small runs (tests, not fuzzing).
 import { test } from "node:test";
 import assert from "node:assert/strict";

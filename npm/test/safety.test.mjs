@@ -1,4 +1,4 @@
-// The JS boundary (docs/api.md § Host values, ARCHITECTURE §6): prototype safety, limits,
+// The JS boundary (docs/api.md § Host values, docs/conventions.md § The wasm boundary and the npm package): prototype safety, limits,
 // values that are not JSON, precision, error objects, and a wasm instance that keeps working
 // after every error.
 import { test } from "node:test";

@@ -1,6 +1,6 @@
 //! The protocol helpers both hosts generate: for each protocol module, its files (the kinds
 //! with a fixed place) and, for every operation of the table that reads or writes one of
-//! them, a helper that runs it on the file of a directory (ARCHITECTURE §1: "protocol
+//! them, a helper that runs it on the file of a directory (docs/conventions.md § Layers: "protocol
 //! helpers are tables over the one host routine").
 
 use statecore::kinds::{File, Kind as DocKind, KINDS};

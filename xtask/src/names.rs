@@ -1,4 +1,4 @@
-//! Names across languages (ARCHITECTURE §2): the table's snake_case names in camelCase for
+//! Names across languages (docs/conventions.md § Names across languages): the table's snake_case names in camelCase for
 //! JS, and the named types every generator lists.
 
 use statecore::ops::{self, Op};

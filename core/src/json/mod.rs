@@ -1,5 +1,5 @@
 //! JSON documents: a strict RFC 8259 parser with positioned errors and explicit limits, and
-//! the canonical serializer (ARCHITECTURE §3).
+//! the canonical serializer (docs/conventions.md § Documents).
 //!
 //! Choices (documented in `docs/merge.md` § Documents):
 //! - Duplicate keys are rejected (`E_DUPLICATE_KEY`): a validator must not guess which wins.

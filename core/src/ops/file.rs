@@ -1,4 +1,4 @@
-//! One crossing per file operation (ARCHITECTURE §1): a host passes a file's bytes and one
+//! One crossing per file operation (docs/conventions.md § Layers): a host passes a file's bytes and one
 //! operation with its arguments, and gets back everything it needs to write the file and
 //! answer its caller, from one parse, one validation and one serialization.
 

@@ -1,4 +1,4 @@
-//! The operation table: every operation statecore exposes, declared once (ARCHITECTURE §1).
+//! The operation table: every operation statecore exposes, declared once (docs/conventions.md § Layers).
 //!
 //! An [`Op`] names a core function, its parameters (how a host passes each: a JSON value,
 //! file bytes, text, the clock, randomness, options) with their types, its result, its doc

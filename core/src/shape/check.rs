@@ -1,6 +1,6 @@
 //! The field rules every validator shares, read from a [`Shape`]: one place for each type
 //! rule and its report code (`E_TYPE`, `E_ENUM`, `E_REQUIRED`, `E_TIMESTAMP_FORMAT`,
-//! `W_UNKNOWN_FIELD`). `null` counts as absent in documents (ARCHITECTURE §3).
+//! `W_UNKNOWN_FIELD`). `null` counts as absent in documents (docs/conventions.md § Documents).
 //!
 //! [`walk`] checks every field of a shape in order (fields marked `by_rule` are left to the
 //! protocol's own rules) and returns the object so the protocol can add its cross-field rules.

@@ -1,5 +1,5 @@
 //! Descriptions of values, as data: the one statement of every document kind's fields and of
-//! every operation's arguments and results (ARCHITECTURE §1, §3).
+//! every operation's arguments and results (docs/conventions.md § Layers; docs/conventions.md § Documents).
 //!
 //! A [`Shape`] names an object and its [`Field`]s; a [`Ty`] is the type of a value; an
 //! [`Enum`] is a named list of strings. From these, and nothing else:

@@ -1,5 +1,5 @@
 // Debian's headless Chromium, started the one way every browser test and bench here uses it
-// (../shared/TOOLCHAIN.md): playwright-core driving /usr/bin/chromium with a fresh profile and
+// (docs/conventions.md § Tests): playwright-core driving /usr/bin/chromium with a fresh profile and
 // no background networking (this machine's network is closed).
 import { chromium } from "playwright-core";
 
