@@ -1,6 +1,6 @@
-//! wasm-bindgen bindings of `statecore` (docs/conventions.md § The wasm boundary and the npm package): a handful of exports that dispatch
-//! through the core's operation table (`statecore::ops`), convert values and map errors;
-//! nothing else. No protocol rule lives here.
+//! wasm-bindgen bindings of `statecore` (docs/conventions.md § The wasm boundary and the npm
+//! package): a handful of exports that dispatch through the core's operation table
+//! (`statecore::ops`), convert values and map errors; nothing else. No protocol rule lives here.
 //!
 //! - Arguments cross as the JSON **text** of an argument array, which the JS layer produces
 //!   with a checking `JSON.stringify` (npm/lib/api.mjs); file contents and random bytes cross

@@ -8,12 +8,12 @@ use statecore::ops::{self, Form, Module, Op};
 use std::fmt::Write as _;
 
 /// The start marker of the generated section `name` of a document.
-fn begin(name: &str) -> String {
+pub(crate) fn begin(name: &str) -> String {
     format!("<!-- BEGIN GENERATED: {name} (cargo run -p xtask -- codegen) -->")
 }
 
 /// Its end marker.
-fn end(name: &str) -> String {
+pub(crate) fn end(name: &str) -> String {
     format!("<!-- END GENERATED: {name} -->")
 }
 

@@ -11,6 +11,7 @@
 mod docs;
 mod helpers;
 mod js;
+mod layers;
 mod names;
 mod profile;
 mod py;
@@ -125,6 +126,12 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     let api = std::fs::read_to_string(root.join("docs/api.md"))
         .map_err(|e| format!("docs/api.md: {e}"))?;
     files.push(("docs/api.md".to_owned(), docs::api_md(&api)?));
+    let architecture = std::fs::read_to_string(root.join("docs/architecture.md"))
+        .map_err(|e| format!("docs/architecture.md: {e}"))?;
+    files.push((
+        "docs/architecture.md".to_owned(),
+        layers::architecture_md(root, &architecture)?,
+    ));
     Ok(files)
 }
 
