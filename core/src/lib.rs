@@ -14,6 +14,7 @@
 //! dispatches through, from which the hosts' code, types and docs are generated.
 
 pub mod agency;
+pub mod checked;
 pub mod cli;
 pub mod document;
 pub mod edit;

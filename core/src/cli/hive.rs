@@ -3,7 +3,7 @@
 //! the state folds; every session of a sessions directory at a glance. Read-only: a session
 //! changes only by its steps, which append their event first (the helpers of both packages).
 
-use super::checked::{Checked, Target};
+use super::checked_text::CheckedText;
 use super::hive_tail::unfolded;
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
@@ -12,6 +12,7 @@ use super::paths;
 use super::table::{Call, Command, Opt, JSON};
 use super::validate::unreadable;
 use crate::agency::{format_ago, format_stall};
+use crate::checked::{Checked, Target};
 use crate::hive::check_worker_health;
 use crate::time::parse_timestamp;
 use crate::{json, Map, Value};

@@ -4,7 +4,7 @@
 //! every reaction is one locked update of the host's routine with the table's
 //! `hivemind_on_file`, `hivemind_fire` or `hivemind_follow_up`.
 
-use super::checked::{Checked, Target};
+use super::checked_text::CheckedText;
 use super::follow::{self, Then, COUNT};
 use super::hivemind_text::{outcome_detail, outcome_summary, status_text, status_value};
 use super::host::{File, Host, Need};
@@ -13,6 +13,7 @@ use super::paths;
 use super::table::{Call, Command, Opt, JSON, TIMEOUT};
 use super::validate::unreadable;
 use super::writes;
+use crate::checked::{Checked, Target};
 use crate::hivemind::EVENTS;
 use crate::{json, Map, Value};
 

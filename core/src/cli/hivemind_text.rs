@@ -1,8 +1,8 @@
 //! How the `hivemind` commands word a state and a workflow step's outcome (docs/cli.md §
 //! hivemind): every text that came from a file cleaned before it is printed.
 
-use super::checked::Checked;
 use super::out::{clean, Style};
+use crate::checked::Checked;
 use crate::hivemind::{self, AGENTS};
 use crate::{Map, Value};
 

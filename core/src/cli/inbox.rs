@@ -3,12 +3,13 @@
 //! routine with the inbox operations of the table (`fctry_inbox_add`, ...). The project is the
 //! nearest directory holding `.fctry/` from `--dir` (default: the working directory) up.
 
-use super::checked::{Checked, Target};
+use super::checked_text::CheckedText;
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
 use super::paths;
 use super::table::{Call, Command, Opt, Values, JSON, TIMEOUT};
 use super::writes;
+use crate::checked::{Checked, Target};
 use crate::fctry::random_suffix;
 use crate::fctry::shapes::{INBOX_EVENT, INBOX_TYPE};
 use crate::{json, Map, Value};

@@ -7,7 +7,7 @@
 
 mod agency;
 mod args;
-pub(crate) mod checked;
+mod checked_text;
 mod fctry;
 mod follow;
 mod help;
@@ -18,7 +18,6 @@ mod hivemind_text;
 mod host;
 mod inbox;
 mod info;
-pub(crate) mod log_check;
 mod logs;
 mod out;
 mod pages;

@@ -5,10 +5,10 @@
 //! `log read`, the printing of its records ([`print_log`]), one page per round. A log that is
 //! one page is read and checked in one round, as any file.
 
-use super::checked::Checked;
 use super::host::{File, Host, Page};
-use super::log_check::LogCheck;
 use super::out::clean;
+use crate::checked::Checked;
+use crate::checked::LogCheck;
 use crate::kinds::LogFile;
 use crate::{json, jsonl, Map, Value};
 

@@ -4,12 +4,13 @@
 //! are asked and the next clarifications. Read-only: an index changes by its operations (the
 //! helpers of both packages), under its lock.
 
-use super::checked::{Checked, Target};
+use super::checked_text::CheckedText;
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
 use super::paths;
 use super::table::{Call, Command, JSON};
 use super::validate::unreadable;
+use crate::checked::{Checked, Target};
 use crate::specify::{check_termination, next_clarifications, queue_order, resume_point};
 use crate::{json, Map, Value};
 

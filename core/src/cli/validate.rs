@@ -2,12 +2,13 @@
 //! read and checked (`checked`), and each problem printed with its place in the file
 //! (docs/cli.md).
 
-use super::checked::{Checked, Target};
+use super::checked_text::CheckedText;
 use super::host::{File, Host};
 use super::info::unknown;
 use super::out::{clean, Output, Style, INVALID, USAGE};
 use super::pages::{self, LogRead, Printed};
 use super::table::Call;
+use crate::checked::{Checked, Target};
 use crate::kinds::{self, LogFile};
 use crate::{document, json, Value};
 
@@ -182,7 +183,7 @@ fn agree(files: &mut [Checked]) {
         } else {
             continue;
         };
-        state.errors.push(super::checked::Placed {
+        state.errors.push(crate::checked::Placed {
             at: None,
             issue: crate::report::Issue {
                 code: "E_LOG_CORRUPT".into(),

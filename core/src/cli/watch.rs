@@ -2,12 +2,13 @@
 //! then again each time one is created, written or removed, each result printed as it comes
 //! with the time (the host watches; docs/cli.md § Commands that go on).
 
-use super::checked::{Checked, Target};
+use super::checked_text::CheckedText;
 use super::follow::{self, Then, COUNT};
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID, USAGE};
 use super::table::{Call, Command, Opt, JSON};
 use super::validate::{self, forced_kind, unreadable};
+use crate::checked::{Checked, Target};
 use crate::{json, Map, Value};
 
 /// `watch PATH...`.

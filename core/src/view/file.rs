@@ -2,7 +2,7 @@
 //! kind, the group it belongs to (the project, worktree, run or session directory), and,
 //! given its bytes, its check exactly as `statecore validate --json` reports it.
 
-use crate::cli::checked::{Checked, Target};
+use crate::checked::{Checked, Target};
 use crate::{Map, Value};
 
 /// A role a file can have in the viewer.

@@ -4,7 +4,7 @@
 //! The host gathers the facts (an `lstat`, the frames each stream still holds) and does what
 //! these say.
 
-use crate::cli::checked::Target;
+use crate::checked::Target;
 use crate::json::MAX_DOCUMENT_BYTES;
 use crate::{Map, Value};
 use std::collections::BTreeMap;

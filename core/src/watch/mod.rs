@@ -5,8 +5,8 @@
 
 pub mod shapes;
 
-use crate::cli::checked::{Checked, Placed, Target};
-use crate::cli::log_check::{torn_tail, LogCheck};
+use crate::checked::{torn_tail, LogCheck};
+use crate::checked::{Checked, Placed, Target};
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::{json, kinds, Map, Value};

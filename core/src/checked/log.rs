@@ -4,7 +4,7 @@
 //! state once every record is valid. A whole file is one part; a log read in pages is checked
 //! one page per round, what it found so far kept in the answer's `carry` ([`LogCheck::carry`]).
 
-use super::checked::{issue_of, place_of, Checked, Placed};
+use super::file::{issue_of, place_of, Checked, Placed};
 use crate::hive::ReplayStep;
 use crate::kinds::{self, LogFile};
 use crate::report::Issue;
