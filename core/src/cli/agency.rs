@@ -4,10 +4,10 @@
 //! and its tmux session, listed and shown as the client does; and the runner protocol
 //! document written at a repository's root.
 
+use super::command::{Call, Command, Opt, JSON};
 use super::host::{File, Host, Need};
 use super::out::{clean, Output, Style};
 use super::paths;
-use super::table::{Call, Command, Opt, JSON};
 use super::writes;
 use crate::agency::{build_snapshot, derive, meta_broken, render_ls, render_show};
 use crate::time::parse_timestamp;

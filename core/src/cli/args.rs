@@ -2,7 +2,8 @@
 //! and options (`--name VALUE`, `--name=VALUE`, `--` ending the options), a misspelt command
 //! or option refused with the nearest known one.
 
-use super::table::{Call, Command, Opt, COMMANDS, GLOBAL};
+use super::command::{Call, Command, Opt};
+use super::table::{COMMANDS, GLOBAL};
 use crate::options::nearest;
 
 /// What the command line asks for.

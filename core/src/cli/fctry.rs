@@ -4,10 +4,10 @@
 //! the nearest directory above it that holds `.fctry/`; the git branch comes from the nearest
 //! repository. `statecore-statusline` is this command alone.
 
+use super::command::{Call, Command, Opt};
 use super::host::{File, Host};
 use super::out::{clean, Output, Style};
 use super::paths;
-use super::table::{Call, Command, Opt};
 use crate::fctry::{self, Project, StateFile, SPEC_HEAD};
 use crate::{json, Value};
 

@@ -1,9 +1,9 @@
 //! What the commands that go on share (docs/cli.md § Commands that go on): `--count`, the
 //! number of changes printed so far (kept in `facts.state`), and the answer's `then`.
 
+use super::command::{Call, Opt};
 use super::host::Host;
 use super::out::{clean, Output};
-use super::table::{Call, Opt};
 use crate::{Map, Value};
 
 /// `--count N`, which the watching commands take.

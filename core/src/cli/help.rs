@@ -1,7 +1,8 @@
 //! The help texts, made from the command table.
 
+use super::command::{Command, Opt};
 use super::out::Style;
-use super::table::{Command, Opt, COMMANDS, GLOBAL};
+use super::table::{COMMANDS, GLOBAL};
 
 /// Width the help is wrapped to.
 const WIDTH: usize = 80;

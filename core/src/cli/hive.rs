@@ -4,12 +4,12 @@
 //! changes only by its steps, which append their event first (the helpers of both packages).
 
 use super::checked_text::CheckedText;
-use super::hive_tail::unfolded;
+use super::command::{Call, Command, Opt, JSON};
+use super::hive_tail::{unfolded, LOG};
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
 use super::pages;
 use super::paths;
-use super::table::{Call, Command, Opt, JSON};
 use super::validate::unreadable;
 use crate::agency::{format_ago, format_stall};
 use crate::checked::{Checked, Target};
@@ -21,7 +21,6 @@ use crate::{json, Map, Value};
 const KIND: &str = "hive.state";
 /// The files of a session.
 const STATE: &str = "STATE.json";
-pub(super) const LOG: &str = "EVENTS.jsonl";
 
 /// What `hive status` carries to its next round when it reads the log's unfolded lines.
 const TAIL_CARRY: &str = "hive status: unfolded lines";

@@ -1,8 +1,10 @@
 //! `hive status`'s look at the lines of a session's log its state does not fold yet: they are
 //! replayed onto the state as the next read would, and what would stop that read is said.
 
-use super::hive::LOG;
 use crate::json;
+
+/// The name of a session's log, next to its `STATE.json`.
+pub(super) const LOG: &str = "EVENTS.jsonl";
 
 /// What is wrong with the lines of the log the state (`text`, folding `offset` bytes) does not
 /// fold yet, read from one byte before the offset (`page`): they are replayed onto the state

@@ -5,12 +5,12 @@
 //! `hivemind_on_file`, `hivemind_fire` or `hivemind_follow_up`.
 
 use super::checked_text::CheckedText;
+use super::command::{Call, Command, Opt, JSON, TIMEOUT};
 use super::follow::{self, Then, COUNT};
 use super::hivemind_text::{outcome_detail, outcome_summary, status_text, status_value};
 use super::host::{File, Host, Need};
 use super::out::{clean, Output, Style, INVALID};
 use super::paths;
-use super::table::{Call, Command, Opt, JSON, TIMEOUT};
 use super::validate::unreadable;
 use super::writes;
 use crate::checked::{Checked, Target};

@@ -4,10 +4,10 @@
 //! nearest directory holding `.fctry/` from `--dir` (default: the working directory) up.
 
 use super::checked_text::CheckedText;
+use super::command::{Call, Command, Opt, Values, JSON, TIMEOUT};
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
 use super::paths;
-use super::table::{Call, Command, Opt, Values, JSON, TIMEOUT};
 use super::writes;
 use crate::checked::{Checked, Target};
 use crate::fctry::random_suffix;
@@ -43,7 +43,7 @@ const fn command(
     summary: &'static str,
     about: &'static str,
     values: Option<Values>,
-    run: super::table::Run,
+    run: super::command::Run,
 ) -> Command {
     Command {
         name,

@@ -1,8 +1,8 @@
 //! The commands that describe statecore itself: `kinds`, `schema`, `diagram`.
 
+use super::command::Call;
 use super::host::Host;
 use super::out::{Output, Style};
-use super::table::Call;
 use crate::kinds::{self, KINDS};
 use crate::machine::Machine;
 use crate::{json, Map, Value};

@@ -2,10 +2,10 @@
 //! keeps them (`docs/locking.md` § Logs). Appends and repairs are the host's own routines
 //! under the log's lock; a read is the core's reading of the file's text.
 
+use super::command::Call;
 use super::host::Host;
 use super::out::{clean, Output, Style, INVALID};
 use super::pages;
-use super::table::Call;
 use super::validate::{read_log, records};
 use super::writes;
 use crate::{json, Map, Value};

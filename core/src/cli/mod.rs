@@ -8,6 +8,7 @@
 mod agency;
 mod args;
 mod checked_text;
+mod command;
 mod fctry;
 mod follow;
 mod help;
@@ -31,9 +32,10 @@ mod view;
 mod watch;
 mod writes;
 
+pub use command::{Call, Command, Opt};
 pub use host::{File, Host, Need, Page, STDIN_MAX_BYTES, STDIN_WAIT_MS};
 pub use out::{clean, Output, Style};
-pub use table::{Call, Command, Opt, COMMANDS, GLOBAL};
+pub use table::{COMMANDS, GLOBAL};
 
 use crate::error::{Code, Error, Result};
 use crate::report::Report;

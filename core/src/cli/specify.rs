@@ -5,10 +5,10 @@
 //! helpers of both packages), under its lock.
 
 use super::checked_text::CheckedText;
+use super::command::{Call, Command, JSON};
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
 use super::paths;
-use super::table::{Call, Command, JSON};
 use super::validate::unreadable;
 use crate::checked::{Checked, Target};
 use crate::specify::{check_termination, next_clarifications, queue_order, resume_point};

@@ -2,82 +2,9 @@
 //! help. Parsing (`args`) and the help (`help`) come from here; docs/cli.md's list of
 //! commands is checked against it (`core/tests/cli.rs`).
 
-use super::host::Host;
-use super::out::{Output, Style};
+use super::command::{Command, Opt, JSON, TIMEOUT};
 use super::{
     agency, fctry, hive, hivemind, inbox, info, logs, specify, update, validate, view, watch,
-};
-
-/// An option of a command (`--kind KIND`).
-#[derive(Debug)]
-pub struct Opt {
-    /// Its name, without the dashes (`kind`).
-    pub name: &'static str,
-    /// The name of its value (`KIND`); `None` for a flag.
-    pub value: Option<&'static str>,
-    /// What it does.
-    pub help: &'static str,
-}
-
-/// A command line parsed for a command.
-#[derive(Debug)]
-pub struct Call {
-    /// Its operands, in order.
-    pub operands: Vec<String>,
-    /// The options given, by name, with their values (`None` for a flag).
-    pub options: Vec<(&'static str, Option<String>)>,
-}
-
-impl Call {
-    /// True when the flag `name` was given.
-    pub fn flag(&self, name: &str) -> bool {
-        self.options.iter().any(|(n, _)| *n == name)
-    }
-
-    /// The value of the option `name` (the last one given).
-    pub fn value(&self, name: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, v)| v.as_deref())
-    }
-}
-
-/// The values an operand may take, each with what it is (for the help).
-pub type Values = fn() -> Vec<(&'static str, &'static str)>;
-
-/// What runs a command: its call, the host's facts, the style.
-pub type Run = fn(&Call, &mut Host<'_>, Style) -> Output;
-
-/// A command.
-#[derive(Debug)]
-pub struct Command {
-    /// Its words (`validate`, `fctry status`).
-    pub name: &'static str,
-    /// Its operands as the usage line shows them (`PATH...`).
-    pub operands: &'static str,
-    /// How many operands it takes at least.
-    pub min: usize,
-    /// How many operands it takes at most (`None`: any number).
-    pub max: Option<usize>,
-    /// One line on what it does.
-    pub summary: &'static str,
-    /// More on what it does: its output and its exit codes.
-    pub about: &'static str,
-    /// Its options.
-    pub options: &'static [Opt],
-    /// The values its operand may take, with what each is, for its help.
-    pub values: Option<Values>,
-    /// What runs it.
-    pub run: Run,
-}
-
-/// `--json`, which many commands take.
-pub(super) const JSON: Opt = Opt {
-    name: "json",
-    value: None,
-    help: "Print JSON for programs instead of text for people.",
 };
 
 const KIND: Opt = Opt {
@@ -85,13 +12,6 @@ const KIND: Opt = Opt {
     value: Some("KIND"),
     help: "The document kind of the files (see `statecore kinds`), instead of the kind found \
            from each file's path.",
-};
-
-/// `--timeout`, which the writing commands take.
-pub(super) const TIMEOUT: Opt = Opt {
-    name: "timeout",
-    value: Some("SECONDS"),
-    help: "How long to wait for the file's lock (default: the library's, 10 s); then exit 2.",
 };
 
 /// The options every command takes.

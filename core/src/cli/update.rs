@@ -3,9 +3,9 @@
 //! validation, an atomic write, a `.corrupt-` copy of unreadable old bytes), and `show
 //! --etag`'s counterpart for scripts: the new etag printed.
 
+use super::command::Call;
 use super::host::Host;
 use super::out::{clean, Output, Style};
-use super::table::Call;
 use super::validate::{forced_kind, kind_of};
 use super::writes;
 use crate::{json, kinds, Map, Value};

@@ -3,11 +3,11 @@
 //! (docs/cli.md).
 
 use super::checked_text::CheckedText;
+use super::command::Call;
 use super::host::{File, Host};
 use super::info::unknown;
 use super::out::{clean, Output, Style, INVALID, USAGE};
 use super::pages::{self, LogRead, Printed};
-use super::table::Call;
 use crate::checked::{Checked, Target};
 use crate::kinds::{self, LogFile};
 use crate::{document, json, Value};

@@ -3,10 +3,10 @@
 //! (the npm package's server: it watches, serves the page and asks `view_request` how to answer
 //! each request). A host without a server says where the viewer is.
 
+use super::command::{Call, Command, Opt};
 use super::host::Host;
 use super::out::{clean, Output, Style};
 use super::paths;
-use super::table::{Call, Command, Opt};
 use crate::{Map, Value};
 
 /// The port the viewer listens on by default.

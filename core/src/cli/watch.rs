@@ -3,10 +3,10 @@
 //! with the time (the host watches; docs/cli.md § Commands that go on).
 
 use super::checked_text::CheckedText;
+use super::command::{Call, Command, Opt, JSON};
 use super::follow::{self, Then, COUNT};
 use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID, USAGE};
-use super::table::{Call, Command, Opt, JSON};
 use super::validate::{self, forced_kind, unreadable};
 use crate::checked::{Checked, Target};
 use crate::{json, Map, Value};

@@ -2,9 +2,9 @@
 //! `--timeout`, and a write's outcome as the host reported it (`CliWrite`), printed the same
 //! way by each: its warnings and error with the file's path, and the exit code.
 
+use super::command::Call;
 use super::host::Need;
 use super::out::{clean, Output, Style, INVALID, USAGE};
-use super::table::Call;
 use crate::{Map, Value};
 
 /// The need for a write on `path`, with the lock's timeout from `--timeout SECONDS`; `Err` is
