@@ -19,23 +19,6 @@ pub const SNAPSHOT_FIELDS: [&str; 7] = [
     "status_file_mod_time",
 ];
 
-/// The derived statuses, in precedence order; each shows with spaces for underscores
-/// (`needs_attention` → `needs attention`).
-pub const STATUSES: [&str; 12] = [
-    "broken",
-    "merged",
-    "abandoned",
-    "failed",
-    "needs_attention",
-    "ready_for_review",
-    "needs_input",
-    "blocked",
-    "working",
-    "stalled",
-    "active",
-    "idle",
-];
-
 /// A derived run status.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Derived {

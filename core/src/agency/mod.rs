@@ -13,16 +13,17 @@ mod snapshot;
 mod status;
 mod watchdog;
 
-pub use derive::{derive, derive_all, Derived, SNAPSHOT_FIELDS, STATUSES as DERIVED_STATUSES};
+pub use derive::{derive, derive_all, Derived, SNAPSHOT_FIELDS};
 pub use files::{derive_files, FILE_RUN_FIELDS};
 pub use meta::{check_meta, meta_broken};
 pub use render::{
     format_ago, format_stall, render_ls, render_show, truncate_summary, RUN_FIELDS, SUMMARY_WIDTH,
 };
+pub use shapes::{DERIVED_STATUSES, STATUSES};
 pub use snapshot::{build_snapshot, FACT_FIELDS};
 pub use status::{
     age, initial_runner_status, parse_runner_status, update_runner_status, validate_runner_status,
-    KIND, STATUSES,
+    KIND,
 };
 pub use watchdog::{check_stall, Stall, DEFAULT_STALL_THRESHOLD_MS, SIGNAL_FIELDS};
 

@@ -2,10 +2,28 @@
 //! rendering operations, described once (`crate::shape`): validation's field rules, the JSON
 //! Schema and the TypeScript and Python types come from here.
 
-use super::derive::STATUSES as DERIVED;
-use super::status::STATUSES;
 use crate::shape::common::{NOW, REPORT};
 use crate::shape::{Enum, Field, Shape, Ty};
+
+/// The four runner statuses, case-sensitive.
+pub const STATUSES: [&str; 4] = ["working", "needs_input", "blocked", "ready_for_review"];
+
+/// The derived statuses, in precedence order; each shows with spaces for underscores
+/// (`needs_attention` → `needs attention`).
+pub const DERIVED_STATUSES: [&str; 12] = [
+    "broken",
+    "merged",
+    "abandoned",
+    "failed",
+    "needs_attention",
+    "ready_for_review",
+    "needs_input",
+    "blocked",
+    "working",
+    "stalled",
+    "active",
+    "idle",
+];
 
 /// The four runner statuses.
 pub static RUNNER_STATUS_NAME: Enum = Enum {
@@ -18,7 +36,7 @@ pub static RUNNER_STATUS_NAME: Enum = Enum {
 pub static RUN_STATUS_NAME: Enum = Enum {
     name: "RunStatusName",
     doc: "A derived run status, in precedence order.",
-    values: &DERIVED,
+    values: &DERIVED_STATUSES,
 };
 
 const STRINGS: Ty = Ty::List(&Ty::Str);

@@ -3,6 +3,7 @@
 //! then the field the status requires), each with its own code; the initial content; the
 //! milestone update a runner makes; what a reader makes of the file; its age.
 
+use super::shapes::STATUSES;
 use crate::error::{Code, Error, Result};
 use crate::report::Report;
 use crate::shape::check::{fields_json, root, value_of};
@@ -10,9 +11,6 @@ use crate::shape::Ty;
 use crate::time::{is_timestamp, normalize_now, parse_timestamp};
 use crate::value::Json;
 use crate::{Map, Value};
-
-/// The four runner statuses, case-sensitive.
-pub const STATUSES: [&str; 4] = ["working", "needs_input", "blocked", "ready_for_review"];
 
 /// The document kind's name.
 pub const KIND: &str = "agency.runner_status";

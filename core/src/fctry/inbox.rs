@@ -2,7 +2,8 @@
 //! generic machine engine: the lifecycle is the data in [`inbox_machine`], so it can be
 //! listed, checked and drawn like every other machine.
 
-use super::validate::{is_inbox_id, INBOX_STATUSES, INBOX_TYPES};
+use super::validate::is_inbox_id;
+use super::words::{INBOX_STATUSES, INBOX_TYPES};
 use crate::error::{Code, Error, Result};
 use crate::machine::Machine;
 use crate::time::normalize_now;

@@ -13,6 +13,7 @@ pub mod results;
 pub mod shapes;
 mod status;
 mod validate;
+mod words;
 mod workflow;
 
 pub use build::{
@@ -29,12 +30,12 @@ pub use status::{
     status_line_text, strip_controls, Look, Project, StateFile, SPEC_HEAD, TWO_ROWS,
 };
 
-pub use validate::{
-    find_cycle, is_inbox_id, validate_event, validate_inbox, validate_state, CHUNK_STATUSES,
-    COMMANDS, CONTEXT_KINDS, INBOX_STATUSES, INBOX_TYPES, LIFECYCLE_KINDS, PRIORITY_SOURCES,
-    RUN_STATUSES, STEPS, VERIFICATION_KINDS,
+pub use validate::{find_cycle, is_inbox_id, validate_event, validate_inbox, validate_state};
+pub use words::{
+    AGENTS, CHUNK_STATUSES, COMMANDS, CONTEXT_KINDS, INBOX_STATUSES, INBOX_TYPES, LIFECYCLE_KINDS,
+    PRIORITY_SOURCES, RUN_STATUSES, STEPS, VERIFICATION_KINDS,
 };
 pub use workflow::{
     add_untracked_change, check_prerequisites, clear_untracked_changes, complete_step,
-    skip_prerequisites, start_command, start_step, Prerequisites, AGENTS,
+    skip_prerequisites, start_command, start_step, Prerequisites,
 };

@@ -4,11 +4,10 @@
 //! return). Every field is optional unless the seed requires it;
 //! `null` ≡ absent; unknown fields are kept (with a warning where the seed lists the fields).
 
-use super::validate::{
-    CHUNK_STATUSES, COMMANDS, CONTEXT_KINDS, INBOX_STATUSES, INBOX_TYPES, PRIORITY_SOURCES,
+use super::words::{
+    AGENTS, CHUNK_STATUSES, COMMANDS, CONTEXT_KINDS, INBOX_STATUSES, INBOX_TYPES, PRIORITY_SOURCES,
     RUN_STATUSES, STEPS, VERIFICATION_KINDS,
 };
-use super::workflow::AGENTS;
 use crate::shape::{Alias, Enum, Field, Shape, Ty, Variant};
 
 /// `currentCommand`.

@@ -3,79 +3,11 @@
 //! variants), then the cross-field rules (`docs/fctry.md`).
 
 use super::shapes;
+use super::words::{CONTEXT_KINDS, LIFECYCLE_KINDS, VERIFICATION_KINDS};
 use crate::error::child_path;
 use crate::report::Report;
 use crate::shape::check::{present_in, type_error, walk_json};
 use crate::value::Json;
-
-/// Commands that start a workflow (`currentCommand`).
-pub const COMMANDS: [&str; 5] = ["init", "evolve", "ref", "review", "execute"];
-/// Agent steps (`workflowStep`, `completedSteps`, `agentOutputs` keys).
-pub const STEPS: [&str; 8] = [
-    "state-owner-scan",
-    "interviewer",
-    "researcher",
-    "visual-translator",
-    "scenario-crafter",
-    "spec-writer",
-    "executor-plan",
-    "executor-build",
-];
-/// Build run statuses (`paused` is the real-world addition, with `pendingQuestion`).
-pub const RUN_STATUSES: [&str; 4] = ["running", "completed", "partial", "paused"];
-/// Chunk statuses (`blocked`: dependents of a failed chunk).
-pub const CHUNK_STATUSES: [&str; 6] = [
-    "planned",
-    "active",
-    "retrying",
-    "completed",
-    "failed",
-    "blocked",
-];
-/// Where build priorities came from.
-pub const PRIORITY_SOURCES: [&str; 3] = ["global", "project", "user-prompt"];
-/// Inbox item types.
-pub const INBOX_TYPES: [&str; 3] = ["evolve", "reference", "feature"];
-/// Inbox item statuses (`incorporated`: a processed item folded into the spec).
-pub const INBOX_STATUSES: [&str; 5] = [
-    "pending",
-    "processing",
-    "processed",
-    "error",
-    "incorporated",
-];
-/// Verification event kinds.
-pub const VERIFICATION_KINDS: [&str; 2] = ["chunk-verified", "verification-failed"];
-/// Context lifecycle event kinds.
-pub const CONTEXT_KINDS: [&str; 3] = [
-    "context-checkpointed",
-    "context-boundary",
-    "context-compacted",
-];
-
-/// The build lifecycle event kinds the fctry client writes and its viewer names
-/// (spaceshipmike/fctry: the Executor's and Interviewer's `hooks/emit-event.sh` kinds, the
-/// build's end, and the activity feed's other kinds): known, so they raise no warning.
-pub const LIFECYCLE_KINDS: [&str; 18] = [
-    "chunk-started",
-    "chunk-completed",
-    "chunk-failed",
-    "chunk-retrying",
-    "section-started",
-    "section-completed",
-    "scenario-evaluated",
-    "interview-started",
-    "interview-completed",
-    "checkpoint-saved",
-    "build-completed",
-    "build-paused",
-    "agent-started-section",
-    "agent-completed-section",
-    "context-new",
-    "escalation-emitted",
-    "ratchet-regressed",
-    "ratchet-passed",
-];
 
 /// Validates `.fctry/state.json`: the field rules of [`shapes::STATE`], then the
 /// cross-field rules (section pair, ranges, readiness counts, the build run's rules). The

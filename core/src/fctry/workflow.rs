@@ -4,23 +4,11 @@
 //! read-modify-write over the state expressed with the merge engine (shallow merge, per-path
 //! rules, `lastUpdated` stamped from the host's `now`), so it never clobbers other fields.
 
-use super::validate::{COMMANDS, STEPS};
+use super::words::{AGENTS, COMMANDS, STEPS};
 use crate::error::{Code, Error, Result};
 use crate::merge::{merge_owned, MergeOptions, Mode, Rule, Stamp, Strategy};
 use crate::time::normalize_now;
 use crate::{json, Map, Value};
-
-/// The agents whose prerequisites [`check_prerequisites`] knows.
-pub const AGENTS: [&str; 8] = [
-    "state-owner",
-    "observer",
-    "interviewer",
-    "researcher",
-    "visual-translator",
-    "scenario-crafter",
-    "spec-writer",
-    "executor",
-];
 
 fn argument(path: &str, message: String) -> Error {
     Error::new(Code::Argument, path, message)
