@@ -8,12 +8,12 @@ use statecore::ops::{self, Form, Module, Op};
 use std::fmt::Write as _;
 
 /// The start marker of the generated section `name` of a document.
-pub(crate) fn begin(name: &str) -> String {
+fn begin(name: &str) -> String {
     format!("<!-- BEGIN GENERATED: {name} (cargo run -p xtask -- codegen) -->")
 }
 
 /// Its end marker.
-pub(crate) fn end(name: &str) -> String {
+fn end(name: &str) -> String {
     format!("<!-- END GENERATED: {name} -->")
 }
 
@@ -196,18 +196,23 @@ pub fn api_md(current: &str) -> Result<String, String> {
         ("constants", constants_table),
     ];
     for (name, make) in sections {
-        let (open, close) = (begin(name), end(name));
-        let start = text
-            .find(&open)
-            .ok_or_else(|| format!("docs/api.md has no {open} marker"))?;
-        let stop = text
-            .find(&close)
-            .ok_or_else(|| format!("docs/api.md has no {close} marker"))?;
-        let head = text.get(..start + open.len()).unwrap_or_default();
-        let tail = text.get(stop..).unwrap_or_default();
-        text = format!("{head}\n{}{tail}", make());
+        text = splice(&text, "docs/api.md", name, &make())?;
     }
     Ok(text)
+}
+
+/// `text` (the file `file`) with `content` between the markers of its generated section `name`.
+pub(crate) fn splice(text: &str, file: &str, name: &str, content: &str) -> Result<String, String> {
+    let (open, close) = (begin(name), end(name));
+    let start = text
+        .find(&open)
+        .ok_or_else(|| format!("{file} has no {open} marker"))?;
+    let stop = text
+        .find(&close)
+        .ok_or_else(|| format!("{file} has no {close} marker"))?;
+    let head = text.get(..start + open.len()).unwrap_or_default();
+    let tail = text.get(stop..).unwrap_or_default();
+    Ok(format!("{head}\n{content}{tail}"))
 }
 
 /// The JSON Schema files: `(kind, text)`.

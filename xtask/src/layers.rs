@@ -315,19 +315,8 @@ fn cell(text: &str) -> String {
 
 /// docs/architecture.md with its map between the markers written anew.
 pub fn architecture_md(root: &Path, current: &str) -> Result<String, String> {
-    let (open, close) = (
-        crate::docs::begin("layer map"),
-        crate::docs::end("layer map"),
-    );
-    let start = current
-        .find(&open)
-        .ok_or_else(|| format!("docs/architecture.md has no {open} marker"))?;
-    let stop = current
-        .find(&close)
-        .ok_or_else(|| format!("docs/architecture.md has no {close} marker"))?;
-    let head = current.get(..start + open.len()).unwrap_or_default();
-    let tail = current.get(stop..).unwrap_or_default();
-    Ok(format!("{head}\n{}\n{tail}", layer_map(root)?.trim()))
+    let map = format!("{}\n", layer_map(root)?.trim());
+    crate::docs::splice(current, "docs/architecture.md", "layer map", &map)
 }
 
 #[cfg(test)]
