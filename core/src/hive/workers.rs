@@ -2,7 +2,7 @@
 //! does to the state when it is applied (by a step or by a replay), and the checks that
 //! refuse an event that does not fit the worker's status (docs/hive.md § Events).
 
-use super::event::Event;
+use super::event::{Event, Fields};
 use super::fold::{add, advance};
 use super::lines;
 use super::phases::{set, with_object};
@@ -76,11 +76,9 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
         }
         "worker_progress" => {
             active(&status, &name, kind)?;
-            let details = line.details();
-            let fields = if details.is_object() {
-                progress_fields(details)?
-            } else {
-                Vec::new()
+            let fields = match line.progress()? {
+                Some(fields) => progress_fields(fields)?,
+                None => Vec::new(),
             };
             check_fields(&name, &fields)?;
             for (field, values) in fields {
@@ -342,9 +340,13 @@ fn failure(error: Option<&Value>, now: &str) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
-/// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one);
-/// `metrics.events_logged` is counted from the log and cannot be set.
-fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
+/// The fields a progress's `details` gives: its `metrics` and `protocol_compliance` objects,
+/// empty ones left out (`E_ARGUMENT` when one is not an object); `None` when `details` is not
+/// an object. The typed line reads the same in place ([`Event::progress`]).
+pub(super) fn progress_values(details: &Value) -> Result<Option<Fields>> {
+    if !details.is_object() {
+        return Ok(None);
+    }
     let mut fields = Vec::new();
     for field in PROGRESS_FIELDS {
         let values = object_field(details, field, false)?;
@@ -352,6 +354,12 @@ fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
             fields.push((field, values));
         }
     }
+    Ok(Some(fields))
+}
+
+/// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one);
+/// `metrics.events_logged` is counted from the log and cannot be set.
+fn progress_fields(fields: Fields) -> Result<Fields> {
     if fields
         .iter()
         .any(|(f, m)| *f == "metrics" && m.contains_key("events_logged"))
@@ -425,12 +433,10 @@ fn unknown(name: &str) -> Error {
 
 /// `E_ARGUMENT` unless the worker is active.
 fn active(status: &str, name: &str, kind: &str) -> Result<()> {
-    refuse_if(
-        status != "active",
-        name,
-        kind,
-        &format!("is {status}, not active"),
-    )
+    if status == "active" {
+        return Ok(());
+    }
+    refuse_if(true, name, kind, &format!("is {status}, not active"))
 }
 
 /// `E_ARGUMENT` for the event `kind` of worker `name` when `refused`, saying why.
