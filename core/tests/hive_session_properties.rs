@@ -144,14 +144,7 @@ fn line(spec: &Spec, i: usize) -> Vec<u8> {
         0 | 1 => ("worker_heartbeat", format!(r#"{{"worker":"{a}"}}"#)),
         2 | 3 => (
             "worker_progress",
-            match n % 4 {
-                0 => format!(r#"{{"worker":"{a}","metrics":{{"files_created":{n}}}}}"#),
-                1 => format!(r#"{{"worker":"{a}","metrics":{{"events_logged":{n}}}}}"#),
-                2 => format!(
-                    r#"{{"worker":"{a}","protocol_compliance":{{"debug_logging_active":true}}}}"#
-                ),
-                _ => format!(r#"{{"metrics":{{"tokens_estimated":{n},"zz":"x"}}}}"#),
-            },
+            progress(a, n),
         ),
         4 => ("debug", format!(r#""note {n}""#)),
         5 => ("notification", format!(r#"["a",{n}]"#)),
@@ -209,6 +202,40 @@ fn line(spec: &Spec, i: usize) -> Vec<u8> {
         }
     };
     text.into_bytes()
+}
+
+/// A progress's `details` as text: the forms read in place (`metrics` and
+/// `protocol_compliance` objects of whole numbers and booleans, either or both, in either
+/// order) and every near miss that must go the generic way or be refused as it is there.
+fn progress(a: &str, n: u32) -> String {
+    let w = format!(r#"{{"worker":"{a}""#);
+    match n % 20 {
+        0 => format!(r#"{w},"metrics":{{"files_created":{n}}}}}"#),
+        1 => format!(r#"{w},"metrics":{{"events_logged":{n}}}}}"#),
+        2 => format!(r#"{w},"protocol_compliance":{{"debug_logging_active":true}}}}"#),
+        3 => format!(r#"{{"metrics":{{"tokens_estimated":{n},"zz":"x"}}}}"#),
+        4 => format!(
+            r#"{w},"metrics":{{"files_created":{n},"tokens_estimated":{}}},"protocol_compliance":{{"debug_logging_active":false}}}}"#,
+            n * 37
+        ),
+        5 => format!(
+            r#"{w},"protocol_compliance":{{"startup_logged":true}},"metrics":{{"debug_entries":0,"zz":{n}}}}}"#
+        ),
+        6 => format!(r#"{w},"metrics":{{"files_created":1,"files_created":{n}}}}}"#),
+        7 => format!(r#"{w},"metrics":{{"files_created":0{n}}}}}"#),
+        8 => format!(r#"{w},"metrics":{{"files_created":{n}.5,"tokens_estimated":{n}e2}}}}"#),
+        9 => format!(r#"{w},"metrics":{{"tokens_estimated":90071992547409{n:02}}}}}"#),
+        10 => format!(r#"{w},"metrics":{{"files_created":{n}}},"metrics":{{"debug_entries":1}}}}"#),
+        11 => format!(r#"{w},"metrics":{{}},"protocol_compliance":{{"startup_logged":true}}}}"#),
+        12 => format!(r#"{w},"metrics":[{n}]}}"#),
+        13 => format!(r#"{w},"metrics":{{"files_created":"{n}"}}}}"#),
+        14 => format!(r#"{w},"metrics":{{"files_created":{n}}},"note":"x"}}"#),
+        15 => format!(r#"{w},"metrics":{{"files_created":true,"debug_entries":null}}}}"#),
+        16 => format!(r#"{w},"metrics":{{"files_created":-{n}}}}}"#),
+        17 => format!(r#"{w},"metrics":{{"files_created":{n}}},"protocol_compliance":{{}}}}"#),
+        18 => format!(r#"{w},"metrics":{{"files_created":{n}}}"#),
+        _ => format!(r#"{w},"metrics":{{"files_created":1234567890123456{n}}}}}"#),
+    }
 }
 
 /// The replay of `log` onto `state`: fed in chunks of the sizes `cuts` (then the rest),

@@ -7,10 +7,12 @@
 //! verdict and the error (docs/performance.md § The hive replay: typed lines, a typed
 //! session, one fold).
 
-use crate::json::parse_member;
+use crate::error::Result;
+use crate::json::{parse_member, plain_end};
 use crate::time::is_timestamp;
+use crate::value::Number;
 use crate::{Map, Value};
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 /// What the fold reads of an event line.
 pub(super) trait Event {
@@ -26,7 +28,16 @@ pub(super) trait Event {
     fn worker(&self) -> &str {
         super::lines::worker_name(self.details(), self.agent())
     }
+    /// A progress's fields ([`super::workers::progress_values`]: each object of `details`
+    /// among `metrics` and `protocol_compliance`, empty ones left out; `None` when `details`
+    /// is not an object). Asked once per line.
+    fn progress(&self) -> Result<Option<Fields>> {
+        super::workers::progress_values(self.details())
+    }
 }
+
+/// A progress's fields and their values, in the order of [`super::workers::PROGRESS_FIELDS`].
+pub(super) type Fields = Vec<(&'static str, Map)>;
 
 /// `null`, for a line without `details`.
 static NULL: Value = Value::Null;
@@ -66,6 +77,8 @@ pub(super) struct Line<'a> {
     fixed: Fixed<'a>,
     /// `details` as a tree: parsed at once, or made from [`Line::fixed`] when asked for.
     details: OnceCell<Value>,
+    /// A progress's fields read in place ([`Fixed::Progress`]), until the fold takes them.
+    fields: RefCell<Option<Fields>>,
 }
 
 /// The fixed shapes of `details` read in place.
@@ -75,6 +88,10 @@ enum Fixed<'a> {
     Worker(&'a str),
     /// A string.
     Text(&'a str),
+    /// A progress's `{"worker":"<name>","metrics":{…},"protocol_compliance":{…}}` (either
+    /// object or both, in any order), each object's values whole numbers or booleans: the
+    /// name, and the whole text of `details` (parsed only if a rule asks for the tree).
+    Progress(&'a str, &'a str),
     /// Another shape (parsed).
     No,
 }
@@ -97,14 +114,21 @@ impl Event for Line<'_> {
                 Value::Object(map)
             }
             Fixed::Text(text) => text.into(),
+            Fixed::Progress(_, body) => parse_member(body, 1).unwrap_or_default(),
             Fixed::No => Value::Null,
         })
     }
     fn worker(&self) -> &str {
         match self.fixed {
-            Fixed::Worker(name) => name,
+            Fixed::Worker(name) | Fixed::Progress(name, _) => name,
             Fixed::Text(_) => self.agent,
             Fixed::No => super::lines::worker_name(self.details(), self.agent),
+        }
+    }
+    fn progress(&self) -> Result<Option<Fields>> {
+        match self.fields.borrow_mut().take() {
+            Some(fields) => Ok(Some(fields)),
+            None => super::workers::progress_values(self.details()),
         }
     }
 }
@@ -132,7 +156,8 @@ pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>>
         return None;
     }
     let details = OnceCell::new();
-    let fixed = match fixed(body) {
+    let fields = RefCell::new(None);
+    let fixed = match fixed(body, &fields) {
         Fixed::No => {
             // At depth 1, as in the whole line: the depth limit holds exactly.
             details.set(parse_member(body, 1)?).ok()?;
@@ -149,23 +174,99 @@ pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>>
         agent,
         fixed,
         details,
+        fields,
     })
 }
 
-/// `details` in a fixed shape read in place (a string or `{"worker":…}` without escapes or
-/// control characters: JSON the parser takes as it is), or [`Fixed::No`].
-fn fixed(body: &str) -> Fixed<'_> {
+/// `details` in a fixed shape read in place (a string, `{"worker":…}` or a progress's, without
+/// escapes, spaces or control characters: JSON the parser takes as it is, giving the same
+/// values), or [`Fixed::No`]. A progress's fields go to `fields`.
+fn fixed<'a>(body: &'a str, fields: &RefCell<Option<Fields>>) -> Fixed<'a> {
     if let Some((text, "")) = string(body) {
         return Fixed::Text(text);
     }
-    let name = body
-        .strip_prefix("{\"worker\":")
-        .and_then(string)
-        .filter(|(_, rest)| *rest == "}");
-    match name {
-        Some((name, _)) => Fixed::Worker(name),
+    let Some((name, rest)) = body.strip_prefix("{\"worker\":").and_then(string) else {
+        return Fixed::No;
+    };
+    if rest == "}" {
+        return Fixed::Worker(name);
+    }
+    match progress(rest) {
+        Some(read) => {
+            *fields.borrow_mut() = Some(read);
+            Fixed::Progress(name, body)
+        }
         None => Fixed::No,
     }
+}
+
+/// A progress's fields after its `"worker":"…"`: `,"metrics":{…}` and
+/// `,"protocol_compliance":{…}`, each at most once, then the closing `}`; `None` for anything
+/// else (another key, a key twice, a value of another kind: read the generic way).
+fn progress(mut rest: &str) -> Option<Fields> {
+    let (mut metrics, mut compliance) = (None, None);
+    while rest != "}" {
+        let (key, after) = string(rest.strip_prefix(',')?)?;
+        let slot = match key {
+            "metrics" => &mut metrics,
+            "protocol_compliance" => &mut compliance,
+            _ => return None,
+        };
+        if slot.is_some() {
+            return None;
+        }
+        let (values, after) = flat_object(after.strip_prefix(':')?)?;
+        *slot = Some(values);
+        rest = after;
+    }
+    let both = [("metrics", metrics), ("protocol_compliance", compliance)];
+    let fields = both
+        .into_iter()
+        .filter_map(|(field, values)| values.filter(|v| !v.is_empty()).map(|v| (field, v)));
+    Some(fields.collect())
+}
+
+/// An object of whole numbers (digits, no leading zero) and booleans at the start of `text`,
+/// as the parser reads it, and what follows it; `None` for any other value or a key twice.
+fn flat_object(text: &str) -> Option<(Map, &str)> {
+    let mut rest = text.strip_prefix('{')?;
+    let mut map = Map::new();
+    if let Some(after) = rest.strip_prefix('}') {
+        return Some((map, after));
+    }
+    loop {
+        let (key, after) = string(rest)?;
+        let (value, after) = scalar(after.strip_prefix(':')?)?;
+        map.insert_new(key.into(), value).ok()?;
+        if let Some(after) = after.strip_prefix('}') {
+            return Some((map, after));
+        }
+        rest = after.strip_prefix(',')?;
+    }
+}
+
+/// The longest whole number read in place (its value exact on every host past this is a
+/// matter for the parser and the checks, which the generic way gives).
+const MOST_DIGITS: usize = 15;
+
+/// A whole number or a boolean at the start of `text`, and what follows it.
+fn scalar(text: &str) -> Option<(Value, &str)> {
+    let bytes = text.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits > 0 {
+        let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
+        let follows = bytes.get(digits);
+        if leading_zero || digits > MOST_DIGITS || matches!(follows, Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        let (number, rest) = text.split_at_checked(digits)?;
+        return Some((Value::Number(Number::from_canonical(number)), rest));
+    }
+    if let Some(rest) = text.strip_prefix("true") {
+        return Some((Value::Bool(true), rest));
+    }
+    text.strip_prefix("false")
+        .map(|rest| (Value::Bool(false), rest))
 }
 
 /// True when `time` is an RFC 3339 timestamp: without parsing it when it is in statecore's UTC
@@ -203,9 +304,8 @@ fn valid_time(time: &str, checked: &mut String) -> bool {
 /// follows it.
 fn string(text: &str) -> Option<(&str, &str)> {
     let rest = text.strip_prefix('"')?;
-    let end = rest
-        .bytes()
-        .position(|b| b == b'"' || b == b'\\' || b < 0x20)?;
+    // Eight bytes at a time, as the parser scans a string.
+    let end = plain_end(rest.as_bytes(), 0);
     if rest.as_bytes().get(end) != Some(&b'"') {
         return None;
     }

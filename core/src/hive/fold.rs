@@ -125,9 +125,13 @@ pub(super) fn advance(map: &mut Map, key: &str, now: &str) {
 
 /// Sets the timestamp `current` to `now` unless it is a later time already (its buffer reused).
 pub(super) fn advance_text(current: &mut Str, now: &str) {
-    let later =
-        compare_timestamps(current, now).is_some_and(|order| order == std::cmp::Ordering::Greater);
-    if !later && current.as_str() != now {
+    let write = match compare_timestamps(current, now) {
+        Some(std::cmp::Ordering::Greater) => false,
+        // An earlier time: another text.
+        Some(std::cmp::Ordering::Less) => true,
+        _ => current.as_str() != now,
+    };
+    if write {
         current.clear();
         current.push_str(now);
     }

@@ -19,6 +19,7 @@ mod state;
 mod template;
 mod typed;
 mod validate;
+mod window;
 mod workers;
 
 pub use health::{check_worker_health, HEARTBEAT_TIMEOUT_MS, SKEW_TOLERANCE_MS};

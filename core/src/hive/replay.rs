@@ -10,82 +10,15 @@ use super::phases::set;
 use super::state::State;
 use super::typed::Session;
 use super::validate::validate_state;
+use super::window::Window;
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::time::compare_timestamps;
 use crate::{json, Map, Value};
-use std::collections::VecDeque;
 
 /// How many recent lines a replay remembers: a line equal to one of them is a duplicate
 /// (the same line appended twice) and is applied once.
 pub const DUPLICATE_WINDOW: usize = 1024;
-
-/// The recent lines, by hash, to find a duplicate (compared byte for byte on a hash match).
-/// The lines' buffers are reused once the window is full; a count of the lines held per
-/// bucket of hashes (an array, no hash map) says in one load that a line is not among them.
-#[derive(Debug)]
-struct Window {
-    lines: VecDeque<(u64, Vec<u8>)>,
-    buckets: Box<[u16; BUCKETS]>,
-}
-
-/// The buckets of [`Window`]'s counts (a power of two, four per line held).
-const BUCKETS: usize = DUPLICATE_WINDOW * 4;
-
-impl Default for Window {
-    fn default() -> Self {
-        Window {
-            lines: VecDeque::new(),
-            buckets: Box::new([0; BUCKETS]),
-        }
-    }
-}
-
-/// The bucket of a line's hash.
-fn bucket(hash: u64) -> usize {
-    (hash as usize) & (BUCKETS - 1)
-}
-
-impl Window {
-    fn held(&self, hash: u64) -> bool {
-        self.buckets.get(bucket(hash)).is_some_and(|n| *n > 0)
-    }
-
-    fn contains(&self, hash: u64, line: &[u8]) -> bool {
-        self.held(hash)
-            && self
-                .lines
-                .iter()
-                .any(|(h, l)| *h == hash && l.as_slice() == line)
-    }
-
-    /// The bytes of a recent line hashed `hash`, if the window holds it.
-    fn find(&self, hash: u64) -> Option<&[u8]> {
-        if !self.held(hash) {
-            return None;
-        }
-        let mut found = self.lines.iter().filter(|(h, _)| *h == hash);
-        found.next().map(|(_, l)| l.as_slice())
-    }
-
-    fn remember(&mut self, hash: u64, line: &[u8]) {
-        let mut buffer = Vec::new();
-        if self.lines.len() >= DUPLICATE_WINDOW {
-            if let Some((old, used)) = self.lines.pop_front() {
-                buffer = used;
-                if let Some(count) = self.buckets.get_mut(bucket(old)) {
-                    *count = count.saturating_sub(1);
-                }
-            }
-        }
-        buffer.clear();
-        buffer.extend_from_slice(line);
-        self.lines.push_back((hash, buffer));
-        if let Some(count) = self.buckets.get_mut(bucket(hash)) {
-            *count = count.saturating_add(1);
-        }
-    }
-}
 
 /// A replay of a session's log in progress.
 #[derive(Debug)]
@@ -524,8 +457,8 @@ impl Replay {
         let latest = self.latest.as_deref().map_or(Value::Null, Value::from);
         map.insert("latest".into(), latest);
         map.insert("skipped".into(), Value::Array(self.skipped.clone()));
-        let window = self.window.lines.iter();
-        let lines = window.map(|(_, l)| Value::from(String::from_utf8_lossy(l).as_ref()));
+        let window = self.window.lines();
+        let lines = window.map(|l| Value::from(String::from_utf8_lossy(l).as_ref()));
         map.insert("window".into(), Value::Array(lines.collect()));
         map.insert("ids".into(), self.ids.carry());
         Value::Object(map)

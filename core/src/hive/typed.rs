@@ -14,6 +14,7 @@
 
 use super::fold::advance_text;
 use super::state::{worker_mut, Counter, Stamp, State};
+use crate::time::compare_words;
 use crate::{Map, Str, Value};
 
 /// How many workers a session holds typed (a log of more distinct agents keeps the rest in
@@ -55,7 +56,7 @@ impl Session {
         let key = name.as_bytes();
         let found = self.workers.iter().position(|w| {
             let n = w.name.as_bytes();
-            n.len() == key.len() && n.last() == key.last() && n == key
+            n.len() == key.len() && n.last() == key.last() && compare_words(n, key).is_eq()
         });
         if found.is_some() || self.workers.len() >= MOST_WORKERS {
             return found;

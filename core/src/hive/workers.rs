@@ -2,7 +2,7 @@
 //! does to the state when it is applied (by a step or by a replay), and the checks that
 //! refuse an event that does not fit the worker's status (docs/hive.md § Events).
 
-use super::event::Event;
+use super::event::{Event, Fields};
 use super::fold::{add, advance};
 use super::lines;
 use super::phases::{set, with_object};
@@ -47,50 +47,49 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
     if !WORKER_EVENTS.contains(&kind) {
         return Ok(None);
     }
-    let name = Str::from(line.worker());
-    if matches!(kind, "worker_spawned" | "worker_failed") && !known(state.tree(), &name) {
-        announce(state.tree(), &name, lines::spawned_task(line.details()))?;
+    // Borrowed from the line (no copy of the name per event).
+    let name = line.worker();
+    if matches!(kind, "worker_spawned" | "worker_failed") && !known(state.tree(), name) {
+        announce(state.tree(), name, lines::spawned_task(line.details()))?;
     }
-    let status = state.worker_status(&name).ok_or_else(|| unknown(&name))?;
+    let status = state.worker_status(name).ok_or_else(|| unknown(name))?;
     match kind {
         "spawn_attempted" => {
             let state = state.tree();
-            refuse_if(spawned(state, &name), &name, kind, "was spawned already")?;
+            refuse_if(spawned(state, name), name, kind, "was spawned already")?;
             let attempt = line.details().get("attempt").and_then(Value::as_u64);
             with_object(state, "coordination_status", |c| {
                 with_object(c, "spawn_attempts", |attempts| match attempt {
                     Some(n) => {
-                        attempts.insert(name.as_str().into(), n.into());
+                        attempts.insert(name.into(), n.into());
                     }
-                    None => add(attempts, &name, 1),
+                    None => add(attempts, name, 1),
                 });
             });
-            with_worker(state, &name, |w| {
+            with_worker(state, name, |w| {
                 w.insert("status".into(), "spawning".into());
             });
         }
-        "worker_spawned" => spawn(state.tree(), &name, &status, now)?,
+        "worker_spawned" => spawn(state.tree(), name, &status, now)?,
         "worker_heartbeat" => {
-            active(&status, &name, kind)?;
-            state.advance(Stamp::WorkerHeartbeat(&name), now);
+            active(&status, name, kind)?;
+            state.advance(Stamp::WorkerHeartbeat(name), now);
         }
         "worker_progress" => {
-            active(&status, &name, kind)?;
-            let details = line.details();
-            let fields = if details.is_object() {
-                progress_fields(details)?
-            } else {
-                Vec::new()
+            active(&status, name, kind)?;
+            let fields = match line.progress()? {
+                Some(fields) => progress_fields(fields)?,
+                None => Vec::new(),
             };
-            check_fields(&name, &fields)?;
+            check_fields(name, &fields)?;
             for (field, values) in fields {
-                state.extend_worker(&name, field, values);
+                state.extend_worker(name, field, values);
             }
-            state.advance(Stamp::WorkerUpdate(&name), now);
-            state.advance(Stamp::WorkerHeartbeat(&name), now);
+            state.advance(Stamp::WorkerUpdate(name), now);
+            state.advance(Stamp::WorkerHeartbeat(name), now);
         }
         "worker_completed" => {
-            active(&status, &name, kind)?;
+            active(&status, name, kind)?;
             let details = line.details();
             let outputs = lines::completion_outputs(details).ok_or_else(|| {
                 argument(
@@ -100,14 +99,14 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
             })?;
             let metrics = object_field(details, "metrics", false)?;
             let state = state.tree();
-            with_worker(state, &name, |w| complete(w, outputs, metrics, now));
-            remove(state, "workers_active", &name);
-            push(state, "workers_completed", &name);
+            with_worker(state, name, |w| complete(w, outputs, metrics, now));
+            remove(state, "workers_active", name);
+            push(state, "workers_completed", name);
         }
         "worker_failed" => {
             refuse_if(
                 status == "completed",
-                &name,
+                name,
                 kind,
                 "completed already: a completed worker does not fail (the session can)",
             )?;
@@ -115,17 +114,17 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
             let state = state.tree();
             if status == "failed" {
                 // A repeated failure (the worker's own and the queen's): the first stands.
-                with_worker(state, &name, |w| advance(w, "last_update", now));
-                return Ok(Some(name));
+                with_worker(state, name, |w| advance(w, "last_update", now));
+                return Ok(Some(Str::from(name)));
             }
-            with_worker(state, &name, |w| {
+            with_worker(state, name, |w| {
                 w.insert("status".into(), "failed".into());
                 w.insert("error".into(), error);
                 advance(w, "last_update", now);
             });
-            if listed(state, "workers_active", &name) {
-                remove(state, "workers_active", &name);
-                push(state, "workers_failed", &name);
+            if listed(state, "workers_active", name) {
+                remove(state, "workers_active", name);
+                push(state, "workers_failed", name);
             }
         }
         _ => {}
@@ -134,7 +133,7 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
         kind,
         "spawn_attempted" | "worker_spawned" | "worker_heartbeat" | "worker_progress"
     );
-    Ok((!checked).then_some(name))
+    Ok((!checked).then(|| Str::from(name)))
 }
 
 /// `worker_spawned` of the worker `name` (its `status`): a planned or spawning worker is
@@ -342,9 +341,13 @@ fn failure(error: Option<&Value>, now: &str) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
-/// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one);
-/// `metrics.events_logged` is counted from the log and cannot be set.
-fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
+/// The fields a progress's `details` gives: its `metrics` and `protocol_compliance` objects,
+/// empty ones left out (`E_ARGUMENT` when one is not an object); `None` when `details` is not
+/// an object. The typed line reads the same in place ([`Event::progress`]).
+pub(super) fn progress_values(details: &Value) -> Result<Option<Fields>> {
+    if !details.is_object() {
+        return Ok(None);
+    }
     let mut fields = Vec::new();
     for field in PROGRESS_FIELDS {
         let values = object_field(details, field, false)?;
@@ -352,6 +355,12 @@ fn progress_fields(details: &Value) -> Result<Vec<(&'static str, Map)>> {
             fields.push((field, values));
         }
     }
+    Ok(Some(fields))
+}
+
+/// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one);
+/// `metrics.events_logged` is counted from the log and cannot be set.
+fn progress_fields(fields: Fields) -> Result<Fields> {
     if fields
         .iter()
         .any(|(f, m)| *f == "metrics" && m.contains_key("events_logged"))
@@ -425,12 +434,10 @@ fn unknown(name: &str) -> Error {
 
 /// `E_ARGUMENT` unless the worker is active.
 fn active(status: &str, name: &str, kind: &str) -> Result<()> {
-    refuse_if(
-        status != "active",
-        name,
-        kind,
-        &format!("is {status}, not active"),
-    )
+    if status == "active" {
+        return Ok(());
+    }
+    refuse_if(true, name, kind, &format!("is {status}, not active"))
 }
 
 /// `E_ARGUMENT` for the event `kind` of worker `name` when `refused`, saying why.

@@ -56,7 +56,7 @@ pub fn serialize_compact(value: &Value) -> String {
 /// The end of the run of plain string bytes of `bytes` from `from`: the index of the first `"`,
 /// `\` or control character (what a JSON string escapes, and where the parser stops), or the
 /// length. Eight bytes at a time while none of the eight is one.
-fn plain_end(bytes: &[u8], mut from: usize) -> usize {
+pub(crate) fn plain_end(bytes: &[u8], mut from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // Whether a byte of `v` is zero (the classic bit trick; exact as a yes/no answer).

@@ -1,0 +1,162 @@
+//! The replay's window of recent lines ([`Window`]): a line equal to one of them is a duplicate
+//! (the same line appended twice) and is applied once (docs/hive.md § Recovery).
+
+use super::replay::DUPLICATE_WINDOW;
+
+/// The recent lines, by hash, to find a duplicate (compared byte for byte on a hash match).
+/// The lines sit in a ring of [`DUPLICATE_WINDOW`] slots whose buffers are reused once it is
+/// full; each bucket of hashes (an array, no hash map) chains the slots of its lines, newest
+/// first, so a lookup reads one bucket and the few lines in it, never the whole window.
+#[derive(Debug)]
+pub(super) struct Window {
+    /// `(hash, bytes)` of each line held, in the order of the ring.
+    slots: Vec<(u64, Vec<u8>)>,
+    /// The slot the next line goes to (the oldest line's, once the ring is full).
+    next: usize,
+    /// Per bucket: 1 + the slot of its newest line (0: none).
+    heads: Box<[u16; BUCKETS]>,
+    /// Per slot: 1 + the slot of the next older line of the same bucket (0: none).
+    links: Vec<u16>,
+}
+
+/// The buckets of [`Window`] (a power of two, four per line held).
+const BUCKETS: usize = DUPLICATE_WINDOW * 4;
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            slots: Vec::new(),
+            next: 0,
+            heads: Box::new([0; BUCKETS]),
+            links: Vec::new(),
+        }
+    }
+}
+
+/// The bucket of a line's hash.
+fn bucket(hash: u64) -> usize {
+    (hash as usize) & (BUCKETS - 1)
+}
+
+/// A slot's link value (1 + the slot).
+fn link(slot: usize) -> u16 {
+    u16::try_from(slot.saturating_add(1)).unwrap_or(0)
+}
+
+impl Window {
+    /// The slots of the lines hashed `hash`, newest first.
+    fn chain(&self, hash: u64) -> impl Iterator<Item = &(u64, Vec<u8>)> {
+        let mut at = self.heads.get(bucket(hash)).copied().unwrap_or(0);
+        std::iter::from_fn(move || {
+            let slot = usize::from(at).checked_sub(1)?;
+            at = self.links.get(slot).copied().unwrap_or(0);
+            self.slots.get(slot)
+        })
+        .filter(move |(h, _)| *h == hash)
+    }
+
+    /// True when the window holds `line` (hashed `hash`).
+    pub(super) fn contains(&self, hash: u64, line: &[u8]) -> bool {
+        self.chain(hash).any(|(_, l)| l.as_slice() == line)
+    }
+
+    /// The bytes of the oldest recent line hashed `hash`, if the window holds one.
+    pub(super) fn find(&self, hash: u64) -> Option<&[u8]> {
+        self.chain(hash).last().map(|(_, l)| l.as_slice())
+    }
+
+    /// The lines held, oldest first.
+    pub(super) fn lines(&self) -> impl Iterator<Item = &[u8]> {
+        let (newer, older) = self.slots.split_at(self.next.min(self.slots.len()));
+        older.iter().chain(newer).map(|(_, l)| l.as_slice())
+    }
+
+    /// Holds `line` (hashed `hash`), forgetting the oldest line when the window is full.
+    pub(super) fn remember(&mut self, hash: u64, line: &[u8]) {
+        let slot = self.next;
+        if self.slots.len() < DUPLICATE_WINDOW {
+            self.slots.push((hash, line.to_vec()));
+            self.links.push(0);
+        } else if let Some((old, buffer)) = self.slots.get_mut(slot) {
+            let old = *old;
+            buffer.clear();
+            buffer.extend_from_slice(line);
+            self.unlink(old, slot);
+            if let Some((h, _)) = self.slots.get_mut(slot) {
+                *h = hash;
+            }
+        }
+        if let Some(head) = self.heads.get_mut(bucket(hash)) {
+            if let Some(next) = self.links.get_mut(slot) {
+                *next = *head;
+            }
+            *head = link(slot);
+        }
+        self.next = slot.saturating_add(1) % DUPLICATE_WINDOW;
+    }
+
+    /// Takes `slot` (its line hashed `hash`) out of its bucket's chain.
+    fn unlink(&mut self, hash: u64, slot: usize) {
+        let after = self.links.get(slot).copied().unwrap_or(0);
+        let target = link(slot);
+        let Some(head) = self.heads.get_mut(bucket(hash)) else {
+            return;
+        };
+        if *head == target {
+            *head = after;
+            return;
+        }
+        let mut at = *head;
+        while let Some(prev) = usize::from(at).checked_sub(1) {
+            let Some(next) = self.links.get_mut(prev) else {
+                return;
+            };
+            if *next == target {
+                *next = after;
+                return;
+            }
+            at = *next;
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+mod tests {
+    use super::{Window, BUCKETS};
+    use crate::hive::DUPLICATE_WINDOW;
+    use proptest::prelude::*;
+    use std::collections::VecDeque;
+
+    proptest! {
+        /// The window answers as a plain list of the last lines would, hashes colliding in
+        /// a bucket or whole (a few hashes for many lines), past many turns of the ring.
+        #[test]
+        fn the_window_is_a_list_of_the_last_lines(
+            lines in prop::collection::vec((0..6u64, 0..3u64, 0..400u16), 0..3000),
+        ) {
+            let mut window = Window::default();
+            let mut model: VecDeque<(u64, Vec<u8>)> = VecDeque::new();
+            for (bucket, turn, body) in lines {
+                // The same bucket for hashes differing only above it; equal hashes for
+                // different bytes.
+                let hash = bucket + turn * BUCKETS as u64;
+                let line = body.to_le_bytes().repeat(usize::from(body % 3));
+                let held = model.iter().any(|(h, l)| *h == hash && *l == line);
+                prop_assert_eq!(window.contains(hash, &line), held);
+                let oldest = model.iter().find(|(h, _)| *h == hash).map(|(_, l)| l.as_slice());
+                prop_assert_eq!(window.find(hash), oldest);
+                if !held {
+                    window.remember(hash, &line);
+                    model.push_back((hash, line));
+                    if model.len() > DUPLICATE_WINDOW {
+                        model.pop_front();
+                    }
+                }
+            }
+            let listed: Vec<&[u8]> = window.lines().collect();
+            let expected: Vec<&[u8]> = model.iter().map(|(_, l)| l.as_slice()).collect();
+            prop_assert_eq!(listed, expected);
+        }
+    }
+}
