@@ -58,10 +58,16 @@ stamp_file=npm/dist/.build-stamp
 stamp=$( { sha256sum "$raw" "$raw_web" "${raw_protocols[@]}" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
-   && [ -f npm/dist/web-specify/statecore_bg.wasm ] && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ] \
+   && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ] \
    && [ -f npm/dist/THIRD-PARTY-NOTICES.txt ]; then
-  log "npm/dist is up to date"
-  exit 0
+  missing=0
+  for protocol in $protocols; do
+    [ -f "npm/dist/web-$protocol/statecore_bg.wasm" ] || missing=1
+  done
+  if [ "$missing" = 0 ]; then
+    log "npm/dist is up to date"
+    exit 0
+  fi
 fi
 
 rm -rf npm/dist

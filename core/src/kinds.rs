@@ -332,8 +332,9 @@ const fn gate<const N: usize>(kinds: [Kind; N]) -> [Kind; N] {
             kind.validate = |_| Report::default();
             kind.validate_read = None;
             kind.format = Format::Json;
-            if let Some(file) = &mut kind.file {
-                file.log = None;
+            // The log keeps its name (a file is still named by its kind), not its replay.
+            if let Some(File { log: Some(log), .. }) = &mut kind.file {
+                log.replay = |_, _, _, _| Err(Error::new(Code::Unavailable, "", "no replay"));
             }
         }
         rest = tail;

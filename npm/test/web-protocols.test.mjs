@@ -53,6 +53,8 @@ test("protocol modules: loaded on demand, each refusing the others", async () =>
   assert.throws(() => web.queryFile("fctry.state", "fctry_project_status", "{}", []), unavailable("fctry"));
   assert.throws(() => web.viewFile(".fctry/state.json", "{}"), unavailable("fctry"));
   assert.equal(web.viewFile(".fctry/state.json").kind, "fctry.state"); // named without its rules
+  assert.equal(web.viewFile("sessions/s1/EVENTS.jsonl").kind, "hive.event"); // a log too
+  assert.throws(() => web.viewFile("sessions/s1/EVENTS.jsonl", "{}\n"), unavailable("hive"));
 
   // fctry's module loaded too: each call goes to the module of its protocol
   await web.load("fctry", bytes("fctry"));
