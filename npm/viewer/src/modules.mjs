@@ -1,4 +1,4 @@
-// Which of the browser's core modules the page loads (docs/viewer.md § The page's core): the
+// Which of the browser's core modules the page loads (docs/viewer.md § Built offline): the
 // events of the first scan are held until its `ready`; then a workspace with one protocol
 // loads that protocol's module only, and one with several (or none) the combined module
 // (one module, every protocol: smaller than two protocols' modules, each with the base).
