@@ -7,7 +7,10 @@
 #   THIRD-PARTY-NOTICES.txt      every bundled npm package with its licence texts
 #                                (scripts/third_party.py, from esbuild's metafile)
 #   index.html, viewer.css       copied from npm/viewer/
-#   statecore_bg.wasm            the core, copied from npm/dist/web/ (scripts/build-wasm.sh)
+#   statecore_bg.wasm            the core's combined module, copied from npm/dist/web/
+#                                (scripts/build-wasm.sh)
+#   statecore-<protocol>_bg.wasm each protocol's module, from npm/dist/web-<protocol>/ (the
+#                                page loads one of them for a workspace of one protocol)
 # Idempotent: skipped when no input changed since the last build (a stamp over every input).
 # scripts/build-wasm.sh removes npm/dist (viewer included): run this after it.
 set -euo pipefail
@@ -32,7 +35,8 @@ stamp_file=$out/.build-stamp
 stamp=$( {
   find npm/viewer -type f | LC_ALL=C sort | xargs sha256sum
   sha256sum npm/lib/web.mjs npm/lib/web-init.mjs npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs \
-    npm/dist/web/statecore.js "$wasm" npm/package-lock.json scripts/build-viewer.sh \
+    npm/lib/web-modules.mjs npm/dist/web/statecore.js "$wasm" npm/dist/web-*/statecore_bg.wasm \
+    npm/package-lock.json scripts/build-viewer.sh \
     scripts/third_party.py
   "$esbuild" --version
 } | sha256sum | cut -c1-64)
@@ -53,6 +57,12 @@ python3 scripts/third_party.py js "$tmp.meta.json" "$tmp/THIRD-PARTY-NOTICES.txt
 rm -f "$tmp.meta.json"
 cp npm/viewer/index.html npm/viewer/viewer.css "$tmp/"
 cp "$wasm" "$tmp/statecore_bg.wasm"
+# Each protocol's module (scripts/build-wasm.sh), which the page loads for a workspace of one
+# protocol (npm/viewer/src/modules.mjs).
+for dir in npm/dist/web-*/; do
+  protocol=$(basename "$dir")
+  cp "$dir/statecore_bg.wasm" "$tmp/statecore-${protocol#web-}_bg.wasm"
+done
 
 # Every output must be a flat name the server serves as /assets/<name>.
 bad=$(find "$tmp" -mindepth 1 \( -type d -o ! -regex '.*/[A-Za-z0-9][A-Za-z0-9._-]*' \) -print)

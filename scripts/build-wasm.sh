@@ -5,6 +5,10 @@
 #                  browser's module: built with the `web` feature (only the operations the
 #                  table marks `web`, on a core without its `full` feature), size-optimised
 #                  (profile wasm-web, opt-level z, wasm-opt -Oz; docs/performance.md § wasm size)
+#   npm/dist/web-<protocol>/  the same, one module per protocol (fctry, hivemind, agency, hive,
+#                  specify): the generic base plus that protocol's kinds, rules, views and
+#                  derivations (the core's feature of the protocol's name; profile
+#                  wasm-web-<protocol>), loaded by the browser entry when a page asks for it
 #   npm/dist/node/api.cjs  CommonJS copy of npm/lib/generated.mjs + convert.mjs + api.mjs (the JS layer)
 #   npm/dist/statusline/  --target nodejs of the module built without the `full` feature: only
 #                  the status line's function, size-optimised (profile wasm-statusline, -Oz), for
@@ -34,22 +38,36 @@ fi
 log "cargo build (wasm-release)"
 cargo build -q -p statecore-wasm --target wasm32-unknown-unknown --profile wasm-release
 raw=target/wasm32-unknown-unknown/wasm-release/statecore_wasm.wasm
-log "cargo build (wasm-web: the browser's module)"
-cargo build -q -p statecore-wasm --no-default-features --features web --target wasm32-unknown-unknown --profile wasm-web
+# The protocols: the core's features of the same names (core/Cargo.toml).
+protocols=$(sed -n 's/^full = \[\(.*\)\]$/\1/p' core/Cargo.toml | tr -d '",')
+log "cargo build (wasm-web: the browser's combined module, every protocol)"
+cargo build -q -p statecore-wasm --no-default-features --features "web,${protocols// /,}" --target wasm32-unknown-unknown --profile wasm-web
 raw_web=target/wasm32-unknown-unknown/wasm-web/statecore_wasm.wasm
+raw_protocols=()
+for protocol in $protocols; do
+  log "cargo build (wasm-web-$protocol: the browser's $protocol module)"
+  cargo build -q -p statecore-wasm --no-default-features --features "web,$protocol" --target wasm32-unknown-unknown --profile "wasm-web-$protocol"
+  raw_protocols+=("target/wasm32-unknown-unknown/wasm-web-$protocol/statecore_wasm.wasm")
+done
 log "cargo build (wasm-statusline: the status line's function only)"
 cargo build -q -p statecore-wasm --no-default-features --target wasm32-unknown-unknown --profile wasm-statusline
 raw_statusline=target/wasm32-unknown-unknown/wasm-statusline/statecore_wasm.wasm
 
 # One stamp over everything the outputs depend on: skip bindgen + wasm-opt when unchanged.
 stamp_file=npm/dist/.build-stamp
-stamp=$( { sha256sum "$raw" "$raw_web" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
+stamp=$( { sha256sum "$raw" "$raw_web" "${raw_protocols[@]}" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
    && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ] \
    && [ -f npm/dist/THIRD-PARTY-NOTICES.txt ]; then
-  log "npm/dist is up to date"
-  exit 0
+  missing=0
+  for protocol in $protocols; do
+    [ -f "npm/dist/web-$protocol/statecore_bg.wasm" ] || missing=1
+  done
+  if [ "$missing" = 0 ]; then
+    log "npm/dist is up to date"
+    exit 0
+  fi
 fi
 
 rm -rf npm/dist
@@ -64,9 +82,16 @@ bindgen() {
 }
 bindgen "$raw" nodejs npm/dist/node -O3
 bindgen "$raw_web" web npm/dist/web -Oz
+i=0
+for protocol in $protocols; do
+  bindgen "${raw_protocols[$i]}" web "npm/dist/web-$protocol" -Oz
+  i=$((i + 1))
+done
 bindgen "$raw_statusline" nodejs npm/dist/statusline -Oz
 # The web glue is an ES module inside a "type": "commonjs" package: say so for Node.
-printf '{\n  "type": "module"\n}\n' > npm/dist/web/package.json
+for dir in npm/dist/web npm/dist/web-*; do
+  printf '{\n  "type": "module"\n}\n' > "$dir/package.json"
+done
 printf '{\n  "type": "commonjs"\n}\n' | tee npm/dist/node/package.json > npm/dist/statusline/package.json
 
 log "npm/dist/node/api.cjs from npm/lib/generated.mjs, convert.mjs and api.mjs"
@@ -76,4 +101,8 @@ log "npm/dist/THIRD-PARTY-NOTICES.txt: the crates compiled into the wasm, with t
 python3 scripts/third_party.py rust statecore-wasm wasm32-unknown-unknown npm/dist/THIRD-PARTY-NOTICES.txt
 
 echo "$stamp" > "$stamp_file"
-log "done: Node's module $(wc -c < npm/dist/node/statecore_bg.wasm) bytes ($(gzip -9c npm/dist/node/statecore_bg.wasm | wc -c) gzipped); the browser's $(wc -c < npm/dist/web/statecore_bg.wasm) bytes ($(gzip -9c npm/dist/web/statecore_bg.wasm | wc -c) gzipped); status line module $(wc -c < npm/dist/statusline/statecore_bg.wasm) bytes"
+sizes() { echo "$(wc -c < "$1") bytes ($(gzip -9c "$1" | wc -c) gzipped)"; }
+log "done: Node's module $(sizes npm/dist/node/statecore_bg.wasm); the browser's combined $(sizes npm/dist/web/statecore_bg.wasm); status line module $(wc -c < npm/dist/statusline/statecore_bg.wasm) bytes"
+for protocol in $protocols; do
+  log "the browser's $protocol module: $(sizes "npm/dist/web-$protocol/statecore_bg.wasm")"
+done

@@ -12,7 +12,8 @@ trap 'rm -rf "$work"' EXIT
 [ -f npm/dist/node/statecore_bg.wasm ] || { echo "packaging: npm/dist missing: run scripts/build-wasm.sh" >&2; exit 1; }
 (cd npm && npm pack --silent --pack-destination "$work" >/dev/null)
 tarball=$(ls "$work"/statecore-*.tgz)
-# The browser's module, as users download it, within its size limits (docs/performance.md § wasm size).
+# The browser's modules (combined and per protocol), as users download them, within their size
+# limits (docs/performance.md § wasm size).
 .venv/bin/python scripts/check_web_size.py "$tarball"
 
 # Only lib/ and dist/ (+ package.json, README, LICENSE) are shipped; no tests, no sources.
@@ -24,7 +25,8 @@ for want in package/package.json package/LICENSE package/README.md \
             package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
             package/lib/hivemind.cjs package/lib/hivemind.mjs package/lib/hivemind.d.ts \
             package/lib/agency.cjs package/lib/agency.mjs package/lib/agency.d.ts \
-            package/lib/generated.mjs package/schemas/fctry.state.json \
+            package/lib/generated.mjs package/lib/web-init.mjs package/lib/web-modules.mjs \
+            package/schemas/fctry.state.json \
             package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
             package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm \
             package/dist/statusline/statecore.js package/dist/statusline/statecore_bg.wasm; do

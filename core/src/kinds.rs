@@ -141,8 +141,10 @@ fn validate_json_object<'a, J: Json<'a>>(doc: J) -> Report {
     report
 }
 
-/// Every kind statecore knows.
-pub static KINDS: &[Kind] = &[
+/// Every kind statecore knows. A build without a protocol's feature keeps its kinds' names,
+/// descriptions and places (so that a file is still named by its kind), not their rules:
+/// [`kind`] refuses them ([`Kind::available`]).
+pub static KINDS: &[Kind] = &gate([
     Kind {
         name: "json",
         description: "any JSON object (no protocol rules); missing file = {}",
@@ -299,11 +301,55 @@ pub static KINDS: &[Kind] = &[
             lacks: crate::specify::lacks,
         },
     },
-];
+]);
 
-/// Looks a kind up by name; `E_KIND` lists the known ones.
+impl Kind {
+    /// The protocol the kind belongs to (its name's first part); `None` for `json`.
+    pub const fn protocol(&self) -> Option<crate::ops::Module> {
+        crate::ops::Module::of_kind(self.name)
+    }
+
+    /// True when this build has the kind's rules: always with the `full` feature, else when
+    /// its protocol's feature is on (the browser's per-protocol modules).
+    pub const fn available(&self) -> bool {
+        match self.protocol() {
+            Some(protocol) => protocol.enabled(),
+            None => true,
+        }
+    }
+}
+
+/// The table as this build has it: a kind of a protocol left out keeps its name, description
+/// and file's place, and loses its type, rules and text format, so that the linker leaves
+/// their code out ([`kind`] refuses it first).
+const fn gate<const N: usize>(kinds: [Kind; N]) -> [Kind; N] {
+    let mut kinds = kinds;
+    let mut rest: &mut [Kind] = &mut kinds;
+    while let [kind, tail @ ..] = rest {
+        if !kind.available() {
+            kind.root = Ty::Json;
+            kind.default = null;
+            kind.validate = |_| Report::default();
+            kind.validate_read = None;
+            kind.format = Format::Json;
+            // The log keeps its name (a file is still named by its kind), not its replay.
+            if let Some(File { log: Some(log), .. }) = &mut kind.file {
+                log.replay = |_, _, _, _| Err(Error::new(Code::Unavailable, "", "no replay"));
+            }
+        }
+        rest = tail;
+    }
+    kinds
+}
+
+/// Looks a kind up by name; `E_KIND` lists the known ones, `E_UNAVAILABLE` names the browser's
+/// module that has a kind this build has not got.
 pub fn kind(name: &str) -> Result<&'static Kind> {
-    KINDS.iter().find(|k| k.name == name).ok_or_else(|| {
+    let found = KINDS.iter().find(|k| k.name == name);
+    if let Some(protocol) = found.and_then(|k| k.protocol().filter(|_| !k.available())) {
+        return Err(crate::ops::unloaded(name, "kind", protocol));
+    }
+    found.ok_or_else(|| {
         let known: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
         Error::new(
             Code::Kind,

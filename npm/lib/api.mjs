@@ -13,7 +13,7 @@
 // binding's error records into error classes. No protocol rule lives here.
 
 import { argsJson, bytes, decode, placeBigInt, updateResult, wire } from "./convert.mjs";
-import { CLASS_OF_CODE, CONSTANTS, ERROR_CLASS_BY_NAME, OPS, RESIDENT, StatecoreError, UsageError } from "./generated.mjs";
+import { CLASS_OF_CODE, CONSTANTS, ERROR_CLASS_BY_NAME, KIND_PROTOCOL, OPS, RESIDENT, StatecoreError, UsageError } from "./generated.mjs";
 
 // ---------------------------------------------------------------------------------------
 // Errors (docs/api.md § Errors)
@@ -60,8 +60,9 @@ function need(module, name) {
 /**
  * Builds the public API over the raw wasm-bindgen module: one function per operation of the
  * table (namespaces `machine`, `fctry`, `hivemind`, `agency`), and the one-crossing file
- * routines `updateFile` / `queryFile` the host layer uses. `getRaw()` returns the raw module
- * (or throws, e.g. before the web build is initialised).
+ * routines `updateFile` / `queryFile` the host layer uses. `getRaw(protocol)` returns the raw
+ * module for a call of that protocol (null: a generic call; no argument: every loaded module
+ * at once, for the big-integer mode), or throws (before the browser's modules are loaded).
  */
 export function makeApi(getRaw) {
   /** Runs `thunk` (a call of the binding), turning its error records into error classes. */
@@ -79,19 +80,25 @@ export function makeApi(getRaw) {
       throw errorFromRecord(record);
     }
   };
-  /** Calls a raw function of the binding. */
-  const raw = (name, ...args) => {
-    const module = getRaw();
+  /**
+   * Calls a raw function of the binding, in the module of `protocol` (the browser loads a
+   * module per protocol; null: a generic call, any module; Node's one module has them all).
+   */
+  const rawIn = (protocol, name, ...args) => {
+    const module = getRaw(protocol);
     const fn = need(module, name);
     return guard(() => fn.apply(module, args));
   };
+  /** The protocol of a document kind's name (null: none, or not a kind). */
+  const protocolOf = (kind) => (typeof kind === "string" && Object.hasOwn(KIND_PROTOCOL, kind) ? KIND_PROTOCOL[kind] : null);
   const byName = new Map();
   const api = {};
-  for (const [module, name, op, params, form, fromFile] of OPS) {
+  for (const [module, name, op, params, form, fromFile, protocol, kindAt] of OPS) {
     byName.set(op, { params, form, fromFile });
     const fn = (...args) => {
       const { json, slots, clock } = wire(params, args);
-      const out = raw("call", op, json, slots[0], slots[1], clock ? Date.now() : undefined);
+      const at = protocol ?? (kindAt >= 0 ? protocolOf(args[kindAt]) : null);
+      const out = rawIn(at, "call", op, json, slots[0], slots[1], clock ? Date.now() : undefined);
       return decode(out, form, slots[0]);
     };
     if (module === "") api[name] = fn;
@@ -108,7 +115,8 @@ export function makeApi(getRaw) {
     const entry = byName.get(change === "" ? "merge" : change) ?? { params: [], fromFile: 1 };
     const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
     const { now = null, ifMatch = null, reset = false } = options ?? {};
-    const out = raw(
+    const out = rawIn(
+      protocolOf(kind),
       "update",
       String(kind),
       String(change),
@@ -133,7 +141,8 @@ export function makeApi(getRaw) {
     const entry = byName.get(change) ?? { params: [], fromFile: 1 };
     const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
     const { now = null, eventId = null } = options ?? {};
-    const out = raw(
+    const out = rawIn(
+      protocolOf(kind),
       "update_logged",
       String(kind),
       String(sessionId),
@@ -181,7 +190,7 @@ export function makeApi(getRaw) {
     const entry = byName.get(op) ?? { params: [], form: "json" };
     const { json, slots, clock } = wire(entry.params, args ?? [], 1);
     const file = data === null || data === undefined ? undefined : bytes(data, "data");
-    const out = raw("query", String(kind), String(op), file, json, slots[0], clock ? Date.now() : undefined);
+    const out = rawIn(protocolOf(kind), "query", String(kind), String(op), file, json, slots[0], clock ? Date.now() : undefined);
     return decode(out, entry.form, file);
   };
 

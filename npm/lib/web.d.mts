@@ -67,6 +67,33 @@ export type InitInput =
   | WebAssembly.Module
   | Promise<RequestInfo | URL | Response | BufferSource | WebAssembly.Module>;
 
-/** Loads and instantiates the wasm module (idempotent). Call it before anything else. */
-export declare function init(input?: InitInput): Promise<void>;
+/** The options of `init` that load only some protocols' modules. */
+export interface InitOptions {
+  /** The protocols whose modules to load (each the generic base plus its protocol). */
+  protocols: readonly Protocol[];
+  /** Where to load each module from (default: `statecore_bg.wasm` beside its glue). */
+  input?: Partial<Record<Protocol, InitInput>>;
+}
+
+/**
+ * Loads the browser's modules (idempotent; concurrent calls share one load): with no
+ * argument or an `InitInput`, the combined module (every protocol); with `{ protocols }`,
+ * only those protocols' modules. Call it (or `load`) before anything else.
+ */
+export declare function init(input?: InitInput | InitOptions): Promise<void>;
 export default init;
+
+/** Loads one protocol's module (idempotent); a name that is not a protocol is a UsageError E_ARGUMENT. */
+export declare function load(protocol: Protocol, input?: InitInput): Promise<void>;
+
+/** The modules loaded so far: protocol names, and `"all"` for the combined module. */
+export declare function loaded(): string[];
+
+/** A protocol: each has a browser module of its own (`load`). */
+export type Protocol = "fctry" | "hivemind" | "agency" | "hive" | "specify";
+
+/** Every protocol, in the table's order. */
+export declare const PROTOCOLS: readonly Protocol[];
+
+/** The protocol of each document kind of one (the module that has it). */
+export declare const KIND_PROTOCOL: Readonly<Record<string, Protocol>>;

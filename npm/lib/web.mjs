@@ -2,9 +2,9 @@
 // (core/src/ops): do not edit.
 // `import init, { ... } from "statecore-js/web"`: the browser entry (lib/web-init.mjs does
 // the explicit `await init()`; no top-level await).
-import init, { api } from "./web-init.mjs";
+import init, { api, load, loaded } from "./web-init.mjs";
 
-export { init };
+export { init, load, loaded };
 export default init;
 
 export const {
@@ -97,5 +97,7 @@ export {
   FileTypeError,
   PathUnsafeError,
   StoreError,
+  PROTOCOLS,
+  KIND_PROTOCOL,
 } from "./generated.mjs";
 export { errorFromRecord } from "./api.mjs";

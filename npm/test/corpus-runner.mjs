@@ -38,15 +38,18 @@ export function useTable(sc, manifest) {
 export const SKIP_REASONS = {
   web: "the operation is not in the browser's module (`web: false` in the operation table)",
   routine: "the file routine is not in the browser's module (it raised E_UNAVAILABLE)",
+  protocol: "the case is another protocol's (this protocol's module raised E_UNAVAILABLE naming it)",
 };
 
 /**
  * Runs one corpus case on the browser's module: `{skipped: reason}` when the table says the
  * module has not got its operation (the case's `op`, or the reader a `query_file` names), or
  * when the case is of a file routine (not a table row) and the entry raised `E_UNAVAILABLE`
- * for it; else `{failure}` as `checkCase`.
+ * for it; on a page with only `protocol`'s module, when the case is another protocol's and
+ * the module raised `E_UNAVAILABLE` naming it (an operation of another protocol that runs is
+ * a failure); else `{failure}` as `checkCase`.
  */
-export function checkWebCase(sc, testCase) {
+export function checkWebCase(sc, testCase, protocol = null) {
   const t = table(sc);
   const { op, args = [] } = testCase;
   const entry = t.ops.get(op === "query_file" ? args[1] : op);
@@ -55,17 +58,37 @@ export function checkWebCase(sc, testCase) {
   if (failure !== null && !t.ops.has(op) && Object.hasOwn(ROUTINES, op) && unavailable(sc, testCase)) {
     return { skipped: "routine" };
   }
+  if (protocol === null) return { failure };
+  // A protocol's module (`protocol`): a case of another protocol must be refused naming it,
+  // and an operation of another protocol must never run.
+  const own = entry?.protocol ?? null;
+  if (failure === null) {
+    return { failure: own !== null && own !== protocol ? `${op} ran in the ${protocol} module` : null };
+  }
+  const other = refusedFor(sc, testCase);
+  if (other !== null && other !== protocol && (own === null || own === other)) return { skipped: "protocol" };
   return { failure };
+}
+
+/** The error the case's function raises on this module, or null. */
+function raised(sc, testCase) {
+  try {
+    functionFor(sc, testCase.op)(...callArgs(sc, testCase.op, testCase.args ?? []));
+    return null;
+  } catch (e) {
+    return e instanceof sc.StatecoreError ? e : null;
+  }
 }
 
 /** True when the case's routine raises E_UNAVAILABLE on this module. */
 function unavailable(sc, testCase) {
-  try {
-    functionFor(sc, testCase.op)(...(testCase.args ?? []));
-    return false;
-  } catch (e) {
-    return e instanceof sc.StatecoreError && e.code === "E_UNAVAILABLE";
-  }
+  return raised(sc, testCase)?.code === "E_UNAVAILABLE";
+}
+
+/** The protocol an E_UNAVAILABLE the case raises on this module names (null: none). */
+function refusedFor(sc, testCase) {
+  const e = raised(sc, testCase);
+  return e?.code === "E_UNAVAILABLE" && typeof e.details?.protocol === "string" ? e.details.protocol : null;
 }
 
 /** The error class name of each code, from the table. */

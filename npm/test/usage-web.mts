@@ -1,6 +1,6 @@
 // Type-checks the browser entry "statecore-js/web" from an ES module (tsc --noEmit). Never run.
-import init, { init as namedInit, parse, merge, machine, StatecoreError, DataError, fctry, cliRun, updateFile } from "statecore-js/web";
-import type { Json, Report, InitInput } from "statecore-js/web";
+import init, { init as namedInit, load, loaded, PROTOCOLS, KIND_PROTOCOL, parse, merge, machine, StatecoreError, DataError, fctry, cliRun, updateFile } from "statecore-js/web";
+import type { Json, Report, InitInput, Protocol } from "statecore-js/web";
 
 export async function webUsage(input?: InitInput): Promise<Json> {
   await init();
@@ -27,4 +27,20 @@ export function browsersModule(state: Parameters<typeof fctry.statusLine>[0]): n
   // @ts-expect-error nor are the file updates
   updateFile("fctry.state", "", null, []);
   return ready;
+}
+
+// The browser's modules per protocol: `init({ protocols })` and `load(protocol)` take the
+// protocols' names only (generated from the table), `loaded()` says what is in.
+export async function perProtocol(bytes: Uint8Array): Promise<string[]> {
+  await init({ protocols: ["agency", "hive"] });
+  await init({ protocols: ["fctry"], input: { fctry: bytes } });
+  await load("specify");
+  await load("hivemind", new URL("https://example.invalid/x.wasm"));
+  const protocol: Protocol = PROTOCOLS[0];
+  const kindProtocol: Protocol | undefined = KIND_PROTOCOL["agency.runner_status"];
+  // @ts-expect-error not a protocol
+  await load("agnecy");
+  // (a misspelt option or protocol of init's options object is caught at run time: a
+  // WebAssembly.Module, which init also takes, is an empty interface to TypeScript)
+  return [...loaded(), protocol, kindProtocol ?? ""];
 }

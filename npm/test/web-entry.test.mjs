@@ -74,10 +74,12 @@ test("every operation the browser's module has not got raises UsageError E_UNAVA
   );
 });
 
-test("the web entry exports the pure API of the Node entry, plus init", () => {
+test("the web entry exports the pure API of the Node entry, plus its loading", () => {
   const host = new Set(Object.keys(require("../lib/host.cjs")));
   const pure = Object.keys(node).filter((k) => k !== "default" && !host.has(k)).sort();
-  assert.deepEqual(Object.keys(web).filter((k) => k !== "default" && k !== "init").sort(), pure);
+  const loading = new Set(["default", "init", "load", "loaded", "PROTOCOLS", "KIND_PROTOCOL"]);
+  assert.deepEqual(Object.keys(web).filter((k) => !loading.has(k)).sort(), pure);
+  assert.deepEqual(web.loaded(), ["all"]); // the combined module, loaded by init() above
   assert.equal(web.default, web.init);
   // the error classes are distinct objects per entry (separate module instances), same names
   assert.equal(web.ParseError.name, node.ParseError.name);

@@ -72,6 +72,7 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
         ("npm/lib/core.d.ts".to_owned(), ts::core_dts()),
         ("npm/lib/core-node.cjs".to_owned(), js::core_node_cjs()),
         ("npm/lib/web.mjs".to_owned(), js::web_mjs()),
+        ("npm/lib/web-modules.mjs".to_owned(), js::web_modules_mjs()),
         ("npm/lib/web.d.mts".to_owned(), web::web_dmts()),
         (
             "python/statecore/_statecore.pyi".to_owned(),

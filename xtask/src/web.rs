@@ -55,9 +55,24 @@ pub fn web_dmts() -> String {
     out.push_str(
         "\n/** What `init` can load the wasm module from (default: `statecore_bg.wasm` beside the glue). */\n\
          export type InitInput =\n  | RequestInfo\n  | URL\n  | Response\n  | BufferSource\n  | WebAssembly.Module\n  | Promise<RequestInfo | URL | Response | BufferSource | WebAssembly.Module>;\n\n\
-         /** Loads and instantiates the wasm module (idempotent). Call it before anything else. */\n\
-         export declare function init(input?: InitInput): Promise<void>;\n\
-         export default init;\n",
+         /** The options of `init` that load only some protocols' modules. */\n\
+         export interface InitOptions {\n  /** The protocols whose modules to load (each the generic base plus its protocol). */\n  protocols: readonly Protocol[];\n  /** Where to load each module from (default: `statecore_bg.wasm` beside its glue). */\n  input?: Partial<Record<Protocol, InitInput>>;\n}\n\n\
+         /**\n * Loads the browser's modules (idempotent; concurrent calls share one load): with no\n * argument or an `InitInput`, the combined module (every protocol); with `{ protocols }`,\n * only those protocols' modules. Call it (or `load`) before anything else.\n */\n\
+         export declare function init(input?: InitInput | InitOptions): Promise<void>;\n\
+         export default init;\n\n\
+         /** Loads one protocol's module (idempotent); a name that is not a protocol is a UsageError E_ARGUMENT. */\n\
+         export declare function load(protocol: Protocol, input?: InitInput): Promise<void>;\n\n\
+         /** The modules loaded so far: protocol names, and `\"all\"` for the combined module. */\n\
+         export declare function loaded(): string[];\n",
+    );
+    let protocols: Vec<String> = Module::PROTOCOLS
+        .iter()
+        .map(|p| format!("{:?}", p.name()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n/** A protocol: each has a browser module of its own (`load`). */\nexport type Protocol = {};\n\n/** Every protocol, in the table's order. */\nexport declare const PROTOCOLS: readonly Protocol[];\n\n/** The protocol of each document kind of one (the module that has it). */\nexport declare const KIND_PROTOCOL: Readonly<Record<string, Protocol>>;",
+        protocols.join(" | ")
     );
     out
 }

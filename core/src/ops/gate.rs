@@ -1,6 +1,7 @@
 //! The operation table as this build has it: every row with the core's `full` feature (Node's
-//! module, Python, the command line); without it (the browser's module, docs/architecture.md §
-//! Three wasm modules), only the rows marked `web` keep their code.
+//! module, Python, the command line); without it (the browser's modules, docs/architecture.md §
+//! The wasm modules), only the rows marked `web` of the generic base and of the protocols whose
+//! features are on keep their code.
 
 #[cfg(not(feature = "full"))]
 use super::{Access, Returns};
@@ -8,7 +9,8 @@ use super::{Args, Op, Out};
 use crate::error::{Code, Error, Result};
 
 /// A table as this build has it: without the `full` feature (no manifest, so no doc comments),
-/// each operation that is not the browser's ([`Op::web`]) keeps only its name: its code is
+/// each operation that is not the browser's ([`Op::web`]), or is of a protocol this build has
+/// not got ([`Op::available`]), keeps only its name: its code is
 /// replaced by [`unavailable`] and its types by nothing, so that the linker leaves out the rules
 /// and shapes only those operations reach (the command line, the store, lock verdicts, log
 /// pages, writers).
@@ -19,7 +21,7 @@ pub(crate) const fn gate<const N: usize>(ops: [Op; N]) -> [Op; N] {
         let mut rest: &mut [Op] = &mut ops;
         while let [op, tail @ ..] = rest {
             op.doc = "";
-            if !op.web {
+            if !op.available() {
                 op.run = unavailable;
                 op.params = &[];
                 op.returns = Returns::nothing();
@@ -44,9 +46,13 @@ fn unavailable(_: &mut Args<'_>) -> Result<Out> {
     ))
 }
 
-/// `E_UNAVAILABLE` for an operation this build has not got ([`Op::available`]).
+/// `E_UNAVAILABLE` for an operation this build has not got ([`Op::available`]): the browser's
+/// modules have none but the `web` operations; a protocol's are in that protocol's module.
 pub(super) fn refuse(op: &Op) -> Error {
     let name = op.name();
+    if let (true, Some(protocol)) = (op.web, op.protocol()) {
+        return unloaded(&name, "op", protocol);
+    }
     Error::new(
         Code::Unavailable,
         "",
@@ -57,4 +63,20 @@ pub(super) fn refuse(op: &Op) -> Error {
         ),
     )
     .with_detail("op", name.as_str())
+}
+
+/// `E_UNAVAILABLE` for `what` (an operation or kind name, `field` its detail's name) of a
+/// protocol this build has not got: it names the browser's module that has it.
+pub(crate) fn unloaded(what: &str, field: &str, protocol: super::Module) -> Error {
+    let module = protocol.name();
+    Error::new(
+        Code::Unavailable,
+        "",
+        format!(
+            "{what} is in the browser's {module:?} module, which is not loaded: load it first \
+             (`await load({module:?})` or `init({{ protocols: [{module:?}] }})`)"
+        ),
+    )
+    .with_detail(field, what)
+    .with_detail("protocol", module)
 }

@@ -40,6 +40,7 @@ pub fn manifest() -> Value {
         "ops": super::all().map(op).collect::<Vec<_>>(),
         "kinds": KINDS.iter().map(|k| json!({
             "name": k.name,
+            "protocol": k.protocol().map(|p| p.name()),
             "description": k.description,
             "type": ty(&k.root),
             "file": k.file.as_ref().map(|f| json!({
@@ -97,6 +98,7 @@ fn op(op: &Op) -> Value {
         }, "type": ty(&op.returns.ty)},
         "access": access,
         "web": op.web,
+        "protocol": op.protocol().map(|p| p.name()),
     })
 }
 

@@ -16,6 +16,7 @@ mod file;
 mod gate;
 mod logged;
 mod manifest;
+mod module;
 mod out;
 mod resident;
 mod session_log;
@@ -33,65 +34,17 @@ mod table_watch;
 
 pub use args::{Arg, Args};
 pub use file::{query, update, update_unread, Change, Updated};
-pub(crate) use gate::gate;
 use gate::refuse;
+pub(crate) use gate::{gate, unloaded};
 pub use logged::{logged_change, update_logged, LogReplay};
 pub use manifest::{manifest, type_roots};
+pub use module::Module;
 pub use out::Out;
 pub use resident::Resident;
 pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};
 
 use crate::error::{Code, Error, Result};
 use crate::shape::{Shape, Ty};
-
-/// The namespace an operation belongs to (a JS namespace object, a Python module).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Module {
-    /// The package itself (`statecore.parse`).
-    Root,
-    /// `machine`.
-    Machine,
-    /// `fctry`.
-    Fctry,
-    /// `hivemind`.
-    Hivemind,
-    /// `agency`.
-    Agency,
-    /// `hive`.
-    Hive,
-    /// `specify`.
-    Specify,
-    /// `lock`: the rules of the lock protocol, for hosts.
-    Lock,
-}
-
-impl Module {
-    /// Every module, in documentation order.
-    pub const ALL: [Module; 8] = [
-        Module::Root,
-        Module::Machine,
-        Module::Fctry,
-        Module::Hivemind,
-        Module::Agency,
-        Module::Hive,
-        Module::Specify,
-        Module::Lock,
-    ];
-
-    /// The module's name (`""` for the root).
-    pub fn name(self) -> &'static str {
-        match self {
-            Module::Root => "",
-            Module::Machine => "machine",
-            Module::Fctry => "fctry",
-            Module::Hivemind => "hivemind",
-            Module::Agency => "agency",
-            Module::Hive => "hive",
-            Module::Specify => "specify",
-            Module::Lock => "lock",
-        }
-    }
-}
 
 /// How a host passes a parameter.
 #[derive(Debug, Clone, Copy)]
@@ -391,10 +344,32 @@ impl Op {
         }
     }
 
+    /// The protocol the operation belongs to: its module's, else the protocol of the kind it
+    /// reads or writes; `None` for a generic operation (the base every build has).
+    pub const fn protocol(&self) -> Option<Module> {
+        if self.module.is_protocol() {
+            return Some(self.module);
+        }
+        match self.access {
+            Access::Reads { kind, .. } | Access::Writes(Write { kind, .. }) => {
+                Module::of_kind(kind)
+            }
+            Access::Pure => None,
+        }
+    }
+
     /// True when this build of the core has the operation's code: every operation with the
-    /// `full` feature, the browser's ([`Op::web`]) without it.
-    pub fn available(&self) -> bool {
-        cfg!(feature = "full") || self.web
+    /// `full` feature; without it, the browser's ([`Op::web`]) of the generic base and of the
+    /// enabled protocols ([`Module::enabled`]).
+    pub const fn available(&self) -> bool {
+        if cfg!(feature = "full") {
+            return true;
+        }
+        self.web
+            && match self.protocol() {
+                Some(protocol) => protocol.enabled(),
+                None => true,
+            }
     }
 
     /// True when this operation is called `name` (`fctry_start_step`).

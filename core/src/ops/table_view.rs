@@ -42,6 +42,15 @@ pub(super) static OPS: &[Op] = &super::gate([
         web: true,
         run: |a| {
             let file = crate::view::view_file(a.text(0)?, a.opt_bytes(1));
+            // A file of a protocol this build has not got cannot be checked here: the error
+            // names the browser's module that can.
+            let kind = file
+                .as_ref()
+                .and_then(|f| f.get("kind"))
+                .and_then(Value::as_str);
+            if let (Some(kind), Some(_)) = (kind, a.opt_bytes(1)) {
+                crate::kinds::kind(kind)?;
+            }
             Ok(Out::Json(file.unwrap_or(Value::Null)))
         },
     },

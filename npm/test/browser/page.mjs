@@ -1,7 +1,9 @@
 // Runs in headless Chromium (see run.mjs): the browser entry "statecore-js/web" over the same
-// conformance corpus, JSONTestSuite and RFC 7396 files as the Node tests, fetched over HTTP.
-// The corpus cases of operations the browser's module has not got are skipped by the rule of
-// checkWebCase (the table's `web` flags), and counted.
+// conformance corpus, JSONTestSuite and RFC 7396 files as the Node tests, fetched over HTTP,
+// on the combined module (`init()`), or the corpus on one protocol's module only
+// (`load(protocol)`: its protocol's cases and the generic ones; another protocol's must be
+// refused naming it). The corpus cases of operations the browser's modules have not got are
+// skipped by the rule of checkWebCase (the table's `web` flags and `protocol`), and counted.
 import init, * as sc from "../../lib/web.mjs";
 import { checkJsonTestSuiteFile, checkRfc7396Case, checkWebCase, useTable } from "../corpus-runner.mjs";
 
@@ -26,25 +28,55 @@ export async function runAll(manifest) {
     else failures.push(`${name}: ${failure}`);
   };
 
-  // before init(): E_NOT_INITIALIZED
-  try {
-    sc.parse("{}");
-    record("parse before init", "did not throw");
-  } catch (e) {
-    record("parse before init", e instanceof sc.StatecoreError && e.code === "E_NOT_INITIALIZED" ? null : String(e));
+  const expectError = (name, call, check) => {
+    try {
+      call();
+      record(name, "did not throw");
+    } catch (e) {
+      record(name, check(e) ? null : `${e?.name} ${e?.code}: ${e?.message}`);
+    }
+  };
+  const { protocol = null } = manifest;
+  // before init(): E_NOT_INITIALIZED (naming the module a protocol's call needs)
+  expectError("parse before init", () => sc.parse("{}"), (e) => e instanceof sc.StatecoreError && e.code === "E_NOT_INITIALIZED");
+  if (protocol === null) {
+    await init(); // default: fetches statecore_bg.wasm next to the glue
+  } else {
+    const other = sc.PROTOCOLS.find((p) => p !== protocol);
+    // an operation of protocol `p` that needs no argument
+    const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+    const first = (p) => {
+      const op = manifest.table.ops.find((o) => o.protocol === p && o.web && o.params.every((q) => q.optional));
+      return sc[op.module][camel(op.method)];
+    };
+    expectError(
+      `${protocol} before load`,
+      () => first(protocol)(),
+      (e) => e.code === "E_NOT_INITIALIZED" && e.details.protocol === protocol && e.message.includes(`load("${protocol}")`),
+    );
+    let misspelt = null;
+    await sc.load(`${protocol}x`).catch((e) => (misspelt = e));
+    record("a misspelt protocol", misspelt instanceof sc.UsageError && misspelt.code === "E_ARGUMENT" ? null : String(misspelt));
+    await Promise.all([sc.load(protocol), init({ protocols: [protocol] })]); // one load
+    record("loaded", JSON.stringify(sc.loaded()) === JSON.stringify([protocol]) ? null : JSON.stringify(sc.loaded()));
+    expectError(
+      `${other} in the ${protocol} module`,
+      () => first(other)(),
+      (e) => e instanceof sc.UsageError && e.code === "E_UNAVAILABLE" && e.details.protocol === other && e.message.includes(`load("${other}")`),
+    );
   }
-  await init(); // default: fetches statecore_bg.wasm next to the glue
   record("init", sc.serialize({ a: [1] }) === '{\n  "a": [\n    1\n  ]\n}\n' ? null : "serialize after init");
 
   useTable(sc, manifest.table);
   for (const url of manifest.corpus) {
     const suite = await (await fetchOk(url)).json();
     for (const c of suite.cases ?? []) {
-      const outcome = checkWebCase(sc, c);
+      const outcome = checkWebCase(sc, c, protocol);
       if (outcome.skipped) skipped[outcome.skipped] = (skipped[outcome.skipped] ?? 0) + 1;
       else record(`${url}: ${c.name}`, outcome.failure);
     }
   }
+  if (protocol !== null) return { passed, failed: failures.length, failures: failures.slice(0, 50), skipped };
 
   const pinned = await (await fetchOk(manifest.iOutcomes)).json();
   for (const name of manifest.jsonTestSuite) {

@@ -1,10 +1,13 @@
 // Headless-Chromium run of the browser entry: `cd npm && node test/browser/run.mjs`.
 // Serves npm/ and tests/ read-only on 127.0.0.1 (random port), opens test/browser/index.html in
 // Debian's chromium through playwright-core, runs page.mjs (the shared corpus runner over the
-// conformance corpus, JSONTestSuite and RFC 7396), prints `browser: N passed, M failed, K
-// skipped` (each reason for a skip with its count: the corpus cases of operations the browser's
-// module has not got, by the table's `web` flags) and exits non-zero on any failure, on N = 0,
-// on K = 0 (the rule must be seen to apply), or after 120 s.
+// conformance corpus, JSONTestSuite and RFC 7396) on the combined module, then the corpus on
+// each protocol's module alone (a fresh page each: the page must fetch that module's glue and
+// wasm and nothing else of the package), prints `browser (<module>): N passed, M failed, K
+// skipped` per page and the totals (each reason for a skip with its count: the corpus cases of
+// operations the browser's modules have not got, by the table's `web` flags, and another
+// protocol's cases on a protocol's module) and exits non-zero on any failure, on N = 0, on
+// K = 0 (the rule must be seen to apply), or after 300 s.
 import { createServer } from "node:http";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium } from "../helpers/chromium.mjs";
 import { corpusFiles, jsonTestSuite, I_OUTCOMES, RFC7396 } from "../files.mjs";
 import { SKIP_REASONS } from "../corpus-runner.mjs";
+import { PROTOCOLS } from "../../lib/generated.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url)); // the repository
 const SERVED = ["npm", "tests"].map((d) => join(ROOT, d) + sep);
@@ -23,7 +27,7 @@ const TYPES = {
   ".json": "application/json",
   ".wasm": "application/wasm",
 };
-const TIMEOUT_MS = 120_000;
+const TIMEOUT_MS = 300_000;
 
 /** GET/HEAD of files under npm/ and tests/ only (no node_modules, no traversal). */
 function handle(req, res) {
@@ -62,13 +66,6 @@ async function main() {
   }, TIMEOUT_MS);
   try {
     context = await launchChromium(userDataDir);
-    const page = context.pages()[0] ?? (await context.newPage());
-    const pageErrors = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") pageErrors.push(`console.${m.type()}: ${m.text()}`);
-    });
-    await page.goto(`${base}/npm/test/browser/index.html`);
     const manifest = {
       corpus: corpusFiles().map((f) => `${base}/tests/${f}`),
       jsonTestSuiteDir: `${base}/tests/vectors/JSONTestSuite/test_parsing`,
@@ -77,18 +74,52 @@ async function main() {
       rfc7396: `${base}/tests/${RFC7396}`,
       table: JSON.parse(readFileSync(join(ROOT, "docs/manifest.json"), "utf8")),
     };
-    const result = await page.evaluate(async (m) => {
-      const { runAll } = await import("/npm/test/browser/page.mjs");
-      return runAll(m);
-    }, manifest);
-    for (const f of result.failures) console.error(`FAIL ${f}`);
-    for (const e of pageErrors) console.error(`page: ${e}`);
-    const skipped = Object.values(result.skipped).reduce((a, b) => a + b, 0);
-    for (const [reason, count] of Object.entries(result.skipped)) {
-      console.log(`browser: skipped ${count} corpus cases: ${SKIP_REASONS[reason] ?? reason}`);
+    const total = { passed: 0, failed: 0, skipped: 0 };
+    let ok = true;
+    // The combined module (init()), then each protocol's alone (load(protocol)), a fresh page each.
+    for (const protocol of [null, ...PROTOCOLS]) {
+      const name = protocol === null ? "combined module" : `${protocol} module`;
+      const page = await context.newPage();
+      const pageErrors = [];
+      page.on("pageerror", (e) => pageErrors.push(String(e)));
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warning") pageErrors.push(`console.${m.type()}: ${m.text()}`);
+      });
+      // what the page fetched of the package's modules (lazy loading: only what was asked)
+      const fetched = [];
+      page.on("request", (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path.startsWith("/npm/dist/")) fetched.push(path);
+      });
+      await page.goto(`${base}/npm/test/browser/index.html`);
+      const result = await page.evaluate(
+        async (m) => {
+          const { runAll } = await import("/npm/test/browser/page.mjs");
+          return runAll(m);
+        },
+        { ...manifest, protocol },
+      );
+      await page.close();
+      const dir = protocol === null ? "web" : `web-${protocol}`;
+      const expected = [`/npm/dist/${dir}/statecore.js`, `/npm/dist/${dir}/statecore_bg.wasm`];
+      if (JSON.stringify([...new Set(fetched)].sort()) !== JSON.stringify(expected)) {
+        result.failures.push(`the ${name}'s page fetched ${JSON.stringify(fetched)}, expected ${JSON.stringify(expected)}`);
+        result.failed += 1;
+      }
+      for (const f of result.failures) console.error(`FAIL (${name}) ${f}`);
+      for (const e of pageErrors) console.error(`page (${name}): ${e}`);
+      const skipped = Object.values(result.skipped).reduce((a, b) => a + b, 0);
+      for (const [reason, count] of Object.entries(result.skipped)) {
+        console.log(`browser (${name}): skipped ${count} corpus cases: ${SKIP_REASONS[reason] ?? reason}`);
+      }
+      console.log(`browser (${name}): ${result.passed} passed, ${result.failed} failed, ${skipped} skipped`);
+      total.passed += result.passed;
+      total.failed += result.failed;
+      total.skipped += skipped;
+      ok &&= result.failed === 0 && result.passed > 0 && skipped > 0 && pageErrors.length === 0;
     }
-    console.log(`browser: ${result.passed} passed, ${result.failed} failed, ${skipped} skipped`);
-    return result.failed === 0 && result.passed > 0 && skipped > 0 && pageErrors.length === 0 ? 0 : 1;
+    console.log(`browser: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+    return ok ? 0 : 1;
   } finally {
     clearTimeout(timer);
     await context?.close().catch(() => {});

@@ -2,8 +2,10 @@
 // test/browser/viewer.mjs`. Starts `statecore view --write` on a workspace with every protocol
 // (examples/view_workspace.mjs), opens the page through playwright-core, checks each panel's
 // content, changes files from a Python and a Node process and sees each change reach the page,
-// sees a torn file reported with its error, dismisses an inbox item from the page, and keeps
-// screenshots in target/viewer-screenshots/. Prints `viewer: N passed, M failed` and exits
+// sees a torn file reported with its error, dismisses an inbox item from the page, checks which
+// of the core's modules the page fetched (the combined one for every protocol; on a second
+// workspace of one protocol, that protocol's only until another protocol's file appears), and
+// keeps screenshots in target/viewer-screenshots/. Prints `viewer: N passed, M failed` and exits
 // non-zero on any failure. Every wait is for an outcome, with a generous limit (OUTCOME_MS):
 // how fast the page follows a change is a benchmark row (bench/viewer_latency.mjs), never a test.
 import { execFile } from "node:child_process";
@@ -50,8 +52,10 @@ async function main() {
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     page.on("pageerror", (e) => errors.push(String(e)));
+    const wasm = [];
     page.on("request", (r) => {
       if (!r.url().startsWith(viewer.url)) outside.push(r.url());
+      if (r.url().endsWith(".wasm")) wasm.push(new URL(r.url()).pathname);
     });
     await page.goto(viewer.url);
     await page.waitForSelector("body[data-ready='1']", { timeout: 60_000 });
@@ -249,6 +253,37 @@ async function main() {
       if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
     });
     await page.screenshot({ path: join(SHOTS, "3-after-changes.png"), fullPage: true });
+    await check("every protocol: the page loaded the combined module only", async () => {
+      if (JSON.stringify(wasm) !== JSON.stringify(["/assets/statecore_bg.wasm"])) throw new Error(`wasm fetched: ${wasm.join(", ")}`);
+    });
+    await check("one protocol: the page loads its module only, and the combined one when another protocol appears", async () => {
+      const one = mkdtempSync(join(tmpdir(), "statecore-viewer-one-"));
+      mkdirSync(join(one, ".fctry"), { recursive: true });
+      writeFileSync(join(one, ".fctry", "state.json"), '{\n  "workflowStep": "executor-build"\n}\n');
+      const second = await startViewer(one, []);
+      const other = await context.newPage();
+      const fetched = [];
+      other.on("request", (r) => {
+        if (r.url().endsWith(".wasm")) fetched.push(new URL(r.url()).pathname);
+      });
+      other.on("pageerror", (e) => errors.push(String(e)));
+      try {
+        await other.goto(second.url);
+        await other.waitForSelector("body[data-ready='1']", { timeout: 60_000 });
+        await other.locator("[data-panel^='fctry:'] [data-testid='dag']").first().waitFor({ timeout: OUTCOME_MS });
+        await other.screenshot({ path: join(SHOTS, "6-one-protocol.png"), fullPage: true });
+        if (JSON.stringify(fetched) !== JSON.stringify(["/assets/statecore-fctry_bg.wasm"])) throw new Error(`wasm fetched: ${fetched.join(", ")}`);
+        mkdirSync(join(one, "hm", "workspace"), { recursive: true });
+        writeFileSync(join(one, "hm", "workspace", "state.json"), '{"state": "idle"}\n');
+        await other.locator("[data-panel^='hivemind:']").first().waitFor({ timeout: OUTCOME_MS });
+        if (JSON.stringify(fetched) !== JSON.stringify(["/assets/statecore-fctry_bg.wasm", "/assets/statecore_bg.wasm"])) throw new Error(`wasm fetched: ${fetched.join(", ")}`);
+        await other.locator("[data-panel^='fctry:'] [data-testid='dag']").first().waitFor({ timeout: OUTCOME_MS });
+      } finally {
+        await other.close();
+        await second.stop();
+        rmSync(one, { recursive: true, force: true });
+      }
+    });
   } finally {
     await context.close();
     await viewer.stop();

@@ -6,7 +6,7 @@
 // headless Chromium, where it loads the wasm and validates a document. Fails on a page error,
 // a failed request (the wasm's 404), or a wrong result. Run by `make test-browser`; nothing is
 // installed in the repository.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -25,6 +25,10 @@ const REFUSED = {
 };
 /** The package under test (its tarball is `NAME-VERSION.tgz`). */
 const PACKAGE = JSON.parse(readFileSync(join(NPM, "package.json"), "utf8"));
+/** The sizes of the combined module and of the fctry's (the packed files are these). */
+const MODULE_SIZE = Object.fromEntries(
+  ["web", "web-fctry"].map((dir) => [dir, statSync(join(NPM, "dist", dir, "statecore_bg.wasm")).size]),
+);
 /** What the project's copy holds. */
 const PROJECT = ["package.json", "package-lock.json", "index.html", "tla.html", "build.mjs", "src"];
 const TYPES = {
@@ -93,6 +97,11 @@ async function main() {
         const problems = [];
         page.on("pageerror", (e) => problems.push(`page error: ${e}`));
         page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+        // the wasm modules fetched, by size: the pages of src/root.mjs load the fctry's only
+        const fetched = [];
+        page.on("response", async (r) => {
+          if (new URL(r.url()).pathname.endsWith(".wasm")) fetched.push(r.body().then((b) => b.length, () => -1));
+        });
         await page.goto(server.url);
         await page
           .waitForSelector("body[data-result]", { state: "attached", timeout: 60_000 })
@@ -113,6 +122,11 @@ async function main() {
           renamed: true,
           thrown: { name: "ParseError", isParseError: true, code: "E_PARSE" },
         };
+        const module = ["vite", "vite5", "webpack"].includes(name) ? "web-fctry" : "web";
+        const sizes = await Promise.all(fetched);
+        if (JSON.stringify(sizes) !== JSON.stringify([MODULE_SIZE[module]])) {
+          problems.push(`fetched wasm of ${JSON.stringify(sizes)} bytes, want the ${module} module's ${MODULE_SIZE[module]} only`);
+        }
         if (problems.length || JSON.stringify(result) !== JSON.stringify(want)) {
           throw new Error(`${JSON.stringify(result)}${problems.length ? `; ${problems.join("; ")}` : ""}`);
         }

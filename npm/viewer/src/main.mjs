@@ -1,8 +1,8 @@
-// The page of `statecore view`: loads the core (wasm) first, then follows the server's
-// event stream and draws every panel from the files it sends (checked and derived here, by
-// the core). Renders are coalesced; after each, `body[data-changes]` counts the file events
+// The page of `statecore view`: follows the server's event stream, loads the core's module the
+// workspace needs once the first scan is in (modules.mjs: one protocol's, or the combined
+// one), then draws every panel from the files it sends (checked and derived here, by the
+// core). Renders are coalesced; after each, `body[data-changes]` counts the file events
 // drawn and `body[data-ready]` is "1" once the first `ready` has been drawn.
-import init from "../../lib/web.mjs";
 import { render } from "preact";
 import { AgencyPanel } from "./agency.mjs";
 import { FctryPanel } from "./fctry.mjs";
@@ -12,6 +12,7 @@ import { HivePanel } from "./hive.mjs";
 import { HivemindPanel } from "./hivemind.mjs";
 import { panelsOf } from "./model.mjs";
 import { SpecifyPanel } from "./specify.mjs";
+import { createModules } from "./modules.mjs";
 import { connect, createStore } from "./stream.mjs";
 import { html } from "./ui.mjs";
 
@@ -52,13 +53,8 @@ function fatal(root, message) {
 async function main() {
   const root = document.getElementById("app");
   const token = pageToken();
-  try {
-    await init("/assets/statecore_bg.wasm");
-  } catch (error) {
-    fatal(root, `statecore's core (wasm) could not be loaded: ${error?.message ?? error}`);
-    return;
-  }
-  root.textContent = "";
+  const modules = createModules();
+  let drawing = false; // once the first scan's module is loaded
   let timer = null;
   const draw = () => {
     timer = null;
@@ -67,12 +63,20 @@ async function main() {
     if (store.everReady) document.body.dataset.ready = "1";
   };
   const store = createStore((type) => {
-    if (timer !== null && type !== "ready") return;
+    if (!drawing || (timer !== null && type !== "ready")) return;
     clearTimeout(timer);
     timer = setTimeout(draw, type === "ready" ? 0 : 20);
   });
+  connect(store, "/events", modules);
+  try {
+    await modules.ready;
+  } catch (error) {
+    fatal(root, `statecore's core (wasm) could not be loaded: ${error?.message ?? error}`);
+    return;
+  }
+  root.textContent = "";
+  drawing = true;
   draw();
-  connect(store);
 }
 
 main();

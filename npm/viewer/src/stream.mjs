@@ -93,11 +93,25 @@ export function applyEvent(store, type, data) {
   }
 }
 
-/** Connects to `/events`, reconnecting when the server goes away. Returns a stop function. */
-export function connect(store, url = "/events") {
+/**
+ * Connects to `/events`, reconnecting when the server goes away. Returns a stop function.
+ * `modules` (modules.mjs) holds the first scan's events until the core's module is loaded,
+ * and each later event until the module it needs is; events are applied in order.
+ */
+export function connect(store, url = "/events", modules = null) {
   let source = null;
   let retry = null;
   let stopped = false;
+  let queue = Promise.resolve();
+  const apply = (type, data) => {
+    try {
+      applyEvent(store, type, data);
+    } catch (error) {
+      console.error(`statecore view: the ${type} event could not be applied`, error);
+    }
+    store.changed(type);
+  };
+  modules?.setApply?.(apply);
   const open = () => {
     source = new EventSource(url);
     source.addEventListener("open", () => {
@@ -121,12 +135,11 @@ export function connect(store, url = "/events") {
           console.error(`statecore view: a ${type} event that is not JSON`, message.data);
           return;
         }
-        try {
-          applyEvent(store, type, data);
-        } catch (error) {
-          console.error(`statecore view: the ${type} event could not be applied`, error);
-        }
-        store.changed(type);
+        if (modules?.hold(type, data)) return;
+        queue = queue.then(() => modules?.before(type, data)).then(
+          () => apply(type, data),
+          (error) => console.error(`statecore view: the core's module for a ${type} event could not be loaded`, error),
+        );
       });
     }
   };
