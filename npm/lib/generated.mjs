@@ -296,7 +296,7 @@ export const OPS = Object.freeze([
   ["lock", "procStat", "lock_proc_stat", [["text", "t", true]], "json", null],
   ["lock", "litter", "lock_litter", [["name", "t", true], ["entries", "v", true]], "json", null],
   ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null],
-  ["lock", "turn", "lock_turn", [["claim", "v"], ["facts", "v", true], ["token", "t"], ["waiting", "v"]], "json", null],
+  ["lock", "turn", "lock_turn", [["claim", "v"], ["facts", "v", true], ["token", "t"], ["waiting", "v"], ["sinceMs", "v"]], "json", null],
   ["lock", "glance", "lock_glance", [["nowMs", "v", true], ["mtimeMs", "v", true], ["waiting", "v", true]], "json", null],
   ["lock", "pause", "lock_pause", [["attempt", "v", true], ["claimAgeMs", "v"], ["watching", "v", true], ["jitter", "v", true]], "json", null],
   ["", "fileTypeError", "file_type_error", [["path", "t", true], ["what", "t", true]], "raises", null],
