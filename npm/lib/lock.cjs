@@ -110,12 +110,15 @@ function processExists(pid) {
   }
 }
 
-/** The facts the core's verdict needs about the owner of a lock file (or marker, or claim). */
-function facts(owner) {
+/**
+ * The facts the core's verdict needs about the owner of a lock file (or marker, or claim);
+ * `liveness: false` (a young claim a waiter peeks at): without probing its process.
+ */
+function facts(owner, liveness = true) {
   const me = identity();
   const r = owner.record;
   const probe = process.platform !== "win32"; // no kill(pid, 0) there: never guess
-  const local = r !== null && r.host === me.host && probe;
+  const local = liveness && r !== null && r.host === me.host && probe;
   return {
     now_ms: Date.now(),
     mtime_ms: owner.mtimeMs,
@@ -310,8 +313,8 @@ class Lock {
  * claim file never makes an acquisition or a release fail. A claim too young to be honoured is
  * judged from its mtime alone by the core's `lock.glance` (`pass`: null), without reading it or
  * checking its claimant's liveness, except by a `waiting` acquirer (one that has waited and
- * holds no claim), which reads it: it may have waited longer than the claimant (`since`: when
- * it started, epoch ms). A claim whose claimant is gone is broken here. `token`: our own
+ * holds no claim), which reads it without checking its claimant's liveness (`peek`): it may
+ * have waited longer than the claimant (`since`: when it started, epoch ms). A claim whose claimant is gone is broken here. `token`: our own
  * claim's (or lock's) token; `mine`: our claim's state, if we are a waiter: a claim of ours
  * that another file replaced (a longer waiter took it over) is no longer placed.
  */
@@ -329,7 +332,8 @@ function readTurn(lockPath, nextPath, token, waiting = false, since = null, mine
     const next = readOwner(nextPath);
     if (next === null) return null;
     const claim = { record: next.record, id: next.id, foreign: next.foreign };
-    const turn = core().lock.turn(claim, facts(next), token, waiting, waiting ? since : null);
+    const seenFacts = facts(next, glance === "judge");
+    const turn = core().lock.turn(claim, seenFacts, token, waiting, waiting ? since : null);
     if (turn.dead) breakFile(lockPath, nextPath, next);
     return turn;
   } catch {

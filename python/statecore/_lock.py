@@ -112,12 +112,13 @@ def process_exists(pid: int) -> bool:
     return True
 
 
-def facts(owner: Owner) -> LockFacts:
-    """What this host sees of a lock file's owner, for the core's verdict (and turn)."""
+def facts(owner: Owner, liveness: bool = True) -> LockFacts:
+    """What this host sees of a lock file's owner, for the core's verdict (and turn);
+    ``liveness=False`` (a young claim a waiter peeks at): without probing its process."""
     me = identity()
     r = owner.record
     probe = sys.platform != "win32"  # no kill(pid, 0) there: never guess
-    local = r is not None and r["host"] == me["host"] and probe
+    local = liveness and r is not None and r["host"] == me["host"] and probe
     pid = r["pid"] if r is not None else 0
     return {
         "now_ms": clock_ms(),
@@ -279,7 +280,8 @@ def _read_turn(
     never makes an acquisition or a release fail. A claim too young to be honoured is judged
     from its mtime alone by the core's ``lock.glance`` (``pass``: None), without reading it or
     checking its claimant's liveness, except by a ``waiting`` acquirer (one that has waited and
-    holds no claim), which reads it: it may have waited longer than the claimant. A dead
+    holds no claim), which reads it without checking its claimant's liveness (``peek``): it may
+    have waited longer than the claimant. A dead
     claimant's claim is broken. ``token``: our own claim's (or lock's); ``mine``: our claim, if
     we are a waiter: one that another file replaced (a longer waiter took it over) is no longer
     placed."""
@@ -297,7 +299,8 @@ def _read_turn(
     if claimed is None:
         return None
     since = mine.since if mine is not None and waiting else None
-    turn = _rules.turn(claimed.reading(), facts(claimed), token, waiting, since)
+    seen_facts = facts(claimed, glance == "judge")
+    turn = _rules.turn(claimed.reading(), seen_facts, token, waiting, since)
     if turn["dead"]:
         try:
             break_file(lock_path, next_path, claimed)

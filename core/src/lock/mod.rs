@@ -254,18 +254,21 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
 }
 
 /// What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before anyone reads
-/// it: `judge` (read it and ask [`turn`]), or, while it is younger than [`CLAIM_RIPE_MS`] (not
-/// honoured yet, whoever made it, nor broken: its claimant's liveness is checked once it is
-/// ripe), `pass` for an acquirer that has not waited yet or a releaser (go on as if there were
-/// none: the holder keeps re-taking the lock). A `waiting` acquirer (one that has already
-/// waited and does not hold the claim) always reads it: [`turn`] says whether it lets the
-/// claimant go first or, having waited longer, takes the claim over. A claim dated in the
-/// future (another clock) is judged. One `stat` and this call then spare an acquirer and a
-/// releaser the claim's read and its claimant's liveness check (`kill`, `/proc`) at every
-/// update while a claim ripens.
+/// it: `judge` (read it, check its claimant's liveness and ask [`turn`]), or, while it is
+/// younger than [`CLAIM_RIPE_MS`] (not honoured yet, whoever made it, nor broken: its
+/// claimant's liveness is checked once it is ripe), `pass` for an acquirer that has not waited
+/// yet or a releaser (go on as if there were none: the holder keeps re-taking the lock), and
+/// `peek` for a `waiting` acquirer (one that has already waited and does not hold the claim):
+/// read it, without checking its claimant's liveness (facts without `exists` and `stat`), and
+/// ask [`turn`] whether it lets the claimant go first or, having waited longer, takes the claim
+/// over. A claim dated in the future (another clock) is judged. One `stat` and this call then
+/// spare an acquirer and a releaser the claim's read and its claimant's liveness check
+/// (`kill`, `/proc`) at every update while a claim ripens, and a waiter the liveness check.
 pub fn glance(now_ms: i64, mtime_ms: i64, waiting: bool) -> &'static str {
-    if waiting || !young(now_ms.saturating_sub(mtime_ms)) {
+    if !young(now_ms.saturating_sub(mtime_ms)) {
         "judge"
+    } else if waiting {
+        "peek"
     } else {
         "pass"
     }

@@ -200,8 +200,8 @@ pub static LITTER_KIND: Enum = Enum {
 /// What a turn claim means before it is read.
 pub static GLANCE: Enum = Enum {
     name: "LockGlance",
-    doc: "What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), or go on as if there were none (`pass`).",
-    values: &["judge", "pass"],
+    doc: "What a turn claim means from its mtime alone: read it, check its claimant's liveness and ask `turn` (`judge`), go on as if there were none (`pass`), or read it without checking its claimant's liveness and ask `turn` (`peek`).",
+    values: &["judge", "pass", "peek"],
 };
 
 /// What a waiting claimant watches during its pause.

@@ -438,8 +438,9 @@ pub(super) static OPS: &[Op] = &super::gate([
         doc: "What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is \
               read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is \
               younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were \
-              none) for a releaser or an acquirer that has not waited yet. A `waiting` acquirer \
-              always judges it (it may have waited longer than the claimant).",
+              none) for a releaser or an acquirer that has not waited yet, `peek` (read it, do \
+              not check its claimant's liveness, ask `turn`: it may have waited longer than the \
+              claimant) for a `waiting` acquirer.",
         params: &[
             Param::value("now_ms", Ty::Whole(0)),
             Param::value("mtime_ms", Ty::Whole(0)),

@@ -57,7 +57,7 @@ def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token:
     return cast("LockTurn", _call("lock_turn", (claim, facts, token, waiting, since_ms)))
 
 def glance(now_ms: int, mtime_ms: int, waiting: bool) -> LockGlance:
-    """What a turn claim whose file's mtime is ``mtime_ms`` means at ``now_ms``, before it is read (docs/locking.md § Fairness): ``judge`` (read it, ask ``turn``); while it is younger than 20 ms (not honoured yet, nor broken), ``pass`` (go on as if there were none) for a releaser or an acquirer that has not waited yet. A ``waiting`` acquirer always judges it (it may have waited longer than the claimant)."""
+    """What a turn claim whose file's mtime is ``mtime_ms`` means at ``now_ms``, before it is read (docs/locking.md § Fairness): ``judge`` (read it, ask ``turn``); while it is younger than 20 ms (not honoured yet, nor broken), ``pass`` (go on as if there were none) for a releaser or an acquirer that has not waited yet, ``peek`` (read it, do not check its claimant's liveness, ask ``turn``: it may have waited longer than the claimant) for a ``waiting`` acquirer."""
     return cast("LockGlance", _call("lock_glance", (now_ms, mtime_ms, waiting)))
 
 def pause(attempt: int, claim_age_ms: float | None, watching: bool, jitter: float) -> LockPause:
