@@ -322,7 +322,13 @@ function readTurn(lockPath, nextPath, token, waiting = false, since = null, mine
   try {
     // No claim (the case without contention): one stat, no failed open.
     const seen = sys.statSync(nextPath, { throwIfNoEntry: false });
-    if (seen === undefined) return null;
+    if (seen === undefined) {
+      // Our claim is gone and the lock was not handed to us (checked before): placed again
+      // after this attempt, not watched for (a claim renamed over ours and then broken as its
+      // dead predecessor's would otherwise leave us watching a file that is not there).
+      if (mine !== null) mine.placed = false;
+      return null;
+    }
     if (mine !== null && mine.placed && seen.ino !== mine.ino) {
       mine.placed = false; // taken over: we wait like the others (and may take it back)
       waiting = true;

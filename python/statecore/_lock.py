@@ -287,6 +287,16 @@ def _read_turn(
     placed."""
     try:
         seen = _sys.stat(next_path)
+    except FileNotFoundError:
+        # Our claim is gone and the lock was not handed to us (checked before): placed again
+        # after this attempt, not watched for (a claim renamed over ours and then broken as its
+        # dead predecessor's would otherwise leave us watching a file that is not there).
+        if mine is not None:
+            mine.placed = False
+        return None
+    except OSError:
+        return None
+    try:
         if mine is not None and mine.placed and seen.st_ino != mine.ino:
             mine.placed = False  # taken over: we wait like the others (and may take it back)
             waiting = True
