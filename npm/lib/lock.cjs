@@ -314,9 +314,10 @@ class Lock {
  * judged from its mtime alone by the core's `lock.glance` (`pass`: null), without reading it or
  * checking its claimant's liveness, except by a `waiting` acquirer (one that has waited and
  * holds no claim), which reads it without checking its claimant's liveness (`peek`): it may
- * have waited longer than the claimant (`since`: when it started, epoch ms). A claim whose claimant is gone is broken here. `token`: our own
- * claim's (or lock's) token; `mine`: our claim's state, if we are a waiter: a claim of ours
- * that another file replaced (a longer waiter took it over) is no longer placed.
+ * have waited longer than the claimant (`since`: when it started, epoch ms). A claim whose
+ * claimant is gone is broken here. `token`: our own claim's (or lock's) token; `mine`: our
+ * claim's state, if we are a waiter: a claim of ours that another file replaced (a longer
+ * waiter took it over), or that is gone, is no longer placed.
  */
 function readTurn(lockPath, nextPath, token, waiting = false, since = null, mine = null) {
   try {
