@@ -23,7 +23,7 @@ function setFaultInjector(fn) {
   injector = typeof fn === "function" ? fn : null;
 }
 
-const STEP_NAMES = { writeFile: "write", sync: "fsync", ftruncate: "truncate", fchmod: "chmod", fstat: "stat", lstat: "stat", readFile: "read", futimes: "utime" };
+const STEP_NAMES = { writeFile: "write", sync: "fsync", ftruncate: "truncate", fchmod: "chmod", fstat: "stat", lstat: "stat", readFile: "read", futimes: "utime", utimes: "utime" };
 
 /** The step a system call `name` (`openSync`, `writeFile`, ...) reports. */
 function stepOf(name) {

@@ -114,8 +114,8 @@ export type RunFileName = "meta" | "runner_status";
 /** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
 export type LitterKind = "write_temp" | "lock_temp" | "marker";
 
-/** What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`). */
-export type LockGlance = "judge" | "pass" | "defer";
+/** What a turn claim means from its mtime alone: read it, check its claimant's liveness and ask `turn` (`judge`), go on as if there were none (`pass`), or read it without checking its claimant's liveness and ask `turn` (`peek`). */
+export type LockGlance = "judge" | "pass" | "peek";
 
 /** What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it). */
 export type LockWatch = "none" | "claim" | "claim_and_lock";
@@ -2171,6 +2171,8 @@ export interface LockTurn {
   hand_over: boolean;
   /** True: the claimant is gone; break its claim. */
   dead: boolean;
+  /** A waiting acquirer that started waiting before the claimant: the mtime (epoch ms) to give its own claim, which it renames over this one (the next turn goes to the longest waiter); else null. */
+  displace_ms: number | null;
 }
 
 /** How long a lock waiter pauses before its next attempt, and what ends the pause early. */
@@ -2925,9 +2927,9 @@ export declare const lock: {
   litter(name: string, entries: string[]): Litter[];
   /** Raises the `E_LOCK_TIMEOUT` error: the lock `lock_path` was held by `owner` (what the lock file held, or null) for `timeout_ms`. */
   timeout(lockPath: string, owner: LockOwner | null | undefined, timeoutMs: number): never;
-  /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token, `waiting`: the acquirer has waited and holds no claim (it defers to a young claim too, as `glance` says). */
-  turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null, waiting?: boolean | null): LockTurn;
-  /** What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were none) for a releaser or an acquirer that has not waited yet, `defer` (let its claimant go first, do not try the lock) for a `waiting` acquirer. */
+  /** Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as for `verdict`, `token` the acquirer's own claim's token, `waiting`: the acquirer has waited and holds no claim (it defers to a young claim too), `since_ms`: when it started waiting (epoch ms; its claim record is dated so): a waiting acquirer that started before the claimant takes the claim over (`displace_ms`). */
+  turn(claim: LockOwner | null | undefined, facts: LockFacts, token?: string | null, waiting?: boolean | null, sinceMs?: number | null): LockTurn;
+  /** What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were none) for a releaser or an acquirer that has not waited yet, `peek` (read it, do not check its claimant's liveness, ask `turn`: it may have waited longer than the claimant) for a `waiting` acquirer. */
   glance(nowMs: number, mtimeMs: number, waiting: boolean): LockGlance;
   /** How long a lock waiter pauses before its next attempt, and what it watches meanwhile (docs/locking.md § Fairness): `{us, watch, step_us}`. `claim_age_ms`: the age of its own claim to the next turn (null: none); `watching`: it can watch files while it pauses, and how often (`step_us`). A claim younger than 20 ms: sleep until it is honoured, checking the claim every 1 ms; a ripe claim: watch the claim and the lock every 100 µs up to 25 ms (else 1 ms); no claim: 1 ms doubling with each `attempt` up to 25 ms, times `1 + jitter / 4`. */
   pause(attempt: number, claimAgeMs: number | null | undefined, watching: boolean, jitter: number): LockPause;

@@ -297,7 +297,7 @@ export const OPS = Object.freeze([
   ["lock", "procStat", "lock_proc_stat", [["text", "t", true]], "json", null, null, -1],
   ["lock", "litter", "lock_litter", [["name", "t", true], ["entries", "v", true]], "json", null, null, -1],
   ["lock", "timeout", "lock_timeout", [["lockPath", "t", true], ["owner", "v"], ["timeoutMs", "v", true]], "raises", null, null, -1],
-  ["lock", "turn", "lock_turn", [["claim", "v"], ["facts", "v", true], ["token", "t"], ["waiting", "v"]], "json", null, null, -1],
+  ["lock", "turn", "lock_turn", [["claim", "v"], ["facts", "v", true], ["token", "t"], ["waiting", "v"], ["sinceMs", "v"]], "json", null, null, -1],
   ["lock", "glance", "lock_glance", [["nowMs", "v", true], ["mtimeMs", "v", true], ["waiting", "v", true]], "json", null, null, -1],
   ["lock", "pause", "lock_pause", [["attempt", "v", true], ["claimAgeMs", "v"], ["watching", "v", true], ["jitter", "v", true]], "json", null, null, -1],
   ["", "fileTypeError", "file_type_error", [["path", "t", true], ["what", "t", true]], "raises", null, null, -1],

@@ -64,9 +64,12 @@ function identity() {
   return self;
 }
 
-/** A fresh owner record and the lock file's bytes (`{record, text}`, the core's format). */
-function newRecord() {
-  return core().lock.record(identity(), randomBytes(CONSTANTS.tokenBytes), Date.now());
+/**
+ * A fresh owner record and the lock file's bytes (`{record, text}`, the core's format), dated
+ * `now` (epoch ms; a waiter's claim is dated when it started waiting).
+ */
+function newRecord(now = Date.now()) {
+  return core().lock.record(identity(), randomBytes(CONSTANTS.tokenBytes), now);
 }
 
 /**
@@ -107,12 +110,15 @@ function processExists(pid) {
   }
 }
 
-/** The facts the core's verdict needs about the owner of a lock file (or marker, or claim). */
-function facts(owner) {
+/**
+ * The facts the core's verdict needs about the owner of a lock file (or marker, or claim);
+ * `liveness: false` (a young claim a waiter peeks at): without probing its process.
+ */
+function facts(owner, liveness = true) {
   const me = identity();
   const r = owner.record;
   const probe = process.platform !== "win32"; // no kill(pid, 0) there: never guess
-  const local = r !== null && r.host === me.host && probe;
+  const local = liveness && r !== null && r.host === me.host && probe;
   return {
     now_ms: Date.now(),
     mtime_ms: owner.mtimeMs,
@@ -302,26 +308,39 @@ class Lock {
 }
 
 /**
- * The core's `lock.turn` on what the claim file `<lock>.next` holds (`{wait, hand_over}`), or
- * null when there is none (no crossing then) or it cannot be read: the claim file never makes
- * an acquisition or a release fail. A claim too young to be honoured is judged from its mtime
- * alone by the core's `lock.glance`, without reading it or checking its claimant's liveness:
- * null (`pass`), or, for a `waiting` acquirer (one that has waited and holds no claim), a
- * wait (`defer`). A claim whose claimant is gone is broken here. `token`: our own claim's (or
- * lock's) token.
+ * The core's `lock.turn` on what the claim file `<lock>.next` holds (`{wait, hand_over,
+ * displace_ms}`), or null when there is none (no crossing then) or it cannot be read: the
+ * claim file never makes an acquisition or a release fail. A claim too young to be honoured is
+ * judged from its mtime alone by the core's `lock.glance` (`pass`: null), without reading it or
+ * checking its claimant's liveness, except by a `waiting` acquirer (one that has waited and
+ * holds no claim), which reads it without checking its claimant's liveness (`peek`): it may
+ * have waited longer than the claimant (`since`: when it started, epoch ms). A claim whose
+ * claimant is gone is broken here. `token`: our own claim's (or lock's) token; `mine`: our
+ * claim's state, if we are a waiter: a claim of ours that another file replaced (a longer
+ * waiter took it over), or that is gone, is no longer placed.
  */
-function readTurn(lockPath, nextPath, token, waiting = false) {
+function readTurn(lockPath, nextPath, token, waiting = false, since = null, mine = null) {
   try {
     // No claim (the case without contention): one stat, no failed open.
     const seen = sys.statSync(nextPath, { throwIfNoEntry: false });
-    if (seen === undefined) return null;
+    if (seen === undefined) {
+      // Our claim is gone and the lock was not handed to us (checked before): placed again
+      // after this attempt, not watched for (a claim renamed over ours and then broken as its
+      // dead predecessor's would otherwise leave us watching a file that is not there).
+      if (mine !== null) mine.placed = false;
+      return null;
+    }
+    if (mine !== null && mine.placed && seen.ino !== mine.ino) {
+      mine.placed = false; // taken over: we wait like the others (and may take it back)
+      waiting = true;
+    }
     const glance = core().lock.glance(Date.now(), Math.floor(seen.mtimeMs), waiting);
     if (glance === "pass") return null;
-    if (glance === "defer") return { wait: true, hand_over: false, dead: false };
     const next = readOwner(nextPath);
     if (next === null) return null;
     const claim = { record: next.record, id: next.id, foreign: next.foreign };
-    const turn = core().lock.turn(claim, facts(next), token, waiting);
+    const seenFacts = facts(next, glance === "judge");
+    const turn = core().lock.turn(claim, seenFacts, token, waiting, waiting ? since : null);
     if (turn.dead) breakFile(lockPath, nextPath, next);
     return turn;
   } catch {
@@ -331,11 +350,12 @@ function readTurn(lockPath, nextPath, token, waiting = false) {
 
 /**
  * Claims or refreshes this waiter's turn (docs/locking.md § Fairness): a waiter that has
- * waited `QUEUE_AFTER_MS` puts its claim record (`claim.mine`, one per acquisition: the lock
- * may be handed to it) in `<lock>.next`; the claim is renewed at half its life. Sets
- * `claim.placed` (whether `<lock>.next` holds it, as far as we know), `claim.at` (our clock) and
- * `claim.dated` (its file's mtime, epoch ms: its age is judged from it, as others do); a claim
- * that cannot be made is no error (this waiter then polls like the others).
+ * waited `QUEUE_AFTER_MS` puts its claim record (`claim.mine`, one per acquisition, dated when
+ * it started waiting: the lock may be handed to it) in `<lock>.next`; the claim is renewed at
+ * half its life. Sets `claim.placed` (whether `<lock>.next` holds it, as far as we know),
+ * `claim.at` (our clock) and `claim.dated` (its file's mtime, epoch ms: its age is judged from
+ * it, as others do); a claim that cannot be made is no error (this waiter then polls like the
+ * others).
  */
 function claimTurn(nextPath, claim, waited) {
   try {
@@ -344,26 +364,59 @@ function claimTurn(nextPath, claim, waited) {
       claim.placed = false;
     }
     if (!claim.placed && waited >= QUEUE_AFTER_MS) {
-      claim.mine ??= newRecord();
+      claim.mine ??= newRecord(claim.since);
       claim.placed = createComplete(nextPath, claim.mine);
       claim.at = performance.now();
       claim.dated = Date.now();
-      // Its age as the others judge it: from its file's mtime (a coarse clock that can lag
-      // ours by a few ms), so that we watch when they start honouring it, not later.
-      if (claim.placed) claim.dated = mtimeOr(nextPath, claim.dated);
+      if (claim.placed) placed(nextPath, claim);
     }
   } catch {
     claim.placed = false;
   }
 }
 
-/** The mtime of `file` in epoch ms (floored), or `otherwise` when it cannot be seen. */
-function mtimeOr(file, otherwise) {
+/**
+ * Notes what our claim file `nextPath` is: its inode (a claim of ours replaced by a longer
+ * waiter's has another) and its age as the others judge it, from its mtime (a coarse clock
+ * that can lag ours by a few ms), so that we watch when they start honouring it, not later.
+ */
+function placed(nextPath, claim) {
   try {
-    const seen = sys.statSync(file, { throwIfNoEntry: false });
-    return seen === undefined ? otherwise : Math.floor(seen.mtimeMs);
+    const seen = sys.statSync(nextPath, { throwIfNoEntry: false });
+    if (seen === undefined) return;
+    claim.ino = seen.ino;
+    claim.dated = Math.floor(seen.mtimeMs);
   } catch {
-    return otherwise;
+    // judged from our clock
+  }
+}
+
+/**
+ * Takes the claim to the next turn over from a waiter that started after us (the core's
+ * `lock.turn` said `displace_ms`): our claim record goes to a temp file dated `datedMs` (as
+ * ripe as the claim it replaces), which is renamed over `<lock>.next`. A releaser renaming the
+ * claim over the lock meanwhile hands the lock to whichever claim is there: ours, which we
+ * watch. The claimant we replaced sees its claim gone (another inode) and waits again.
+ */
+function displaceClaim(nextPath, claim, datedMs) {
+  claim.mine ??= newRecord(claim.since);
+  const tmp = `${nextPath}.${claim.mine.record.token}.tmp`;
+  try {
+    sys.writeFileSync(tmp, claim.mine.text, { flag: "wx", mode: 0o644 });
+    sys.utimesSync(tmp, datedMs / 1000, datedMs / 1000);
+    sys.renameSync(tmp, nextPath);
+    claim.placed = true;
+    claim.dated = datedMs;
+    claim.at = performance.now() - Math.max(0, Date.now() - datedMs);
+    placed(nextPath, claim);
+  } catch {
+    claim.placed = false;
+  } finally {
+    try {
+      unlinkQuiet(tmp);
+    } catch {
+      // It holds our record: swept once this process is gone.
+    }
   }
 }
 
@@ -371,16 +424,18 @@ const watchCell = new Int32Array(new SharedArrayBuffer(4));
 /**
  * A synchronous claimant's pause: up to `ms`, checking every `stepMs` (one `stat` each) that
  * its claim file (and, `lockToo`, the lock file) is still there; it returns as soon as one is
- * gone (the claim renamed over the lock by a releaser handing the lock to us, or removed; the
- * lock released before our claim was honoured, or broken).
+ * gone (the claim renamed over the lock by a releaser handing the lock to us, removed, or
+ * replaced by a longer waiter's: `ino` is our claim file's inode; the lock released before our
+ * claim was honoured, or broken).
  */
-function watchClaim(lockPath, nextPath, ms, stepMs, lockToo) {
+function watchClaim(lockPath, nextPath, ms, stepMs, lockToo, ino) {
   const end = performance.now() + ms;
   const gone = (file) => sys.statSync(file, { throwIfNoEntry: false }) === undefined;
   for (let left = ms; left > 0; left = end - performance.now()) {
     Atomics.wait(watchCell, 0, 0, Math.min(left, stepMs));
     try {
-      if (gone(nextPath) || (lockToo && gone(lockPath))) return;
+      const next = sys.statSync(nextPath, { throwIfNoEntry: false });
+      if (next === undefined || next.ino !== ino || (lockToo && gone(lockPath))) return;
     } catch {
       return;
     }
@@ -397,17 +452,20 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
   const nextPath = `${lockPath}.next`;
   const start = performance.now();
   const deadline = start + wait;
-  // Our claim to the next turn: one record per acquisition (the lock may be handed to it).
-  const claim = { mine: null, placed: false, at: 0, dated: 0 };
+  // Our claim to the next turn: one record per acquisition (the lock may be handed to it),
+  // dated `since`, when we started waiting: a longer waiter takes the claim over.
+  const claim = { mine: null, placed: false, at: 0, dated: 0, ino: 0, since: Date.now() };
   let held = null;
   try {
     for (let attempt = 0; ; attempt++) {
       if (claim.mine !== null && holds(lockPath, claim.mine)) return (held = new Lock(lockPath, claim.mine));
       let result = { owner: null };
       const waiting = attempt > 0 && !claim.placed;
-      const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null, waiting);
+      const turn = readTurn(lockPath, nextPath, claim.mine?.record.token ?? null, waiting, claim.since, claim);
       if (turn !== null && turn.wait) {
         claim.placed = false; // another's claim is there, not ours
+        // We have waited longer than its claimant: the claim becomes ours.
+        if (turn.displace_ms !== null) displaceClaim(nextPath, claim, turn.displace_ms);
       } else {
         result = tryAcquire(lockPath);
         if (result.mine) return (held = new Lock(lockPath, result.mine));
@@ -427,8 +485,9 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
       const age = claim.placed ? Date.now() - claim.dated : null;
       const plan = core().lock.pause(attempt, age, io.sync, Math.random());
       const pause = Math.max(0, Math.min(left, plan.us / 1000));
-      if (plan.watch !== "none") watchClaim(lockPath, nextPath, pause, plan.step_us / 1000, plan.watch === "claim_and_lock");
-      else yield io.sleep(pause);
+      if (plan.watch !== "none") {
+        watchClaim(lockPath, nextPath, pause, plan.step_us / 1000, plan.watch === "claim_and_lock", claim.ino);
+      } else yield io.sleep(pause);
     }
   } finally {
     if (claim.mine !== null) {

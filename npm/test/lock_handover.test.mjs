@@ -180,3 +180,88 @@ test("a waiter lets a young claim's claimant go first: it leaves the free lock a
   assert.deepEqual(listing(dir), ["state.json.lock"]);
   assert.equal(lock.release(), true);
 });
+
+/** Puts the claim `text` at `<file>.lock.next` as a waiter does (a new file renamed there), ripe. */
+function replaceClaim(file, text) {
+  const tmp = `${file}.lock.next.${randomBytes(16).toString("hex")}.tmp`;
+  fs.writeFileSync(tmp, text);
+  const then = new Date(Date.now() - 100);
+  fs.utimesSync(tmp, then, then);
+  fs.renameSync(tmp, `${file}.lock.next`);
+}
+
+/** Waits (up to 20 s) until `<file>.lock.next` holds a claim for which `wanted(text)` is true. */
+async function claimSuch(file, wanted) {
+  for (let i = 0; i < 4000; i++) {
+    const text = fs.existsSync(`${file}.lock.next`) ? fs.readFileSync(`${file}.lock.next`, "utf8") : null;
+    if (text !== null && wanted(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error("no such claim");
+}
+
+test("the next turn goes to the longest waiter: a waiter takes the claim back from one that started after it", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const child = await sleeper(t);
+  const held = acquireLockSync(file);
+  const waiting = acquireLock(file, 60000); // it starts waiting now
+  const ours = await ripeClaim(file);
+  assert.equal(JSON.parse(ours).pid, process.pid, "the waiter claimed the next turn");
+  // A live process that started waiting later puts its claim there (ripe: honoured by all).
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const later = claimOf(child.pid).text;
+  assert.ok(JSON.parse(later).acquired_at > JSON.parse(ours).acquired_at);
+  replaceClaim(file, later);
+  // Before, the waiter let it go first; now it takes the claim over, its own record again.
+  const back = await claimSuch(file, (text) => text !== later);
+  assert.equal(back, ours, "the longer waiter's claim (the same record) is back");
+  assert.equal(held.release(), true);
+  const lock = await waiting;
+  assert.equal(JSON.stringify(lock.record) + "\n", ours, "and the lock is handed to it");
+  assert.deepEqual(listing(dir), ["state.json.lock"]);
+  assert.equal(lock.release(), true);
+});
+
+test("a waiter never takes over the claim of one that started waiting before it", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const next = `${file}.lock.next`;
+  const child = await sleeper(t);
+  const held = acquireLockSync(file);
+  const earlier = core.lock.record(identityOf(child.pid), randomBytes(16), Date.now() - 5000).text;
+  plant(file, earlier);
+  let got = null;
+  const waiting = acquireLock(file, 60000).then((lock) => (got = lock));
+  for (let i = 0; i < 40; i++) {
+    const now = new Date(Date.now() - 100); // kept ripe and fresh: a live claimant's
+    fs.utimesSync(next, now, now);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.equal(fs.readFileSync(next, "utf8"), earlier, "the earlier waiter keeps its claim");
+  assert.equal(got, null);
+  assert.equal(held.release(), true);
+  assert.equal(fs.readFileSync(`${file}.lock`, "utf8"), earlier, "handed to the earlier waiter");
+  fs.rmSync(`${file}.lock`); // it is done
+  const lock = await waiting;
+  assert.equal(lock.release(), true);
+  assert.deepEqual(listing(dir), []);
+});
+
+test("a dead oldest waiter never wedges the lock: its claim is broken and the next waiter is served", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const held = acquireLockSync(file);
+  // The oldest claim there is (it started waiting long before anyone), of a process now gone.
+  const dead = { ...identityOf(process.pid), pid: 2147483646 };
+  const oldest = core.lock.record(dead, randomBytes(16), Date.now() - 60000).text;
+  fs.writeFileSync(`${file}.lock.next`, oldest); // young: judged once it is ripe
+  const waiting = acquireLock(file, 60000);
+  const ours = await claimSuch(file, (text) => text !== oldest);
+  assert.equal(JSON.parse(ours).pid, process.pid, "the dead claim was broken, the waiter claimed");
+  assert.equal(held.release(), true);
+  const lock = await waiting; // handed over, or taken once free
+  assert.equal(lock.record.pid, process.pid);
+  assert.equal(lock.release(), true);
+  assert.deepEqual(listing(dir), []);
+});

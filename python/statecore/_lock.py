@@ -16,8 +16,6 @@ module makes the system calls (each file-system call through the fault-injection
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import os
 import sys
 import threading
@@ -25,13 +23,20 @@ import time
 from contextvars import ContextVar
 
 from statecore import _runtime, _sys
-from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
+from statecore._atomic import unlink_quiet
 from statecore._generated import lock as _rules
 from statecore._generated.tables import (
     LOCK_GRACE_MS,
     LOCK_LEASE_MS,
     LOCK_QUEUE_AFTER_MS,
     LOCK_TURN_MS,
+)
+from statecore._lock_claim import (
+    Claim,
+    create_complete,
+    read_record,
+    release_file,
+    watch_claim,
 )
 from statecore._lock_identity import clock_ms, identity, new_record, proc_stat_text
 from statecore.errors import FileTypeError
@@ -57,11 +62,6 @@ DEFAULT_TIMEOUT = _runtime.DEFAULT_TIMEOUT
 """Default seconds to wait for a lock before :class:`LockTimeoutError`."""
 MAX_BACKOFF = 0.025
 """The longest pause of a waiter (seconds): the core's ``lock.pause`` is the schedule."""
-RECORD_READ_LIMIT = 64 * 1024
-"""A lock file, marker or claim is read up to this many bytes (a record is ~200)."""
-
-_LINK_UNSUPPORTED = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class Owner:
@@ -88,25 +88,11 @@ class Owner:
         return {"record": self.record, "id": self.id, "foreign": self.foreign}
 
 
-def _read_record(path: str) -> tuple[bytes, os.stat_result] | None:
-    """The bytes (at most ``RECORD_READ_LIMIT``) and stat of the regular file ``path`` read
-    through one descriptor; None when it does not exist, ``E_FILE_TYPE`` when it is not a
-    regular file."""
-    opened = open_regular(path)
-    if opened is None:
-        return None
-    fd, st = opened
-    try:
-        return read_fd(fd, st.st_size, RECORD_READ_LIMIT), st
-    finally:
-        _sys.close(fd)
-
-
 def read_owner(path: str) -> Owner | None:
     """Reads a lock file, break marker or claim (at most 64 KiB); None when it does not exist.
 
     Anything but a regular file (a FIFO, a directory) is the core's ``E_FILE_TYPE``."""
-    read = _read_record(path)
+    read = read_record(path)
     if read is None:
         return None
     data, st = read
@@ -126,12 +112,13 @@ def process_exists(pid: int) -> bool:
     return True
 
 
-def facts(owner: Owner) -> LockFacts:
-    """What this host sees of a lock file's owner, for the core's verdict (and turn)."""
+def facts(owner: Owner, liveness: bool = True) -> LockFacts:
+    """What this host sees of a lock file's owner, for the core's verdict (and turn);
+    ``liveness=False`` (a young claim a waiter peeks at): without probing its process."""
     me = identity()
     r = owner.record
     probe = sys.platform != "win32"  # no kill(pid, 0) there: never guess
-    local = r is not None and r["host"] == me["host"] and probe
+    local = liveness and r is not None and r["host"] == me["host"] and probe
     pid = r["pid"] if r is not None else 0
     return {
         "now_ms": clock_ms(),
@@ -154,69 +141,6 @@ def owner_dead(owner: Owner) -> bool:
 # --- the protocol ------------------------------------------------------------------------
 
 
-def _create_exclusive(target: str, data: bytes) -> bool:
-    """``open(O_CREAT|O_EXCL)`` + write: the fallback where link() is unsupported. A failed
-    write removes the half-made file again (it is ours)."""
-    try:
-        fd = _sys.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
-    except FileExistsError:
-        return False
-    try:
-        try:
-            write_all(fd, data)
-        finally:
-            _sys.close(fd)
-    except BaseException:
-        unlink_quiet(target)
-        raise
-    return True
-
-
-def create_complete(target: str, mine: LockRecordText) -> bool:
-    """Creates ``target`` holding ``mine`` (a new record), complete from its first instant.
-
-    Its bytes go to ``<target>.<token>.tmp``, which is link()-ed to ``target``
-    (EEXIST = held by someone else). Returns True when we created it. The temp file is
-    removed whatever happens (a failed write, a full disk included). When that unlink itself
-    fails (EIO) the temp file is left and nothing is raised: it holds our record and is swept
-    once this process is gone, while after a successful link() the lock is ours and must be
-    returned, or no one would ever release it.
-    """
-    data = mine["text"].encode()
-    tmp = f"{target}.{mine['record']['token']}.tmp"
-    attempt = 0
-    while True:
-        fd = _sys.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
-        try:
-            try:
-                write_all(fd, data)
-            finally:
-                _sys.close(fd)
-            _sys.link(tmp, target)
-            return True
-        except FileExistsError:
-            return False
-        except FileNotFoundError:
-            # Our temp file was swept as litter while we were stopped; write it again.
-            attempt += 1
-            if attempt > 3:
-                raise
-        except OSError as error:
-            if error.errno in _LINK_UNSUPPORTED:
-                return _create_exclusive(target, data)
-            raise
-        finally:
-            _unlink_ignoring_errors(tmp)
-
-
-def _unlink_ignoring_errors(path: str) -> None:
-    """Unlinks ``path`` if it is there; any ``OSError`` (EIO) is ignored."""
-    try:
-        unlink_quiet(path)
-    except OSError:
-        return
-
-
 def release_lock(lock_path: str, mine: LockRecordText) -> bool:
     """Releases the lock ``lock_path`` if it still holds exactly our record's bytes: to the
     claimant of the next turn when the core's ``lock.turn`` says so (its claim file is renamed
@@ -225,7 +149,7 @@ def release_lock(lock_path: str, mine: LockRecordText) -> bool:
     next_path = lock_path + ".next"
     turn = _read_turn(lock_path, next_path, mine["record"]["token"])
     try:
-        read = _read_record(lock_path)
+        read = read_record(lock_path)
     except FileTypeError:
         return False
     if read is None or read[0] != mine["text"].encode():
@@ -243,23 +167,10 @@ def release_lock(lock_path: str, mine: LockRecordText) -> bool:
 def _holds(lock_path: str, mine: LockRecordText) -> bool:
     """Whether the lock file holds exactly ``mine``'s bytes (the lock was handed to our claim)."""
     try:
-        read = _read_record(lock_path)
+        read = read_record(lock_path)
     except OSError:
         return False
     return read is not None and read[0] == mine["text"].encode()
-
-
-def release_file(path: str, mine: LockRecordText) -> bool:
-    """Unlinks ``path`` if it still holds exactly our record's bytes; never anyone else's
-    (nor anything that is not a regular file)."""
-    try:
-        read = _read_record(path)
-    except FileTypeError:
-        return False
-    if read is None or read[0] != mine["text"].encode():
-        return False
-    unlink_quiet(path)
-    return True
 
 
 def break_file(lock_path: str, target: str, owner: Owner, depth: int = 0) -> bool:
@@ -357,100 +268,55 @@ class Lock:
 
 
 def _read_turn(
-    lock_path: str, next_path: str, token: str | None, waiting: bool = False
+    lock_path: str,
+    next_path: str,
+    token: str | None,
+    waiting: bool = False,
+    mine: Claim | None = None,
 ) -> LockTurn | None:
     """The core's ``lock.turn`` on what the claim file ``<lock>.next`` holds (``wait``: let
-    its claimant go first; ``hand_over``: a releaser hands it the lock), or None when there is
-    none (no crossing then) or it cannot be read: the claim file never makes an acquisition or a
-    release fail. A claim too young to be honoured is judged from its mtime alone by the core's
-    ``lock.glance``, without reading it or checking its claimant's liveness: None (``pass``),
-    or, for a ``waiting`` acquirer (one that has waited and holds no claim), a wait
-    (``defer``). A dead claimant's claim is broken. ``token``: our own claim's (or lock's)."""
+    its claimant go first; ``hand_over``: a releaser hands it the lock; ``displace_ms``: take
+    it over), or None when there is none (no crossing then) or it cannot be read: the claim file
+    never makes an acquisition or a release fail. A claim too young to be honoured is judged
+    from its mtime alone by the core's ``lock.glance`` (``pass``: None), without reading it or
+    checking its claimant's liveness, except by a ``waiting`` acquirer (one that has waited and
+    holds no claim), which reads it without checking its claimant's liveness (``peek``): it may
+    have waited longer than the claimant. A dead
+    claimant's claim is broken. ``token``: our own claim's (or lock's); ``mine``: our claim, if
+    we are a waiter: one that another file replaced (a longer waiter took it over) is no longer
+    placed."""
     try:
         seen = _sys.stat(next_path)
+    except FileNotFoundError:
+        # Our claim is gone and the lock was not handed to us (checked before): placed again
+        # after this attempt, not watched for (a claim renamed over ours and then broken as its
+        # dead predecessor's would otherwise leave us watching a file that is not there).
+        if mine is not None:
+            mine.placed = False
+        return None
+    except OSError:
+        return None
+    try:
+        if mine is not None and mine.placed and seen.st_ino != mine.ino:
+            mine.placed = False  # taken over: we wait like the others (and may take it back)
+            waiting = True
         glance = _rules.glance(clock_ms(), seen.st_mtime_ns // 1_000_000, waiting)
         if glance == "pass":
             return None
-        if glance == "defer":
-            return {"wait": True, "hand_over": False, "dead": False}
         claimed = read_owner(next_path)
     except OSError:
         return None
     if claimed is None:
         return None
-    turn = _rules.turn(claimed.reading(), facts(claimed), token, waiting)
+    since = mine.since if mine is not None and waiting else None
+    seen_facts = facts(claimed, glance == "judge")
+    turn = _rules.turn(claimed.reading(), seen_facts, token, waiting, since)
     if turn["dead"]:
         try:
             break_file(lock_path, next_path, claimed)
         except OSError:
             return turn  # not broken now: tried again on a later poll
     return turn
-
-
-class _Claim:
-    """This waiter's claim to the next turn: one record per acquisition (the lock may be
-    handed to it), whether ``<lock>.next`` holds it (as far as we know), and since when."""
-
-    __slots__ = ("at", "dated", "mine", "placed")
-
-    def __init__(self) -> None:
-        self.mine: LockRecordText | None = None
-        self.placed = False
-        self.at = 0.0
-        self.dated = 0
-        """The claim file's mtime (epoch ms): its age is judged from it, as the others do."""
-
-    def place(self, next_path: str, now: float) -> None:
-        """Puts our record in ``<lock>.next`` (none when someone else's is there, or it cannot
-        be created: then we just poll like the others)."""
-        if self.mine is None:
-            self.mine = new_record()
-        try:
-            self.placed = create_complete(next_path, self.mine)
-        except OSError:
-            self.placed = False
-        self.at = now
-        self.dated = clock_ms()
-        if self.placed:
-            # Its age as the others judge it: from its file's mtime (a coarse clock that can
-            # lag ours by a few ms), so that we watch when they start honouring it, not later.
-            with contextlib.suppress(OSError):
-                self.dated = _sys.stat(next_path).st_mtime_ns // 1_000_000
-
-    def age_ms(self) -> int | None:
-        """The age of our claim (ms), as the others see it; None when we hold none."""
-        return clock_ms() - self.dated if self.placed else None
-
-    def remove(self, next_path: str) -> None:
-        """Removes our claim (only if it is still ours); never raises: a claim of ours that
-        cannot be removed (EIO) is ignored after ``LOCK_TURN_MS``, and broken once we are gone."""
-        self.placed = False
-        if self.mine is None:
-            return
-        try:
-            release_file(next_path, self.mine)
-        except OSError:
-            return
-
-
-def _watch_claim(
-    lock_path: str, next_path: str, seconds: float, step: float, lock_too: bool
-) -> None:
-    """The claimant's pause: up to ``seconds``, checking every ``step`` seconds (one ``stat``
-    each) that its claim file (and, ``lock_too``, the lock file) is still there; returns as soon
-    as one is gone (the claim renamed over the lock by a releaser handing the lock to us, or
-    removed; the lock released before our claim was honoured, or broken)."""
-    end = time.monotonic() + seconds
-    left = seconds
-    while left > 0:
-        time.sleep(min(left, step))
-        try:
-            _sys.stat(next_path)
-            if lock_too:
-                _sys.stat(lock_path)
-        except OSError:
-            return
-        left = end - time.monotonic()
 
 
 def _timeout(lock_path: str, owner: Owner | None, timeout: float) -> None:
@@ -490,7 +356,7 @@ def acquire(lock_path: str, timeout: float) -> Lock:
     ``LOCK_TURN_MS``); every other acquirer lets a live claimant go first."""
     next_path = lock_path + ".next"
     start = time.monotonic()
-    claim = _Claim()
+    claim = Claim()
     held: Lock | None = None
     owner: Owner | None = None
     attempt = 0
@@ -502,10 +368,13 @@ def acquire(lock_path: str, timeout: float) -> Lock:
                 return held
             token = None if claim.mine is None else claim.mine["record"]["token"]
             waiting = attempt > 0 and not claim.placed
-            turn = _read_turn(lock_path, next_path, token, waiting)
+            turn = _read_turn(lock_path, next_path, token, waiting, claim)
             deferred = turn is not None and turn["wait"]
             if deferred:
                 claim.placed = False  # another's claim is there, not ours
+                if turn is not None and turn["displace_ms"] is not None:
+                    # We have waited longer than its claimant: the claim becomes ours.
+                    claim.displace(next_path, turn["displace_ms"])
             else:
                 mine, owner = _try_acquire(lock_path)
                 if mine is not None:
@@ -531,7 +400,8 @@ def acquire(lock_path: str, timeout: float) -> Lock:
             pause = max(0.0, min(timeout - elapsed, plan["us"] / 1_000_000))
             if plan["watch"] != "none":
                 step = plan["step_us"] / 1_000_000
-                _watch_claim(lock_path, next_path, pause, step, plan["watch"] == "claim_and_lock")
+                lock_too = plan["watch"] == "claim_and_lock"
+                watch_claim(lock_path, next_path, pause, step, lock_too, claim.ino)
             else:
                 time.sleep(pause)
             attempt = min(attempt + 1, 16)

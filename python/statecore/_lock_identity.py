@@ -61,6 +61,10 @@ def identity() -> LockIdentity:
     return _identity[0]
 
 
-def new_record() -> LockRecordText:
-    """A fresh owner record and the lock file's bytes: ``{record, text}`` (the core's format)."""
-    return _rules.record(identity(), os.urandom(TOKEN_BYTES), clock_ms())
+def new_record(now_ms: int | None = None) -> LockRecordText:
+    """A fresh owner record and the lock file's bytes: ``{record, text}`` (the core's format),
+    dated ``now_ms`` (epoch ms; the clock when None: a waiter's claim is dated when it started
+    waiting)."""
+    return _rules.record(
+        identity(), os.urandom(TOKEN_BYTES), clock_ms() if now_ms is None else now_ms
+    )

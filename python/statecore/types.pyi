@@ -116,8 +116,8 @@ RunFileName: TypeAlias = Literal["meta", "runner_status"]
 LitterKind: TypeAlias = Literal["write_temp", "lock_temp", "marker"]
 """What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker."""
 
-LockGlance: TypeAlias = Literal["judge", "pass", "defer"]
-"""What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`)."""
+LockGlance: TypeAlias = Literal["judge", "pass", "peek"]
+"""What a turn claim means from its mtime alone: read it, check its claimant's liveness and ask `turn` (`judge`), go on as if there were none (`pass`), or read it without checking its claimant's liveness and ask `turn` (`peek`)."""
 
 LockWatch: TypeAlias = Literal["none", "claim", "claim_and_lock"]
 """What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it)."""
@@ -1448,6 +1448,7 @@ class LockTurn(TypedDict):
     wait: bool
     hand_over: bool
     dead: bool
+    displace_ms: int | None
 
 class LockPause(TypedDict):
     """How long a lock waiter pauses before its next attempt, and what ends the pause early."""

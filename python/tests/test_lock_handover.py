@@ -14,7 +14,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -246,3 +246,108 @@ def test_a_waiter_leaves_the_free_lock_to_a_young_claims_claimant(
     assert len(got) == 1
     assert sorted(os.listdir(workdir)) == ["state.json.lock"]
     assert got[0].release() is True
+
+
+def replace_claim(nxt: Path, text: str) -> None:
+    """Puts the claim ``text`` at ``nxt`` as a waiter does (a new file renamed there), ripe."""
+    tmp = Path(f"{nxt}.{os.urandom(16).hex()}.tmp")
+    tmp.write_text(text)
+    then = time.time() - 0.1
+    os.utime(tmp, (then, then))
+    os.replace(tmp, nxt)
+
+
+def claim_such(nxt: Path, wanted: Callable[[str], bool]) -> str:
+    """Waits (up to 20 s) until ``nxt`` holds a claim for which ``wanted(text)`` is true."""
+    for _ in range(4000):
+        try:
+            text = nxt.read_text()
+        except FileNotFoundError:
+            text = None
+        if text is not None and wanted(text):
+            return text
+        time.sleep(0.005)
+    raise AssertionError("no such claim")
+
+
+def test_the_longest_waiter_takes_the_claim_back_from_one_that_started_after_it(
+    workdir: Path, sleeper: subprocess.Popen[bytes]
+) -> None:
+    file = workdir / "state.json"
+    nxt = Path(f"{file}.lock.next")
+    held = acquire_lock(file)
+    got: list[Lock] = []
+    waiter = threading.Thread(target=lambda: got.append(acquire_lock(file, 60.0)))
+    waiter.start()
+    try:
+        ours = claim_such(nxt, lambda text: True)
+        assert json.loads(ours)["pid"] == os.getpid(), "the waiter claimed the next turn"
+        time.sleep(0.005)
+        # A live process that started waiting later puts its claim there (ripe: honoured by all).
+        later = claim_of(sleeper.pid)
+        assert json.loads(later)["acquired_at"] > json.loads(ours)["acquired_at"]
+        replace_claim(nxt, later)
+        # Before, the waiter let it go first; now it takes the claim over, its own record again.
+        assert claim_such(nxt, lambda text: text != later) == ours
+    finally:
+        assert held.release() is True
+        waiter.join(60)
+    assert len(got) == 1
+    assert json.dumps(got[0].record, separators=(",", ":")) + "\n" == ours, "handed to it"
+    assert os.listdir(workdir) == ["state.json.lock"]
+    assert got[0].release() is True
+
+
+def test_a_waiter_never_takes_over_the_claim_of_one_that_started_before_it(
+    workdir: Path, sleeper: subprocess.Popen[bytes]
+) -> None:
+    file = workdir / "state.json"
+    nxt = Path(f"{file}.lock.next")
+    held = acquire_lock(file)
+    earlier_ms = int(time.time() * 1000) - 5000
+    record = statecore.lock.record(identity_of(sleeper.pid), os.urandom(16), earlier_ms)  # type: ignore[arg-type]
+    earlier = record["text"]
+    plant(nxt, earlier)
+    got: list[Lock] = []
+    waiter = threading.Thread(target=lambda: got.append(acquire_lock(file, 60.0)))
+    waiter.start()
+    try:
+        for _ in range(40):
+            then = time.time() - 0.1  # kept ripe and fresh: a live claimant's
+            os.utime(nxt, (then, then))
+            time.sleep(0.005)
+        assert nxt.read_text() == earlier, "the earlier waiter keeps its claim"
+        assert got == []
+    finally:
+        assert held.release() is True
+    assert Path(f"{file}.lock").read_text() == earlier, "handed to the earlier waiter"
+    os.unlink(f"{file}.lock")  # it is done
+    waiter.join(60)
+    assert len(got) == 1
+    assert got[0].release() is True
+    assert os.listdir(workdir) == []
+
+
+def test_a_dead_oldest_waiter_never_wedges_the_lock(workdir: Path) -> None:
+    file = workdir / "state.json"
+    nxt = Path(f"{file}.lock.next")
+    held = acquire_lock(file)
+    # The oldest claim there is (it started waiting long before anyone), of a process now gone.
+    dead = {**identity_of(os.getpid()), "pid": 2147483646}
+    oldest_ms = int(time.time() * 1000) - 60000
+    oldest = statecore.lock.record(dead, os.urandom(16), oldest_ms)["text"]  # type: ignore[arg-type]
+    nxt.write_text(oldest)  # young: judged once it is ripe
+    got: list[Lock] = []
+    waiter = threading.Thread(target=lambda: got.append(acquire_lock(file, 60.0)))
+    waiter.start()
+    try:
+        ours = claim_such(nxt, lambda text: text != oldest)
+        assert json.loads(ours)["pid"] == os.getpid(), (
+            "the dead claim was broken, the waiter claimed"
+        )
+    finally:
+        assert held.release() is True
+        waiter.join(60)
+    assert len(got) == 1  # handed over, or taken once free
+    assert got[0].release() is True
+    assert os.listdir(workdir) == []

@@ -254,20 +254,21 @@ pub fn verdict(record: &Value, facts: &Value) -> Result<Value> {
 }
 
 /// What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before anyone reads
-/// it: `judge` (read it and ask [`turn`]), or, while it is younger than [`CLAIM_RIPE_MS`] (not
-/// honoured yet, whoever made it, nor broken: its claimant's liveness is checked once it is
-/// ripe), `pass` for an acquirer that has not waited yet or a releaser (go on as if there were
-/// none: the holder keeps re-taking the lock), `defer` for a `waiting` acquirer (one that has
-/// already waited and does not hold the claim): let the claimant go first, do not try the lock,
-/// so that the lock changes hands only when the claim is honoured, not whenever a waiter's poll
-/// finds it free between two updates of its holder. A claim dated in the future (another clock)
-/// is judged. One `stat` and this call then spare an acquirer and a releaser the claim's read
-/// and its claimant's liveness check (`kill`, `/proc`) at every update while a claim ripens.
+/// it: `judge` (read it, check its claimant's liveness and ask [`turn`]), or, while it is
+/// younger than [`CLAIM_RIPE_MS`] (not honoured yet, whoever made it, nor broken: its
+/// claimant's liveness is checked once it is ripe), `pass` for an acquirer that has not waited
+/// yet or a releaser (go on as if there were none: the holder keeps re-taking the lock), and
+/// `peek` for a `waiting` acquirer (one that has already waited and does not hold the claim):
+/// read it, without checking its claimant's liveness (facts without `exists` and `stat`), and
+/// ask [`turn`] whether it lets the claimant go first or, having waited longer, takes the claim
+/// over. A claim dated in the future (another clock) is judged. One `stat` and this call then
+/// spare an acquirer and a releaser the claim's read and its claimant's liveness check
+/// (`kill`, `/proc`) at every update while a claim ripens, and a waiter the liveness check.
 pub fn glance(now_ms: i64, mtime_ms: i64, waiting: bool) -> &'static str {
     if !young(now_ms.saturating_sub(mtime_ms)) {
         "judge"
     } else if waiting {
-        "defer"
+        "peek"
     } else {
         "pass"
     }
@@ -279,18 +280,33 @@ fn young(age_ms: i64) -> bool {
 }
 
 /// Whether an acquirer must let the claimant of the next turn go first, and whether a releaser
-/// hands the lock to it: `{wait, hand_over, dead}`. `claim` is what `<file>.lock.next` holds
-/// (`{record, id, foreign}` of [`owner`], or null when there is none), `facts` as for
-/// [`verdict`], `token` the acquirer's (or releaser's) own claim's token (or null). Wait, and
-/// hand over, when a live claimant other than us claimed it at least [`CLAIM_RIPE_MS`] and at
-/// most [`TURN_MS`] ago (a stopped claimant's claim goes stale: the lock is never handed to
-/// it), except that a malformed claim is waited for but never handed the lock; `dead`: its
-/// claimant is gone, break the claim. A claim younger than [`CLAIM_RIPE_MS`] is nothing yet,
-/// not even a dead claimant's ([`glance`]: it need not be read), except that a `waiting`
-/// acquirer (one that has waited and holds no claim) defers to it, as [`glance`] says: the
-/// claim may have been refreshed between the host's `stat` and its read. A foreign file is
-/// ignored, never removed nor moved.
-pub fn turn(claim: &Value, facts: &Value, token: Option<&str>, waiting: bool) -> Result<Value> {
+/// hands the lock to it: `{wait, hand_over, dead, displace_ms}`. `claim` is what
+/// `<file>.lock.next` holds (`{record, id, foreign}` of [`owner`], or null when there is none),
+/// `facts` as for [`verdict`], `token` the acquirer's (or releaser's) own claim's token (or
+/// null). Wait, and hand over, when a live claimant other than us claimed it at least
+/// [`CLAIM_RIPE_MS`] and at most [`TURN_MS`] ago (a stopped claimant's claim goes stale: the
+/// lock is never handed to it), except that a malformed claim is waited for but never handed
+/// the lock; `dead`: its claimant is gone, break the claim. A claim younger than
+/// [`CLAIM_RIPE_MS`] is nothing yet, not even a dead claimant's ([`glance`]: it need not be
+/// read), except that a `waiting` acquirer (one that has waited and holds no claim) defers to
+/// it: the lock changes hands when the claim is honoured, not whenever a waiter's poll finds it
+/// free between two updates of its holder. A foreign file is ignored, never removed nor moved.
+///
+/// The next turn goes to the longest waiter: a claim's record is dated (`acquired_at`) when its
+/// claimant started waiting, and a `waiting` acquirer that started waiting at `since_ms`
+/// (epoch ms), before the claimant did, takes the claim over: `displace_ms` is then the mtime
+/// (epoch ms) to give its own claim, which it renames over the one there. That is the claim's
+/// own mtime, or, for a ripe one, [`CLAIM_RIPE_MS`] ago: the claim stays as ripe as it was
+/// (just ripe), so taking it over delays no hand-over, and a claim renewed every half turn from
+/// then never goes stale. Otherwise `displace_ms` is null: a claim of the same age, a
+/// malformed, dead, stale or foreign one is never taken over.
+pub fn turn(
+    claim: &Value,
+    facts: &Value,
+    token: Option<&str>,
+    waiting: bool,
+    since_ms: Option<i64>,
+) -> Result<Value> {
     let record = claim.get("record").unwrap_or(&Value::Null);
     let foreign = claim
         .get("foreign")
@@ -298,10 +314,9 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>, waiting: bool) ->
         .unwrap_or(false);
     let ours = token.is_some() && record.get("token").and_then(Value::as_str) == token;
     // Without `now_ms` there is no age: the verdict below refuses the facts.
-    let age = facts.get("now_ms").and_then(Value::as_i64).map(|now| {
-        let mtime = facts.get("mtime_ms").and_then(Value::as_i64);
-        now.saturating_sub(mtime.unwrap_or(now))
-    });
+    let now = facts.get("now_ms").and_then(Value::as_i64);
+    let mtime = facts.get("mtime_ms").and_then(Value::as_i64);
+    let age = now.map(|now| now.saturating_sub(mtime.unwrap_or(now)));
     let (wait, dead) = if claim.is_null() || foreign || ours {
         (false, false)
     } else if age.is_some_and(young) {
@@ -315,7 +330,18 @@ pub fn turn(claim: &Value, facts: &Value, token: Option<&str>, waiting: bool) ->
     // Only a well-formed, ripe record is handed the lock: a claim being written (where
     // `link()` is unsupported) or a damaged one would make the lock malformed for everyone.
     let hand_over = wait && record.is_object() && !age.is_some_and(young);
-    Ok(json!({"wait": wait, "hand_over": hand_over, "dead": dead}))
+    let claimed_since = record
+        .get("acquired_at")
+        .and_then(Value::as_str)
+        .and_then(|t| parse_timestamp(t).ok());
+    let displace = match (now, claimed_since, since_ms) {
+        (Some(now), Some(claimed), Some(since)) if wait && waiting && since < claimed => {
+            let dated = mtime.unwrap_or(now);
+            Value::from(dated.max(now.saturating_sub(CLAIM_RIPE_MS)))
+        }
+        _ => Value::Null,
+    };
+    Ok(json!({"wait": wait, "hand_over": hand_over, "dead": dead, "displace_ms": displace}))
 }
 
 /// How long a waiter pauses before its next attempt, and what it watches meanwhile, how often:

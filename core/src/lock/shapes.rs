@@ -135,6 +135,11 @@ pub static TURN: Shape = Shape::exact(
             Ty::Bool,
             "True: the claimant is gone; break its claim.",
         ),
+        Field::req(
+            "displace_ms",
+            Ty::Nullable(&Ty::Whole(0)),
+            "A waiting acquirer that started waiting before the claimant: the mtime (epoch ms) to give its own claim, which it renames over this one (the next turn goes to the longest waiter); else null.",
+        ),
     ],
 );
 
@@ -195,8 +200,8 @@ pub static LITTER_KIND: Enum = Enum {
 /// What a turn claim means before it is read.
 pub static GLANCE: Enum = Enum {
     name: "LockGlance",
-    doc: "What a turn claim means from its mtime alone: read it and ask `turn` (`judge`), go on as if there were none (`pass`), or let its claimant go first without trying the lock (`defer`).",
-    values: &["judge", "pass", "defer"],
+    doc: "What a turn claim means from its mtime alone: read it, check its claimant's liveness and ask `turn` (`judge`), go on as if there were none (`pass`), or read it without checking its claimant's liveness and ask `turn` (`peek`).",
+    values: &["judge", "pass", "peek"],
 };
 
 /// What a waiting claimant watches during its pause.

@@ -404,19 +404,32 @@ pub(super) static OPS: &[Op] = &super::gate([
         doc: "Whether an acquirer lets the claimant of the next turn go first (docs/locking.md \
               § Fairness): `claim` is what `<file>.lock.next` holds (null: none), `facts` as \
               for `verdict`, `token` the acquirer's own claim's token, `waiting`: the acquirer \
-              has waited and holds no claim (it defers to a young claim too, as `glance` says).",
+              has waited and holds no claim (it defers to a young claim too), `since_ms`: when \
+              it started waiting (epoch ms; its claim record is dated so): a waiting acquirer \
+              that started before the claimant takes the claim over (`displace_ms`).",
         params: &[
             Param::opt_value("claim", Ty::Nullable(&Ty::Object(&lock::shapes::OWNER))),
             Param::value("facts", Ty::Object(&lock::shapes::FACTS)),
             Param::opt_text("token", Ty::Str),
             Param::opt_value("waiting", Ty::Nullable(&Ty::Bool)),
+            Param::opt_value("since_ms", Ty::Nullable(&Ty::Whole(0))),
         ],
         returns: Returns::json(Ty::Object(&lock::shapes::TURN)),
         access: Access::Pure,
         web: false,
         run: |a| {
             let waiting = a.opt_flag(3)?;
-            Ok(Out::Json(lock::turn(a.get(0), a.get(1), a.opt_text(2)?, waiting)?))
+            let since = match a.get(4) {
+                Value::Null => None,
+                _ => Some(i64::try_from(a.whole(4)?).unwrap_or(i64::MAX)),
+            };
+            Ok(Out::Json(lock::turn(
+                a.get(0),
+                a.get(1),
+                a.opt_text(2)?,
+                waiting,
+                since,
+            )?))
         },
     },
     Op {
@@ -425,8 +438,9 @@ pub(super) static OPS: &[Op] = &super::gate([
         doc: "What a turn claim whose file's mtime is `mtime_ms` means at `now_ms`, before it is \
               read (docs/locking.md § Fairness): `judge` (read it, ask `turn`); while it is \
               younger than 20 ms (not honoured yet, nor broken), `pass` (go on as if there were \
-              none) for a releaser or an acquirer that has not waited yet, `defer` (let its \
-              claimant go first, do not try the lock) for a `waiting` acquirer.",
+              none) for a releaser or an acquirer that has not waited yet, `peek` (read it, do \
+              not check its claimant's liveness, ask `turn`: it may have waited longer than the \
+              claimant) for a `waiting` acquirer.",
         params: &[
             Param::value("now_ms", Ty::Whole(0)),
             Param::value("mtime_ms", Ty::Whole(0)),

@@ -52,12 +52,12 @@ def timeout(lock_path: str, owner: Mapping[str, object] | None, timeout_ms: floa
     _call("lock_timeout", (lock_path, owner, timeout_ms))
     raise AssertionError("lock_timeout returned")
 
-def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token: str | None = None, waiting: bool | None = None) -> LockTurn:
-    """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token, ``waiting``: the acquirer has waited and holds no claim (it defers to a young claim too, as ``glance`` says)."""
-    return cast("LockTurn", _call("lock_turn", (claim, facts, token, waiting)))
+def turn(claim: Mapping[str, object] | None, facts: Mapping[str, object], token: str | None = None, waiting: bool | None = None, since_ms: int | None = None) -> LockTurn:
+    """Whether an acquirer lets the claimant of the next turn go first (docs/locking.md § Fairness): ``claim`` is what ``<file>.lock.next`` holds (null: none), ``facts`` as for ``verdict``, ``token`` the acquirer's own claim's token, ``waiting``: the acquirer has waited and holds no claim (it defers to a young claim too), ``since_ms``: when it started waiting (epoch ms; its claim record is dated so): a waiting acquirer that started before the claimant takes the claim over (``displace_ms``)."""
+    return cast("LockTurn", _call("lock_turn", (claim, facts, token, waiting, since_ms)))
 
 def glance(now_ms: int, mtime_ms: int, waiting: bool) -> LockGlance:
-    """What a turn claim whose file's mtime is ``mtime_ms`` means at ``now_ms``, before it is read (docs/locking.md § Fairness): ``judge`` (read it, ask ``turn``); while it is younger than 20 ms (not honoured yet, nor broken), ``pass`` (go on as if there were none) for a releaser or an acquirer that has not waited yet, ``defer`` (let its claimant go first, do not try the lock) for a ``waiting`` acquirer."""
+    """What a turn claim whose file's mtime is ``mtime_ms`` means at ``now_ms``, before it is read (docs/locking.md § Fairness): ``judge`` (read it, ask ``turn``); while it is younger than 20 ms (not honoured yet, nor broken), ``pass`` (go on as if there were none) for a releaser or an acquirer that has not waited yet, ``peek`` (read it, do not check its claimant's liveness, ask ``turn``: it may have waited longer than the claimant) for a ``waiting`` acquirer."""
     return cast("LockGlance", _call("lock_glance", (now_ms, mtime_ms, waiting)))
 
 def pause(attempt: int, claim_age_ms: float | None, watching: bool, jitter: float) -> LockPause:
