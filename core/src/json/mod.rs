@@ -14,6 +14,7 @@ mod locate;
 mod numbers;
 mod parser;
 mod scan;
+mod splice;
 mod tape;
 mod writer;
 
@@ -21,6 +22,7 @@ pub use locate::{line_column, locate};
 pub use numbers::keep_number_texts;
 pub(crate) use parser::parse_member;
 pub use parser::{parse, parse_args, parse_as_written, parse_str};
+pub(crate) use splice::Splice;
 pub use tape::{Tape, TapeValue};
 
 use crate::error::{child_path, Code, Error, Result};
@@ -40,6 +42,12 @@ pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 /// Canonical text of a document: 2-space indent, `\n` line ends, a trailing newline, UTF-8,
 /// no BOM. The same document always gives the same bytes.
 pub fn serialize(value: &Value) -> String {
+    serialize_json(value)
+}
+
+/// [`serialize`] of any [`Json`] value (a tree, or a read text): the same bytes for the same
+/// document however it is held.
+pub fn serialize_json<'a, J: Json<'a>>(value: J) -> String {
     let mut out = String::with_capacity(writer::capacity_hint(value));
     writer::write(value, true, &mut out);
     out.push('\n');

@@ -2,20 +2,21 @@
 //! into one buffer (no serde machinery). Byte for byte what serde_json writes for the same
 //! `Value` (`core/tests/writer.rs` checks it on generated documents): `"`, `\` and control
 //! characters escaped (`\b \f \n \r \t` short, others `\u00xx`), everything else as is;
-//! numbers as their kept text.
+//! numbers as their kept text. Written once over [`Json`], so a tree and a read text (a tape,
+//! or an update's merged tape) are written by the same code.
 
-use crate::Value;
+use crate::value::{Json, JsonKind};
 
 /// Appends the text of `value` to `out`: indented by two spaces per level when `pretty`.
-pub(super) fn write(value: &Value, pretty: bool, out: &mut String) {
+pub(super) fn write<'a, J: Json<'a>>(value: J, pretty: bool, out: &mut String) {
     Writer { out, pretty }.value(value, 0);
 }
 
 /// A size hint for the text of `value` (its top level only), to size the buffer once.
-pub(super) fn capacity_hint(value: &Value) -> usize {
-    match value {
-        Value::Object(map) => map.len().saturating_mul(48).saturating_add(16),
-        Value::Array(items) => items.len().saturating_mul(32).saturating_add(16),
+pub(super) fn capacity_hint<'a, J: Json<'a>>(value: J) -> usize {
+    match value.kind() {
+        JsonKind::Object => value.len().saturating_mul(48).saturating_add(16),
+        JsonKind::Array => value.len().saturating_mul(32).saturating_add(16),
         _ => 32,
     }
 }
@@ -29,21 +30,28 @@ struct Writer<'o> {
 }
 
 impl Writer<'_> {
-    fn value(&mut self, value: &Value, depth: usize) {
-        match value {
-            Value::Null => self.out.push_str("null"),
-            Value::Bool(true) => self.out.push_str("true"),
-            Value::Bool(false) => self.out.push_str("false"),
-            Value::Number(n) => self.out.push_str(n.as_str()),
-            Value::String(s) => string(s, self.out),
-            Value::Array(items) => {
-                if items.is_empty() {
+    fn value<'a, J: Json<'a>>(&mut self, value: J, depth: usize) {
+        match value.kind() {
+            JsonKind::Null => self.out.push_str("null"),
+            JsonKind::Bool => self.out.push_str(if value.as_bool().unwrap_or_default() {
+                "true"
+            } else {
+                "false"
+            }),
+            JsonKind::Number => {
+                if let Some(n) = value.number() {
+                    self.out.push_str(n.as_str());
+                }
+            }
+            JsonKind::String => string(value.as_str().unwrap_or_default(), self.out),
+            JsonKind::Array => {
+                if value.is_empty() {
                     self.out.push_str("[]");
                     return;
                 }
                 self.out.push('[');
                 let inner = depth.saturating_add(1);
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in value.items().enumerate() {
                     if i > 0 {
                         self.out.push(',');
                     }
@@ -53,14 +61,14 @@ impl Writer<'_> {
                 self.newline(depth);
                 self.out.push(']');
             }
-            Value::Object(map) => {
-                if map.is_empty() {
+            JsonKind::Object => {
+                if value.is_empty() {
                     self.out.push_str("{}");
                     return;
                 }
                 self.out.push('{');
                 let inner = depth.saturating_add(1);
-                for (i, (key, item)) in map.iter().enumerate() {
+                for (i, (key, item)) in value.members().enumerate() {
                     if i > 0 {
                         self.out.push(',');
                     }
