@@ -44,6 +44,8 @@ fn number() -> impl Strategy<Value = String> {
         Just("-0".to_owned()),
         Just("-0.0e3".to_owned()),
         Just("2.5e-3".to_owned()),
+        Just("-3e7".to_owned()),
+        Just("4e+2".to_owned()),
     ]
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn update<'o>(
     let etag = pre.if_match.map(|_| json::etag(bytes));
     check_if_match(etag.as_deref(), pre.if_match)?;
     let options = options()?;
-    let Some(merged) = crate::merge::tape::merged(&base, patch, &options)? else {
+    let Some(merged) = crate::merge::merge_read(&base, patch, &options)? else {
         return Ok(None);
     };
     let root = merged.root();
@@ -49,7 +49,8 @@ pub(crate) fn update<'o>(
     if !report.valid() {
         return Err(invalid_error(kind, &report));
     }
-    let text = json::serialize_json(root);
+    // The new text is about the file's length: one buffer, rarely grown.
+    let text = json::serialize_tape(&merged, bytes.len().saturating_add(bytes.len() / 8));
     json::check_document_size(text.len(), "the new document")?;
     let etag = json::etag(text.as_bytes());
     let changed = bytes != text.as_bytes();

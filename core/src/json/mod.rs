@@ -42,14 +42,17 @@ pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 /// Canonical text of a document: 2-space indent, `\n` line ends, a trailing newline, UTF-8,
 /// no BOM. The same document always gives the same bytes.
 pub fn serialize(value: &Value) -> String {
-    serialize_json(value)
-}
-
-/// [`serialize`] of any [`Json`] value (a tree, or a read text): the same bytes for the same
-/// document however it is held.
-pub fn serialize_json<'a, J: Json<'a>>(value: J) -> String {
     let mut out = String::with_capacity(writer::capacity_hint(value));
     writer::write(value, true, &mut out);
+    out.push('\n');
+    out
+}
+
+/// [`serialize`] of a tape's document (the same bytes for the same document), from one pass over its nodes, into a buffer of
+/// `capacity` bytes to start with (an update's new text is about as long as the file's).
+pub fn serialize_tape(tape: &Tape<'_>, capacity: usize) -> String {
+    let mut out = String::with_capacity(capacity);
+    writer::write_tape(tape, &mut out);
     out.push('\n');
     out
 }

@@ -1,8 +1,8 @@
 //! [`Splice`]: a new [`Tape`] made of values of a base tape and values of a tree, without
 //! building the base's tree: an update's merged document (`crate::merge::tape`). A base value
 //! is copied as its run of nodes (their text ranges still point into the base's text, which
-//! the new tape starts with); a tree value's strings, keys and numbers are appended to that
-//! text. The result reads through [`super::TapeValue`] like any read text.
+//! the new tape starts with); a tree value's numbers are appended to that text, its strings
+//! and keys to the side buffer of decoded strings. The result reads through [`super::TapeValue`] like any read text.
 
 use super::scan::{Kind, Node};
 use super::tape::{Tape, TapeValue};
@@ -75,17 +75,28 @@ impl<'b> Splice<'b> {
         Some(())
     }
 
-    /// A string (or key) whose text is `s`.
+    /// A string (or key) whose text is `s`: in the side buffer, as an escaped string's (a
+    /// plain string is one whose text in the text is written as it is, which `s` may not be).
     pub(crate) fn string(&mut self, s: &str) -> Option<()> {
-        self.leaf(Kind::Plain, s)
+        let start = u32::try_from(self.decoded.len()).ok()?;
+        self.decoded.push_str(s);
+        let end = u32::try_from(self.decoded.len()).ok()?;
+        self.nodes.push(Node {
+            kind: Kind::Escaped,
+            start,
+            end,
+            count: 0,
+        });
+        Some(())
     }
 
-    fn leaf(&mut self, kind: Kind, s: &str) -> Option<()> {
+    /// A number whose text is `s`.
+    fn number(&mut self, s: &str) -> Option<()> {
         let start = u32::try_from(self.text.len()).ok()?;
         self.text.push_str(s);
         let end = u32::try_from(self.text.len()).ok()?;
         self.nodes.push(Node {
-            kind,
+            kind: Kind::Number,
             start,
             end,
             count: 0,
@@ -112,7 +123,7 @@ impl<'b> Splice<'b> {
             Value::Number(n) => {
                 let text = n.as_str();
                 (super::without_negative_zero(text) == text).then_some(())?;
-                self.leaf(Kind::Number, text)?;
+                self.number(text)?;
             }
             Value::String(s) => self.string(s)?,
             Value::Array(items) => {

@@ -2,22 +2,128 @@
 //! into one buffer (no serde machinery). Byte for byte what serde_json writes for the same
 //! `Value` (`core/tests/writer.rs` checks it on generated documents): `"`, `\` and control
 //! characters escaped (`\b \f \n \r \t` short, others `\u00xx`), everything else as is;
-//! numbers as their kept text. Written once over [`Json`], so a tree and a read text (a tape,
-//! or an update's merged tape) are written by the same code.
+//! numbers as their kept text. A tape (an update's merged document) is written by one pass
+//! over its nodes ([`write_tape`]), to the same bytes (`core/tests/update_tape_properties.rs`
+//! compares them on random documents).
 
-use crate::value::{Json, JsonKind};
+use super::scan::{Kind, Node};
+use super::Tape;
+use crate::Value;
 
 /// Appends the text of `value` to `out`: indented by two spaces per level when `pretty`.
-pub(super) fn write<'a, J: Json<'a>>(value: J, pretty: bool, out: &mut String) {
+pub(super) fn write(value: &Value, pretty: bool, out: &mut String) {
     Writer { out, pretty }.value(value, 0);
 }
 
 /// A size hint for the text of `value` (its top level only), to size the buffer once.
-pub(super) fn capacity_hint<'a, J: Json<'a>>(value: J) -> usize {
-    match value.kind() {
-        JsonKind::Object => value.len().saturating_mul(48).saturating_add(16),
-        JsonKind::Array => value.len().saturating_mul(32).saturating_add(16),
+pub(super) fn capacity_hint(value: &Value) -> usize {
+    match value {
+        Value::Object(map) => map.len().saturating_mul(48).saturating_add(16),
+        Value::Array(items) => items.len().saturating_mul(32).saturating_add(16),
         _ => 32,
+    }
+}
+
+/// Appends the indented text of a tape's document to `out`: [`write`]'s bytes, from one pass
+/// over the nodes. A plain string's text is written as it is (the scan made it plain only
+/// when it holds nothing a JSON string escapes); a number's text as the tape reads it.
+pub(super) fn write_tape(tape: &Tape<'_>, out: &mut String) {
+    /// An open container: an object's members or an array's items left to write.
+    struct Open {
+        object: bool,
+        left: u32,
+        first: bool,
+    }
+    let mut writer = Writer { out, pretty: true };
+    let mut open: Vec<Open> = Vec::new();
+    let mut at = 0usize;
+    loop {
+        if let Some(top) = open.last_mut() {
+            if top.left == 0 {
+                let object = top.object;
+                open.pop();
+                writer.newline(open.len());
+                writer.out.push(if object { '}' } else { ']' });
+                if open.is_empty() {
+                    return;
+                }
+                continue;
+            }
+            if !top.first {
+                writer.out.push(',');
+            }
+            top.first = false;
+            top.left = top.left.saturating_sub(1);
+            let object = top.object;
+            writer.newline(open.len());
+            if object {
+                let Some(&key) = tape.nodes.get(at) else {
+                    return;
+                };
+                tape_string(tape, key, writer.out);
+                writer.out.push_str(": ");
+                at = at.saturating_add(1);
+            }
+        }
+        let Some(&node) = tape.nodes.get(at) else {
+            return;
+        };
+        at = at.saturating_add(1);
+        match node.kind {
+            Kind::Object | Kind::Array => {
+                let object = node.kind == Kind::Object;
+                if node.count == 0 {
+                    writer.out.push_str(if object { "{}" } else { "[]" });
+                } else {
+                    writer.out.push(if object { '{' } else { '[' });
+                    open.push(Open {
+                        object,
+                        left: node.count,
+                        first: true,
+                    });
+                }
+            }
+            Kind::Plain | Kind::Escaped => tape_string(tape, node, writer.out),
+            Kind::Number => {
+                let text = tape
+                    .text
+                    .get(node.start as usize..node.end as usize)
+                    .unwrap_or_default();
+                let text = super::without_negative_zero(text);
+                // Already as the tape reads it unless its exponent is `E` or has no sign.
+                let canonical = text.find(['e', 'E']).is_none_or(|e| {
+                    text.as_bytes().get(e) == Some(&b'e')
+                        && matches!(text.as_bytes().get(e.saturating_add(1)), Some(b'+' | b'-'))
+                });
+                if canonical {
+                    writer.out.push_str(text);
+                } else {
+                    writer
+                        .out
+                        .push_str(super::parser::canonical_number(text).as_str());
+                }
+            }
+            Kind::True => writer.out.push_str("true"),
+            Kind::False => writer.out.push_str("false"),
+            Kind::Null => writer.out.push_str("null"),
+        }
+        if open.is_empty() {
+            return;
+        }
+    }
+}
+
+/// A string node of a tape as JSON: a plain one's text as it is, an escaped one's decoded
+/// text escaped.
+fn tape_string(tape: &Tape<'_>, node: Node, out: &mut String) {
+    let range = node.start as usize..node.end as usize;
+    match node.kind {
+        Kind::Plain => {
+            out.push('"');
+            out.push_str(tape.text.get(range).unwrap_or_default());
+            out.push('"');
+        }
+        _ => string(tape.decoded.get(range).unwrap_or_default(), out),
     }
 }
 
@@ -30,28 +136,21 @@ struct Writer<'o> {
 }
 
 impl Writer<'_> {
-    fn value<'a, J: Json<'a>>(&mut self, value: J, depth: usize) {
-        match value.kind() {
-            JsonKind::Null => self.out.push_str("null"),
-            JsonKind::Bool => self.out.push_str(if value.as_bool().unwrap_or_default() {
-                "true"
-            } else {
-                "false"
-            }),
-            JsonKind::Number => {
-                if let Some(n) = value.number() {
-                    self.out.push_str(n.as_str());
-                }
-            }
-            JsonKind::String => string(value.as_str().unwrap_or_default(), self.out),
-            JsonKind::Array => {
-                if value.is_empty() {
+    fn value(&mut self, value: &Value, depth: usize) {
+        match value {
+            Value::Null => self.out.push_str("null"),
+            Value::Bool(true) => self.out.push_str("true"),
+            Value::Bool(false) => self.out.push_str("false"),
+            Value::Number(n) => self.out.push_str(n.as_str()),
+            Value::String(s) => string(s, self.out),
+            Value::Array(items) => {
+                if items.is_empty() {
                     self.out.push_str("[]");
                     return;
                 }
                 self.out.push('[');
                 let inner = depth.saturating_add(1);
-                for (i, item) in value.items().enumerate() {
+                for (i, item) in items.iter().enumerate() {
                     if i > 0 {
                         self.out.push(',');
                     }
@@ -61,14 +160,14 @@ impl Writer<'_> {
                 self.newline(depth);
                 self.out.push(']');
             }
-            JsonKind::Object => {
-                if value.is_empty() {
+            Value::Object(map) => {
+                if map.is_empty() {
                     self.out.push_str("{}");
                     return;
                 }
                 self.out.push('{');
                 let inner = depth.saturating_add(1);
-                for (i, (key, item)) in value.members().enumerate() {
+                for (i, (key, item)) in map.iter().enumerate() {
                     if i > 0 {
                         self.out.push(',');
                     }

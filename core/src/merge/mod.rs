@@ -19,7 +19,7 @@ use crate::time::normalize_now;
 use crate::Value;
 
 mod drive;
-pub(crate) mod tape;
+mod tape;
 mod tree;
 
 /// How a patch is combined with a document.
@@ -280,6 +280,16 @@ pub fn merge(doc: &Value, patch: &Value, options: &MergeOptions) -> Result<Value
 /// that own it).
 pub fn merge_owned(doc: Value, patch: &Value, options: &MergeOptions) -> Result<Value> {
     drive::merge(&mut tree::TreeSink, doc, patch, options)
+}
+
+/// [`merge`] into a document read as text, without building its tree: the merged document as
+/// a new tape (`Ok(None)`: a merge this path does not make; [`merge`] makes it).
+pub fn merge_read(
+    base: &crate::json::Tape<'_>,
+    patch: &Value,
+    options: &MergeOptions,
+) -> Result<Option<crate::json::Tape<'static>>> {
+    tape::merged(base, patch, options)
 }
 
 /// RFC 7396 §2 `MergePatch(Target, Patch)`.
