@@ -75,21 +75,39 @@ pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> 
         Out::Json(value) => out(py, &value),
         Out::Text(text) => Ok(PyString::new(py, &text).into_any()),
         Out::Nothing => Ok(py.None().into_bound(py)),
-        Out::Loaded { document, meta, .. } => loaded(py, &document, meta),
-        other @ Out::Update { .. } => out(py, &other.into_value()),
+        Out::Loaded { document, meta, .. } => loaded(py, &document, None, meta),
+        Out::Update {
+            document,
+            text,
+            meta,
+            ..
+        } => loaded(py, &document, Some(text), meta),
     }
 }
 
-/// A reader's result `{document, ...meta}`, the document converted from how the core holds it
-/// (a tree, or the read text: no tree is built for it).
-fn loaded<'py>(py: Python<'py>, document: &Doc, meta: Map) -> PyResult<Bound<'py, PyAny>> {
-    let document = match document {
+/// A document as the core holds it (a tree, or read text: no tree is built for it) in
+/// Python.
+pub(crate) fn document<'py>(py: Python<'py>, document: &Doc) -> PyResult<Bound<'py, PyAny>> {
+    match document {
         Doc::Tree(tree) => to_py(py, tree),
         Doc::Text(tape) => to_py(py, tape.root()),
     }
-    .map_err(|fail| fail.into_pyerr(py))?;
+    .map_err(|fail| fail.into_pyerr(py))
+}
+
+/// A reader's result `{document, ...meta}`, or an update's `{document, text, ...meta}`, the
+/// document converted from how the core holds it ([`document`]).
+fn loaded<'py>(
+    py: Python<'py>,
+    doc: &Doc,
+    text: Option<String>,
+    meta: Map,
+) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
-    dict.set_item(crate::keys::key(py, "document"), document)?;
+    dict.set_item(crate::keys::key(py, "document"), document(py, doc)?)?;
+    if let Some(text) = text {
+        dict.set_item(crate::keys::key(py, "text"), text)?;
+    }
     for (key, item) in &meta {
         dict.set_item(crate::keys::key(py, key), out(py, item)?)?;
     }

@@ -109,11 +109,11 @@ fn update<'py>(
     let updated = core(
         py,
         unlocked(py, len, || {
-            ops::update(kind, bytes, Change::named(op, args)?, &now, pre)
+            ops::update_read(kind, bytes, Change::named(op, args)?, &now, pre)
         }),
     )?;
     let dict = PyDict::new(py);
-    dict.set_item("document", out(py, &updated.document)?)?;
+    dict.set_item("document", dispatch::document(py, &updated.document)?)?;
     dict.set_item("text", updated.text)?;
     dict.set_item("etag", updated.etag)?;
     dict.set_item("changed", updated.changed)?;

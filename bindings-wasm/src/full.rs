@@ -69,7 +69,7 @@ pub fn update(
     };
     // A text format's document is read from the new text by the JS layer when asked.
     let updated = ops::update_unread(kind, data.as_deref(), change, &now, pre).map_err(throw)?;
-    out(Ok(Out::update(kind, updated.into_value())), Form::Update)
+    out(Ok(Out::updated(kind, updated.into_parts())), Form::Update)
 }
 
 /// A read: `data` (the file's bytes; none: missing) given as the first argument of the

@@ -147,13 +147,22 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
 /// compact JSON, a newline, then the text; or, when the document was not read back from the
 /// text (`null`: `ops::update_unread`), `^`, the fields, a newline, then the text.
 fn meta_and_text(
-    document: &Value,
+    document: &Doc,
     text: &str,
     meta: Value,
     text_is_document: bool,
 ) -> Result<String, JsValue> {
-    check_numbers(document, "/document").map_err(throw)?;
+    match document {
+        Doc::Tree(tree) => check_numbers(tree, "/document"),
+        Doc::Text(tape) => check_numbers(tape.root(), "/document"),
+    }
+    .map_err(throw)?;
     check_numbers(&meta, "").map_err(throw)?;
+    let document = match document {
+        Doc::Tree(tree) => tree,
+        // A text format's document is always a tree; a JSON kind's is not written here.
+        Doc::Text(_) => &Value::Null,
+    };
     let unread = !text_is_document && document.is_null();
     let mut out = String::with_capacity(text.len().saturating_add(256));
     match (text_is_document, unread) {

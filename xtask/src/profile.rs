@@ -3,7 +3,7 @@
 //! docs/performance.md. A maintainer's tool: no host, no boundary crossing.
 
 use statecore::document::{self, Precondition};
-use statecore::merge::{merge_owned, MergeOptions};
+use statecore::merge::{merge_owned, merge_read, MergeOptions};
 use statecore::{json, kinds};
 use std::hint::black_box;
 use std::time::Instant;
@@ -25,6 +25,14 @@ pub fn profile(
     let doc = json::parse(&bytes).map_err(|e| e.message)?;
     let merged = merge_owned(doc.clone(), &patch, &options).map_err(|e| e.message)?;
     let text = json::serialize(&merged);
+    let (tape, _) = json::Tape::parse(&bytes).map_err(|e| e.message)?;
+    let merged_tape = merge_read(&tape, &patch, &options)
+        .map_err(|e| e.message)?
+        .ok_or("this merge takes the tree path")?;
+    let rules = kinds::kind(kind)
+        .map_err(|e| e.message)?
+        .validate_read
+        .ok_or("this kind's rules run on trees only")?;
     type Phase<'a> = (&'a str, Box<dyn Fn() + 'a>);
     let phases: Vec<Phase> = vec![
         (
@@ -51,6 +59,42 @@ pub fn profile(
         (
             "etag",
             Box::new(|| drop(black_box(json::etag(text.as_bytes())))),
+        ),
+        (
+            "tape: read",
+            Box::new(|| drop(black_box(json::Tape::parse(black_box(&bytes))))),
+        ),
+        (
+            "tape: merge",
+            Box::new(|| drop(black_box(merge_read(&tape, &patch, &options)))),
+        ),
+        (
+            "tape: validate",
+            Box::new(|| drop(black_box(rules(merged_tape.root())))),
+        ),
+        (
+            "tape: serialize",
+            Box::new(|| drop(black_box(json::serialize_tape(&merged_tape, bytes.len())))),
+        ),
+        (
+            "tape: tree of the result",
+            Box::new(|| {
+                drop(black_box(statecore::value::Json::to_value(
+                    merged_tape.root(),
+                )))
+            }),
+        ),
+        (
+            "document::update_read (all)",
+            Box::new(|| {
+                drop(black_box(document::update_read(
+                    kind,
+                    Some(&bytes),
+                    &patch,
+                    &options,
+                    Precondition::default(),
+                )))
+            }),
         ),
         (
             "document::update (all)",

@@ -14,6 +14,7 @@ mod locate;
 mod numbers;
 mod parser;
 mod scan;
+mod splice;
 mod tape;
 mod writer;
 
@@ -21,6 +22,7 @@ pub use locate::{line_column, locate};
 pub use numbers::keep_number_texts;
 pub(crate) use parser::parse_member;
 pub use parser::{parse, parse_args, parse_as_written, parse_str};
+pub(crate) use splice::Splice;
 pub use tape::{Tape, TapeValue};
 
 use crate::error::{child_path, Code, Error, Result};
@@ -42,6 +44,15 @@ pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 pub fn serialize(value: &Value) -> String {
     let mut out = String::with_capacity(writer::capacity_hint(value));
     writer::write(value, true, &mut out);
+    out.push('\n');
+    out
+}
+
+/// [`serialize`] of a tape's document (the same bytes for the same document), from one pass over its nodes, into a buffer of
+/// `capacity` bytes to start with (an update's new text is about as long as the file's).
+pub fn serialize_tape(tape: &Tape<'_>, capacity: usize) -> String {
+    let mut out = String::with_capacity(capacity);
+    writer::write_tape(tape, &mut out);
     out.push('\n');
     out
 }

@@ -20,10 +20,10 @@ use std::borrow::Cow;
 /// once the tape outlives them ([`Tape::into_owned`]).
 #[derive(Clone)]
 pub struct Tape<'t> {
-    text: Cow<'t, str>,
+    pub(super) text: Cow<'t, str>,
     /// The decoded text of the escaped strings, one after another.
-    decoded: String,
-    nodes: Vec<Node>,
+    pub(super) decoded: String,
+    pub(super) nodes: Vec<Node>,
 }
 
 impl<'t> Tape<'t> {
@@ -80,8 +80,8 @@ impl<'t> Tape<'t> {
 /// A value of a [`Tape`].
 #[derive(Clone, Copy)]
 pub struct TapeValue<'a> {
-    tape: &'a Tape<'a>,
-    at: usize,
+    pub(super) tape: &'a Tape<'a>,
+    pub(super) at: usize,
 }
 
 impl<'a> TapeValue<'a> {
@@ -98,7 +98,7 @@ impl<'a> TapeValue<'a> {
     }
 
     /// The index of the node after this value and everything in it.
-    fn after(self) -> usize {
+    pub(super) fn after(self) -> usize {
         match self.node() {
             Some(node) if matches!(node.kind, Kind::Object | Kind::Array) => node.end as usize,
             _ => self.at.saturating_add(1),

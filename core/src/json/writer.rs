@@ -2,8 +2,12 @@
 //! into one buffer (no serde machinery). Byte for byte what serde_json writes for the same
 //! `Value` (`core/tests/writer.rs` checks it on generated documents): `"`, `\` and control
 //! characters escaped (`\b \f \n \r \t` short, others `\u00xx`), everything else as is;
-//! numbers as their kept text.
+//! numbers as their kept text. A tape (an update's merged document) is written by one pass
+//! over its nodes ([`write_tape`]), to the same bytes (`core/tests/update_tape_properties.rs`
+//! compares them on random documents).
 
+use super::scan::{Kind, Node};
+use super::Tape;
 use crate::Value;
 
 /// Appends the text of `value` to `out`: indented by two spaces per level when `pretty`.
@@ -17,6 +21,109 @@ pub(super) fn capacity_hint(value: &Value) -> usize {
         Value::Object(map) => map.len().saturating_mul(48).saturating_add(16),
         Value::Array(items) => items.len().saturating_mul(32).saturating_add(16),
         _ => 32,
+    }
+}
+
+/// Appends the indented text of a tape's document to `out`: [`write`]'s bytes, from one pass
+/// over the nodes. A plain string's text is written as it is (the scan made it plain only
+/// when it holds nothing a JSON string escapes); a number's text as the tape reads it.
+pub(super) fn write_tape(tape: &Tape<'_>, out: &mut String) {
+    /// An open container: an object's members or an array's items left to write.
+    struct Open {
+        object: bool,
+        left: u32,
+        first: bool,
+    }
+    let mut writer = Writer { out, pretty: true };
+    let mut open: Vec<Open> = Vec::new();
+    let mut at = 0usize;
+    loop {
+        if let Some(top) = open.last_mut() {
+            if top.left == 0 {
+                let object = top.object;
+                open.pop();
+                writer.newline(open.len());
+                writer.out.push(if object { '}' } else { ']' });
+                if open.is_empty() {
+                    return;
+                }
+                continue;
+            }
+            if !top.first {
+                writer.out.push(',');
+            }
+            top.first = false;
+            top.left = top.left.saturating_sub(1);
+            let object = top.object;
+            writer.newline(open.len());
+            if object {
+                let Some(&key) = tape.nodes.get(at) else {
+                    return;
+                };
+                tape_string(tape, key, writer.out);
+                writer.out.push_str(": ");
+                at = at.saturating_add(1);
+            }
+        }
+        let Some(&node) = tape.nodes.get(at) else {
+            return;
+        };
+        at = at.saturating_add(1);
+        match node.kind {
+            Kind::Object | Kind::Array => {
+                let object = node.kind == Kind::Object;
+                if node.count == 0 {
+                    writer.out.push_str(if object { "{}" } else { "[]" });
+                } else {
+                    writer.out.push(if object { '{' } else { '[' });
+                    open.push(Open {
+                        object,
+                        left: node.count,
+                        first: true,
+                    });
+                }
+            }
+            Kind::Plain | Kind::Escaped => tape_string(tape, node, writer.out),
+            Kind::Number => {
+                let text = tape
+                    .text
+                    .get(node.start as usize..node.end as usize)
+                    .unwrap_or_default();
+                let text = super::without_negative_zero(text);
+                // Already as the tape reads it unless its exponent is `E` or has no sign.
+                let canonical = text.find(['e', 'E']).is_none_or(|e| {
+                    text.as_bytes().get(e) == Some(&b'e')
+                        && matches!(text.as_bytes().get(e.saturating_add(1)), Some(b'+' | b'-'))
+                });
+                if canonical {
+                    writer.out.push_str(text);
+                } else {
+                    writer
+                        .out
+                        .push_str(super::parser::canonical_number(text).as_str());
+                }
+            }
+            Kind::True => writer.out.push_str("true"),
+            Kind::False => writer.out.push_str("false"),
+            Kind::Null => writer.out.push_str("null"),
+        }
+        if open.is_empty() {
+            return;
+        }
+    }
+}
+
+/// A string node of a tape as JSON: a plain one's text as it is, an escaped one's decoded
+/// text escaped.
+fn tape_string(tape: &Tape<'_>, node: Node, out: &mut String) {
+    let range = node.start as usize..node.end as usize;
+    match node.kind {
+        Kind::Plain => {
+            out.push('"');
+            out.push_str(tape.text.get(range).unwrap_or_default());
+            out.push('"');
+        }
+        _ => string(tape.decoded.get(range).unwrap_or_default(), out),
     }
 }
 

@@ -3,7 +3,7 @@
 //! answer its caller, from one parse, one validation and one serialization.
 
 use super::{Access, Arg, Args, Op, Out};
-use crate::document::{finish, load_for_update, load_with, Precondition};
+use crate::document::{finish, load_for_update, load_with, Doc, Precondition};
 use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::merge::{merge_owned, MergeOptions};
@@ -52,11 +52,12 @@ impl<'a> Change<'a> {
     }
 }
 
-/// The outcome of [`update`]: what to write and what to tell the caller.
+/// The outcome of [`update`]: what to write and what to tell the caller. `D` is how the
+/// document is held: a tree ([`Value`]), or for [`update_read`] a [`Doc`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Updated {
+pub struct Updated<D = Value> {
     /// The document the file holds afterwards.
-    pub document: Value,
+    pub document: D,
     /// Its canonical text.
     pub text: String,
     /// The etag of the file afterwards (`None`: there is no file and none was written).
@@ -73,13 +74,25 @@ pub struct Updated {
     pub extra: Option<(&'static str, Value)>,
 }
 
-impl Updated {
-    /// `{document, text, etag, changed, corrupt, warnings}` plus `result` and the extra field
-    /// when there are any.
-    pub fn into_value(self) -> Value {
-        let mut map = Map::new();
-        map.insert("document".into(), self.document);
-        map.insert("text".into(), self.text.into());
+impl<D> Updated<D> {
+    /// The same result with the document held another way.
+    pub fn map_document<E>(self, to: impl FnOnce(D) -> E) -> Updated<E> {
+        Updated {
+            document: to(self.document),
+            text: self.text,
+            etag: self.etag,
+            changed: self.changed,
+            corrupt: self.corrupt,
+            warnings: self.warnings,
+            result: self.result,
+            extra: self.extra,
+        }
+    }
+
+    /// The document, the text, and `{etag, changed, corrupt, warnings}` plus `result` and the
+    /// extra field when there are any.
+    pub fn into_parts(self) -> (D, String, Map) {
+        let mut map = Map::with_capacity(6);
         map.insert("etag".into(), self.etag.map_or(Value::Null, Value::from));
         map.insert("changed".into(), self.changed.into());
         map.insert("corrupt".into(), self.corrupt.into());
@@ -90,6 +103,19 @@ impl Updated {
         if let Some((name, value)) = self.extra {
             map.insert(name.into(), value);
         }
+        (self.document, self.text, map)
+    }
+}
+
+impl Updated {
+    /// `{document, text, etag, changed, corrupt, warnings}` plus `result` and the extra field
+    /// when there are any.
+    pub fn into_value(self) -> Value {
+        let (document, text, meta) = self.into_parts();
+        let mut map = Map::with_capacity(meta.len().saturating_add(2));
+        map.insert("document".into(), document);
+        map.insert("text".into(), text.into());
+        map.extend(meta);
         Value::Object(map)
     }
 }
@@ -109,6 +135,19 @@ pub fn update(
     now: &Value,
     pre: Precondition<'_>,
 ) -> Result<Updated> {
+    Ok(update_with(kind, bytes, change, now, pre, true)?.map_document(Doc::into_value))
+}
+
+/// [`update`] whose result's document may be the merged read text ([`Doc::Text`]): a patch to
+/// a JSON kind is merged, checked and written without building the document's tree
+/// (`document::update_read`).
+pub fn update_read(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    change: Change<'_>,
+    now: &Value,
+    pre: Precondition<'_>,
+) -> Result<Updated<Doc>> {
     update_with(kind, bytes, change, now, pre, true)
 }
 
@@ -121,7 +160,7 @@ pub fn update_unread(
     change: Change<'_>,
     now: &Value,
     pre: Precondition<'_>,
-) -> Result<Updated> {
+) -> Result<Updated<Doc>> {
     update_with(kind, bytes, change, now, pre, false)
 }
 
@@ -132,7 +171,22 @@ fn update_with(
     now: &Value,
     pre: Precondition<'_>,
     read_back: bool,
-) -> Result<Updated> {
+) -> Result<Updated<Doc>> {
+    if let Change::Patch(patch, options) = &change {
+        let checked = || patch_options(patch, options.clone(), now).map(std::borrow::Cow::Owned);
+        if let Some(updated) = crate::document::tape_update(kind, bytes, patch, checked, pre)? {
+            return Ok(Updated {
+                document: updated.document,
+                text: updated.text,
+                etag: Some(updated.etag),
+                changed: updated.changed,
+                corrupt: updated.corrupt,
+                warnings: updated.warnings,
+                result: None,
+                extra: None,
+            });
+        }
+    }
     let mut loaded = load_for_update(kind, bytes, pre)?;
     let current = std::mem::take(&mut loaded.document);
     let (document, result, extra) = match apply(Target::File(kind), current, change, now)? {
@@ -142,12 +196,14 @@ fn update_with(
             extra,
         } => (document, result, extra),
         Applied::Unchanged { document, result } => {
-            return unchanged(kind, document, bytes, loaded.corrupt, result)
+            return Ok(
+                unchanged(kind, document, bytes, loaded.corrupt, result)?.map_document(Doc::Tree)
+            )
         }
     };
     let finished = finish(kind, &loaded, document, bytes, read_back)?;
     Ok(Updated {
-        document: finished.document,
+        document: Doc::Tree(finished.document),
         text: finished.text,
         etag: Some(finished.etag),
         changed: finished.changed,

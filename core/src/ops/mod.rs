@@ -33,7 +33,7 @@ mod table_view;
 mod table_watch;
 
 pub use args::{Arg, Args};
-pub use file::{query, update, update_unread, Change, Updated};
+pub use file::{query, update, update_read, update_unread, Change, Updated};
 use gate::refuse;
 pub(crate) use gate::{gate, unloaded};
 pub use logged::{logged_change, update_logged, LogReplay};

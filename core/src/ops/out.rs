@@ -14,8 +14,8 @@ pub enum Out {
     /// An update result ([`Form::Update`]): the document, its canonical text, and the other
     /// fields (`etag`, `changed`, `corrupt`, `warnings`, ...) in order.
     Update {
-        /// The document.
-        document: Value,
+        /// The document (a tree, or the merged read text it was checked and written from).
+        document: crate::document::Doc,
         /// Its canonical text.
         text: String,
         /// The other fields.
@@ -52,7 +52,7 @@ impl Out {
                 ..
             } => {
                 let mut map = Map::with_capacity(meta.len().saturating_add(2));
-                map.insert("document".into(), document);
+                map.insert("document".into(), document.into_value());
                 map.insert("text".into(), Value::from(text));
                 map.extend(meta);
                 Value::Object(map)
@@ -89,6 +89,19 @@ impl Out {
             Some(Value::String(text)) => text.into_string(),
             _ => String::new(),
         };
+        Out::Update {
+            document: crate::document::Doc::Tree(document),
+            text,
+            meta,
+            text_is_document,
+        }
+    }
+
+    /// An update result of a file of `kind` from its parts: the document, its text and the
+    /// other fields (the form of [`crate::document::Updated::into_parts`]).
+    pub fn updated(kind: &str, (document, text, meta): (crate::document::Doc, String, Map)) -> Out {
+        let text_is_document = crate::kinds::kind(kind)
+            .map_or(true, |k| matches!(k.format, crate::kinds::Format::Json));
         Out::Update {
             document,
             text,

@@ -286,14 +286,14 @@ pub(super) static OPS: &[Op] = &super::gate([
         web: false,
         run: |a| {
             let options = MergeOptions::from_value(a.get(3))?;
-            let updated = document::update(
+            let updated = document::update_read(
                 a.text(0)?,
                 a.opt_bytes(1),
                 a.get(2),
                 &options,
                 precondition(a, 4)?,
             )?;
-            Ok(Out::update(a.text(0)?, updated.into_value()))
+            Ok(Out::updated(a.text(0)?, updated.into_parts()))
         },
     },
     Op {

@@ -8,11 +8,14 @@
 //! - `merge(doc, {}) == doc` for an object document and options without a stamp;
 //! - `merge_patch` strategy equals RFC 7396 `merge_patch` (rules are for shallow and deep);
 //! - the result round-trips through the canonical text, and `merge_text` over the input texts
-//!   gives exactly that text (or the same error code).
+//!   gives exactly that text (or the same error code);
+//! - the update on the read text (`document::update_read`) gives the tree update's result,
+//!   or its error, exactly.
 
 use crate::input::{self, split};
 use crate::laws;
 use crate::seeds::Case;
+use statecore::document::{self, Doc, Precondition};
 use statecore::json;
 use statecore::merge::{merge, merge_owned, merge_patch, MergeOptions, Strategy};
 use statecore::ops::{self, Arg, Args, Out};
@@ -52,6 +55,20 @@ pub fn run(data: &[u8]) {
     }
     identity(&doc, &options);
     text_agrees(doc_text, patch_text, &options_value, &merged);
+    tape_agrees(doc_text, &patch, &options);
+}
+
+/// The update of a `json` file holding `doc` made on its read text equals the one made on its
+/// tree: every field, or the same error.
+fn tape_agrees(doc: &[u8], patch: &Value, options: &MergeOptions) {
+    let pre = Precondition::default();
+    let tree = document::update("json", Some(doc), patch, options, pre);
+    let tape = document::update_read("json", Some(doc), patch, options, pre)
+        .map(|updated| updated.map_document(Doc::into_value));
+    assert!(
+        tree == tape,
+        "the update on the read text differs from the tree's\n  tree: {tree:?}\n  tape: {tape:?}"
+    );
 }
 
 fn laws_of_result(doc: &Value, patch: &Value, options: &MergeOptions, m: &Value) {

@@ -150,9 +150,10 @@ fn outcome(name: &str, op: &Op, result: &Result<Out>) {
                     text_is_document,
                     ..
                 } => {
-                    laws::round_trip(name, document);
+                    let document = document.clone().into_value();
+                    laws::round_trip(name, &document);
                     assert!(
-                        !*text_is_document || *text == json::serialize(document),
+                        !*text_is_document || *text == json::serialize(&document),
                         "{name}: an update's text is not its document's canonical text"
                     );
                 }

@@ -8,10 +8,19 @@
 //!
 //! Per-path [`Rule`]s refine shallow and deep merges: arrays of objects merged by a key,
 //! append with de-duplication, or replace. A [`Stamp`] sets a timestamp field from `now`.
+//!
+//! The rules are written once (`drive.rs`), over what they merge into: a document tree they
+//! own (`tree.rs`), or a document read as text whose merged document is spliced into a new
+//! tape without building either tree (`tape.rs`; docs/performance.md § The document
+//! representation).
 
 use crate::error::{child_path, Code, Error, Result};
 use crate::time::normalize_now;
-use crate::{Map, Value};
+use crate::Value;
+
+mod drive;
+mod tape;
+mod tree;
 
 /// How a patch is combined with a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -270,204 +279,25 @@ pub fn merge(doc: &Value, patch: &Value, options: &MergeOptions) -> Result<Value
 /// [`merge`] that consumes the document instead of copying it (the fast path for callers
 /// that own it).
 pub fn merge_owned(doc: Value, patch: &Value, options: &MergeOptions) -> Result<Value> {
-    let mut out = match options.strategy {
-        Strategy::MergePatch => merge_patch_owned(doc, patch),
-        Strategy::Shallow => {
-            let (mut map, patch) = top_level(doc, patch)?;
-            for (key, value) in patch {
-                let segs = [key.as_str()];
-                let merged = match find_rule(&options.rules, &segs) {
-                    Some(mode) => {
-                        let current = map.get_mut(key).map(Value::take);
-                        apply_rule(mode, current, value, &segs, options)?
-                    }
-                    None => value.clone(),
-                };
-                map.insert(key.clone(), merged);
-            }
-            Value::Object(map)
-        }
-        Strategy::Deep => {
-            let (map, patch) = top_level(doc, patch)?;
-            let mut path = Vec::new();
-            merge_object(map, patch, &mut path, options)?
-        }
-    };
-    if let Some(stamp) = &options.stamp {
-        match &mut out {
-            Value::Object(map) => {
-                map.insert(stamp.field.as_str().into(), Value::from(stamp.now.as_str()));
-            }
-            _ => {
-                return Err(Error::new(
-                    Code::Merge,
-                    "",
-                    "cannot stamp a timestamp on a document that is not an object",
-                ))
-            }
-        }
-    }
-    Ok(out)
+    drive::merge(&mut tree::TreeSink, doc, patch, options)
+}
+
+/// [`merge`] into a document read as text, without building its tree: the merged document as
+/// a new tape (`Ok(None)`: a merge this path does not make; [`merge`] makes it).
+pub fn merge_read(
+    base: &crate::json::Tape<'_>,
+    patch: &Value,
+    options: &MergeOptions,
+) -> Result<Option<crate::json::Tape<'static>>> {
+    tape::merged(base, patch, options)
 }
 
 /// RFC 7396 §2 `MergePatch(Target, Patch)`.
 pub fn merge_patch(target: &Value, patch: &Value) -> Value {
-    merge_patch_owned(target.clone(), patch)
+    drive::merge_patch(&mut tree::TreeSink, Some(target.clone()), patch)
 }
 
-fn merge_patch_owned(target: Value, patch: &Value) -> Value {
-    let Value::Object(patch_map) = patch else {
-        return patch.clone();
-    };
-    let mut map = match target {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    };
-    for (key, value) in patch_map {
-        if value.is_null() {
-            map.shift_remove(key);
-        } else {
-            let current = map.get_mut(key).map(Value::take).unwrap_or(Value::Null);
-            map.insert(key.clone(), merge_patch_owned(current, value));
-        }
-    }
-    Value::Object(map)
-}
-
-/// A JSON object.
-type Object = Map;
-
-fn top_level(doc: Value, patch: &Value) -> Result<(Object, &Object)> {
-    let patch = patch.as_object().ok_or_else(|| {
-        Error::new(
-            Code::Merge,
-            "",
-            format!(
-                "the patch must be an object for this strategy, not {}",
-                type_name(patch)
-            ),
-        )
-    })?;
-    let map = match doc {
-        Value::Object(map) => map,
-        Value::Null => Map::new(),
-        other => {
-            return Err(Error::new(
-                Code::Merge,
-                "",
-                format!(
-                    "the document must be an object to merge into, not {}; \
-                     use merge_patch to replace it",
-                    type_name(&other)
-                ),
-            ))
-        }
-    };
-    Ok((map, patch))
-}
-
-fn merge_object<'a>(
-    mut map: Map,
-    patch: &'a Map,
-    path: &mut Vec<&'a str>,
-    options: &MergeOptions,
-) -> Result<Value> {
-    for (key, value) in patch {
-        path.push(key.as_str());
-        let current = map.get_mut(key).map(Value::take);
-        let merged = merge_value(current, value, path, options);
-        path.pop();
-        map.insert(key.clone(), merged?);
-    }
-    Ok(Value::Object(map))
-}
-
-fn merge_value<'a>(
-    current: Option<Value>,
-    patch: &'a Value,
-    path: &mut Vec<&'a str>,
-    options: &MergeOptions,
-) -> Result<Value> {
-    if let Some(mode) = find_rule(&options.rules, path) {
-        return apply_rule(mode, current, patch, path, options);
-    }
-    match patch {
-        Value::Object(patch_map) => {
-            let base = match current {
-                Some(Value::Object(map)) => map,
-                _ => Map::new(),
-            };
-            merge_object(base, patch_map, path, options)
-        }
-        other => Ok(other.clone()),
-    }
-}
-
-fn apply_rule(
-    mode: &Mode,
-    current: Option<Value>,
-    patch: &Value,
-    path: &[&str],
-    options: &MergeOptions,
-) -> Result<Value> {
-    if matches!(mode, Mode::Replace) || patch.is_null() {
-        return Ok(patch.clone());
-    }
-    let Value::Array(patch_items) = patch else {
-        return Err(Error::new(
-            Code::Merge,
-            pointer(path),
-            format!(
-                "the rule at this path merges arrays; the patch has {}",
-                type_name(patch)
-            ),
-        ));
-    };
-    let mut items = match current {
-        Some(Value::Array(items)) => items,
-        _ => Vec::new(),
-    };
-    match mode {
-        Mode::Append => {
-            for item in patch_items {
-                if !items.contains(item) {
-                    items.push(item.clone());
-                }
-            }
-        }
-        Mode::ByKey(key) => {
-            for (i, item) in patch_items.iter().enumerate() {
-                let id = item.get(key).filter(|id| !id.is_null()).ok_or_else(|| {
-                    Error::new(
-                        Code::Merge,
-                        format!("{}/{i}", pointer(path)),
-                        format!("items merged by key need a {key:?} field"),
-                    )
-                })?;
-                match items
-                    .iter()
-                    .position(|existing| existing.get(key) == Some(id))
-                {
-                    Some(index) => {
-                        let index_text = index.to_string();
-                        let mut element_path: Vec<&str> = path.to_vec();
-                        element_path.push(&index_text);
-                        let existing = items.get_mut(index).map(Value::take);
-                        let merged = merge_value(existing, item, &mut element_path, options)?;
-                        if let Some(slot) = items.get_mut(index) {
-                            *slot = merged;
-                        }
-                    }
-                    None => items.push(item.clone()),
-                }
-            }
-        }
-        Mode::Replace => {}
-    }
-    Ok(Value::Array(items))
-}
-
-fn find_rule<'r>(rules: &'r [Rule], path: &[&str]) -> Option<&'r Mode> {
+pub(crate) fn find_rule<'r>(rules: &'r [Rule], path: &[&str]) -> Option<&'r Mode> {
     rules
         .iter()
         .find(|rule| {
@@ -481,7 +311,7 @@ fn find_rule<'r>(rules: &'r [Rule], path: &[&str]) -> Option<&'r Mode> {
         .map(|rule| &rule.mode)
 }
 
-fn pointer(path: &[&str]) -> String {
+pub(crate) fn pointer(path: &[&str]) -> String {
     path.iter()
         .fold(String::new(), |acc, seg| child_path(&acc, seg))
 }

@@ -8,6 +8,10 @@ use crate::merge::{merge_owned, MergeOptions};
 use crate::report::{issues_value, Issue, Report};
 use crate::{Map, Value};
 
+mod tape;
+pub(crate) use tape::update as tape_update;
+pub use tape::Doc;
+
 /// What a reader gets from a file. `D` is how the document is held: a tree ([`Value`]), or
 /// for [`read`] a [`Doc`], which may be the read text itself.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,45 +50,6 @@ impl<'a> Precondition<'a> {
         Precondition {
             if_match,
             reset: false,
-        }
-    }
-}
-
-/// A document as [`read`] gives it: a tree, or the read text, on which the kind's rules ran
-/// without building the tree ([`Doc::into_value`] builds it).
-#[derive(Clone)]
-pub enum Doc {
-    /// A document tree.
-    Tree(Value),
-    /// The document's text as read.
-    Text(json::Tape<'static>),
-}
-
-impl Doc {
-    /// The document as a tree.
-    pub fn into_value(self) -> Value {
-        match self {
-            Doc::Tree(value) => value,
-            Doc::Text(tape) => crate::value::Json::to_value(tape.root()),
-        }
-    }
-}
-
-/// Equal when they hold the same document, however each holds it.
-impl PartialEq for Doc {
-    fn eq(&self, other: &Doc) -> bool {
-        match (self, other) {
-            (Doc::Tree(a), Doc::Tree(b)) => a == b,
-            _ => self.clone().into_value() == other.clone().into_value(),
-        }
-    }
-}
-
-impl std::fmt::Debug for Doc {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Doc::Tree(value) => write!(f, "Tree({value:?})"),
-            Doc::Text(_) => f.write_str("Text(..)"),
         }
     }
 }
@@ -446,11 +411,12 @@ pub fn check_if_match(current: Option<&str>, if_match: Option<&str>) -> Result<(
 }
 
 /// The outcome of a read-merge-validate step: what to write and what to tell the caller.
+/// `D` is how the document is held: a tree ([`Value`]), or for [`update_read`] a [`Doc`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Updated {
+pub struct Updated<D = Value> {
     /// The new document (for a text format: its text's reading, or `null` when it was not
     /// read back; see [`finish`]).
-    pub document: Value,
+    pub document: D,
     /// Its canonical text.
     pub text: String,
     /// Its etag.
@@ -463,16 +429,38 @@ pub struct Updated {
     pub warnings: Vec<Issue>,
 }
 
+impl<D> Updated<D> {
+    /// The same result with the document held another way.
+    pub fn map_document<E>(self, to: impl FnOnce(D) -> E) -> Updated<E> {
+        Updated {
+            document: to(self.document),
+            text: self.text,
+            etag: self.etag,
+            changed: self.changed,
+            corrupt: self.corrupt,
+            warnings: self.warnings,
+        }
+    }
+
+    /// The document, the text, and `{etag, changed, corrupt, warnings}`.
+    pub fn into_parts(self) -> (D, String, Map) {
+        let mut meta = Map::with_capacity(4);
+        meta.insert("etag".into(), self.etag.into());
+        meta.insert("changed".into(), self.changed.into());
+        meta.insert("corrupt".into(), self.corrupt.into());
+        meta.insert("warnings".into(), issues_value(&self.warnings));
+        (self.document, self.text, meta)
+    }
+}
+
 impl Updated {
     /// `{document, text, etag, changed, corrupt, warnings}`.
     pub fn into_value(self) -> Value {
-        let mut map = Map::new();
-        map.insert("document".into(), self.document);
-        map.insert("text".into(), self.text.into());
-        map.insert("etag".into(), self.etag.into());
-        map.insert("changed".into(), self.changed.into());
-        map.insert("corrupt".into(), self.corrupt.into());
-        map.insert("warnings".into(), issues_value(&self.warnings));
+        let (document, text, meta) = self.into_parts();
+        let mut map = Map::with_capacity(6);
+        map.insert("document".into(), document);
+        map.insert("text".into(), text.into());
+        map.extend(meta);
         Value::Object(map)
     }
 }
@@ -533,7 +521,8 @@ pub fn finish(
 }
 
 /// The whole pure update: load the bytes, check `if_match`, merge the patch, validate,
-/// serialize. The host holds the lock around this and writes `text` atomically.
+/// serialize. The host holds the lock around this and writes `text` atomically. The merge is
+/// made on the document's tree ([`update_read`] makes it on the read text where it can).
 pub fn update(
     kind: &str,
     bytes: Option<&[u8]>,
@@ -545,6 +534,26 @@ pub fn update(
     json::check_limits(patch)?;
     let document = merge_owned(std::mem::take(&mut loaded.document), patch, options)?;
     finish(kind, &loaded, document, bytes, true)
+}
+
+/// [`update`] made without the document's tree where it can be (a JSON kind whose rules run
+/// on read text, readable bytes: [`tape::update`]), the result's document then the merged
+/// read text ([`Doc::Text`]); the same result as [`update`] in every field once built.
+pub fn update_read(
+    kind: &str,
+    bytes: Option<&[u8]>,
+    patch: &Value,
+    options: &MergeOptions,
+    pre: Precondition<'_>,
+) -> Result<Updated<Doc>> {
+    let checked = || {
+        json::check_limits(patch)?;
+        Ok(std::borrow::Cow::Borrowed(options))
+    };
+    if let Some(updated) = tape_update(kind, bytes, patch, checked, pre)? {
+        return Ok(updated);
+    }
+    Ok(update(kind, bytes, patch, options, pre)?.map_document(Doc::Tree))
 }
 
 /// The suffix of a `.corrupt-` copy made at `now_ms`: `.corrupt-YYYYMMDDTHHMMSSmmmZ` (a host
