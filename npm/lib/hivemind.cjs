@@ -13,9 +13,9 @@
  * Plain CommonJS without top-level await: it runs in Node and in an Electron main process.
  */
 const fs = require("node:fs");
-const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { runAsync, ASYNC } = require("./steps.cjs");
+const { runAsync, runSync, ASYNC, SYNC } = require("./steps.cjs");
+const atomic = require("./atomic.cjs");
 const documents = require("./documents.cjs");
 const { watchFiles, DEFAULT_DEBOUNCE_MS } = require("./file-watch.cjs");
 const ops = require("./helpers.cjs").helpers("hivemind");
@@ -23,16 +23,55 @@ const ops = require("./helpers.cjs").helpers("hivemind");
 /** The document's kind. */
 const KIND = "hivemind.state";
 
+/** Thrown by the synchronous attempt of {@link transact} where it would have to wait. */
+class WouldWait extends Error {}
+
+/**
+ * The synchronous I/O table of a reaction's first attempt: it never waits (a wait for a file
+ * still changing under the lock's holder throws {@link WouldWait}; the lock is tried once).
+ */
+const AT_ONCE = Object.freeze({
+  ...SYNC,
+  sleep() {
+    throw new WouldWait("the reaction must wait: it goes on asynchronously");
+  },
+});
+
 /**
  * Runs the writer `op` of the table on the project's state.json (locked, one crossing) and
- * returns its outcome.
+ * returns its outcome. The same locked update is first tried synchronously, taking the lock
+ * only if it is free at once: the whole reaction then runs in this turn of the event loop,
+ * with no trip through libuv's thread pool per system call (about 20 of them), as the
+ * client's watcher does. Where it would have to wait (the lock held by another, a file still
+ * changing) state.json has not been replaced and the lock is not held: the update is run again
+ * asynchronously, waiting up to `timeout` without blocking the event loop.
  */
 async function transact(project, op, args, timeout) {
   const file = ops.statePath(project);
-  const updated = await runAsync(
-    documents.inDirectory(ASYNC, file, documents.update(ASYNC, file, KIND, op, args, { timeout })),
-  );
+  const routine = (io, wait) =>
+    documents.inDirectory(io, file, documents.update(io, file, KIND, op, args, { timeout: wait }));
+  try {
+    return runSync(routine(AT_ONCE, 0)).result;
+  } catch (error) {
+    const again = error instanceof WouldWait || (error?.code === "E_LOCK_TIMEOUT" && timeout !== 0);
+    if (!again) throw error;
+  }
+  const updated = await runAsync(routine(ASYNC, timeout));
   return updated.result;
+}
+
+/**
+ * The text of the trigger file `file`, or null when it is gone or cannot be read, or is not
+ * a regular file: it is opened without blocking (a FIFO never holds the watcher up) and read
+ * synchronously, whole.
+ */
+function readTrigger(file) {
+  try {
+    const bytes = atomic.readMaybe.sync(file);
+    return bytes === null ? null : bytes.toString("utf8");
+  } catch {
+    return null; // unreadable, not a regular file: the core decides what a null content means
+  }
 }
 
 /**
@@ -65,9 +104,9 @@ function call(handler, fail, ...args) {
 /**
  * Watches `<projectDir>/workspace` (created if missing) and moves `state.json` by the trigger
  * files written there: each file created or changed is debounced (`options.debounceMs`, 50 ms),
- * read (null when unreadable or gone), and given to `hivemind.onFile` under the lock of
- * state.json; the state is written only when the outcome changed. Reactions run one at a time,
- * in order. Scheduled follow-ups fire `hivemind.followUp` after their `after_ms` (same
+ * read (null when unreadable, gone or not a regular file), and given to `hivemind.onFile` under
+ * the lock of state.json; the state is written only when the outcome changed. Reactions run one
+ * at a time, in order. Scheduled follow-ups fire `hivemind.followUp` after their `after_ms` (same
  * handlers). `options.now()` is the clock (default `Date.now`), `options.timeout` the lock
  * timeout in ms. Returns `{ready, close, fire}`.
  */
@@ -110,15 +149,9 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
 
   const react = async (where, op, args) => dispatch(await transact(project, op, args, timeout), where);
 
-  const onFile = async (file) => {
+  const onFile = (file) => {
     const where = `workspace/${path.relative(workspace, file).split(path.sep).join("/")}`;
-    let content = null;
-    try {
-      content = await fsp.readFile(file, "utf8");
-    } catch {
-      // unreadable or deleted since: the core decides what a null content means
-    }
-    return react(where, "hivemind_on_file", [where, content, now()]);
+    return react(where, "hivemind_on_file", [where, readTrigger(file), now()]);
   };
 
   // The trigger files' reactions: the watching shared with `watch` (lib/file-watch.cjs).

@@ -1,0 +1,132 @@
+// Tests of the I/O of `watchWorkspace` (npm/lib/hivemind.cjs) around a reaction: what it does
+// when the lock of state.json is held by someone else, and with trigger files that are not
+// regular files. Real files, the real chokidar and real timers; every wait is for an outcome,
+// bounded.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const H = require("../lib/hivemind.cjs");
+const { acquireLockSync } = require("../lib/host.cjs");
+
+const WAIT_MS = 20_000;
+
+/**
+ * A project in `planning` watched with `debounceMs: 0` (closed and removed after the test);
+ * `until(predicate, label, from)` resolves with the first recorded handler call (`[type,
+ * ...args]`) at or after index `from` that matches, and rejects on another `onError` call there
+ * or after WAIT_MS.
+ */
+async function planning(t, options = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-hivemind-io-"));
+  H.fireSync(dir, "select_project");
+  H.fireSync(dir, "give_task");
+  const calls = [];
+  const waiters = new Set();
+  const push = (...call) => {
+    calls.push(call);
+    for (const w of waiters) w();
+  };
+  const watcher = H.watchWorkspace(
+    dir,
+    {
+      onStateChanged: (state) => push("state", state.state),
+      onIgnored: (where, reason) => push("ignored", where, reason),
+      onError: (error) => push("error", error),
+    },
+    { debounceMs: 0, ...options },
+  );
+  t.after(async () => {
+    await watcher.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  await watcher.ready;
+  const until = (predicate, label, from = 0) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(reject, new Error(`timed out waiting for ${label}; calls: ${JSON.stringify(calls)}`)), WAIT_MS);
+      const finish = (settle, value) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        settle(value);
+      };
+      const check = () => {
+        const found = calls.slice(from).find(predicate);
+        if (found) return finish(resolve, found);
+        const error = calls.slice(from).find((c) => c[0] === "error");
+        if (error) finish(reject, error[1]);
+      };
+      waiters.add(check);
+      check();
+    });
+  const write = (rel, content) => fs.writeFileSync(path.join(dir, "workspace", rel), content);
+  return { dir, watcher, calls, until, write };
+}
+
+test("a trigger while another holds the lock of state.json: the reaction waits for it without blocking the event loop", async (t) => {
+  // A lock timeout longer than the wait for the outcome: a reaction that blocked the event
+  // loop while it waits would keep this process's timers (the release below) from running.
+  const p = await planning(t, { timeout: 30_000 });
+  const held = acquireLockSync(H.statePath(p.dir));
+  let released = false;
+  t.after(() => released || held.release());
+  const reacted = p.until((c) => c[0] === "state" && c[1] === "plan_review", "plan_review after the release");
+  p.write("plan.md", "# Plan\n\nCheckpoints: 2\n");
+  // The lock is released by a timer of this process once it has run 20 times: no reaction
+  // happens (state.json is not written, nothing reported) until then.
+  const seenHeld = await new Promise((resolve) => {
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      if (++ticks < 20) return;
+      clearInterval(ticker);
+      const seen = { state: JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, calls: [...p.calls] };
+      held.release();
+      released = true;
+      resolve(seen);
+    }, 5);
+  });
+  assert.deepEqual(seenHeld, { state: "planning", calls: [] }, "no reaction under another's lock");
+  await reacted;
+  assert.equal(JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, "plan_review");
+});
+
+test("a lock held past the watcher's timeout gives E_LOCK_TIMEOUT to onError, and the watcher goes on", async (t) => {
+  const p = await planning(t, { timeout: 200 });
+  const held = acquireLockSync(H.statePath(p.dir));
+  let released = false;
+  t.after(() => released || held.release());
+  p.write("plan.md", "Checkpoints: 2");
+  const [, error] = await p.until((c) => c[0] === "error", "E_LOCK_TIMEOUT");
+  assert.equal(error.code, "E_LOCK_TIMEOUT", String(error));
+  assert.equal(JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, "planning", "nothing written");
+  held.release();
+  released = true;
+  const from = p.calls.length;
+  p.write("plan-feedback.md", "x"); // planning: triggers nothing, but is reacted to
+  await p.until((c) => c[0] === "ignored" && c[1] === "workspace/plan-feedback.md", "the next trigger", from);
+  assert.equal(p.calls.filter((c) => c[0] === "error").length, 1, JSON.stringify(p.calls));
+  assert.equal(JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, "planning");
+});
+
+test("a trigger that is a FIFO is read as unreadable (null), without blocking the watcher", { skip: process.platform === "win32" }, async (t) => {
+  const p = await planning(t);
+  const fifo = path.join(p.dir, "workspace", "pipe.md");
+  execFileSync("mkfifo", [fifo]);
+  try {
+    await p.until((c) => c[0] === "ignored" && c[1] === "workspace/pipe.md", "the FIFO's reaction");
+    p.write("plan.md", "Checkpoints: 2");
+    await p.until((c) => c[0] === "state" && c[1] === "plan_review", "the next trigger's reaction");
+  } finally {
+    // A reader blocked on the FIFO (the failure this test catches) is let go by a writer, so
+    // that the watcher can close.
+    try {
+      fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    } catch {
+      // no reader: nothing to let go
+    }
+  }
+});
