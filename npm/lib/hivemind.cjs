@@ -14,7 +14,7 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
-const { runAsync, runSync, ASYNC, SYNC } = require("./steps.cjs");
+const { runAsync, ASYNC, SYNC } = require("./steps.cjs");
 const atomic = require("./atomic.cjs");
 const documents = require("./documents.cjs");
 const { watchFiles, DEFAULT_DEBOUNCE_MS } = require("./file-watch.cjs");
@@ -23,40 +23,28 @@ const ops = require("./helpers.cjs").helpers("hivemind");
 /** The document's kind. */
 const KIND = "hivemind.state";
 
-/** Thrown by the synchronous attempt of {@link transact} where it would have to wait. */
-class WouldWait extends Error {}
-
 /**
- * The synchronous I/O table of a reaction's first attempt: it never waits (a wait for a file
- * still changing under the lock's holder throws {@link WouldWait}; the lock is tried once).
+ * The I/O of a reaction: synchronous calls, as the client's watcher makes them (not a trip
+ * through libuv's thread pool and back for each), except the waits (for a lock held by
+ * another, for a file still changing: timers) and the two flushes of the atomic replace (on
+ * the thread pool): the event loop is never blocked on a wait or a flush.
  */
-const AT_ONCE = Object.freeze({
+const REACTION = Object.freeze({
   ...SYNC,
-  sleep() {
-    throw new WouldWait("the reaction must wait: it goes on asynchronously");
-  },
+  sync: false,
+  sleep: ASYNC.sleep,
+  write: atomic.writeAtomic.flushing,
 });
 
 /**
  * Runs the writer `op` of the table on the project's state.json (locked, one crossing) and
- * returns its outcome. The same locked update is first tried synchronously, taking the lock
- * only if it is free at once: the whole reaction then runs in this turn of the event loop,
- * with no trip through libuv's thread pool per system call (about 20 of them), as the
- * client's watcher does. Where it would have to wait (the lock held by another, a file still
- * changing) state.json has not been replaced and the lock is not held: the update is run again
- * asynchronously, waiting up to `timeout` without blocking the event loop.
+ * returns its outcome.
  */
 async function transact(project, op, args, timeout) {
   const file = ops.statePath(project);
-  const routine = (io, wait) =>
-    documents.inDirectory(io, file, documents.update(io, file, KIND, op, args, { timeout: wait }));
-  try {
-    return runSync(routine(AT_ONCE, 0)).result;
-  } catch (error) {
-    const again = error instanceof WouldWait || (error?.code === "E_LOCK_TIMEOUT" && timeout !== 0);
-    if (!again) throw error;
-  }
-  const updated = await runAsync(routine(ASYNC, timeout));
+  const updated = await runAsync(
+    documents.inDirectory(REACTION, file, documents.update(REACTION, file, KIND, op, args, { timeout })),
+  );
   return updated.result;
 }
 

@@ -130,3 +130,19 @@ test("a trigger that is a FIFO is read as unreadable (null), without blocking th
     }
   }
 });
+
+test("a reaction's two flushes (the temp file, the directory) run on the thread pool, never blocking the event loop", async (t) => {
+  const p = await planning(t);
+  const calls = { fsyncSync: 0, fsync: 0 };
+  const real = { fsyncSync: fs.fsyncSync, fsync: fs.fsync };
+  fs.fsyncSync = (...args) => (calls.fsyncSync++, real.fsyncSync(...args));
+  fs.fsync = (...args) => (calls.fsync++, real.fsync(...args));
+  try {
+    p.write("plan.md", "Checkpoints: 2");
+    await p.until((c) => c[0] === "state" && c[1] === "plan_review", "plan_review");
+  } finally {
+    Object.assign(fs, real);
+  }
+  assert.deepEqual(calls, { fsyncSync: 0, fsync: 2 }, "state.json replaced with two flushes, both asynchronous");
+  assert.equal(JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, "plan_review");
+});
