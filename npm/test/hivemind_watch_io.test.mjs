@@ -146,3 +146,27 @@ test("a reaction's two flushes (the temp file, the directory) run on the thread 
   assert.deepEqual(calls, { fsyncSync: 0, fsync: 2 }, "state.json replaced with two flushes, both asynchronous");
   assert.equal(JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, "plan_review");
 });
+
+test("a flush that fails in a reaction: state.json untouched, no temp file left, the lock released, the error to onError", async (t) => {
+  const { setFaultInjector } = require("../lib/atomic.cjs");
+  const p = await planning(t);
+  const workspace = path.join(p.dir, "workspace");
+  const before = fs.readFileSync(H.statePath(p.dir));
+  setFaultInjector((step) => {
+    if (step !== "fsync") return;
+    throw Object.assign(new Error("EIO: i/o error (injected), fsync"), { code: "EIO" });
+  });
+  try {
+    p.write("plan.md", "Checkpoints: 2");
+    const [, error] = await p.until((c) => c[0] === "error", "the injected EIO");
+    assert.equal(error.code, "EIO", String(error));
+  } finally {
+    setFaultInjector(null);
+  }
+  assert.deepEqual(fs.readFileSync(H.statePath(p.dir)), before, "state.json untouched");
+  assert.deepEqual(fs.readdirSync(workspace).sort(), ["plan.md", "state.json"], "no temp or lock file left");
+  // The lock was released (no lock file above) and the watcher goes on: its next reaction writes.
+  const outcome = await p.watcher.fire("pause");
+  assert.equal(outcome.state.state, "paused");
+  assert.equal(JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, "paused");
+});
