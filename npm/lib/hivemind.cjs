@@ -49,18 +49,35 @@ async function transact(project, op, args, timeout) {
 }
 
 /**
- * The text of the trigger file `file`, or null when it is gone or cannot be read, or is not
- * a regular file: it is opened without blocking (a FIFO never holds the watcher up) and read
- * synchronously, whole.
+ * The trigger file `file` as read: `{content, stamp}`, the text (null when it is gone, cannot
+ * be read, or is not a regular file: it is opened without blocking, so a FIFO never holds the
+ * watcher up) and the file's stamp as read (lib/atomic.cjs `stampOf`).
  */
 function readTrigger(file) {
   try {
-    const bytes = atomic.readMaybe.sync(file);
-    return bytes === null ? null : bytes.toString("utf8");
+    const { bytes, stamp } = atomic.readMaybe.sync(file, null, false, true);
+    return { content: bytes === null ? null : bytes.toString("utf8"), stamp };
   } catch {
-    return null; // unreadable, not a regular file: the core decides what a null content means
+    // Unreadable, or not a regular file: the core decides what a null content means.
+    return { content: null, stamp: stampNow(file) };
   }
 }
+
+/** The stamp of `file` now (null: gone, or not to be seen). */
+function stampNow(file) {
+  try {
+    const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    return stat === undefined ? null : atomic.stampOf(stat);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A trigger file is looked at again this long after it was read: a write chokidar did not
+ * report (its `change` within 50 ms of the one before, or folded into it) is still reacted to.
+ */
+const RECHECK_MS = 150;
 
 /**
  * True for state.json and the files written next to it (its lock, lock temp files and break
@@ -137,9 +154,27 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
 
   const react = async (where, op, args) => dispatch(await transact(project, op, args, timeout), where);
 
+  const rechecks = new Map(); // trigger file -> the timer of its recheck
+
   const onFile = (file) => {
     const where = `workspace/${path.relative(workspace, file).split(path.sep).join("/")}`;
-    return react(where, "hivemind_on_file", [where, readTrigger(file), now()]);
+    const { content, stamp } = readTrigger(file);
+    recheck(file, stamp);
+    return react(where, "hivemind_on_file", [where, content, now()]);
+  };
+
+  /**
+   * Looks at `file` again RECHECK_MS after it was read (as `stamp`) and reacts to it again if
+   * it changed since and no reaction to it is still to come (a debounce under way; a reaction
+   * queued in the meantime reads it first and looks again itself).
+   */
+  const recheck = (file, stamp) => {
+    clearTimeout(rechecks.get(file));
+    const timer = setTimeout(() => {
+      if (files.closed || files.pending(file)) return;
+      files.enqueue(() => (rechecks.get(file) !== timer || stampNow(file) === stamp ? null : onFile(file)));
+    }, RECHECK_MS);
+    rechecks.set(file, timer);
   };
 
   // The trigger files' reactions: the watching shared with `watch` (lib/file-watch.cjs).
@@ -163,11 +198,14 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
      * running finishes (with its handlers); no handler is called once the Promise resolves.
      */
     async close() {
-      for (const timer of followUps) clearTimeout(timer);
-      followUps.clear();
+      const stop = () => {
+        for (const timer of followUps) clearTimeout(timer);
+        followUps.clear();
+        for (const timer of rechecks.values()) clearTimeout(timer);
+      };
+      stop();
       await files.close();
-      for (const timer of followUps) clearTimeout(timer);
-      followUps.clear();
+      stop();
     },
   };
 }

@@ -170,3 +170,41 @@ test("a flush that fails in a reaction: state.json untouched, no temp file left,
   assert.equal(outcome.state.state, "paused");
   assert.equal(JSON.parse(fs.readFileSync(H.statePath(p.dir), "utf8")).state, "paused");
 });
+
+test("a trigger rewritten right after its reaction (a change chokidar drops within 50 ms of the last) is still reacted to", async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-hivemind-io-"));
+  fs.mkdirSync(path.join(dir, "workspace"));
+  fs.writeFileSync(path.join(dir, "workspace", "plan.md"), "draft"); // there before the watcher
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  H.fireSync(dir, "select_project");
+  H.fireSync(dir, "give_task");
+  const states = [];
+  let wake = () => {};
+  const watcher = H.watchWorkspace(
+    dir,
+    {
+      onStateChanged: (state) => {
+        states.push([state.state, state.total_checkpoints]);
+        wake();
+      },
+      onError: (error) => states.push(["error", String(error)]),
+    },
+    { debounceMs: 0 },
+  );
+  t.after(() => watcher.close());
+  await watcher.ready;
+  const reached = (n) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out; states: ${JSON.stringify(states)}`)), WAIT_MS);
+      wake = () => states.length >= n && (clearTimeout(timer), resolve());
+      wake();
+    });
+  const write = (rel, content) => fs.writeFileSync(path.join(dir, "workspace", rel), content);
+  write("plan.md", "Checkpoints: 2"); // a change of plan.md
+  await reached(1);
+  write("plan-feedback.md", "Split it.");
+  await reached(2);
+  write("plan.md", "Checkpoints: 3"); // the next change of plan.md, a few ms after the last
+  await reached(3);
+  assert.deepEqual(states, [["plan_review", 2], ["plan_revision", 2], ["plan_review", 3]]);
+});
