@@ -165,14 +165,19 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
 
   /**
    * Looks at `file` again RECHECK_MS after it was read (as `stamp`) and reacts to it again if
-   * it changed since and no reaction to it is still to come (a debounce under way; a reaction
-   * queued in the meantime reads it first and looks again itself).
+   * it was written since (not if it is gone: a removal is no trigger) and no reaction to it is
+   * still to come (a debounce under way; a reaction queued in the meantime reads it first and
+   * looks again itself).
    */
   const recheck = (file, stamp) => {
     clearTimeout(rechecks.get(file));
     const timer = setTimeout(() => {
       if (files.closed || files.pending(file)) return;
-      files.enqueue(() => (rechecks.get(file) !== timer || stampNow(file) === stamp ? null : onFile(file)));
+      files.enqueue(() => {
+        if (rechecks.get(file) !== timer) return null;
+        const current = stampNow(file);
+        return current === null || current === stamp ? null : onFile(file);
+      });
     }, RECHECK_MS);
     rechecks.set(file, timer);
   };

@@ -208,3 +208,20 @@ test("a trigger rewritten right after its reaction (a change chokidar drops with
   await reached(3);
   assert.deepEqual(states, [["plan_review", 2], ["plan_revision", 2], ["plan_review", 3]]);
 });
+
+test("a trigger removed right after its reaction is not reacted to again (a removal is no trigger)", async (t) => {
+  const p = await planning(t);
+  const notes = path.join(p.dir, "workspace", "notes.md");
+  p.write("notes.md", "n");
+  await p.until((c) => c[0] === "ignored" && c[1] === "workspace/notes.md", "notes.md");
+  fs.unlinkSync(notes);
+  // A negative check needs a fixed wait: longer than the look at the file again (150 ms).
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  p.write("sentinel.md", "s");
+  await p.until((c) => c[0] === "ignored" && c[1] === "workspace/sentinel.md", "sentinel.md");
+  assert.deepEqual(
+    p.calls.map((c) => c[1]),
+    ["workspace/notes.md", "workspace/sentinel.md"],
+    "one reaction to notes.md",
+  );
+});
