@@ -59,7 +59,7 @@ export interface HivemindWatcher {
  * delay. state.json and its lock, temp and `.corrupt-` files are never reacted to. A reaction's
  * file calls are synchronous except its waits (a held lock: timers) and its two fsyncs (on
  * libuv's thread pool). A trigger that is not a regular file (a FIFO) is read as null; each trigger is looked at
- * again 150 ms after it was read, and reacted to again if it changed since (a rewrite chokidar
+ * again 150 ms after it was read, and reacted to again if it was written since (a rewrite chokidar
  * did not report).
  */
 export declare function watchWorkspace(
