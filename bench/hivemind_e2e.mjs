@@ -83,8 +83,9 @@ function recorder() {
 }
 
 /**
- * chokidar drops a `change` of a path that comes within 50 ms of its previous one (its
- * per-path throttle, on both sides): a trigger file is written again only after this long.
+ * chokidar drops a `change` of a path that comes within 50 ms of the previous one it reported
+ * (its per-path throttle, on both sides), and a loaded machine can report one late: a trigger
+ * file is written again only this long after the callback of its previous write.
  */
 const REWRITE_GAP_MS = 80;
 const lastWrite = new Map();
@@ -102,11 +103,11 @@ async function pass(dir, rec, planning, counter) {
     const text = `${content}\n<!-- ${counter.n++} -->\n`;
     const wait = (lastWrite.get(target) ?? 0) + REWRITE_GAP_MS - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    lastWrite.set(target, Date.now());
     const t0 = process.hrtime.bigint();
     fs.writeFileSync(target, text);
     const event = await changed;
     times.push(Number(process.hrtime.bigint() - t0));
+    lastWrite.set(target, Date.now());
     seen.push({ file, state: event.state, disk: event.disk, notified: event.notified });
     if (followed) {
       const f = await followed;

@@ -303,43 +303,102 @@ function backdate(fd, ms) {
 }
 
 /**
+ * The steps of {@link writeAtomic}'s replace, every one synchronous but the two flushes, which
+ * it yields: first the temp file's open descriptor (a number), then the directory (a string).
+ * A flush's failure is thrown back into it. Returns what `writeAtomic` returns.
+ */
+function* replaceSteps(file, text, guard) {
+  let stat = null;
+  try {
+    stat = sys.statSync(file);
+  } catch (error) {
+    if (error.code !== "ENOENT") throw error;
+  }
+  const mode = existingMode(stat);
+  const tmp = tempPath(file);
+  const fd = sys.openSync(tmp, "wx", 0o666);
+  try {
+    try {
+      if (mode !== null) sys.fchmodSync(fd, mode);
+      sys.writeFileSync(fd, text);
+      if (guard?.edited) backdate(fd, guard.backdateMs);
+      yield fd;
+    } finally {
+      sys.closeSync(fd);
+    }
+    if (guard === undefined) sys.renameSync(tmp, file);
+    else if (!replaceGuarded(file, tmp, guard)) {
+      unlinkQuiet(tmp);
+      return false;
+    }
+  } catch (error) {
+    unlinkQuiet(tmp);
+    throw error;
+  }
+  yield path.dirname(file);
+  return true;
+}
+
+/** fsync of the open file `fd` on libuv's thread pool (the event loop goes on meanwhile). */
+function fsyncOnPool(fd) {
+  return new Promise((resolve, reject) => sys.fsync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/** {@link fsyncDirSync} with the flush itself on libuv's thread pool. */
+async function fsyncDirOnPool(dir) {
+  let fd;
+  try {
+    fd = sys.openSync(dir, "r");
+  } catch (error) {
+    if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return;
+    throw error;
+  }
+  try {
+    await fsyncOnPool(fd);
+  } catch (error) {
+    if (!DIR_FSYNC_UNSUPPORTED.has(error.code)) throw error;
+  } finally {
+    sys.closeSync(fd);
+  }
+}
+
+/**
  * Atomic replace: temp file, fsync, rename over `file`, fsync the directory. With `guard`
  * (`{stamp, edited, backdateMs}`: the write of an update, docs/locking.md § Files people
  * edit), the file is checked around the rename ({@link replaceGuarded}) and `false` returned,
  * nothing replaced, when it is no longer the one read; a file people edit is stamped
- * `backdateMs` in the past. Else (and without `guard`) `true`.
+ * `backdateMs` in the past. Else (and without `guard`) `true`. `flushing`: the steps of `sync`
+ * with only the two flushes awaited on libuv's thread pool (two trips, not one per call).
  */
 const writeAtomic = {
   sync(file, text, guard) {
-    let stat = null;
-    try {
-      stat = sys.statSync(file);
-    } catch (error) {
-      if (error.code !== "ENOENT") throw error;
-    }
-    const mode = existingMode(stat);
-    const tmp = tempPath(file);
-    const fd = sys.openSync(tmp, "wx", 0o666);
-    try {
+    const steps = replaceSteps(file, text, guard);
+    let step = steps.next();
+    while (!step.done) {
       try {
-        if (mode !== null) sys.fchmodSync(fd, mode);
-        sys.writeFileSync(fd, text);
-        if (guard?.edited) backdate(fd, guard.backdateMs);
-        sys.fsyncSync(fd);
-      } finally {
-        sys.closeSync(fd);
+        if (typeof step.value === "number") sys.fsyncSync(step.value);
+        else fsyncDirSync(step.value);
+      } catch (error) {
+        step = steps.throw(error);
+        continue;
       }
-      if (guard === undefined) sys.renameSync(tmp, file);
-      else if (!replaceGuarded(file, tmp, guard)) {
-        unlinkQuiet(tmp);
-        return false;
-      }
-    } catch (error) {
-      unlinkQuiet(tmp);
-      throw error;
+      step = steps.next();
     }
-    fsyncDirSync(path.dirname(file));
-    return true;
+    return step.value;
+  },
+  async flushing(file, text, guard) {
+    const steps = replaceSteps(file, text, guard);
+    let step = steps.next();
+    while (!step.done) {
+      try {
+        await (typeof step.value === "number" ? fsyncOnPool(step.value) : fsyncDirOnPool(step.value));
+      } catch (error) {
+        step = steps.throw(error);
+        continue;
+      }
+      step = steps.next();
+    }
+    return step.value;
   },
   async async(file, text, guard) {
     let stat = null;

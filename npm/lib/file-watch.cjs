@@ -25,7 +25,7 @@ function inSkipped(dir, file) {
  * `debounceMs` of quiet, in turn with every other reaction; with `initial`, each file found
  * by the first scan is reacted to at once (no debounce) and `ready` waits for those
  * reactions. `depth`: chokidar's (0: only `dir`'s own files). What a reaction or chokidar
- * throws goes to `fail`. Returns `{ready, enqueue, close, closed}`.
+ * throws goes to `fail`. Returns `{ready, enqueue, pending, close, closed}`.
  */
 function watchFiles(dir, options, react, fail) {
   const chokidar = require("chokidar");
@@ -87,6 +87,8 @@ function watchFiles(dir, options, react, fail) {
   return {
     ready,
     enqueue,
+    /** True while `file` waits for its debounce (its reaction is still to come). */
+    pending: (file) => debounced.has(file),
     /** True once `close` was called. */
     get closed() {
       return closed;

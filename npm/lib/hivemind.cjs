@@ -13,9 +13,9 @@
  * Plain CommonJS without top-level await: it runs in Node and in an Electron main process.
  */
 const fs = require("node:fs");
-const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { runAsync, ASYNC } = require("./steps.cjs");
+const { runAsync, ASYNC, SYNC } = require("./steps.cjs");
+const atomic = require("./atomic.cjs");
 const documents = require("./documents.cjs");
 const { watchFiles, DEFAULT_DEBOUNCE_MS } = require("./file-watch.cjs");
 const ops = require("./helpers.cjs").helpers("hivemind");
@@ -24,16 +24,60 @@ const ops = require("./helpers.cjs").helpers("hivemind");
 const KIND = "hivemind.state";
 
 /**
+ * The I/O of a reaction: synchronous calls, as the client's watcher makes them (not a trip
+ * through libuv's thread pool and back for each), except the waits (for a lock held by
+ * another, for a file still changing: timers) and the two flushes of the atomic replace (on
+ * the thread pool): the event loop is never blocked on a wait or a flush.
+ */
+const REACTION = Object.freeze({
+  ...SYNC,
+  sync: false,
+  sleep: ASYNC.sleep,
+  write: atomic.writeAtomic.flushing,
+});
+
+/**
  * Runs the writer `op` of the table on the project's state.json (locked, one crossing) and
  * returns its outcome.
  */
 async function transact(project, op, args, timeout) {
   const file = ops.statePath(project);
   const updated = await runAsync(
-    documents.inDirectory(ASYNC, file, documents.update(ASYNC, file, KIND, op, args, { timeout })),
+    documents.inDirectory(REACTION, file, documents.update(REACTION, file, KIND, op, args, { timeout })),
   );
   return updated.result;
 }
+
+/**
+ * The trigger file `file` as read: `{content, stamp}`, the text (null when it is gone, cannot
+ * be read, or is not a regular file: it is opened without blocking, so a FIFO never holds the
+ * watcher up) and the file's stamp as read (lib/atomic.cjs `stampOf`).
+ */
+function readTrigger(file) {
+  try {
+    const { bytes, stamp } = atomic.readMaybe.sync(file, null, false, true);
+    return { content: bytes === null ? null : bytes.toString("utf8"), stamp };
+  } catch {
+    // Unreadable, or not a regular file: the core decides what a null content means.
+    return { content: null, stamp: stampNow(file) };
+  }
+}
+
+/** The stamp of `file` now (null: gone, or not to be seen). */
+function stampNow(file) {
+  try {
+    const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    return stat === undefined ? null : atomic.stampOf(stat);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A trigger file is looked at again this long after it was read: a write chokidar did not
+ * report (its `change` within 50 ms of the one before, or folded into it) is still reacted to.
+ */
+const RECHECK_MS = 150;
 
 /**
  * True for state.json and the files written next to it (its lock, lock temp files and break
@@ -65,9 +109,9 @@ function call(handler, fail, ...args) {
 /**
  * Watches `<projectDir>/workspace` (created if missing) and moves `state.json` by the trigger
  * files written there: each file created or changed is debounced (`options.debounceMs`, 50 ms),
- * read (null when unreadable or gone), and given to `hivemind.onFile` under the lock of
- * state.json; the state is written only when the outcome changed. Reactions run one at a time,
- * in order. Scheduled follow-ups fire `hivemind.followUp` after their `after_ms` (same
+ * read (null when unreadable, gone or not a regular file), and given to `hivemind.onFile` under
+ * the lock of state.json; the state is written only when the outcome changed. Reactions run one
+ * at a time, in order. Scheduled follow-ups fire `hivemind.followUp` after their `after_ms` (same
  * handlers). `options.now()` is the clock (default `Date.now`), `options.timeout` the lock
  * timeout in ms. Returns `{ready, close, fire}`.
  */
@@ -110,15 +154,32 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
 
   const react = async (where, op, args) => dispatch(await transact(project, op, args, timeout), where);
 
-  const onFile = async (file) => {
+  const rechecks = new Map(); // trigger file -> the timer of its recheck
+
+  const onFile = (file) => {
     const where = `workspace/${path.relative(workspace, file).split(path.sep).join("/")}`;
-    let content = null;
-    try {
-      content = await fsp.readFile(file, "utf8");
-    } catch {
-      // unreadable or deleted since: the core decides what a null content means
-    }
+    const { content, stamp } = readTrigger(file);
+    recheck(file, stamp);
     return react(where, "hivemind_on_file", [where, content, now()]);
+  };
+
+  /**
+   * Looks at `file` again RECHECK_MS after it was read (as `stamp`) and reacts to it again if
+   * it was written since (not if it is gone: a removal is no trigger) and no reaction to it is
+   * still to come (a debounce under way; a reaction queued in the meantime reads it first and
+   * looks again itself).
+   */
+  const recheck = (file, stamp) => {
+    clearTimeout(rechecks.get(file));
+    const timer = setTimeout(() => {
+      if (files.closed || files.pending(file)) return;
+      files.enqueue(() => {
+        if (rechecks.get(file) !== timer) return null;
+        const current = stampNow(file);
+        return current === null || current === stamp ? null : onFile(file);
+      });
+    }, RECHECK_MS);
+    rechecks.set(file, timer);
   };
 
   // The trigger files' reactions: the watching shared with `watch` (lib/file-watch.cjs).
@@ -142,11 +203,14 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
      * running finishes (with its handlers); no handler is called once the Promise resolves.
      */
     async close() {
-      for (const timer of followUps) clearTimeout(timer);
-      followUps.clear();
+      const stop = () => {
+        for (const timer of followUps) clearTimeout(timer);
+        followUps.clear();
+        for (const timer of rechecks.values()) clearTimeout(timer);
+      };
+      stop();
       await files.close();
-      for (const timer of followUps) clearTimeout(timer);
-      followUps.clear();
+      stop();
     },
   };
 }
