@@ -1,5 +1,6 @@
 //! Validation reports: problems as data, all of them, never an exception (docs/conventions.md § Errors).
 
+use crate::error::{Code, Error};
 use crate::{Map, Value};
 
 /// One problem found in a document: a stable `code`, a JSON-pointer `path`, a message.
@@ -95,6 +96,31 @@ pub fn more_problems(n: usize) -> String {
             if n == 1 { "problem" } else { "problems" }
         )
     }
+}
+
+/// `E_INVALID` for a document whose `report` has errors: the first problem in the message,
+/// the whole report as `details`.
+pub fn invalid_error(kind: &str, report: &Report) -> Error {
+    refused_invalid(kind, report, "the file was left unchanged")
+}
+
+/// `E_INVALID` for a change refused because its `report` has errors; `left` says what was
+/// left as it was.
+pub(crate) fn refused_invalid(kind: &str, report: &Report, left: &str) -> Error {
+    let first = report.errors.first().cloned();
+    let mut error = Error::new(
+        Code::Invalid,
+        first.as_ref().map(|i| i.path.clone()).unwrap_or_default(),
+        format!(
+            "refused to write an invalid {kind} document: {}{}; {left}",
+            first
+                .map(|i| format!("{} at {:?}: {}", i.code, i.path, i.message))
+                .unwrap_or_default(),
+            more_problems(report.errors.len().saturating_sub(1))
+        ),
+    );
+    error.details = report.to_value();
+    error
 }
 
 #[cfg(test)]

@@ -203,7 +203,7 @@ pub fn update_runner_status(current: &Value, update: &Value, now: &Value) -> Res
     let doc = Value::Object(doc);
     let report = validate_runner_status(&doc);
     if !report.valid() {
-        return Err(crate::document::invalid_error(KIND, &report));
+        return Err(crate::report::invalid_error(KIND, &report));
     }
     Ok(doc)
 }

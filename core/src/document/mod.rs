@@ -5,6 +5,8 @@ use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::kinds::{self, Format};
 use crate::merge::{merge_owned, MergeOptions};
+pub use crate::report::invalid_error;
+use crate::report::refused_invalid;
 use crate::report::{issues_value, Issue, Report};
 use crate::{Map, Value};
 
@@ -319,31 +321,6 @@ pub struct Prepared {
     /// For a text format whose text does not read back as the document's values: its
     /// reading, validated in its place (what the file will hold).
     pub reading: Option<Value>,
-}
-
-/// `E_INVALID` for a document whose `report` has errors: the first problem in the message,
-/// the whole report as `details`.
-pub fn invalid_error(kind: &str, report: &Report) -> Error {
-    refused_invalid(kind, report, "the file was left unchanged")
-}
-
-/// `E_INVALID` for a change refused because its `report` has errors; `left` says what was
-/// left as it was.
-pub(crate) fn refused_invalid(kind: &str, report: &Report, left: &str) -> Error {
-    let first = report.errors.first().cloned();
-    let mut error = Error::new(
-        Code::Invalid,
-        first.as_ref().map(|i| i.path.clone()).unwrap_or_default(),
-        format!(
-            "refused to write an invalid {kind} document: {}{}; {left}",
-            first
-                .map(|i| format!("{} at {:?}: {}", i.code, i.path, i.message))
-                .unwrap_or_default(),
-            crate::report::more_problems(report.errors.len().saturating_sub(1))
-        ),
-    );
-    error.details = report.to_value();
-    error
 }
 
 /// Validates `document` as `kind` and serializes it canonically (a text kind: as a new

@@ -6,10 +6,11 @@
 //! whose rules are written for trees only, a merge the tape sink does not splice. And
 //! [`Doc`]: a document held as a tree or as read text (a read's, or an update's merged one).
 
-use super::{check_if_match, invalid_error, Precondition, Updated};
+use super::{check_if_match, Precondition, Updated};
 use crate::error::Result;
 use crate::kinds::{self, Format};
 use crate::merge::MergeOptions;
+use crate::report::invalid_error;
 use crate::{json, Value};
 use std::borrow::Cow;
 

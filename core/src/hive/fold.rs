@@ -85,7 +85,7 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
         _ => validate_state(&tree),
     };
     if !report.valid() {
-        return Err(crate::document::invalid_error("hive.state", &report));
+        return Err(crate::report::invalid_error("hive.state", &report));
     }
     if let Value::Object(map) = tree {
         *state.tree() = map;
@@ -97,7 +97,7 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
 pub(super) fn check_event(line: &Value) -> Result<()> {
     let report = validate_event(line);
     if !report.valid() {
-        return Err(crate::document::invalid_error("hive.event", &report));
+        return Err(crate::report::invalid_error("hive.event", &report));
     }
     Ok(())
 }

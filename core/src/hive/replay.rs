@@ -213,7 +213,7 @@ impl Replay {
         let state = Value::Object(state);
         let report = validate_state(&state);
         if !report.valid() {
-            let error = crate::document::invalid_error("hive.state", &report);
+            let error = crate::report::invalid_error("hive.state", &report);
             return Err(read_invalid(
                 error,
                 "the state the log replays to is not a valid hive.state",

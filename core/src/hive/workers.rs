@@ -405,7 +405,7 @@ fn check_fields(name: &str, fields: &[(&'static str, Map)]) -> Result<()> {
             return Ok(());
         }
         if with_paths {
-            return Err(crate::document::invalid_error("hive.state", &report));
+            return Err(crate::report::invalid_error("hive.state", &report));
         }
     }
     Ok(())

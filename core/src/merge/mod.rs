@@ -22,6 +22,9 @@ mod drive;
 mod tape;
 mod tree;
 
+/// The names of the merge options.
+pub const OPTION_NAMES: [&str; 3] = ["strategy", "rules", "stamp"];
+
 /// How a patch is combined with a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Strategy {
@@ -105,6 +108,13 @@ impl MergeOptions {
     /// "append" | "replace" | "by_key", "key": "id"}], "stamp": {"field": "lastUpdated",
     /// "now": "2026-01-19T12:00:00Z" | 1768824000000}}`. `null` means the defaults.
     pub fn from_value(value: &Value) -> Result<Self> {
+        Self::from_value_with(value, |_| None)
+    }
+
+    /// [`MergeOptions::from_value`] that asks `unknown` first for the error of a key that is
+    /// no merge option (an update names where such a key goes instead), else `E_OPTIONS` with
+    /// the nearest name.
+    pub fn from_value_with(value: &Value, unknown: impl Fn(&str) -> Option<Error>) -> Result<Self> {
         let map = match value {
             Value::Null => return Ok(MergeOptions::default()),
             Value::Object(map) => map,
@@ -127,7 +137,10 @@ impl MergeOptions {
                 }
                 "rules" => options.rules = rules_from_value(item)?,
                 "stamp" => options.stamp = stamp_from_value(item)?,
-                other => return Err(unknown_merge_option(other)),
+                other => {
+                    return Err(unknown(other)
+                        .unwrap_or_else(|| crate::options::unknown("merge", other, &OPTION_NAMES)))
+                }
             }
         }
         if options.strategy == Strategy::MergePatch && !options.rules.is_empty() {
@@ -139,35 +152,6 @@ impl MergeOptions {
         }
         Ok(options)
     }
-}
-
-/// `E_OPTIONS` for the key `key` of merge options that is none of them: when it is an option
-/// of the update itself (`timeout`, `if_match`/`ifMatch`, `now`, `reset`), the message says
-/// where it goes instead (`details.belongs_to`: `"update"`).
-fn unknown_merge_option(key: &str) -> Error {
-    const KNOWN: [&str; 3] = ["strategy", "rules", "stamp"];
-    let host = crate::ops::UPDATE_OPTIONS
-        .field_names()
-        .into_iter()
-        .find(|name| *name == key || crate::options::camel(name) == key);
-    let Some(name) = host else {
-        return crate::options::unknown("merge", key, &KNOWN);
-    };
-    let camel = crate::options::camel(name);
-    Error::new(
-        Code::Options,
-        child_path("", key),
-        format!(
-            "{key:?} is not a merge option but an option of the update itself: pass it after \
-             the merge options (JS: updateDocument(file, kind, patch, null, {{ {camel}: ... }}); \
-             Python: update_document(file, kind, patch, {name}=...)); the merge options are \
-             {}",
-            KNOWN.join(", ")
-        ),
-    )
-    .with_detail("option", key)
-    .with_detail("belongs_to", "update")
-    .with_detail("known", KNOWN.to_vec())
 }
 
 fn rules_from_value(value: &Value) -> Result<Vec<Rule>> {

@@ -326,12 +326,45 @@ fn unchanged(
     })
 }
 
+/// Merge options read from JSON ([`MergeOptions::from_value`]), a key that belongs to the
+/// update itself named as such.
+pub(crate) fn merge_options(value: &Value) -> Result<MergeOptions> {
+    MergeOptions::from_value_with(value, update_option)
+}
+
+/// The error of a key of merge options that is none of them but an option of the update
+/// itself (`timeout`, `if_match`/`ifMatch`, `now`, `reset`), the message says
+/// where it goes instead (`details.belongs_to`: `"update"`).
+fn update_option(key: &str) -> Option<Error> {
+    const KNOWN: [&str; 3] = crate::merge::OPTION_NAMES;
+    let name = super::UPDATE_OPTIONS
+        .field_names()
+        .into_iter()
+        .find(|name| *name == key || crate::options::camel(name) == key)?;
+    let camel = crate::options::camel(name);
+    let error = Error::new(
+        Code::Options,
+        crate::error::child_path("", key),
+        format!(
+            "{key:?} is not a merge option but an option of the update itself: pass it after \
+             the merge options (JS: updateDocument(file, kind, patch, null, {{ {camel}: ... }}); \
+             Python: update_document(file, kind, patch, {name}=...)); the merge options are \
+             {}",
+            KNOWN.join(", ")
+        ),
+    )
+    .with_detail("option", key)
+    .with_detail("belongs_to", "update")
+    .with_detail("known", KNOWN.to_vec());
+    Some(error)
+}
+
 /// Merge options whose stamp has no time get the host's `now`.
 /// A patch's merge options (`now` fills a stamp's missing time), the patch checked against
 /// the limits first.
 pub(crate) fn patch_options(patch: &Value, options: Value, now: &Value) -> Result<MergeOptions> {
     json::check_limits(patch)?;
-    MergeOptions::from_value(&stamped(options, now))
+    merge_options(&stamped(options, now))
 }
 
 fn stamped(mut options: Value, now: &Value) -> Value {

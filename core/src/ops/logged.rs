@@ -165,7 +165,7 @@ fn resume(bytes: Option<&[u8]>, log_size: u64) -> Result<Resume> {
         if log_size == 0 {
             // Nothing to rebuild it from: the state's own error.
             json::parse(bytes)?;
-            return Err(crate::document::invalid_error(KIND, &loaded.report));
+            return Err(crate::report::invalid_error(KIND, &loaded.report));
         }
         return Ok(Resume::Replay {
             from: 0,

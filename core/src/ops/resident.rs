@@ -8,9 +8,10 @@
 
 use super::file::{apply, not_for, patch_options, Applied, Target};
 use super::{Access, Arg, Args, Change, Op, Out};
-use crate::document::{load, refused_invalid};
+use crate::document::load;
 use crate::error::{Code, Error, Result};
 use crate::merge::{merge_owned, MergeOptions};
+use crate::report::refused_invalid;
 use crate::report::{issues_value, Report};
 use crate::{json, kinds, Map, Str, Value};
 

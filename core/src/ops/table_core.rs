@@ -6,7 +6,6 @@ use crate::document::Precondition;
 use crate::error::Result;
 use crate::machine::shapes as m;
 use crate::machine::{events_value, Instance, Machine};
-use crate::merge::MergeOptions;
 use crate::shape::common::{
     JSON_OBJECT, KIND_INFO, LIMITS, LOAD_RESULT, LOG, MERGE_OPTIONS, PREPARED, REPORT,
     UPDATE_RESULT,
@@ -75,7 +74,7 @@ pub(super) static OPS: &[Op] = &super::gate([
         access: Access::Pure,
         web: true,
         run: |a| {
-            let options = MergeOptions::from_value(a.get(2))?;
+            let options = super::file::merge_options(a.get(2))?;
             let doc = a.take(0);
             json::check_limits(&doc)?;
             json::check_limits(a.get(1))?;
@@ -118,7 +117,7 @@ pub(super) static OPS: &[Op] = &super::gate([
         access: Access::Pure,
         web: false,
         run: |a| {
-            let options = MergeOptions::from_value(a.get(2))?;
+            let options = super::file::merge_options(a.get(2))?;
             let doc = json::parse(a.bytes(0)?)?;
             let patch = json::parse(a.bytes(1)?)?;
             let merged = crate::merge::merge_owned(doc, &patch, &options)?;
@@ -285,7 +284,7 @@ pub(super) static OPS: &[Op] = &super::gate([
         access: Access::Pure,
         web: false,
         run: |a| {
-            let options = MergeOptions::from_value(a.get(3))?;
+            let options = super::file::merge_options(a.get(3))?;
             let updated = document::update_read(
                 a.text(0)?,
                 a.opt_bytes(1),
