@@ -28,16 +28,15 @@ pub(super) trait Event {
     fn worker(&self) -> &str {
         super::lines::worker_name(self.details(), self.agent())
     }
-    /// A progress's fields ([`super::workers::progress_values`]: each object of `details`
+    /// A progress's fields ([`super::progress::progress_values`]: each object of `details`
     /// among `metrics` and `protocol_compliance`, empty ones left out; `None` when `details`
     /// is not an object). Asked once per line.
     fn progress(&self) -> Result<Option<Fields>> {
-        super::workers::progress_values(self.details())
+        super::progress::progress_values(self.details())
     }
 }
 
-/// A progress's fields and their values, in the order of [`super::workers::PROGRESS_FIELDS`].
-pub(super) type Fields = Vec<(&'static str, Map)>;
+pub(super) use super::progress::Fields;
 
 /// `null`, for a line without `details`.
 static NULL: Value = Value::Null;
@@ -128,7 +127,7 @@ impl Event for Line<'_> {
     fn progress(&self) -> Result<Option<Fields>> {
         match self.fields.borrow_mut().take() {
             Some(fields) => Ok(Some(fields)),
-            None => super::workers::progress_values(self.details()),
+            None => super::progress::progress_values(self.details()),
         }
     }
 }

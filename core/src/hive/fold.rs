@@ -11,8 +11,7 @@ use super::validate::{validate_event, validate_state, validate_worker_at};
 use super::workers;
 use crate::error::{Code, Error, Result};
 use crate::merge::{merge_owned, MergeOptions, Strategy};
-use crate::time::compare_timestamps;
-use crate::{Map, Str, Value};
+use crate::{Map, Value};
 
 /// How much of the state is validated after an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,45 +108,6 @@ fn worker_report(state: &Value, name: &str) -> crate::report::Report {
         .and_then(|w| w.get(name))
         .unwrap_or(&Value::Null);
     validate_worker_at(worker, &crate::error::child_path("/worker_states", name))
-}
-
-/// Sets the timestamp field `key` of `map` to `now` unless it holds a later time already (one
-/// lookup; a string's buffer reused).
-pub(super) fn advance(map: &mut Map, key: &str, now: &str) {
-    match map.get_mut(key) {
-        Some(Value::String(current)) => advance_text(current, now),
-        Some(other) => *other = Value::from(now),
-        None => {
-            map.insert(key.into(), Value::from(now));
-        }
-    }
-}
-
-/// Sets the timestamp `current` to `now` unless it is a later time already (its buffer reused).
-pub(super) fn advance_text(current: &mut Str, now: &str) {
-    let write = match compare_timestamps(current, now) {
-        Some(std::cmp::Ordering::Greater) => false,
-        // An earlier time: another text.
-        Some(std::cmp::Ordering::Less) => true,
-        _ => current.as_str() != now,
-    };
-    if write {
-        current.clear();
-        current.push_str(now);
-    }
-}
-
-/// Adds `by` to the whole number at `map[key]` (0 when absent; one lookup).
-pub(super) fn add(map: &mut Map, key: &str, by: u64) {
-    match map.get_mut(key) {
-        Some(value) => {
-            let current = value.as_u64().unwrap_or(0);
-            *value = current.saturating_add(by).into();
-        }
-        None => {
-            map.insert(key.into(), by.into());
-        }
-    }
 }
 
 /// The event counters: the session's, and the worker's when the agent is one.

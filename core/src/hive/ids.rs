@@ -4,7 +4,7 @@
 //! `E_LOG_CORRUPT` naming both lines. A replay remembers the ids of its recent lines, and
 //! finds their bodies in its window of recent lines, never the whole file.
 
-use super::replay::DUPLICATE_WINDOW;
+use super::window::DUPLICATE_WINDOW;
 use crate::error::{Code, Error, Result};
 use crate::value::Identity;
 use crate::{json, Map, Value};

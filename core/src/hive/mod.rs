@@ -12,6 +12,7 @@ mod ids;
 mod lines;
 pub mod op_shapes;
 mod phases;
+mod progress;
 mod replay;
 mod session;
 pub mod shapes;
@@ -24,11 +25,13 @@ mod workers;
 
 pub use health::{check_worker_health, HEARTBEAT_TIMEOUT_MS, SKEW_TOLERANCE_MS};
 pub use phases::{hive_machine, PHASES};
-pub use replay::{recover_state, replay_part, Replay, ReplayStep, DUPLICATE_WINDOW};
+pub use progress::PROGRESS_FIELDS;
+pub use replay::{recover_state, replay_part, Replay, ReplayStep};
 pub use session::{
     apply_event, change_phase, check_session_id, complete_worker, create_session, fail_worker,
     heartbeat, plan_workers, record_progress, record_spawn_attempt, spawn_worker, update_state,
     QUEEN,
 };
 pub use validate::{validate_event, validate_state, validate_worker, validate_worker_state};
-pub use workers::{PROGRESS_FIELDS, WORKER_EVENTS};
+pub use window::DUPLICATE_WINDOW;
+pub use workers::WORKER_EVENTS;

@@ -16,10 +16,6 @@ use crate::report::Issue;
 use crate::time::compare_timestamps;
 use crate::{json, Map, Value};
 
-/// How many recent lines a replay remembers: a line equal to one of them is a duplicate
-/// (the same line appended twice) and is applied once.
-pub const DUPLICATE_WINDOW: usize = 1024;
-
 /// A replay of a session's log in progress.
 #[derive(Debug)]
 pub struct Replay {

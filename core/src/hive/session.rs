@@ -5,8 +5,9 @@
 
 use super::fold::{apply, check_event, Check};
 use super::phases;
+use super::progress::PROGRESS_FIELDS;
 use super::template::object;
-use super::workers::{details, PROGRESS_FIELDS};
+use super::workers::details;
 use crate::error::{Code, Error, Result};
 use crate::time::normalize_now;
 use crate::{json, Map, Value};

@@ -7,8 +7,8 @@
 //! a stamp, a worker's status and fields), never a rule (docs/performance.md § The hive
 //! replay: typed lines, a typed session, one fold).
 
-use super::fold::{add, advance};
 use super::phases::with_object;
+use crate::time::compare_timestamps;
 use crate::{Map, Str, Value};
 
 /// A whole-number field the fold adds to.
@@ -120,4 +120,43 @@ pub(super) fn worker_mut<'m>(state: &'m mut Map, name: &str) -> Option<&'m mut M
         .and_then(Value::as_object_mut)
         .and_then(|w| w.get_mut(name))
         .and_then(Value::as_object_mut)
+}
+
+/// Sets the timestamp field `key` of `map` to `now` unless it holds a later time already (one
+/// lookup; a string's buffer reused).
+pub(super) fn advance(map: &mut Map, key: &str, now: &str) {
+    match map.get_mut(key) {
+        Some(Value::String(current)) => advance_text(current, now),
+        Some(other) => *other = Value::from(now),
+        None => {
+            map.insert(key.into(), Value::from(now));
+        }
+    }
+}
+
+/// Sets the timestamp `current` to `now` unless it is a later time already (its buffer reused).
+pub(super) fn advance_text(current: &mut Str, now: &str) {
+    let write = match compare_timestamps(current, now) {
+        Some(std::cmp::Ordering::Greater) => false,
+        // An earlier time: another text.
+        Some(std::cmp::Ordering::Less) => true,
+        _ => current.as_str() != now,
+    };
+    if write {
+        current.clear();
+        current.push_str(now);
+    }
+}
+
+/// Adds `by` to the whole number at `map[key]` (0 when absent; one lookup).
+pub(super) fn add(map: &mut Map, key: &str, by: u64) {
+    match map.get_mut(key) {
+        Some(value) => {
+            let current = value.as_u64().unwrap_or(0);
+            *value = current.saturating_add(by).into();
+        }
+        None => {
+            map.insert(key.into(), by.into());
+        }
+    }
 }

@@ -12,7 +12,7 @@
 //! it and the state's text is the generic fold's, byte for byte
 //! (core/tests/hive_typed_properties.rs proves it on random logs).
 
-use super::fold::advance_text;
+use super::state::advance_text;
 use super::state::{worker_mut, Counter, Stamp, State};
 use crate::time::compare_words;
 use crate::{Map, Str, Value};

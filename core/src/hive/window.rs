@@ -1,7 +1,9 @@
 //! The replay's window of recent lines ([`Window`]): a line equal to one of them is a duplicate
 //! (the same line appended twice) and is applied once (docs/hive.md § Recovery).
 
-use super::replay::DUPLICATE_WINDOW;
+/// How many recent lines a replay remembers: a line equal to one of them is a duplicate
+/// (the same line appended twice) and is applied once.
+pub const DUPLICATE_WINDOW: usize = 1024;
 
 /// The recent lines, by hash, to find a duplicate (compared byte for byte on a hash match).
 /// The lines sit in a ring of [`DUPLICATE_WINDOW`] slots whose buffers are reused once it is

@@ -3,11 +3,11 @@
 //! refuse an event that does not fit the worker's status (docs/hive.md § Events).
 
 use super::event::{Event, Fields};
-use super::fold::{add, advance};
 use super::lines;
 use super::phases::{set, with_object};
+use super::progress::object_field;
 use super::shapes::{COMPLIANCE, WORKER_METRICS};
-use super::state::{Stamp, State};
+use super::state::{add, advance, Stamp, State};
 use super::template::{object, planned_worker};
 use crate::error::{child_path, Code, Error, Result};
 use crate::report::Report;
@@ -24,9 +24,6 @@ pub const WORKER_EVENTS: [&str; 7] = [
     "worker_completed",
     "worker_failed",
 ];
-
-/// The fields a progress event may set.
-pub const PROGRESS_FIELDS: [&str; 2] = ["metrics", "protocol_compliance"];
 
 /// Applies a worker event of type `kind` (other types change nothing here) and returns the
 /// worker whose state it set from the event's values, to be checked (a spawn attempt, a
@@ -341,23 +338,6 @@ fn failure(error: Option<&Value>, now: &str) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
-/// The fields a progress's `details` gives: its `metrics` and `protocol_compliance` objects,
-/// empty ones left out (`E_ARGUMENT` when one is not an object); `None` when `details` is not
-/// an object. The typed line reads the same in place ([`Event::progress`]).
-pub(super) fn progress_values(details: &Value) -> Result<Option<Fields>> {
-    if !details.is_object() {
-        return Ok(None);
-    }
-    let mut fields = Vec::new();
-    for field in PROGRESS_FIELDS {
-        let values = object_field(details, field, false)?;
-        if !values.is_empty() {
-            fields.push((field, values));
-        }
-    }
-    Ok(Some(fields))
-}
-
 /// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one);
 /// `metrics.events_logged` is counted from the log and cannot be set.
 fn progress_fields(fields: Fields) -> Result<Fields> {
@@ -409,18 +389,6 @@ fn check_fields(name: &str, fields: &[(&'static str, Map)]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// `details[field]` as an object (empty when absent and not `required`).
-fn object_field(details: &Value, field: &str, required: bool) -> Result<Map> {
-    match details.get(field) {
-        Some(Value::Object(map)) => Ok(map.clone()),
-        None | Some(Value::Null) if !required => Ok(Map::new()),
-        _ => Err(argument(
-            &format!("/details/{field}"),
-            &format!("{field} must be an object"),
-        )),
-    }
 }
 
 /// `E_ARGUMENT` for the unknown worker `name`.
