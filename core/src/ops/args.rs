@@ -2,7 +2,7 @@
 //! functions read them with. Every argument rule (a string where a string is needed, a whole
 //! number for an id, known option keys) is stated here once, for every binding.
 
-use super::{Kind, Op, Param};
+use super::param::{Kind, Param};
 use crate::error::{Code, Error, Result};
 use crate::shape::Shape;
 use crate::Value;
@@ -20,9 +20,9 @@ pub enum Arg<'a> {
 /// The arguments of one call, bound to the operation's parameters.
 #[derive(Debug, Default)]
 pub struct Args<'a> {
-    items: Vec<Arg<'a>>,
-    params: &'static [Param],
-    now: Option<Value>,
+    pub(super) items: Vec<Arg<'a>>,
+    pub(super) params: &'static [Param],
+    pub(super) now: Option<Value>,
 }
 
 static NULL: Value = Value::Null;
@@ -46,50 +46,6 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// The arguments of `op` as a host sends them over a text boundary (wasm): the JSON text
-    /// of an array with one entry per parameter after the first `skip` (a file operation's
-    /// document comes from the file), and one byte slot per bytes or random parameter, in
-    /// order. A random parameter given as a string uses the string and not its slot. An
-    /// error inside an argument's JSON names the argument (`details.argument`) and has a
-    /// path within it.
-    pub fn from_wire(
-        op: &Op,
-        skip: usize,
-        json: &str,
-        mut slots: impl Iterator<Item = Option<Cow<'a, [u8]>>>,
-    ) -> Result<Args<'a>> {
-        let params = op.params.get(skip..).unwrap_or_default();
-        let values = match crate::json::parse_args(json) {
-            Ok(Value::Array(values)) => values,
-            Ok(_) => {
-                return Err(Error::new(
-                    Code::Argument,
-                    "",
-                    "the arguments must be a JSON array",
-                ))
-            }
-            Err(error) => return Err(within_argument(error, params)),
-        };
-        let mut items = Vec::with_capacity(params.len());
-        for (i, value) in values.into_iter().enumerate() {
-            let kind = params.get(i).map(|p| p.kind);
-            let item = match (kind, value) {
-                (Some(Kind::Bytes), _) => Arg::Bytes(slots.next().flatten()),
-                (Some(Kind::Random), Value::String(text)) => {
-                    slots.next();
-                    Arg::Value(Value::String(text))
-                }
-                (Some(Kind::Random), _) => match slots.next().flatten() {
-                    Some(bytes) => Arg::Bytes(Some(bytes)),
-                    None => Arg::Value(Value::Null),
-                },
-                (_, value) => Arg::Value(value),
-            };
-            items.push(item);
-        }
-        Ok(Args::new(items))
-    }
-
     /// The same arguments after `first` (the document a file operation read).
     pub fn prepend(mut self, first: Arg<'a>) -> Args<'a> {
         self.items.insert(0, first);
@@ -104,58 +60,6 @@ impl<'a> Args<'a> {
     /// Arguments that are all JSON values (bytes parameters take a string's UTF-8 bytes).
     pub fn values(values: Vec<Value>) -> Args<'a> {
         Args::new(values.into_iter().map(Arg::Value).collect())
-    }
-
-    /// Binds the arguments to `op`'s parameters: `E_ARGUMENT` when there are too many; a
-    /// string given for a bytes parameter becomes its UTF-8 bytes.
-    pub(super) fn bind(&mut self, op: &Op) -> Result<()> {
-        if self.items.len() > op.params.len() {
-            return Err(Error::new(
-                Code::Argument,
-                "",
-                format!(
-                    "{} takes {}, not {}",
-                    op.name(),
-                    crate::report::count_of(op.params.len(), "argument"),
-                    self.items.len()
-                ),
-            ));
-        }
-        self.params = op.params;
-        // Each string of an argument may hold a document's text (`MAX_ARGUMENT_STRING_BYTES`);
-        // a value argument (a document, a patch) is held to the documents' limits, except the
-        // command line's request, whose strings are the texts of the files it read.
-        for (item, param) in self.items.iter().zip(op.params) {
-            if let (Kind::Value, Arg::Value(value)) = (param.kind, item) {
-                let request = matches!(param.ty, crate::shape::Ty::Object(shape)
-                    if std::ptr::eq(shape, &crate::cli::shapes::REQUEST));
-                if !request {
-                    crate::json::check_limits(value)?;
-                }
-            }
-        }
-        if let Some(now) = &self.now {
-            for (i, param) in op.params.iter().enumerate() {
-                if matches!(param.kind, Kind::Now) && self.get(i).is_null() {
-                    while self.items.len() <= i {
-                        self.items.push(Arg::Value(Value::Null));
-                    }
-                    if let Some(item) = self.items.get_mut(i) {
-                        *item = Arg::Value(now.clone());
-                    }
-                }
-            }
-        }
-        for (item, param) in self.items.iter_mut().zip(op.params) {
-            if let (Kind::Bytes, Arg::Value(value)) = (param.kind, &*item) {
-                *item = match value {
-                    Value::Null => Arg::Bytes(None),
-                    Value::String(text) => Arg::Bytes(Some(Cow::Owned(text.as_bytes().to_vec()))),
-                    other => return Err(argument_type(param.name, "bytes or a string", other)),
-                };
-            }
-        }
-        Ok(())
     }
 
     fn name(&self, i: usize) -> &'static str {
@@ -313,7 +217,7 @@ impl<'a> Args<'a> {
 }
 
 /// An error at `/<index>/...` of the argument array, moved into the argument it is in.
-fn within_argument(mut error: Error, params: &[Param]) -> Error {
+pub(super) fn within_argument(mut error: Error, params: &[Param]) -> Error {
     let rest = error.path.strip_prefix('/').unwrap_or_default();
     let (index, inner) = rest.split_once('/').map_or((rest, ""), |(i, r)| (i, r));
     if let Some(param) = index.parse::<usize>().ok().and_then(|i| params.get(i)) {
@@ -328,7 +232,7 @@ fn within_argument(mut error: Error, params: &[Param]) -> Error {
 }
 
 /// `E_VALUE`: an argument of the wrong type, with the argument's name in `details`.
-fn argument_type(name: &str, expected: &str, value: &Value) -> Error {
+pub(super) fn argument_type(name: &str, expected: &str, value: &Value) -> Error {
     Error::new(
         Code::Value,
         "",

@@ -24,34 +24,6 @@ pub enum Change<'a> {
     Set(String, Value),
 }
 
-impl<'a> Change<'a> {
-    /// The change a host names: `""` replaces the document with the first argument,
-    /// `"merge"` merges the first argument with the second (options), `"set_value"` sets the
-    /// second at the pointer the first names, any other name is a writer of the table.
-    pub fn named(name: &str, args: Args<'a>) -> Result<Change<'a>> {
-        let mut args = args;
-        match name {
-            "" => Ok(Change::Replace(args.take(0))),
-            "merge" => Ok(Change::Patch(args.take(0), args.take(1))),
-            "set_value" => Ok(Change::Set(args.text(0)?.to_owned(), args.take(1))),
-            other => Ok(Change::Op(super::find(other)?, args)),
-        }
-    }
-
-    /// The operation whose parameters a host passes for the change `name`, and how many of
-    /// its first parameters the file supplies (its document: 1; none for a writer that
-    /// replaces the document without reading it). A replacement or a patch takes `merge`'s
-    /// (plain JSON values).
-    pub fn params_of(name: &str) -> Result<(&'static Op, usize)> {
-        let op = super::find(if name.is_empty() { "merge" } else { name })?;
-        let skip = match op.access {
-            Access::Writes(write) if !write.takes_document => 0,
-            _ => 1,
-        };
-        Ok((op, skip))
-    }
-}
-
 /// The outcome of [`update`]: what to write and what to tell the caller. `D` is how the
 /// document is held: a tree ([`Value`]), or for [`update_read`] a [`Doc`].
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@
 //! the write), or the state is missing or unreadable, the host replays the log from there
 //! ([`LogReplay`]) and the step is taken on the replayed state.
 
-use super::{find, Access, Arg, Args, Change, Op};
+use super::{Access, Arg, Args, Change, Op};
 use crate::document::load;
 use crate::error::{Code, Error, Result};
 use crate::hive::Replay;
@@ -502,13 +502,4 @@ fn offset_inside_line() -> Value {
             .into(),
     }
     .to_value()
-}
-
-/// The change a host names for a logged step: none for a read (`""`), else a step of the
-/// table with its arguments after the state.
-pub fn logged_change<'a>(name: &str, args: Args<'a>) -> Result<Option<Change<'a>>> {
-    if name.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(Change::Op(find(name)?, args)))
 }
