@@ -5,10 +5,12 @@ Each file of the crate is a node; a file depends on another when it names an ite
 (`use crate::a::b::{...}`, a path `crate::a::f(...)`, `super::x`, a child module's `x::f`).
 Paths through a re-export (`pub use value::Value` in lib.rs, `pub use tape::Tape` in a mod.rs)
 lead to the file that defines the item. Test modules (`#[cfg(test)] mod ...`) are left out:
-a test may use what it likes. Every group of files that reach each other (a strongly
-connected component of more than one file) is an import circle.
+a test may use what it likes. A file's use of its own parent module (`super::f` from
+`json/tape.rs` to `json/mod.rs`, the module's face) is not counted: a module and its parts may
+refer to each other; siblings may not, nor may modules. Every group of files that reach each
+other (a strongly connected component of more than one file) is an import circle.
 
-    scripts/check_import_cycles.py [CRATE_SRC] [--max N] [--modules]
+    scripts/check_import_cycles.py [CRATE_SRC] [--max N] [--modules] [--self-test]
 
 prints each circle with one path round it, and exits 1 when there are more than N (default 0).
 `--modules` groups files by their top-level module first (crate::value, crate::merge, ...).
@@ -198,7 +200,7 @@ class Crate:
                 if absolute is None:
                     continue
                 target = self.resolve(absolute)
-                if target is not None and target != module:
+                if target is not None and target != module and target != module[:-1]:
                     graph[module].add(target)
         # A module's declaration of its children (`mod x;`) is not a use of them.
         return graph
@@ -276,6 +278,75 @@ def name(module: tuple[str, ...]) -> str:
     return "::".join(module) or "crate"
 
 
+def self_test() -> None:
+    """The checker on small crates written for it: each circle found, nothing else."""
+    import tempfile
+
+    crates = {
+        "siblings": (
+            {
+                "lib.rs": "pub mod a;\npub mod b;\n",
+                "a.rs": "use crate::b::B;\npub struct A;\n",
+                "b.rs": "pub struct B(crate::a::A);\n",
+            },
+            1,
+        ),
+        "through a re-export": (
+            {
+                "lib.rs": "pub mod a;\npub mod b;\npub use a::A;\n",
+                "a.rs": "pub struct A;\nfn f() { crate::b::g() }\n",
+                "b.rs": "pub fn g() { let _ = crate::A; }\n",
+            },
+            1,
+        ),
+        "through a macro": (
+            {
+                "lib.rs": "pub mod a;\npub mod b;\n",
+                "a.rs": "pub struct X;\nfn f() { crate::m!(); }\n",
+                "b.rs": "#[macro_export]\nmacro_rules! m { () => {} }\nfn g(_: crate::a::X) {}\n",
+            },
+            1,
+        ),
+        "a child and its parent": (
+            {
+                "lib.rs": "pub mod a;\n",
+                "a/mod.rs": "mod b;\npub struct A(b::B);\n",
+                "a/b.rs": "pub struct B;\nfn f(_: super::A) {}\n",
+            },
+            0,
+        ),
+        "tests left out": (
+            {
+                "lib.rs": "pub mod a;\npub mod b;\n",
+                "a.rs": "use crate::b::B;\n",
+                "b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a;\n}\n",
+            },
+            0,
+        ),
+        "three modules round": (
+            {
+                "lib.rs": "pub mod a;\npub mod b;\npub mod c;\n",
+                "a.rs": "use crate::b::f;\n",
+                "b.rs": "use crate::c::{self, g};\n",
+                "c.rs": "fn g() { crate::a::h() }\n",
+            },
+            1,
+        ),
+    }
+    for name, (files, circles) in crates.items():
+        with tempfile.TemporaryDirectory() as root:
+            for path, text in files.items():
+                target = Path(root, path)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            found = components(Crate(Path(root)).edges())
+            if len(found) != circles:
+                raise SystemExit(
+                    f"self-test {name!r}: {len(found)} circle(s), expected {circles}"
+                )
+    print(f"self-test: {len(crates)} crates, each as expected")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("src", nargs="?", default="core/src")
@@ -285,7 +356,12 @@ def main() -> int:
     parser.add_argument(
         "--modules", action="store_true", help="group by top-level module"
     )
+    parser.add_argument(
+        "--self-test", action="store_true", help="check the checker first"
+    )
     args = parser.parse_args()
+    if args.self_test:
+        self_test()
     crate = Crate(Path(args.src))
     graph = crate.edges()
     if args.modules:

@@ -533,3 +533,19 @@ fn describe(byte: u8) -> String {
         format!("byte 0x{byte:02x}")
     }
 }
+
+/// Parses a JSON number (exactly one, with the parser's rules); the error names what it is not.
+impl std::str::FromStr for crate::Number {
+    type Err = crate::Error;
+
+    fn from_str(text: &str) -> crate::Result<crate::Number> {
+        match super::parse_str(text)? {
+            crate::Value::Number(n) => Ok(n),
+            other => Err(crate::Error::new(
+                crate::Code::Parse,
+                "",
+                format!("{} is not a JSON number", crate::value::type_name(&other)),
+            )),
+        }
+    }
+}

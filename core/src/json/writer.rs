@@ -258,3 +258,14 @@ fn string(s: &str, out: &mut String) {
     }
     out.push('"');
 }
+
+/// The compact JSON text (`{:#}`: the canonical, indented text without its final newline).
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if f.alternate() {
+            f.write_str(super::serialize(self).trim_end_matches('\n'))
+        } else {
+            f.write_str(&super::serialize_compact(self))
+        }
+    }
+}

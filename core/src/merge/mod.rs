@@ -16,6 +16,7 @@
 
 use crate::error::{child_path, Code, Error, Result};
 use crate::time::normalize_now;
+pub use crate::value::type_name;
 use crate::Value;
 
 mod drive;
@@ -298,16 +299,4 @@ pub(crate) fn find_rule<'r>(rules: &'r [Rule], path: &[&str]) -> Option<&'r Mode
 pub(crate) fn pointer(path: &[&str]) -> String {
     path.iter()
         .fold(String::new(), |acc, seg| child_path(&acc, seg))
-}
-
-/// A short English name for a JSON value's type, for messages.
-pub fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

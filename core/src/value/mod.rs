@@ -270,14 +270,15 @@ fn array_index(token: &str) -> Option<usize> {
     token.parse().ok()
 }
 
-/// The compact JSON text (`{:#}`: the canonical, indented text without its final newline).
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() {
-            f.write_str(crate::json::serialize(self).trim_end_matches('\n'))
-        } else {
-            f.write_str(&crate::json::serialize_compact(self))
-        }
+/// A short English name for a JSON value's type, for messages.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

@@ -4,7 +4,6 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::str::FromStr;
 
 /// The longest number text kept inline.
 const INLINE: usize = 22;
@@ -205,22 +204,6 @@ macro_rules! from_signed {
 }
 from_unsigned!(u8 u16 u32 u64 usize);
 from_signed!(i8 i16 i32 i64 isize);
-
-/// Parses a JSON number (exactly one, with the parser's rules); the error names what it is not.
-impl FromStr for Number {
-    type Err = crate::Error;
-
-    fn from_str(text: &str) -> crate::Result<Number> {
-        match crate::json::parse_str(text)? {
-            super::Value::Number(n) => Ok(n),
-            other => Err(crate::Error::new(
-                crate::Code::Parse,
-                "",
-                format!("{} is not a JSON number", crate::merge::type_name(&other)),
-            )),
-        }
-    }
-}
 
 impl PartialEq for Number {
     fn eq(&self, other: &Number) -> bool {
