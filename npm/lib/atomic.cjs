@@ -88,21 +88,44 @@ function unlinkQuiet(file) {
   }
 }
 
-function fsyncDirSync(dir) {
+/**
+ * Opens the directory `dir` and flushes it with `flush(fd)`, then closes it; a platform that
+ * cannot fsync a directory is passed over. A `flush` that returns a promise makes the result one.
+ */
+function flushDir(dir, flush) {
   let fd;
   try {
     fd = sys.openSync(dir, "r");
   } catch (error) {
-    if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return;
+    if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return undefined;
     throw error;
   }
-  try {
-    sys.fsyncSync(fd);
-  } catch (error) {
-    if (!DIR_FSYNC_UNSUPPORTED.has(error.code)) throw error;
-  } finally {
+  const finish = (error) => {
     sys.closeSync(fd);
+    if (error !== null && !DIR_FSYNC_UNSUPPORTED.has(error.code)) throw error;
+  };
+  let pending;
+  try {
+    pending = flush(fd);
+  } catch (error) {
+    return finish(error);
   }
+  return pending instanceof Promise ? pending.then(() => finish(null), finish) : finish(null);
+}
+
+/** fsync of the directory `dir`, blocking. */
+function fsyncDirSync(dir) {
+  flushDir(dir, (fd) => sys.fsyncSync(fd));
+}
+
+/** fsync of the open file `fd` on libuv's thread pool (the event loop goes on meanwhile). */
+function fsyncOnPool(fd) {
+  return new Promise((resolve, reject) => sys.fsync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/** {@link fsyncDirSync} with the flush itself on libuv's thread pool. */
+function fsyncDirOnPool(dir) {
+  return Promise.resolve(flushDir(dir, fsyncOnPool));
 }
 
 async function fsyncDir(dir) {
@@ -261,190 +284,6 @@ const readMaybe = {
   },
 };
 
-/** `link()` errors of file systems without hard links: the check after the replace is skipped. */
-const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "EMLINK", "ENOSYS"]);
-
-/**
- * The replace of a guarded write (docs/locking.md § Files people edit), synchronous so that
- * nothing runs between its checks: `file` must still be the one read (`guard.stamp`), else
- * false (nothing replaced). For a file people edit (`guard.edited`) the old file is held by a
- * hard link across the rename and checked again after it: when it changed in between (a
- * person's editor wrote it in place), it is put back and false returned.
- */
-function replaceGuarded(file, tmp, guard) {
-  if (stampNow.sync(file) !== guard.stamp) return false;
-  if (!guard.edited || guard.stamp === null) {
-    sys.renameSync(tmp, file);
-    return true;
-  }
-  const held = tempPath(file); // a lock holder's sweep removes it after a crash
-  try {
-    sys.linkSync(file, held);
-  } catch (error) {
-    if (error.code === "ENOENT") return false;
-    if (!LINK_UNSUPPORTED.has(error.code)) throw error;
-    sys.renameSync(tmp, file);
-    return true;
-  }
-  try {
-    sys.renameSync(tmp, file);
-    if (stampNow.sync(held) === guard.stamp) return true;
-    sys.renameSync(held, file); // the person's file, back in place
-    return false;
-  } finally {
-    unlinkQuiet(held);
-  }
-}
-
-/** Sets the modification time of the open file `fd` `ms` in the past (docs/locking.md). */
-function backdate(fd, ms) {
-  const now = Date.now();
-  sys.futimesSync(fd, now / 1000, (now - ms) / 1000);
-}
-
-/**
- * The steps of {@link writeAtomic}'s replace, every one synchronous but the two flushes, which
- * it yields: first the temp file's open descriptor (a number), then the directory (a string).
- * A flush's failure is thrown back into it. Returns what `writeAtomic` returns.
- */
-function* replaceSteps(file, text, guard) {
-  let stat = null;
-  try {
-    stat = sys.statSync(file);
-  } catch (error) {
-    if (error.code !== "ENOENT") throw error;
-  }
-  const mode = existingMode(stat);
-  const tmp = tempPath(file);
-  const fd = sys.openSync(tmp, "wx", 0o666);
-  try {
-    try {
-      if (mode !== null) sys.fchmodSync(fd, mode);
-      sys.writeFileSync(fd, text);
-      if (guard?.edited) backdate(fd, guard.backdateMs);
-      yield fd;
-    } finally {
-      sys.closeSync(fd);
-    }
-    if (guard === undefined) sys.renameSync(tmp, file);
-    else if (!replaceGuarded(file, tmp, guard)) {
-      unlinkQuiet(tmp);
-      return false;
-    }
-  } catch (error) {
-    unlinkQuiet(tmp);
-    throw error;
-  }
-  yield path.dirname(file);
-  return true;
-}
-
-/** fsync of the open file `fd` on libuv's thread pool (the event loop goes on meanwhile). */
-function fsyncOnPool(fd) {
-  return new Promise((resolve, reject) => sys.fsync(fd, (error) => (error ? reject(error) : resolve())));
-}
-
-/** {@link fsyncDirSync} with the flush itself on libuv's thread pool. */
-async function fsyncDirOnPool(dir) {
-  let fd;
-  try {
-    fd = sys.openSync(dir, "r");
-  } catch (error) {
-    if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return;
-    throw error;
-  }
-  try {
-    await fsyncOnPool(fd);
-  } catch (error) {
-    if (!DIR_FSYNC_UNSUPPORTED.has(error.code)) throw error;
-  } finally {
-    sys.closeSync(fd);
-  }
-}
-
-/**
- * Atomic replace: temp file, fsync, rename over `file`, fsync the directory. With `guard`
- * (`{stamp, edited, backdateMs}`: the write of an update, docs/locking.md § Files people
- * edit), the file is checked around the rename ({@link replaceGuarded}) and `false` returned,
- * nothing replaced, when it is no longer the one read; a file people edit is stamped
- * `backdateMs` in the past. Else (and without `guard`) `true`. `flushing`: the steps of `sync`
- * with only the two flushes awaited on libuv's thread pool (two trips, not one per call).
- */
-const writeAtomic = {
-  sync(file, text, guard) {
-    const steps = replaceSteps(file, text, guard);
-    let step = steps.next();
-    while (!step.done) {
-      try {
-        if (typeof step.value === "number") sys.fsyncSync(step.value);
-        else fsyncDirSync(step.value);
-      } catch (error) {
-        step = steps.throw(error);
-        continue;
-      }
-      step = steps.next();
-    }
-    return step.value;
-  },
-  async flushing(file, text, guard) {
-    const steps = replaceSteps(file, text, guard);
-    let step = steps.next();
-    while (!step.done) {
-      try {
-        await (typeof step.value === "number" ? fsyncOnPool(step.value) : fsyncDirOnPool(step.value));
-      } catch (error) {
-        step = steps.throw(error);
-        continue;
-      }
-      step = steps.next();
-    }
-    return step.value;
-  },
-  async async(file, text, guard) {
-    let stat = null;
-    try {
-      stat = await sysp().stat(file);
-    } catch (error) {
-      if (error.code !== "ENOENT") throw error;
-    }
-    const mode = existingMode(stat);
-    const tmp = tempPath(file);
-    const handle = await sysp().open(tmp, "wx", 0o666);
-    try {
-      try {
-        if (mode !== null) await handle.chmod(mode);
-        await handle.writeFile(text);
-        if (guard?.edited) backdate(handle.fd, guard.backdateMs);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      if (guard === undefined) await sysp().rename(tmp, file);
-      else if (!replaceGuarded(file, tmp, guard)) {
-        unlinkQuiet(tmp);
-        return false;
-      }
-    } catch (error) {
-      unlinkQuiet(tmp);
-      throw error;
-    }
-    await fsyncDir(path.dirname(file));
-    return true;
-  },
-};
-
-/** The stamp of `file` as it is now, as a read opens it (null: no file). */
-const stampNow = {
-  sync(file) {
-    try {
-      return stampOf(sys.statSync(file, BIG));
-    } catch (error) {
-      if (error.code === "ENOENT") return null;
-      throw error;
-    }
-  },
-};
-
 /** One O_APPEND write() of `text`, fsync; fsyncs the directory when the file is new. */
 const appendOnce = {
   sync(file, text, created) {
@@ -572,6 +411,11 @@ const sleep = {
 
 module.exports = {
   sys,
+  tempPath,
+  existingMode,
+  BIG,
+  fsyncOnPool,
+  fsyncDirOnPool,
   fsyncDir,
   fsyncDirSync,
   sysp,
@@ -585,7 +429,6 @@ module.exports = {
   readFlags,
   readMaybe,
   truncate,
-  writeAtomic,
   appendOnce,
   writeNew,
   readStamped,

@@ -76,7 +76,7 @@ const numbers = (bigint, run) => (bigint === true ? core().withBigInts(run) : ru
 /**
  * After the core's update: keeps a `.corrupt-` copy of unparseable old bytes before they are
  * replaced, writes the new text when it changed, and returns what the caller gets; null when
- * the file is no longer the one read (`guard`, see lib/atomic.cjs `writeAtomic`), nothing
+ * the file is no longer the one read (`guard`, see lib/replace.cjs `writeAtomic`), nothing
  * written: the caller starts over.
  */
 function* finish(io, file, bytes, update, guard) {

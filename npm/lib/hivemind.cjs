@@ -16,6 +16,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { runAsync, ASYNC, SYNC } = require("./steps.cjs");
 const atomic = require("./atomic.cjs");
+const { writeAtomic } = require("./replace.cjs");
 const documents = require("./documents.cjs");
 const { watchFiles, DEFAULT_DEBOUNCE_MS } = require("./file-watch.cjs");
 const ops = require("./helpers.cjs").helpers("hivemind");
@@ -33,7 +34,7 @@ const REACTION = Object.freeze({
   ...SYNC,
   sync: false,
   sleep: ASYNC.sleep,
-  write: atomic.writeAtomic.flushing,
+  write: writeAtomic.flushing,
 });
 
 /**

@@ -9,13 +9,14 @@
  */
 const fs = require("node:fs");
 const atomic = require("./atomic.cjs");
+const { writeAtomic } = require("./replace.cjs");
 const copies = require("./copies.cjs");
 
 const pick = (variant) =>
   Object.freeze({
     read: atomic.readMaybe[variant],
     readStamp: (file, cap) => atomic.readMaybe[variant](file, cap, false, true),
-    write: atomic.writeAtomic[variant],
+    write: writeAtomic[variant],
     copy: copies.writeCopy[variant],
     append: atomic.appendOnce[variant],
     writeNew: atomic.writeNew[variant],

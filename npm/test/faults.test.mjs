@@ -10,6 +10,7 @@ import { host, tempDir } from "./helpers/procs.mjs";
 import { createRequire } from "node:module";
 
 const atomic = createRequire(import.meta.url)("../lib/atomic.cjs");
+const replace = createRequire(import.meta.url)("../lib/replace.cjs");
 
 /** The operations: the files they start from, what they do, and the file they change. */
 const OPERATIONS = {
@@ -23,6 +24,12 @@ const OPERATIONS = {
     target: "s.json",
     copy: "{",
     run: (dir, sync) => (sync ? host.updateDocumentSync : host.updateDocument)(path.join(dir, "s.json"), "json", { b: 2 }),
+  },
+  "write atomically (async: the short calls sync, the flushes on the pool)": {
+    files: { "s.json": '{"a":1}' },
+    target: "s.json",
+    everyFault: true, // no lock to release: a failed call is always reported
+    run: (dir, sync) => replace.writeAtomic[sync ? "sync" : "flushing"](path.join(dir, "s.json"), '{"a":2}'),
   },
   "append a log line": {
     files: { "e.jsonl": '{"a":1}\n' },
@@ -91,6 +98,7 @@ for (const [name, op] of Object.entries(OPERATIONS)) {
             assert.ok(copy || lockLeft || tempLeft, `${where}: stray ${entry}`);
             if (copy) assert.equal(fs.readFileSync(path.join(dir, entry), "utf8"), op.copy, `${where}: a whole copy`);
           }
+          if (op.everyFault) assert.notEqual(error, null, `${where}: the failure is reported`);
           if (error !== null) assert.equal(error.code, fault, `${where}: the injected error, not another`);
           else assert.ok(inRelease || lockTemp || text === after, `${where}: success means the new file`);
           matrix.push({ operation: name, sync, step: k, call: steps[k], fault, outcome: error ? "error" : "ok", file: state, left: extra });

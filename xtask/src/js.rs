@@ -114,14 +114,10 @@ pub fn generated_mjs() -> String {
     out.push_str(
         "/** The protocols (each a browser module of its own, statecore-js/web's `load`). */\n",
     );
-    let protocols: Vec<String> = Module::PROTOCOLS
-        .iter()
-        .map(|p| format!("{:?}", p.name()))
-        .collect();
     let _ = writeln!(
         out,
         "export const PROTOCOLS = Object.freeze([{}]);\n",
-        protocols.join(", ")
+        crate::web::protocol_names(", ")
     );
     out.push_str("/** The protocol of each document kind of one. */\nexport const KIND_PROTOCOL = Object.freeze({\n");
     for kind in statecore::kinds::KINDS {

@@ -65,14 +65,19 @@ pub fn web_dmts() -> String {
          /** The modules loaded so far: protocol names, and `\"all\"` for the combined module. */\n\
          export declare function loaded(): string[];\n",
     );
-    let protocols: Vec<String> = Module::PROTOCOLS
-        .iter()
-        .map(|p| format!("{:?}", p.name()))
-        .collect();
     let _ = writeln!(
         out,
         "\n/** A protocol: each has a browser module of its own (`load`). */\nexport type Protocol = {};\n\n/** Every protocol, in the table's order. */\nexport declare const PROTOCOLS: readonly Protocol[];\n\n/** The protocol of each document kind of one (the module that has it). */\nexport declare const KIND_PROTOCOL: Readonly<Record<string, Protocol>>;",
-        protocols.join(" | ")
+        protocol_names(" | ")
     );
     out
+}
+
+/// The protocols' names as JS string literals, in the table's order, joined by `separator`.
+pub fn protocol_names(separator: &str) -> String {
+    let names: Vec<String> = Module::PROTOCOLS
+        .iter()
+        .map(|p| format!("{:?}", p.name()))
+        .collect();
+    names.join(separator)
 }

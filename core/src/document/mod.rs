@@ -434,12 +434,18 @@ impl Updated {
     /// `{document, text, etag, changed, corrupt, warnings}`.
     pub fn into_value(self) -> Value {
         let (document, text, meta) = self.into_parts();
-        let mut map = Map::with_capacity(6);
-        map.insert("document".into(), document);
-        map.insert("text".into(), text.into());
-        map.extend(meta);
-        Value::Object(map)
+        updated_value(document, text, meta)
     }
+}
+
+/// An update's result as one object: `{document, text}` followed by `meta`'s fields, the
+/// shape every update returns to a host.
+pub fn updated_value(document: Value, text: String, meta: Map) -> Value {
+    let mut map = Map::with_capacity(meta.len().saturating_add(2));
+    map.insert("document".into(), document);
+    map.insert("text".into(), text.into());
+    map.extend(meta);
+    Value::Object(map)
 }
 
 /// The update step for a document a host function produced from the loaded one. The numbers

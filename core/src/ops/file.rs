@@ -84,11 +84,7 @@ impl Updated {
     /// when there are any.
     pub fn into_value(self) -> Value {
         let (document, text, meta) = self.into_parts();
-        let mut map = Map::with_capacity(meta.len().saturating_add(2));
-        map.insert("document".into(), document);
-        map.insert("text".into(), text.into());
-        map.extend(meta);
-        Value::Object(map)
+        crate::document::updated_value(document, text, meta)
     }
 }
 

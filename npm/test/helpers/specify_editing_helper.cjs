@@ -21,7 +21,7 @@ function unguarded(question) {
   const file = specify.indexPath(dir);
   const bytes = atomic.readMaybe.sync(file);
   const result = core.updateFile(specify.KIND, "specify_add_gaps", bytes, [[gap(question)]], { reset: true });
-  atomic.writeAtomic.sync(file, result.text);
+  require("../../lib/replace.cjs").writeAtomic.sync(file, result.text);
   return result;
 }
 
