@@ -10,10 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { agencySection } from "./agency_bench.mjs";
 import { ajvOrThrow, deep, lockedAlternatives, validateAjv } from "./alternatives.mjs";
-import { hivemindSection } from "./hivemind_bench.mjs";
-import { specifySection } from "./specify_bench.mjs";
 import {
   assertSameJson,
   check,
@@ -484,14 +481,8 @@ const micro = quick ? { samples: 3, sampleMs: 15, warmupMs: 40 } : { samples: 15
   );
 }
 
-// (7) hivemind trigger events (bench/hivemind_bench.mjs)
-hivemindSection({ sc, quick, out });
-
-// (8) agency derive and the ls table over 10,000 runs (bench/agency_bench.mjs)
-agencySection({ sc, quick, out });
-
-// (13) specify: an index.md of 1,000 gaps updated (bench/specify_bench.mjs)
-specifySection({ sc, quick, out });
+// (7), (8) and (13), the protocols' sections, each run in a process of its own by bench/run.sh
+// (bench/node_section.mjs).
 
 process.stdout.write(out.join("\n"));
 log("done");

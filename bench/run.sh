@@ -42,6 +42,10 @@ trap 'rm -rf "$work"' EXIT
 started=$(date +%s)
 log "node bench/node_bench.mjs"
 node bench/node_bench.mjs "${quick[@]}" > "$work/node.md"
+for section in hivemind agency specify; do
+  log "node bench/node_section.mjs $section (a process of its own)"
+  { echo; node bench/node_section.mjs "$section" "${quick[@]}"; } >> "$work/node.md"
+done
 log "node bench/hivemind_e2e.mjs (trigger file → state.json → callback, both watchers)"
 node bench/hivemind_e2e.mjs "${quick[@]}" >> "$work/node.md"
 log "python bench/python_bench.py"
