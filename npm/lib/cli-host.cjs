@@ -125,7 +125,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 function readStdin() {
   // Asking makes a pipe's descriptor non-blocking (libuv), so a read below never waits.
   if (process.stdin.isTTY) return null;
-  const { stdinWaitMs, stdinMaxBytes } = require("./tables.cjs").CONSTANTS;
+  const { stdinWaitMs, stdinMaxBytes } = require("./constants.cjs");
   const buffer = Buffer.alloc(64 * 1024);
   const chunks = [];
   let total = 0;

@@ -70,3 +70,22 @@ test("the script's module is the small one: only the status command", () => {
   const small = require("../dist/statusline/statecore.js");
   assert.deepEqual(Object.keys(small).filter((k) => typeof small[k] === "function"), ["fctry_status_run"]);
 });
+
+test("a prompt loads only the status line's module and the few files it needs", (t) => {
+  const root = scratch({ ".fctry/state.json": '{"currentCommand": "evolve"}\n' });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  // Records every file `require` loads, then runs the script as a shell prompt does.
+  const probe = [
+    "const Module = require('node:module');",
+    "const loaded = [];",
+    "const load = Module._load;",
+    "Module._load = function (request, parent, isMain) { const m = load.apply(this, arguments); if (!request.startsWith('node:') && !Module.isBuiltin(request)) loaded.push(Module._resolveFilename(request, parent)); return m; };",
+    `process.argv = [process.argv[0], ${JSON.stringify(script)}, '--no-color'];`,
+    `require(${JSON.stringify(script)});`,
+    "process.on('exit', () => process.stderr.write(JSON.stringify(loaded)));",
+  ].join("\n");
+  const got = spawnSync(process.execPath, ["-e", probe], { cwd: root, input: "", encoding: "utf8" });
+  assert.equal(got.status, 0, got.stderr);
+  const names = JSON.parse(got.stderr).map((file) => file.split(/[\\/]/).slice(-2).join("/"));
+  assert.deepEqual(names.sort(), ["bin/statecore-statusline.cjs", "lib/cli-host.cjs", "lib/constants.cjs", "statusline/statecore.js"]);
+});

@@ -37,6 +37,26 @@ fn params_data(params: &[&Param]) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// The hosts' constants (`ops::CONSTANTS`) as a frozen JS object literal, camel-cased.
+fn constants_object(out: &mut String) {
+    out.push_str("Object.freeze({\n");
+    for c in ops::CONSTANTS {
+        let _ = writeln!(out, "  /** {} */\n  {}: {},", c.doc, camel(c.name), c.value);
+    }
+    out.push('}');
+    out.push(')');
+}
+
+/// `npm/lib/constants.cjs`: the hosts' constants alone, for a script that needs nothing else
+/// of the tables (the status line reads two of them and need not load dist/node/api.cjs).
+pub fn constants_cjs() -> String {
+    let mut out = String::from(HEADER);
+    out.push_str("\"use strict\";\n/** The hosts' constants (the core's). */\nmodule.exports = ");
+    constants_object(&mut out);
+    out.push_str(";\n");
+    out
+}
+
 /// `npm/lib/generated.mjs`: error classes, the operation table, the helpers' tables and the
 /// hosts' constants. Import-free, so scripts/build-wasm.sh can copy it to CommonJS.
 pub fn generated_mjs() -> String {
@@ -172,13 +192,9 @@ pub fn generated_mjs() -> String {
         out.push_str("    ],\n  },\n");
     }
     out.push_str("});\n\n");
-    out.push_str(
-        "/** The hosts' constants (the core's). */\nexport const CONSTANTS = Object.freeze({\n",
-    );
-    for c in ops::CONSTANTS {
-        let _ = writeln!(out, "  /** {} */\n  {}: {},", c.doc, camel(c.name), c.value);
-    }
-    out.push_str("});\n\n");
+    out.push_str("/** The hosts' constants (the core's). */\nexport const CONSTANTS = ");
+    constants_object(&mut out);
+    out.push_str(";\n\n");
     out.push_str("/** The keys of each host options object. */\nexport const HOST_OPTIONS = Object.freeze({\n");
     for (name, shape) in ops::HOST_OPTIONS {
         let keys: Vec<String> = shape

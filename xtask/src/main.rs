@@ -71,6 +71,7 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
         ("npm/lib/generated.mjs".to_owned(), js::generated_mjs()),
         ("npm/lib/core.d.ts".to_owned(), ts::core_dts()),
         ("npm/lib/core-node.cjs".to_owned(), js::core_node_cjs()),
+        ("npm/lib/constants.cjs".to_owned(), js::constants_cjs()),
         ("npm/lib/web.mjs".to_owned(), js::web_mjs()),
         ("npm/lib/web-modules.mjs".to_owned(), js::web_modules_mjs()),
         ("npm/lib/web.d.mts".to_owned(), web::web_dmts()),
