@@ -38,7 +38,7 @@ const ifMissing = (value) => (error) => {
 define(ops, "snapshot", function* (io, worktree, metaPath, options) {
   const { tmuxActive = false, now, thresholdMs } = options ?? {};
   const status = yield* attempt(() => io.readStamped(ops.statusPath(worktree)), ifMissing({ data: null, mtime: null }));
-  const meta = metaPath == null ? null : yield* attempt(() => io.readFile(String(metaPath)), () => null);
+  const meta = metaPath == null ? null : yield* attempt(() => io.read(String(metaPath)), () => null);
   const present = yield* attempt(() => io.stat(String(worktree)), () => null);
   const facts = {
     status_file_mod_time: status.mtime,

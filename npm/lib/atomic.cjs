@@ -377,20 +377,27 @@ const writeNew = {
   },
 };
 
-/** `{data, mtime}` of one open file (mtime in whole ms), so both describe the same file. */
+/**
+ * `{data, mtime}` of one open file (mtime in whole ms), so both describe the same file. It is
+ * opened without blocking; anything but a regular file is the core's `E_FILE_TYPE`.
+ */
 const readStamped = {
   sync(file) {
-    const fd = sys.openSync(file, "r");
+    const fd = sys.openSync(file, readFlags(false));
     try {
-      return { mtime: Math.floor(sys.fstatSync(fd).mtimeMs), data: sys.readFileSync(fd) };
+      const stat = sys.fstatSync(fd);
+      requireRegular(file, stat);
+      return { mtime: Math.floor(stat.mtimeMs), data: sys.readFileSync(fd) };
     } finally {
       sys.closeSync(fd);
     }
   },
   async async(file) {
-    const handle = await sysp().open(file, "r");
+    const handle = await sysp().open(file, readFlags(false));
     try {
-      return { mtime: Math.floor((await handle.stat()).mtimeMs), data: await handle.readFile() };
+      const stat = await handle.stat();
+      requireRegular(file, stat);
+      return { mtime: Math.floor(stat.mtimeMs), data: await handle.readFile() };
     } finally {
       await handle.close();
     }

@@ -14,6 +14,9 @@ const MAX_DEPTH = 16;
 /** How many times the core may ask for more before the host gives up (a core bug). */
 const MAX_ROUNDS = 16;
 
+/** `open()` flags of a read: never blocks on a FIFO put in place of the file after its `stat`. */
+const READ = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+
 /**
  * A file as the core wants it: its UTF-8 text, or why there is none. `limit`: only its first
  * bytes, cut back to their last line break when the file is longer; with `offset`, a page
@@ -33,7 +36,7 @@ function readFact(file, limit, offset) {
   if (offset !== undefined) return pageFact(file, offset, limit, stat);
   let bytes;
   try {
-    bytes = limit === undefined ? fs.readFileSync(file) : readHead(file, limit);
+    bytes = limit === undefined ? fs.readFileSync(file, { flag: READ }) : readHead(file, limit);
   } catch (error) {
     return { error: "unreadable", message: String(error.code ?? "EIO") };
   }
@@ -50,7 +53,7 @@ function pageFact(file, offset, limit, stat) {
   let bytes;
   let size;
   try {
-    const fd = fs.openSync(file, "r");
+    const fd = fs.openSync(file, READ);
     try {
       size = fs.fstatSync(fd).size;
       bytes = Buffer.alloc(Math.max(0, Math.min(limit, size - offset)));
@@ -83,7 +86,7 @@ function decode(bytes) {
 /** The first `limit` bytes of a file, cut back to their last line break when there are more. */
 function readHead(file, limit) {
   const buffer = Buffer.alloc(limit + 1);
-  const fd = fs.openSync(file, "r");
+  const fd = fs.openSync(file, READ);
   let length = 0;
   try {
     for (let n = -1; n !== 0 && length < buffer.length; length += n) {

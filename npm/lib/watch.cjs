@@ -14,6 +14,7 @@ const { watchFiles } = require("./file-watch.cjs");
 const { resolvePath } = require("./paths.cjs");
 const { CONSTANTS } = require("./tables.cjs");
 const documents = require("./documents.cjs");
+const { readFlags } = require("./atomic.cjs");
 
 /** The most bytes read at once: a document's limit + 1, or a page of a log. */
 const PAGE = CONSTANTS.maxDocumentBytes + 1;
@@ -39,7 +40,8 @@ async function stamp(file) {
 async function readBytes(file, log, from) {
   let handle;
   try {
-    handle = await fsp.open(file, "r");
+    // Without blocking: a FIFO put where the file was never holds a thread of the pool.
+    handle = await fsp.open(file, readFlags(false));
   } catch (error) {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return { data: null, more: false, stamp: null };
     throw error;

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
 import { Child, NPM, tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
@@ -221,6 +222,21 @@ for (const mode of MODES) {
     assert.match(path.basename(written.corruptCopy), /^runner_status\.json\.corrupt-/);
     assert.deepEqual(fs.readFileSync(written.corruptCopy), garbage);
     assert.equal((await op(mode, "loadRunnerStatus")(worktree)).status.summary, "recovered");
+  });
+
+  test(`a FIFO for meta.json is broken and for the status file E_FILE_TYPE, never a wait (${mode})`, { skip: process.platform === "win32" }, async (t) => {
+    const { worktree, meta } = layout(t);
+    const snapshot = op(mode, "snapshot");
+    await op(mode, "writeInitialRunnerStatus")(worktree, { now: NOW });
+    fs.rmSync(meta);
+    execFileSync("mkfifo", [meta]);
+    const snap = await snapshot(worktree, meta, { tmuxActive: true, now: NOW });
+    assert.equal(snap.meta, null);
+    assert.equal(agency.derive(snap).status, "broken");
+    const status = A.statusPath(worktree);
+    fs.rmSync(status);
+    execFileSync("mkfifo", [status]);
+    await assert.rejects(snapshot(worktree, null, { now: NOW }), (error) => error.code === "E_FILE_TYPE" && error.message.includes("fifo"));
   });
 
   test(`meta.json missing, unreadable or not given → broken; worktree gone → archived (${mode})`, async (t) => {

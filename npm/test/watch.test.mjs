@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { PYTHON, sleep } from "./helpers/procs.mjs";
 
@@ -232,4 +232,31 @@ test("close stops the callbacks", async (t) => {
   fs.writeFileSync(file, stateText(2));
   await sleep(500);
   assert.equal(changes.length, 1);
+});
+
+test("a FIFO put in place of the file never blocks the watcher", { skip: process.platform === "win32" }, async (t) => {
+  const { dir, changes, errors, start } = setup(t);
+  fs.mkdirSync(path.join(dir, ".fctry"));
+  const file = path.join(dir, ".fctry", "state.json");
+  fs.writeFileSync(file, stateText(0));
+  const w = start(file, null);
+  await w.ready;
+  const pipe = path.join(dir, "pipe");
+  execFileSync("mkfifo", [pipe]);
+  fs.renameSync(pipe, file); // another tool put a FIFO where the file was
+  try {
+    await sleep(300);
+    const fresh = path.join(dir, "fresh.json");
+    fs.writeFileSync(fresh, stateText(1));
+    fs.renameSync(fresh, file);
+    await until(() => changes.some((c) => c.document?.activeSectionNumber === "1"), "the file after the FIFO");
+  } finally {
+    // A reader blocked on the FIFO (the failure this test catches) is let go.
+    try {
+      fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    } catch {
+      // no reader: nothing to let go
+    }
+  }
+  assert.deepEqual(errors, []);
 });

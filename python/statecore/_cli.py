@@ -27,6 +27,7 @@ from statecore._generated.tables import STDIN_MAX_BYTES, STDIN_WAIT_MS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from typing import BinaryIO
 
     from statecore.types import (
         CliAnswer,
@@ -65,6 +66,19 @@ def _error_name(error: OSError) -> str:
     return errno.errorcode.get(error.errno or 0, "EIO")
 
 
+def _open_read(path: str) -> BinaryIO:
+    """``path`` opened for reading without blocking: a FIFO put in place of the file after its
+    ``stat`` is refused (``OSError``), never waited on."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_fact(path: str, limit: int | None = None, offset: int | None = None) -> CliFile:
     """A file as the core wants it: its UTF-8 text, or why there is none; ``limit``: only its
     first bytes, cut back to their last line break when the file is longer; with ``offset``, a
@@ -82,7 +96,7 @@ def read_fact(path: str, limit: int | None = None, offset: int | None = None) ->
     if offset is not None:
         return page_fact(path, offset, limit or 1, info.st_mtime_ns // 1_000_000)
     try:
-        with open(path, "rb") as file:
+        with _open_read(path) as file:
             data = file.read() if limit is None else file.read(limit + 1)
         if limit is not None and len(data) > limit:
             data = data[: data.rfind(b"\n", 0, limit) + 1]
@@ -99,7 +113,7 @@ def page_fact(path: str, offset: int, limit: int, mtime: int) -> CliFile:
     ``offset``, cut back to their last line break unless the file ends within them, with
     ``offset``, ``limit`` and the file's ``size`` given back. Only the page's bytes are read."""
     try:
-        with open(path, "rb") as file:
+        with _open_read(path) as file:
             size = os.fstat(file.fileno()).st_size
             file.seek(offset)
             data = file.read(max(0, min(limit, size - offset)))

@@ -15,9 +15,11 @@ import queue
 import threading
 import time
 
+from statecore._atomic import read_maybe
 from statecore._generated import hivemind as _ops
 from statecore._generated.root import check_options
 from statecore._watch import SKIPPED, TICK_MS, Threaded
+from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,9 +133,11 @@ class WorkspaceWatcher(Threaded):
         where = f"workspace/{rel}"
         content: str | None
         try:
-            with open(path, encoding="utf-8") as file:
-                content = file.read()
-        except (OSError, UnicodeDecodeError, ValueError):
+            # Opened without blocking and refused unless a regular file: a FIFO never waits
+            # for a writer here (as Node's watcher).
+            data = read_maybe(path)
+            content = None if data is None else data.decode("utf-8")
+        except (OSError, UnicodeDecodeError, ValueError, StatecoreError):
             content = None  # the core decides what a null content means
         done = _ops.on_file(self._project, where, content, self._now(), timeout=self._timeout)
         self._dispatch(done["result"], where)

@@ -13,6 +13,7 @@ import stat
 import threading
 import time
 
+from statecore._atomic import NONBLOCK
 from statecore._generated.root import check_options, watch_read, watch_target
 from statecore._generated.tables import CONSTANTS
 
@@ -72,7 +73,8 @@ def _read(path: str, log: bool, state: _File) -> tuple[bytes | None, bool, str |
     ``data`` is None when the file is gone; a log is read from ``state.offset`` on, or from 0
     when the file was replaced or cut shorter (``state`` is then reset)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        # Without blocking: a FIFO put where the file was never waits for a writer here.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | NONBLOCK)
     except (FileNotFoundError, NotADirectoryError):
         return None, False, None
     try:

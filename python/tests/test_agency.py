@@ -191,6 +191,25 @@ def test_stall_comes_from_the_status_files_modification_time(tmp_path: Path) -> 
     assert agency.derive(snap)["status"] == "working"
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_for_meta_is_broken_and_for_the_status_file_a_file_type_error(
+    tmp_path: Path,
+) -> None:
+    worktree = tmp_path / "wt"
+    agency.write_initial_runner_status(worktree, now=NOW_MS)
+    meta = meta_file(tmp_path)
+    meta.unlink()
+    os.mkfifo(meta)
+    snap = agency.snapshot(worktree, meta, tmux_active=True, now=NOW_MS)
+    assert snap["meta"] is None
+    assert agency.derive(snap)["status"] == "broken"
+    status = Path(agency.status_path(worktree))
+    status.unlink()
+    os.mkfifo(status)
+    with pytest.raises(statecore.FileTypeError, match="fifo"):
+        agency.snapshot(worktree, None, now=NOW_MS)
+
+
 def test_meta_flags_missing_meta_and_a_removed_worktree(tmp_path: Path) -> None:
     worktree = tmp_path / "wt"
     agency.write_runner_status(worktree, {"status": "working", "summary": "x"})

@@ -7,7 +7,9 @@ happen (after ``close()``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -353,3 +355,44 @@ def test_statecore_never_imports_watchfiles_until_a_watcher_starts(tmp_path: Pat
         "assert 'watchfiles' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("how", ["made in place", "moved in over a trigger"])
+def test_a_trigger_that_is_a_fifo_is_read_as_unreadable_without_blocking_the_watcher(
+    tmp_path: Path, watchers: list[hivemind.WorkspaceWatcher], how: str
+) -> None:
+    hivemind.fire(tmp_path, "select_project")
+    hivemind.fire(tmp_path, "give_task")
+    calls = Calls()
+    start(tmp_path, calls, watchers, debounce_ms=0)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir(exist_ok=True)
+    fifo = workspace / "plan-feedback.md"
+    if how == "made in place":
+        os.mkfifo(fifo)
+    else:
+        write(tmp_path, "plan-feedback.md", "x")
+        calls.wait_for(
+            0,
+            lambda k, a: k == "ignored" and a[0] == "workspace/plan-feedback.md",
+            "the file's reaction",
+            tmp_path,
+        )
+        made = tmp_path / "pipe"
+        os.mkfifo(made)
+        os.replace(made, fifo)
+    try:
+        # Whether or not the watcher reports the FIFO itself, the next trigger is reacted to.
+        start_at = len(calls.calls)
+        write(tmp_path, "plan.md", "Checkpoints: 2")
+        calls.wait_state(start_at, "plan_review", tmp_path)
+        seen = [
+            a for k, a in calls.calls if k == "ignored" and a[0] == "workspace/plan-feedback.md"
+        ]
+        assert all(a[1] is not None for a in seen), seen
+    finally:
+        # A reader blocked on the FIFO (the failure this test catches) is let go by a writer,
+        # so that the watcher can close.
+        with contextlib.suppress(OSError):  # no reader: nothing to let go
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))

@@ -5,6 +5,8 @@ tests/conformance/watch); these tests run real files, threads and processes."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import subprocess
 import sys
@@ -275,3 +277,32 @@ def test_close_stops_the_callbacks(tmp_path: Path) -> None:
     time.sleep(0.5)
     assert len(seen.changes) == 1
     assert not any(t.name == "statecore-watch" for t in threading.enumerate())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_in_place_of_the_file_never_blocks_the_watcher(tmp_path: Path) -> None:
+    state = tmp_path / ".fctry" / "state.json"
+    state.parent.mkdir()
+    state.write_text(state_text(0))
+    seen = Seen()
+    path = str(state)
+    with statecore.watch(path, None, seen, on_error=seen.on_error) as watcher:
+        assert watcher.wait_ready(20)
+        pipe = tmp_path / "pipe"
+        os.mkfifo(pipe)
+        os.replace(pipe, state)  # another tool put a FIFO where the file was
+        try:
+            time.sleep(0.3)
+            fresh = tmp_path / "fresh.json"
+            fresh.write_text(state_text(1))
+            os.replace(fresh, state)
+            seen.wait_for(
+                lambda c: any(
+                    x["document"] == {"activeSection": "#s1", "activeSectionNumber": "1"} for x in c
+                )
+            )
+        finally:
+            # A reader blocked on the FIFO (the failure this test catches) is let go.
+            with contextlib.suppress(OSError):  # no reader: nothing to let go
+                os.close(os.open(state, os.O_WRONLY | os.O_NONBLOCK))
+    assert seen.errors == []
