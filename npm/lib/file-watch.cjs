@@ -11,6 +11,26 @@ const path = require("node:path");
 
 /** Default quiet time of a path before the watcher reacts to it, in ms. */
 const DEFAULT_DEBOUNCE_MS = 50;
+/**
+ * A file is looked at again this long after a reaction read it ({@link watchFiles}'s
+ * `recheck`): a write chokidar did not report (a `change` within 50 ms of the one before, or
+ * one folded into the previous event) is still reacted to.
+ */
+const RECHECK_MS = 150;
+
+/**
+ * The stamp of the regular file `file` now (lib/atomic.cjs `stampOf`), or null when it is
+ * gone or not a regular file: what a reaction gives {@link watchFiles}'s `recheck` for the
+ * file it read, so the two compare.
+ */
+function stampNow(file) {
+  try {
+    const stat = require("node:fs").statSync(file, { bigint: true, throwIfNoEntry: false });
+    return stat === undefined || !stat.isFile() ? null : require("./atomic.cjs").stampOf(stat);
+  } catch {
+    return null;
+  }
+}
 /** Directories never watched (as `validate` skips them). */
 const SKIPPED = new Set([".git", "node_modules"]);
 
@@ -25,15 +45,17 @@ function inSkipped(dir, file) {
  * `debounceMs` of quiet, in turn with every other reaction; with `initial`, each file found
  * by the first scan is reacted to at once (no debounce) and `ready` waits for those
  * reactions. `depth`: chokidar's (0: only `dir`'s own files). What a reaction or chokidar
- * throws goes to `fail`. Returns `{ready, enqueue, pending, close, closed}`.
+ * throws goes to `fail`. Returns `{ready, enqueue, pending, recheck, close, closed}`.
+ * `recheckRemovals`: a file found gone by a recheck is reacted to (else only a changed one).
  */
 function watchFiles(dir, options, react, fail) {
   const chokidar = require("chokidar");
-  const { ignored, debounceMs = DEFAULT_DEBOUNCE_MS, initial = false, depth, events } = options;
+  const { ignored, debounceMs = DEFAULT_DEBOUNCE_MS, initial = false, depth, events, recheckRemovals = false } = options;
   let closed = false;
   let scanning = true;
   let queue = Promise.resolve();
   const debounced = new Map(); // path -> its debounce timer
+  const rechecks = new Map(); // path -> the timer of its recheck
 
   /**
    * Runs `job` after every earlier one (skipped once closed: null). What it throws goes to
@@ -84,9 +106,37 @@ function watchFiles(dir, options, react, fail) {
     });
   });
 
+  /**
+   * Looks at `file` again RECHECK_MS after a reaction read it as `stamp` ({@link stampNow}'s
+   * form) and reacts to it again (event `recheck`) if it changed since, unless a reaction to
+   * it is still to come (a debounce under way; a reaction queued meanwhile reads it first and
+   * asks for its own recheck).
+   */
+  const recheck = (file, stamp) => {
+    clearTimeout(rechecks.get(file));
+    const timer = setTimeout(() => {
+      if (closed || debounced.has(file)) return;
+      enqueue(() => {
+        if (rechecks.get(file) !== timer) return null;
+        rechecks.delete(file);
+        const current = stampNow(file);
+        if (current === stamp || (current === null && !recheckRemovals)) return null;
+        return react(file, "recheck");
+      });
+    }, RECHECK_MS);
+    rechecks.set(file, timer);
+  };
+
+  const clearTimers = () => {
+    for (const timer of [...debounced.values(), ...rechecks.values()]) clearTimeout(timer);
+    debounced.clear();
+    rechecks.clear();
+  };
+
   return {
     ready,
     enqueue,
+    recheck,
     /** True while `file` waits for its debounce (its reaction is still to come). */
     pending: (file) => debounced.has(file),
     /** True once `close` was called. */
@@ -99,12 +149,12 @@ function watchFiles(dir, options, react, fail) {
      */
     async close() {
       closed = true;
-      for (const timer of debounced.values()) clearTimeout(timer);
-      debounced.clear();
+      clearTimers();
       await watcher.close();
       await queue;
+      clearTimers();
     },
   };
 }
 
-module.exports = { watchFiles, DEFAULT_DEBOUNCE_MS };
+module.exports = { watchFiles, stampNow, DEFAULT_DEBOUNCE_MS, RECHECK_MS, SKIPPED };

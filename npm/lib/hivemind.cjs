@@ -18,7 +18,7 @@ const { runAsync, ASYNC, SYNC } = require("./steps.cjs");
 const atomic = require("./atomic.cjs");
 const { writeAtomic } = require("./replace.cjs");
 const documents = require("./documents.cjs");
-const { watchFiles, DEFAULT_DEBOUNCE_MS } = require("./file-watch.cjs");
+const { watchFiles, stampNow, DEFAULT_DEBOUNCE_MS } = require("./file-watch.cjs");
 const ops = require("./helpers.cjs").helpers("hivemind");
 
 /** The document's kind. */
@@ -60,25 +60,10 @@ function readTrigger(file) {
     return { content: bytes === null ? null : bytes.toString("utf8"), stamp };
   } catch {
     // Unreadable, or not a regular file: the core decides what a null content means.
-    return { content: null, stamp: stampNow(file) };
+    return { content: null, stamp: stampNow(file) }; // null unless a regular file
   }
 }
 
-/** The stamp of `file` now (null: gone, or not to be seen). */
-function stampNow(file) {
-  try {
-    const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-    return stat === undefined ? null : atomic.stampOf(stat);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * A trigger file is looked at again this long after it was read: a write chokidar did not
- * report (its `change` within 50 ms of the one before, or folded into it) is still reacted to.
- */
-const RECHECK_MS = 150;
 
 /**
  * True for state.json and the files written next to it (its lock, lock temp files and break
@@ -155,32 +140,13 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
 
   const react = async (where, op, args) => dispatch(await transact(project, op, args, timeout), where);
 
-  const rechecks = new Map(); // trigger file -> the timer of its recheck
-
   const onFile = (file) => {
     const where = `workspace/${path.relative(workspace, file).split(path.sep).join("/")}`;
     const { content, stamp } = readTrigger(file);
-    recheck(file, stamp);
+    // Looked at again a moment later, and reacted to again if written since (not if removed:
+    // a removal is no trigger): a write chokidar did not report is still seen.
+    files.recheck(file, stamp);
     return react(where, "hivemind_on_file", [where, content, now()]);
-  };
-
-  /**
-   * Looks at `file` again RECHECK_MS after it was read (as `stamp`) and reacts to it again if
-   * it was written since (not if it is gone: a removal is no trigger) and no reaction to it is
-   * still to come (a debounce under way; a reaction queued in the meantime reads it first and
-   * looks again itself).
-   */
-  const recheck = (file, stamp) => {
-    clearTimeout(rechecks.get(file));
-    const timer = setTimeout(() => {
-      if (files.closed || files.pending(file)) return;
-      files.enqueue(() => {
-        if (rechecks.get(file) !== timer) return null;
-        const current = stampNow(file);
-        return current === null || current === stamp ? null : onFile(file);
-      });
-    }, RECHECK_MS);
-    rechecks.set(file, timer);
   };
 
   // The trigger files' reactions: the watching shared with `watch` (lib/file-watch.cjs).
@@ -207,7 +173,6 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
       const stop = () => {
         for (const timer of followUps) clearTimeout(timer);
         followUps.clear();
-        for (const timer of rechecks.values()) clearTimeout(timer);
       };
       stop();
       await files.close();

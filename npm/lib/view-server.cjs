@@ -20,11 +20,8 @@ const { fileType, readMaybe } = require("./atomic.cjs");
 
 const BUNDLE = join(__dirname, "..", "dist", "viewer");
 const KEEPALIVE_MS = 15_000;
-/** A file is looked at again this long after each event: a write chokidar folded into the
- * previous one (a rename then an in-place write within a few ms) is still sent. */
-const RECHECK_MS = 150;
-/** Directories never watched (as `validate` skips them). */
-const SKIPPED = new Set([".git", "node_modules"]);
+/** A file is looked at again this long after each event, as every watcher does (lib/file-watch.cjs). */
+const { RECHECK_MS, SKIPPED } = require("./file-watch.cjs");
 
 /** The bundled page's files by name; the page's HTML with this run's token in it. */
 function loadBundle(token) {

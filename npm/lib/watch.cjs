@@ -14,24 +14,10 @@ const { watchFiles } = require("./file-watch.cjs");
 const { resolvePath } = require("./paths.cjs");
 const { CONSTANTS } = require("./tables.cjs");
 const documents = require("./documents.cjs");
-const { readFlags } = require("./atomic.cjs");
+const { readFlags, stampOf } = require("./atomic.cjs");
 
 /** The most bytes read at once: a document's limit + 1, or a page of a log. */
 const PAGE = CONSTANTS.maxDocumentBytes + 1;
-/** A file is looked at again this long after it was read: a write chokidar folded into the
- * previous event (a rename, then an in-place write within a few ms) is still seen. */
-const RECHECK_MS = 150;
-
-/** `{ino, size, mtimeMs}` of the file at `file` as a string, or null when it is not there. */
-async function stamp(file) {
-  try {
-    const st = await fsp.stat(file, { bigint: true });
-    return st.isFile() ? `${st.ino}:${st.size}:${st.mtimeNs}` : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Reads the file at `file` as the core needs it: `{data, more, stamp}` (`data` null when the
  * file is gone; a log from `from.offset` on, or from 0 when the file was replaced or cut
@@ -63,7 +49,7 @@ async function readBytes(file, log, from) {
       got += bytesRead;
     }
     const more = log && start + got < size;
-    return { data: data.subarray(0, got), more, stamp: `${st.ino}:${st.size}:${st.mtimeNs}` };
+    return { data: data.subarray(0, got), more, stamp: stampOf(st) };
   } finally {
     await handle.close();
   }
@@ -106,7 +92,7 @@ function watch(pathOrDir, kind, callback, options = {}) {
     console.error("statecore watch:", error);
   };
 
-  const files = new Map(); // file -> {target, offset, line, ino, etag, stamp, recheck}
+  const files = new Map(); // file -> {target, offset, line, ino, etag, stamp}
   const stateOf = (file) => {
     if (files.has(file)) return files.get(file);
     let target = null;
@@ -116,7 +102,7 @@ function watch(pathOrDir, kind, callback, options = {}) {
       const found = core.watchTarget(rel, kind ?? null, false);
       if (found) target = { ...found, path: prefix === "." || prefix === "" ? rel : `${prefix}/${rel}` };
     }
-    const state = { target, offset: 0, line: 0, ino: null, etag: null, stamp: null, recheck: null };
+    const state = { target, offset: 0, line: 0, ino: null, etag: null, stamp: null };
     files.set(file, state);
     return state;
   };
@@ -152,16 +138,8 @@ function watch(pathOrDir, kind, callback, options = {}) {
       attempt = -1; // the next page of the log
       unlocked = 0;
     }
-    recheck(file, state);
-  };
-
-  /** Looks at `file` again a moment after it was read; reads it again if it changed since. */
-  const recheck = (file, state) => {
-    clearTimeout(state.recheck);
-    state.recheck = setTimeout(async () => {
-      if (watcher.closed) return;
-      if ((await stamp(file)) !== state.stamp) watcher.enqueue(() => react(file));
-    }, RECHECK_MS);
+    // Looked at again a moment later: a write chokidar folded into this event is still seen.
+    watcher.recheck(file, state.stamp);
   };
 
   const watcher = watchFiles(
@@ -172,6 +150,7 @@ function watch(pathOrDir, kind, callback, options = {}) {
       initial: isDir && initial,
       depth: isDir ? undefined : 0,
       events: ["add", "change", "unlink"],
+      recheckRemovals: true,
     },
     (file) => react(file),
     fail,
@@ -182,11 +161,7 @@ function watch(pathOrDir, kind, callback, options = {}) {
     /** Resolves once watching has begun and the files as they first were are reported. */
     ready: watcher.ready,
     /** Stops watching; no callback is called once the Promise resolves. */
-    async close() {
-      for (const state of files.values()) clearTimeout(state.recheck);
-      await watcher.close();
-      for (const state of files.values()) clearTimeout(state.recheck);
-    },
+    close: () => watcher.close(),
   };
 }
 

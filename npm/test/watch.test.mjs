@@ -260,3 +260,17 @@ test("a FIFO put in place of the file never blocks the watcher", { skip: process
   }
   assert.deepEqual(errors, []);
 });
+
+test("a file written again a few ms after its last change is still reported (a change chokidar drops)", async (t) => {
+  const { dir, changes, errors, start } = setup(t);
+  fs.mkdirSync(path.join(dir, ".fctry"));
+  const file = path.join(dir, ".fctry", "state.json");
+  fs.writeFileSync(file, stateText(0));
+  const w = start(file, null, { debounceMs: 0 });
+  await w.ready;
+  for (let i = 1; i <= 3; i++) {
+    fs.writeFileSync(file, stateText(i)); // in place, right after the last change was reported
+    await until(() => changes.at(-1)?.document?.activeSectionNumber === String(i), `state ${i}`);
+  }
+  assert.deepEqual(errors, []);
+});
