@@ -21,41 +21,22 @@ from statecore._statecore import call as _call
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import Any, Generic, TypeVar, Union, cast
+    from typing import Any, Union, cast
 
-    from typing_extensions import NotRequired, TypedDict
+    from typing_extensions import TypedDict
 
+    # The results' types are generated from the core's host-routine table.
+    from statecore._generated.host_types import FileResult as FileResult
+    from statecore._generated.host_types import LoggedResult as LoggedResult
     from statecore.store import FileStore, PostgresStore
     from statecore.types import (
         DocumentKind,
         FileUpdate,
-        Issue,
-        Json,
         MergeRule,
         MergeStamp,
         MergeStrategy,
         Now,
     )
-
-    D = TypeVar("D")
-    R = TypeVar("R")
-
-    class FileResult(TypedDict, Generic[D, R]):
-        """What a locked update returns."""
-
-        document: D
-        etag: str | None
-        changed: bool
-        warnings: list[Issue]
-        corrupt_copy: str | None
-        result: NotRequired[R]
-        item: NotRequired[Json]
-
-    class LoggedResult(FileResult[D, R], Generic[D, R]):
-        """What a step (or a read) of a file kept with its event log returns: what a replay of
-        the log met when the state had to be rebuilt (``None`` otherwise)."""
-
-        recovered: dict[str, Any] | None
 
     #: A document store (docs/store.md).
     Store = Union[FileStore, PostgresStore]

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
     from typing import Any, TypedDict
 
-    from statecore._files import FileResult
+    from statecore._generated.host_types import FileResult
     from statecore._store_watch import StoreWatcher
     from statecore.types import DocumentKind, Json, LoadResult, Now, WatchChange
 

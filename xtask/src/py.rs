@@ -470,9 +470,7 @@ pub fn with_imports(text: &str) -> String {
     }
     let mut first_party = Vec::new();
     let files = pick(&[
-        "FileResult",
         "HelperOptions",
-        "LoggedResult",
         "SessionOptions",
         "Store",
         "StrPath",
@@ -480,6 +478,17 @@ pub fn with_imports(text: &str) -> String {
     ]);
     if !files.is_empty() {
         first_party.push(format!("from statecore._files import {}", files.join(", ")));
+    }
+    let host_types: Vec<&str> = statecore::ops::HOST_TYPES
+        .iter()
+        .map(|h| h.py_name)
+        .filter(|n| uses(n))
+        .collect();
+    if !host_types.is_empty() {
+        first_party.push(format!(
+            "from statecore._generated.host_types import {}",
+            host_types.join(", ")
+        ));
     }
     let named = crate::names::named();
     let mut types: Vec<&str> = named

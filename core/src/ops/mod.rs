@@ -9,12 +9,15 @@
 //! types, the error maps, the conformance dispatchers and `docs/api.md`.
 //!
 //! Adding an operation: its core function, one entry in a table module below, its corpus
-//! cases, then `cargo run -p xtask -- codegen`.
+//! cases, then `cargo run -p xtask -- codegen`. A routine a host layer adds around the core
+//! (file I/O, watchers) is a row of the host-routine table ([`ROUTINES`], `table_routines.rs`)
+//! beside its two implementations: its types and docs are generated the same way.
 
 mod args;
 mod bind;
 mod file;
 mod gate;
+pub mod host_api;
 mod logged;
 mod manifest;
 mod module;
@@ -29,6 +32,7 @@ mod table_files;
 mod table_hive;
 mod table_hivemind;
 mod table_host;
+mod table_routines;
 mod table_specify;
 mod table_store;
 mod table_view;
@@ -47,6 +51,7 @@ pub use out::Out;
 pub use param::{Kind, Param};
 pub use resident::Resident;
 pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};
+pub use table_routines::{HOST_TYPES, ROUTINES};
 pub use types::{Access, Form, Op, Returns, Run, Write};
 
 use crate::error::{Code, Error, Result};

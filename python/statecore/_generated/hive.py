@@ -17,7 +17,8 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import LoggedResult, SessionOptions, Store, StrPath
+    from statecore._files import SessionOptions, Store, StrPath
+    from statecore._generated.host_types import LoggedResult
     from statecore.types import (
         HiveHealth,
         HiveMergeStrategy,
