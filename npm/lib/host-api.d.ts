@@ -3,7 +3,25 @@
 // The types the host routines give and the routines of `statecore-js` (lib/host.cjs), from the
 // core's host-routine table (core/src/ops/table_routines.rs); lib/host.d.ts re-exports them.
 import type * as C from "./core";
-import type { FilePath, Lock, WatchHostOptions, Watcher } from "./host";
+import type { FilePath, Lock, Store, WatchHostOptions, Watcher } from "./host";
+
+/** Options of a locked update of a protocol file (checked: a misspelt key is a `UsageError` `E_OPTIONS`; Python takes `now` as an argument). */
+export type HelperOptions = C.UpdateOptions & {
+  /** Keep the file's document in this store instead (docs/store.md): the directory argument is then a key prefix (`storeFileKey`). Async helpers only in JS. */
+  store?: Store;
+};
+
+/** Options of a reader helper (checked: any other key is `E_OPTIONS`). */
+export interface ReaderOptions {
+  /** Read the file's document from this store instead, the directory a key prefix (async only). */
+  store?: Store;
+}
+
+/** Options of a step or a read of a file kept with its event log (a hive session's): the core's `LoggedOptions` (Python takes `now` as an argument), and the store the session is kept in (docs/store.md § Hive sessions; async only in JS). */
+export type SessionOptions = C.LoggedOptions & {
+  /** The session in this store instead, the directory a key prefix. */
+  store?: Store;
+};
 
 /** What a read returns: the core's `loadDocument` over the file's bytes. */
 export type DocumentFile<D = C.Json> = C.LoadResult<D>;

@@ -1,34 +1,13 @@
 // Types of the Node host layer (npm/lib/host.cjs): locked, atomic file I/O around the core.
 // The lock protocol is described in docs/locking.md. The routines and the types they give are
 // generated from the core's host-routine table (lib/host-api.d.ts, re-exported here); written
-// here: the host layer's own objects (a lock, a watcher, a store) and option types.
+// here: the host layer's own objects (a lock, a watcher, a store, a path).
 import type { LockRecord, ReadOptions, UpdateOptions, WatchOptions } from "./core";
 
 export * from "./host-api";
 
 /** A document store (docs/store.md). */
 export type Store = import("./store").FileStore | import("./store").PostgresStore;
-
-/** Options of a locked update (checked: a misspelt key is a `UsageError` `E_OPTIONS`). */
-export type HelperOptions = UpdateOptions & {
-  /**
-   * Keep the file's document in this store instead (docs/store.md): the directory argument is
-   * then a key prefix (`storeFileKey`). Async helpers only.
-   */
-  store?: Store;
-};
-
-/** Options of a reader helper (checked: any other key is `E_OPTIONS`). */
-export interface ReaderOptions {
-  /** Read the file's document from this store instead, the directory a key prefix (async only). */
-  store?: Store;
-}
-
-/**
- * Options of a step or a read of a file kept with its event log (a hive session's): the
- * core's, and the store the session is kept in (docs/store.md § Hive sessions; async only).
- */
-export type SessionOptions = import("./core").LoggedOptions & { store?: Store };
 
 /** The host options of `updateDocument`: a helper's, and `bigint` (BigInt results). */
 export type DocumentUpdateOptions = UpdateOptions & ReadOptions;

@@ -53,6 +53,10 @@ export async function hostUsage(): Promise<void> {
   const recovered: number | undefined = created.recovered?.events;
   // @ts-expect-error: the recovery's state is left out of a logged result
   created.recovered?.state;
+  // @ts-expect-error: a misspelt session option (SessionOptions, generated)
+  hive.createSessionDirSync("/tmp/s", "id", "task", { timout: 1000 });
+  // @ts-expect-error: a reader helper takes a store only (ReaderOptions, generated)
+  await hive.checkWorkerHealth("/tmp/s/id", null, { timeout: 1 });
   const health = await hive.checkSessions("/tmp/s", { timeoutMs: 1000 });
   const applied: AppliedArtifact[] = specify.applyArtifactsSync("/tmp/f", [{ operation: "create", path: "a.md", content: "x" }]);
   // @ts-expect-error: an applied artifact's result is written, deleted or absent

@@ -301,7 +301,7 @@ pub fn host_api_dts() -> String {
         "import type {{ {} }} from \"./host\";\n",
         names.join(", ")
     );
-    for h in HOST_TYPES {
+    for h in HOST_TYPES.iter().filter(|h| h.lang != Lang::Py) {
         ts_type(&mut out, h);
     }
     for r in routines(Entry::Host) {
@@ -395,7 +395,11 @@ fn py_field(out: &mut String, name: &str, t: &HostTy, required: bool) {
 
 /// The Python names of the host types, sorted as `__all__` is (quoted).
 fn sorted_py_names() -> Vec<String> {
-    let mut names: Vec<&str> = HOST_TYPES.iter().map(|h| h.py_name).collect();
+    let mut names: Vec<&str> = HOST_TYPES
+        .iter()
+        .filter(|h| h.lang != Lang::Js)
+        .map(|h| h.py_name)
+        .collect();
     names.sort_unstable();
     names.iter().map(|n| format!("\"{n}\"")).collect()
 }
@@ -403,7 +407,7 @@ fn sorted_py_names() -> Vec<String> {
 /// `python/statecore/_generated/host_types.pyi`: the host types as TypedDicts.
 pub fn host_types_pyi() -> String {
     let mut body = String::new();
-    for h in HOST_TYPES {
+    for h in HOST_TYPES.iter().filter(|h| h.lang != Lang::Js) {
         let params: Vec<&str> = h.params.iter().map(|(p, _)| *p).collect();
         if let Some(alias) = &h.alias {
             let _ = writeln!(
@@ -421,21 +425,32 @@ pub fn host_types_pyi() -> String {
             format!(", Generic[{}]", params.join(", "))
         };
         let base = match &h.base {
+            Some(HostTy::Options(_)) | None => "TypedDict".to_owned(),
             Some(base) => py(base),
-            None => "TypedDict".to_owned(),
         };
         let _ = writeln!(
             body,
             "class {}({base}{generic}):\n    \"\"\"{}\"\"\"\n",
             h.py_name, h.doc
         );
+        if let Some(HostTy::Options(shapes)) = &h.base {
+            for f in shapes.iter().flat_map(|s| s.fields) {
+                if !h.omit_py.contains(&f.name) {
+                    let t = crate::py_types::ty(&f.ty, PySide::Out);
+                    let _ = writeln!(body, "    {}: NotRequired[{t}]", f.name);
+                }
+            }
+        }
         for f in h.fields.iter().filter(|f| f.lang != Lang::Js) {
             py_field(&mut body, f.name, &f.ty, f.required && f.when.is_none());
         }
         body.push('\n');
     }
+    // The names the annotations use (not the docstrings' words).
     let words: BTreeSet<&str> = body
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .lines()
+        .filter(|line| !line.contains("\"\"\""))
+        .flat_map(|line| line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
         .collect();
     let named = crate::names::named();
     let mut types: Vec<&str> = named
@@ -455,8 +470,8 @@ pub fn host_types_pyi() -> String {
         .collect();
     let mut out = String::from(PY_HEADER);
     out.push_str(
-        "\"\"\"The types the host routines give (TypedDicts), from the core's host-routine table\n\
-         (core/src/ops/table_routines.rs).\"\"\"\n\n",
+        "\"\"\"The types the host routines give and take (TypedDicts), from the core's host-routine\n\
+         table (core/src/ops/table_routines.rs).\"\"\"\n\n",
     );
     let _ = writeln!(
         out,
@@ -469,6 +484,9 @@ pub fn host_types_pyi() -> String {
             .join(", ")
     );
     out.push_str("from typing_extensions import NotRequired, TypedDict\n\n");
+    if words.contains("Store") {
+        out.push_str("from statecore._files import Store\n");
+    }
     let _ = writeln!(
         out,
         "from statecore.types import (\n{})\n",
@@ -492,7 +510,7 @@ pub fn host_types_py() -> String {
         "\"\"\"The types the host routines give, for annotations: type checkers read\n\
          ``host_types.pyi`` (TypedDicts); at run time a result is a plain ``dict``.\"\"\"\n\n",
     );
-    for h in HOST_TYPES {
+    for h in HOST_TYPES.iter().filter(|h| h.lang != Lang::Js) {
         let _ = writeln!(out, "{} = dict", h.py_name);
     }
     let names = sorted_py_names();
@@ -555,15 +573,14 @@ pub fn routines_md() -> String {
             );
         }
     }
-    out.push_str("\nThe result types, the same in both languages (JS spells fields in camelCase):\n\n| JS | Python | what it is |\n|---|---|---|\n");
+    out.push_str("\nThe types they give and take, the same in both languages (JS spells fields in camelCase):\n\n| JS | Python | what it is |\n|---|---|---|\n");
     for h in HOST_TYPES {
-        let _ = writeln!(
-            out,
-            "| `{}` | `{}` | {} |",
-            h.name,
-            h.py_name,
-            h.doc.replace('|', "\\|")
-        );
+        let (js, py) = match h.lang {
+            Lang::Both => (format!("`{}`", h.name), format!("`{}`", h.py_name)),
+            Lang::Js => (format!("`{}`", h.name), "(keywords)".to_owned()),
+            Lang::Py => ("(an options object)".to_owned(), format!("`{}`", h.py_name)),
+        };
+        let _ = writeln!(out, "| {js} | {py} | {} |", h.doc.replace('|', "\\|"));
     }
     out.push('\n');
     out

@@ -137,7 +137,10 @@ impl HostField {
     }
 }
 
-/// A type the host routines give (a result), declared once for both languages.
+/// A type the host routines give (a result) or take (options with a store), declared once for
+/// both languages. A base of options shapes (`HostTy::Options`) gives its fields: in JS the
+/// core's options type joined to this one's fields, in Python its fields (less `omit_py`) in
+/// this `TypedDict`.
 #[derive(Debug, Clone, Copy)]
 pub struct HostType {
     /// Its TypeScript name.
@@ -154,6 +157,10 @@ pub struct HostType {
     pub fields: &'static [HostField],
     /// Another name of this type (`ReadLogResult` is `LogRead`).
     pub alias: Option<HostTy>,
+    /// Which languages have it.
+    pub lang: Lang,
+    /// The fields of its base's options shapes Python leaves out (an argument there: `now`).
+    pub omit_py: &'static [&'static str],
 }
 
 /// A parameter of a host routine.

@@ -145,6 +145,8 @@ fn host_type(t: &HostType) -> Value {
         "params": t.params.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
         "base": t.base.as_ref().map(host_ty),
         "alias": t.alias.as_ref().map(host_ty),
+        "lang": lang(t.lang),
+        "omit_python": t.omit_py,
         "fields": t.fields.iter().map(|f| json!({
             "name": f.name,
             "type": host_ty(&f.ty),

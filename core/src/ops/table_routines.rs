@@ -3,7 +3,7 @@
 //! once; `xtask codegen` writes their TypeScript and Python types and the docs' list of them.
 
 use super::host_api::{Entry, HostField, HostParam, HostTy, HostType, Lang, Routine, Style};
-use super::table_host::{APPEND_OPTIONS, READ_OPTIONS, UPDATE_OPTIONS};
+use super::table_host::{APPEND_OPTIONS, LOGGED_OPTIONS, READ_OPTIONS, UPDATE_OPTIONS};
 use crate::shape::common::{ISSUE, LOAD_RESULT, MERGE_OPTIONS, NOW};
 use crate::shape::Ty;
 
@@ -53,6 +53,8 @@ pub static FILE_RESULT: HostType = HostType {
         },
     ],
     alias: None,
+    lang: Lang::Both,
+    omit_py: &[],
 };
 
 /// What a step (or a read) of a file kept with its event log gives.
@@ -74,6 +76,8 @@ pub static LOGGED_RESULT: HostType = HostType {
         "What the replay of the log met (the recovery less its state and warnings), or null.",
     )],
     alias: None,
+    lang: Lang::Both,
+    omit_py: &[],
 };
 
 /// What a read of a document file returns.
@@ -85,6 +89,8 @@ pub static DOCUMENT_FILE: HostType = HostType {
     base: None,
     fields: &[],
     alias: Some(HostTy::Core(Ty::Apply(&LOAD_RESULT, &Ty::Param))),
+    lang: Lang::Both,
+    omit_py: &[],
 };
 
 /// What `append_line` returns.
@@ -107,6 +113,8 @@ pub static APPEND_RESULT: HostType = HostType {
         ),
     ],
     alias: None,
+    lang: Lang::Both,
+    omit_py: &[],
 };
 
 /// What `repair_log` returns.
@@ -126,6 +134,8 @@ pub static REPAIR_RESULT: HostType = HostType {
         HostField::req("corrupt_copy", COPY, "Where its bytes were kept, or null."),
     ],
     alias: None,
+    lang: Lang::Both,
+    omit_py: &[],
 };
 
 /// What `read_log` returns.
@@ -137,6 +147,8 @@ pub static READ_LOG_RESULT: HostType = HostType {
     base: None,
     fields: &[],
     alias: Some(HostTy::Core(Ty::Object(&crate::lock::shapes::READ))),
+    lang: Lang::Both,
+    omit_py: &[],
 };
 
 /// An artifact as `apply_artifacts` applied it.
@@ -157,10 +169,92 @@ pub static APPLIED_ARTIFACT: HostType = HostType {
         "`written`, `deleted`, or `absent` (a delete of a file that was not there).",
     )],
     alias: None,
+    lang: Lang::Both,
+    omit_py: &[],
+};
+
+const STORE: HostTy = HostTy::Native {
+    js: "Store",
+    py: "Store",
+};
+static UPDATE_SHAPES: [&crate::shape::Shape; 1] = [&UPDATE_OPTIONS];
+static LOGGED_SHAPES: [&crate::shape::Shape; 1] = [&LOGGED_OPTIONS];
+static KEYWORD_SHAPES: [&crate::shape::Shape; 2] = [&UPDATE_OPTIONS, &MERGE_OPTIONS];
+
+/// The options of a store field: the file's document in a store instead.
+const fn store_field(doc: &'static str) -> HostField {
+    HostField {
+        name: "store",
+        ty: STORE,
+        required: false,
+        when: None,
+        lang: Lang::Both,
+        doc,
+    }
+}
+
+/// The options of a locked update of a protocol file (a writer helper).
+pub static HELPER_OPTIONS: HostType = HostType {
+    name: "HelperOptions",
+    py_name: "HelperOptions",
+    doc: "Options of a locked update of a protocol file (checked: a misspelt key is a `UsageError` `E_OPTIONS`; Python takes `now` as an argument).",
+    params: &[],
+    base: Some(HostTy::Options(&UPDATE_SHAPES)),
+    fields: &[store_field(
+        "Keep the file's document in this store instead (docs/store.md): the directory argument is then a key prefix (`storeFileKey`). Async helpers only in JS.",
+    )],
+    alias: None,
+    lang: Lang::Both,
+    omit_py: &["now"],
+};
+
+/// The options of a reader helper.
+pub static READER_OPTIONS: HostType = HostType {
+    name: "ReaderOptions",
+    py_name: "ReaderOptions",
+    doc: "Options of a reader helper (checked: any other key is `E_OPTIONS`).",
+    params: &[],
+    base: None,
+    fields: &[store_field(
+        "Read the file's document from this store instead, the directory a key prefix (async only).",
+    )],
+    alias: None,
+    lang: Lang::Js,
+    omit_py: &[],
+};
+
+/// The options of a step or a read of a file kept with its event log.
+pub static SESSION_OPTIONS: HostType = HostType {
+    name: "SessionOptions",
+    py_name: "SessionOptions",
+    doc: "Options of a step or a read of a file kept with its event log (a hive session's): the core's `LoggedOptions` (Python takes `now` as an argument), and the store the session is kept in (docs/store.md § Hive sessions; async only in JS).",
+    params: &[],
+    base: Some(HostTy::Options(&LOGGED_SHAPES)),
+    fields: &[store_field("The session in this store instead, the directory a key prefix.")],
+    alias: None,
+    lang: Lang::Both,
+    omit_py: &["now"],
+};
+
+/// The keywords of Python's `update_document`: the host options and the merge options.
+pub static UPDATE_KEYWORDS: HostType = HostType {
+    name: "UpdateKeywords",
+    py_name: "UpdateKeywords",
+    doc: "The keywords of `update_document`: the host options and the merge options.",
+    params: &[],
+    base: Some(HostTy::Options(&KEYWORD_SHAPES)),
+    fields: &[],
+    alias: None,
+    lang: Lang::Py,
+    omit_py: &[],
 };
 
 /// Every host type, in the order they are declared.
 pub static HOST_TYPES: &[&HostType] = &[
+    &HELPER_OPTIONS,
+    &READER_OPTIONS,
+    &SESSION_OPTIONS,
+    &UPDATE_KEYWORDS,
     &DOCUMENT_FILE,
     &FILE_RESULT,
     &LOGGED_RESULT,
@@ -175,10 +269,6 @@ static APPEND_SHAPES: [&crate::shape::Shape; 1] = [&APPEND_OPTIONS];
 const APPEND: HostParam = HostParam::opt("host_options", HostTy::Options(&APPEND_SHAPES));
 const HIVE_STATE: HostTy = HostTy::Core(Ty::Object(&crate::hive::shapes::STATE));
 const HIVE_STEP: HostTy = HostTy::Core(Ty::Object(&crate::hive::shapes::STEP));
-const SESSION_OPTIONS: HostTy = HostTy::Native {
-    js: "SessionOptions",
-    py: "SessionOptions",
-};
 
 /// Every host routine.
 pub static ROUTINES: &[Routine] = &[
@@ -373,7 +463,7 @@ pub static ROUTINES: &[Routine] = &[
             HostParam::req("session_id", HostTy::Core(Ty::Str)),
             HostParam::req("task", HostTy::Core(Ty::Str)),
             HostParam::opt("now", HostTy::Core(Ty::Nullable(&Ty::Alias(&NOW)))).only(Lang::Py),
-            HostParam::opt("options", SESSION_OPTIONS),
+            HostParam::opt("options", HostTy::Of(&SESSION_OPTIONS, &[])),
         ],
         returns: HostTy::Of(&LOGGED_RESULT, &[HIVE_STATE, HIVE_STEP]),
         style: Style::Both,

@@ -15,8 +15,8 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import StrPath, UpdateKeywords
-    from statecore._generated.host_types import FileResult
+    from statecore._files import StrPath
+    from statecore._generated.host_types import FileResult, UpdateKeywords
     from statecore.types import (
         DocumentKind,
         FctryEvent,

@@ -3,6 +3,9 @@
 """The types the host routines give, for annotations: type checkers read
 ``host_types.pyi`` (TypedDicts); at run time a result is a plain ``dict``."""
 
+HelperOptions = dict
+SessionOptions = dict
+UpdateKeywords = dict
 DocumentFile = dict
 FileResult = dict
 LoggedResult = dict
@@ -11,4 +14,4 @@ RepairResult = dict
 LogResult = dict
 AppliedArtifact = dict
 
-__all__ = ["AppendResult", "AppliedArtifact", "DocumentFile", "FileResult", "LogResult", "LoggedResult", "RepairResult"]
+__all__ = ["AppendResult", "AppliedArtifact", "DocumentFile", "FileResult", "HelperOptions", "LogResult", "LoggedResult", "RepairResult", "SessionOptions", "UpdateKeywords"]

@@ -157,6 +157,8 @@ def host_routines(root: Path) -> None:
     spec: str | None = updated["document"].get("specVersion")
     updated["document"] = 3  # type: ignore[typeddict-item]
     created = hive.create_session_dir(root, "id", "task")
+    hive.create_session_dir(root, "id", "task", timout=1.0)  # type: ignore[call-arg]
+    statecore.update_document(root / "s.json", "json", {}, strategy="deeep")  # type: ignore[call-overload]
     step: HiveStep = created["result"]
     session: HiveState = created["document"]
     applied = specify.apply_artifacts(root, [{"operation": "create", "path": "a.md"}])
