@@ -5,7 +5,8 @@
 import type * as C from "./core";
 import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
-import type { AgencySnapshotOptions } from "./agency-host";
+import type { AgencySnapshotOptions } from "./host-api";
+export type { AgencySnapshotOptions } from "./host-api";
 
 export * from "./agency-host";
 

@@ -5,7 +5,9 @@
 import type * as C from "./core";
 import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
-import type { CheckSessionsOptions, SessionHealth } from "./hive-host";
+import type { SessionHealth } from "./hive-host";
+import type { CheckSessionsOptions } from "./host-api";
+export type { CheckSessionsOptions } from "./host-api";
 
 export * from "./hive-host";
 

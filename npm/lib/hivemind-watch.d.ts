@@ -1,4 +1,4 @@
-// Types of `watchWorkspace`'s handlers, options and watcher (npm/lib/hivemind.cjs), the hand-written
+// Types of `watchWorkspace`'s handlers and watcher (npm/lib/hivemind.cjs), the hand-written
 // part of `statecore-js/hivemind` (re-exported by the generated lib/hivemind.d.ts, which declares
 // `watchWorkspace` from the core's host-routine table).
 import type { HivemindAgent, HivemindEvent, HivemindDetails, HivemindOutcome, HivemindState, Issue, Now } from "./core";
@@ -21,19 +21,6 @@ export interface HivemindHandlers {
    * chokidar's errors); the watcher keeps running. Without it errors go to `console.error`.
    */
   onError?(error: unknown): void;
-}
-
-/** Options of `watchWorkspace`. */
-export interface HivemindWatchOptions {
-  /**
-   * Quiet time of a path before reacting to it, in ms (default 50): a burst gives one reaction.
-   * 0: each event is reacted to at once, with no timer.
-   */
-  debounceMs?: number;
-  /** The clock of every transition (default `Date.now`). */
-  now?: () => Now;
-  /** Milliseconds to wait for the lock before `LockTimeoutError` (default 10000). */
-  timeout?: number;
 }
 
 /** A running watcher. */

@@ -5,7 +5,9 @@
 import type * as C from "./core";
 import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
-import type { HivemindHandlers, HivemindWatchOptions, HivemindWatcher } from "./hivemind-watch";
+import type { HivemindHandlers, HivemindWatcher } from "./hivemind-watch";
+import type { HivemindWatchOptions } from "./host-api";
+export type { HivemindWatchOptions } from "./host-api";
 
 export * from "./hivemind-watch";
 

@@ -73,6 +73,46 @@ export type AppliedArtifact = C.SpecifyArtifact & {
   result: "written" | "deleted" | "absent";
 };
 
+/** What an append to a `PostgresStore`'s log returns. */
+export interface StoreAppend {
+  /** The record's sequence number in its log (increasing; a repeated `id` may skip one). */
+  seq: number;
+  /** False when a record with the same `id` was already appended (then `seq` is its). */
+  appended: boolean;
+}
+
+/** Options of `snapshot` (Python: keywords of the same names). */
+export interface AgencySnapshotOptions {
+  /** Whether the run's tmux session is alive (the host checks it). */
+  tmuxActive?: boolean;
+  /** The time (default: the clock). */
+  now?: C.Now;
+  /** The stall threshold in ms (default 15 minutes). */
+  thresholdMs?: number | null;
+}
+
+/** Options of `checkSessions` (checked: a misspelt key is `E_OPTIONS`). */
+export interface CheckSessionsOptions {
+  /** The time (default: the clock). */
+  now?: C.Now | null;
+  /** The heartbeat timeout in ms (default 5 minutes, inclusive). */
+  timeoutMs?: number | null;
+  /** How long to wait for a session's lock when its state must be rebuilt, in ms. */
+  timeout?: number | null;
+  /** The sessions under the key prefix `sessionsDir` of this store instead (async only). */
+  store?: Store;
+}
+
+/** Options of `watchWorkspace` (Python: keywords of the same names; `timeout` in seconds). */
+export interface HivemindWatchOptions {
+  /** Quiet time of a path before reacting to it, in ms (default 50): a burst gives one reaction. 0: each event is reacted to at once, with no timer. */
+  debounceMs?: number;
+  /** The clock of every transition (default `Date.now`). */
+  now?: () => C.Now;
+  /** Milliseconds to wait for the lock before `LockTimeoutError` (default 10000). */
+  timeout?: number;
+}
+
 /** Reads a document: the core's `load_document` over the file's bytes. A missing file gives the kind's default (`etag` null); an unparseable one the default and a `W_UNPARSEABLE` warning. Readers never write. */
 export declare function readDocument<K extends C.DocumentKind>(file: FilePath, kind: K, options?: C.ReadOptions): Promise<DocumentFile<C.DocumentOf<K>>>;
 /** Synchronous `readDocument`. */

@@ -345,6 +345,9 @@ pub fn protocol_dts(entry: Entry) -> (String, String) {
             .iter()
             .for_each(|p| natives_in(&p.ty, &mut natives));
         host_types_in(&r.returns, &mut types);
+        r.params
+            .iter()
+            .for_each(|p| host_types_in(&p.ty, &mut types));
         ts_routine(&mut out, r);
     }
     let own: Vec<&str> = natives
@@ -527,7 +530,12 @@ fn call(r: &Routine, js: bool) -> String {
         .map(|p| {
             let name = if js { camel(p.name) } else { p.name.to_owned() };
             // Python takes options and handlers as keywords.
-            let keywords = p.optional && matches!(p.ty, HostTy::Options(_) | HostTy::Native { .. });
+            let keywords = p.optional
+                && match p.ty {
+                    HostTy::Options(_) | HostTy::Native { .. } => true,
+                    HostTy::Of(h, _) => h.lang == Lang::Js,
+                    _ => false,
+                };
             let taken = r.params.iter().any(|q| {
                 q.name == "options" && !matches!(q.ty, HostTy::Options(_) | HostTy::Native { .. })
             });

@@ -249,6 +249,120 @@ pub static UPDATE_KEYWORDS: HostType = HostType {
     omit_py: &[],
 };
 
+/// What an append to a `PostgresStore`'s log returns.
+pub static STORE_APPEND: HostType = HostType {
+    name: "StoreAppend",
+    py_name: "StoreAppend",
+    doc: "What an append to a `PostgresStore`'s log returns.",
+    params: &[],
+    base: None,
+    fields: &[
+        HostField::req(
+            "seq",
+            HostTy::Core(Ty::Whole(1)),
+            "The record's sequence number in its log (increasing; a repeated `id` may skip one).",
+        ),
+        HostField::req(
+            "appended",
+            HostTy::Core(Ty::Bool),
+            "False when a record with the same `id` was already appended (then `seq` is its).",
+        ),
+    ],
+    alias: None,
+    lang: Lang::Both,
+    omit_py: &[],
+};
+
+/// An optional field of an options type.
+const fn option(name: &'static str, ty: HostTy, doc: &'static str) -> HostField {
+    HostField {
+        name,
+        ty,
+        required: false,
+        when: None,
+        lang: Lang::Both,
+        doc,
+    }
+}
+
+/// The options of `agency.snapshot` (Python: keywords).
+pub static SNAPSHOT_OPTIONS: HostType = HostType {
+    name: "AgencySnapshotOptions",
+    py_name: "AgencySnapshotOptions",
+    doc: "Options of `snapshot` (Python: keywords of the same names).",
+    params: &[],
+    base: None,
+    fields: &[
+        option(
+            "tmux_active",
+            HostTy::Core(Ty::Bool),
+            "Whether the run's tmux session is alive (the host checks it).",
+        ),
+        option(
+            "now",
+            HostTy::Core(Ty::Alias(&NOW)),
+            "The time (default: the clock).",
+        ),
+        option(
+            "threshold_ms",
+            HostTy::Core(Ty::Nullable(&Ty::Whole(0))),
+            "The stall threshold in ms (default 15 minutes).",
+        ),
+    ],
+    alias: None,
+    lang: Lang::Js,
+    omit_py: &[],
+};
+
+/// The options of `hive.check_sessions` (Python: arguments and a `store` keyword).
+pub static CHECK_SESSIONS_OPTIONS: HostType = HostType {
+    name: "CheckSessionsOptions",
+    py_name: "CheckSessionsOptions",
+    doc: "Options of `checkSessions` (checked: a misspelt key is `E_OPTIONS`).",
+    params: &[],
+    base: None,
+    fields: &[
+        option(
+            "now",
+            HostTy::Core(Ty::Nullable(&Ty::Alias(&NOW))),
+            "The time (default: the clock).",
+        ),
+        option(
+            "timeout_ms",
+            HostTy::Core(Ty::Nullable(&Ty::Whole(0))),
+            "The heartbeat timeout in ms (default 5 minutes, inclusive).",
+        ),
+        option(
+            "timeout",
+            HostTy::Core(Ty::Nullable(&Ty::Number)),
+            "How long to wait for a session's lock when its state must be rebuilt, in ms.",
+        ),
+        store_field(
+            "The sessions under the key prefix `sessionsDir` of this store instead (async only).",
+        ),
+    ],
+    alias: None,
+    lang: Lang::Js,
+    omit_py: &[],
+};
+
+/// The options of `hivemind.watch_workspace` (Python: keywords).
+pub static HIVEMIND_WATCH_OPTIONS: HostType = HostType {
+    name: "HivemindWatchOptions",
+    py_name: "HivemindWatchOptions",
+    doc: "Options of `watchWorkspace` (Python: keywords of the same names; `timeout` in seconds).",
+    params: &[],
+    base: None,
+    fields: &[
+        option("debounce_ms", HostTy::Core(Ty::Whole(0)), "Quiet time of a path before reacting to it, in ms (default 50): a burst gives one reaction. 0: each event is reacted to at once, with no timer."),
+        option("now", HostTy::Native { js: "() => C.Now", py: "Callable[[], Now]" }, "The clock of every transition (default `Date.now`)."),
+        option("timeout", HostTy::Core(Ty::Number), "Milliseconds to wait for the lock before `LockTimeoutError` (default 10000)."),
+    ],
+    alias: None,
+    lang: Lang::Js,
+    omit_py: &[],
+};
+
 /// Every host type, in the order they are declared.
 pub static HOST_TYPES: &[&HostType] = &[
     &HELPER_OPTIONS,
@@ -262,6 +376,10 @@ pub static HOST_TYPES: &[&HostType] = &[
     &REPAIR_RESULT,
     &READ_LOG_RESULT,
     &APPLIED_ARTIFACT,
+    &STORE_APPEND,
+    &SNAPSHOT_OPTIONS,
+    &CHECK_SESSIONS_OPTIONS,
+    &HIVEMIND_WATCH_OPTIONS,
 ];
 
 const FILE: HostParam = HostParam::req("file", HostTy::Path);
@@ -406,13 +524,7 @@ pub static ROUTINES: &[Routine] = &[
                     py: "HivemindHandlers",
                 },
             ),
-            HostParam::opt(
-                "options",
-                HostTy::Native {
-                    js: "HivemindWatchOptions",
-                    py: "HivemindWatchOptions",
-                },
-            ),
+            HostParam::opt("options", HostTy::Of(&HIVEMIND_WATCH_OPTIONS, &[])),
         ],
         returns: HostTy::Native {
             js: "HivemindWatcher",
@@ -431,13 +543,7 @@ pub static ROUTINES: &[Routine] = &[
         params: &[
             HostParam::req("worktree", HostTy::Dir),
             HostParam::req("meta_path", HostTy::Nullable(&HostTy::Dir)),
-            HostParam::opt(
-                "options",
-                HostTy::Native {
-                    js: "AgencySnapshotOptions",
-                    py: "AgencySnapshotOptions",
-                },
-            ),
+            HostParam::opt("options", HostTy::Of(&SNAPSHOT_OPTIONS, &[])),
         ],
         returns: HostTy::Core(Ty::Object(&crate::agency::shapes::SNAPSHOT)),
         style: Style::Both,
@@ -479,13 +585,7 @@ pub static ROUTINES: &[Routine] = &[
             HostParam::req("sessions_dir", HostTy::Dir),
             HostParam::opt("now", HostTy::Core(Ty::Nullable(&Ty::Alias(&NOW)))).only(Lang::Py),
             HostParam::opt("timeout_ms", HostTy::Core(Ty::Nullable(&Ty::Whole(0)))).only(Lang::Py),
-            HostParam::opt(
-                "options",
-                HostTy::Native {
-                    js: "CheckSessionsOptions",
-                    py: "Store",
-                },
-            ),
+            HostParam::opt("options", HostTy::Of(&CHECK_SESSIONS_OPTIONS, &[])),
         ],
         returns: HostTy::List(&HostTy::Native {
             js: "SessionHealth",

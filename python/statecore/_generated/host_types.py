@@ -13,5 +13,6 @@ AppendResult = dict
 RepairResult = dict
 LogResult = dict
 AppliedArtifact = dict
+StoreAppend = dict
 
-__all__ = ["AppendResult", "AppliedArtifact", "DocumentFile", "FileResult", "HelperOptions", "LogResult", "LoggedResult", "RepairResult", "SessionOptions", "UpdateKeywords"]
+__all__ = ["AppendResult", "AppliedArtifact", "DocumentFile", "FileResult", "HelperOptions", "LogResult", "LoggedResult", "RepairResult", "SessionOptions", "StoreAppend", "UpdateKeywords"]

@@ -88,4 +88,10 @@ class AppliedArtifact(SpecifyArtifact):
 
     result: Literal["written", "deleted", "absent"]
 
-__all__ = ["AppendResult", "AppliedArtifact", "DocumentFile", "FileResult", "HelperOptions", "LogResult", "LoggedResult", "RepairResult", "SessionOptions", "UpdateKeywords"]
+class StoreAppend(TypedDict):
+    """What an append to a `PostgresStore`'s log returns."""
+
+    seq: int
+    appended: bool
+
+__all__ = ["AppendResult", "AppliedArtifact", "DocumentFile", "FileResult", "HelperOptions", "LogResult", "LoggedResult", "RepairResult", "SessionOptions", "StoreAppend", "UpdateKeywords"]
