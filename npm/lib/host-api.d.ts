@@ -114,32 +114,32 @@ export interface HivemindWatchOptions {
 }
 
 /** Reads a document: the core's `load_document` over the file's bytes. A missing file gives the kind's default (`etag` null); an unparseable one the default and a `W_UNPARSEABLE` warning. Readers never write. */
-export declare function readDocument<K extends C.DocumentKind>(file: FilePath, kind: K, options?: C.ReadOptions): Promise<DocumentFile<C.DocumentOf<K>>>;
+export declare function readDocument<K extends C.DocumentKind>(path: FilePath, kind: K, options?: C.ReadOptions): Promise<DocumentFile<C.DocumentOf<K>>>;
 /** Synchronous `readDocument`. */
-export declare function readDocumentSync<K extends C.DocumentKind>(file: FilePath, kind: K, options?: C.ReadOptions): DocumentFile<C.DocumentOf<K>>;
-/** Locked read-merge-validate-write of the file: a patch (merged with the merge options; one crossing into the core) or a function given the current document that returns the new one (or changes it and returns nothing). Host options: `if_match` (compare-and-swap), `now` (for stamps), `timeout` (JS: milliseconds; Python: seconds), `reset` (replace a file that breaks a limit). Unparseable old bytes are first copied to `<file>.corrupt-<timestamp>`. Raises `ValidationError` (file untouched), `ConflictError`, `LockTimeoutError`; a misspelt option is `UsageError` `E_OPTIONS`. */
-export declare function updateDocument<K extends C.DocumentKind>(file: FilePath, kind: K, update: (document: C.DocumentOf<K>) => C.DocumentOf<K> | void | Promise<C.DocumentOf<K> | void>, options?: null, hostOptions?: C.UpdateOptions & C.ReadOptions): Promise<FileResult<C.DocumentOf<K>>>;
+export declare function readDocumentSync<K extends C.DocumentKind>(path: FilePath, kind: K, options?: C.ReadOptions): DocumentFile<C.DocumentOf<K>>;
+/** Locked read-merge-validate-write of `path`: a patch (merged with the merge options; one crossing into the core) or a function given the current document that returns the new one (or changes it and returns nothing). Host options: `if_match` (compare-and-swap), `now` (for stamps), `timeout` (JS: milliseconds; Python: seconds), `reset` (replace a file that breaks a limit). Unparseable old bytes are first copied to `<path>.corrupt-<timestamp>`. Raises `ValidationError` (file untouched), `ConflictError`, `LockTimeoutError`; a misspelt option is `UsageError` `E_OPTIONS`. */
+export declare function updateDocument<K extends C.DocumentKind>(path: FilePath, kind: K, update: (document: C.DocumentOf<K>) => C.DocumentOf<K> | void | Promise<C.DocumentOf<K> | void>, options?: null, hostOptions?: C.UpdateOptions & C.ReadOptions): Promise<FileResult<C.DocumentOf<K>>>;
 /** `updateDocument` of a patch merged with its options. */
-export declare function updateDocument<K extends C.DocumentKind>(file: FilePath, kind: K, patch: unknown, options?: C.MergeOptions | null, hostOptions?: C.UpdateOptions & C.ReadOptions): Promise<FileResult<C.DocumentOf<K>>>;
+export declare function updateDocument<K extends C.DocumentKind>(path: FilePath, kind: K, patch: unknown, options?: C.MergeOptions | null, hostOptions?: C.UpdateOptions & C.ReadOptions): Promise<FileResult<C.DocumentOf<K>>>;
 /** Synchronous `updateDocument` (the function must not return a Promise). */
-export declare function updateDocumentSync<K extends C.DocumentKind>(file: FilePath, kind: K, update: (document: C.DocumentOf<K>) => C.DocumentOf<K> | void, options?: null, hostOptions?: C.UpdateOptions & C.ReadOptions): FileResult<C.DocumentOf<K>>;
+export declare function updateDocumentSync<K extends C.DocumentKind>(path: FilePath, kind: K, update: (document: C.DocumentOf<K>) => C.DocumentOf<K> | void, options?: null, hostOptions?: C.UpdateOptions & C.ReadOptions): FileResult<C.DocumentOf<K>>;
 /** Synchronous `updateDocument` of a patch. */
-export declare function updateDocumentSync<K extends C.DocumentKind>(file: FilePath, kind: K, patch: unknown, options?: C.MergeOptions | null, hostOptions?: C.UpdateOptions & C.ReadOptions): FileResult<C.DocumentOf<K>>;
+export declare function updateDocumentSync<K extends C.DocumentKind>(path: FilePath, kind: K, patch: unknown, options?: C.MergeOptions | null, hostOptions?: C.UpdateOptions & C.ReadOptions): FileResult<C.DocumentOf<K>>;
 /** Appends one JSONL record under the lock (one write(), fsync); repairs a torn tail first. */
-export declare function appendLine(file: FilePath, value: unknown, hostOptions?: C.AppendOptions): Promise<AppendLineResult>;
+export declare function appendLine(path: FilePath, value: unknown, hostOptions?: C.AppendOptions): Promise<AppendLineResult>;
 /** Synchronous `appendLine`. */
-export declare function appendLineSync(file: FilePath, value: unknown, hostOptions?: C.AppendOptions): AppendLineResult;
+export declare function appendLineSync(path: FilePath, value: unknown, hostOptions?: C.AppendOptions): AppendLineResult;
 /** Cuts a JSONL log's torn last line off under the lock, keeping a copy; nothing else changes. */
-export declare function repairLog(file: FilePath, hostOptions?: C.AppendOptions): Promise<RepairLogResult>;
+export declare function repairLog(path: FilePath, hostOptions?: C.AppendOptions): Promise<RepairLogResult>;
 /** Synchronous `repairLog`. */
-export declare function repairLogSync(file: FilePath, hostOptions?: C.AppendOptions): RepairLogResult;
+export declare function repairLogSync(path: FilePath, hostOptions?: C.AppendOptions): RepairLogResult;
 /** Reads a JSONL log (a torn last line is dropped with a warning; never writes). */
-export declare function readLog(file: FilePath): Promise<ReadLogResult>;
+export declare function readLog(path: FilePath): Promise<ReadLogResult>;
 /** Synchronous `readLog`. */
-export declare function readLogSync(file: FilePath): ReadLogResult;
-/** Takes the sidecar lock `<file>.lock`, waiting up to `timeout` (JS: milliseconds; Python: seconds; default 10 s). */
-export declare function acquireLock(file: FilePath, timeout?: number | null): Promise<Lock>;
+export declare function readLogSync(path: FilePath): ReadLogResult;
+/** Takes the sidecar lock `<path>.lock`, waiting up to `timeout` (JS: milliseconds; Python: seconds; default 10 s). */
+export declare function acquireLock(path: FilePath, timeout?: number | null): Promise<Lock>;
 /** Synchronous `acquireLock`. */
-export declare function acquireLockSync(file: FilePath, timeout?: number | null): Lock;
+export declare function acquireLockSync(path: FilePath, timeout?: number | null): Lock;
 /** Watches a file, or every file statecore knows under a directory (of `kind` only, when given), and calls `callback` with each change checked as its kind (docs/watch.md). A write still under way (a torn document or last log line) is read again until it reads or the writer's lock is gone; a log reports the records appended since the last change. A named file's kind is `kind`, or the kind its name gives (`UsageError` `E_KIND` at once when none). */
-export declare function watch(pathOrDir: FilePath, kind: C.DocumentKind | null, callback: (change: C.WatchChange) => void, options?: WatchHostOptions): Watcher;
+export declare function watch(path: FilePath, kind: C.DocumentKind | null, callback: (change: C.WatchChange) => void, options?: WatchHostOptions): Watcher;

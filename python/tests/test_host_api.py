@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from typing import Any
 
 import pytest
 
@@ -53,3 +54,28 @@ def test_the_result_types_are_the_tables() -> None:
         assert getattr(host_types, name) is dict  # a result is a plain dict at run time
     # statecore.host gives the log results by name, made on first use.
     assert statecore.host.AppendResult is host_types.AppendResult
+
+
+def _keywords(param: dict[str, object]) -> bool:
+    """True when Python takes the parameter as keywords: options (a host options shape, an
+    options type of the table such as ``SessionOptions``) and handlers."""
+    ty = param["type"]
+    return (
+        bool(param["optional"])
+        and isinstance(ty, dict)
+        and bool({"options", "native", "host"} & set(ty))
+    )
+
+
+@pytest.mark.parametrize("routine", ROUTINES, ids=lambda r: f"{r['entry']}.{r['name']}")
+def test_python_signatures_follow_the_table(routine: dict[str, Any]) -> None:
+    """The positional parameters of each Python routine are the table's, in order, and it
+    takes keywords where the table has options: a parameter added by hand without a row fails."""
+    module = importlib.import_module(f"statecore.{routine['entry']}")
+    function = getattr(module, str(routine["name"]))
+    parameters = inspect.signature(function).parameters.values()
+    params = [p for p in routine["params"] if p["lang"] != "js"]
+    positional = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+    assert positional == [p["name"] for p in params if not _keywords(p)]
+    takes_keywords = any(p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) for p in parameters)
+    assert takes_keywords == any(_keywords(p) for p in params)

@@ -531,11 +531,10 @@ fn call(r: &Routine, js: bool) -> String {
             let name = if js { camel(p.name) } else { p.name.to_owned() };
             // Python takes options and handlers as keywords.
             let keywords = p.optional
-                && match p.ty {
-                    HostTy::Options(_) | HostTy::Native { .. } => true,
-                    HostTy::Of(h, _) => h.lang == Lang::Js,
-                    _ => false,
-                };
+                && matches!(
+                    p.ty,
+                    HostTy::Options(_) | HostTy::Native { .. } | HostTy::Of(..)
+                );
             let taken = r.params.iter().any(|q| {
                 q.name == "options" && !matches!(q.ty, HostTy::Options(_) | HostTy::Native { .. })
             });

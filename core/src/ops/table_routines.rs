@@ -382,7 +382,7 @@ pub static HOST_TYPES: &[&HostType] = &[
     &HIVEMIND_WATCH_OPTIONS,
 ];
 
-const FILE: HostParam = HostParam::req("file", HostTy::Path);
+const FILE: HostParam = HostParam::req("path", HostTy::Path);
 static APPEND_SHAPES: [&crate::shape::Shape; 1] = [&APPEND_OPTIONS];
 const APPEND: HostParam = HostParam::opt("host_options", HostTy::Options(&APPEND_SHAPES));
 const HIVE_STATE: HostTy = HostTy::Core(Ty::Object(&crate::hive::shapes::STATE));
@@ -425,12 +425,12 @@ pub static ROUTINES: &[Routine] = &[
         ],
         returns: HostTy::Of(&FILE_RESULT, &[HostTy::Core(Ty::KindDoc)]),
         style: Style::Both,
-        doc: "Locked read-merge-validate-write of the file: a patch (merged with the merge \
+        doc: "Locked read-merge-validate-write of `path`: a patch (merged with the merge \
               options; one crossing into the core) or a function given the current document \
               that returns the new one (or changes it and returns nothing). Host options: \
               `if_match` (compare-and-swap), `now` (for stamps), `timeout` (JS: milliseconds; \
               Python: seconds), `reset` (replace a file that breaks a limit). Unparseable old \
-              bytes are first copied to `<file>.corrupt-<timestamp>`. Raises `ValidationError` \
+              bytes are first copied to `<path>.corrupt-<timestamp>`. Raises `ValidationError` \
               (file untouched), `ConflictError`, `LockTimeoutError`; a misspelt option is \
               `UsageError` `E_OPTIONS`.",
     },
@@ -476,14 +476,14 @@ pub static ROUTINES: &[Routine] = &[
             py: "Lock",
         },
         style: Style::Both,
-        doc: "Takes the sidecar lock `<file>.lock`, waiting up to `timeout` (JS: milliseconds; \
+        doc: "Takes the sidecar lock `<path>.lock`, waiting up to `timeout` (JS: milliseconds; \
               Python: seconds; default 10 s).",
     },
     Routine {
         entry: Entry::Host,
         name: "watch",
         params: &[
-            HostParam::req("path_or_dir", HostTy::Path),
+            HostParam::req("path", HostTy::Path),
             HostParam::req("kind", HostTy::Nullable(&HostTy::AnyKind)),
             HostParam::req(
                 "callback",
@@ -516,7 +516,7 @@ pub static ROUTINES: &[Routine] = &[
         entry: Entry::Hivemind,
         name: "watch_workspace",
         params: &[
-            HostParam::req("project_dir", HostTy::Dir),
+            HostParam::req("project", HostTy::Dir),
             HostParam::opt(
                 "handlers",
                 HostTy::Native {
@@ -531,7 +531,7 @@ pub static ROUTINES: &[Routine] = &[
             py: "WorkspaceWatcher",
         },
         style: Style::Direct,
-        doc: "Watches `<project_dir>/workspace` (created if missing) and moves `state.json` by \
+        doc: "Watches `<project>/workspace` (created if missing) and moves `state.json` by \
               the trigger files written there (`hivemind.on_file` under the lock; written only \
               when it changed), one reaction at a time, each path debounced; fires scheduled \
               follow-ups after their delay. state.json and its lock, temp and `.corrupt-` files \

@@ -147,12 +147,12 @@ def update_document(
     options: MergeOptions | None = None,
     **keywords: Any,
 ) -> Any:
-    """Locked read-merge-validate-write of the file: a patch (merged with the merge options; one
+    """Locked read-merge-validate-write of ``path``: a patch (merged with the merge options; one
     crossing into the core) or a function given the current document that returns the new one
     (or changes it and returns nothing). Host options: ``if_match`` (compare-and-swap),
     ``now`` (for stamps), ``timeout`` (JS: milliseconds; Python: seconds), ``reset`` (replace
     a file that breaks a limit). Unparseable old bytes are first copied to
-    ``<file>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),
+    ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),
     ``ConflictError``, ``LockTimeoutError``; a misspelt option is ``UsageError``
     ``E_OPTIONS``.
     """
