@@ -280,7 +280,8 @@ pub fn host_api_dts() -> String {
     let mut out = String::from(TS_HEADER);
     out.push_str(
         "// The types the host routines give and the routines of `statecore-js` (lib/host.cjs), from the\n\
-         // core's host-routine table (core/src/ops/table_routines.rs); lib/host.d.ts re-exports them.\n\
+         // core's host-routine table (core/src/ops/table_routines.rs, host_types.rs); lib/host.d.ts\n\
+         // re-exports them.\n\
          import type * as C from \"./core\";\n",
     );
     let mut natives = BTreeSet::new();
@@ -474,7 +475,7 @@ pub fn host_types_pyi() -> String {
     let mut out = String::from(PY_HEADER);
     out.push_str(
         "\"\"\"The types the host routines give and take (TypedDicts), from the core's host-routine\n\
-         table (core/src/ops/table_routines.rs).\"\"\"\n\n",
+         table (core/src/ops/table_routines.rs, host_types.rs).\"\"\"\n\n",
     );
     let _ = writeln!(
         out,
