@@ -511,7 +511,7 @@ pub fn host_types_pyi() -> String {
 pub fn host_types_py() -> String {
     let mut out = String::from(PY_HEADER);
     out.push_str(
-        "\"\"\"The types the host routines give, for annotations: type checkers read\n\
+        "\"\"\"The types the host routines give and take, for annotations: type checkers read\n\
          ``host_types.pyi`` (TypedDicts); at run time a result is a plain ``dict``.\"\"\"\n\n",
     );
     for h in HOST_TYPES.iter().filter(|h| h.lang != Lang::Js) {
