@@ -5,6 +5,9 @@
 import type * as C from "./core";
 import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
+import type { AgencySnapshotOptions } from "./host-api";
+export type { AgencySnapshotOptions } from "./host-api";
+
 export * from "./agency-host";
 
 /** `<worktree>/.agency/state/runner_status.json`. */
@@ -37,3 +40,11 @@ export declare function writeRunnerStatusSync(worktree: string, update: C.Runner
 export declare function loadRunnerStatus(worktree: string, options?: ReaderOptions): Promise<C.RunnerStatusParse>;
 /** What a reader makes of the status file's bytes (none: no file): `{status, report}`. On the file of a directory. */
 export declare function loadRunnerStatusSync(worktree: string, options?: ReaderOptions): C.RunnerStatusParse;
+/** A run's snapshot for `agency.derive` / `render_ls` / `render_show`: the status file and its modification time, meta.json (kept outside the worktree; null or unreadable: `broken`), whether the worktree exists (absent: `archived`) and `tmux_active`. */
+export declare function snapshot(worktree: string, metaPath: string | null, options?: AgencySnapshotOptions): Promise<C.RunSnapshot>;
+/** Synchronous `snapshot`. */
+export declare function snapshotSync(worktree: string, metaPath: string | null, options?: AgencySnapshotOptions): C.RunSnapshot;
+/** `agency init`'s CLAUDE.md, written only when nothing of that name exists: never overwrites, even when another process creates it at the same moment. */
+export declare function writeProtocolDocument(repoRoot: string): Promise<"created" | "exists">;
+/** Synchronous `writeProtocolDocument`. */
+export declare function writeProtocolDocumentSync(repoRoot: string): "created" | "exists";

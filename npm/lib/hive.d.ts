@@ -5,6 +5,10 @@
 import type * as C from "./core";
 import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
+import type { SessionHealth } from "./hive-host";
+import type { CheckSessionsOptions } from "./host-api";
+export type { CheckSessionsOptions } from "./host-api";
+
 export * from "./hive-host";
 
 /** `<sessionDir>/STATE.json`. */
@@ -57,3 +61,11 @@ export declare function completeWorkerSync(sessionDir: string, worker: string, o
 export declare function failWorker(sessionDir: string, worker: string, error: string | C.HiveWorkerError, agent?: string | null, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
 /** A worker failed with `error` (a message, or `{message, ...}`): status `failed` with its `error`, moved from active to failed (a worker failed already keeps its first error; a completed one is refused). Event `worker_failed` by `agent` (the worker by default; a queen or monitor passes its name). On the file of a directory. */
 export declare function failWorkerSync(sessionDir: string, worker: string, error: string | C.HiveWorkerError, agent?: string | null, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
+/** Makes `<sessions_dir>/<session_id>/` with the session's first event line (`session_created`) and its STATE.json; `E_ARGUMENT` when the session exists or the id is not one path component. `store`: the session in a store, `sessions_dir` a key prefix (docs/store.md § Hive sessions). */
+export declare function createSessionDir(sessionsDir: string, sessionId: string, task: string, options?: SessionOptions): Promise<LoggedResult<C.HiveState, C.HiveStep>>;
+/** Synchronous `createSessionDir`. */
+export declare function createSessionDirSync(sessionsDir: string, sessionId: string, task: string, options?: SessionOptions): LoggedResult<C.HiveState, C.HiveStep>;
+/** `check_worker_health` of every session of `sessions_dir`, by name (a session that cannot be read: its error's code and message). Options: `now`, `timeout_ms` (the heartbeat timeout, default 5 minutes), `timeout` (JS: for a session's lock when its state must be rebuilt), `store` (the sessions under the key prefix `sessions_dir` of this store instead). */
+export declare function checkSessions(sessionsDir: string, options?: CheckSessionsOptions): Promise<SessionHealth[]>;
+/** Synchronous `checkSessions`. */
+export declare function checkSessionsSync(sessionsDir: string, options?: CheckSessionsOptions): SessionHealth[];

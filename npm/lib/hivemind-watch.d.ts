@@ -1,5 +1,6 @@
-// Types of `watchWorkspace` (npm/lib/hivemind.cjs), the hand-written part of `statecore-js/hivemind`
-// (re-exported by the generated lib/hivemind.d.ts).
+// Types of `watchWorkspace`'s handlers and watcher (npm/lib/hivemind.cjs), the hand-written
+// part of `statecore-js/hivemind` (re-exported by the generated lib/hivemind.d.ts, which declares
+// `watchWorkspace` from the core's host-routine table).
 import type { HivemindAgent, HivemindEvent, HivemindDetails, HivemindOutcome, HivemindState, Issue, Now } from "./core";
 
 /** What the watcher reports; every handler is optional. */
@@ -22,19 +23,6 @@ export interface HivemindHandlers {
   onError?(error: unknown): void;
 }
 
-/** Options of `watchWorkspace`. */
-export interface HivemindWatchOptions {
-  /**
-   * Quiet time of a path before reacting to it, in ms (default 50): a burst gives one reaction.
-   * 0: each event is reacted to at once, with no timer.
-   */
-  debounceMs?: number;
-  /** The clock of every transition (default `Date.now`). */
-  now?: () => Now;
-  /** Milliseconds to wait for the lock before `LockTimeoutError` (default 10000). */
-  timeout?: number;
-}
-
 /** A running watcher. */
 export interface HivemindWatcher {
   /** Resolves when the initial scan is done (files written after it are seen). */
@@ -51,19 +39,3 @@ export interface HivemindWatcher {
    */
   close(): Promise<void>;
 }
-
-/**
- * Watches `<projectDir>/workspace` (created if missing) with chokidar and moves `state.json` by
- * the trigger files written there (`hivemind.onFile` under the lock; written only when it
- * changed), one reaction at a time, each path debounced; fires scheduled follow-ups after their
- * delay. state.json and its lock, temp and `.corrupt-` files are never reacted to. A reaction's
- * file calls are synchronous except its waits (a held lock: timers) and its two fsyncs (on
- * libuv's thread pool). A trigger that is not a regular file (a FIFO) is read as null; each trigger is looked at
- * again 150 ms after it was read, and reacted to again if it was written since (a rewrite chokidar
- * did not report).
- */
-export declare function watchWorkspace(
-  projectDir: string,
-  handlers?: HivemindHandlers,
-  options?: HivemindWatchOptions,
-): HivemindWatcher;

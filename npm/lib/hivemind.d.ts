@@ -5,6 +5,10 @@
 import type * as C from "./core";
 import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
+import type { HivemindHandlers, HivemindWatcher } from "./hivemind-watch";
+import type { HivemindWatchOptions } from "./host-api";
+export type { HivemindWatchOptions } from "./host-api";
+
 export * from "./hivemind-watch";
 
 /** `<projectDir>/workspace/state.json`. */
@@ -37,3 +41,5 @@ export declare function followUpSync(projectDir: string, event: C.HivemindFollow
 export declare function onFile(projectDir: string, path: string, content?: string | null, options?: HelperOptions): Promise<FileResult<C.HivemindState, C.HivemindOutcome>>;
 /** What a file created or changed under `workspace/` does in the current state (`content`: its text, null when unreadable). On the file of a directory. */
 export declare function onFileSync(projectDir: string, path: string, content?: string | null, options?: HelperOptions): FileResult<C.HivemindState, C.HivemindOutcome>;
+/** Watches `<project>/workspace` (created if missing) and moves `state.json` by the trigger files written there (`hivemind.on_file` under the lock; written only when it changed), one reaction at a time, each path debounced; fires scheduled follow-ups after their delay. state.json and its lock, temp and `.corrupt-` files are never reacted to (docs/hivemind.md). */
+export declare function watchWorkspace(project: string, handlers?: HivemindHandlers, options?: HivemindWatchOptions): HivemindWatcher;

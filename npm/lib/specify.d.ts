@@ -5,6 +5,9 @@
 import type * as C from "./core";
 import type { DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions } from "./host";
 
+import type { AppliedArtifact } from "./host-api";
+export type { AppliedArtifact } from "./host-api";
+
 export * from "./specify-host";
 
 /** `<featureDir>/.workflow/index.md`. */
@@ -69,3 +72,7 @@ export declare function checkTerminationSync(featureDir: string, options?: Reade
 export declare function resumePoint(featureDir: string, options?: ReaderOptions): Promise<C.SpecifyResume>;
 /** Where the workflow resumes, by its loop status. On the file of a directory. */
 export declare function resumePointSync(featureDir: string, options?: ReaderOptions): C.SpecifyResume;
+/** An agent's artifacts applied in the feature's directory: every path checked first (the core's lexical rules, then no symbolic link or non-directory on the way), a refusal refusing the batch before anything is written; each file written atomically or deleted. `specs/<feature_id>/` in front of a path is read as the directory itself. */
+export declare function applyArtifacts(featureDir: string, artifacts: C.SpecifyArtifact[], featureId?: string | null): Promise<AppliedArtifact[]>;
+/** Synchronous `applyArtifacts`. */
+export declare function applyArtifactsSync(featureDir: string, artifacts: C.SpecifyArtifact[], featureId?: string | null): AppliedArtifact[];

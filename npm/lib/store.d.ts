@@ -11,18 +11,13 @@ import type {
   UpdateOptions,
   WatchChange,
 } from "./core";
-import type { AppendLineResult, FilePath, FileResult } from "./host";
+import type { AppendLineResult, FilePath, FileResult, StoreAppend } from "./host";
+
+/** What a PostgreSQL append returns (generated from the core's host-routine table). */
+export type { StoreAppend };
 
 /** An update of a document: a patch merged with `MergeOptions`, or a function of it. */
 export type StoreChange<D> = object | ((document: D) => D | void | Promise<D | void>);
-
-/** What a PostgreSQL append returns. */
-export interface StoreAppend {
-  /** The record's sequence number in its log (increasing; a repeated `id` may skip one). */
-  seq: number;
-  /** False when a record with the same `id` was already appended (then `seq` is its). */
-  appended: boolean;
-}
 
 /** What both stores do to a document, the same way (a `FileStore` under its file's lock, a
  * `PostgresStore` in one transaction that locks the row). */

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from statecore._files import FileResult
+    from statecore._generated.host_types import FileResult
     from statecore.types import DocumentKind, Json, LoadResult, Now
 
 

@@ -21,72 +21,23 @@ from statecore._statecore import call as _call
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import Any, Generic, TypeVar, Union, cast
+    from typing import Any, Union, cast
 
-    from typing_extensions import NotRequired, TypedDict
-
+    # The results' and options' types are generated from the core's host-routine table.
+    from statecore._generated.host_types import FileResult as FileResult
+    from statecore._generated.host_types import HelperOptions as HelperOptions
+    from statecore._generated.host_types import LoggedResult as LoggedResult
+    from statecore._generated.host_types import SessionOptions as SessionOptions
+    from statecore._generated.host_types import UpdateKeywords as UpdateKeywords
     from statecore.store import FileStore, PostgresStore
     from statecore.types import (
         DocumentKind,
         FileUpdate,
-        Issue,
-        Json,
-        MergeRule,
-        MergeStamp,
-        MergeStrategy,
         Now,
     )
 
-    D = TypeVar("D")
-    R = TypeVar("R")
-
-    class FileResult(TypedDict, Generic[D, R]):
-        """What a locked update returns."""
-
-        document: D
-        etag: str | None
-        changed: bool
-        warnings: list[Issue]
-        corrupt_copy: str | None
-        result: NotRequired[R]
-        item: NotRequired[Json]
-
-    class LoggedResult(FileResult[D, R], Generic[D, R]):
-        """What a step (or a read) of a file kept with its event log returns: what a replay of
-        the log met when the state had to be rebuilt (``None`` otherwise)."""
-
-        recovered: dict[str, Any] | None
-
     #: A document store (docs/store.md).
     Store = Union[FileStore, PostgresStore]
-
-    class SessionOptions(TypedDict, total=False):
-        """The options of a step of a file kept with its event log (a hive session's; the
-        core's ``LoggedOptions`` less ``now``, which is an argument in Python); ``store``: the
-        session in a store instead (docs/store.md § Hive sessions)."""
-
-        timeout: float | None
-        store: Store
-
-    class HelperOptions(TypedDict, total=False):
-        """The options of a locked update of a protocol file; ``store``: the file's document
-        in a store instead (docs/store.md), the directory being a key prefix."""
-
-        if_match: str | None
-        timeout: float | None
-        reset: bool
-        store: FileStore | PostgresStore
-
-    class UpdateKeywords(TypedDict, total=False):
-        """The keywords of :func:`statecore.update_document`: host and merge options."""
-
-        if_match: str | None
-        now: str | int | None
-        timeout: float | None
-        reset: bool
-        strategy: MergeStrategy
-        rules: list[MergeRule]
-        stamp: MergeStamp
 
     #: A file or directory path.
     StrPath = Union[str, "os.PathLike[str]"]

@@ -25,16 +25,8 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from statecore._files import StrPath
-    from statecore._log_types import AppendOptions, AppendResult, LogResult, RepairResult
-else:
-
-    def __getattr__(name: str) -> object:
-        """The result and option types (``statecore._log_types``), imported on first use."""
-        if name in ("AppendOptions", "AppendResult", "LogResult", "RepairResult"):
-            from statecore import _log_types
-
-            return getattr(_log_types, name)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from statecore._generated.host_types import AppendResult, LogResult, RepairResult
+    from statecore.types import AppendOptions
 
 
 @contextlib.contextmanager

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import TypedDict, Unpack
 
-    from statecore._files import LoggedResult, SessionOptions, Store, StrPath
+    from statecore._files import Store, StrPath
+    from statecore._generated.host_types import LoggedResult, SessionOptions
     from statecore.types import HiveHealth, HiveState, HiveStep, Now
 
     class SessionError(TypedDict):

@@ -15,7 +15,7 @@ from statecore._watch import Watcher, watch
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from statecore._files import StrPath
-    from statecore._log_types import AppendResult, LogResult, RepairResult
+    from statecore._generated.host_types import AppendResult, LogResult, RepairResult
 else:
 
     def __getattr__(name: str) -> object:
@@ -24,7 +24,7 @@ else:
         if name == "StrPath":
             from statecore import _files as module
         elif name in ("AppendResult", "LogResult", "RepairResult"):
-            from statecore import _log_types as module
+            from statecore._generated import host_types as module
         else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         value = globals()[name] = getattr(module, name)

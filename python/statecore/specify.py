@@ -27,13 +27,8 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from statecore._files import StrPath
+    from statecore._generated.host_types import AppliedArtifact
     from statecore.types import SpecifyArtifact
-
-    class AppliedArtifact(SpecifyArtifact, total=False):
-        """An artifact as it was applied: ``result`` is ``written``, ``deleted`` or
-        ``absent`` (a delete of a file that was not there)."""
-
-        result: Literal["written", "deleted", "absent"]
 
 
 #: The document kind of ``index.md``.

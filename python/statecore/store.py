@@ -40,19 +40,11 @@ from statecore.errors import StatecoreError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
-    from typing import Any, TypedDict
+    from typing import Any
 
-    from statecore._files import FileResult
+    from statecore._generated.host_types import FileResult, StoreAppend
     from statecore._store_watch import StoreWatcher
     from statecore.types import DocumentKind, Json, LoadResult, Now, WatchChange
-
-    class StoreAppend(TypedDict):
-        """What a PostgreSQL append returns."""
-
-        #: The record's sequence number in its log (increasing; a repeated id may skip one).
-        seq: int
-        #: False when a record with the same id was already appended (``seq`` is its).
-        appended: bool
 
 
 #: How many times an update that lost a race to create a row is tried again.

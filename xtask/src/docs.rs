@@ -190,8 +190,9 @@ type Section = (&'static str, fn() -> String);
 /// `docs/api.md` with each generated section (between its markers) replaced.
 pub fn api_md(current: &str) -> Result<String, String> {
     let mut text = current.to_owned();
-    let sections: [Section; 3] = [
+    let sections: [Section; 4] = [
         ("operations", api_table),
+        ("host routines", crate::host_api::routines_md),
         ("errors", errors_table),
         ("constants", constants_table),
     ];

@@ -337,35 +337,28 @@ fn helper_names(module: Module) -> Vec<String> {
     names
 }
 
-/// The hand-written extras of each helper module (`statecore-js/<module>`).
-fn extras(module: Module) -> &'static [&'static str] {
-    match module {
-        Module::Hivemind => &["watchWorkspace"],
-        Module::Agency => &[
-            "DEFAULT_STALL_THRESHOLD_MS",
-            "KIND",
-            "snapshot",
-            "snapshotSync",
-            "writeProtocolDocument",
-            "writeProtocolDocumentSync",
-        ],
-        Module::Hive => &[
-            "KIND",
-            "createSessionDir",
-            "createSessionDirSync",
-            "checkSessions",
-            "checkSessionsSync",
-        ],
-        Module::Specify => &["KIND", "applyArtifacts", "applyArtifactsSync"],
+/// The hand-written extras of each helper module (`statecore-js/<module>`): its constants and
+/// its host routines (the core's host-routine table).
+fn extras(module: Module) -> Vec<String> {
+    let constants: &[&str] = match module {
+        Module::Agency => &["DEFAULT_STALL_THRESHOLD_MS", "KIND"],
+        Module::Hive | Module::Specify => &["KIND"],
         _ => &[],
+    };
+    let mut names: Vec<String> = constants.iter().map(|s| (*s).to_owned()).collect();
+    if let Some(entry) = crate::host_api::entry_of(module) {
+        for r in crate::host_api::routines(entry) {
+            names.extend(crate::host_api::js_names(r));
+        }
     }
+    names
 }
 
 /// `npm/lib/<module>.mjs`: the ESM names of a helper module (its CommonJS module builds
 /// them from tables, which Node's cjs-module-lexer cannot see).
 pub fn helper_mjs(module: Module) -> String {
     let mut names = helper_names(module);
-    names.extend(extras(module).iter().map(|s| (*s).to_owned()));
+    names.extend(extras(module));
     let mut out = String::from(HEADER);
     let _ = writeln!(
         out,
@@ -401,6 +394,13 @@ pub fn helper_dts(module: Module) -> String {
          import type {{ DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions }} from \"./host\";\n",
         module.name()
     );
+    let (routine_imports, routines) = crate::host_api::entry_of(module)
+        .map(crate::host_api::protocol_dts)
+        .unwrap_or_default();
+    out.push_str(&routine_imports);
+    if !routine_imports.is_empty() {
+        out.push('\n');
+    }
     match module {
         Module::Hivemind => out.push_str("export * from \"./hivemind-watch\";\n\n"),
         Module::Agency => out.push_str("export * from \"./agency-host\";\n\n"),
@@ -533,18 +533,28 @@ pub fn helper_dts(module: Module) -> String {
             );
         }
     }
+    out.push_str(&routines);
     out
 }
 
 /// A core type name used from a helper module: `C.FctryState` (built-in names stay).
-fn qualify(t: &str) -> String {
+pub(crate) fn qualify(t: &str) -> String {
     let mut out = String::new();
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        let builtin = matches!(
-            word.as_str(),
-            "" | "string" | "number" | "boolean" | "null" | "unknown" | "void" | "key"
-        );
+        // One capital letter is a type parameter (`D`, `K`, `R`), not a core type.
+        let builtin = word.len() == 1
+            || matches!(
+                word.as_str(),
+                "" | "string"
+                    | "number"
+                    | "boolean"
+                    | "null"
+                    | "unknown"
+                    | "void"
+                    | "key"
+                    | "never"
+            );
         if !builtin && word.chars().next().is_some_and(char::is_uppercase) {
             out.push_str("C.");
         }

@@ -10,6 +10,7 @@
 
 mod docs;
 mod helpers;
+mod host_api;
 mod js;
 mod layers;
 mod names;
@@ -70,6 +71,7 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     let mut files = vec![
         ("npm/lib/generated.mjs".to_owned(), js::generated_mjs()),
         ("npm/lib/core.d.ts".to_owned(), ts::core_dts()),
+        ("npm/lib/host-api.d.ts".to_owned(), host_api::host_api_dts()),
         ("npm/lib/core-node.cjs".to_owned(), js::core_node_cjs()),
         ("npm/lib/constants.cjs".to_owned(), js::constants_cjs()),
         ("npm/lib/web.mjs".to_owned(), js::web_mjs()),
@@ -88,6 +90,14 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
             py_types::types_pyi(),
         ),
         ("python/statecore/types.py".to_owned(), py_types::types_py()),
+        (
+            "python/statecore/_generated/host_types.pyi".to_owned(),
+            host_api::host_types_pyi(),
+        ),
+        (
+            "python/statecore/_generated/host_types.py".to_owned(),
+            host_api::host_types_py(),
+        ),
     ];
     for module in names::modules() {
         if !helpers::files(module).is_empty() {

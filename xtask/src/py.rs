@@ -469,17 +469,21 @@ pub fn with_imports(text: &str) -> String {
         third_party.push("from typing_extensions import Unpack".to_owned());
     }
     let mut first_party = Vec::new();
-    let files = pick(&[
-        "FileResult",
-        "HelperOptions",
-        "LoggedResult",
-        "SessionOptions",
-        "Store",
-        "StrPath",
-        "UpdateKeywords",
-    ]);
+    let files = pick(&["Store", "StrPath"]);
     if !files.is_empty() {
         first_party.push(format!("from statecore._files import {}", files.join(", ")));
+    }
+    let mut host_types: Vec<&str> = statecore::ops::HOST_TYPES
+        .iter()
+        .map(|h| h.py_name)
+        .filter(|n| uses(n))
+        .collect();
+    host_types.sort_unstable_by_key(|t| t.to_lowercase());
+    if !host_types.is_empty() {
+        first_party.push(format!(
+            "from statecore._generated.host_types import {}",
+            host_types.join(", ")
+        ));
     }
     let named = crate::names::named();
     let mut types: Vec<&str> = named

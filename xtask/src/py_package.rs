@@ -213,8 +213,10 @@ pub fn host_py() -> String {
     for kind in KINDS {
         let _ = writeln!(out, "@overload\ndef read_document(path: StrPath, kind: Literal[{:?}]) -> LoadResult[{}]: ...", kind.name, kind_doc(kind));
     }
-    out.push_str(
-        "def read_document(path: StrPath, kind: DocumentKind) -> Any:\n    \"\"\"Reads a document: the core's ``load_document`` over the file's bytes.\n\n    A missing file gives the kind's default (``etag`` None); an unparseable one the default and\n    a ``W_UNPARSEABLE`` warning. Readers never write.\n    \"\"\"\n    return _files.read(kind, _files.fspath(path))\n\n",
+    let _ = write!(
+        out,
+        "def read_document(path: StrPath, kind: DocumentKind) -> Any:\n    \"\"\"{}\"\"\"\n    return _files.read(kind, _files.fspath(path))\n\n",
+        routine_doc("read_document")
     );
     for kind in KINDS {
         let doc = kind_doc(kind);
@@ -225,10 +227,25 @@ pub fn host_py() -> String {
             nullable(&doc)
         );
     }
-    out.push_str(
-        "def update_document(\n    path: StrPath,\n    kind: DocumentKind,\n    patch_or_function: Any,\n    options: MergeOptions | None = None,\n    **keywords: Any,\n) -> Any:\n    \"\"\"Locked read-merge-validate-write of ``path``: one crossing into the core for a patch.\n\n    ``patch_or_function`` is a patch (merged with ``options``, or the keywords ``strategy``,\n    ``rules``, ``stamp``) or a function given the current document that returns the new one, or\n    changes it and returns None. Host keywords: ``if_match`` (compare-and-swap), ``now`` (for\n    stamps), ``timeout`` (seconds), ``reset`` (replace a file that breaks a limit). Unparseable\n    old bytes are first copied to ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),\n    ``ConflictError``, ``LockTimeoutError``; a misspelt keyword is ``UsageError`` ``E_OPTIONS``.\n    \"\"\"\n    return _files.update_document(path, kind, patch_or_function, options, keywords)\n\n\n__all__ = [\"read_document\", \"update_document\"]\n",
+    let _ = write!(
+        out,
+        "def update_document(\n    path: StrPath,\n    kind: DocumentKind,\n    patch_or_function: Any,\n    options: MergeOptions | None = None,\n    **keywords: Any,\n) -> Any:\n    \"\"\"{}\"\"\"\n    return _files.update_document(path, kind, patch_or_function, options, keywords)\n\n\n__all__ = [\"read_document\", \"update_document\"]\n",
+        routine_doc("update_document")
     );
     with_imports(&out)
+}
+
+/// A host routine's doc (the host-routine table) as a docstring's text, in Python's words:
+/// ``code``, snake_case, null as None.
+fn routine_doc(name: &str) -> String {
+    let text = statecore::ops::ROUTINES
+        .iter()
+        .find(|r| r.name == name)
+        .map(|r| r.doc)
+        .unwrap_or_default()
+        .replace('`', "``")
+        .replace(" null", " None");
+    format!("{}\n    ", wrap(&text, 4))
 }
 
 /// `statecore/_generated/__init__.py`.

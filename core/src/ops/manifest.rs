@@ -1,6 +1,7 @@
 //! The operation table as data (`manifest()`): what `xtask codegen` writes the hosts' code,
 //! types, error maps, dispatchers and docs from, and what tools can read at run time.
 
+use super::host_api::{HostTy, HostType, Lang, Routine, Style};
 use super::{Access, Form, Kind, Op};
 use crate::error::{Code, CLASSES};
 use crate::kinds::KINDS;
@@ -31,7 +32,8 @@ pub fn type_roots() -> Vec<Ty> {
     roots
 }
 
-/// The manifest: `{version, ops, kinds, types, errors, classes, host}`.
+/// The manifest: `{version, ops, kinds, types, errors, classes, host}` (`host`: the hosts'
+/// options shapes, constants, routines and their result types).
 pub fn manifest() -> Value {
     let roots = type_roots();
     let named = reachable(&roots);
@@ -57,6 +59,8 @@ pub fn manifest() -> Value {
         "host": {
             "options": super::table_host::HOST_OPTIONS.iter().map(|(name, shape)| json!({"name": name, "type": shape.name})).collect::<Vec<_>>(),
             "constants": super::CONSTANTS.iter().map(|c| (c.name.to_owned(), Value::from(c.value))).collect::<Map>(),
+            "routines": super::ROUTINES.iter().map(routine).collect::<Vec<_>>(),
+            "types": super::HOST_TYPES.iter().map(|t| host_type(t)).collect::<Vec<_>>(),
         },
     })
 }
@@ -100,6 +104,80 @@ fn op(op: &Op) -> Value {
         "web": op.web,
         "protocol": op.protocol().map(|p| p.name()),
     })
+}
+
+/// A host routine as data (the host-routine table, `table_routines.rs`).
+fn routine(r: &Routine) -> Value {
+    let js = crate::options::camel(r.name);
+    json!({
+        "name": r.name,
+        "entry": r.entry.name(),
+        "js": match r.style {
+            Style::Both => vec![js.clone(), format!("{js}Sync")],
+            Style::Direct => vec![js],
+        },
+        "style": match r.style { Style::Both => "both", Style::Direct => "direct" },
+        "params": r.params.iter().map(|p| json!({
+            "name": p.name,
+            "type": host_ty(&p.ty),
+            "optional": p.optional,
+            "lang": lang(p.lang),
+        })).collect::<Vec<_>>(),
+        "returns": host_ty(&r.returns),
+        "doc": r.doc,
+    })
+}
+
+fn lang(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Both => "both",
+        Lang::Js => "js",
+        Lang::Py => "python",
+    }
+}
+
+/// A host type (a result of the host routines) as data.
+fn host_type(t: &HostType) -> Value {
+    json!({
+        "name": t.name,
+        "python": t.py_name,
+        "doc": t.doc,
+        "params": t.params.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+        "base": t.base.as_ref().map(host_ty),
+        "alias": t.alias.as_ref().map(host_ty),
+        "lang": lang(t.lang),
+        "omit_python": t.omit_py,
+        "fields": t.fields.iter().map(|f| json!({
+            "name": f.name,
+            "type": host_ty(&f.ty),
+            "required": f.required,
+            "when": f.when,
+            "lang": lang(f.lang),
+            "doc": f.doc,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A type of a host routine's signature as data.
+fn host_ty(t: &HostTy) -> Value {
+    match *t {
+        HostTy::Core(t) => ty(&t),
+        HostTy::Kind => "kind".into(),
+        HostTy::AnyKind => "document_kind".into(),
+        HostTy::Path => "path".into(),
+        HostTy::Dir => "dir".into(),
+        HostTy::Change => "change".into(),
+        HostTy::Options(shapes) => {
+            json!({"options": shapes.iter().map(|s| s.name).collect::<Vec<_>>()})
+        }
+        HostTy::Of(h, args) => {
+            json!({"host": h.name, "to": args.iter().map(host_ty).collect::<Vec<_>>()})
+        }
+        HostTy::Nullable(inner) => json!({"nullable": host_ty(inner)}),
+        HostTy::List(item) => json!({"list": host_ty(item)}),
+        HostTy::Param(name) => json!({"param": name}),
+        HostTy::Native { js, py } => json!({"native": {"js": js, "python": py}}),
+    }
 }
 
 fn kind(kind: Kind) -> Value {

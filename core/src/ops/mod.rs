@@ -9,12 +9,16 @@
 //! types, the error maps, the conformance dispatchers and `docs/api.md`.
 //!
 //! Adding an operation: its core function, one entry in a table module below, its corpus
-//! cases, then `cargo run -p xtask -- codegen`.
+//! cases, then `cargo run -p xtask -- codegen`. A routine a host layer adds around the core
+//! (file I/O, watchers) is a row of the host-routine table ([`ROUTINES`], `table_routines.rs`)
+//! beside its two implementations: its types and docs are generated the same way.
 
 mod args;
 mod bind;
 mod file;
 mod gate;
+pub mod host_api;
+mod host_types;
 mod logged;
 mod manifest;
 mod module;
@@ -29,6 +33,7 @@ mod table_files;
 mod table_hive;
 mod table_hivemind;
 mod table_host;
+mod table_routines;
 mod table_specify;
 mod table_store;
 mod table_view;
@@ -40,6 +45,7 @@ pub use bind::call;
 pub use file::{query, update, update_read, update_unread, Change, Updated};
 use gate::refuse;
 pub(crate) use gate::{gate, unloaded};
+pub use host_types::HOST_TYPES;
 pub use logged::{update_logged, LogReplay};
 pub use manifest::{manifest, type_roots};
 pub use module::Module;
@@ -47,6 +53,7 @@ pub use out::Out;
 pub use param::{Kind, Param};
 pub use resident::Resident;
 pub use table_host::{Constant, APPEND_OPTIONS, CONSTANTS, HOST_OPTIONS, UPDATE_OPTIONS};
+pub use table_routines::ROUTINES;
 pub use types::{Access, Form, Op, Returns, Run, Write};
 
 use crate::error::{Code, Error, Result};

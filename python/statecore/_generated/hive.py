@@ -17,7 +17,8 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import LoggedResult, SessionOptions, Store, StrPath
+    from statecore._files import Store, StrPath
+    from statecore._generated.host_types import LoggedResult, SessionOptions
     from statecore.types import (
         HiveHealth,
         HiveMergeStrategy,

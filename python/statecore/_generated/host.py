@@ -15,7 +15,8 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import FileResult, StrPath, UpdateKeywords
+    from statecore._files import StrPath
+    from statecore._generated.host_types import FileResult, UpdateKeywords
     from statecore.types import (
         DocumentKind,
         FctryEvent,
@@ -53,10 +54,9 @@ def read_document(path: StrPath, kind: Literal["hive.event"]) -> LoadResult[Hive
 @overload
 def read_document(path: StrPath, kind: Literal["specify.index"]) -> LoadResult[SpecifyIndex | None]: ...
 def read_document(path: StrPath, kind: DocumentKind) -> Any:
-    """Reads a document: the core's ``load_document`` over the file's bytes.
-
-    A missing file gives the kind's default (``etag`` None); an unparseable one the default and
-    a ``W_UNPARSEABLE`` warning. Readers never write.
+    """Reads a document: the core's ``load_document`` over the file's bytes. A missing file
+    gives the kind's default (``etag`` None); an unparseable one the default and a
+    ``W_UNPARSEABLE`` warning. Readers never write.
     """
     return _files.read(kind, _files.fspath(path))
 
@@ -147,14 +147,14 @@ def update_document(
     options: MergeOptions | None = None,
     **keywords: Any,
 ) -> Any:
-    """Locked read-merge-validate-write of ``path``: one crossing into the core for a patch.
-
-    ``patch_or_function`` is a patch (merged with ``options``, or the keywords ``strategy``,
-    ``rules``, ``stamp``) or a function given the current document that returns the new one, or
-    changes it and returns None. Host keywords: ``if_match`` (compare-and-swap), ``now`` (for
-    stamps), ``timeout`` (seconds), ``reset`` (replace a file that breaks a limit). Unparseable
-    old bytes are first copied to ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),
-    ``ConflictError``, ``LockTimeoutError``; a misspelt keyword is ``UsageError`` ``E_OPTIONS``.
+    """Locked read-merge-validate-write of ``path``: a patch (merged with the merge options; one
+    crossing into the core) or a function given the current document that returns the new one
+    (or changes it and returns nothing). Host options: ``if_match`` (compare-and-swap),
+    ``now`` (for stamps), ``timeout`` (JS: milliseconds; Python: seconds), ``reset`` (replace
+    a file that breaks a limit). Unparseable old bytes are first copied to
+    ``<path>.corrupt-<timestamp>``. Raises ``ValidationError`` (file untouched),
+    ``ConflictError``, ``LockTimeoutError``; a misspelt option is ``UsageError``
+    ``E_OPTIONS``.
     """
     return _files.update_document(path, kind, patch_or_function, options, keywords)
 

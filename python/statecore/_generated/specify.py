@@ -17,7 +17,8 @@ else:
 
     from typing_extensions import Unpack
 
-    from statecore._files import FileResult, HelperOptions, Store, StrPath
+    from statecore._files import Store, StrPath
+    from statecore._generated.host_types import FileResult, HelperOptions
     from statecore.types import (
         LoadResult,
         MachineDefinition,

@@ -136,3 +136,31 @@ def stores(root: Path) -> None:
         seq: int = appended["seq"]
         pg.read("p/.fctry/state.json", "fctry.stat")  # type: ignore[arg-type]
         print(seq, pg.read_log("s/EVENTS.jsonl", after=seq))
+
+
+def host_routines(root: Path) -> None:
+    """The host routines' results, typed from the core's host-routine table
+    (``statecore._generated.host_types``)."""
+    from statecore import hive, specify
+    from statecore.host import AppendResult, LogResult, RepairResult
+    from statecore.types import HiveState, HiveStep
+
+    appended: AppendResult = statecore.append_line(root / "l.jsonl", {"type": "x"}, timeout=1.0)
+    copy: str | None = appended["corrupt_copy"]
+    appended["corruptCopy"]  # type: ignore[typeddict-item]
+    statecore.append_line(root / "l.jsonl", {}, timout=1.0)  # type: ignore[call-arg]
+    repaired: RepairResult = statecore.repair_log(root / "l.jsonl")
+    torn: int | None = repaired["torn_line"]
+    log: LogResult = statecore.read_log(root / "l.jsonl")
+    records: list[Json] = log["records"]
+    updated = statecore.update_document(root / "s.json", "fctry.state", {"a": 1})
+    spec: str | None = updated["document"].get("specVersion")
+    updated["document"] = 3  # type: ignore[typeddict-item]
+    created = hive.create_session_dir(root, "id", "task")
+    hive.create_session_dir(root, "id", "task", timout=1.0)  # type: ignore[call-arg]
+    statecore.update_document(root / "s.json", "json", {}, strategy="deeep")  # type: ignore[call-overload]
+    step: HiveStep = created["result"]
+    session: HiveState = created["document"]
+    applied = specify.apply_artifacts(root, [{"operation": "create", "path": "a.md"}])
+    result: str = applied[0]["result"]
+    print(copy, torn, records, spec, step, session, result)
