@@ -321,11 +321,18 @@ impl Kind {
 
 /// The table as this build has it: a kind of a protocol left out keeps its name, description
 /// and file's place, and loses its type, rules and text format, so that the linker leaves
-/// their code out ([`kind`] refuses it first).
+/// their code out ([`kind`] refuses it first). Without the `full` feature (the browser's
+/// modules) no kind's rules run on read text (`validate_read`): a read builds the tree and
+/// gives the same result ([`crate::document::read`]), and the rules are compiled once, for
+/// trees, not a second time for tapes (docs/performance.md § wasm size).
 const fn gate<const N: usize>(kinds: [Kind; N]) -> [Kind; N] {
     let mut kinds = kinds;
     let mut rest: &mut [Kind] = &mut kinds;
     while let [kind, tail @ ..] = rest {
+        #[cfg(not(feature = "full"))]
+        {
+            kind.validate_read = None;
+        }
         if !kind.available() {
             kind.root = Ty::Json;
             kind.default = null;

@@ -115,7 +115,8 @@ pub fn check_keys(what: &str, value: &Value, known: &[&str]) -> Result<()> {
     }
 }
 
-/// A snake_case name in camelCase, as JS names it (`if_match` → `ifMatch`).
+/// A snake_case name in camelCase, as JS names it (`if_match` → `ifMatch`): `name` is one of
+/// the table's names, ASCII, so the letter after `_` is upper-cased as ASCII.
 pub fn camel(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper = false;
@@ -123,7 +124,7 @@ pub fn camel(name: &str) -> String {
         if c == '_' {
             upper = true;
         } else if upper {
-            out.extend(c.to_uppercase());
+            out.push(c.to_ascii_uppercase());
             upper = false;
         } else {
             out.push(c);
@@ -145,13 +146,23 @@ pub fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
         .map(|(_, name)| name)
 }
 
-/// `text` in lower case, a character at a time: `str::to_lowercase` but for the Greek final
-/// sigma (`ς` where a word ends in `Σ`, here `σ`), which no key compared here can tell apart:
-/// the valid names are the table's snake_case ASCII names, and a key's `σ` or `ς` matches
-/// none of their characters either way. (`str::to_lowercase` links Unicode's word tables
-/// into the browser's module for that one letter: docs/performance.md § wasm size.)
+/// `text` folded for comparing with the valid names, which are the table's ASCII names: what
+/// `str::to_lowercase` gives as far as such a comparison can tell. ASCII letters are lowered;
+/// the only characters beyond ASCII whose lower case holds an ASCII character are the Kelvin
+/// sign (`k`) and `İ` (`i` and a combining dot above, two characters); every other character
+/// is kept as it is, one character, which matches no valid name's character either way (its
+/// lower case is one character beyond ASCII too). Unicode's case tables (24 KB) are thus not
+/// linked into the browser's modules for a hint (docs/performance.md § wasm size).
 fn lower(text: &str) -> String {
-    text.chars().flat_map(char::to_lowercase).collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\u{212A}' => out.push('k'),
+            '\u{130}' => out.push_str("i\u{307}"),
+            c => out.push(c.to_ascii_lowercase()),
+        }
+    }
+    out
 }
 
 /// Levenshtein distance over characters.
@@ -196,8 +207,40 @@ mod tests {
             .map(|(_, name)| name)
     }
 
+    /// `camel` as it was, with Unicode's upper case.
+    fn camel_before(name: &str) -> String {
+        let mut out = String::with_capacity(name.len());
+        let mut upper = false;
+        for c in name.chars() {
+            if c == '_' {
+                upper = true;
+            } else if upper {
+                out.extend(c.to_uppercase());
+                upper = false;
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn camel_names_every_option_as_before() {
+        let mut names: Vec<&str> = crate::ops::UPDATE_OPTIONS.field_names();
+        names.extend(crate::merge::OPTION_NAMES);
+        names.extend(["if_match", "max_bytes", "a_b_c", "_x", "x_", "__"]);
+        for name in names {
+            assert_eq!(camel(name), camel_before(name), "{name}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn camel_of_an_ascii_name_is_as_before(name in "[a-z0-9_]{0,16}") {
+            prop_assert_eq!(camel(&name), camel_before(&name));
+        }
 
         #[test]
         fn nearest_names_what_it_named_before(

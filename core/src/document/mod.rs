@@ -105,7 +105,14 @@ pub fn load(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded> {
 /// that text ([`Doc::Text`]); the same result as [`load`] in every field once built.
 pub fn read(kind: &str, bytes: Option<&[u8]>) -> Result<Loaded<Doc>> {
     let spec = kinds::kind(kind)?;
-    if let (Some(bytes), Format::Json, Some(rules)) = (bytes, &spec.format, spec.validate_read) {
+    // Without the `full` feature no kind has rules on read text (`kinds::gate`); the constant
+    // lets the compiler leave this path out of the browser's modules.
+    if let (Some(bytes), Format::Json, Some(rules), true) = (
+        bytes,
+        &spec.format,
+        spec.validate_read,
+        cfg!(feature = "full"),
+    ) {
         // A text that cannot be read takes the tree path, which says why.
         if let Ok((tape, as_written)) = json::Tape::parse(bytes) {
             let root = tape.root();

@@ -279,7 +279,9 @@ impl Replay {
     /// Parses and applies one line ([`Seen::Again`]: its id and body were applied already):
     /// in the typed form when it has it ([`event::read`]), else as a generic tree.
     fn apply(&mut self, line: &[u8], hash: u64) -> Result<Seen> {
-        if self.typed {
+        // The browser's modules fold the generic tree only: the same result (the differential
+        // property test), without a second instance of the fold (docs/performance.md § wasm size).
+        if cfg!(feature = "full") && self.typed {
             if let Some(event) = event::read(line, &mut self.checked_time) {
                 self.fold(&event)?;
                 return Ok(Seen::New);

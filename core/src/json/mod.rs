@@ -187,7 +187,7 @@ fn is_js_safe(n: &Number) -> bool {
     // Safe when the nearest double, written out in full (`{:.0}`) or in its shortest form
     // (`{}`, what JavaScript writes: 2^60 is `1152921504606847000`), is this text (both
     // written without Rust's float formatting: `float_text`).
-    text.parse::<f64>().is_ok_and(|f| {
+    crate::value::float::parse_f64(text).is_some_and(|f| {
         float_text::exact_whole(f).is_some_and(|t| t == text)
             || float_text::shortest_whole(f).is_some_and(|t| t == text)
     })

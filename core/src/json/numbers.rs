@@ -99,9 +99,8 @@ fn walk(old: Option<&Value>, new: &mut Value, from_doubles: bool, path: &mut Str
 fn double_text(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
     digits.len() <= 15
-        || text
-            .parse::<f64>()
-            .is_ok_and(|f| super::float_text::shortest_whole(f).is_some_and(|t| t == text))
+        || crate::value::float::parse_f64(text)
+            .is_some_and(|f| super::float_text::shortest_whole(f).is_some_and(|t| t == text))
 }
 
 /// True for an integer literal beyond ±(2^53 − 1).

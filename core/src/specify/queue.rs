@@ -246,18 +246,24 @@ pub fn queue_order(index: &Value) -> Result<Value> {
     let map = index
         .as_object()
         .ok_or_else(|| argument("", "a specify.index document is an object"))?;
-    let mut gaps: Vec<&Map> = rows(map, "gap_priority_queue")
+    let mut gaps: Vec<(usize, &Map)> = rows(map, "gap_priority_queue")
         .filter(|g| open(g))
+        .enumerate()
         .collect();
-    gaps.sort_by_key(|g| {
+    // Stable (equal keys keep the queue's order) by the position as the last key: one sort
+    // routine in the browser's module, not two (docs/performance.md § wasm size).
+    gaps.sort_unstable_by_key(|&(at, g)| {
         (
             rank(g),
             std::cmp::Reverse(stale(g)),
             text(g, "id").and_then(gap_number).unwrap_or(u64::MAX),
+            at,
         )
     });
     Ok(Value::Array(
-        gaps.into_iter().map(|g| Value::Object(g.clone())).collect(),
+        gaps.into_iter()
+            .map(|(_, g)| Value::Object(g.clone()))
+            .collect(),
     ))
 }
 

@@ -5,6 +5,7 @@
 
 mod bytes;
 mod convert;
+pub(crate) mod float;
 mod macros;
 mod map;
 mod number;

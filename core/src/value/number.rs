@@ -88,7 +88,7 @@ impl Number {
 
     /// The number as a finite double (rounded to the nearest), else `None`.
     pub fn as_f64(&self) -> Option<f64> {
-        self.as_str().parse::<f64>().ok().filter(|f| f.is_finite())
+        super::float::parse_f64(self.as_str()).filter(|f| f.is_finite())
     }
 
     /// True when [`Number::as_i64`] gives the value.
@@ -104,7 +104,7 @@ impl Number {
     /// True when the text has a fraction or an exponent and reads as a finite double.
     pub fn is_f64(&self) -> bool {
         let text = self.as_str();
-        text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok_and(f64::is_finite)
+        text.contains(['.', 'e', 'E']) && super::float::parse_f64(text).is_some_and(f64::is_finite)
     }
 }
 

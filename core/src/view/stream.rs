@@ -170,7 +170,7 @@ pub fn backlog(clients: &Value) -> Value {
                 .is_some_and(|(_, _, frames)| frames.iter().any(|(_, _, current)| !current))
         })
         .collect();
-    order.sort_by_key(|&i| {
+    order.sort_unstable_by_key(|&i| {
         let (queued, behind) = clients
             .get(i)
             .map_or((0, 0), |(queued, behind, _)| (*queued, *behind));

@@ -83,7 +83,7 @@ fn order(number: &str) -> (u64, u64) {
 /// names (`sectionReadiness`: alias → readiness label).
 fn first_to_build<'f>(state: &Value, features: &'f [Feature<'f>]) -> Option<&'f Feature<'f>> {
     let sections = state.get("sectionReadiness").and_then(Value::as_object)?;
-    let mut candidates: Vec<&Feature<'_>> = sections
+    let candidates: Vec<&Feature<'_>> = sections
         .iter()
         .filter(|(_, label)| label.as_str().is_some_and(|l| TO_BUILD.contains(&l)))
         .filter_map(|(alias, _)| {
@@ -91,7 +91,6 @@ fn first_to_build<'f>(state: &Value, features: &'f [Feature<'f>]) -> Option<&'f 
             features.iter().find(|f| f.alias == alias)
         })
         .collect();
-    // Stable: sections of the same number stay in the state's order.
-    candidates.sort_by_key(|f| order(f.number));
-    candidates.first().copied()
+    // The first of the lowest number: sections of the same number in the state's order.
+    candidates.into_iter().min_by_key(|f| order(f.number))
 }
