@@ -29,6 +29,9 @@ struct Decimal {
     exponent: i64,
 }
 
+/// The significant digits read exactly; the rest only count as non-zero or not.
+const KEPT_DIGITS: usize = 800;
+
 /// The largest exponent kept exactly (beyond it the value is 0 or infinite anyway).
 const EXPONENT_CAP: i64 = 1_000_000;
 
@@ -88,6 +91,19 @@ fn decimal(text: &str) -> Option<Decimal> {
     while digits.last() == Some(&b'0') {
         digits.pop();
         exponent = exponent.saturating_add(1);
+    }
+    // Beyond KEPT_DIGITS only whether a dropped digit is non-zero can matter (a double and
+    // every halfway point between two has at most 767 significant digits): they become one
+    // sticky digit, so a number of a million digits costs no more than one of 800.
+    if let Some(rest) = digits.get(KEPT_DIGITS..) {
+        let sticky = rest.iter().any(|&b| b != b'0');
+        let dropped = i64::try_from(rest.len()).unwrap_or(i64::MAX);
+        exponent = exponent.saturating_add(dropped);
+        digits.truncate(KEPT_DIGITS);
+        if sticky {
+            digits.push(b'1');
+            exponent = exponent.saturating_sub(1);
+        }
     }
     Some(Decimal {
         negative,
@@ -426,6 +442,41 @@ mod tests {
             "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1x", "inf", "NaN", " 1",
         ] {
             assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn reads_a_number_of_many_digits_as_the_standard_reader_at_once() {
+        // 200,000 significant digits: without the sticky digit, minutes of big-integer work.
+        let long = "7".repeat(200_000);
+        for text in [
+            format!("{long}e-200000"),
+            format!("0.{long}"),
+            long.clone(),
+            format!("1.{}1e-300", "0".repeat(200_000)),
+            format!("2.2250738585072011{}e-308", "0".repeat(5_000)),
+            format!("2.2250738585072011{}1e-308", "0".repeat(5_000)),
+        ] {
+            same(&text);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+        #[test]
+        fn reads_a_halfway_point_given_with_many_digits_and_just_above_it(
+            m in (1u128 << 52)..(1u128 << 53),
+            k in 0u32..60,
+            zeros in 780usize..1200,
+        ) {
+            // (2m + 1) × 2^k is halfway between the consecutive doubles 2m × 2^k and
+            // (2m + 2) × 2^k: read as is it ties to even; with a 1 far behind it, it rounds up.
+            let tie = m.wrapping_mul(2).wrapping_add(1).wrapping_shl(k);
+            same(&format!("{tie}.{}", "0".repeat(zeros)));
+            same(&format!("{tie}.{}1", "0".repeat(zeros)));
+            same(&format!("{tie}{}e-{zeros}", "0".repeat(zeros)));
+            same(&format!("{tie}{}1e-{}", "0".repeat(zeros), zeros.wrapping_add(1)));
         }
     }
 
