@@ -13,11 +13,28 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use statecore::{json, Code, Error};
 use statecore::{Map, Number, Str, Value};
+use std::cell::Cell;
 use std::str::FromStr;
 
 /// Converts a Python value to a document; `name` is the argument, reported in `details`.
 pub(crate) fn arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Value> {
     to_value(obj, &mut Vec::new()).map_err(|fail| fail.in_argument(name).into_pyerr(obj.py()))
+}
+
+thread_local! {
+    /// Whether a string longer than the documents' limit was met since the last reset
+    /// (set only past it: [`str_text`]).
+    static LONG_STRING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// [`arg`], and whether the value is within the documents' limits: the walk allows no
+/// deeper value than [`json::MAX_DEPTH`], and met no string or key over
+/// [`json::MAX_STRING_BYTES`] (the core then does not walk it again:
+/// `Args::mark_within_limits`).
+pub(crate) fn document_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Value, bool)> {
+    LONG_STRING.with(|long| long.set(false));
+    let value = arg(obj, name)?;
+    Ok((value, !LONG_STRING.with(Cell::get)))
 }
 
 /// The containers around the value being converted, outermost first (their addresses): its
@@ -154,7 +171,8 @@ pub(crate) fn str_text(s: &Bound<'_, PyString>) -> Result<Str, Fail> {
     // An argument's string may hold a document's text; a document's own strings are held to
     // their limit when the operation binds it (the core's rule). The comparison first: this
     // runs for every string and key, and the error is built only when it is one.
-    if text.len() > json::MAX_ARGUMENT_STRING_BYTES {
+    if text.len() > json::MAX_STRING_BYTES {
+        LONG_STRING.with(|long| long.set(true));
         json::check_argument_string_len(text.len(), "")?;
     }
     Ok(Str::new(text))

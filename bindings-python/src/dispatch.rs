@@ -1,7 +1,7 @@
 //! An operation's arguments from a Python tuple, each converted by its parameter's kind in the
 //! core's table, and its result back to Python.
 
-use crate::convert::{arg, bytes_arg, out, to_py, utf8};
+use crate::convert::{arg, bytes_arg, document_arg, out, to_py, utf8};
 use crate::errors::{argument_error, value_error};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -29,14 +29,27 @@ pub(crate) fn args<'a>(
     }
     let mut size = 0usize;
     let mut items = Vec::with_capacity(objects.len());
-    for (obj, param) in objects.iter().zip(params) {
-        let item = one(obj, param)?;
+    let mut within = Vec::new();
+    for (i, (obj, param)) in objects.iter().zip(params).enumerate() {
+        let item = if matches!(param.kind, Kind::Value) {
+            let (value, within_limits) = document_arg(obj, param.name)?;
+            if within_limits {
+                within.push(i);
+            }
+            Arg::Value(value)
+        } else {
+            one(obj, param)?
+        };
         if let Arg::Bytes(Some(bytes)) = &item {
             size = size.saturating_add(bytes.len());
         }
         items.push(item);
     }
-    Ok((Args::new(items), size))
+    let mut args = Args::new(items);
+    for i in within {
+        args.mark_within_limits(i);
+    }
+    Ok((args, size))
 }
 
 /// One argument by its parameter's kind: documents walked, text and bytes checked for their
@@ -90,7 +103,7 @@ pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> 
 pub(crate) fn document<'py>(py: Python<'py>, document: &Doc) -> PyResult<Bound<'py, PyAny>> {
     match document {
         Doc::Tree(tree) => to_py(py, tree),
-        Doc::Text(tape) => to_py(py, tape.root()),
+        Doc::Text(tape) => crate::tape::to_py(py, tape),
     }
     .map_err(|fail| fail.into_pyerr(py))
 }

@@ -18,6 +18,7 @@ mod keys;
 mod logged;
 mod objects;
 mod resident;
+mod tape;
 
 use convert::{arg, out};
 use errors::core;

@@ -1,4 +1,5 @@
-//! JSON values (any `value::Json`: a tree, or a document's read text) to Python objects,
+//! JSON values (any `value::Json`; a tree, mostly: a document's read text takes the one pass
+//! of `crate::tape`) to Python objects,
 //! built with the C API directly, as orjson and jiter do: a `list` made at its final size and
 //! its items stored into it (the list takes the reference: no count taken and dropped per
 //! item), a `dict`'s keys passed to it from the key cache as borrowed references
@@ -11,7 +12,6 @@
 
 #![allow(unsafe_code)]
 
-use crate::convert::number;
 use crate::errors::Fail;
 use pyo3::exceptions::PySystemError;
 use pyo3::ffi;
@@ -71,7 +71,7 @@ unsafe fn object<'a, J: Json<'a>>(py: Python<'_>, value: J) -> Result<*mut ffi::
                 ffi::Py_False()
             })),
             JsonKind::Number => match value.number() {
-                Some(n) => number(py, &n).map(Bound::into_ptr),
+                Some(n) => crate::tape::number_object(py, n.as_str()),
                 None => Ok(new_ref(ffi::Py_None())),
             },
             JsonKind::String => {

@@ -2,7 +2,8 @@
 //! documents written in random styles (pretty, compact, random whitespace, escapes), and on
 //! the same texts with random bytes changed, the tape accepts exactly what the parser accepts,
 //! with the same error, the same document and the same as-written flag; read through the
-//! `Json` interface, a tape and the parser's tree give the same answers.
+//! `Json` interface, a tape and the parser's tree give the same answers, and so do its
+//! tokens in document order (`Tape::tokens`).
 
 #![allow(
     clippy::unwrap_used,
@@ -149,12 +150,73 @@ fn dump<'a, J: Json<'a>>(v: J, out: &mut String) {
     }
 }
 
+/// The document of a tape's tokens (`Tape::tokens`), built with a stack of the open
+/// containers as a host builds its objects.
+fn from_tokens(tape: &Tape<'_>) -> Value {
+    use statecore::json::Token;
+    use statecore::{Map, Number};
+    enum Open {
+        Object(Map, usize, Option<String>),
+        Array(Vec<Value>, usize),
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut tokens = tape.tokens();
+    loop {
+        if let Some(Open::Object(_, left, key)) = open.last_mut() {
+            if *left > 0 && key.is_none() {
+                match tokens.next() {
+                    Some(Token::String(k)) => *key = Some(k.to_owned()),
+                    other => panic!("a key expected, not {other:?}"),
+                }
+            }
+        }
+        let done = matches!(open.last(), Some(Open::Object(_, 0, _) | Open::Array(_, 0)));
+        let value = if done {
+            match open.pop().unwrap() {
+                Open::Object(map, ..) => Value::Object(map),
+                Open::Array(items, _) => Value::Array(items),
+            }
+        } else {
+            match tokens.next().expect("a value") {
+                Token::Object(n) => {
+                    open.push(Open::Object(Map::new(), n, None));
+                    continue;
+                }
+                Token::Array(n) => {
+                    open.push(Open::Array(Vec::new(), n));
+                    continue;
+                }
+                Token::String(s) => Value::from(s),
+                Token::Number(text) => Value::Number(text.parse::<Number>().unwrap()),
+                Token::Bool(b) => Value::Bool(b),
+                Token::Null => Value::Null,
+            }
+        };
+        match open.last_mut() {
+            None => {
+                assert!(tokens.next().is_none(), "tokens after the root");
+                return value;
+            }
+            Some(Open::Object(map, left, key)) => {
+                map.insert(key.take().unwrap().into(), value);
+                *left -= 1;
+            }
+            Some(Open::Array(items, left)) => {
+                items.push(value);
+                *left -= 1;
+            }
+        }
+    }
+}
+
 /// The tape and the parser agree on `text`.
 fn agree(text: &[u8]) {
     match (json::parse_as_written(text), Tape::parse(text)) {
         (Ok((value, written)), Ok((tape, tape_written))) => {
             let built = tape.root().to_value();
             assert_eq!(json::serialize(&built), json::serialize(&value));
+            let tokens = from_tokens(&tape);
+            assert_eq!(json::serialize(&tokens), json::serialize(&value), "tokens");
             assert!(built == value);
             assert_eq!(written, tape_written, "as-written flag");
             let (mut a, mut b) = (String::new(), String::new());

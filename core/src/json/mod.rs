@@ -23,7 +23,7 @@ pub use numbers::keep_number_texts;
 pub(crate) use parser::parse_member;
 pub use parser::{parse, parse_args, parse_as_written, parse_str};
 pub(crate) use splice::Splice;
-pub use tape::{Tape, TapeValue};
+pub use tape::{Tape, TapeValue, Token, Tokens};
 
 use crate::error::{child_path, Code, Error, Result};
 use crate::value::{Json, JsonKind};

@@ -67,6 +67,18 @@ impl<'t> Tape<'t> {
         TapeValue { tape: self, at: 0 }
     }
 
+    /// The document's values in document order, one [`Token`] each, read off the nodes in
+    /// one pass (as the tape's writer walks them): a container's token comes before its
+    /// members (an object's as key, value, key, value...) or items. A host that builds its
+    /// own objects from a tape keeps a stack of the containers it opened; no node lookup, no
+    /// number made.
+    pub fn tokens(&self) -> Tokens<'_> {
+        Tokens {
+            tape: self,
+            nodes: self.nodes.iter(),
+        }
+    }
+
     /// The same tape holding its own copy of the text.
     pub fn into_owned(self) -> Tape<'static> {
         Tape {
@@ -74,6 +86,58 @@ impl<'t> Tape<'t> {
             decoded: self.decoded,
             nodes: self.nodes,
         }
+    }
+}
+
+/// One value of a tape, in document order ([`Tape::tokens`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// An object and its number of members: that many key and value pairs follow (a key is
+    /// a [`Token::String`]).
+    Object(usize),
+    /// An array and its number of items, which follow.
+    Array(usize),
+    /// A string or a key, decoded.
+    String(&'a str),
+    /// A number's text as read, a negative zero as zero (`-0.0` is `0.0`); its exponent may
+    /// be written `E` or without a sign. Its value is that of [`Json::number`] (which also
+    /// writes the exponent canonically).
+    Number(&'a str),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+}
+
+/// The values of a tape in document order ([`Tape::tokens`]).
+pub struct Tokens<'a> {
+    tape: &'a Tape<'a>,
+    nodes: std::slice::Iter<'a, Node>,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Token<'a>> {
+        let node = self.nodes.next()?;
+        let range = node.start as usize..node.end as usize;
+        Some(match node.kind {
+            Kind::Object => Token::Object(node.count as usize),
+            Kind::Array => Token::Array(node.count as usize),
+            Kind::Plain => Token::String(self.tape.text.get(range).unwrap_or_default()),
+            Kind::Escaped => Token::String(self.tape.decoded.get(range).unwrap_or_default()),
+            Kind::Number => Token::Number(super::without_negative_zero(
+                self.tape.text.get(range).unwrap_or_default(),
+            )),
+            Kind::True => Token::Bool(true),
+            Kind::False => Token::Bool(false),
+            Kind::Null => Token::Null,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.nodes.size_hint()
     }
 }
 

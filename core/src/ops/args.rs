@@ -23,6 +23,9 @@ pub struct Args<'a> {
     pub(super) items: Vec<Arg<'a>>,
     pub(super) params: &'static [Param],
     pub(super) now: Option<Value>,
+    /// The value arguments (bit `i`: argument `i`) their binding held to the documents'
+    /// limits as it converted them ([`Args::mark_within_limits`]).
+    pub(super) within_limits: u64,
 }
 
 static NULL: Value = Value::Null;
@@ -43,13 +46,34 @@ impl<'a> Args<'a> {
             items,
             params: &[],
             now: None,
+            within_limits: 0,
         }
     }
 
     /// The same arguments after `first` (the document a file operation read).
     pub fn prepend(mut self, first: Arg<'a>) -> Args<'a> {
         self.items.insert(0, first);
+        self.within_limits <<= 1;
         self
+    }
+
+    /// Says that the value at `i` is within the documents' limits (nesting depth at most
+    /// [`crate::json::MAX_DEPTH`], every string and key at most
+    /// [`crate::json::MAX_STRING_BYTES`]), as the binding that converted it checked on the
+    /// way: the call then does not walk it again ([`crate::json::check_limits`]). A binding
+    /// marks only what its conversion checked against these same constants.
+    pub fn mark_within_limits(&mut self, i: usize) {
+        if let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i)) {
+            self.within_limits |= bit;
+        }
+    }
+
+    /// Whether the value at `i` was marked by [`Args::mark_within_limits`].
+    pub(super) fn is_within_limits(&self, i: usize) -> bool {
+        u32::try_from(i)
+            .ok()
+            .and_then(|i| 1u64.checked_shl(i))
+            .is_some_and(|bit| self.within_limits & bit != 0)
     }
 
     /// The host's clock: every `now` parameter left out (or `null`) takes this value.
