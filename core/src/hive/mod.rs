@@ -5,6 +5,7 @@
 //! log, the worker checks and the health check. `docs/hive.md` lists every rule and every
 //! choice made where the seed is silent.
 
+mod clock;
 mod event;
 mod fold;
 mod health;
