@@ -1,9 +1,10 @@
-//! A stamp of the replay's typed session held inline ([`Time`]): the text of a UTC timestamp
-//! in the form statecore writes (`YYYY-MM-DDTHH:MM:SS[.f…]Z`, at most 32 bytes) in a fixed
-//! buffer, compared eight bytes at a time and replaced by a copy into the same buffer: no
-//! heap string (a compact string holds only 12 bytes inline on wasm32), no `memcmp`, and the
-//! form checked once per text instead of on both sides of every comparison
-//! (docs/performance.md § The hive replay: typed lines, a typed session, one fold).
+//! An event's time and the typed session's stamps held inline ([`Time`]): the text of a UTC
+//! timestamp in the form statecore writes (`YYYY-MM-DDTHH:MM:SS[.f…]Z`, at most 32 bytes) as
+//! four big-endian words, so that two of one length compare as four integers and a stamp is
+//! advanced by a copy of them: no heap string (a compact string holds only 12 bytes inline on
+//! wasm32), no `memcmp`, and the form checked once per event ([`Now`]) instead of on both
+//! sides of every comparison (docs/performance.md § The hive replay: typed lines, a typed
+//! session, one fold).
 
 use crate::time::{canonical_utc, compare_timestamps};
 use crate::Str;
@@ -13,86 +14,88 @@ use std::cmp::Ordering;
 const MOST: usize = 32;
 
 /// A timestamp's text held inline, in statecore's UTC form.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Time {
-    bytes: [u8; MOST],
+    /// The text's bytes, eight to a word, big-endian (zeros after the text).
+    words: [u64; MOST / 8],
     len: u8,
+}
+
+/// An event's time, as the fold advances the stamps to it: its text, and the [`Time`] it
+/// is when it is in the form held (made once per event).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Now<'a> {
+    /// The event's `timestamp`.
+    pub(super) text: &'a str,
+    /// The same, held inline, when it is in statecore's UTC form.
+    pub(super) time: Option<Time>,
+}
+
+impl<'a> Now<'a> {
+    /// The time of an event whose `timestamp` is `text`.
+    pub(super) fn of(text: &'a str) -> Now<'a> {
+        Now {
+            text,
+            time: Time::of(text),
+        }
+    }
 }
 
 impl Time {
     /// `text` held, when it is in statecore's UTC form and at most 32 bytes long.
     pub(super) fn of(text: &str) -> Option<Time> {
-        let mut time = Time {
-            bytes: [0; MOST],
-            len: 0,
-        };
-        time.set(text).then_some(time)
+        let bytes = text.as_bytes();
+        let mut padded = [0u8; MOST];
+        padded.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        if !canonical_utc(bytes) {
+            return None;
+        }
+        let mut words = [0u64; MOST / 8];
+        for (word, chunk) in words.iter_mut().zip(padded.chunks_exact(8)) {
+            *word = u64::from_be_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        }
+        Some(Time {
+            words,
+            len: u8::try_from(bytes.len()).unwrap_or(0),
+        })
     }
 
-    /// The text.
-    pub(super) fn as_str(&self) -> &str {
-        let bytes = self.bytes.get(..usize::from(self.len)).unwrap_or_default();
-        std::str::from_utf8(bytes).unwrap_or_default()
+    /// The text's bytes, and how many there are.
+    fn bytes(&self) -> ([u8; MOST], usize) {
+        let mut bytes = [0u8; MOST];
+        for (chunk, word) in bytes.chunks_exact_mut(8).zip(self.words) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        (bytes, usize::from(self.len))
     }
 
     /// The text as a string of the tree.
     pub(super) fn text(&self) -> Str {
-        Str::from(self.as_str())
+        let (bytes, len) = self.bytes();
+        let text = bytes.get(..len).unwrap_or_default();
+        Str::from(std::str::from_utf8(text).unwrap_or_default())
     }
 
-    /// Holds `text` instead, when it is in the form held (`false`: nothing changed).
-    fn set(&mut self, text: &str) -> bool {
-        let bytes = text.as_bytes();
-        let Some(slot) = self.bytes.get_mut(..bytes.len()) else {
-            return false;
-        };
-        if !canonical_utc(bytes) {
-            return false;
+    /// Sets the stamp to `now` unless it holds a later time already, as
+    /// [`super::state::advance_text`] does to a string.
+    pub(super) fn advance(&mut self, now: &Time) {
+        if self.len == now.len {
+            // One form, one length: the text's order is the time's, and equal words are
+            // equal texts.
+            if self.words < now.words {
+                *self = *now;
+            }
+            return;
         }
-        slot.copy_from_slice(bytes);
-        // Zeros after the text: two texts of one length compare word by word.
-        if let Some(rest) = self.bytes.get_mut(bytes.len()..) {
-            rest.fill(0);
-        }
-        self.len = u8::try_from(bytes.len()).unwrap_or(0);
-        true
-    }
-
-    /// Sets the stamp to `now` unless it holds a later time already (as
-    /// [`super::state::advance_text`] does to a string). `false` when `now` must be written
-    /// but is not in the form held: the caller writes it into the tree instead.
-    pub(super) fn advance(&mut self, now: &str) -> bool {
-        let n = now.as_bytes();
-        if n.len() == usize::from(self.len) && canonical_utc(n) {
-            // Both in the one form, one length: the text's order is the time's.
-            return match self.compare_same_length(n) {
-                Ordering::Less => self.set(now),
-                Ordering::Equal | Ordering::Greater => true,
-            };
-        }
-        let write = match compare_timestamps(self.as_str(), now) {
+        let (mine, theirs) = (self.text(), now.text());
+        let write = match compare_timestamps(&mine, &theirs) {
             Some(Ordering::Greater) => false,
             Some(Ordering::Less) => true,
-            _ => self.as_str() != now,
+            _ => mine != theirs,
         };
-        !write || self.set(now)
-    }
-
-    /// The order of the text held and `other`, a text of the same length, eight bytes at a
-    /// time (big-endian words order as their bytes do).
-    fn compare_same_length(&self, other: &[u8]) -> Ordering {
-        let word = |w: &[u8]| u64::from_be_bytes(<[u8; 8]>::try_from(w).unwrap_or_default());
-        let mut mine = self.bytes.chunks_exact(8);
-        let mut theirs = other.chunks_exact(8);
-        for (x, y) in mine.by_ref().zip(theirs.by_ref()) {
-            let order = word(x).cmp(&word(y));
-            if order.is_ne() {
-                return order;
-            }
+        if write {
+            *self = *now;
         }
-        let done = other.len().saturating_sub(theirs.remainder().len());
-        let rest = self.bytes.get(done..other.len()).unwrap_or_default();
-        rest.cmp(theirs.remainder())
     }
 }
 
@@ -116,8 +119,8 @@ mod tests {
 
     proptest! {
         /// A held stamp advances as a string stamp does (`advance_text`), in every form:
-        /// the same text after any sequence, or handed back to the string when it cannot
-        /// hold `now`.
+        /// the same text after any sequence of times held inline (a time in another form is
+        /// not held: the string takes it).
         #[test]
         fn a_held_stamp_advances_as_a_string_does(
             first in stamp(),
@@ -127,16 +130,13 @@ mod tests {
             let mut held = Time::of(&first);
             for now in &nows {
                 advance_text(&mut text, now);
-                if let Some(time) = held.as_mut() {
-                    if !time.advance(now) {
-                        held = None;
-                    }
+                match (held.as_mut(), Time::of(now)) {
+                    (Some(time), Some(now)) => time.advance(&now),
+                    _ => held = Time::of(&text),
                 }
                 if let Some(time) = held {
-                    prop_assert_eq!(time.as_str(), text.as_str());
-                }
-                if held.is_none() {
-                    held = Time::of(&text);
+                    let held = time.text();
+                    prop_assert_eq!(held.as_str(), text.as_str());
                 }
             }
         }

@@ -12,7 +12,7 @@
 //! it and the state's text is the generic fold's, byte for byte
 //! (core/tests/hive_typed_properties.rs proves it on random logs).
 
-use super::clock::Time;
+use super::clock::{Now, Time};
 use super::progress::PROGRESS_FIELDS;
 use super::state::{add, worker_mut, Counter, Stamp, State};
 use crate::time::compare_words;
@@ -34,6 +34,8 @@ pub(super) struct Session {
     heartbeat: Option<Time>,
     /// The workers met since the tree was last asked for.
     workers: Vec<Worker>,
+    /// The position in `workers` of the worker [`Session::find`] found last.
+    last: usize,
 }
 
 /// One worker's typed fields.
@@ -60,10 +62,18 @@ impl Session {
     /// `None` when the list is full and does not hold it.
     fn find(&mut self, name: &str) -> Option<usize> {
         let key = name.as_bytes();
-        let found = self.workers.iter().position(|w| {
+        let is = |w: &Worker| {
             let n = w.name.as_bytes();
             n.len() == key.len() && n.last() == key.last() && compare_words(n, key).is_eq()
-        });
+        };
+        // The worker found last first: an event asks for its worker four or five times.
+        if self.workers.get(self.last).is_some_and(is) {
+            return Some(self.last);
+        }
+        let found = self.workers.iter().position(is);
+        if let Some(at) = found {
+            self.last = at;
+        }
         if found.is_some() || self.workers.len() >= MOST_WORKERS {
             return found;
         }
@@ -219,7 +229,7 @@ impl State for Session {
         }
     }
 
-    fn advance(&mut self, stamp: Stamp<'_>, now: &str) {
+    fn advance(&mut self, stamp: Stamp<'_>, now: &Now<'_>) {
         let (slot, read) = match stamp {
             Stamp::Updated | Stamp::Heartbeat => {
                 let (slot, key) = match stamp {
@@ -260,8 +270,8 @@ impl State for Session {
         let Some(time) = slot else {
             return self.tree.advance(stamp, now);
         };
-        if time.advance(now) {
-            return;
+        if let Some(now) = &now.time {
+            return time.advance(now);
         }
         // `now` is in another form: the stamp goes back to the tree, which takes it.
         let time = *time;

@@ -2,6 +2,7 @@
 //! does to the state when it is applied (by a step or by a replay), and the checks that
 //! refuse an event that does not fit the worker's status (docs/hive.md § Events).
 
+use super::clock::Now;
 use super::event::{Event, Fields};
 use super::lines;
 use super::phases::{set, with_object};
@@ -36,6 +37,7 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
     state: &mut S,
     kind: &str,
     line: &E,
+    at: &Now<'_>,
 ) -> Result<Option<Str>> {
     let now = line.timestamp();
     if kind == "workers_planned" {
@@ -71,7 +73,7 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
         "worker_spawned" => spawn(state.tree(), name, &status, now)?,
         "worker_heartbeat" => {
             active(&status, name, kind)?;
-            state.advance(Stamp::WorkerHeartbeat(name), now);
+            state.advance(Stamp::WorkerHeartbeat(name), at);
         }
         "worker_progress" => {
             active(&status, name, kind)?;
@@ -83,8 +85,8 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
             for (field, values) in fields {
                 state.extend_worker(name, field, values);
             }
-            state.advance(Stamp::WorkerUpdate(name), now);
-            state.advance(Stamp::WorkerHeartbeat(name), now);
+            state.advance(Stamp::WorkerUpdate(name), at);
+            state.advance(Stamp::WorkerHeartbeat(name), at);
         }
         "worker_completed" => {
             active(&status, name, kind)?;
