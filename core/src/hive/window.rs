@@ -35,11 +35,16 @@ pub(super) fn line_hash(line: &[u8]) -> u64 {
         0xD6E8_FEB8_6659_FD93,
     ];
     let step = |lane: u64, word: &[u8], k: u64| {
-        let mut bytes = [0u8; 8];
-        if let Some(slot) = bytes.get_mut(..word.len()) {
-            slot.copy_from_slice(word);
-        }
-        (lane ^ u64::from_le_bytes(bytes))
+        // A whole word is read as it is (no copy: a call to `memcpy` in wasm); the last one,
+        // shorter, padded with zeros.
+        let word = <[u8; 8]>::try_from(word).unwrap_or_else(|_| {
+            let mut bytes = [0u8; 8];
+            if let Some(slot) = bytes.get_mut(..word.len()) {
+                slot.copy_from_slice(word);
+            }
+            bytes
+        });
+        (lane ^ u64::from_le_bytes(word))
             .wrapping_mul(k)
             .rotate_left(31)
     };
