@@ -116,6 +116,37 @@ fn start_state(change: u8) -> Value {
             map.shift_remove("metrics");
             map.insert("timestamps".into(), "x".into());
         }
+        // A worker's metrics and compliance holding what a progress does not write: a float,
+        // a big integer, a string, a nested object, another writer's key (the typed session
+        // holds these maps and must give them back as they were, in their order).
+        16 => {
+            let mut m = wa
+                .get("metrics")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap();
+            m.insert("duration_seconds".into(), parse("1.50"));
+            m.insert("zz_big".into(), parse("123456789012345678901234567890"));
+            m.insert("zz_text".into(), "7".into());
+            m.insert("zz_nested".into(), parse(r#"{"a":[1,{"b":2.0e3}]}"#));
+            wa.insert("metrics".into(), Value::Object(m));
+            wa.insert(
+                "protocol_compliance".into(),
+                parse(r#"{"zz":1,"startup_logged":"yes","debug_logging_active":true}"#),
+            );
+        }
+        17 => {
+            wa.insert("protocol_compliance".into(), "x".into());
+            wa.shift_remove("metrics");
+            wa.insert("metrics".into(), parse(r#"{"files_created":2.5}"#));
+        }
+        18 => {
+            wa.shift_remove("protocol_compliance");
+            wa.insert(
+                "metrics".into(),
+                parse(r#"{"events_logged":"3","tokens_estimated":-4}"#),
+            );
+        }
         _ => {
             wa.insert("last_heartbeat".into(), "2099-01-01T00:00:00.000Z".into());
             wa.insert("zz_worker".into(), parse(r#"{"x":1}"#));
@@ -142,10 +173,8 @@ fn line(spec: &Spec, i: usize) -> Vec<u8> {
     let a = AGENTS[agent];
     let (kind, details) = match kind {
         0 | 1 => ("worker_heartbeat", format!(r#"{{"worker":"{a}"}}"#)),
-        2 | 3 => (
-            "worker_progress",
-            progress(a, n),
-        ),
+        2 => ("worker_progress", progress(a, n % 20)),
+        3 => ("worker_progress", progress(a, n)),
         4 => ("debug", format!(r#""note {n}""#)),
         5 => ("notification", format!(r#"["a",{n}]"#)),
         6 => ("worker_spawned", format!(r#"{{"worker":"{a}"}}"#)),
@@ -209,7 +238,7 @@ fn line(spec: &Spec, i: usize) -> Vec<u8> {
 /// order) and every near miss that must go the generic way or be refused as it is there.
 fn progress(a: &str, n: u32) -> String {
     let w = format!(r#"{{"worker":"{a}""#);
-    match n % 20 {
+    match n % 24 {
         0 => format!(r#"{w},"metrics":{{"files_created":{n}}}}}"#),
         1 => format!(r#"{w},"metrics":{{"events_logged":{n}}}}}"#),
         2 => format!(r#"{w},"protocol_compliance":{{"debug_logging_active":true}}}}"#),
@@ -234,7 +263,13 @@ fn progress(a: &str, n: u32) -> String {
         16 => format!(r#"{w},"metrics":{{"files_created":-{n}}}}}"#),
         17 => format!(r#"{w},"metrics":{{"files_created":{n}}},"protocol_compliance":{{}}}}"#),
         18 => format!(r#"{w},"metrics":{{"files_created":{n}}}"#),
-        _ => format!(r#"{w},"metrics":{{"files_created":1234567890123456{n}}}}}"#),
+        19 => format!(r#"{w},"metrics":{{"files_created":1234567890123456{n}}}}}"#),
+        20 => format!(r#"{w},"metrics":{{"files_created":{{"n":{n}}},"zz":[{n}]}}}}"#),
+        21 => format!(r#"{w},"protocol_compliance":{{"startup_logged":{n}}}}}"#),
+        22 => format!(
+            r#"{w},"metrics":{{"zz_new":{n},"debug_entries":{n}}},"protocol_compliance":{{"zz":false,"completion_logged":true}}}}"#
+        ),
+        _ => format!(r#"{w},"metrics":{{"duration_seconds":{n},"tokens_estimated":{n}}}}}"#),
     }
 }
 
@@ -287,7 +322,7 @@ proptest! {
 
     #[test]
     fn the_typed_session_equals_the_generic_fold(
-        change in 0..16u8,
+        change in 0..19u8,
         specs in prop::collection::vec((spec(), 0..8u8), 0..60),
         tail in prop::option::of((spec(), 0..300usize)),
         cuts in prop::collection::vec(1..300usize, 0..8),

@@ -2,6 +2,7 @@
 //! behind recovery (`recover_state` folds a log with it), so a state and the fold of its
 //! log agree by construction (docs/hive.md § Events).
 
+use super::clock::Now;
 use super::event::Event;
 use super::phases;
 use super::shapes::STRATEGIES;
@@ -60,6 +61,8 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
         (Some(state), _) => state,
     };
     let mut touched = None;
+    // The event's time, in the form the stamps are advanced with (once per event).
+    let at = Now::of(now);
     match kind {
         "state_updated" => {
             let tree = std::mem::take(state.tree());
@@ -70,10 +73,10 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
             let to = details.get("to").and_then(Value::as_str).unwrap_or("");
             phases::change(state.tree(), to, now)?;
         }
-        kind => touched = workers::apply(&mut state, kind, line)?,
+        kind => touched = workers::apply(&mut state, kind, line, &at)?,
     }
     count(&mut state, agent);
-    stamp(&mut state, now);
+    stamp(&mut state, &at);
     let whole = check == Check::Full || matches!(kind, "state_updated" | "session_created");
     if !whole && touched.is_none() {
         return Ok(state);
@@ -117,7 +120,7 @@ fn count<S: State>(state: &mut S, agent: &str) {
 }
 
 /// The session's stamps of every event (see [`apply`]).
-fn stamp<S: State>(state: &mut S, now: &str) {
+fn stamp<S: State>(state: &mut S, now: &Now<'_>) {
     state.advance(Stamp::Updated, now);
     state.advance(Stamp::Heartbeat, now);
 }

@@ -90,6 +90,14 @@ impl Ids {
         }
     }
 
+    /// Each remembered line's hash replaced by `new` of it (a carry whose lines were hashed
+    /// another way: [`super::replay::CARRY_VERSION`]).
+    pub(super) fn rehash(&mut self, new: impl Fn(u64) -> u64) {
+        for (_, hash) in self.seen.values_mut() {
+            *hash = new(*hash);
+        }
+    }
+
     /// The remembered ids as JSON (`[[line, hash], ...]`, oldest first; the hash as text), for
     /// a replay's carry (the bodies are in the carry's window).
     pub(super) fn carry(&self) -> Value {

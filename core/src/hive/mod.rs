@@ -5,6 +5,7 @@
 //! log, the worker checks and the health check. `docs/hive.md` lists every rule and every
 //! choice made where the seed is silent.
 
+mod clock;
 mod event;
 mod fold;
 mod health;
@@ -26,7 +27,7 @@ mod workers;
 pub use health::{check_worker_health, HEARTBEAT_TIMEOUT_MS, SKEW_TOLERANCE_MS};
 pub use phases::{hive_machine, PHASES};
 pub use progress::PROGRESS_FIELDS;
-pub use replay::{recover_state, replay_part, Replay, ReplayStep};
+pub use replay::{recover_state, replay_part, Replay, ReplayStep, CARRY_VERSION};
 pub use session::{
     apply_event, change_phase, check_session_id, complete_worker, create_session, fail_worker,
     heartbeat, plan_workers, record_progress, record_spawn_attempt, spawn_worker, update_state,

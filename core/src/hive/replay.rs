@@ -10,11 +10,16 @@ use super::phases::set;
 use super::state::State;
 use super::typed::Session;
 use super::validate::validate_state;
-use super::window::Window;
+use super::window::{line_hash, Window};
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::time::compare_timestamps;
 use crate::{json, Map, Value};
+
+/// The version of a replay's carry ([`Replay::carry`]): 2 since the lines are hashed with
+/// `line_hash` (its ids remember their lines by that hash); version 1, xxh3, is still read
+/// ([`Replay::resume`] recomputes its ids' hashes from its window).
+pub const CARRY_VERSION: u64 = 2;
 
 /// A replay of a session's log in progress.
 #[derive(Debug)]
@@ -241,7 +246,7 @@ impl Replay {
         if line.iter().all(|b| matches!(b, b' ' | b'\t')) {
             return Ok(());
         }
-        let hash = xxhash_rust::xxh3::xxh3_64(line);
+        let hash = line_hash(line);
         if self.window.contains(hash, line) {
             self.duplicates = self.duplicates.saturating_add(1);
             return Ok(());
@@ -442,6 +447,7 @@ impl Replay {
     /// skipped. A part of a line not fed whole yet is not kept: call it at a line's end.
     pub fn carry(&self) -> Value {
         let mut map = Map::new();
+        map.insert("version".into(), CARRY_VERSION.into());
         map.insert("session_id".into(), self.session_id.as_str().into());
         let state = self.state.clone();
         let state = state.map_or(Value::Null, |s| Value::Object(s.into_tree()));
@@ -477,6 +483,25 @@ impl Replay {
                 .and_then(Value::as_u64)
                 .ok_or_else(|| bad(key))
         };
+        let version = match carry.get("version") {
+            None => 1,
+            Some(version) => version
+                .as_u64()
+                .filter(|v| (1..=CARRY_VERSION).contains(v))
+                .ok_or_else(|| {
+                    Error::new(
+                        Code::Argument,
+                        "/version",
+                        format!(
+                            "a replay's carry of version {}: this statecore reads versions 1 \
+                             to {CARRY_VERSION} (a carry from a newer statecore?): start the \
+                             replay again, from the state's session_metadata.log_offset or from \
+                             the log's start",
+                            json::serialize_compact(version)
+                        ),
+                    )
+                })?,
+        };
         let session_id = carry.get("session_id").and_then(Value::as_str);
         let skip = carry.get("skip_bad_lines").and_then(Value::as_bool);
         let state = carry.get("state").cloned();
@@ -504,11 +529,26 @@ impl Replay {
         if let Some(ids) = carry.get("ids") {
             replay.ids = Ids::resume(ids).ok_or_else(|| bad("ids"))?;
         }
+        let mut older = Vec::new();
         for line in list("window")? {
             let line = line.as_str().ok_or_else(|| bad("window"))?.as_bytes();
-            replay
-                .window
-                .remember(xxhash_rust::xxh3::xxh3_64(line), line);
+            let hash = line_hash(line);
+            replay.window.remember(hash, line);
+            if version == 1 {
+                older.push((xxhash_rust::xxh3::xxh3_64(line), hash));
+            }
+        }
+        if version == 1 {
+            // Version 1 remembered its ids' lines by their xxh3 hashes: each becomes its
+            // line's hash now, found among the window's lines. An id whose line has left the
+            // window keeps its old hash, under which the window holds no line (a new line of
+            // that hash is as unlikely as any collision of two lines' 64-bit hashes).
+            replay.ids.rehash(|old| {
+                older
+                    .iter()
+                    .find(|(xxh3, _)| *xxh3 == old)
+                    .map_or(old, |(_, hash)| *hash)
+            });
         }
         Ok(replay)
     }

@@ -7,6 +7,7 @@
 //! a stamp, a worker's status and fields), never a rule (docs/performance.md § The hive
 //! replay: typed lines, a typed session, one fold).
 
+use super::clock::Now;
 use super::phases::with_object;
 use crate::time::compare_timestamps;
 use crate::{Map, Str, Value};
@@ -45,7 +46,7 @@ pub(super) trait State: Sized {
     /// Adds `by` to a counter (0 when absent; a value that is not a whole number is replaced).
     fn add(&mut self, counter: Counter<'_>, by: u64);
     /// Sets a stamp to `now` unless it holds a later time already.
-    fn advance(&mut self, stamp: Stamp<'_>, now: &str);
+    fn advance(&mut self, stamp: Stamp<'_>, now: &Now<'_>);
     /// The `status` of the worker `name` (`""` when it has none), `None` when `worker_states`
     /// has no object `name`.
     fn worker_status(&mut self, name: &str) -> Option<Str>;
@@ -78,7 +79,7 @@ impl State for Map {
             }
         }
     }
-    fn advance(&mut self, stamp: Stamp<'_>, now: &str) {
+    fn advance(&mut self, stamp: Stamp<'_>, now: &Now<'_>) {
         let (map, key) = match stamp {
             Stamp::Updated => (timestamps(self), "updated_at"),
             Stamp::Heartbeat => (timestamps(self), "last_heartbeat"),
@@ -86,7 +87,7 @@ impl State for Map {
             Stamp::WorkerUpdate(name) => (worker_mut(self, name), "last_update"),
         };
         if let Some(map) = map {
-            advance(map, key, now);
+            advance(map, key, now.text);
         }
     }
     fn worker_status(&mut self, name: &str) -> Option<Str> {

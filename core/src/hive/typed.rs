@@ -12,8 +12,9 @@
 //! it and the state's text is the generic fold's, byte for byte
 //! (core/tests/hive_typed_properties.rs proves it on random logs).
 
-use super::state::advance_text;
-use super::state::{worker_mut, Counter, Stamp, State};
+use super::clock::{Now, Time};
+use super::progress::PROGRESS_FIELDS;
+use super::state::{add, worker_mut, Counter, Stamp, State};
 use crate::time::compare_words;
 use crate::{Map, Str, Value};
 
@@ -27,12 +28,14 @@ pub(super) struct Session {
     tree: Map,
     /// `metrics.total_events_logged`, once read.
     events: Option<u64>,
-    /// `timestamps.updated_at`, once read.
-    updated: Option<Str>,
-    /// `timestamps.last_heartbeat`, once read.
-    heartbeat: Option<Str>,
+    /// `timestamps.updated_at`, once read (while it is in statecore's UTC form: [`Time`]).
+    updated: Option<Time>,
+    /// `timestamps.last_heartbeat`, once read (the same).
+    heartbeat: Option<Time>,
     /// The workers met since the tree was last asked for.
     workers: Vec<Worker>,
+    /// The position in `workers` of the worker [`Session::find`] found last.
+    last: usize,
 }
 
 /// One worker's typed fields.
@@ -43,10 +46,15 @@ struct Worker {
     status: Option<Str>,
     /// `metrics.events_logged`, once read.
     events: Option<u64>,
-    /// `last_heartbeat`, once read.
-    heartbeat: Option<Str>,
-    /// `last_update`, once read.
-    update: Option<Str>,
+    /// `last_heartbeat`, once read (while it is in statecore's UTC form: [`Time`]).
+    heartbeat: Option<Time>,
+    /// `last_update`, once read (the same).
+    update: Option<Time>,
+    /// The worker's objects of [`PROGRESS_FIELDS`] (`metrics`, `protocol_compliance`), held
+    /// out of the tree once a progress merged into them (the tree keeps an empty object in
+    /// their place, so the key keeps its position): a progress merges into them with no
+    /// lookup of the worker in the tree.
+    held: [Option<Map>; 2],
 }
 
 impl Session {
@@ -54,10 +62,18 @@ impl Session {
     /// `None` when the list is full and does not hold it.
     fn find(&mut self, name: &str) -> Option<usize> {
         let key = name.as_bytes();
-        let found = self.workers.iter().position(|w| {
+        let is = |w: &Worker| {
             let n = w.name.as_bytes();
             n.len() == key.len() && n.last() == key.last() && compare_words(n, key).is_eq()
-        });
+        };
+        // The worker found last first: an event asks for its worker four or five times.
+        if self.workers.get(self.last).is_some_and(is) {
+            return Some(self.last);
+        }
+        let found = self.workers.iter().position(is);
+        if let Some(at) = found {
+            self.last = at;
+        }
         if found.is_some() || self.workers.len() >= MOST_WORKERS {
             return found;
         }
@@ -68,6 +84,7 @@ impl Session {
             events: None,
             heartbeat: None,
             update: None,
+            held: [None, None],
         });
         Some(self.workers.len().saturating_sub(1))
     }
@@ -79,18 +96,10 @@ impl Session {
             put(section(tree, "metrics"), "total_events_logged", n.into());
         }
         if let Some(time) = self.updated.take() {
-            put(
-                section(tree, "timestamps"),
-                "updated_at",
-                Value::String(time),
-            );
+            put(section(tree, "timestamps"), "updated_at", time.into());
         }
         if let Some(time) = self.heartbeat.take() {
-            put(
-                section(tree, "timestamps"),
-                "last_heartbeat",
-                Value::String(time),
-            );
+            put(section(tree, "timestamps"), "last_heartbeat", time.into());
         }
         for worker in self.workers.drain(..) {
             write_worker(tree, worker);
@@ -103,11 +112,16 @@ fn write_worker(tree: &mut Map, worker: Worker) {
     let Some(map) = worker_mut(tree, &worker.name) else {
         return;
     };
+    for (field, held) in PROGRESS_FIELDS.iter().zip(worker.held) {
+        if let (Some(held), Some(Value::Object(slot))) = (held, map.get_mut(*field)) {
+            *slot = held;
+        }
+    }
     if let Some(time) = worker.heartbeat {
-        put(Some(map), "last_heartbeat", Value::String(time));
+        put(Some(&mut *map), "last_heartbeat", time.into());
     }
     if let Some(time) = worker.update {
-        put(Some(map), "last_update", Value::String(time));
+        put(Some(&mut *map), "last_update", time.into());
     }
     if let Some(n) = worker.events {
         put(section(map, "metrics"), "events_logged", n.into());
@@ -132,11 +146,17 @@ fn count_in(map: Option<&Map>, key: &str) -> Option<u64> {
     map?.get(key).map(|v| v.as_u64().unwrap_or(0))
 }
 
-/// A stamp's string in the tree, when it is one.
-fn stamp_in(map: Option<&Map>, key: &str) -> Option<Str> {
+/// A stamp's string in the tree, when it is one in the form held ([`Time`]).
+fn stamp_in(map: Option<&Map>, key: &str) -> Option<Time> {
     match map?.get(key) {
-        Some(Value::String(time)) => Some(time.clone()),
+        Some(Value::String(time)) => Time::of(time),
         _ => None,
+    }
+}
+
+impl From<Time> for Value {
+    fn from(time: Time) -> Value {
+        Value::String(time.text())
     }
 }
 
@@ -185,6 +205,13 @@ impl State for Session {
                 }
                 let read = if worker.events.is_some() {
                     None
+                } else if let [Some(metrics), _] = &mut worker.held {
+                    // The metrics held: the counter is read there, or added there as the
+                    // tree's `add` adds it.
+                    if !metrics.contains_key("events_logged") {
+                        return add(metrics, "events_logged", by);
+                    }
+                    count_in(Some(metrics), "events_logged")
                 } else {
                     let map = tree.get("worker_states").and_then(|w| w.get(name));
                     count_in(
@@ -202,7 +229,7 @@ impl State for Session {
         }
     }
 
-    fn advance(&mut self, stamp: Stamp<'_>, now: &str) {
+    fn advance(&mut self, stamp: Stamp<'_>, now: &Now<'_>) {
         let (slot, read) = match stamp {
             Stamp::Updated | Stamp::Heartbeat => {
                 let (slot, key) = match stamp {
@@ -240,10 +267,23 @@ impl State for Session {
         if slot.is_none() {
             *slot = read;
         }
-        match slot {
-            Some(time) => advance_text(time, now),
-            None => self.tree.advance(stamp, now),
+        let Some(time) = slot else {
+            return self.tree.advance(stamp, now);
+        };
+        if let Some(now) = &now.time {
+            return time.advance(now);
         }
+        // `now` is in another form: the stamp goes back to the tree, which takes it.
+        let time = *time;
+        *slot = None;
+        let (map, key) = match stamp {
+            Stamp::Updated => (section(&mut self.tree, "timestamps"), "updated_at"),
+            Stamp::Heartbeat => (section(&mut self.tree, "timestamps"), "last_heartbeat"),
+            Stamp::WorkerHeartbeat(name) => (worker_mut(&mut self.tree, name), "last_heartbeat"),
+            Stamp::WorkerUpdate(name) => (worker_mut(&mut self.tree, name), "last_update"),
+        };
+        put(map, key, time.into());
+        self.tree.advance(stamp, now);
     }
 
     fn worker_status(&mut self, name: &str) -> Option<Str> {
@@ -262,7 +302,30 @@ impl State for Session {
                 let worker = self.workers.swap_remove(at);
                 write_worker(&mut self.tree, worker);
             }
+            return self.tree.extend_worker(name, field, values);
         }
-        self.tree.extend_worker(name, field, values);
+        let slot = PROGRESS_FIELDS.iter().position(|f| *f == field);
+        let (Some(slot), Some(at)) = (slot, self.find(name)) else {
+            return self.tree.extend_worker(name, field, values);
+        };
+        let tree = &mut self.tree;
+        let held = self
+            .workers
+            .get_mut(at)
+            .and_then(|w| w.held.get_mut(slot))
+            .and_then(|held| {
+                if held.is_none() {
+                    // Held once the tree has the object (until then the tree makes it).
+                    let found = worker_mut(tree, name).and_then(|w| w.get_mut(field));
+                    if let Some(Value::Object(map)) = found {
+                        *held = Some(std::mem::take(map));
+                    }
+                }
+                held.as_mut()
+            });
+        match held {
+            Some(map) => map.extend(values),
+            None => self.tree.extend_worker(name, field, values),
+        }
     }
 }

@@ -21,6 +21,57 @@ pub(super) struct Window {
     links: Vec<u16>,
 }
 
+/// The hash of a line, by which the window finds it (and a replay's ids their line): 64-bit
+/// multiplies only, in four independent lanes of eight bytes, then mixed (MurmurHash3's
+/// finalizer). xxh3, the hash before it, multiplies 64 by 64 into 128 bits, which wasm32 has
+/// no instruction for (`__multi3`, emulated: 4 % of the replay in wasm). A collision costs
+/// only a comparison of the lines' bytes. A replay's carry holds these hashes (its ids'), so
+/// a change of this function is a new carry version ([`super::replay`], `CARRY_VERSION`).
+pub(super) fn line_hash(line: &[u8]) -> u64 {
+    const K: [u64; 4] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0xD6E8_FEB8_6659_FD93,
+    ];
+    let step = |lane: u64, word: &[u8], k: u64| {
+        // A whole word is read as it is (no copy: a call to `memcpy` in wasm); the last one,
+        // shorter, padded with zeros.
+        let word = <[u8; 8]>::try_from(word).unwrap_or_else(|_| {
+            let mut bytes = [0u8; 8];
+            if let Some(slot) = bytes.get_mut(..word.len()) {
+                slot.copy_from_slice(word);
+            }
+            bytes
+        });
+        (lane ^ u64::from_le_bytes(word))
+            .wrapping_mul(k)
+            .rotate_left(31)
+    };
+    let mut lanes = K;
+    let mut blocks = line.chunks_exact(32);
+    for block in blocks.by_ref() {
+        for ((lane, word), k) in lanes.iter_mut().zip(block.chunks_exact(8)).zip(K) {
+            *lane = step(*lane, word, k);
+        }
+    }
+    // The rest, a word (the last one padded with zeros) to each lane in turn.
+    for ((lane, word), k) in lanes.iter_mut().zip(blocks.remainder().chunks(8)).zip(K) {
+        *lane = step(*lane, word, k);
+    }
+    let mut hash = (line.len() as u64).wrapping_mul(K[0]);
+    for (lane, k) in lanes.into_iter().zip(K) {
+        hash = (hash ^ lane.wrapping_mul(k))
+            .rotate_left(27)
+            .wrapping_mul(K[1]);
+    }
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    hash ^ (hash >> 33)
+}
+
 /// The buckets of [`Window`] (a power of two, four per line held).
 const BUCKETS: usize = DUPLICATE_WINDOW * 4;
 
@@ -130,7 +181,44 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::VecDeque;
 
+    /// Lines as a log has them (differing in a digit or two, one length) spread over the
+    /// buckets as random hashes would (4,096 lines in 4,096 buckets fill about 63 % of them).
+    #[test]
+    fn similar_lines_spread_over_the_buckets() {
+        let mut used = vec![false; BUCKETS];
+        for i in 0..BUCKETS {
+            let line = format!(
+                r#"{{"timestamp":"2026-11-24T10:{:02}:{:02}.{:03}Z","type":"worker_heartbeat","agent":"w-1","details":{{"worker":"w-1"}}}}"#,
+                i / 60000 % 60,
+                i / 1000 % 60,
+                i % 1000
+            );
+            used[super::bucket(super::line_hash(line.as_bytes()))] = true;
+        }
+        let filled = used.iter().filter(|u| **u).count();
+        assert!(filled > BUCKETS * 58 / 100, "{filled} of {BUCKETS}");
+    }
+
     proptest! {
+        /// Any change of a line's bytes or length changes its hash (each byte reaches it,
+        /// in every lane and in the padded last word).
+        #[test]
+        fn every_byte_of_a_line_reaches_its_hash(
+            line in prop::collection::vec(any::<u8>(), 0..200),
+            at in any::<prop::sample::Index>(),
+            flip in 1..=255u8,
+        ) {
+            let hash = super::line_hash(&line);
+            if !line.is_empty() {
+                let mut changed = line.clone();
+                changed[at.index(line.len())] ^= flip;
+                prop_assert_ne!(super::line_hash(&changed), hash);
+            }
+            let mut longer = line.clone();
+            longer.push(0);
+            prop_assert_ne!(super::line_hash(&longer), hash);
+        }
+
         /// The window answers as a plain list of the last lines would, hashes colliding in
         /// a bucket or whole (a few hashes for many lines), past many turns of the ring.
         #[test]

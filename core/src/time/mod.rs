@@ -53,7 +53,7 @@ pub(crate) fn compare_words(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
 
 /// The separators of `YYYY-MM-DDTHH:MM:SS[.f…]Z` in place, and the `Z` (the digits are not
 /// looked at: both texts compared are timestamps, checked when they were read).
-fn canonical_utc(text: &[u8]) -> bool {
+pub(crate) fn canonical_utc(text: &[u8]) -> bool {
     let at = |i: usize, b: u8| text.get(i) == Some(&b);
     let fraction = text.len() == 20 || (text.len() > 21 && at(19, b'.'));
     fraction
