@@ -43,7 +43,9 @@ LIMITS = {
     "web-fctry": (350_000, 130_000),
     "web-hivemind": (350_000, 130_000),
     "web-agency": (350_000, 130_000),
-    "web-hive": (350_000, 136_400),
+    # 306,100 / 133,700 after the cuts; the hive replay's fourth step (a second line hash for
+    # old carries, the event's time made once) added 4.6 / 2.9 KB (docs/performance.md).
+    "web-hive": (350_000, 139_300),
     "web-specify": (350_000, 137_600),
 }
 
