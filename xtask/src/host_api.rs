@@ -456,18 +456,7 @@ pub fn host_types_pyi() -> String {
         .filter(|line| !line.contains("\"\"\""))
         .flat_map(|line| line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
         .collect();
-    let named = crate::names::named();
-    let mut types: Vec<&str> = named
-        .shapes
-        .iter()
-        .map(|s| s.name)
-        .chain(named.enums.iter().map(|e| e.name))
-        .chain(named.aliases.iter().map(|a| a.name))
-        .chain(["DocumentKind", "Json"])
-        .filter(|n| words.contains(n))
-        .collect();
-    types.sort_unstable_by_key(|t| t.to_lowercase());
-    types.dedup();
+    let types = crate::names::type_names_used(|n| words.contains(n));
     let typing: Vec<&str> = ["Any", "Generic", "Literal", "TypeVar"]
         .into_iter()
         .filter(|n| words.contains(n))

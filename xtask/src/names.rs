@@ -20,6 +20,24 @@ pub fn named() -> Named {
     reachable(&statecore::ops::type_roots())
 }
 
+/// The names of `statecore.types` (every named shape, enum and alias, `DocumentKind`, `Json`)
+/// that `uses` says a generated module refers to, sorted as the imports list them.
+pub fn type_names_used(uses: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    let named = named();
+    let mut types: Vec<&'static str> = named
+        .shapes
+        .iter()
+        .map(|s| s.name)
+        .chain(named.enums.iter().map(|e| e.name))
+        .chain(named.aliases.iter().map(|a| a.name))
+        .chain(["DocumentKind", "Json"])
+        .filter(|n| uses(n))
+        .collect();
+    types.sort_unstable_by_key(|t| t.to_lowercase());
+    types.dedup();
+    types
+}
+
 /// True when the operation takes a document kind as an argument (its signature is generic in
 /// the kind).
 pub fn has_kind(op: &Op) -> bool {

@@ -485,18 +485,7 @@ pub fn with_imports(text: &str) -> String {
             host_types.join(", ")
         ));
     }
-    let named = crate::names::named();
-    let mut types: Vec<&str> = named
-        .shapes
-        .iter()
-        .map(|s| s.name)
-        .chain(named.enums.iter().map(|e| e.name))
-        .chain(named.aliases.iter().map(|a| a.name))
-        .chain(["DocumentKind", "Json"])
-        .filter(|n| uses(n))
-        .collect();
-    types.sort_unstable_by_key(|t| t.to_lowercase());
-    types.dedup();
+    let types = crate::names::type_names_used(|n| uses(n));
     if !types.is_empty() {
         first_party.push(format!(
             "from statecore.types import (\n{}    )",
