@@ -1,11 +1,12 @@
 "use strict";
 /**
- * The file watching both Node watchers stand on (`watch` in lib/watch.cjs and the Hivemind
- * watcher in lib/hivemind.cjs): chokidar on a directory, each path debounced (a burst of
- * writes is one reaction), reactions run one at a time in order, `ready` once the first scan
- * is done and its reactions have run, `close` that drops what is pending and waits for the
- * reaction under way. chokidar is loaded on the first call, so that `statecore` and the
- * protocol helpers never load it. Only I/O here: what a reaction does is the caller's.
+ * The file watching every Node watcher stands on (`watch` in lib/watch.cjs, the Hivemind
+ * watcher in lib/hivemind.cjs, the viewer's server in lib/view-server.cjs): chokidar on a
+ * directory, each path debounced (a burst of writes is one reaction), reactions run one at a
+ * time in order, `ready` once the first scan is done and its reactions have run, `close` that
+ * drops what is pending and waits for the reaction under way. chokidar is loaded on the first
+ * call, so that `statecore` and the protocol helpers never load it. Only I/O here: what a
+ * reaction does is the caller's.
  */
 const path = require("node:path");
 

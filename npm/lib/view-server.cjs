@@ -1,6 +1,6 @@
 // `statecore view` (docs/viewer.md): the viewer's server, the host side of the core's
 // `view_file`, `view_read`, `view_backlog` and `view_request`. It watches the directory (and
-// agency's data directory) with chokidar, reads every file the core says the viewer shows
+// agency's data directory) through lib/file-watch.cjs, reads every file the core says the viewer shows
 // through the library's reader (a link never followed, a FIFO or device never opened, a
 // document up to the library's limit, a log's last page), keeps each one's event, pushes them
 // to the page over Server-Sent Events with a bounded queue per page (docs/viewer.md § Bounds),
@@ -14,14 +14,13 @@ const { readdirSync, readFileSync, realpathSync } = require("node:fs");
 const { lstat, realpath } = require("node:fs/promises");
 const { createHash } = require("node:crypto");
 const { dirname, join, relative, sep } = require("node:path");
-const chokidar = require("chokidar");
 const { viewFile, viewRequest, viewFailure, viewRead, viewBacklog, CONSTANTS } = require("./core-node.cjs");
 const { fileType, readMaybe } = require("./atomic.cjs");
 
 const BUNDLE = join(__dirname, "..", "dist", "viewer");
 const KEEPALIVE_MS = 15_000;
 /** A file is looked at again this long after each event, as every watcher does (lib/file-watch.cjs). */
-const { RECHECK_MS, SKIPPED } = require("./file-watch.cjs");
+const { RECHECK_MS, watchFiles } = require("./file-watch.cjs");
 
 /** The bundled page's files by name; the page's HTML with this run's token in it. */
 function loadBundle(token) {
@@ -419,19 +418,26 @@ async function watchStore(files, root, url) {
   return { close: () => watcher.close() };
 }
 
-/** Watches `base` as root `root`; resolves once its first scan is done. */
+/**
+ * Watches `base` as root `root` through the one file-watching primitive (lib/file-watch.cjs:
+ * links not followed, `.git` and `node_modules` skipped); every event of a file queues its
+ * read (a burst of events of one file is one read). Resolves once the first scan's files are
+ * read; a watching error after that is written to stderr.
+ */
 function watch(files, root, base) {
   if (/^postgres(ql)?:\/\//.test(base)) return watchStore(files, root, base);
-  const watcher = chokidar.watch(base, {
-    ignored: (path) => path.split(sep).some((part) => SKIPPED.has(part)),
-    followSymlinks: false,
-    ignoreInitial: false,
-  });
   const real = realpathSync(base);
-  for (const event of ["add", "change", "unlink"]) watcher.on(event, (abs) => files.update(root, base, abs, real));
+  let started = false;
   return new Promise((resolve, reject) => {
-    watcher.on("ready", () => files.settled().then(() => resolve(watcher)));
-    watcher.on("error", reject);
+    const fail = (error) => (started ? console.error("statecore view:", error) : reject(error));
+    const options = { ignored: () => false, debounceMs: 0, initial: true, events: ["add", "change", "unlink"] };
+    const watcher = watchFiles(base, options, (abs) => files.update(root, base, abs, real), fail);
+    watcher.ready
+      .then(() => files.settled())
+      .then(() => {
+        started = true;
+        resolve(watcher);
+      });
   });
 }
 
