@@ -211,3 +211,24 @@ test("a port in use: exit 2 with what to do", async (t) => {
   assert.equal(failure?.status, 2);
   assert.equal(failure.stderr.toString(), `statecore: port ${port} is in use: give --port N, or --port 0 for any free port\n`);
 });
+
+test("a project inside a node_modules folder is shown; .git and node_modules below it are skipped", async (t) => {
+  const outer = mkdtempSync(join(tmpdir(), "statecore-view-nm-"));
+  const dir = join(outer, "node_modules", "project");
+  mkdirSync(join(dir, "app", ".fctry"), { recursive: true });
+  writeFileSync(join(dir, "app", ".fctry", "state.json"), '{"workflowStep": "interviewer"}\n');
+  for (const skipped of ["node_modules", ".git"]) {
+    mkdirSync(join(dir, skipped, "dep", ".fctry"), { recursive: true });
+    writeFileSync(join(dir, skipped, "dep", ".fctry", "state.json"), '{"workflowStep": "interviewer"}\n');
+  }
+  const viewer = await startViewer(dir);
+  const stream = openEvents(viewer.port);
+  t.after(async () => {
+    stream.close();
+    await viewer.stop();
+    rmSync(outer, { recursive: true, force: true });
+  });
+  const ready = await stream.waitFor((e) => e.event === "ready", OUTCOME_MS);
+  const paths = stream.events.slice(0, stream.events.indexOf(ready)).filter((e) => e.event === "file").map((e) => e.data.path);
+  assert.deepEqual(paths, ["app/.fctry/state.json"]);
+});
