@@ -16,9 +16,9 @@ import threading
 import time
 
 from statecore._atomic import read_maybe
+from statecore._file_watch import DEFAULT_DEBOUNCE_MS, Threaded, batches, skipped
 from statecore._generated import hivemind as _ops
 from statecore._generated.root import check_options
-from statecore._watch import SKIPPED, TICK_MS, Threaded
 from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
         HivemindState,
         Now,
     )
-
-#: Default quiet time of a trigger file before the watcher reacts to it, in ms (Node's too).
-DEFAULT_DEBOUNCE_MS = 50
 
 
 def is_state_file(name: str) -> bool:
@@ -180,30 +177,18 @@ class WorkspaceWatcher(Threaded):
     def _watched(self, path: str) -> bool:
         """True for a file the watcher reacts to: not state.json's own files, nothing under
         ``.git`` or ``node_modules``."""
-        rel = os.path.relpath(path, self._workspace)
-        if any(part in SKIPPED for part in rel.split(os.sep)):
+        if skipped(self._workspace, path):
             return False
         return not is_state_file(os.path.basename(path))
 
     def _run(self) -> None:
         """The watching thread: watchfiles' changes (files added or changed, read in path
         order), then the follow-ups due and the host events given, one at a time."""
-        added = (self._watchfiles.Change.added, self._watchfiles.Change.modified)
+        watching = self._watchfiles, self._workspace, self._watched, self._debounce_ms, self._stop
         try:
-            changes = self._watchfiles.watch(
-                self._workspace,
-                watch_filter=lambda change, path: change in added and self._watched(path),
-                debounce=max(1600, self._debounce_ms),
-                step=self._debounce_ms,
-                stop_event=self._stop,
-                rust_timeout=TICK_MS,
-                yield_on_timeout=True,
-                recursive=True,
-                raise_interrupt=False,
-            )
-            for batch in changes:
+            for paths in batches(*watching, removals=False):
                 self._ready.set()
-                for path in sorted({path for _change, path in batch}):
+                for path in paths:
                     if self._stop.is_set():
                         break
                     if not os.path.isdir(path):  # a directory made is not a trigger
@@ -225,12 +210,6 @@ class WorkspaceWatcher(Threaded):
             except queue.Empty:
                 return
             fired.done.set()
-
-    def _guard(self, job: Callable[..., None], *args: object) -> None:
-        try:
-            job(*args)
-        except Exception as error:
-            self._fail(error)
 
     # The caller's side.
 

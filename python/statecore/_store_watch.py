@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from statecore._file_watch import Threaded
 from statecore._generated.root import (
     store_failure,
     store_schema_mismatch,
@@ -16,7 +17,6 @@ from statecore._generated.root import (
     watch_read,
     watch_target,
 )
-from statecore._watch import Threaded
 from statecore.errors import StoreError
 
 TYPE_CHECKING = False

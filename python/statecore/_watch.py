@@ -10,35 +10,29 @@ from __future__ import annotations
 
 import os
 import stat
-import threading
 import time
 
 from statecore._atomic import NONBLOCK
+from statecore._file_watch import (
+    DEFAULT_DEBOUNCE_MS,
+    RECHECK_S,
+    SKIPPED,
+    Threaded,
+    batches,
+    skipped,
+)
 from statecore._generated.root import check_options, watch_read, watch_target
 from statecore._generated.tables import CONSTANTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import TypeVar
 
     from statecore._files import StrPath
     from statecore.types import DocumentKind, WatchChange, WatchFacts, WatchTarget
 
 #: The most bytes read at once: a document's limit + 1, or a page of a log.
 PAGE = CONSTANTS["max_document_bytes"] + 1
-#: Default quiet time of a file before it is read, in ms.
-DEFAULT_DEBOUNCE_MS = 50
-#: A file is looked at again this long after it was read (a write folded into the previous
-#: event is still seen), in seconds.
-RECHECK_S = 0.15
-#: How long the watching thread waits for an event before it looks at its timers, in ms.
-TICK_MS = 50
-if TYPE_CHECKING:
-    _T = TypeVar("_T", bound="Threaded")
-
-#: Directories never watched (as ``validate`` skips them).
-SKIPPED = frozenset({".git", "node_modules"})
 
 
 class _File:
@@ -98,57 +92,6 @@ def _read(path: str, log: bool, state: _File) -> tuple[bytes | None, bool, str |
         return b"".join(parts), more, f"{info.st_ino}:{info.st_size}:{info.st_mtime_ns}"
     finally:
         os.close(fd)
-
-
-class Threaded:
-    """What both watchers share (``watch`` here, ``PostgresStore.watch``): a thread of their
-    own, started by :meth:`_start`, that calls back; ``on_error`` for what it raises. Use one
-    as a context manager, or call :meth:`close`."""
-
-    #: How the log names the watcher.
-    _name = "statecore watch"
-
-    def _start(self, on_error: Callable[[BaseException], object] | None) -> None:
-        """Starts the thread running ``self._run``."""
-        self._on_error = on_error
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        name = self._name.replace(" ", "-")
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        raise NotImplementedError
-
-    def wait_ready(self, timeout: float | None = None) -> bool:
-        """Waits until watching has begun and each file or row as it first was has been
-        reported; False when ``timeout`` (seconds) passed first."""
-        return self._ready.wait(timeout)
-
-    def close(self, timeout: float | None = None) -> None:
-        """Stops watching and waits for the thread (a read under way finishes); no callback is
-        called once it returns (unless called from the callback itself)."""
-        self._stop.set()
-        if threading.current_thread() is not self._thread:
-            self._thread.join(timeout)
-
-    def __enter__(self: _T) -> _T:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _fail(self, error: BaseException) -> None:
-        """Gives ``error`` to ``on_error``, else logs it; the watcher goes on."""
-        if self._on_error is not None:
-            try:
-                self._on_error(error)
-                return
-            except Exception as thrown:  # the handler's own error is logged
-                error = thrown
-        import logging
-
-        logging.getLogger("statecore").error("%s: %r", self._name, error, exc_info=error)
 
 
 class Watcher(Threaded):
@@ -248,8 +191,7 @@ class Watcher(Threaded):
         """True for a path the watcher reacts to (never under ``.git`` or ``node_modules``)."""
         if not self._is_dir:
             return path == self._abs
-        rel = os.path.relpath(path, self._abs)
-        return not any(part in SKIPPED for part in rel.split(os.sep))
+        return not skipped(self._abs, path)
 
     def _scan(self) -> list[str]:
         """The files under the watched directory (or the named file), in path order."""
@@ -274,38 +216,21 @@ class Watcher(Threaded):
         """The watching thread: watchfiles' changes, each path read in turn."""
         started = False
         try:
-            changes = self._watchfiles.watch(
-                self._dir,
-                watch_filter=lambda _change, path: self._watched(path),
-                debounce=max(1600, self._debounce_ms),
-                step=self._debounce_ms,
-                stop_event=self._stop,
-                rust_timeout=TICK_MS,
-                yield_on_timeout=True,
-                recursive=self._is_dir,
-                raise_interrupt=False,
-            )
-            for batch in changes:
+            watching = self._watchfiles, self._dir, self._watched, self._debounce_ms, self._stop
+            for paths in batches(*watching, recursive=self._is_dir):
                 if not started:  # the first answer: the watch is on
                     started = True
                     if self._initial:
                         for path in self._scan():
                             self._guard(self._react, path)
                     self._ready.set()
-                for path in sorted({path for _change, path in batch}):
+                for path in paths:
                     self._guard(self._react, path)
                 self._guard(self._rechecks)
         except Exception as error:
             self._fail(error)
         finally:
             self._ready.set()
-
-    def _guard(self, job: Callable[..., None], *args: str) -> None:
-        """Runs ``job``; what it raises goes to :meth:`_fail`."""
-        try:
-            job(*args)
-        except Exception as error:
-            self._fail(error)
 
 
 def watch(
