@@ -27,7 +27,9 @@ pub(super) struct Time {
 pub(super) struct Now<'a> {
     /// The event's `timestamp`.
     pub(super) text: &'a str,
-    /// The same, held inline, when it is in statecore's UTC form.
+    /// The same, held inline, when it is in statecore's UTC form (read by the typed session,
+    /// which the browser's modules have not got).
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) time: Option<Time>,
 }
 
@@ -83,6 +85,7 @@ impl Time {
 
     /// Sets the stamp to `now` unless it holds a later time already, as
     /// [`super::state::advance_text`] does to a string.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) fn advance(&mut self, now: &Time) {
         if self.len == now.len {
             // One form, one length: the text's order is the time's, and equal words are

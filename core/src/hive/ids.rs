@@ -132,14 +132,30 @@ fn keys(event: &Map) -> impl Iterator<Item = (&'static str, &Value, u64)> {
         let id = event.get(field)?;
         let seed = u64::try_from(i).unwrap_or_default();
         let key = match id {
-            Value::String(text) => xxhash_rust::xxh3::xxh3_64_with_seed(text.as_bytes(), seed),
+            Value::String(text) => key_hash(text.as_bytes(), seed),
             Value::Number(_) => {
                 let text = json::serialize_compact(id);
                 // Another seed: the number 7 and the string "7" are two ids.
-                xxhash_rust::xxh3::xxh3_64_with_seed(text.as_bytes(), seed.saturating_add(2))
+                key_hash(text.as_bytes(), seed.saturating_add(2))
             }
             _ => return None,
         };
         Some((*field, id, key))
     })
+}
+
+/// An id's key: the hash of its text with the seed of its field and type. A replay's carry
+/// holds the keys, so they are xxh3's; the browser's modules (built without the `full`
+/// feature) never carry a replay ([`super::replay_part`]), and hash with the replay's line
+/// hash, mixed with the seed, instead: no second hash function in them (docs/performance.md
+/// § wasm size). Two ids are one when their keys are (a collision of 64-bit hashes aside).
+#[cfg(feature = "full")]
+fn key_hash(text: &[u8], seed: u64) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(text, seed)
+}
+
+/// An id's key in the browser's modules (see the `full` build's).
+#[cfg(not(feature = "full"))]
+fn key_hash(text: &[u8], seed: u64) -> u64 {
+    super::window::line_hash(text) ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }

@@ -19,6 +19,8 @@ mod session;
 pub mod shapes;
 mod state;
 mod template;
+// The replay's typed session: the browser's modules (without `full`) fold into the tree.
+#[cfg(feature = "full")]
 mod typed;
 mod validate;
 mod window;

@@ -8,6 +8,7 @@ use super::fold::{apply, check_event, Check};
 use super::ids::{Ids, Seen};
 use super::phases::set;
 use super::state::State;
+#[cfg(feature = "full")]
 use super::typed::Session;
 use super::validate::validate_state;
 use super::window::{line_hash, Window};
@@ -21,11 +22,19 @@ use crate::{json, Map, Value};
 /// ([`Replay::resume`] recomputes its ids' hashes from its window).
 pub const CARRY_VERSION: u64 = 2;
 
+/// The state a replay folds into: the typed session, or in the browser's modules (built
+/// without the `full` feature, which fold into the tree) the tree itself, without the typed
+/// session's code (docs/performance.md § wasm size).
+#[cfg(feature = "full")]
+type Held = Session;
+#[cfg(not(feature = "full"))]
+type Held = Map;
+
 /// A replay of a session's log in progress.
 #[derive(Debug)]
 pub struct Replay {
     session_id: String,
-    state: Option<Session>,
+    state: Option<Held>,
     skip_bad_lines: bool,
     pending: Vec<u8>,
     start: u64,
@@ -71,7 +80,7 @@ impl Replay {
         };
         Ok(Replay {
             session_id: session_id.to_owned(),
-            state: state.map(Session::from_tree),
+            state: state.map(Held::from_tree),
             skip_bad_lines,
             pending: Vec::new(),
             start: offset,
@@ -343,7 +352,7 @@ impl Replay {
             apply(state, event, &self.session_id, Check::Replay)
         } else {
             let tree = state.map(State::into_tree);
-            apply::<Map, E>(tree, event, &self.session_id, Check::Replay).map(Session::from_tree)
+            apply::<Map, E>(tree, event, &self.session_id, Check::Replay).map(Held::from_tree)
         };
         match folded {
             Ok(state) => self.state = Some(state),
@@ -424,6 +433,7 @@ pub enum ReplayStep {
 /// One part of session `session_id`'s log replayed, bad lines skipped and reported: the first
 /// part with `carry` `None`, each next with the previous [`ReplayStep::Going`]. Every part but
 /// the `last` ends with a line break (a host reads a log in pages cut at line ends).
+#[cfg(feature = "full")]
 pub fn replay_part(
     carry: Option<&Value>,
     session_id: &str,
@@ -439,6 +449,29 @@ pub fn replay_part(
         return replay.finish().map(ReplayStep::Done);
     }
     Ok(ReplayStep::Going(replay.carry()))
+}
+
+/// [`replay_part`] in the browser's modules (built without the `full` feature), which check a
+/// log whole, in one part (`viewFile`): the replay of a log in pages, carried from one part to
+/// the next, is the command line's, and its code (the carry, its resumption, the first
+/// version's hashes) is left out of them (docs/performance.md § wasm size). A first and last
+/// part is replayed as before; any other `E_UNAVAILABLE`.
+#[cfg(not(feature = "full"))]
+pub fn replay_part(
+    carry: Option<&Value>,
+    session_id: &str,
+    part: &[u8],
+    last: bool,
+) -> Result<ReplayStep> {
+    if carry.is_some() || !last {
+        return Err(Error::new(
+            Code::Unavailable,
+            "",
+            "a log replayed in parts (a carry from one part to the next) is not in the \
+             browser's module: replay it whole, or through the Node entry or the Python package",
+        ));
+    }
+    recover_state(part, session_id, true).map(ReplayStep::Done)
 }
 
 impl Replay {

@@ -48,7 +48,7 @@ pub fn key_of(label: &str) -> String {
                 key.push('_');
             }
             gap = false;
-            key.extend(c.to_lowercase());
+            super::case::push_lower(c, &mut key);
         } else {
             gap = true;
         }
@@ -62,9 +62,12 @@ pub fn label_of(key: &str) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| {
             let mut chars = w.chars();
-            chars.next().map_or_else(String::new, |first| {
-                first.to_uppercase().chain(chars).collect::<String>()
-            })
+            let mut label = String::with_capacity(w.len());
+            if let Some(first) = chars.next() {
+                super::case::push_upper(first, &mut label);
+                label.push_str(chars.as_str());
+            }
+            label
         })
         .collect::<Vec<_>>()
         .join(" ")

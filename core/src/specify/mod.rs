@@ -4,6 +4,7 @@
 //! and the lexical checks of an agent's artifacts.
 
 pub(crate) mod artifacts;
+mod case;
 mod cells;
 mod edit;
 pub mod layout;
