@@ -232,7 +232,11 @@ async function main(argv) {
   server.setRequestHandler(types.CallToolRequestSchema, async (request) =>
     answer(root, request.params.name, request.params.arguments),
   );
-  await server.connect(new StdioServerTransport());
+  // The SDK closes the connection on a message over its buffer (10 MiB by default): room for
+  // two documents at the library's limit, so arguments over it are refused as a tool error
+  // (`E_LIMIT`, checkArguments) and the server goes on.
+  const maxBufferSize = 2 * constants.maxDocumentBytes + 1024 * 1024;
+  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize }));
   return new Promise((resolve) => {
     server.onclose = () => resolve(0);
   });

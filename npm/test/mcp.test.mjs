@@ -38,7 +38,7 @@ async function connect(t, which, dir) {
 /** A tool call's structured result (it must not be an error). */
 async function ok(client, name, args) {
   const result = await client.callTool({ name, arguments: args });
-  assert.equal(result.isError, undefined, `${name}: ${result.content?.[0]?.text}`);
+  assert.ok(!result.isError, `${name}: ${result.content?.[0]?.text}`);
   assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
   return result.structuredContent;
 }
@@ -56,17 +56,18 @@ async function refused(client, name, args, code) {
 
 const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf8"));
 
-/** A project with a hive session (alpha spawned), made by the library. */
+/** A project with a hive session (alpha spawned), made by the library, and `logs/`. */
 function project(t) {
   const root = tempDir(t);
   hive.createSessionDirSync(path.join(root, "hive"), "s1", "research", { now: at(0) });
   const session = path.join(root, "hive", "s1");
   hive.planWorkersSync(session, [{ name: "alpha", task: "read" }], "one", { now: at(1) });
   hive.spawnWorkerSync(session, "alpha", { now: at(2) });
+  fs.mkdirSync(path.join(root, "logs"));
   return root;
 }
 
-test("both servers list the generated tools, the same, byte for byte as JSON", async (t) => {
+test("both servers list the generated tools, the same (compared as JSON)", async (t) => {
   const root = project(t);
   const lists = {};
   for (const which of Object.keys(SERVERS)) {
@@ -75,7 +76,8 @@ test("both servers list the generated tools, the same, byte for byte as JSON", a
   }
   const expected = GENERATED.map(({ call, ...tool }) => tool);
   assert.deepEqual(lists.node, expected);
-  assert.equal(JSON.stringify(lists.python), JSON.stringify(lists.node));
+  // Compared as JSON (the Node SDK reorders a schema's keys on the way out).
+  assert.deepEqual(lists.python, lists.node);
   for (const name of ["fctry_start_step", "hive_heartbeat", "specify_add_gaps", "hivemind_fire", "agency_load_runner_status", "update"]) {
     assert.ok(lists.node.some((tool) => tool.name === name), name);
   }
@@ -90,7 +92,7 @@ for (const which of Object.keys(SERVERS)) {
     assert.equal(started.changed, true);
     assert.equal(readJson(path.join(root, ".fctry", "state.json")).currentCommand, "init");
     await ok(client, "fctry_inbox_add", { type: "feature", content: "dark mode", now: NOW, random: "abc123" });
-    assert.deepEqual((await ok(client, "fctry_inbox_counts", {})).byType?.feature ?? 1, 1);
+    assert.equal((await ok(client, "fctry_inbox_counts", {})).total, 1);
     const before = fs.readFileSync(path.join(root, ".fctry", "state.json"));
     await refused(client, "fctry_start_command", { command: "deploy" }, "E_ARGUMENT");
     assert.deepEqual(fs.readFileSync(path.join(root, ".fctry", "state.json")), before);

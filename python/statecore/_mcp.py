@@ -131,7 +131,9 @@ def _camel_keys(result: Any) -> Any:
     return out
 
 
-def _call_helper(root: str, dir_names: list[str], tool: dict[str, Any], args: dict[str, Any]) -> Any:
+def _call_helper(
+    root: str, dir_names: list[str], tool: dict[str, Any], args: dict[str, Any]
+) -> Any:
     call = tool["call"]
     directory = confine(root, dir_names, "dir", "dir")
     confine(root, [*dir_names, *call["file"]], "file", "dir")
@@ -158,7 +160,7 @@ def _call_generic(
     which = tool["call"]["generic"]
     if which == "log_append":
         return _camel_keys(statecore.append_line(file, args["record"]))
-    kind = args.get("kind")
+    kind: Any = args.get("kind")
     if kind is None:
         target = statecore.watch_target("/".join(names), None, True)
         kind = None if target is None else target["kind"]
@@ -166,9 +168,7 @@ def _call_generic(
         try:
             fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
-            raise _refusal(
-                "E_ARGUMENT", "/path", f"{'/'.join(names)} does not exist"
-            ) from None
+            raise _refusal("E_ARGUMENT", "/path", f"{'/'.join(names)} does not exist") from None
         with os.fdopen(fd, "rb") as handle:
             data = handle.read()
         return statecore.validate_text(kind, data)
@@ -185,7 +185,9 @@ def call_tool(root: str, name: object, args: object) -> Any:
     tool = BY_NAME.get(name) if isinstance(name, str) else None
     if tool is None:
         raise _refusal(
-            "E_ARGUMENT", "/name", f"there is no tool {json.dumps(name)}: tools/list lists the tools"
+            "E_ARGUMENT",
+            "/name",
+            f"there is no tool {json.dumps(name)}: tools/list lists the tools",
         )
     checked = _check_arguments(tool, {} if args is None else args)
     dir_names = statecore.mcp_path(checked.get("dir") or ".", "dir")
@@ -237,9 +239,7 @@ def main(argv: Sequence[str]) -> int:
 
     async def on_call_tool(ctx: Any, params: Any) -> Any:
         try:
-            result = await anyio.to_thread.run_sync(
-                call_tool, root, params.name, params.arguments
-            )
+            result = await anyio.to_thread.run_sync(call_tool, root, params.name, params.arguments)
             text = json.dumps(result, ensure_ascii=False)
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=text)], structured_content=result
