@@ -112,7 +112,8 @@ for (const which of Object.keys(SERVERS)) {
     const beat = await ok(client, "hive_heartbeat", { dir: "hive/s1", worker: "alpha", now: at(3) });
     assert.equal(beat.changed, true);
     assert.match(fs.readFileSync(path.join(root, "hive", "s1", "EVENTS.jsonl"), "utf8"), /alpha/);
-    await ok(client, "hive_check_worker_health", { dir: "hive/s1", now: at(4) });
+    await ok(client, "hive_check_worker_health", { dir: "hive/s1" });
+    await refused(client, "hive_check_worker_health", { dir: "hive/s1", now: at(4) }, "E_ARGUMENT");
     const log = fs.readFileSync(path.join(root, "hive", "s1", "EVENTS.jsonl"));
     await refused(client, "hive_heartbeat", { dir: "hive/s1", worker: "nobody", now: at(5) });
     assert.deepEqual(fs.readFileSync(path.join(root, "hive", "s1", "EVENTS.jsonl")), log);

@@ -240,14 +240,16 @@ def main(argv: Sequence[str]) -> int:
     async def on_call_tool(ctx: Any, params: Any) -> Any:
         try:
             result = await anyio.to_thread.run_sync(call_tool, root, params.name, params.arguments)
-            text = json.dumps(result, ensure_ascii=False)
+            text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=text)], structured_content=result
             )
         except Exception as error:
             record = error_record(error)
             return types.CallToolResult(
-                content=[types.TextContent(type="text", text=json.dumps(record))],
+                content=[
+                    types.TextContent(type="text", text=json.dumps(record, separators=(",", ":")))
+                ],
                 structured_content=record,
                 is_error=True,
             )

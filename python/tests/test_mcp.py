@@ -133,7 +133,9 @@ def test_a_read_a_write_and_a_refused_write_of_every_protocol(which: str, root: 
             beat = {"dir": "hive/s1", "worker": "alpha", "now": at(3)}
             assert (await ok(c, "hive_heartbeat", beat))["changed"] is True
             assert "alpha" in log.read_text()
-            await ok(c, "hive_check_worker_health", {"dir": "hive/s1", "now": at(4)})
+            await ok(c, "hive_check_worker_health", {"dir": "hive/s1"})
+            health = {"dir": "hive/s1", "now": at(4)}
+            await refused(c, "hive_check_worker_health", health, "E_ARGUMENT")
             lines = log.read_bytes()
             bad = {"dir": "hive/s1", "worker": "nobody", "now": at(5)}
             await refused(c, "hive_heartbeat", bad)

@@ -6,7 +6,7 @@
 
 use crate::helpers::{helpers, Helper};
 use crate::names::{camel, modules};
-use statecore::ops::{self, Kind};
+use statecore::ops::{self, Kind, Param};
 use statecore::shape::json_schema::{object_schema, type_schemas};
 use statecore::shape::Ty;
 use statecore::{json, Map, Value};
@@ -71,9 +71,18 @@ fn param_doc(kind: Kind) -> &'static str {
     }
 }
 
+/// The parameters an agent gives a helper's tool: a reader's `now` is the server's clock (the
+/// Node readers take no `now`, so neither server's tool does).
+fn given(h: &Helper) -> Vec<&'static Param> {
+    h.params()
+        .iter()
+        .filter(|p| h.write.is_some() || !matches!(p.kind, Kind::Now))
+        .collect()
+}
+
 /// The input schema of a helper: `dir`, then the operation's parameters.
 fn input(h: &Helper) -> Value {
-    let params = h.params();
+    let params = given(h);
     let tys: Vec<Ty> = params.iter().map(|p| p.ty).collect();
     let (schemas, defs) = type_schemas(&tys);
     let mut properties = vec![(
@@ -82,7 +91,12 @@ fn input(h: &Helper) -> Value {
     )];
     let mut required = Vec::new();
     for (p, schema) in params.iter().zip(schemas) {
-        let schema = if p.optional { nullable(schema) } else { schema };
+        let takes_null = matches!(p.ty, Ty::Nullable(_) | Ty::Json | Ty::Null);
+        let schema = if p.optional && !takes_null {
+            nullable(schema)
+        } else {
+            schema
+        };
         let doc = param_doc(p.kind);
         let schema = if doc.is_empty() {
             schema
