@@ -192,6 +192,73 @@ async function answer(root, name, args) {
   }
 }
 
+/** Directories a resource listing never enters, how deep it goes, how many it lists. */
+const SKIP = new Set([".git", "node_modules"]);
+const MAX_DEPTH = 16;
+const MAX_RESOURCES = 1000;
+const MIME = "application/json";
+
+/** `statecore://a/b.json` of the relative path `a/b.json` (each name percent-encoded). */
+const uriOf = (rel) => `statecore://${rel.split("/").map(encodeURIComponent).join("/")}`;
+
+/**
+ * Each protocol document under `root` as a resource (the core's `watchTarget` says which
+ * files are, and as what kind; logs are left out), links and special files skipped, sorted by
+ * path: `{uri, name, description, mimeType}`.
+ */
+function listResources(root) {
+  const C = core();
+  const found = [];
+  const walk = (dir, names) => {
+    if (names.length > MAX_DEPTH) return;
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !SKIP.has(entry.name)) walk(path.join(dir, entry.name), [...names, entry.name]);
+      if (!entry.isFile()) continue;
+      const rel = [...names, entry.name].join("/");
+      let target = null;
+      try {
+        target = C.watchTarget(rel, null, false);
+      } catch {
+        target = null;
+      }
+      if (target !== null && !target.log) found.push({ rel, kind: target.kind });
+    }
+  };
+  walk(root, []);
+  found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return found.slice(0, MAX_RESOURCES).map(({ rel, kind }) => ({
+    uri: uriOf(rel),
+    name: rel,
+    description: `a ${kind} document`,
+    mimeType: MIME,
+  }));
+}
+
+/** A resource's read: the document as statecore reads it, its etag and its validation. */
+async function readResource(root, uri) {
+  const C = core();
+  if (typeof uri !== "string" || !uri.startsWith("statecore://")) {
+    throw refusal("E_ARGUMENT", "/uri", `${JSON.stringify(uri)} is not a statecore:// resource`);
+  }
+  let rel;
+  try {
+    rel = uri.slice("statecore://".length).split("/").map(decodeURIComponent).join("/");
+  } catch {
+    throw refusal("E_ARGUMENT", "/uri", `${JSON.stringify(uri)} is not a statecore:// resource`);
+  }
+  const names = C.mcpPath(rel, "uri");
+  const file = confine(root, names, "file", "uri");
+  const target = C.watchTarget(names.join("/"), null, true);
+  const loaded = await require("./host.cjs").readDocument(file, target.kind);
+  return { contents: [{ uri, mimeType: MIME, text: JSON.stringify(loaded) }] };
+}
+
 /** Loads the SDK, or says how to install it. */
 function sdk() {
   try {
@@ -227,7 +294,16 @@ async function main(argv) {
   if (loaded === null) return 2;
   const { Server, StdioServerTransport, types } = loaded;
   const { version } = require("../package.json");
-  const server = new Server({ name: "statecore", version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "statecore", version }, { capabilities: { tools: {}, resources: {} } });
+  server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({ resources: listResources(root) }));
+  server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
+    try {
+      return await readResource(root, request.params.uri);
+    } catch (error) {
+      const record = errorRecord(error);
+      throw new types.McpError(types.ErrorCode.InvalidParams, JSON.stringify(record), record);
+    }
+  });
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: LISTED }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request) =>
     answer(root, request.params.name, request.params.arguments),
@@ -242,4 +318,4 @@ async function main(argv) {
   });
 }
 
-module.exports = { main, callTool, LISTED };
+module.exports = { main, callTool, listResources, readResource, LISTED };

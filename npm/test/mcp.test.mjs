@@ -67,13 +67,20 @@ function project(t) {
   return root;
 }
 
-test("both servers list the generated tools, the same (compared as JSON)", async (t) => {
+test("both servers list the generated tools and the same resources (compared as JSON)", async (t) => {
   const root = project(t);
   const lists = {};
   for (const which of Object.keys(SERVERS)) {
     const client = await connect(t, which, root);
     lists[which] = (await client.listTools()).tools;
   }
+  const resources = {};
+  for (const which of Object.keys(SERVERS)) {
+    const client = await connect(t, which, root);
+    resources[which] = (await client.listResources()).resources;
+  }
+  assert.deepEqual(resources.python, resources.node);
+  assert.deepEqual(resources.node.map((r) => r.name), ["hive/s1/STATE.json"]);
   const expected = GENERATED.map(({ call, ...tool }) => tool);
   assert.deepEqual(lists.node, expected);
   // Compared as JSON (the Node SDK reorders a schema's keys on the way out).
@@ -133,6 +140,18 @@ for (const which of Object.keys(SERVERS)) {
     assert.equal((await ok(client, "validate", { path: ".fctry/state.json" })).valid, true);
     await ok(client, "log_append", { path: "logs/app.jsonl", record: { type: "note" } });
     assert.equal(fs.readFileSync(path.join(root, "logs", "app.jsonl"), "utf8"), '{"type":"note"}\n');
+    // resources: each protocol document under DIR, read as statecore reads it
+    const { resources } = await client.listResources();
+    const names = resources.map((r) => r.name);
+    for (const name of [".agency/state/runner_status.json", ".fctry/inbox.json", ".fctry/state.json", "hive/s1/STATE.json", "spec/.workflow/index.md", "workspace/state.json"]) {
+      assert.ok(names.includes(name), `${name} not in ${names}`);
+    }
+    assert.ok(!names.includes("logs/app.jsonl") && !names.includes("hive/s1/EVENTS.jsonl"));
+    const read = await client.readResource({ uri: "statecore://.fctry/state.json" });
+    const document = JSON.parse(read.contents[0].text).document;
+    assert.deepEqual(document, readJson(path.join(root, ".fctry", "state.json")));
+    await assert.rejects(client.readResource({ uri: "statecore://../x.json" }), /E_PATH_UNSAFE/);
+    assert.deepEqual((await client.listResources()).resources, resources);
   });
 
   test(`${which} server: bad input is a tool error each, and the server answers the next call`, async (t) => {

@@ -196,6 +196,70 @@ def call_tool(root: str, name: object, args: object) -> Any:
     return _call_helper(root, dir_names, tool, checked)
 
 
+#: Directories a resource listing never enters, how deep it goes, how many it lists.
+_SKIP = frozenset({".git", "node_modules"})
+_MAX_DEPTH = 16
+_MAX_RESOURCES = 1000
+_MIME = "application/json"
+_SCHEME = "statecore://"
+
+
+def _uri_of(rel: str) -> str:
+    from urllib.parse import quote
+
+    return _SCHEME + "/".join(quote(name, safe="!'()*-._~") for name in rel.split("/"))
+
+
+def list_resources(root: str) -> list[dict[str, str]]:
+    """Each protocol document under ``root`` as a resource (the core's ``watch_target`` says
+    which files are, and as what kind; logs are left out), links and special files skipped,
+    sorted by path: ``{uri, name, description, mimeType}``."""
+    found: list[tuple[str, str]] = []
+
+    def walk(directory: str, names: list[str]) -> None:
+        if len(names) > _MAX_DEPTH:
+            return
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            return
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and entry.name not in _SKIP:
+                walk(entry.path, [*names, entry.name])
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            rel = "/".join([*names, entry.name])
+            try:
+                target = statecore.watch_target(rel, None, False)
+            except StatecoreError:
+                target = None
+            if target is not None and not target["log"]:
+                found.append((rel, target["kind"]))
+
+    walk(root, [])
+    found.sort()
+    return [
+        {"uri": _uri_of(rel), "name": rel, "description": f"a {kind} document", "mimeType": _MIME}
+        for rel, kind in found[:_MAX_RESOURCES]
+    ]
+
+
+def read_resource(root: str, uri: object) -> str:
+    """A resource's read: the document as statecore reads it, its etag and its validation, as
+    JSON text."""
+    from urllib.parse import unquote
+
+    if not isinstance(uri, str) or not uri.startswith(_SCHEME):
+        raise _refusal("E_ARGUMENT", "/uri", f"{json.dumps(uri)} is not a statecore:// resource")
+    rel = "/".join(unquote(name) for name in uri[len(_SCHEME) :].split("/"))
+    names = statecore.mcp_path(rel, "uri")
+    file = confine(root, names, "file", "uri")
+    target = statecore.watch_target("/".join(names), None, True)
+    kind: Any = None if target is None else target["kind"]
+    loaded = statecore.read_document(file, kind)
+    return json.dumps(loaded, ensure_ascii=False, separators=(",", ":"))
+
+
 def error_record(error: BaseException) -> dict[str, str]:
     """The ``{code, path, message}`` of an error (a statecore error's own; another's errno name
     or ``E_HOST``)."""
@@ -225,6 +289,7 @@ def main(argv: Sequence[str]) -> int:
         from mcp import types
         from mcp.server.lowlevel import Server
         from mcp.server.stdio import stdio_server
+        from mcp.shared.exceptions import MCPError
     except ImportError:
         print(
             "statecore mcp: needs the MCP SDK, not installed: pip install 'statecore[mcp]'",
@@ -254,11 +319,30 @@ def main(argv: Sequence[str]) -> int:
                 is_error=True,
             )
 
+    async def on_list_resources(ctx: Any, params: Any) -> Any:
+        listed = await anyio.to_thread.run_sync(list_resources, root)
+        return types.ListResourcesResult(
+            resources=[types.Resource.model_validate(r) for r in listed]
+        )
+
+    async def on_read_resource(ctx: Any, params: Any) -> Any:
+        uri = str(params.uri)
+        try:
+            text = await anyio.to_thread.run_sync(read_resource, root, uri)
+        except Exception as error:
+            record = error_record(error)
+            raise MCPError(-32602, json.dumps(record, separators=(",", ":")), record) from None
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=_MIME, text=text)]
+        )
+
     server: Any = Server(
         "statecore",
         version=statecore.__version__,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        on_list_resources=on_list_resources,
+        on_read_resource=on_read_resource,
     )
 
     async def serve() -> None:

@@ -95,6 +95,14 @@ def test_both_servers_list_the_generated_tools_the_same(root: Path) -> None:
             tools = (await client.list_tools()).tools
             return [t.model_dump(by_alias=True, exclude_none=True) for t in tools]
 
+    async def resources(which: str) -> list[dict[str, Any]]:
+        async with connect(which, root) as client:
+            listed = (await client.list_resources()).resources
+            return [r.model_dump(by_alias=True, exclude_none=True) for r in listed]
+
+    found = {which: anyio.run(resources, which) for which in SERVERS}
+    assert found["node"] == found["python"]
+    assert [r["name"] for r in found["python"]] == ["hive/s1/STATE.json"]
     lists = {which: anyio.run(listed, which) for which in SERVERS}
     assert lists["python"] == _mcp.LISTED
     # Compared as JSON (the Node SDK reorders a schema's keys on the way out).
@@ -158,6 +166,24 @@ def test_a_read_a_write_and_a_refused_write_of_every_protocol(which: str, root: 
             assert (await ok(c, "validate", {"path": ".fctry/state.json"}))["valid"] is True
             await ok(c, "log_append", {"path": "logs/app.jsonl", "record": {"type": "note"}})
             assert (root / "logs" / "app.jsonl").read_text() == '{"type":"note"}\n'
+
+            names = [r.name for r in (await c.list_resources()).resources]
+            for name in (
+                ".agency/state/runner_status.json",
+                ".fctry/inbox.json",
+                ".fctry/state.json",
+                "hive/s1/STATE.json",
+                "spec/.workflow/index.md",
+                "workspace/state.json",
+            ):
+                assert name in names
+            assert "logs/app.jsonl" not in names
+            read = await c.read_resource("statecore://.fctry/state.json")
+            loaded = json.loads(read.contents[0].text)  # type: ignore[union-attr]
+            assert loaded["document"] == read_json(state)
+            with pytest.raises(Exception, match="E_PATH_UNSAFE"):
+                await c.read_resource("statecore://../x.json")
+            assert "fctry/state.json" in str((await c.list_resources()).resources)
 
     anyio.run(run)
 
