@@ -48,6 +48,8 @@ for section in hivemind agency specify; do
 done
 log "node bench/hivemind_e2e.mjs (trigger file → state.json → callback, both watchers)"
 node bench/hivemind_e2e.mjs "${quick[@]}" >> "$work/node.md"
+log "node bench/mcp_bench.mjs (an MCP write tool over stdio, both servers, against the helper in process)"
+node bench/mcp_bench.mjs "${quick[@]}" >> "$work/node.md"
 log "python bench/python_bench.py"
 (cd bench && "$root/.venv/bin/python" python_bench.py "${quick[@]}") > "$work/python.md"
 

@@ -9,6 +9,8 @@
 # Part 6 (examples/specify_demo.py): a specify workflow: gaps, clarifications, a stale gap, artifacts.
 # Part 7 (examples/view_demo.mjs): `statecore view` on a workspace of all five protocols, its URL
 # printed, toured in headless Chromium (VIEW=1 keeps it running for your browser).
+# Part 8 (examples/mcp_demo.py): an agent's fctry session, specify loop and hive workers through
+# `statecore mcp`'s tools alone, with the MCP SDK's client on the Node server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -34,3 +36,4 @@ echo; .venv/bin/python examples/agency_demo.py  # Part 4: agency init, runners, 
 echo; .venv/bin/python examples/hive_demo.py  # Part 5: a hive session: workers in both languages, one killed, recovery
 echo; .venv/bin/python examples/specify_demo.py  # Part 6: a specify workflow; fails on any step
 echo; node examples/view_demo.mjs ${VIEW:+--keep}  # Part 7: the live viewer, headless; fails on any step
+echo; .venv/bin/python examples/mcp_demo.py node  # Part 8: an agent through MCP tools alone; fails on a tool error

@@ -43,11 +43,14 @@ node -e '
     throw new Error(`statecore must have exactly one runtime dependency, chokidar at an exact version: ${JSON.stringify(p.dependencies)}`);
   if (p.optionalDependencies && Object.keys(p.optionalDependencies).length)
     throw new Error("statecore must have no optional dependencies");
-  // pg is an optional peer: only the PostgresStore of statecore/store loads it (docs/store.md).
+  // Two optional peers: pg, loaded only by the PostgresStore of statecore/store (docs/store.md),
+  // and the MCP SDK, loaded only by `statecore mcp` (docs/mcp.md).
   const peers = JSON.stringify(p.peerDependencies ?? {});
   const optional = JSON.stringify(p.peerDependenciesMeta ?? {});
-  if (peers !== JSON.stringify({ pg: ">=8.11" }) || optional !== JSON.stringify({ pg: { optional: true } }))
-    throw new Error(`statecore must have one optional peer dependency, pg: ${peers} ${optional}`);
+  const wantPeers = { "@modelcontextprotocol/sdk": ">=1.32 <2", pg: ">=8.11" };
+  const wantOptional = { "@modelcontextprotocol/sdk": { optional: true }, pg: { optional: true } };
+  if (peers !== JSON.stringify(wantPeers) || optional !== JSON.stringify(wantOptional))
+    throw new Error(`statecore must have two optional peer dependencies, the MCP SDK and pg: ${peers} ${optional}`);
   if (p.scripts && (p.scripts.install || p.scripts.postinstall || p.scripts.preinstall))
     throw new Error("statecore must have no install scripts");
 ' "$repo/npm/package.json"

@@ -2648,6 +2648,8 @@ export declare function parseTimestamp(text: string): number;
 export declare function formatTimestamp(millis: number): string;
 /** A stall or elapsed time as every surface shows it: `45m`, `2h15m` under 48 hours, `2d`, `282d15h` from 48 hours on (whole units, rounded down). */
 export declare function formatDuration(ms: number): string;
+/** The names below `statecore mcp`'s directory of a path an agent gave as the tool argument `argument` (`dir`, `path`; none: the directory itself): relative, `/`-separated, no `..`, no absolute or drive path, backslash or control character (`E_PATH_UNSAFE`, its path `/<argument>`). The host then refuses a link or special file on the way. */
+export declare function mcpPath(path: string, argument: string): string[];
 /** What an appender does to a log's bytes (none: no file) to add `value` in one write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut). */
 export declare function logAppend(data: Bytes | null | undefined, value: unknown): LogAppend;
 /** The file the log at `path` is kept with, from its name (`EVENTS.jsonl`: a hive session's `STATE.json`, in the same directory): when that file is there, a generic append takes its lock and runs the record as its `step`, and a repair sets refused lines aside under it (one session, one lock); null for any other log. */

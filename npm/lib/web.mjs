@@ -32,6 +32,7 @@ export const {
   parseTimestamp,
   formatTimestamp,
   formatDuration,
+  mcpPath,
   logAppend,
   logOwner,
   sessionLogRepair,

@@ -377,11 +377,17 @@ def environment() -> CliEnv:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code (130
     after Ctrl-C, printing nothing more)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["mcp"]:
+        # `statecore mcp [DIR]`: the MCP server (docs/mcp.md), a long-running host of its own.
+        from statecore._mcp import main as mcp_main
+
+        return mcp_main(args[1:])
     try:
         from statecore._cli_follow import follow
 
         request: CliRequest = {
-            "argv": list(sys.argv[1:] if argv is None else argv),
+            "argv": args,
             "env": environment(),
             "facts": {"files": {}, "dirs": {}, "writes": {}, "env": {}},
         }

@@ -13,6 +13,7 @@ mod helpers;
 mod host_api;
 mod js;
 mod layers;
+mod mcp;
 mod names;
 mod profile;
 mod py;
@@ -107,6 +108,12 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
             files.push((format!("npm/lib/{name}.d.mts"), js::helper_dmts(module)));
         }
     }
+    let tools = mcp::tools_json();
+    files.push(("npm/lib/mcp-tools.json".to_owned(), tools.clone()));
+    files.push((
+        "python/statecore/_generated/mcp_tools.json".to_owned(),
+        tools,
+    ));
     files.push((
         "python/statecore/_generated/tables.py".to_owned(),
         py_package::tables_py(),
@@ -138,6 +145,9 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     let api = std::fs::read_to_string(root.join("docs/api.md"))
         .map_err(|e| format!("docs/api.md: {e}"))?;
     files.push(("docs/api.md".to_owned(), docs::api_md(&api)?));
+    let mcp_doc = std::fs::read_to_string(root.join("docs/mcp.md"))
+        .map_err(|e| format!("docs/mcp.md: {e}"))?;
+    files.push(("docs/mcp.md".to_owned(), mcp::mcp_md(&mcp_doc)?));
     let architecture = std::fs::read_to_string(root.join("docs/architecture.md"))
         .map_err(|e| format!("docs/architecture.md: {e}"))?;
     files.push((

@@ -51,6 +51,25 @@ pub static SESSION_REPAIR: Shape = Shape::exact(
 pub(super) static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
+        method: "mcp_path",
+        doc: "The names below `statecore mcp`'s directory of a path an agent gave as the tool \
+              argument `argument` (`dir`, `path`; none: the directory itself): relative, \
+              `/`-separated, no `..`, no absolute or drive path, backslash or control \
+              character (`E_PATH_UNSAFE`, its path `/<argument>`). The host then refuses a \
+              link or special file on the way.",
+        params: &[Param::text("path", Ty::Str), Param::text("argument", Ty::Str)],
+        returns: Returns::json(Ty::List(&Ty::Str)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let names = crate::mcp::tool_path(a.text(0)?, a.text(1)?)?;
+            Ok(Out::Json(Value::Array(
+                names.into_iter().map(Value::from).collect(),
+            )))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "log_append",
         doc: "What an appender does to a log's bytes (none: no file) to add `value` in one \
               write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut).",

@@ -168,3 +168,30 @@ fn of(ty: &Ty) -> Value {
         Ty::Union(items) => json!({ "anyOf": items.iter().map(of).collect::<Vec<_>>() }),
     }
 }
+
+/// The schemas of several types sharing one `$defs` (every shape, enum and alias they use),
+/// for a schema that is not a document's: an MCP tool's input and output (docs/mcp.md).
+pub fn type_schemas(types: &[Ty]) -> (Vec<Value>, Map) {
+    let named = super::reachable(types);
+    let mut defs = Map::new();
+    for shape in &named.shapes {
+        defs.insert(shape.name.into(), object(shape));
+    }
+    for e in &named.enums {
+        defs.insert(e.name.into(), enumeration(e));
+    }
+    for alias in &named.aliases {
+        defs.insert(alias.name.into(), aliased(alias));
+    }
+    (types.iter().map(of).collect(), defs)
+}
+
+/// The schema of an object type written out whole (not as a `$ref`): a shape's own schema,
+/// `None` for any other type. An MCP tool's output schema must be an object at its root.
+pub fn object_schema(ty: &Ty) -> Option<Value> {
+    match *ty {
+        Ty::Object(shape) | Ty::Apply(shape, _) => Some(object(shape)),
+        Ty::Alias(alias) => object_schema(&alias.ty),
+        _ => None,
+    }
+}

@@ -234,6 +234,10 @@ def format_duration(ms: float) -> str:
     """A stall or elapsed time as every surface shows it: ``45m``, ``2h15m`` under 48 hours, ``2d``, ``282d15h`` from 48 hours on (whole units, rounded down)."""
     return cast("str", _call("format_duration", (ms,)))
 
+def mcp_path(path: str, argument: str) -> list[str]:
+    """The names below ``statecore mcp``'s directory of a path an agent gave as the tool argument ``argument`` (``dir``, ``path``; none: the directory itself): relative, ``/``-separated, no ``..``, no absolute or drive path, backslash or control character (``E_PATH_UNSAFE``, its path ``/<argument>``). The host then refuses a link or special file on the way."""
+    return cast("list[str]", _call("mcp_path", (path, argument)))
+
 def log_append(data: str | bytes | None, value: object) -> LogAppend:
     """What an appender does to a log's bytes (none: no file) to add ``value`` in one write: ``{text, truncate_at, torn_line}`` (a torn last line is copied, then cut)."""
     return cast("LogAppend", _call("log_append", (data, value)))
@@ -385,6 +389,7 @@ __all__ = [
     "log_repaired",
     "log_set_aside",
     "manifest",
+    "mcp_path",
     "merge",
     "merge_text",
     "parse",

@@ -1,0 +1,353 @@
+"""``statecore mcp [DIR]`` (docs/mcp.md): a Model Context Protocol server over stdio whose
+tools are the generated list ``_generated/mcp_tools.json`` (written by xtask from the core's
+operation table; npm/lib/mcp.cjs serves the same file). A generic driver: a call looks its tool
+up, asks the core whether its paths are inside DIR (``mcp_path``), refuses a link or special
+file on the way, and calls the library's helper (a write: its one locked update), in a worker
+thread. A refusal is a tool result with ``isError`` carrying ``{code, path, message}``; the
+server goes on. The SDK (``mcp``, the extra ``statecore[mcp]``) is imported only here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import stat
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import statecore
+from statecore.errors import StatecoreError, error_class
+
+_TOOLS: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "_generated" / "mcp_tools.json").read_text(encoding="utf-8")
+)["tools"]
+#: Every tool by its name.
+BY_NAME: dict[str, dict[str, Any]] = {tool["name"]: tool for tool in _TOOLS}
+#: What ``tools/list`` answers: each tool without the driver's ``call``.
+LISTED: list[dict[str, Any]] = [
+    {key: value for key, value in tool.items() if key != "call"} for tool in _TOOLS
+]
+_LIMIT: int = statecore.CONSTANTS["max_document_bytes"]
+
+
+def _refusal(code: str, at: str, message: str, **details: object) -> StatecoreError:
+    return error_class(code)(message, code, at, dict(details))
+
+
+def _entry_type(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "regular file" if stat.S_ISREG(mode) else "special file"
+
+
+def confine(root: str, names: Sequence[str], want: str, argument: str) -> str:
+    """The absolute path of ``names`` below ``root``, each existing step ``lstat``-ed: a link on
+    the way is ``E_PATH_UNSAFE`` (the server follows none: one could lead out of DIR), a
+    non-directory before the last name or a last entry that is not a ``want`` (``file`` |
+    ``dir``) ``E_FILE_TYPE``. Missing steps are left to the helper (a write creates them)."""
+    at = root
+    for i, name in enumerate(names):
+        at = os.path.join(at, name)
+        try:
+            mode = os.lstat(at).st_mode
+        except FileNotFoundError:
+            return os.path.join(root, *names)
+        shown = "/".join(names[: i + 1])
+        if stat.S_ISLNK(mode):
+            raise _refusal(
+                "E_PATH_UNSAFE",
+                f"/{argument}",
+                f"{shown} is a symbolic link: the server follows no links (one could lead out of "
+                "its directory); name the file itself",
+                path=shown,
+                reason="link",
+            )
+        directory = i < len(names) - 1 or want == "dir"
+        if not (stat.S_ISDIR(mode) if directory else stat.S_ISREG(mode)):
+            what = _entry_type(mode)
+            expected = "directory" if directory else "regular file"
+            raise _refusal(
+                "E_FILE_TYPE",
+                f"/{argument}",
+                f"{shown} is a {what}, not a {expected}: the server reads and writes only "
+                "regular files in directories",
+                path=shown,
+                type=what,
+            )
+    return at
+
+
+def _check_arguments(tool: dict[str, Any], args: object) -> dict[str, Any]:
+    name = tool["name"]
+    if not isinstance(args, dict):
+        raise _refusal("E_ARGUMENT", "", f"the arguments of {name} must be an object")
+    size = len(json.dumps(args, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    if size > _LIMIT:
+        raise _refusal(
+            "E_LIMIT",
+            "",
+            f"the arguments of {name} are {size} bytes, over the {_LIMIT}-byte limit of a document",
+            limit=_LIMIT,
+            actual=size,
+        )
+    properties = tool["inputSchema"]["properties"]
+    for key in args:
+        if key not in properties:
+            raise _refusal(
+                "E_ARGUMENT",
+                f"/{key}",
+                f"{name} has no argument {json.dumps(key)} (it takes {', '.join(properties)})",
+            )
+    for key in tool["inputSchema"].get("required", []):
+        if args.get(key) is None:
+            raise _refusal("E_ARGUMENT", f"/{key}", f"{name} needs the argument {json.dumps(key)}")
+    for key in ("dir", "path"):
+        if args.get(key) is not None and not isinstance(args[key], str):
+            raise _refusal(
+                "E_ARGUMENT",
+                f"/{key}",
+                f"{key} must be a string (a path relative to the server's directory)",
+            )
+    return args
+
+
+def _camel_keys(result: Any) -> Any:
+    """A host result's own keys as in JSON documents (``corrupt_copy`` → ``corruptCopy``)."""
+    if not isinstance(result, dict):
+        return result
+    out = {}
+    for key, value in result.items():
+        head, *rest = key.split("_")
+        out[head + "".join(part.capitalize() for part in rest)] = value
+    return out
+
+
+def _call_helper(
+    root: str, dir_names: list[str], tool: dict[str, Any], args: dict[str, Any]
+) -> Any:
+    call = tool["call"]
+    directory = confine(root, dir_names, "dir", "dir")
+    confine(root, [*dir_names, *call["file"]], "file", "dir")
+    if call["log"] is not None:
+        confine(root, [*dir_names, *call["file"][:-1], call["log"]], "file", "dir")
+    module = importlib.import_module(f"statecore.{call['module']}")
+    values = [args.get(name) for name, _, _ in call["params"]]
+    result = getattr(module, call["helper"])(directory, *values)
+    if call["mode"] == "write":
+        result = _camel_keys(result)
+    return {"value": result} if call["wrap"] else result
+
+
+def _call_generic(
+    root: str, dir_names: list[str], tool: dict[str, Any], args: dict[str, Any]
+) -> Any:
+    names = [*dir_names, *statecore.mcp_path(args["path"], "path")]
+    if len(names) == len(dir_names):
+        raise _refusal(
+            "E_ARGUMENT", "/path", "path names the directory itself; name a file below it"
+        )
+    confine(root, dir_names, "dir", "dir")
+    file = confine(root, names, "file", "path")
+    which = tool["call"]["generic"]
+    if which == "log_append":
+        return _camel_keys(statecore.append_line(file, args["record"]))
+    kind: Any = args.get("kind")
+    if kind is None:
+        target = statecore.watch_target("/".join(names), None, True)
+        kind = None if target is None else target["kind"]
+    if which == "validate":
+        try:
+            fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            raise _refusal("E_ARGUMENT", "/path", f"{'/'.join(names)} does not exist") from None
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read()
+        return statecore.validate_text(kind, data)
+    if which == "show":
+        return statecore.read_document(file, kind)
+    return _camel_keys(
+        statecore.update_document(file, kind, args["patch"], if_match=args.get("if_match"))
+    )
+
+
+def call_tool(root: str, name: object, args: object) -> Any:
+    """Runs the tool ``name`` with ``args`` below ``root``: its structured result, or raises
+    the refusal."""
+    tool = BY_NAME.get(name) if isinstance(name, str) else None
+    if tool is None:
+        raise _refusal(
+            "E_ARGUMENT",
+            "/name",
+            f"there is no tool {json.dumps(name)}: tools/list lists the tools",
+        )
+    checked = _check_arguments(tool, {} if args is None else args)
+    dir_names = statecore.mcp_path(checked.get("dir") or ".", "dir")
+    if "generic" in tool["call"]:
+        return _call_generic(root, dir_names, tool, checked)
+    return _call_helper(root, dir_names, tool, checked)
+
+
+#: Directories a resource listing never enters, how deep it goes, how many it lists.
+_SKIP = frozenset({".git", "node_modules"})
+_MAX_DEPTH = 16
+_MAX_RESOURCES = 1000
+_MIME = "application/json"
+_SCHEME = "statecore://"
+
+
+def _uri_of(rel: str) -> str:
+    from urllib.parse import quote
+
+    return _SCHEME + "/".join(quote(name, safe="!'()*-._~") for name in rel.split("/"))
+
+
+def list_resources(root: str) -> list[dict[str, str]]:
+    """Each protocol document under ``root`` as a resource (the core's ``watch_target`` says
+    which files are, and as what kind; logs are left out), links and special files skipped,
+    sorted by path: ``{uri, name, description, mimeType}``."""
+    found: list[tuple[str, str]] = []
+
+    def walk(directory: str, names: list[str]) -> None:
+        if len(names) > _MAX_DEPTH:
+            return
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            return
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and entry.name not in _SKIP:
+                walk(entry.path, [*names, entry.name])
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            rel = "/".join([*names, entry.name])
+            try:
+                target = statecore.watch_target(rel, None, False)
+            except StatecoreError:
+                target = None
+            if target is not None and not target["log"]:
+                found.append((rel, target["kind"]))
+
+    walk(root, [])
+    found.sort()
+    return [
+        {"uri": _uri_of(rel), "name": rel, "description": f"a {kind} document", "mimeType": _MIME}
+        for rel, kind in found[:_MAX_RESOURCES]
+    ]
+
+
+def read_resource(root: str, uri: object) -> str:
+    """A resource's read: the document as statecore reads it, its etag and its validation, as
+    JSON text."""
+    from urllib.parse import unquote
+
+    if not isinstance(uri, str) or not uri.startswith(_SCHEME):
+        raise _refusal("E_ARGUMENT", "/uri", f"{json.dumps(uri)} is not a statecore:// resource")
+    rel = "/".join(unquote(name) for name in uri[len(_SCHEME) :].split("/"))
+    names = statecore.mcp_path(rel, "uri")
+    file = confine(root, names, "file", "uri")
+    target = statecore.watch_target("/".join(names), None, True)
+    kind: Any = None if target is None else target["kind"]
+    loaded = statecore.read_document(file, kind)
+    return json.dumps(loaded, ensure_ascii=False, separators=(",", ":"))
+
+
+def error_record(error: BaseException) -> dict[str, str]:
+    """The ``{code, path, message}`` of an error (a statecore error's own; another's errno name
+    or ``E_HOST``)."""
+    if isinstance(error, StatecoreError):
+        return {"code": error.code, "path": error.path, "message": error.message}
+    code = "E_HOST"
+    if isinstance(error, OSError) and error.errno is not None:
+        import errno
+
+        code = errno.errorcode.get(error.errno, code)
+    return {"code": code, "path": "", "message": str(error)}
+
+
+def main(argv: Sequence[str]) -> int:
+    """``statecore mcp [DIR]``: serves DIR's tools over stdio until the client closes; the exit
+    status."""
+    if len(argv) > 1 or any(a.startswith("-") for a in argv):
+        print("usage: statecore mcp [DIR]", file=sys.stderr)
+        return 2
+    given = argv[0] if argv else "."
+    root = os.path.realpath(given)
+    if not os.path.isdir(root):
+        print(f"statecore mcp: {given}: not a directory: give a directory", file=sys.stderr)
+        return 2
+    try:
+        import anyio
+        from mcp import types
+        from mcp.server.lowlevel import Server
+        from mcp.server.stdio import stdio_server
+        from mcp.shared.exceptions import MCPError
+    except ImportError:
+        print(
+            "statecore mcp: needs the MCP SDK, not installed: pip install 'statecore[mcp]'",
+            file=sys.stderr,
+        )
+        return 2
+
+    tools = [types.Tool.model_validate(tool) for tool in LISTED]
+
+    async def on_list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: Any, params: Any) -> Any:
+        try:
+            result = await anyio.to_thread.run_sync(call_tool, root, params.name, params.arguments)
+            text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=text)], structured_content=result
+            )
+        except Exception as error:
+            record = error_record(error)
+            return types.CallToolResult(
+                content=[
+                    types.TextContent(type="text", text=json.dumps(record, separators=(",", ":")))
+                ],
+                structured_content=record,
+                is_error=True,
+            )
+
+    async def on_list_resources(ctx: Any, params: Any) -> Any:
+        listed = await anyio.to_thread.run_sync(list_resources, root)
+        return types.ListResourcesResult(
+            resources=[types.Resource.model_validate(r) for r in listed]
+        )
+
+    async def on_read_resource(ctx: Any, params: Any) -> Any:
+        uri = str(params.uri)
+        try:
+            text = await anyio.to_thread.run_sync(read_resource, root, uri)
+        except Exception as error:
+            record = error_record(error)
+            raise MCPError(-32602, json.dumps(record, separators=(",", ":")), record) from None
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=_MIME, text=text)]
+        )
+
+    server: Any = Server(
+        "statecore",
+        version=statecore.__version__,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+        on_list_resources=on_list_resources,
+        on_read_resource=on_read_resource,
+    )
+
+    async def serve() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(serve)
+    return 0
