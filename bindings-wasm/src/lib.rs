@@ -115,7 +115,7 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
             text,
             meta,
             text_is_document,
-        } => meta_and_text(&document, &text, Value::Object(meta), text_is_document),
+        } => meta_and_text(document, text, Value::Object(meta), text_is_document),
         Out::Loaded {
             document,
             meta,
@@ -147,12 +147,12 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
 /// compact JSON, a newline, then the text; or, when the document was not read back from the
 /// text (`null`: `ops::update_unread`), `^`, the fields, a newline, then the text.
 fn meta_and_text(
-    document: &Doc,
-    text: &str,
+    document: Doc,
+    mut text: String,
     meta: Value,
     text_is_document: bool,
 ) -> Result<String, JsValue> {
-    match document {
+    match &document {
         Doc::Tree(tree) => check_numbers(tree, "/document"),
         Doc::Text(tape) => check_numbers(tape.root(), "/document"),
     }
@@ -161,23 +161,30 @@ fn meta_and_text(
     let document = match document {
         Doc::Tree(tree) => tree,
         // A text format's document is always a tree; a JSON kind's is not written here.
-        Doc::Text(_) => &Value::Null,
+        Doc::Text(tape) => {
+            drop(tape);
+            Value::Null
+        }
     };
     let unread = !text_is_document && document.is_null();
-    let mut out = String::with_capacity(text.len().saturating_add(256));
+    let mut head = String::with_capacity(256);
     match (text_is_document, unread) {
         (true, _) => {}
-        (false, true) => out.push('^'),
-        (false, false) => out.push('~'),
+        (false, true) => head.push('^'),
+        (false, false) => head.push('~'),
     }
-    out.push_str(&json::serialize_compact(&meta));
-    out.push('\n');
+    head.push_str(&json::serialize_compact(&meta));
+    head.push('\n');
     if !text_is_document && !unread {
-        out.push_str(&json::serialize_compact(document));
-        out.push('\n');
+        head.push_str(&json::serialize_compact(&document));
+        head.push('\n');
     }
-    out.push_str(text);
-    Ok(out)
+    // The document is let go first, and the fields go in front of the text in its own buffer
+    // (the writer left room): the text is not held twice (docs/performance.md § The update's
+    // peak memory).
+    drop(document);
+    text.insert_str(0, &head);
+    Ok(text)
 }
 
 /// The host's clock reading (epoch milliseconds) as the core's `now`.

@@ -45,13 +45,19 @@ pub(crate) fn update<'o>(
     let Some(merged) = crate::merge::merge_read(&base, patch, &options)? else {
         return Ok(None);
     };
+    // The merged tape holds its own copy of what it took from the base: the base's nodes
+    // are let go before the new text is written (docs/performance.md § The update's peak
+    // memory).
+    drop(base);
     let root = merged.root();
     let report = rules(root);
     if !report.valid() {
         return Err(invalid_error(kind, &report));
     }
-    // The new text is about the file's length: one buffer, rarely grown.
-    let text = json::serialize_tape(&merged, bytes.len().saturating_add(bytes.len() / 8));
+    // The new text is about as long as the merged tape's text (the file's when a patch
+    // changes little, much less when it replaces most of it): one buffer, rarely grown.
+    let room = merged.text_bytes();
+    let text = json::serialize_tape(&merged, room.saturating_add(room / 8));
     json::check_document_size(text.len(), "the new document")?;
     let etag = json::etag(text.as_bytes());
     let changed = bytes != text.as_bytes();

@@ -130,6 +130,21 @@ struct Scanner<'a> {
     stack: Vec<Open>,
 }
 
+/// The unused room for nodes (4,096 nodes, 64 KiB) past which a scan gives it back.
+const SPARE_NODES: usize = 4096;
+
+/// The text's length from which its nodes are given room for one per 16 bytes, not 8.
+const LARGE_TEXT: usize = 64 * 1024;
+
+/// The room given to the nodes of a text of `len` bytes: one node per 8 bytes of a small
+/// text (room enough for most, no growth), one per 16 bytes of a large one, where room left
+/// unused costs memory (a document written with indents has about one node per 16 bytes; a
+/// denser one grows the list, a copy of its nodes, which costs little beside the scan) (docs/performance.md § The update's peak memory).
+fn node_room(len: usize) -> usize {
+    let nodes = if len >= LARGE_TEXT { len / 16 } else { len / 8 };
+    nodes.saturating_add(4)
+}
+
 /// Scans a whole text: its nodes, or `None` when the recursive parser would refuse it.
 pub(super) fn scan(text: &str, bounds: &Bounds) -> Option<Scanned> {
     let bytes = text.as_bytes();
@@ -137,12 +152,20 @@ pub(super) fn scan(text: &str, bounds: &Bounds) -> Option<Scanned> {
         text,
         bytes,
         bounds,
-        nodes: Vec::with_capacity((bytes.len() / 8).saturating_add(4)),
+        nodes: Vec::with_capacity(node_room(bytes.len())),
         decoded: String::new(),
         rewritten: false,
         stack: Vec::with_capacity(16),
     };
     scanner.document()?;
+    // A document sparser than the room given ([`node_room`]: long strings, deep indents)
+    // leaves much of it unused, which a tape would otherwise hold as long as it lives (an
+    // update holds it beside the merged tape). Shrinking a large block is done in place
+    // (dlmalloc, glibc); a small tape keeps its room (docs/performance.md § The update's
+    // peak memory).
+    if scanner.nodes.capacity().saturating_sub(scanner.nodes.len()) > SPARE_NODES {
+        scanner.nodes.shrink_to_fit();
+    }
     Some(Scanned {
         nodes: scanner.nodes,
         decoded: scanner.decoded,

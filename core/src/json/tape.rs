@@ -79,6 +79,12 @@ impl<'t> Tape<'t> {
         }
     }
 
+    /// The bytes of its text and of its decoded strings: about the length of the canonical
+    /// text it writes (the room a writer gives it first).
+    pub fn text_bytes(&self) -> usize {
+        self.text.len().saturating_add(self.decoded.len())
+    }
+
     /// The same tape holding its own copy of the text.
     pub fn into_owned(self) -> Tape<'static> {
         Tape {

@@ -9,7 +9,7 @@ use super::drive::{self, Sink};
 use super::tree::apply_rule;
 use super::{MergeOptions, Mode};
 use crate::error::Result;
-use crate::json::{Splice, Tape, TapeValue, MAX_DEPTH};
+use crate::json::{Room, Splice, Tape, TapeValue, MAX_DEPTH};
 use crate::value::{Json, JsonKind};
 use crate::{Map, Str, Value};
 
@@ -60,11 +60,38 @@ pub(crate) fn merged<'a>(
     if sink.unsupported {
         return Ok(None);
     }
-    let mut splice = Splice::new(base);
+    let mut room = Room::default();
+    sink.count(&mut room, root);
+    let mut splice = Splice::new(base, &room);
     Ok(sink.emit(&mut splice, root, 0).map(|()| splice.finish()))
 }
 
 impl<'a> TapeSink<'a> {
+    /// Counts what [`TapeSink::emit`] of `slot` appends (the splice's buffers are made that
+    /// size). A count that is off only costs a buffer's growth, never the result.
+    fn count(&self, room: &mut Room, slot: Slot<'a>) {
+        match slot {
+            Slot::Base(value) => room.base(value),
+            Slot::Patch(value) => room.value(value),
+            Slot::Text(text) => room.string(text),
+            Slot::Owned(at) => {
+                if let Some(value) = self.owned.get(at) {
+                    room.value(value);
+                }
+            }
+            Slot::Object(at) => {
+                room.node();
+                for entry in self.objects.get(at).map_or(&[][..], Vec::as_slice) {
+                    match entry.base {
+                        Some(member) => room.base_key(member),
+                        None => room.string(entry.key),
+                    }
+                    self.count(room, entry.slot);
+                }
+            }
+        }
+    }
+
     /// Appends `slot`, at `depth` (the number of containers around it), to `splice`.
     fn emit(&self, splice: &mut Splice<'a>, slot: Slot<'a>, depth: usize) -> Option<()> {
         match slot {
