@@ -1,6 +1,8 @@
 // Peak memory of one 200 KB update (issue 11), for `make bench`: each implementation runs in a
-// fresh process that first loads its libraries, reads the file and makes one update of a tiny
-// document (one-time set-up: allocator arenas, the wasm memory's first pages), then records
+// fresh process that first loads its libraries, reads the file and makes WARM_UPS updates of a
+// tiny document (one-time set-up: allocator arenas, the wasm memory's first pages, and in Node
+// the optimizing compiler's work on the hot functions, JS and wasm, which a single warm-up left
+// to the measured update: code, not data the update holds), then records
 // its peak resident set (maxRSS), makes the update (bytes -> merged text) once, and reports
 // how much the peak grew. Node: statecore `applyUpdate` against JSON.parse + deepmerge +
 // JSON.stringify; Python: `apply_update` against orjson + a dict merge + orjson.dumps. The
@@ -26,6 +28,8 @@ const record = (i) => ({
 });
 fs.writeFileSync(file, `${JSON.stringify({ runs: Array.from({ length: 700 }, (_, i) => record(i)) }, null, 2)}\n`);
 const patch = JSON.stringify({ runs: [record(0)], updated: "2026-11-23T00:00:00Z" });
+/** Updates of a tiny document before the measured one, in every child alike (1 before 2026-11-28). */
+const WARM_UPS = Number(process.env.STATECORE_BENCH_WARM_UPS ?? 1000);
 
 const NODE = {
   statecore: `const sc = require(${JSON.stringify(path.join(root, "npm", "lib", "core-node.cjs"))});
@@ -49,7 +53,7 @@ function nodeChild(setup) {
   const script = `const fs = require("node:fs");
     let bytes = fs.readFileSync(${JSON.stringify(file)}); const patch = ${patch}; let run;
     ${setup}
-    const real = bytes; bytes = Buffer.from('{"runs": []}'); run(); bytes = real;
+    const real = bytes; bytes = Buffer.from('{"runs": []}'); for (let i = 0; i < ${WARM_UPS}; i++) run(); bytes = real;
     const before = process.resourceUsage().maxRSS; const text = run();
     const after = process.resourceUsage().maxRSS;
     process.stdout.write(JSON.stringify({ before, after, text }));`;
@@ -62,7 +66,8 @@ data = open(${JSON.stringify(file)}, "rb").read()
 patch = json.loads(${JSON.stringify(patch)})
 ${setup}
 real, data = data, b'{"runs": []}'
-run()
+for _ in range(${WARM_UPS}):
+    run()
 data = real
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 text = run()
@@ -72,7 +77,7 @@ sys.stdout.write(json.dumps({"before": before, "after": after, "text": text}))`;
 }
 
 const lines = [
-  `A ${fs.statSync(file).size}-byte document (700 records) and a small patch; one update in a fresh process, after loading the libraries, reading the file and one update of a tiny document. Peak growth: maxRSS after the update minus maxRSS before it (KiB; median of 5 processes).`,
+  `A ${fs.statSync(file).size}-byte document (700 records) and a small patch; one update in a fresh process, after loading the libraries, reading the file and ${WARM_UPS} updates of a tiny document. Peak growth: maxRSS after the update minus maxRSS before it (KiB; median of 5 processes).`,
   "",
   "| language | implementation | peak growth (KiB) | ratio statecore / this |",
   "|---|---|---|---|",
