@@ -8,11 +8,11 @@ use crate::single_arg;
 use crate::{now_value, out, throw};
 #[cfg(feature = "full")]
 use statecore::document::Precondition;
-#[cfg(feature = "full")]
-use statecore::ops::Change;
 use statecore::ops::{self, Args};
 #[cfg(feature = "full")]
 use statecore::ops::{Form, Out};
+#[cfg(feature = "full")]
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
@@ -31,12 +31,12 @@ pub fn call(
     b1: Option<Vec<u8>>,
     now: Option<f64>,
 ) -> Result<String, JsValue> {
-    let op = ops::find(op).map_err(throw)?;
+    let op = TABLE.find(op).map_err(throw)?;
     let mut args = Args::from_wire(op, 0, args, slots([b0, b1])).map_err(throw)?;
     if let Some(now) = now {
         args.set_now(&now_value(now));
     }
-    out(ops::call(op, args), op.returns.form)
+    out(TABLE.call(op, args), op.returns.form)
 }
 
 /// A file update: `data` (the file's bytes; none: missing) read as `kind`, the change `op`
@@ -59,9 +59,9 @@ pub fn update(
     if_match: Option<String>,
     reset: bool,
 ) -> Result<String, JsValue> {
-    let (params, skip) = Change::params_of(op).map_err(throw)?;
+    let (params, skip) = TABLE.params_of(op).map_err(throw)?;
     let args = Args::from_wire(params, skip, args, slots([slot, None])).map_err(throw)?;
-    let change = Change::named(op, args).map_err(throw)?;
+    let change = TABLE.change(op, args).map_err(throw)?;
     let now = single_arg(now)?;
     let pre = Precondition {
         if_match: if_match.as_deref(),
@@ -83,7 +83,7 @@ pub fn query(
     b0: Option<Vec<u8>>,
     now: Option<f64>,
 ) -> Result<String, JsValue> {
-    let op = ops::find(op).map_err(throw)?;
+    let op = TABLE.find(op).map_err(throw)?;
     let args = Args::from_wire(op, 1, args, slots([b0, None])).map_err(throw)?;
     let now = now.map_or(statecore::Value::Null, now_value);
     out(

@@ -24,6 +24,7 @@ mod web;
 
 use statecore::ops::{self, Arg, Args, Kind};
 use statecore::{json, Value};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -133,7 +134,7 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
         files.push((format!("npm/schemas/{kind}.json"), text.clone()));
         files.push((format!("python/statecore/schemas/{kind}.json"), text));
     }
-    let manifest = statecore::json::serialize(&ops::manifest());
+    let manifest = statecore::json::serialize(&TABLE.manifest());
     files.push(("docs/manifest.json".to_owned(), manifest));
     let api = std::fs::read_to_string(root.join("docs/api.md"))
         .map_err(|e| format!("docs/api.md: {e}"))?;
@@ -180,7 +181,9 @@ fn codegen(check: bool) -> Result<(), String> {
 }
 
 fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
-    let op = ops::find(name.ok_or("call needs an operation name")?).map_err(|e| e.to_string())?;
+    let op = TABLE
+        .find(name.ok_or("call needs an operation name")?)
+        .map_err(|e| e.to_string())?;
     let args: Vec<Value> = match args {
         None => Vec::new(),
         Some(text) => {
