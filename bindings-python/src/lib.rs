@@ -1,7 +1,7 @@
 //! `statecore._statecore`: the PyO3 binding of the statecore core (docs/conventions.md § The Python package).
 //!
-//! Thin by design: three functions that dispatch through the core's operation table
-//! (`statecore::ops`): `call` (any operation), `update` (a file update in one crossing) and
+//! Thin by design: three functions that dispatch through the whole operation table
+//! (`statecore_cli::TABLE`: the core's rows and the command line's and the viewer's): `call` (any operation), `update` (a file update in one crossing) and
 //! `query` (a read of a file's document). The Python package's wrappers, generated from the
 //! table by `xtask codegen`, name the operation and pass its arguments. Conversion lives in
 //! `convert.rs`, the table-driven argument handling in `dispatch.rs`, errors in `errors.rs`.

@@ -22,7 +22,7 @@ mod resident;
 mod ts;
 mod web;
 
-use statecore::ops::{self, Arg, Args, Kind};
+use statecore::ops::{Arg, Args, Kind};
 use statecore::{json, Value};
 use statecore_cli::TABLE;
 use std::borrow::Cow;
@@ -213,7 +213,9 @@ fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
             }
         })
         .collect();
-    let out = ops::call(op, Args::new(args)).map_err(|e| json::serialize_compact(&e.to_value()))?;
+    let out = TABLE
+        .call(op, Args::new(args))
+        .map_err(|e| json::serialize_compact(&e.to_value()))?;
     // Text results print as a JSON string, so a script reads every result with one parser.
     print!("{}", statecore::json::serialize(&out.into_value()));
     Ok(())

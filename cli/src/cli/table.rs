@@ -1,6 +1,6 @@
 //! The commands of the `statecore` command line, declared once: their operands, options and
 //! help. Parsing (`args`) and the help (`help`) come from here; docs/cli.md's list of
-//! commands is checked against it (`core/tests/cli.rs`).
+//! commands is checked against it (`cli/tests/cli.rs`).
 
 use super::command::{Command, Opt, JSON, TIMEOUT};
 use super::{

@@ -1,4 +1,4 @@
-//! The Rust host's facts for the command-line corpus (core/tests/cli.rs): files read and
+//! The Rust host's facts for the command-line corpus (cli/tests/cli.rs): files read and
 //! directories listed as the packages' hosts read and list them (docs/cli.md § How it runs).
 
 use statecore::{Map, Value};

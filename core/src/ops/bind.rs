@@ -110,7 +110,9 @@ impl<'a> Args<'a> {
 }
 
 /// Runs an operation on its arguments (as many as it has parameters at most; missing ones
-/// are `null`). Every binding calls this.
+/// are `null`). Every binding calls this through the table it found the operation in
+/// ([`super::Table::call`]), which tells the operations that describe their table
+/// (`manifest`) which it is.
 pub fn call(op: &Op, mut args: Args<'_>) -> Result<Out> {
     if !op.available() {
         return Err(refuse(op));

@@ -3,15 +3,19 @@
 //! An [`Op`] names a core function, its parameters (how a host passes each: a JSON value,
 //! file bytes, text, the clock, randomness, options) with their types, its result, its doc
 //! comment and, for operations on a protocol's documents, which document kind it reads or
-//! writes. From the table come the generic dispatcher [`call`] that every binding uses, the
-//! one-crossing file update ([`update`]) and query ([`query`]), and the machine-readable
-//! manifest ([`Table::manifest`]) from which `xtask codegen` writes the JS namespaces, the TypeScript and Python
-//! types, the error maps, the conformance dispatchers and `docs/api.md`.
+//! writes. The core's rows are in the parts of [`parts`]; a crate built over the core adds its
+//! own and composes the whole [`Table`] (`statecore_cli::TABLE`, the command line's and the
+//! viewer's rows with these), which the core never names. From a table come the dispatcher
+//! every binding uses ([`Table::find`], [`Table::call`]), the one-crossing file update
+//! ([`update`]) and query ([`query`]), and the machine-readable manifest
+//! ([`Table::manifest`]) from which `xtask codegen` writes the JS namespaces, the TypeScript
+//! and Python types, the error maps, the conformance dispatchers and `docs/api.md`.
 //!
-//! Adding an operation: its core function, one entry in a table module below, its corpus
-//! cases, then `cargo run -p xtask -- codegen`. A routine a host layer adds around the core
-//! (file I/O, watchers) is a row of the host-routine table ([`ROUTINES`], `table_routines.rs`)
-//! beside its two implementations: its types and docs are generated the same way.
+//! Adding an operation: its core function, one entry in a table module below (or in the
+//! command line's or the viewer's table, `cli/src/table_*.rs`), its corpus cases, then
+//! `cargo run -p xtask -- codegen`. A routine a host layer adds around the core (file I/O,
+//! watchers) is a row of the host-routine table ([`ROUTINES`], `table_routines.rs`) beside its
+//! two implementations: its types and docs are generated the same way.
 
 mod args;
 mod bind;
