@@ -11,7 +11,6 @@ use statecore::document::Precondition;
 use statecore::ops::{self, Args};
 #[cfg(feature = "full")]
 use statecore::ops::{Form, Out};
-#[cfg(feature = "full")]
 use statecore_cli::TABLE;
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
