@@ -122,8 +122,14 @@ impl Table {
 
     /// Runs `op` (found in this table) on its arguments: [`super::call`], with the table
     /// at hand for the operations that describe it (`manifest`).
-    pub fn call(&'static self, op: &Op, mut args: Args<'_>) -> Result<Out> {
-        args.table = Some(self);
+    pub fn call(&'static self, op: &Op, args: Args<'_>) -> Result<Out> {
+        // Only the full build has the operations that describe their table (`manifest`): the
+        // browser's modules, without it, keep no way to the manifest's code.
+        #[cfg(feature = "full")]
+        let args = Args {
+            table: Some(self),
+            ..args
+        };
         super::call(op, args)
     }
 
