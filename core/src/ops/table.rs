@@ -72,11 +72,18 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
-    /// The table of these rows and constants, each part after the one before.
+    /// The table of these rows and constants, each part after the one before. Without the
+    /// `full` feature (the browser's modules, which have no manifest) it keeps no constants,
+    /// as [`super::gate`] keeps no doc comments: only the manifest reads them.
     pub const fn new(
         ops: &'static [&'static [Op]],
         constants: &'static [&'static [Constant]],
     ) -> Table {
+        #[cfg(not(feature = "full"))]
+        let constants: &'static [&'static [Constant]] = {
+            let _ = constants;
+            &[]
+        };
         Table {
             ops,
             constants,
