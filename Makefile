@@ -62,10 +62,10 @@ generate:
 
 test-rust:
 	cargo fmt --all -- --check
-	cargo clippy -p statecore -p statecore-wasm -p statecore-python -p xtask --all-targets -- -D warnings
+	cargo clippy -p statecore -p statecore-cli -p statecore-wasm -p statecore-python -p xtask --all-targets -- -D warnings
 	bash scripts/check-core-purity.sh
 	python3 scripts/check_import_cycles.py --self-test
-	cargo test -p statecore -p statecore-wasm -p xtask
+	cargo test -p statecore -p statecore-cli -p statecore-wasm -p xtask
 
 test-node:
 	cd npm && node --test test/*.test.mjs

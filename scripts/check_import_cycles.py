@@ -10,9 +10,11 @@ a test may use what it likes. A file's use of its own parent module (`super::f` 
 refer to each other; siblings may not, nor may modules. Every group of files that reach each
 other (a strongly connected component of more than one file) is an import circle.
 
-    scripts/check_import_cycles.py [CRATE_SRC] [--max N] [--modules] [--self-test]
+    scripts/check_import_cycles.py [CRATE_SRC ...] [--max N] [--modules] [--self-test]
 
-prints each circle with one path round it, and exits 1 when there are more than N (default 0).
+prints each circle with one path round it, and exits 1 when a crate has more than N (default 0).
+Without CRATE_SRC it checks every crate of the core and its clients (`CRATES`: core/src, the
+command line's and viewer's cli/src).
 `--modules` groups files by their top-level module first (crate::value, crate::merge, ...).
 """
 
@@ -22,6 +24,9 @@ import argparse
 import re
 import sys
 from pathlib import Path
+
+#: The source folders checked when none is named: the core and the crate built over it.
+CRATES = ("core/src", "cli/src")
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 USE_RE = re.compile(r"\b(?:pub(?:\([^)]*\))?\s+)?use\s+([^;]+);", re.DOTALL)
@@ -349,9 +354,9 @@ def self_test() -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("src", nargs="?", default="core/src")
+    parser.add_argument("src", nargs="*", default=list(CRATES))
     parser.add_argument(
-        "--max", type=int, default=0, help="circles allowed (default 0)"
+        "--max", type=int, default=0, help="circles allowed per crate (default 0)"
     )
     parser.add_argument(
         "--modules", action="store_true", help="group by top-level module"
@@ -362,9 +367,17 @@ def main() -> int:
     args = parser.parse_args()
     if args.self_test:
         self_test()
-    crate = Crate(Path(args.src))
+    failed = 0
+    for src in args.src:
+        failed |= check(src, args.max, args.modules)
+    return failed
+
+
+def check(src: str, most: int, modules: bool) -> int:
+    """Prints the circles of the crate whose source folder is `src`; 1 when over `most`."""
+    crate = Crate(Path(src))
     graph = crate.edges()
-    if args.modules:
+    if modules:
         grouped: dict = {}
         for module, targets in graph.items():
             key = module[:1]
@@ -381,10 +394,10 @@ def main() -> int:
         if len(group) > 2:
             print("  members: " + ", ".join(name(m) for m in group))
     print(
-        f"{len(groups)} import circle(s) in {args.src} ({len(graph)} {'modules' if args.modules else 'files'})"
+        f"{len(groups)} import circle(s) in {src} ({len(graph)} {'modules' if modules else 'files'})"
     )
-    if len(groups) > args.max:
-        print(f"more than the {args.max} allowed", file=sys.stderr)
+    if len(groups) > most:
+        print(f"more than the {most} allowed in {src}", file=sys.stderr)
         return 1
     return 0
 

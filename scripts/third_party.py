@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 LICENCE_FILE = re.compile(r"^(LICEN[CS]E|COPYING|NOTICE)", re.IGNORECASE)
-OURS = {"statecore", "statecore-wasm", "statecore-python"}
+OURS = {"statecore", "statecore-cli", "statecore-wasm", "statecore-python"}
 
 
 def licence_texts(directory: str) -> list[tuple[str, str]]:

@@ -1,7 +1,7 @@
 //! `statecore._statecore`: the PyO3 binding of the statecore core (docs/conventions.md § The Python package).
 //!
-//! Thin by design: three functions that dispatch through the core's operation table
-//! (`statecore::ops`): `call` (any operation), `update` (a file update in one crossing) and
+//! Thin by design: three functions that dispatch through the whole operation table
+//! (`statecore_cli::TABLE`: the core's rows and the command line's and the viewer's): `call` (any operation), `update` (a file update in one crossing) and
 //! `query` (a read of a file's document). The Python package's wrappers, generated from the
 //! table by `xtask codegen`, name the operation and pass its arguments. Conversion lives in
 //! `convert.rs`, the table-driven argument handling in `dispatch.rs`, errors in `errors.rs`.
@@ -25,8 +25,9 @@ use errors::core;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use statecore::document::Precondition;
-use statecore::ops::{self, Change};
+use statecore::ops;
 use statecore::Value;
+use statecore_cli::TABLE;
 
 /// Rust-side allocations only (Python objects use Python's allocator): converted documents
 /// are many small strings and maps, where mimalloc is much faster than the system allocator.
@@ -72,13 +73,13 @@ fn call<'py>(
     args: &Bound<'py, PyTuple>,
     now: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let op = core(py, ops::find(op))?;
+    let op = core(py, TABLE.find(op))?;
     let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
     let (mut args, size) = dispatch::args(op, 0, &objects)?;
     if let Some(now) = clock(now)? {
         args.set_now(&now);
     }
-    let result = core(py, unlocked(py, size, || ops::call(op, args)))?;
+    let result = core(py, unlocked(py, size, || TABLE.call(op, args)))?;
     dispatch::result(py, result)
 }
 
@@ -100,7 +101,7 @@ fn update<'py>(
     if_match: Option<&str>,
     reset: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (params, skip) = core(py, Change::params_of(op))?;
+    let (params, skip) = core(py, TABLE.params_of(op))?;
     let pre = Precondition { if_match, reset };
     let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
     let (args, size) = dispatch::args(params, skip, &objects)?;
@@ -110,7 +111,7 @@ fn update<'py>(
     let updated = core(
         py,
         unlocked(py, len, || {
-            ops::update_read(kind, bytes, Change::named(op, args)?, &now, pre)
+            ops::update_read(kind, bytes, TABLE.change(op, args)?, &now, pre)
         }),
     )?;
     let dict = PyDict::new(py);
@@ -142,7 +143,7 @@ fn query<'py>(
     args: &Bound<'py, PyTuple>,
     now: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let op = core(py, ops::find(op))?;
+    let op = core(py, TABLE.find(op))?;
     let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
     let (args, size) = dispatch::args(op, 1, &objects)?;
     let bytes = file(data)?;

@@ -8,6 +8,7 @@ use crate::{dispatch, file, unlocked};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use statecore::ops::{self, Change};
+use statecore_cli::TABLE;
 
 /// The step `name` (`""`: a read) with `objects`, its arguments after the state.
 fn change<'a>(
@@ -18,9 +19,9 @@ fn change<'a>(
     if name.is_empty() {
         return Ok((None, 0));
     }
-    let (params, skip) = core(py, Change::params_of(name))?;
+    let (params, skip) = core(py, TABLE.params_of(name))?;
     let (args, size) = dispatch::args(params, skip, objects)?;
-    Ok((core(py, ops::logged_change(name, args))?, size))
+    Ok((core(py, TABLE.logged_change(name, args))?, size))
 }
 
 /// A step of `kind`'s file kept with its log, or a read (`change` `""`): `data` the state's

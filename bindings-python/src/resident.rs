@@ -8,8 +8,9 @@ use crate::errors::core;
 use crate::{clock, dispatch, file, unlocked};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
-use statecore::ops::{self, Change, Resident};
+use statecore::ops::Resident;
 use statecore::Value;
+use statecore_cli::TABLE;
 
 /// A document kept by the core between calls.
 #[pyclass(module = "statecore._statecore", name = "Document", frozen)]
@@ -92,11 +93,11 @@ impl Document {
         args: &Bound<'py, PyTuple>,
         now: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (params, skip) = core(py, Change::params_of(op))?;
+        let (params, skip) = core(py, TABLE.params_of(op))?;
         let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
         let (args, _) = dispatch::args(params, skip, &objects)?;
         let now = clock(now)?.unwrap_or(Value::Null);
-        let change = core(py, Change::named(op, args))?;
+        let change = core(py, TABLE.change(op, args))?;
         let result = core(py, self.with(|r| r.change(change, &now))?)?;
         out(py, &result)
     }
@@ -110,7 +111,7 @@ impl Document {
         args: &Bound<'py, PyTuple>,
         now: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let op = core(py, ops::find(op))?;
+        let op = core(py, TABLE.find(op))?;
         let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
         let (args, _) = dispatch::args(op, 1, &objects)?;
         let now = clock(now)?.unwrap_or(Value::Null);

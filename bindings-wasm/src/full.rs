@@ -1,5 +1,5 @@
-//! The whole API (feature `full`): three exports that dispatch through the core's operation
-//! table (`statecore::ops`); the JS layer (npm/lib/api.mjs) and its generated table name the
+//! The whole API (feature `full`): three exports that dispatch through the whole operation
+//! table (`statecore_cli::TABLE`); the JS layer (npm/lib/api.mjs) and its generated table name the
 //! operation and pass its arguments. The browser's module (feature `web`) has `call` and
 //! `query`, not `update` (a page reads; it does not write files).
 
@@ -8,11 +8,10 @@ use crate::single_arg;
 use crate::{now_value, out, throw};
 #[cfg(feature = "full")]
 use statecore::document::Precondition;
-#[cfg(feature = "full")]
-use statecore::ops::Change;
 use statecore::ops::{self, Args};
 #[cfg(feature = "full")]
 use statecore::ops::{Form, Out};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
@@ -31,12 +30,12 @@ pub fn call(
     b1: Option<Vec<u8>>,
     now: Option<f64>,
 ) -> Result<String, JsValue> {
-    let op = ops::find(op).map_err(throw)?;
+    let op = TABLE.find(op).map_err(throw)?;
     let mut args = Args::from_wire(op, 0, args, slots([b0, b1])).map_err(throw)?;
     if let Some(now) = now {
         args.set_now(&now_value(now));
     }
-    out(ops::call(op, args), op.returns.form)
+    out(TABLE.call(op, args), op.returns.form)
 }
 
 /// A file update: `data` (the file's bytes; none: missing) read as `kind`, the change `op`
@@ -59,9 +58,9 @@ pub fn update(
     if_match: Option<String>,
     reset: bool,
 ) -> Result<String, JsValue> {
-    let (params, skip) = Change::params_of(op).map_err(throw)?;
+    let (params, skip) = TABLE.params_of(op).map_err(throw)?;
     let args = Args::from_wire(params, skip, args, slots([slot, None])).map_err(throw)?;
-    let change = Change::named(op, args).map_err(throw)?;
+    let change = TABLE.change(op, args).map_err(throw)?;
     let now = single_arg(now)?;
     let pre = Precondition {
         if_match: if_match.as_deref(),
@@ -83,7 +82,7 @@ pub fn query(
     b0: Option<Vec<u8>>,
     now: Option<f64>,
 ) -> Result<String, JsValue> {
-    let op = ops::find(op).map_err(throw)?;
+    let op = TABLE.find(op).map_err(throw)?;
     let args = Args::from_wire(op, 1, args, slots([b0, None])).map_err(throw)?;
     let now = now.map_or(statecore::Value::Null, now_value);
     out(

@@ -1,6 +1,7 @@
 //! wasm-bindgen bindings of `statecore` (docs/conventions.md § The wasm boundary and the npm
-//! package): a handful of exports that dispatch through the core's operation table
-//! (`statecore::ops`), convert values and map errors; nothing else. No protocol rule lives here.
+//! package): a handful of exports that dispatch through the whole operation table
+//! (`statecore_cli::TABLE`: the core's rows and the command line's and the viewer's), convert
+//! values and map errors; nothing else. No protocol rule lives here.
 //!
 //! - Arguments cross as the JSON **text** of an argument array, which the JS layer produces
 //!   with a checking `JSON.stringify` (npm/lib/api.mjs); file contents and random bytes cross

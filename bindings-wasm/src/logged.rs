@@ -4,6 +4,7 @@
 
 use crate::{out, single_arg, throw};
 use statecore::ops::{self, Args, Change, Form, Out};
+use statecore_cli::TABLE;
 use wasm_bindgen::prelude::*;
 
 /// The step `change` (`""`: a read) with its arguments (the JSON text of the array after the
@@ -16,10 +17,10 @@ fn change<'a>(
     if name.is_empty() {
         return Ok(None);
     }
-    let (params, skip) = Change::params_of(name).map_err(throw)?;
+    let (params, skip) = TABLE.params_of(name).map_err(throw)?;
     let slots = [slot.map(std::borrow::Cow::Owned), None].into_iter();
     let args = Args::from_wire(params, skip, args, slots).map_err(throw)?;
-    ops::logged_change(name, args).map_err(throw)
+    TABLE.logged_change(name, args).map_err(throw)
 }
 
 /// A byte offset or size from JS: a whole number ≥ 0.

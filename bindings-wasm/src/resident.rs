@@ -4,7 +4,8 @@
 
 use crate::{check_numbers, now_value, out, single_arg, throw};
 use statecore::json;
-use statecore::ops::{self, Args, Change, Resident};
+use statecore::ops::{Args, Resident};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
@@ -79,10 +80,10 @@ impl Document {
         slot: Option<Vec<u8>>,
         now: f64,
     ) -> Result<String, JsValue> {
-        let (params, skip) = Change::params_of(op).map_err(throw)?;
+        let (params, skip) = TABLE.params_of(op).map_err(throw)?;
         let slots = [slot.map(Cow::Owned), None];
         let args = Args::from_wire(params, skip, args, slots.into_iter()).map_err(throw)?;
-        let change = Change::named(op, args).map_err(throw)?;
+        let change = TABLE.change(op, args).map_err(throw)?;
         let now = now_value(now);
         json_out(&self.resident.change(change, &now).map_err(throw)?)
     }
@@ -96,7 +97,7 @@ impl Document {
         b0: Option<Vec<u8>>,
         now: Option<f64>,
     ) -> Result<String, JsValue> {
-        let op = ops::find(op).map_err(throw)?;
+        let op = TABLE.find(op).map_err(throw)?;
         let slots = [b0.map(Cow::Owned), None];
         let args = Args::from_wire(op, 1, args, slots.into_iter()).map_err(throw)?;
         let now = now.map_or(statecore::Value::Null, now_value);

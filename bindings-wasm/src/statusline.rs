@@ -1,5 +1,5 @@
 //! The status line's command, built in every variant of the module: `fctry status` alone
-//! (`statecore::cli::run_status`), so the `statecore-statusline` script loads a module without
+//! (`statecore_cli::cli::run_status`), so the `statecore-statusline` script loads a module without
 //! the table's dispatch. Its requests and answers are the command line's (docs/cli.md § How
 //! it runs), as JSON text.
 
@@ -11,6 +11,6 @@ use wasm_bindgen::prelude::*;
 /// (`{needs}` or `{stdout, stderr, code}`) as JSON text.
 #[wasm_bindgen]
 pub fn fctry_status_run(request: &str) -> Result<String, JsValue> {
-    let answer = statecore::cli::run_status(&arg(request)?).map_err(throw)?;
+    let answer = statecore_cli::cli::run_status(&arg(request)?).map_err(throw)?;
     Ok(json::serialize_compact(&answer))
 }

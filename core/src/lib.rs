@@ -15,7 +15,6 @@
 
 pub mod agency;
 pub mod checked;
-pub mod cli;
 pub mod document;
 pub mod edit;
 pub mod error;
@@ -38,7 +37,6 @@ pub mod specify;
 pub mod store;
 pub mod time;
 pub mod value;
-pub mod view;
 pub mod watch;
 
 pub use error::{Code, Error, Result};

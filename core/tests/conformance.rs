@@ -14,6 +14,7 @@
 use statecore::ops::{self, Arg, Args, Kind, Out};
 use statecore::Value;
 use statecore::{json, Error};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -93,13 +94,13 @@ fn routine(name: &str, args: Vec<Value>) -> Option<Result<Out, Error>> {
                 if_match: if_match.as_str(),
                 reset: reset.as_bool().unwrap_or(false),
             };
-            ops::Change::params_of(&op).and_then(|(params, skip)| {
-                let change = ops::Change::named(&op, routine_args(params, skip, list))?;
+            TABLE.params_of(&op).and_then(|(params, skip)| {
+                let change = TABLE.change(&op, routine_args(params, skip, list))?;
                 ops::update(&kind, bytes.as_deref(), change, &now, pre)
                     .map(|updated| Out::Json(updated.into_value()))
             })
         }
-        "query_file" => ops::find(&op).and_then(|params| {
+        "query_file" => TABLE.find(&op).and_then(|params| {
             let args = routine_args(params, 1, list);
             ops::query(&kind, bytes.as_deref(), params, args, &Value::Null)
         }),
@@ -134,7 +135,7 @@ fn resident(args: Vec<Value>) -> Result<Out, Error> {
                 doc.change(ops::Change::Patch(first, options), &Value::Null)
             }
             "replace" => doc.change(ops::Change::Replace(first), &Value::Null),
-            name => ops::find(name).and_then(|op| match op.access {
+            name => TABLE.find(name).and_then(|op| match op.access {
                 ops::Access::Writes(w) => {
                     let args = routine_args(op, usize::from(w.takes_document), Value::Array(rest));
                     doc.change(ops::Change::Op(op, args), &Value::Null)
@@ -160,8 +161,8 @@ fn logged_change(change: &str, list: Value) -> Result<Option<ops::Change<'static
     if change.is_empty() {
         return Ok(None);
     }
-    let (params, skip) = ops::Change::params_of(change)?;
-    ops::logged_change(change, routine_args(params, skip, list))
+    let (params, skip) = TABLE.params_of(change)?;
+    TABLE.logged_change(change, routine_args(params, skip, list))
 }
 
 /// The logged-file routines (tests/README.md): `update_logged [kind, session_id, change,
@@ -211,13 +212,13 @@ fn run(name: &str, args: Vec<Value>) -> Result<Out, Error> {
     if name == "resident" {
         return resident(args);
     }
-    let op = ops::find(name)?;
+    let op = TABLE.find(name)?;
     let args = args
         .into_iter()
         .enumerate()
         .map(|(i, v)| arg(v, op.params.get(i).map(|p| p.kind)))
         .collect();
-    ops::call(op, Args::new(args))
+    TABLE.call(op, Args::new(args))
 }
 
 fn render(out: &Out) -> String {
@@ -333,7 +334,7 @@ fn unavailable_here(err: &Error) -> bool {
             .details
             .get("op")
             .and_then(Value::as_str)
-            .is_some_and(|name| ops::all().any(|op| op.is(name) && !op.available()))
+            .is_some_and(|name| TABLE.ops().any(|op| op.is(name) && !op.available()))
 }
 
 #[test]
@@ -348,7 +349,8 @@ fn every_operation_has_corpus_cases() {
         }
     }
     // `manifest` describes the table itself; `xtask codegen --check` pins it (docs/manifest.json).
-    let missing: Vec<String> = ops::all()
+    let missing: Vec<String> = TABLE
+        .ops()
         .map(|op| op.name())
         .filter(|name| !used.contains(name) && name != "manifest")
         .collect();
@@ -369,7 +371,7 @@ fn every_operation_has_corpus_cases() {
     );
     let unknown: Vec<&String> = used
         .iter()
-        .filter(|n| !ops::all().any(|op| op.is(n)) && !routines.contains(&n.as_str()))
+        .filter(|n| !TABLE.ops().any(|op| op.is(n)) && !routines.contains(&n.as_str()))
         .collect();
     assert!(
         unknown.is_empty(),

@@ -71,7 +71,7 @@ fn change(step: &Step) -> Option<ops::Change<'static>> {
             vec![parse(&format!(r#"{{"task": "t{n}"}}"#)), Value::Null],
         ),
     };
-    ops::logged_change(name, Args::values(args)).unwrap()
+    ops::CORE.logged_change(name, Args::values(args)).unwrap()
 }
 
 /// The files: the state's text and the log's bytes.
@@ -149,7 +149,7 @@ proptest! {
     ) {
         let mut files = Files { state: None, log: Vec::new() };
         let start = Value::from(1_795_521_600_000i64);
-        let create = ops::logged_change("hive_create_session", Args::values(vec!["task".into(), Value::Null])).unwrap();
+        let create = ops::CORE.logged_change("hive_create_session", Args::values(vec!["task".into(), Value::Null])).unwrap();
         prop_assert!(files.step(create, &start, "id-0"));
         for (i, (step, minute)) in steps.iter().enumerate() {
             // Few distinct times: identical steps at the same now are common.
@@ -179,7 +179,7 @@ proptest! {
     ) {
         let mut files = Files { state: None, log: Vec::new() };
         let now = Value::from(1_795_521_600_000i64);
-        let create = ops::logged_change("hive_create_session", Args::values(vec!["task".into(), Value::Null])).unwrap();
+        let create = ops::CORE.logged_change("hive_create_session", Args::values(vec!["task".into(), Value::Null])).unwrap();
         files.step(create, &now, "id-0");
         for (i, step) in steps.iter().enumerate() {
             files.step(change(step), &now, &format!("id-{}", i + 1));

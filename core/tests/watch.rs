@@ -21,13 +21,16 @@ use std::borrow::Cow;
 fn read(data: &[u8], facts: Value) -> Value {
     let target = json::parse(br#"{"path":"s/EVENTS.jsonl","kind":"hive.event","log":true}"#)
         .expect("target");
-    let op = ops::find("watch_read").expect("watch_read");
+    let op = ops::CORE.find("watch_read").expect("watch_read");
     let args = vec![
         Arg::Value(target),
         Arg::Bytes(Some(Cow::Owned(data.to_vec()))),
         Arg::Value(facts),
     ];
-    match ops::call(op, Args::new(args)).expect("watch_read answers") {
+    match ops::CORE
+        .call(op, Args::new(args))
+        .expect("watch_read answers")
+    {
         Out::Json(value) => value,
         other => panic!("not JSON: {other:?}"),
     }

@@ -63,7 +63,7 @@ pub static TARGETS: &[Target] = &[
     },
     Target {
         name: "ops",
-        about: "the operation table through ops::call, the wire path and the file routines",
+        about: "the operation table through TABLE.call, the wire path and the file routines",
         run: targets::ops::run,
     },
     Target {

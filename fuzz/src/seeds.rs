@@ -4,9 +4,10 @@
 //! from the operation table's manifest (names, fields, enum values).
 
 use crate::targets;
-use statecore::ops::{self, Args, Kind, Op, Out};
+use statecore::ops::{Args, Kind, Op, Out};
 use statecore::Value;
 use statecore::{json, kinds};
+use statecore_cli::TABLE;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -36,7 +37,7 @@ pub fn hex(v: &Value) -> Option<Vec<u8>> {
 impl Case {
     /// The table's operation (none for the file routines).
     pub fn operation(&self) -> Option<&'static Op> {
-        ops::find(&self.op).ok()
+        TABLE.find(&self.op).ok()
     }
 
     /// Argument `i` as bytes: a string's UTF-8 or `{"hex": ...}`.
@@ -121,9 +122,10 @@ pub fn cases(root: &Path) -> Vec<Case> {
 /// Every operation without parameters that returns a machine definition (the built-in
 /// machines: a protocol's machine added to the table is picked up here).
 fn builtin_machines() -> Vec<Value> {
-    ops::all()
+    TABLE
+        .ops()
         .filter(|op| op.params.is_empty())
-        .filter_map(|op| match ops::call(op, Args::new(Vec::new())) {
+        .filter_map(|op| match TABLE.call(op, Args::new(Vec::new())) {
             Ok(Out::Json(v)) if v.get("states").is_some() && v.get("transitions").is_some() => {
                 Some(v)
             }
@@ -185,7 +187,11 @@ pub fn seeds(name: &str, root: &Path, cases: &[Case]) -> Vec<Vec<u8>> {
                 .iter()
                 .filter_map(targets::machine::definition_seed),
         ),
-        "ops" => out.extend(ops::all().map(|op| crate::input::join([op.name().as_bytes(), b"[]"]))),
+        "ops" => out.extend(
+            TABLE
+                .ops()
+                .map(|op| crate::input::join([op.name().as_bytes(), b"[]"])),
+        ),
         "jsonl" => out.extend(logs(cases)),
         _ => {}
     }
@@ -279,8 +285,8 @@ fn manifest_words() -> BTreeSet<String> {
         }
     }
     let mut out = BTreeSet::new();
-    if let Some(op) = ops::all().find(|op| op.is("manifest")) {
-        if let Ok(Out::Json(m)) = ops::call(op, Args::new(Vec::new())) {
+    if let Some(op) = TABLE.ops().find(|op| op.is("manifest")) {
+        if let Ok(Out::Json(m)) = TABLE.call(op, Args::new(Vec::new())) {
             walk(&m, &mut out);
         }
     }

@@ -1,6 +1,6 @@
 // The command-line corpus (tests/cli/*.json) run against the npm package's `statecore`
 // (bin/statecore.cjs) as a process: the same output, byte for byte, as the Python command
-// (python/tests/test_cli.py) and the core (core/tests/cli.rs). Every case runs with TZ=UTC
+// (python/tests/test_cli.py) and the core (cli/tests/cli.rs). Every case runs with TZ=UTC
 // (`env.utc_offset` 0). A case with `changes` (a command that goes on, tests/README.md) runs
 // asynchronously: its steps' files are written as the command prints, each wait at most 10 s.
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 """The command-line corpus (tests/cli/*.json) run against ``python -m statecore`` as a process.
 
 The same output, byte for byte, as the npm package's command (npm/test/cli.test.mjs) and the
-core (core/tests/cli.rs). Every case runs with TZ=UTC (``env.utc_offset`` 0). A case with
+core (cli/tests/cli.rs). Every case runs with TZ=UTC (``env.utc_offset`` 0). A case with
 ``changes`` (a command that goes on, tests/README.md) runs asynchronously: its steps' files are
 written as the command prints, each wait at most 10 s.
 """

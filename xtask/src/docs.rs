@@ -4,7 +4,8 @@
 use crate::helpers::helpers;
 use crate::names::{camel, modules};
 use statecore::kinds::KINDS;
-use statecore::ops::{self, Form, Module, Op};
+use statecore::ops::{Form, Module, Op};
+use statecore_cli::TABLE;
 use std::fmt::Write as _;
 
 /// The start marker of the generated section `name` of a document.
@@ -63,7 +64,7 @@ fn returns(op: &Op) -> String {
 fn api_table() -> String {
     let mut out = String::new();
     for module in Module::ALL {
-        let module_ops: Vec<&Op> = ops::all().filter(|op| op.module == module).collect();
+        let module_ops: Vec<&Op> = TABLE.ops().filter(|op| op.module == module).collect();
         if module_ops.is_empty() {
             continue;
         }
@@ -170,7 +171,7 @@ fn constants_table() -> String {
     let mut out = String::from(
         "\n| JS `CONSTANTS.` | Python `CONSTANTS[...]` | value | what it is |\n|---|---|---|---|\n",
     );
-    for c in ops::CONSTANTS {
+    for c in TABLE.constants() {
         let _ = writeln!(
             out,
             "| `{}` | `{:?}` | {} | {} |",

@@ -4,7 +4,8 @@
 //! helpers are tables over the one host routine").
 
 use statecore::kinds::{File, Kind as DocKind, KINDS};
-use statecore::ops::{self, Access, Kind, Module, Op, Param, Write};
+use statecore::ops::{Access, Kind, Module, Op, Param, Write};
+use statecore_cli::TABLE;
 
 /// A file of a protocol module.
 pub struct FileOf {
@@ -72,7 +73,8 @@ fn file_of(kind: &str) -> Option<FileOf> {
 
 /// The helpers of a module, in table order.
 pub fn helpers(module: Module) -> Vec<Helper> {
-    ops::all()
+    TABLE
+        .ops()
         .filter(|op| op.module == module)
         .filter_map(|op| match op.access {
             Access::Pure => None,
@@ -116,7 +118,10 @@ pub fn check_names() -> Result<(), String> {
     for module in crate::names::modules() {
         for file in files(module) {
             for name in file_helper_names(file.file) {
-                if let Some(op) = ops::all().find(|op| op.module == module && op.method == name) {
+                if let Some(op) = TABLE
+                    .ops()
+                    .find(|op| op.module == module && op.method == name)
+                {
                     return Err(format!(
                         "{}: the operation {} has the name of a helper of the file {:?}; \
                          rename one of them",

@@ -22,8 +22,16 @@ const PY: &[&str] = &[".py", ".pyi"];
 const LAYERS: &[Layer] = &[
     Layer {
         title: "The core (crate `statecore`, core/src)",
-        rule: "every rule; no files, clock, randomness or binding crate",
+        rule: "the protocols' rules and the document engine; no files, clock, randomness, \
+               client or binding crate",
         folders: &[("core/src", RS)],
+    },
+    Layer {
+        title: "The command line and the viewer (crate `statecore-cli`, cli/src)",
+        rule: "their rules over the core's public API, and the whole operation table (the \
+               core's rows and theirs) the bindings and the generator use; no files, clock or \
+               randomness",
+        folders: &[("cli/src", RS)],
     },
     Layer {
         title: "The bindings (crates `statecore-wasm`, `statecore-python`)",
@@ -102,8 +110,11 @@ fn tracked_files(root: &Path) -> Result<Vec<String>, String> {
     Ok(files)
 }
 
-/// The folder's files with one of `endings`; in core/src a folder module is one entry (its
-/// mod.rs), its files being listed by its own doc.
+/// The crates' source folders whose folder modules are one entry each.
+const MODULES: &[&str] = &["core/src", "cli/src"];
+
+/// The folder's files with one of `endings`; in a crate's source folder ([`MODULES`]) a folder
+/// module is one entry (its mod.rs), its files being listed by its own doc.
 fn entries(tracked: &[String], folder: &str, endings: &[&str]) -> Vec<Entry> {
     let prefix = format!("{folder}/");
     let mut out = Vec::new();
@@ -119,7 +130,7 @@ fn entries(tracked: &[String], folder: &str, endings: &[&str]) -> Vec<Entry> {
                 path: path.clone(),
                 shown: path.clone(),
             }),
-            Some((sub, "mod.rs")) if folder == "core/src" => out.push(Entry {
+            Some((sub, "mod.rs")) if MODULES.contains(&folder) => out.push(Entry {
                 path: path.clone(),
                 shown: format!("{prefix}{sub}/"),
             }),

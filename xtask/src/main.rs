@@ -23,8 +23,9 @@ mod resident;
 mod ts;
 mod web;
 
-use statecore::ops::{self, Arg, Args, Kind};
+use statecore::ops::{Arg, Args, Kind};
 use statecore::{json, Value};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -140,7 +141,7 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
         files.push((format!("npm/schemas/{kind}.json"), text.clone()));
         files.push((format!("python/statecore/schemas/{kind}.json"), text));
     }
-    let manifest = statecore::json::serialize(&ops::manifest());
+    let manifest = statecore::json::serialize(&TABLE.manifest());
     files.push(("docs/manifest.json".to_owned(), manifest));
     let api = std::fs::read_to_string(root.join("docs/api.md"))
         .map_err(|e| format!("docs/api.md: {e}"))?;
@@ -190,7 +191,9 @@ fn codegen(check: bool) -> Result<(), String> {
 }
 
 fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
-    let op = ops::find(name.ok_or("call needs an operation name")?).map_err(|e| e.to_string())?;
+    let op = TABLE
+        .find(name.ok_or("call needs an operation name")?)
+        .map_err(|e| e.to_string())?;
     let args: Vec<Value> = match args {
         None => Vec::new(),
         Some(text) => {
@@ -220,7 +223,9 @@ fn call(name: Option<&str>, args: Option<&str>) -> Result<(), String> {
             }
         })
         .collect();
-    let out = ops::call(op, Args::new(args)).map_err(|e| json::serialize_compact(&e.to_value()))?;
+    let out = TABLE
+        .call(op, Args::new(args))
+        .map_err(|e| json::serialize_compact(&e.to_value()))?;
     // Text results print as a JSON string, so a script reads every result with one parser.
     print!("{}", statecore::json::serialize(&out.into_value()));
     Ok(())

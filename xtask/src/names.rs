@@ -3,6 +3,7 @@
 
 use statecore::ops::{self, Op};
 use statecore::shape::{reachable, Named, Ty};
+use statecore_cli::TABLE;
 
 pub use statecore::options::camel;
 
@@ -17,7 +18,7 @@ pub fn capital(name: &str) -> String {
 
 /// Every named type the table, the kinds and the host options use.
 pub fn named() -> Named {
-    reachable(&statecore::ops::type_roots())
+    reachable(&TABLE.type_roots())
 }
 
 /// The names of `statecore.types` (every named shape, enum and alias, `DocumentKind`, `Json`)

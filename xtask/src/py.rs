@@ -6,8 +6,9 @@ use crate::helpers::{files, helpers, Helper};
 use crate::names::modules;
 use crate::py_types::{nullable, ty, Side, HEADER};
 use statecore::kinds::KINDS;
-use statecore::ops::{self, Form, Kind, Module, Op, Param};
+use statecore::ops::{Form, Kind, Module, Op, Param};
 use statecore::shape::Ty;
+use statecore_cli::TABLE;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -355,7 +356,7 @@ pub fn module_py(module: Module) -> String {
     );
     let mut all: BTreeSet<String> = BTreeSet::new();
     let list = helpers(module);
-    for op in ops::all().filter(|op| op.module == module) {
+    for op in TABLE.ops().filter(|op| op.module == module) {
         match list
             .iter()
             .find(|h| h.op.name() == op.name() && h.name == op.method)

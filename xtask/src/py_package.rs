@@ -7,6 +7,7 @@ use crate::py_types::{nullable, HEADER};
 use statecore::error::CLASSES;
 use statecore::kinds::KINDS;
 use statecore::ops;
+use statecore_cli::TABLE;
 use std::fmt::Write as _;
 
 /// `statecore/errors.py`.
@@ -179,13 +180,13 @@ pub fn tables_py() -> String {
         let _ = writeln!(out, "    {name:?}: ({},),", keys.join(", "));
     }
     out.push_str("}\n");
-    for c in statecore::ops::CONSTANTS {
+    for c in TABLE.constants() {
         let _ = writeln!(out, "#: {}\n{} = {}", c.doc, c.name.to_uppercase(), c.value);
     }
     out.push_str(
         "#: The hosts' constants by name (``statecore.CONSTANTS``), declared once in the core.\nCONSTANTS: Mapping[str, int] = MappingProxyType({\n",
     );
-    for c in statecore::ops::CONSTANTS {
+    for c in TABLE.constants() {
         let _ = writeln!(out, "    {:?}: {},", c.name, c.value);
     }
     out.push_str("})\n");

@@ -7,7 +7,8 @@ use crate::names::camel;
 use crate::py_types::HEADER;
 use crate::{py, ts};
 use statecore::kinds::{Kind as DocKind, KINDS};
-use statecore::ops::{self, Access, Form, Op};
+use statecore::ops::{Access, Form, Op};
+use statecore_cli::TABLE;
 use std::fmt::Write as _;
 
 /// The methods every resident document has, whatever its kind, in camelCase (JS `toJSON`,
@@ -30,7 +31,8 @@ pub struct Method {
 
 /// The methods of `kind`'s resident documents, in table order.
 pub fn methods(kind: &str) -> Vec<Method> {
-    let list: Vec<Method> = ops::all()
+    let list: Vec<Method> = TABLE
+        .ops()
         .filter_map(|op| match op.access {
             Access::Writes(w) if w.kind == kind => Some(Method {
                 op,

@@ -6,6 +6,7 @@ use statecore::error::CLASSES;
 use statecore::kinds::KINDS;
 use statecore::ops::{self, Form, Kind, Module, Op, Param};
 use statecore::shape::{Alias, Enum, Field, Role, Shape, Ty};
+use statecore_cli::TABLE;
 use std::fmt::Write as _;
 
 /// Where a type appears: an argument accepts `unknown` where a result gives `Json`.
@@ -219,7 +220,7 @@ pub fn core_dts() -> String {
          /** The document type of a kind. */\n\
          export type DocumentOf<K extends DocumentKind> = Documents[K];\n\n",
     );
-    for op in ops::all().filter(|op| op.module == Module::Root) {
+    for op in TABLE.ops().filter(|op| op.module == Module::Root) {
         doc(&mut out, "", op.doc);
         let _ = writeln!(
             out,
@@ -234,7 +235,7 @@ pub fn core_dts() -> String {
     for module in modules() {
         let _ = writeln!(out, "/** The `{}` operations. */", module.name());
         let _ = writeln!(out, "export declare const {}: {{", module.name());
-        for op in ops::all().filter(|op| op.module == module) {
+        for op in TABLE.ops().filter(|op| op.module == module) {
             doc(&mut out, "  ", op.doc);
             let _ = writeln!(
                 out,
@@ -250,7 +251,7 @@ pub fn core_dts() -> String {
     crate::resident::dts(&mut out);
     out.push_str(FILE_OPS);
     out.push_str("/** The hosts' constants, declared once in the core (`ops::CONSTANTS`). */\nexport declare const CONSTANTS: {\n");
-    for c in ops::CONSTANTS {
+    for c in TABLE.constants() {
         doc(&mut out, "  ", c.doc);
         let _ = writeln!(out, "  readonly {}: number;", camel(c.name));
     }

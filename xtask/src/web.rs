@@ -4,7 +4,8 @@
 
 use crate::names::{camel, modules};
 use statecore::error::CLASSES;
-use statecore::ops::{self, Module};
+use statecore::ops::Module;
+use statecore_cli::TABLE;
 use std::fmt::Write as _;
 
 /// The JS layer's names over the module that the browser entry declares as values beside the
@@ -30,12 +31,13 @@ pub fn web_dmts() -> String {
         "export {{\n  {},\n}} from \"./core.js\";\n",
         values.join(",\n  ")
     );
-    for op in ops::all().filter(|op| op.module == Module::Root && op.web) {
+    for op in TABLE.ops().filter(|op| op.module == Module::Root && op.web) {
         let name = camel(op.method);
         let _ = writeln!(out, "export declare const {name}: typeof core.{name};");
     }
     for module in modules() {
-        let names: Vec<String> = ops::all()
+        let names: Vec<String> = TABLE
+            .ops()
             .filter(|op| op.module == module && op.web)
             .map(|op| format!("{:?}", camel(op.method)))
             .collect();

@@ -4,6 +4,7 @@
 
 mod file;
 mod log;
+pub mod places;
 mod read;
 
 pub use file::{issue_of, place_of, Checked, Placed, Target};

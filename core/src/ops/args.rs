@@ -26,6 +26,21 @@ pub struct Args<'a> {
     /// The value arguments (bit `i`: argument `i`) their binding held to the documents'
     /// limits as it converted them ([`Args::mark_within_limits`]).
     pub(super) within_limits: u64,
+    /// The table the call was dispatched from ([`super::Table::call`]).
+    pub(super) table: Option<&'static dyn Described>,
+}
+
+/// What an operation may ask of the table its call was dispatched from (a
+/// [`super::Table`]): its description, for the `manifest` operation.
+pub trait Described: Sync {
+    /// The table's manifest.
+    fn manifest(&self) -> Value;
+}
+
+impl std::fmt::Debug for dyn Described {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Described")
+    }
 }
 
 static NULL: Value = Value::Null;
@@ -47,7 +62,14 @@ impl<'a> Args<'a> {
             params: &[],
             now: None,
             within_limits: 0,
+            table: None,
         }
+    }
+
+    /// The table the call was dispatched from ([`super::Table::call`]); none for a call
+    /// made without one ([`super::call`]).
+    pub fn table(&self) -> Option<&'static dyn Described> {
+        self.table
     }
 
     /// The same arguments after `first` (the document a file operation read).

@@ -73,14 +73,13 @@ impl<'a> Args<'a> {
         }
         self.params = op.params;
         // Each string of an argument may hold a document's text (`MAX_ARGUMENT_STRING_BYTES`);
-        // a value argument (a document, a patch) is held to the documents' limits, except the
-        // command line's request, whose strings are the texts of the files it read.
+        // a value argument (a document, a patch) is held to the documents' limits, except one
+        // of a parameter that says not ([`Param::unlimited_value`]: the command line's
+        // request, whose strings are the texts of the files it read).
         // A value its binding already held to them as it converted it is not walked again.
         for (i, (item, param)) in self.items.iter().zip(op.params).enumerate() {
             if let (Kind::Value, Arg::Value(value)) = (param.kind, item) {
-                let request = matches!(param.ty, crate::shape::Ty::Object(shape)
-                    if std::ptr::eq(shape, &crate::cli::shapes::REQUEST));
-                if !request && !self.is_within_limits(i) {
+                if param.limited && !self.is_within_limits(i) {
                     crate::json::check_limits(value)?;
                 }
             }
@@ -111,7 +110,9 @@ impl<'a> Args<'a> {
 }
 
 /// Runs an operation on its arguments (as many as it has parameters at most; missing ones
-/// are `null`). Every binding calls this.
+/// are `null`). Every binding calls this through the table it found the operation in
+/// ([`super::Table::call`]), which tells the operations that describe their table
+/// (`manifest`) which it is.
 pub fn call(op: &Op, mut args: Args<'_>) -> Result<Out> {
     if !op.available() {
         return Err(refuse(op));

@@ -14,7 +14,7 @@ use crate::error::{Code, Error, Result};
 /// replaced by [`unavailable`] and its types by nothing, so that the linker leaves out the rules
 /// and shapes only those operations reach (the command line, the store, lock verdicts, log
 /// pages, writers).
-pub(crate) const fn gate<const N: usize>(ops: [Op; N]) -> [Op; N] {
+pub const fn gate<const N: usize>(ops: [Op; N]) -> [Op; N] {
     #[cfg(not(feature = "full"))]
     {
         let mut ops = ops;
@@ -35,7 +35,7 @@ pub(crate) const fn gate<const N: usize>(ops: [Op; N]) -> [Op; N] {
     ops
 }
 
-/// The code of an operation this build does not have (never run: [`super::find`] and
+/// The code of an operation this build does not have (never run: [`super::Table::find`] and
 /// [`super::call`] refuse such an operation first, naming it).
 #[cfg_attr(feature = "full", allow(dead_code))] // only the gated tables use it
 fn unavailable(_: &mut Args<'_>) -> Result<Out> {

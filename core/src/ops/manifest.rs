@@ -1,7 +1,8 @@
-//! The operation table as data (`manifest()`): what `xtask codegen` writes the hosts' code,
+//! An operation table as data (`Table::manifest` writes it with these): what `xtask codegen` writes the hosts' code,
 //! types, error maps, dispatchers and docs from, and what tools can read at run time.
 
 use super::host_api::{HostTy, HostType, Lang, Routine, Style};
+use super::table_host::Constant;
 use super::{Access, Form, Kind, Op};
 use crate::error::{Code, CLASSES};
 use crate::kinds::KINDS;
@@ -11,9 +12,9 @@ use crate::{json, Map, Value};
 /// Every type the hosts name: the operations' parameters and results (and options shapes), the
 /// kinds' documents, the hosts' options and the file update's result. The generators and the
 /// manifest describe the types reachable from these.
-pub fn type_roots() -> Vec<Ty> {
+pub(super) fn type_roots(ops: &[&Op]) -> Vec<Ty> {
     let mut roots: Vec<Ty> = Vec::new();
-    for op in super::all() {
+    for op in ops {
         roots.push(op.returns.ty);
         for param in op.params {
             roots.push(param.ty);
@@ -34,12 +35,12 @@ pub fn type_roots() -> Vec<Ty> {
 
 /// The manifest: `{version, ops, kinds, types, errors, classes, host}` (`host`: the hosts'
 /// options shapes, constants, routines and their result types).
-pub fn manifest() -> Value {
-    let roots = type_roots();
+pub(super) fn manifest(ops: &[&Op], constants: &[&Constant]) -> Value {
+    let roots = type_roots(ops);
     let named = reachable(&roots);
     json!({
         "version": env!("CARGO_PKG_VERSION"),
-        "ops": super::all().map(op).collect::<Vec<_>>(),
+        "ops": ops.iter().map(|o| op(o)).collect::<Vec<_>>(),
         "kinds": KINDS.iter().map(|k| json!({
             "name": k.name,
             "protocol": k.protocol().map(|p| p.name()),
@@ -58,7 +59,7 @@ pub fn manifest() -> Value {
         "classes": CLASSES.iter().map(|c| json!({"name": c.name, "doc": c.doc, "python_bases": c.python_bases})).collect::<Vec<_>>(),
         "host": {
             "options": super::table_host::HOST_OPTIONS.iter().map(|(name, shape)| json!({"name": name, "type": shape.name})).collect::<Vec<_>>(),
-            "constants": super::CONSTANTS.iter().map(|c| (c.name.to_owned(), Value::from(c.value))).collect::<Map>(),
+            "constants": constants.iter().map(|c| (c.name.to_owned(), Value::from(c.value))).collect::<Map>(),
             "routines": super::ROUTINES.iter().map(routine).collect::<Vec<_>>(),
             "types": super::HOST_TYPES.iter().map(|t| host_type(t)).collect::<Vec<_>>(),
         },

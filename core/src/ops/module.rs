@@ -118,7 +118,7 @@ const fn first_part_is(name: &[u8], part: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{all, Access, Write};
+    use super::super::{Access, Write, CORE};
     use super::*;
 
     #[test]
@@ -156,7 +156,7 @@ mod tests {
         }
         assert_eq!(Module::of_kind("hive.state"), Some(Module::Hive));
         assert_eq!(Module::of_kind("hivemind.state"), Some(Module::Hivemind));
-        for op in all() {
+        for op in CORE.ops() {
             let by_name = Module::PROTOCOLS
                 .into_iter()
                 .find(|p| op.name().starts_with(&format!("{}_", p.name())) && op.module == *p);

@@ -32,6 +32,9 @@ pub struct Param {
     pub ty: Ty,
     /// True when it may be left out (`null`/`None`/`undefined`).
     pub optional: bool,
+    /// True when a value given for it is held to the documents' limits as the call binds it
+    /// (every parameter but the command line's request, [`Param::unlimited_value`]).
+    pub limited: bool,
 }
 
 impl Param {
@@ -42,6 +45,16 @@ impl Param {
             kind: Kind::Value,
             ty,
             optional: false,
+            limited: true,
+        }
+    }
+
+    /// A required JSON value whose strings are not held to the documents' limits: the
+    /// command line's request, whose strings are the texts of the files it read.
+    pub const fn unlimited_value(name: &'static str, ty: Ty) -> Param {
+        Param {
+            limited: false,
+            ..Param::value(name, ty)
         }
     }
 
@@ -52,6 +65,7 @@ impl Param {
             kind: Kind::Value,
             ty,
             optional: true,
+            limited: true,
         }
     }
 
@@ -62,6 +76,7 @@ impl Param {
             kind: Kind::Text,
             ty,
             optional: false,
+            limited: true,
         }
     }
 
@@ -72,6 +87,7 @@ impl Param {
             kind: Kind::Text,
             ty,
             optional: true,
+            limited: true,
         }
     }
 
@@ -82,6 +98,7 @@ impl Param {
             kind: Kind::Bytes,
             ty: Ty::Str,
             optional: false,
+            limited: true,
         }
     }
 
@@ -92,6 +109,7 @@ impl Param {
             kind: Kind::Bytes,
             ty: Ty::Str,
             optional: true,
+            limited: true,
         }
     }
 
@@ -102,6 +120,7 @@ impl Param {
             kind: Kind::Int,
             ty: Ty::Int,
             optional: false,
+            limited: true,
         }
     }
 
@@ -112,6 +131,7 @@ impl Param {
             kind: Kind::Now,
             ty: Ty::Alias(&crate::shape::common::NOW),
             optional: true,
+            limited: true,
         }
     }
 
@@ -122,6 +142,7 @@ impl Param {
             kind: Kind::Random,
             ty: Ty::Str,
             optional: true,
+            limited: true,
         }
     }
 
@@ -132,6 +153,7 @@ impl Param {
             kind: Kind::Options(shape),
             ty: Ty::Object(shape),
             optional: true,
+            limited: true,
         }
     }
 }

@@ -11,7 +11,7 @@ const KIND: &str = "agency.runner_status";
 const THRESHOLD: Param = Param::opt_value("threshold_ms", Ty::Nullable(&Ty::Whole(0)));
 
 /// The agency operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Agency,
         method: "initial_runner_status",

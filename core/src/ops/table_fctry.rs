@@ -29,7 +29,7 @@ const MACHINE: Returns = Returns::json(Ty::Object(&DEFINITION));
 const COMMAND: Param = Param::opt_text("command", Ty::Enum(&s::COMMAND));
 
 /// The fctry operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Fctry,
         method: "start_command",

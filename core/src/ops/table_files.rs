@@ -48,7 +48,7 @@ pub static SESSION_REPAIR: Shape = Shape::exact(
 );
 
 /// The operations on logs and on files people edit.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "mcp_path",

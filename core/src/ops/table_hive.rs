@@ -33,7 +33,7 @@ fn worker_step(
 }
 
 /// The hive operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Hive,
         method: "machine",

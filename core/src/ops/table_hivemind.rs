@@ -16,7 +16,7 @@ const WRITES: Access = Access::Writes(Write {
 });
 
 /// The Hivemind operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Hivemind,
         method: "machine",

@@ -162,8 +162,8 @@ pub struct Constant {
     pub value: i64,
 }
 
-/// Every host constant.
-pub static CONSTANTS: &[Constant] = &[
+/// The host constants of ids, the agency watchdog, locks, files people edit and documents.
+pub static HOST_CONSTANTS: &[Constant] = &[
     Constant {
         name: "random_bytes",
         doc: "How many random bytes the core draws an id suffix from.",
@@ -219,31 +219,10 @@ pub static CONSTANTS: &[Constant] = &[
         doc: "How long a host waits for a lock by default, in ms.",
         value: lock::DEFAULT_TIMEOUT_MS,
     },
-    Constant {
-        name: "view_body_bytes",
-        doc: "The most bytes of a request body the viewer's server reads (it reads one more to tell).",
-        value: crate::view::request::BODY_LIMIT as i64,
-    },
-    Constant {
-        name: "view_log_bytes",
-        doc: "The viewer sends a log as its last bytes, at most this many (from a line start).",
-        value: crate::view::stream::LOG_WINDOW as i64,
-    },
-    Constant {
-        name: "view_held_bytes",
-        doc: "The most bytes of events (files' current versions) the viewer's server holds to send.",
-        value: crate::view::stream::HELD_BYTES as i64,
-    },
-    Constant {
-        name: "view_stale_bytes",
-        doc: "The most bytes of older versions that the viewer's streams which do not read may hold.",
-        value: crate::view::stream::STALE_BYTES as i64,
-    },
-    Constant {
-        name: "view_memory_bytes",
-        doc: "The bound the viewer's server's resident memory stays under, whatever it watches and however its clients read.",
-        value: crate::view::stream::MEMORY_BYTES as i64,
-    },
+];
+
+/// The host constants of the store (`PostgresStore`).
+pub static STORE_CONSTANTS: &[Constant] = &[
     Constant {
         name: "store_known_chars",
         doc: "How many characters of row text a `PostgresStore` keeps to try updates on, in all (a text over a quarter of it is not kept).",
@@ -269,25 +248,17 @@ pub static CONSTANTS: &[Constant] = &[
         doc: "How long data a store's connection sent may stay unacknowledged before it is ended, in ms.",
         value: crate::store::TCP_USER_TIMEOUT_MS,
     },
-    Constant {
-        name: "stdin_wait_ms",
-        doc: "How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms.",
-        value: crate::cli::STDIN_WAIT_MS,
-    },
-    Constant {
-        name: "stdin_max_bytes",
-        doc: "The most bytes of standard input a host reads for a `stdin` need (more: null).",
-        value: crate::cli::STDIN_MAX_BYTES,
-    },
-    Constant {
-        name: "token_bytes",
-        doc: "How many random bytes a lock token is made of.",
-        value: lock::TOKEN_BYTES as i64,
-    },
 ];
 
+/// The host constant of lock tokens.
+pub static TOKEN_CONSTANTS: &[Constant] = &[Constant {
+    name: "token_bytes",
+    doc: "How many random bytes a lock token is made of.",
+    value: lock::TOKEN_BYTES as i64,
+}];
+
 /// The host-facing operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "corrupt_copy_suffix",
@@ -514,7 +485,15 @@ pub(super) static OPS: &[Op] = &super::gate([
         returns: Returns::json(Ty::Map(&Ty::Json)),
         access: Access::Pure,
         web: false,
-        run: |_| Ok(Out::Json(super::manifest())),
+        run: |a| match a.table() {
+            Some(table) => Ok(Out::Json(table.manifest())),
+            None => Err(Error::new(
+                Code::Unavailable,
+                "",
+                "the manifest describes the table a call is dispatched from: call it through \
+                 a table (`Table::call`)",
+            )),
+        },
     },
     Op {
         module: Module::Root,

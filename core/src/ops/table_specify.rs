@@ -43,7 +43,7 @@ fn index_value_now(
 }
 
 /// The specify operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Specify,
         method: "parse_markdown",

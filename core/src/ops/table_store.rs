@@ -6,7 +6,7 @@ use crate::shape::Ty;
 use crate::store::{self, shapes as s};
 
 /// The store's operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "store_schema",

@@ -5,7 +5,7 @@ use crate::shape::Ty;
 use crate::watch::{self, shapes as w, Facts};
 
 /// The watchers' operations.
-pub(super) static OPS: &[Op] = &super::gate([
+pub static OPS: &[Op] = &super::gate([
     Op {
         module: Module::Root,
         method: "watch_target",

@@ -293,3 +293,16 @@ pub static LOG: Shape = Shape::exact(
 
 /// The type of any JSON object (a JSON Schema, say).
 pub const JSON_OBJECT: Ty = Ty::Map(&Ty::Json);
+
+/// A problem placed in its file.
+pub static PLACED: Shape = Shape::exact(
+    "PlacedIssue",
+    "A problem of a file and where it is: the line and column where its value starts (null when the file does not tell).",
+    &[
+        Field::req("code", Ty::Str, "Stable code (`E_TYPE`, `W_TORN_TAIL`, ...)."),
+        Field::req("path", Ty::Str, "JSON pointer into the document (a log: into the record)."),
+        Field::req("message", Ty::Str, "What is wrong and what to do."),
+        Field::req("line", Ty::Nullable(&Ty::Whole(1)), "Its line (1-based)."),
+        Field::req("column", Ty::Nullable(&Ty::Whole(1)), "Its column (1-based)."),
+    ],
+);

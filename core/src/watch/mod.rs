@@ -47,7 +47,7 @@ pub fn target(path: &str, kind: Option<&str>, named: bool) -> Result<Option<Targ
             .with_detail("path", path)
         });
     }
-    let found = crate::view::file::target_under(path);
+    let found = crate::checked::places::target_under(path);
     Ok(found.filter(|t| forced.is_none_or(|k| kind_of(*t) == k)))
 }
 

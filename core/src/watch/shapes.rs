@@ -1,8 +1,8 @@
 //! The watcher's arguments and results, described once (`crate::shape`): the types of
 //! `watch_target` and `watch_read` in every host, and of the change a watcher reports.
 
+use crate::shape::common::PLACED;
 use crate::shape::{Enum, Field, Shape, Ty};
-use crate::view::shapes::PLACED;
 
 /// A file a watcher reads.
 pub static TARGET: Shape = Shape::exact(

@@ -22,6 +22,7 @@ use crate::laws;
 use crate::seeds::Case;
 use statecore::hive::{recover_state, Replay};
 use statecore::{Result, Value};
+use statecore_cli::TABLE;
 
 /// Runs the target on one input.
 pub fn run(data: &[u8]) {
@@ -107,7 +108,7 @@ fn chunked(log: &[u8], cuts: &[u8], skip: bool, typed: bool) -> Result<Value> {
 
 /// The repair's laws.
 fn repair(log: &[u8]) {
-    let op = statecore::ops::find("session_log_repair").expect("the op exists");
+    let op = TABLE.find("session_log_repair").expect("the op exists");
     let args = statecore::ops::Args::values(vec![
         "hive.state".into(),
         "s1".into(),
@@ -115,7 +116,7 @@ fn repair(log: &[u8]) {
     ]);
     // The bytes as text (lossy): the op's ranges are checked against what it was given.
     let given = String::from_utf8_lossy(log).into_owned().into_bytes();
-    let out = match statecore::ops::call(op, args) {
+    let out = match TABLE.call(op, args) {
         Ok(out) => out.into_value(),
         Err(e) => {
             laws::error("session_log_repair", &e);

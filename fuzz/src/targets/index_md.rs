@@ -24,16 +24,18 @@ use crate::laws;
 use crate::seeds::Case;
 use statecore::document::Precondition;
 use statecore::edit;
-use statecore::ops::{self, Access, Args, Change};
+use statecore::ops::{self, Access, Args};
 use statecore::specify::{lacks, parse_index, parse_markdown, render_index, render_markdown};
 use statecore::{Code, Value};
+use statecore_cli::TABLE;
 
 const KIND: &str = "specify.index";
 
 /// The changes an index.md update can make: the table's writers of the kind, a patch, a
 /// replacement.
 fn changes() -> Vec<String> {
-    let mut names: Vec<String> = ops::all()
+    let mut names: Vec<String> = TABLE
+        .ops()
         .filter(|op| matches!(op.access, Access::Writes(w) if w.kind == KIND && w.takes_document))
         .map(|op| op.name())
         .collect();
@@ -131,14 +133,14 @@ fn lacking(text: &str) {
 fn update(bytes: &[u8], change: &str, args: &[Value]) {
     let now = Value::from("2026-11-24T12:00:00Z");
     let run = |reset: bool| {
-        let (op, skip) = Change::params_of(change)?;
+        let (op, skip) = TABLE.params_of(change)?;
         let params = op.params.get(skip..).unwrap_or_default();
         let values: Vec<Value> = params
             .iter()
             .enumerate()
             .map(|(i, _)| args.get(i).cloned().unwrap_or(Value::Null))
             .collect();
-        let change = Change::named(change, Args::values(values))?;
+        let change = TABLE.change(change, Args::values(values))?;
         let pre = Precondition {
             if_match: None,
             reset,
@@ -184,11 +186,11 @@ fn update(bytes: &[u8], change: &str, args: &[Value]) {
 
 /// The wait decision on arbitrary facts.
 fn wait(bytes: &[u8], facts: &Value) {
-    let Some(op) = ops::all().find(|op| op.is("edit_wait")) else {
+    let Some(op) = TABLE.ops().find(|op| op.is("edit_wait")) else {
         panic!("edit_wait is not in the table");
     };
     let args = Args::values(vec![Value::from(KIND), Value::Null, facts.clone()]);
-    let _ = ops::call(op, args); // the facts' shape is checked
+    let _ = TABLE.call(op, args); // the facts' shape is checked
     if !facts.is_object() {
         return;
     }

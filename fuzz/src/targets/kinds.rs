@@ -17,9 +17,10 @@ use crate::input::{self, select, split};
 use crate::laws;
 use crate::seeds::Case;
 use statecore::kinds::{self, Kind, KINDS};
-use statecore::ops::{self, Access, Arg, Args, Out};
+use statecore::ops::{Access, Arg, Args, Out};
 use statecore::Value;
 use statecore::{document, json, Code};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 
 /// Runs the target on one input.
@@ -162,14 +163,14 @@ fn unparseable(kind: &Kind, bytes: &[u8]) {
 }
 
 fn validate_text(kind: &Kind, bytes: &[u8], want: &Value) {
-    let Ok(op) = ops::find("validate_text") else {
+    let Ok(op) = TABLE.find("validate_text") else {
         return;
     };
     let args = Args::new(vec![
         Arg::Value(kind.name.into()),
         Arg::Bytes(Some(Cow::Borrowed(bytes))),
     ]);
-    match ops::call(op, args) {
+    match TABLE.call(op, args) {
         Ok(Out::Json(got)) => assert!(got == *want, "validate_text != validate ({})", kind.name),
         other => panic!("validate_text({}) gave {other:?}", kind.name),
     }

@@ -18,8 +18,9 @@ use crate::seeds::Case;
 use statecore::document::{self, Doc, Precondition};
 use statecore::json;
 use statecore::merge::{merge, merge_owned, merge_patch, MergeOptions, Strategy};
-use statecore::ops::{self, Arg, Args, Out};
+use statecore::ops::{Arg, Args, Out};
 use statecore::{Map, Value};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 
 /// Runs the target on one input.
@@ -107,7 +108,7 @@ fn identity(doc: &Value, options: &MergeOptions) {
 /// `merge_text` over the texts is the canonical text of `merge` (limits checked), or fails
 /// with the same code.
 fn text_agrees(doc: &[u8], patch: &[u8], options: &Value, merged: &statecore::Result<Value>) {
-    let Ok(op) = ops::find("merge_text") else {
+    let Ok(op) = TABLE.find("merge_text") else {
         return;
     };
     let args = Args::new(vec![
@@ -115,7 +116,7 @@ fn text_agrees(doc: &[u8], patch: &[u8], options: &Value, merged: &statecore::Re
         Arg::Bytes(Some(Cow::Borrowed(patch))),
         Arg::Value(options.clone()),
     ]);
-    let text = ops::call(op, args);
+    let text = TABLE.call(op, args);
     let want = merged.as_ref().map_err(|e| e.code).and_then(|m| {
         json::check_limits(m)
             .map(|()| json::serialize(m))

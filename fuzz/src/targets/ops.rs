@@ -1,4 +1,4 @@
-//! `ops`: the generic dispatcher over the whole operation table (`statecore::ops::call`), the
+//! `ops`: the generic dispatcher over the whole operation table (`statecore_cli::TABLE`), the
 //! binding's wire path (`Args::from_wire`) and the file routines (`ops::update`,
 //! `ops::query`). Every operation of the table is reachable, including operations added
 //! later: nothing here lists them.
@@ -23,9 +23,10 @@ use crate::input::{self, select, split};
 use crate::laws;
 use crate::seeds::Case;
 use statecore::document::{self, Precondition};
-use statecore::ops::{self, Arg, Args, Change, Form, Kind, Op, Out};
+use statecore::ops::{self, Arg, Args, Form, Kind, Op, Out};
 use statecore::Value;
 use statecore::{json, kinds, Result};
+use statecore_cli::TABLE;
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock};
 
@@ -44,7 +45,7 @@ fn entries() -> &'static [(String, Entry)] {
     static ENTRIES: OnceLock<Vec<(String, Entry)>> = OnceLock::new();
     ENTRIES.get_or_init(|| {
         let mut list: Vec<(String, Entry)> =
-            ops::all().map(|op| (op.name(), Entry::Op(op))).collect();
+            TABLE.ops().map(|op| (op.name(), Entry::Op(op))).collect();
         list.push(("update_file".into(), Entry::UpdateFile));
         list.push(("query_file".into(), Entry::QueryFile));
         list
@@ -68,8 +69,8 @@ pub fn run(data: &[u8]) {
     match *entry {
         Entry::Op(op) if op.params.is_empty() && values.is_empty() && !first_time(op) => {}
         Entry::Op(op) => {
-            let first = ops::call(op, args(op.params, &values, &mut slots.iter()));
-            let second = ops::call(op, args(op.params, &values, &mut slots.iter()));
+            let first = TABLE.call(op, args(op.params, &values, &mut slots.iter()));
+            let second = TABLE.call(op, args(op.params, &values, &mut slots.iter()));
             assert!(
                 first == second,
                 "{name} is not deterministic:\n  {first:?}\n  {second:?}"
@@ -170,7 +171,7 @@ fn wire(name: &str, op: &'static Op, args_text: &[u8], slots: &[&[u8]]) {
     };
     let slots = slots.iter().map(|s| Some(Cow::Borrowed(*s)));
     match Args::from_wire(op, 0, text, slots) {
-        Ok(args) => outcome(name, op, &ops::call(op, args)),
+        Ok(args) => outcome(name, op, &TABLE.call(op, args)),
         Err(e) => laws::error(name, &e),
     }
 }
@@ -196,9 +197,9 @@ fn update_file(values: &[Value], slots: &[&[u8]]) {
     let (now, if_match, reset) = (get(4), get(5), get(6).as_bool().unwrap_or(false));
     let rest: Vec<&[u8]> = slots.copied().collect();
     let run = || {
-        let (op, skip) = Change::params_of(&change)?;
+        let (op, skip) = TABLE.params_of(&change)?;
         let params = op.params.get(skip..).unwrap_or_default();
-        let change = Change::named(&change, args(params, &list, &mut rest.iter()))?;
+        let change = TABLE.change(&change, args(params, &list, &mut rest.iter()))?;
         let pre = Precondition {
             if_match: if_match.as_str(),
             reset,
@@ -256,7 +257,7 @@ fn query_file(values: &[Value], slots: &[&[u8]]) {
     let Some((kind, name)) = kind_and_name(values) else {
         return;
     };
-    let Ok(op) = ops::find(&name) else {
+    let Ok(op) = TABLE.find(&name) else {
         return;
     };
     let mut slots = slots.iter();

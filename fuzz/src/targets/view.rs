@@ -1,5 +1,5 @@
-//! `view`: how the viewer's server answers a request (`statecore::view::route`, the core's
-//! `view_request`; docs/viewer.md § Security).
+//! `view`: how the viewer's server answers a request (`statecore_cli::view::route`, the
+//! table's `view_request`; docs/viewer.md § Security).
 //!
 //! Input: `method \0 path \0 host \0 origin \0 token \0 content_type \0 body \0 server`: the
 //! request's method and target, its headers by meaning and its body (each piece as lossy
@@ -22,8 +22,9 @@
 use crate::input::{self, SEP};
 use crate::laws;
 use crate::seeds::Case;
-use statecore::ops::{self, Args, Out};
+use statecore::ops::{Args, Out};
 use statecore::{json, Map, Value};
+use statecore_cli::TABLE;
 
 /// The refusal codes docs/viewer.md § Security lists.
 const CODES: &[&str] = &[
@@ -81,17 +82,19 @@ pub fn run(data: &[u8]) {
         .filter(Value::is_object)
         .unwrap_or_else(default_server);
 
-    let answer = statecore::view::route(&request, &server);
+    let answer = statecore_cli::view::route(&request, &server);
     assert_eq!(
         answer,
-        statecore::view::route(&request, &server),
+        statecore_cli::view::route(&request, &server),
         "view_request is not deterministic"
     );
     check(&request, &server, &answer);
     laws::round_trip("view_request", &answer);
 
-    let op = ops::find("view_request").expect("view_request is in the table");
-    match ops::call(op, Args::values(vec![request.clone(), server.clone()])) {
+    let op = TABLE
+        .find("view_request")
+        .expect("view_request is in the table");
+    match TABLE.call(op, Args::values(vec![request.clone(), server.clone()])) {
         Ok(Out::Json(v)) => assert_eq!(v, answer, "the table's view_request differs"),
         Ok(other) => panic!("view_request returned {other:?}"),
         Err(e) => laws::error("view_request", &e),

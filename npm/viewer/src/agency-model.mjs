@@ -1,4 +1,4 @@
-// agency's runs as `statecore agency ls` builds them (core/src/cli/agency.rs): each run is a
+// agency's runs as `statecore agency ls` builds them (cli/src/cli/agency.rs): each run is a
 // `repos/<repo>/runs/<run_id>/meta.json`, joined with the status file of its worktree
 // (`<worktree_path>/.agency/state/runner_status.json`, found among the files by its `abs`
 // path); its row `{run_id, name, pr, snapshot}` from the core's `buildSnapshot`; newest
