@@ -6,10 +6,11 @@
 
 use crate::helpers::{helpers, Helper};
 use crate::names::{camel, modules};
-use statecore::ops::{self, Kind, Param};
+use statecore::ops::{Kind, Param};
 use statecore::shape::json_schema::{object_schema, type_schemas};
 use statecore::shape::Ty;
 use statecore::{json, Map, Value};
+use statecore_cli::TABLE;
 
 const DIR_DOC: &str = "The project directory, relative to the server's directory (default \".\"); \
                        absolute paths, `..`, links and special files are refused.";
@@ -303,7 +304,7 @@ fn helper_tool(module: &str, h: &Helper) -> Value {
 }
 
 fn op_ty(name: &str) -> Ty {
-    ops::find(name).map_or(Ty::Json, |op| op.returns.ty)
+    TABLE.find(name).map_or(Ty::Json, |op| op.returns.ty)
 }
 
 /// The generic tools: `validate`, `show`, `update`, `log_append`, each on a file below DIR.
