@@ -25,7 +25,8 @@ pub const CARRY_VERSION: u64 = 2;
 #[derive(Debug)]
 pub struct Replay {
     session_id: String,
-    state: Option<Session>,
+    /// Boxed: the fold takes the state and gives it back once per event.
+    state: Option<Box<Session>>,
     skip_bad_lines: bool,
     pending: Vec<u8>,
     start: u64,
@@ -71,7 +72,7 @@ impl Replay {
         };
         Ok(Replay {
             session_id: session_id.to_owned(),
-            state: state.map(Session::from_tree),
+            state: state.map(State::from_tree),
             skip_bad_lines,
             pending: Vec::new(),
             start: offset,
@@ -343,7 +344,7 @@ impl Replay {
             apply(state, event, &self.session_id, Check::Replay)
         } else {
             let tree = state.map(State::into_tree);
-            apply::<Map, E>(tree, event, &self.session_id, Check::Replay).map(Session::from_tree)
+            apply::<Map, E>(tree, event, &self.session_id, Check::Replay).map(State::from_tree)
         };
         match folded {
             Ok(state) => self.state = Some(state),

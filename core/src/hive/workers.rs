@@ -6,7 +6,7 @@ use super::clock::Now;
 use super::event::{Event, Fields};
 use super::lines;
 use super::phases::{set, with_object};
-use super::progress::object_field;
+use super::progress::{object_field, pairs_map, PROGRESS_FIELDS};
 use super::shapes::{COMPLIANCE, WORKER_METRICS};
 use super::state::{add, advance, Stamp, State};
 use super::template::{object, planned_worker};
@@ -77,13 +77,12 @@ pub(super) fn apply<S: State, E: Event + ?Sized>(
         }
         "worker_progress" => {
             active(&status, name, kind)?;
-            let fields = match line.progress()? {
-                Some(fields) => progress_fields(fields)?,
-                None => Vec::new(),
-            };
+            let fields = progress_fields(line.progress()?)?;
             check_fields(name, &fields)?;
-            for (field, values) in fields {
-                state.extend_worker(name, field, values);
+            for (field, values) in PROGRESS_FIELDS.into_iter().zip(fields) {
+                if !values.is_empty() {
+                    state.extend_worker(name, field, values);
+                }
             }
             state.advance(Stamp::WorkerUpdate(name), at);
             state.advance(Stamp::WorkerHeartbeat(name), at);
@@ -341,19 +340,19 @@ fn failure(error: Option<&Value>, now: &str) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
-/// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one);
-/// `metrics.events_logged` is counted from the log and cannot be set.
-fn progress_fields(fields: Fields) -> Result<Fields> {
-    if fields
-        .iter()
-        .any(|(f, m)| *f == "metrics" && m.contains_key("events_logged"))
-    {
+/// A progress event's fields: `metrics` and `protocol_compliance` objects (at least one not
+/// empty; `None`: `details` is not an object); `metrics.events_logged` is counted from the
+/// log and cannot be set.
+fn progress_fields(fields: Option<Fields<'_>>) -> Result<Fields<'_>> {
+    let fields = fields.unwrap_or_default();
+    let [metrics, _] = &fields;
+    if metrics.iter().any(|(k, _)| *k == "events_logged") {
         return Err(argument(
             "/details/metrics/events_logged",
             "events_logged counts the worker's event lines: it is not set by progress",
         ));
     }
-    if fields.is_empty() {
+    if fields.iter().all(Vec::is_empty) {
         return Err(argument(
             "/details",
             "progress needs metrics or protocol_compliance (an object of fields to set)",
@@ -364,11 +363,9 @@ fn progress_fields(fields: Fields) -> Result<Fields> {
 
 /// `E_INVALID` unless the values a progress sets have their fields' types (the shapes of a
 /// worker's `metrics` and `protocol_compliance`), with their paths in the worker.
-fn check_fields(name: &str, fields: &[(&'static str, Map)]) -> Result<()> {
-    if fields
-        .iter()
-        .all(|(field, values)| plainly_valid(values, shape_of(field)))
-    {
+fn check_fields(name: &str, fields: &Fields<'_>) -> Result<()> {
+    let each = || PROGRESS_FIELDS.into_iter().zip(fields.iter());
+    if each().all(|(field, values)| plainly_valid(values, shape_of(field))) {
         return Ok(());
     }
     // Checked without paths first (no path is written for values that break nothing).
@@ -378,13 +375,13 @@ fn check_fields(name: &str, fields: &[(&'static str, Map)]) -> Result<()> {
             true => child_path("/worker_states", name),
             false => String::new(),
         };
-        for (field, values) in fields {
+        for (field, values) in each().filter(|(_, v)| !v.is_empty()) {
             let shape = shape_of(field);
             let at = match with_paths {
                 true => child_path(&worker, field),
                 false => String::new(),
             };
-            crate::shape::check::fields(&mut report, values, shape, &at);
+            crate::shape::check::fields(&mut report, &pairs_map(values), shape, &at);
         }
         if report.valid() {
             return Ok(());
@@ -409,7 +406,7 @@ fn shape_of(field: &str) -> &'static Shape {
 /// its type, by the shape's own check of a value (`value_of`): then the shape's whole check of
 /// `values` is valid too, and is not run (it looks for every field of the shape and writes a
 /// path for each value). `false` decides nothing: the whole check does.
-fn plainly_valid(values: &Map, shape: &Shape) -> bool {
+fn plainly_valid(values: &[(&str, Value)], shape: &Shape) -> bool {
     !shape.fields.iter().any(|f| f.required)
         && values.iter().all(|(key, value)| {
             let key = key.as_bytes();
