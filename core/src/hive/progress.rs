@@ -26,12 +26,14 @@ pub(super) fn progress_values(details: &Value) -> Result<Option<Fields<'_>>> {
     }
     let mut fields = Fields::default();
     for (field, pairs) in PROGRESS_FIELDS.into_iter().zip(fields.iter_mut()) {
-        match details.get(field) {
-            Some(Value::Object(map)) => {
-                *pairs = map.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-            }
-            None | Some(Value::Null) => {}
-            _ => return Err(not_object(field)),
+        let Some(Value::Object(map)) = details.get(field) else {
+            // Absent or `null`: nothing to set; anything else refused.
+            object_field(details, field, false)?;
+            continue;
+        };
+        pairs.reserve_exact(map.len());
+        for (key, value) in map.iter() {
+            pairs.push((key.as_str(), value.clone()));
         }
     }
     Ok(Some(fields))
@@ -65,15 +67,10 @@ pub(super) fn object_field(details: &Value, field: &str, required: bool) -> Resu
     match details.get(field) {
         Some(Value::Object(map)) => Ok(map.clone()),
         None | Some(Value::Null) if !required => Ok(Map::new()),
-        _ => Err(not_object(field)),
+        _ => Err(Error::new(
+            Code::Argument,
+            format!("/details/{field}"),
+            format!("{field} must be an object"),
+        )),
     }
-}
-
-/// `E_ARGUMENT`: `details[field]` is not an object.
-fn not_object(field: &str) -> Error {
-    Error::new(
-        Code::Argument,
-        format!("/details/{field}"),
-        format!("{field} must be an object"),
-    )
 }
