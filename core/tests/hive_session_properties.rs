@@ -235,10 +235,11 @@ fn line(spec: &Spec, i: usize) -> Vec<u8> {
 
 /// A progress's `details` as text: the forms read in place (`metrics` and
 /// `protocol_compliance` objects of whole numbers and booleans, either or both, in either
-/// order) and every near miss that must go the generic way or be refused as it is there.
+/// order) and every near miss that must go the generic way or be refused as it is there
+/// (a key twice, next to itself or not; one key in both objects; a key of both fields).
 fn progress(a: &str, n: u32) -> String {
     let w = format!(r#"{{"worker":"{a}""#);
-    match n % 24 {
+    match n % 27 {
         0 => format!(r#"{w},"metrics":{{"files_created":{n}}}}}"#),
         1 => format!(r#"{w},"metrics":{{"events_logged":{n}}}}}"#),
         2 => format!(r#"{w},"protocol_compliance":{{"debug_logging_active":true}}}}"#),
@@ -268,6 +269,15 @@ fn progress(a: &str, n: u32) -> String {
         21 => format!(r#"{w},"protocol_compliance":{{"startup_logged":{n}}}}}"#),
         22 => format!(
             r#"{w},"metrics":{{"zz_new":{n},"debug_entries":{n}}},"protocol_compliance":{{"zz":false,"completion_logged":true}}}}"#
+        ),
+        24 => format!(
+            r#"{w},"metrics":{{"files_created":1,"debug_entries":2,"files_created":{n}}}}}"#
+        ),
+        25 => format!(
+            r#"{w},"metrics":{{"debug_entries":{n}}},"protocol_compliance":{{"debug_entries":true,"metrics":false}}}}"#
+        ),
+        26 => format!(
+            r#"{w},"metrics":{{"tokens_estimated":{n},"files_created":{n},"debug_entries":{n},"duration_seconds":{n}}}}}"#
         ),
         _ => format!(r#"{w},"metrics":{{"duration_seconds":{n},"tokens_estimated":{n}}}}}"#),
     }

@@ -31,12 +31,12 @@ pub(super) trait Event {
     /// A progress's fields ([`super::progress::progress_values`]: each object of `details`
     /// among `metrics` and `protocol_compliance`, empty ones left out; `None` when `details`
     /// is not an object). Asked once per line.
-    fn progress(&self) -> Result<Option<Fields>> {
+    fn progress(&self) -> Result<Option<Fields<'_>>> {
         super::progress::progress_values(self.details())
     }
 }
 
-pub(super) use super::progress::Fields;
+pub(super) use super::progress::{Fields, Pairs};
 
 /// `null`, for a line without `details`.
 static NULL: Value = Value::Null;
@@ -77,7 +77,7 @@ pub(super) struct Line<'a> {
     /// `details` as a tree: parsed at once, or made from [`Line::fixed`] when asked for.
     details: OnceCell<Value>,
     /// A progress's fields read in place ([`Fixed::Progress`]), until the fold takes them.
-    fields: RefCell<Option<Fields>>,
+    fields: RefCell<Option<Fields<'a>>>,
 }
 
 /// The fixed shapes of `details` read in place.
@@ -124,7 +124,7 @@ impl Event for Line<'_> {
             Fixed::No => super::lines::worker_name(self.details(), self.agent),
         }
     }
-    fn progress(&self) -> Result<Option<Fields>> {
+    fn progress(&self) -> Result<Option<Fields<'_>>> {
         match self.fields.borrow_mut().take() {
             Some(fields) => Ok(Some(fields)),
             None => super::progress::progress_values(self.details()),
@@ -180,7 +180,7 @@ pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>>
 /// `details` in a fixed shape read in place (a string, `{"worker":…}` or a progress's, without
 /// escapes, spaces or control characters: JSON the parser takes as it is, giving the same
 /// values), or [`Fixed::No`]. A progress's fields go to `fields`.
-fn fixed<'a>(body: &'a str, fields: &RefCell<Option<Fields>>) -> Fixed<'a> {
+fn fixed<'a>(body: &'a str, fields: &RefCell<Option<Fields<'a>>>) -> Fixed<'a> {
     if let Some((text, "")) = string(body) {
         return Fixed::Text(text);
     }
@@ -201,44 +201,44 @@ fn fixed<'a>(body: &'a str, fields: &RefCell<Option<Fields>>) -> Fixed<'a> {
 
 /// A progress's fields after its `"worker":"…"`: `,"metrics":{…}` and
 /// `,"protocol_compliance":{…}`, each at most once, then the closing `}`; `None` for anything
-/// else (another key, a key twice, a value of another kind: read the generic way).
-fn progress(mut rest: &str) -> Option<Fields> {
-    let (mut metrics, mut compliance) = (None, None);
+/// else (another key, a key twice, a value of another kind: read the generic way). The keys
+/// are borrowed from the line (no map, no key made per line).
+fn progress(mut rest: &str) -> Option<Fields<'_>> {
+    let mut fields = Fields::default();
+    let mut seen = [false; 2];
     while rest != "}" {
         let (key, after) = string(rest.strip_prefix(',')?)?;
         let slot = match key {
-            "metrics" => &mut metrics,
-            "protocol_compliance" => &mut compliance,
+            "metrics" => 0,
+            "protocol_compliance" => 1,
             _ => return None,
         };
-        if slot.is_some() {
+        if std::mem::replace(seen.get_mut(slot)?, true) {
             return None;
         }
-        let (values, after) = flat_object(after.strip_prefix(':')?)?;
-        *slot = Some(values);
-        rest = after;
+        rest = flat_object(after.strip_prefix(':')?, fields.get_mut(slot)?)?;
     }
-    let both = [("metrics", metrics), ("protocol_compliance", compliance)];
-    let fields = both
-        .into_iter()
-        .filter_map(|(field, values)| values.filter(|v| !v.is_empty()).map(|v| (field, v)));
-    Some(fields.collect())
+    Some(fields)
 }
 
 /// An object of whole numbers (digits, no leading zero) and booleans at the start of `text`,
-/// as the parser reads it, and what follows it; `None` for any other value or a key twice.
-fn flat_object(text: &str) -> Option<(Map, &str)> {
+/// as the parser reads it, into `pairs`, and what follows it; `None` for any other value or
+/// a key twice.
+fn flat_object<'a>(text: &'a str, pairs: &mut Pairs<'a>) -> Option<&'a str> {
     let mut rest = text.strip_prefix('{')?;
-    let mut map = Map::new();
     if let Some(after) = rest.strip_prefix('}') {
-        return Some((map, after));
+        return Some(after);
     }
     loop {
         let (key, after) = string(rest)?;
         let (value, after) = scalar(after.strip_prefix(':')?)?;
-        map.insert_new(key.into(), value).ok()?;
+        // A key twice is the parser's error (a short list: compared in place).
+        if pairs.iter().any(|(k, _)| *k == key) {
+            return None;
+        }
+        pairs.push((key, value));
         if let Some(after) = after.strip_prefix('}') {
-            return Some((map, after));
+            return Some(after);
         }
         rest = after.strip_prefix(',')?;
     }

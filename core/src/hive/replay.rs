@@ -22,11 +22,12 @@ use crate::{json, Map, Value};
 /// ([`Replay::resume`] recomputes its ids' hashes from its window).
 pub const CARRY_VERSION: u64 = 2;
 
-/// The state a replay folds into: the typed session, or in the browser's modules (built
-/// without the `full` feature, which fold into the tree) the tree itself, without the typed
-/// session's code (docs/performance.md § wasm size).
+/// The state a replay folds into: the typed session (boxed: the fold takes the state and gives
+/// it back once per event), or in the browser's modules (built without the `full` feature,
+/// which fold into the tree) the tree itself, without the typed session's code
+/// (docs/performance.md § wasm size).
 #[cfg(feature = "full")]
-type Held = Session;
+type Held = Box<Session>;
 #[cfg(not(feature = "full"))]
 type Held = Map;
 

@@ -9,6 +9,7 @@
 
 use super::clock::Now;
 use super::phases::with_object;
+use super::progress::{set_pairs, Pairs};
 use crate::time::compare_timestamps;
 use crate::{Map, Str, Value};
 
@@ -50,10 +51,10 @@ pub(super) trait State: Sized {
     /// The `status` of the worker `name` (`""` when it has none), `None` when `worker_states`
     /// has no object `name`.
     fn worker_status(&mut self, name: &str) -> Option<Str>;
-    /// Merges `values` into the object `worker_states[name][field]` (made when it is not
+    /// Sets `values` in the object `worker_states[name][field]` (made when it is not
     /// one); the worker exists ([`State::worker_status`] found it). `field` is never one a
     /// counter or a stamp lives in directly, and `values` never holds a counter.
-    fn extend_worker(&mut self, name: &str, field: &str, values: Map);
+    fn extend_worker(&mut self, name: &str, field: &str, values: Pairs<'_>);
 }
 
 /// The generic tree: every primitive a lookup in it.
@@ -101,10 +102,36 @@ impl State for Map {
             _ => None,
         }
     }
-    fn extend_worker(&mut self, name: &str, field: &str, values: Map) {
+    fn extend_worker(&mut self, name: &str, field: &str, values: Pairs<'_>) {
         if let Some(worker) = worker_mut(self, name) {
-            with_object(worker, field, |target| target.extend(values));
+            with_object(worker, field, |target| set_pairs(target, values));
         }
+    }
+}
+
+/// A state behind a box: the replay keeps its typed session boxed, so that the fold, which
+/// takes a state and gives it back, moves a pointer per event instead of the session.
+impl<S: State> State for Box<S> {
+    fn from_tree(tree: Map) -> Self {
+        Box::new(S::from_tree(tree))
+    }
+    fn tree(&mut self) -> &mut Map {
+        S::tree(self)
+    }
+    fn into_tree(self) -> Map {
+        S::into_tree(*self)
+    }
+    fn add(&mut self, counter: Counter<'_>, by: u64) {
+        S::add(self, counter, by);
+    }
+    fn advance(&mut self, stamp: Stamp<'_>, now: &Now<'_>) {
+        S::advance(self, stamp, now);
+    }
+    fn worker_status(&mut self, name: &str) -> Option<Str> {
+        S::worker_status(self, name)
+    }
+    fn extend_worker(&mut self, name: &str, field: &str, values: Pairs<'_>) {
+        S::extend_worker(self, name, field, values);
     }
 }
 
