@@ -123,6 +123,9 @@ async function serveHttp(root, port, loaded, createServer) {
     }
     let body;
     if (req.method === "POST") {
+      if (Number(req.headers["content-length"] ?? 0) > BODY_LIMIT) {
+        return refuse(res, 413, "E_LIMIT", `a request's body is at most ${BODY_LIMIT} bytes`);
+      }
       const text = await readBody(req);
       if (text === null) {
         return refuse(res, 413, "E_LIMIT", `a request's body is at most ${BODY_LIMIT} bytes`);

@@ -154,6 +154,20 @@ for (const which of Object.keys(SERVERS)) {
       });
       socket.on("error", resolve);
     });
+    // A body announced over the bound: refused before it is read.
+    const over = await new Promise((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\nContent-Length: ${200 * 1024 * 1024}\r\n\r\n{`);
+      });
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk;
+        if (text.includes("\r\n\r\n")) socket.destroy();
+      });
+      socket.on("close", () => resolve(Number(text.split(" ")[1])));
+      socket.on("error", () => undefined);
+    });
+    assert.equal(over, 413);
     // A slow client: half its headers sent, the connection held open meanwhile.
     const slow = net.connect(port, "127.0.0.1", () => slow.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
     slow.on("error", () => undefined);

@@ -186,6 +186,14 @@ def test_a_dropped_or_stalled_client_does_not_stop_the_next_call(
             await add(0)
             for _ in range(10):
                 half_request()
+            # A body announced over the bound: refused before it is read.
+            with socket.create_connection(("127.0.0.1", port), timeout=LIMIT_S) as sock:
+                sock.sendall(
+                    f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: "
+                    f"application/json\r\nAccept: {ACCEPT}\r\nContent-Length: "
+                    f"{200 * 1024 * 1024}\r\n\r\n{{".encode()
+                )
+                assert sock.recv(65536).split(b" ")[1] == b"413"
             slow = socket.create_connection(("127.0.0.1", port), timeout=LIMIT_S)
             try:
                 slow.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
