@@ -7,6 +7,7 @@ from answering the next call. The Node client's twin is npm/test/mcp_http.test.m
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -52,9 +53,14 @@ SERVERS: dict[str, list[str]] = {
 }
 
 
+#: The language and process id of the server the fixture started.
+SERVED: dict[str, Any] = {}
+
+
 @pytest.fixture(params=sorted(SERVERS))
 def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Path, str, int]]:
-    """The server (each language's) serving a fresh DIR over HTTP: ``(dir, url, port)``."""
+    """The server (each language's) serving a fresh DIR over HTTP: ``(dir, url, port)``; its
+    language and process id in ``SERVED``."""
     child = subprocess.Popen(
         [*SERVERS[request.param], "mcp", str(tmp_path), "--http", "0"],
         stdin=subprocess.DEVNULL,
@@ -78,6 +84,7 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Pat
         assert found.wait(LIMIT_S), f"the server did not start: {''.join(lines)}"
         match = next(re.search(r"on (http://127\.0\.0\.1:(\d+)/mcp)", line) for line in lines)
         assert match is not None
+        SERVED.update(which=request.param, pid=child.pid)
         yield tmp_path, match.group(1), int(match.group(2))
     finally:
         child.terminate()
@@ -203,5 +210,44 @@ def test_a_dropped_or_stalled_client_does_not_stop_the_next_call(
                 assert counts.structured_content["total"] == 2
             finally:
                 slow.close()
+
+    anyio.run(run)
+
+
+def _watching_threads(pid: int) -> int:
+    """How many of the process's threads are file watchers' (watchfiles' notify thread, one a
+    watcher: ``notify-rs inotify``, cut to 15 bytes)."""
+    count = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            name = Path(f"/proc/{pid}/task/{task}/comm").read_text().strip()
+        except OSError:
+            continue
+        count += name.startswith("notify-rs")
+    return count
+
+
+def test_a_sessions_watchers_close_when_it_ends(served: tuple[Path, str, int]) -> None:
+    if SERVED["which"] != "python" or not os.path.isdir("/proc/self/task"):
+        pytest.skip(
+            "counts the Python server's watcher threads in /proc (the Node server's are "
+            "counted in process, npm/test/mcp_subscribe.test.mjs)"
+        )
+    _root, url, _port = served
+    pid = SERVED["pid"]
+
+    async def run() -> None:
+        async with (
+            streamable_http_client(url) as (read, write, *_),
+            ClientSession(read, write) as client,
+        ):
+            await client.initialize()
+            args = {"command": "init", "now": NOW}
+            assert not (await client.call_tool("fctry_start_command", args)).is_error
+            await client.subscribe_resource("statecore://.fctry/state.json")
+            await client.list_resources()
+            await until(lambda: _watching_threads(pid) == 2, "a watcher each")
+        # The client closed its session (DELETE): its watchers are gone.
+        await until(lambda: _watching_threads(pid) == 0, "the session's watchers to close")
 
     anyio.run(run)
