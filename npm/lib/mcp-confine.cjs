@@ -10,6 +10,7 @@
  * as they are. The npm twin of python/statecore/_mcp_confine.py.
  */
 const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
@@ -60,6 +61,56 @@ function pinDirs(root, names, check) {
 }
 
 /**
+ * A protocol helper's directory pinned, for a helper that names its own folders `sub` below
+ * it (`.fctry`, `.agency/state`; none: `pinDirs` of `dirNames`): `{at, real, rest, maps,
+ * close}` where `at` is a private directory of this call in which `sub` leads, through a link
+ * of the server's own, to the pinned folder (`/proc/self/fd/N`), so the helper's every open,
+ * lock and rename below `at` happens in the folder that was checked. A `write` creates the
+ * folders first, as the helper would; a read of a folder that does not exist finds an empty
+ * one (no file, as it was checked).
+ */
+function pinHelper(root, dirNames, sub, write, check) {
+  if (FD_DIR === null || sub.length === 0) return pinDirs(root, dirNames, check);
+  const names = [...dirNames, ...sub];
+  let pinned = pinDirs(root, names, check);
+  while (write && pinned.rest.length > 0) {
+    try {
+      fs.mkdirSync(`${pinned.at}/${pinned.rest[0]}`);
+    } catch (error) {
+      if (error.code !== "EEXIST") {
+        pinned.close();
+        throw error;
+      }
+    }
+    pinned.close();
+    pinned = pinDirs(root, names, check);
+  }
+  let farm;
+  try {
+    farm = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-mcp-call-"));
+    const inFarm = path.join(farm, ...sub);
+    fs.mkdirSync(path.dirname(inFarm), { recursive: true });
+    if (pinned.rest.length === 0) fs.symlinkSync(pinned.at, inFarm);
+    else fs.mkdirSync(inFarm);
+  } catch (error) {
+    pinned.close();
+    if (farm !== undefined) fs.rmSync(farm, { recursive: true, force: true });
+    throw error;
+  }
+  const real = path.join(root, ...dirNames);
+  return {
+    at: farm,
+    real,
+    rest: [],
+    maps: [[farm, real], [pinned.at, pinned.real]],
+    close: () => {
+      fs.rmSync(farm, { recursive: true, force: true });
+      pinned.close();
+    },
+  };
+}
+
+/**
  * Runs `use(file)` with the path `file` of `names` below `root` through pinned directories
  * (`pinDirs`; the last name not opened: the library writes it by rename, never through a
  * link). `check` as for `pinDirs`; the descriptors are closed once `use` settles.
@@ -74,7 +125,8 @@ async function withPinned(root, names, check, use) {
  * message or a `corruptCopy` naming the pinned path names the real one (as without pinning).
  */
 async function usePinned(root, names, pinned, run) {
-  const unpin = (text) => (pinned.at === pinned.real ? text : text.split(pinned.at).join(pinned.real));
+  const maps = (pinned.maps ?? [[pinned.at, pinned.real]]).filter(([at, real]) => at !== real);
+  const unpin = (text) => maps.reduce((out, [at, real]) => out.split(at).join(real), text);
   try {
     if (seams.afterCheck !== null) await seams.afterCheck(names);
     const result = await run();
@@ -123,4 +175,4 @@ function readPinned(file, check, limit) {
   }
 }
 
-module.exports = { pinDirs, withPinned, usePinned, readPinned, seams, FD_DIR };
+module.exports = { pinDirs, pinHelper, withPinned, usePinned, readPinned, seams, FD_DIR };

@@ -133,7 +133,9 @@ async function callHelper(root, dirNames, tool, args) {
     } else positional.push(value);
   }
   const helpers = require(`./${module}.cjs`);
-  const pinned = pinning().pinDirs(root, dirNames, recheck(root, dirNames, "dir"));
+  const sub = file.slice(0, -1);
+  const names = [...dirNames, ...sub];
+  const pinned = pinning().pinHelper(root, dirNames, sub, mode === "write", recheck(root, names, "dir"));
   const result = await pinning().usePinned(root, dirNames, pinned, () => {
     const at = pinned.rest.length === 0 ? pinned.at : path.join(pinned.at, ...pinned.rest);
     return mode === "write" ? helpers[js](at, ...positional, options) : helpers[js](at, ...positional);

@@ -110,3 +110,31 @@ test("a protocol helper's project directory swapped for a link after the check: 
   assert.equal(fs.existsSync(path.join(outside, ".fctry")), false);
   assert.ok(fs.existsSync(path.join(root, "proj-moved", ".fctry", "state.json")));
 });
+
+test("a protocol helper's own folder swapped for a link after the check: it writes and reads in the checked one", { skip }, async (t) => {
+  const { root, outside } = setUp(t);
+  // The server's private directories go to a temporary directory of this test's own.
+  const tmp = tempDir(t);
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  t.after(() => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  });
+  await call(root, "fctry_start_command", { command: "init", now: NOW });
+  const mine = fs.readFileSync(path.join(root, ".fctry", "state.json"), "utf8");
+  fs.writeFileSync(path.join(outside, "state.json"), mine.replace('"init"', '"secret"'));
+  swapIn(root, ".fctry", outside);
+  const written = await call(root, "fctry_start_step", { step: "spec-writer", now: NOW });
+  assert.equal(written.refused, undefined, JSON.stringify(written));
+  assert.doesNotMatch(JSON.stringify(written), /secret/);
+  assert.match(fs.readFileSync(path.join(outside, "state.json"), "utf8"), /"secret"/);
+  assert.deepEqual(fs.readdirSync(outside).sort(), ["state.json"]);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".fctry-moved", "state.json"), "utf8")).workflowStep, "spec-writer");
+  fs.rmSync(path.join(root, ".fctry"));
+  fs.renameSync(path.join(root, ".fctry-moved"), path.join(root, ".fctry"));
+  swapIn(root, ".fctry", outside);
+  const read = await call(root, "fctry_status_line", {});
+  assert.doesNotMatch(JSON.stringify(read), /secret/);
+  assert.deepEqual(fs.readdirSync(tmp), [], "a private directory was left");
+});

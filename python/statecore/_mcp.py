@@ -157,7 +157,10 @@ def _call_helper(
         confine(root, [*dir_names, *call["file"][:-1], call["log"]], "file", "dir")
     module = importlib.import_module(f"statecore.{call['module']}")
     values = [args.get(name) for name, _, _ in call["params"]]
-    pinned = _confine.pin_dirs(root, dir_names, _recheck(root, dir_names, "dir"))
+    sub = call["file"][:-1]
+    names = [*dir_names, *sub]
+    write = call["mode"] == "write"
+    pinned = _confine.pin_helper(root, dir_names, sub, write, _recheck(root, names, "dir"))
     helper = getattr(module, call["helper"])
     result = _confine.use_pinned(pinned, dir_names, lambda: helper(pinned.path(), *values))
     if call["mode"] == "write":

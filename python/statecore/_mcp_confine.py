@@ -42,6 +42,8 @@ class Pinned:
         self.real = real
         self.rest = rest
         self._fds = fds
+        self._maps = [(at, real)]
+        self._farm: str | None = None
 
     def path(self, *names: str) -> str:
         """The path of ``names`` below the pinned directory's missing ``rest``."""
@@ -49,9 +51,17 @@ class Pinned:
 
     def unpin(self, text: str) -> str:
         """``text`` with the pinned path named as the real one (a message, a copy's path)."""
-        return text if self.at == self.real else text.replace(self.at, self.real)
+        for at, real in self._maps:
+            if at != real:
+                text = text.replace(at, real)
+        return text
 
     def close(self) -> None:
+        if self._farm is not None:
+            import shutil
+
+            shutil.rmtree(self._farm, ignore_errors=True)
+            self._farm = None
         for fd in self._fds:
             os.close(fd)
         self._fds = []
@@ -88,6 +98,53 @@ def pin_dirs(root: str, names: Sequence[str], check: Callable[[int], None]) -> P
         for fd in fds:
             os.close(fd)
         raise
+
+
+def pin_helper(
+    root: str,
+    dir_names: Sequence[str],
+    sub: Sequence[str],
+    write: bool,
+    check: Callable[[int], None],
+) -> Pinned:
+    """A protocol helper's directory pinned, for a helper that names its own folders ``sub``
+    below it (``.fctry``, ``.agency/state``; none: :func:`pin_dirs` of ``dir_names``): ``at`` is
+    a private directory of this call in which ``sub`` leads, through a link of the server's own,
+    to the pinned folder (``/proc/self/fd/N``), so the helper's every open, lock and rename below
+    ``at`` happens in the folder that was checked. A ``write`` creates the folders first, as the
+    helper would; a read of a folder that does not exist finds an empty one (no file, as it was
+    checked)."""
+    if FD_DIR is None or not sub:
+        return pin_dirs(root, dir_names, check)
+    import tempfile
+
+    names = [*dir_names, *sub]
+    pinned = pin_dirs(root, names, check)
+    while write and pinned.rest:
+        try:
+            os.mkdir(f"{pinned.at}/{pinned.rest[0]}")
+        except FileExistsError:
+            pass
+        except BaseException:
+            pinned.close()
+            raise
+        pinned.close()
+        pinned = pin_dirs(root, names, check)
+    try:
+        pinned._farm = tempfile.mkdtemp(prefix="statecore-mcp-call-")
+        in_farm = os.path.join(pinned._farm, *sub)
+        os.makedirs(os.path.dirname(in_farm), exist_ok=True)
+        if pinned.rest:
+            os.mkdir(in_farm)
+        else:
+            os.symlink(pinned.at, in_farm)
+    except BaseException:
+        pinned.close()
+        raise
+    real = os.path.join(root, *dir_names)
+    pinned._maps = [(pinned._farm, real), (pinned.at, pinned.real)]
+    pinned.at, pinned.real, pinned.rest = pinned._farm, real, []
+    return pinned
 
 
 def use_pinned(pinned: Pinned, names: Sequence[str], run: Callable[[], Any]) -> Any:

@@ -123,3 +123,29 @@ def test_a_helpers_project_directory_swapped_for_a_link_it_writes_in_the_checked
     assert not (outside / ".fctry").exists()
     assert (root / "proj-moved" / ".fctry" / "state.json").exists()
     shutil.rmtree(root / "proj-moved")
+
+
+def test_a_helpers_own_folder_swapped_for_a_link_it_writes_and_reads_in_the_checked_one(
+    dirs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    # The server's private directories go to a temporary directory of this test's own.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    root, outside = dirs
+    call(root, "fctry_start_command", {"command": "init", "now": NOW})
+    mine = (root / ".fctry" / "state.json").read_text()
+    (outside / "state.json").write_text(mine.replace('"init"', '"secret"'))
+    swap_in(root / ".fctry", outside)
+    written = call(root, "fctry_start_step", {"step": "spec-writer", "now": NOW})
+    assert "refused" not in written, written
+    assert "secret" not in json.dumps(written)
+    assert '"secret"' in (outside / "state.json").read_text()
+    assert sorted(os.listdir(outside)) == ["state.json"]
+    moved = json.loads((root / ".fctry-moved" / "state.json").read_text())
+    assert moved["workflowStep"] == "spec-writer"
+    (root / ".fctry").unlink()
+    (root / ".fctry-moved").rename(root / ".fctry")
+    swap_in(root / ".fctry", outside)
+    assert "secret" not in json.dumps(call(root, "fctry_status_line", {}))
+    assert os.listdir(tmp_path) == [], "a private directory was left"
