@@ -171,7 +171,8 @@ def read_pinned(file: str, check: Callable[[], object], limit: int) -> bytes | N
     without following a link and without blocking: None when it does not exist. ``check()``
     refuses a link or a special file (it raises); at most ``limit`` bytes are read."""
     try:
-        fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(file, flags)
     except FileNotFoundError:
         return None
     except OSError as error:
