@@ -75,6 +75,17 @@ function confine(root, names, want, argument) {
   return at;
 }
 
+/** Confinement without a window (lib/mcp-confine.cjs). */
+const pinning = () => require("./mcp-confine.cjs");
+/** The most bytes a read takes: a document's limit and one (which shows a file over it). */
+const READ_CAP = constants.maxDocumentBytes + 1;
+
+/**
+ * A step of `names` found not to be a directory as it was pinned (a link swapped in since
+ * `confine` looked): refused as `confine` refuses it.
+ */
+const recheck = (root, names, argument) => (_stat, i) => confine(root, names.slice(0, i + 1), "dir", argument);
+
 /** The arguments checked against the tool's input schema's names (the core checks their values). */
 function checkArguments(tool, args) {
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
@@ -110,7 +121,7 @@ function checkArguments(tool, args) {
 /** A protocol helper's call: its arguments in the helper's order, `now` and `random` as options. */
 async function callHelper(root, dirNames, tool, args) {
   const { module, js, mode, file, log, params, wrap } = tool.call;
-  const dir = confine(root, dirNames, "dir", "dir");
+  confine(root, dirNames, "dir", "dir");
   confine(root, [...dirNames, ...file], "file", "dir");
   if (log !== null) confine(root, [...dirNames, ...file.slice(0, -1), log], "file", "dir");
   const positional = [];
@@ -122,8 +133,13 @@ async function callHelper(root, dirNames, tool, args) {
     } else positional.push(value);
   }
   const helpers = require(`./${module}.cjs`);
-  const result =
-    mode === "write" ? await helpers[js](dir, ...positional, options) : await helpers[js](dir, ...positional);
+  const sub = file.slice(0, -1);
+  const names = [...dirNames, ...sub];
+  const pinned = pinning().pinHelper(root, dirNames, sub, mode === "write", recheck(root, names, "dir"));
+  const result = await pinning().usePinned(root, dirNames, pinned, () => {
+    const at = pinned.rest.length === 0 ? pinned.at : path.join(pinned.at, ...pinned.rest);
+    return mode === "write" ? helpers[js](at, ...positional, options) : helpers[js](at, ...positional);
+  });
   return wrap ? { value: result } : result;
 }
 
@@ -135,27 +151,23 @@ async function callGeneric(root, dirNames, tool, args) {
     throw refusal("E_ARGUMENT", "/path", "path names the directory itself; name a file below it");
   }
   confine(root, dirNames, "dir", "dir");
-  const file = confine(root, names, "file", "path");
+  confine(root, names, "file", "path");
   const host = require("./host.cjs");
   const which = tool.call.generic;
-  if (which === "log_append") return host.appendLine(file, args.record);
   let kind = args.kind ?? null;
-  if (kind === null) {
+  if (kind === null && which !== "log_append") {
     const target = C.watchTarget(names.join("/"), null, true);
     kind = target?.kind ?? null;
   }
-  if (which === "validate") {
-    let bytes;
-    try {
-      bytes = fs.readFileSync(file, { flag: fs.constants.O_RDONLY | fs.constants.O_NONBLOCK });
-    } catch (error) {
-      if (error.code !== "ENOENT") throw error;
-      throw refusal("E_ARGUMENT", "/path", `${names.join("/")} does not exist`);
-    }
+  const { withPinned, readPinned } = pinning();
+  return withPinned(root, names, recheck(root, names, "path"), (file) => {
+    if (which === "log_append") return host.appendLine(file, args.record);
+    if (which === "update") return host.updateDocument(file, kind, args.patch, null, { ifMatch: args.if_match ?? null });
+    const bytes = readPinned(file, () => confine(root, names, "file", "path"), READ_CAP);
+    if (which === "show") return C.loadDocument(kind, bytes);
+    if (bytes === null) throw refusal("E_ARGUMENT", "/path", `${names.join("/")} does not exist`);
     return C.validateText(kind, bytes);
-  }
-  if (which === "show") return host.readDocument(file, kind);
-  return host.updateDocument(file, kind, args.patch, null, { ifMatch: args.if_match ?? null });
+  });
 }
 
 /** Runs the tool `name` with `args` below `root`: its structured result, or throws a refusal. */
@@ -201,13 +213,23 @@ const MIME = "application/json";
 /** `statecore://a/b.json` of the relative path `a/b.json` (each name percent-encoded). */
 const uriOf = (rel) => `statecore://${rel.split("/").map(encodeURIComponent).join("/")}`;
 
+/** The kind of the protocol document at `rel` below DIR (the core's `watchTarget`; a log: null). */
+function resourceKind(rel) {
+  let target = null;
+  try {
+    target = core().watchTarget(rel, null, false);
+  } catch {
+    target = null;
+  }
+  return target !== null && !target.log ? target.kind : null;
+}
+
 /**
  * Each protocol document under `root` as a resource (the core's `watchTarget` says which
  * files are, and as what kind; logs are left out), links and special files skipped, sorted by
  * path: `{uri, name, description, mimeType}`.
  */
 function listResources(root) {
-  const C = core();
   const found = [];
   const walk = (dir, names) => {
     if (names.length > MAX_DEPTH) return;
@@ -221,13 +243,8 @@ function listResources(root) {
       if (entry.isDirectory() && !SKIP.has(entry.name)) walk(path.join(dir, entry.name), [...names, entry.name]);
       if (!entry.isFile()) continue;
       const rel = [...names, entry.name].join("/");
-      let target = null;
-      try {
-        target = C.watchTarget(rel, null, false);
-      } catch {
-        target = null;
-      }
-      if (target !== null && !target.log) found.push({ rel, kind: target.kind });
+      const kind = resourceKind(rel);
+      if (kind !== null) found.push({ rel, kind });
     }
   };
   walk(root, []);
@@ -240,8 +257,8 @@ function listResources(root) {
   }));
 }
 
-/** A resource's read: the document as statecore reads it, its etag and its validation. */
-async function readResource(root, uri) {
+/** A resource's file and kind, `{file, kind}`, or the refusal of its URI (out of DIR, a link, ...). */
+function resolveResource(root, uri) {
   const C = core();
   if (typeof uri !== "string" || !uri.startsWith("statecore://")) {
     throw refusal("E_ARGUMENT", "/uri", `${JSON.stringify(uri)} is not a statecore:// resource`);
@@ -255,7 +272,16 @@ async function readResource(root, uri) {
   const names = C.mcpPath(rel, "uri");
   const file = confine(root, names, "file", "uri");
   const target = C.watchTarget(names.join("/"), null, true);
-  const loaded = await require("./host.cjs").readDocument(file, target.kind);
+  return { file, names, kind: target.kind };
+}
+
+/** A resource's read: the document as statecore reads it, its etag and its validation. */
+async function readResource(root, uri) {
+  const { names, kind } = resolveResource(root, uri);
+  const { withPinned, readPinned } = pinning();
+  const loaded = await withPinned(root, names, recheck(root, names, "uri"), (file) =>
+    core().loadDocument(kind, readPinned(file, () => confine(root, names, "file", "uri"), READ_CAP)),
+  );
   return { contents: [{ uri, mimeType: MIME, text: JSON.stringify(loaded) }] };
 }
 
@@ -276,46 +302,79 @@ function sdk() {
   }
 }
 
-/** `statecore mcp [DIR]`: serves DIR's tools over stdio until the client closes; the exit status. */
+/**
+ * `statecore mcp [DIR] [--http [PORT]]`: serves DIR's tools over stdio until the client closes
+ * (or over HTTP, lib/mcp-http.cjs); the exit status.
+ */
 async function main(argv) {
-  if (argv.length > 1 || argv.some((a) => a.startsWith("-"))) {
-    process.stderr.write("usage: statecore mcp [DIR]\n");
+  const parsed = require("./mcp-http.cjs").parseArgs(argv);
+  if (parsed === null) {
+    process.stderr.write("usage: statecore mcp [DIR] [--http [PORT]]\n");
     return 2;
   }
+  const given = parsed.dir ?? ".";
   let root;
   try {
-    root = fs.realpathSync(argv[0] ?? ".");
+    root = fs.realpathSync(given);
     if (!fs.statSync(root).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
   } catch (error) {
-    process.stderr.write(`statecore mcp: ${argv[0] ?? "."}: ${error.code ?? error.message}: give a directory\n`);
+    process.stderr.write(`statecore mcp: ${given}: ${error.code ?? error.message}: give a directory\n`);
     return 2;
   }
   const loaded = sdk();
   if (loaded === null) return 2;
-  const { Server, StdioServerTransport, types } = loaded;
+  if (parsed.port !== null) return require("./mcp-http.cjs").serveHttp(root, parsed.port, loaded, createServer);
+  const { server, closed } = createServer(root, loaded);
+  // The SDK closes the connection on a message over its buffer (10 MiB by default): room for
+  // two documents at the library's limit, so arguments over it are refused as a tool error
+  // (`E_LIMIT`, checkArguments) and the server goes on.
+  const maxBufferSize = 2 * constants.maxDocumentBytes + 1024 * 1024;
+  await server.connect(new loaded.StdioServerTransport(process.stdin, process.stdout, { maxBufferSize }));
+  return closed.then(() => 0);
+}
+
+/**
+ * One connection's server on `root` (the SDK `loaded`): its tools, resources and
+ * subscriptions. Returns `{server, closed}`; `closed` resolves once the connection closed and
+ * its watchers did.
+ */
+function createServer(root, loaded) {
+  const { Server, types } = loaded;
   const { version } = require("../package.json");
-  const server = new Server({ name: "statecore", version }, { capabilities: { tools: {}, resources: {} } });
-  server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({ resources: listResources(root) }));
+  const capabilities = { tools: {}, resources: { subscribe: true, listChanged: true } };
+  const server = new Server({ name: "statecore", version }, { capabilities });
+  const refuse = (error) => {
+    const record = errorRecord(error);
+    return new types.McpError(types.ErrorCode.InvalidParams, JSON.stringify(record), record);
+  };
+  const watching = require("./mcp-watch.cjs").serveSubscriptions(server, types, {
+    root,
+    resolve: (uri) => resolveResource(root, uri),
+    list: () => listResources(root),
+    isResource: (rel) => resourceKind(rel) !== null,
+    refuse,
+    fail: (error) => process.stderr.write(`statecore mcp: watching: ${error?.message ?? error}\n`),
+  });
+  server.setRequestHandler(types.ListResourcesRequestSchema, async () => {
+    const resources = listResources(root);
+    await watching.listed(resources);
+    return { resources };
+  });
   server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
     try {
       return await readResource(root, request.params.uri);
     } catch (error) {
-      const record = errorRecord(error);
-      throw new types.McpError(types.ErrorCode.InvalidParams, JSON.stringify(record), record);
+      throw refuse(error);
     }
   });
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: LISTED }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request) =>
     answer(root, request.params.name, request.params.arguments),
   );
-  // The SDK closes the connection on a message over its buffer (10 MiB by default): room for
-  // two documents at the library's limit, so arguments over it are refused as a tool error
-  // (`E_LIMIT`, checkArguments) and the server goes on.
-  const maxBufferSize = 2 * constants.maxDocumentBytes + 1024 * 1024;
-  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize }));
-  return new Promise((resolve) => {
-    server.onclose = () => resolve(0);
+  const closed = new Promise((resolve) => {
+    server.onclose = () => resolve(watching.close());
   });
+  return { server, closed };
 }
 
-module.exports = { main, callTool, listResources, readResource, LISTED };
+module.exports = { main, createServer, sdk, callTool, listResources, readResource, LISTED };

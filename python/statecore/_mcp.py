@@ -9,16 +9,18 @@ server goes on. The SDK (``mcp``, the extra ``statecore[mcp]``) is imported only
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import statecore
+from statecore import _mcp_confine as _confine
 from statecore.errors import StatecoreError, error_class
 
 _TOOLS: list[dict[str, Any]] = json.loads(
@@ -86,6 +88,20 @@ def confine(root: str, names: Sequence[str], want: str, argument: str) -> str:
     return at
 
 
+#: The most bytes a read takes: a document's limit and one (which shows a file over it).
+_READ_CAP = _LIMIT + 1
+
+
+def _recheck(root: str, names: Sequence[str], argument: str) -> Callable[[int], None]:
+    """A step of ``names`` found not to be a directory as it was pinned (a link swapped in since
+    :func:`confine` looked): refused as :func:`confine` refuses it."""
+
+    def refuse(i: int) -> None:
+        confine(root, names[: i + 1], "dir", argument)
+
+    return refuse
+
+
 def _check_arguments(tool: dict[str, Any], args: object) -> dict[str, Any]:
     name = tool["name"]
     if not isinstance(args, dict):
@@ -135,13 +151,18 @@ def _call_helper(
     root: str, dir_names: list[str], tool: dict[str, Any], args: dict[str, Any]
 ) -> Any:
     call = tool["call"]
-    directory = confine(root, dir_names, "dir", "dir")
+    confine(root, dir_names, "dir", "dir")
     confine(root, [*dir_names, *call["file"]], "file", "dir")
     if call["log"] is not None:
         confine(root, [*dir_names, *call["file"][:-1], call["log"]], "file", "dir")
     module = importlib.import_module(f"statecore.{call['module']}")
     values = [args.get(name) for name, _, _ in call["params"]]
-    result = getattr(module, call["helper"])(directory, *values)
+    sub = call["file"][:-1]
+    names = [*dir_names, *sub]
+    write = call["mode"] == "write"
+    pinned = _confine.pin_helper(root, dir_names, sub, write, _recheck(root, names, "dir"))
+    helper = getattr(module, call["helper"])
+    result = _confine.use_pinned(pinned, dir_names, lambda: helper(pinned.path(), *values))
     if call["mode"] == "write":
         result = _camel_keys(result)
     return {"value": result} if call["wrap"] else result
@@ -156,27 +177,29 @@ def _call_generic(
             "E_ARGUMENT", "/path", "path names the directory itself; name a file below it"
         )
     confine(root, dir_names, "dir", "dir")
-    file = confine(root, names, "file", "path")
+    confine(root, names, "file", "path")
     which = tool["call"]["generic"]
-    if which == "log_append":
-        return _camel_keys(statecore.append_line(file, args["record"]))
     kind: Any = args.get("kind")
-    if kind is None:
+    if kind is None and which != "log_append":
         target = statecore.watch_target("/".join(names), None, True)
         kind = None if target is None else target["kind"]
-    if which == "validate":
-        try:
-            fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except FileNotFoundError:
-            raise _refusal("E_ARGUMENT", "/path", f"{'/'.join(names)} does not exist") from None
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read()
+    pinned = _confine.pin_dirs(root, names[:-1], _recheck(root, names, "path"))
+    file = pinned.path(names[-1])
+
+    def run() -> Any:
+        if which == "log_append":
+            return statecore.append_line(file, args["record"])
+        if which == "update":
+            patch = args["patch"]
+            return statecore.update_document(file, kind, patch, if_match=args.get("if_match"))
+        data = _confine.read_pinned(file, lambda: confine(root, names, "file", "path"), _READ_CAP)
+        if which == "show":
+            return statecore.load_document(kind, data)
+        if data is None:
+            raise _refusal("E_ARGUMENT", "/path", f"{'/'.join(names)} does not exist")
         return statecore.validate_text(kind, data)
-    if which == "show":
-        return statecore.read_document(file, kind)
-    return _camel_keys(
-        statecore.update_document(file, kind, args["patch"], if_match=args.get("if_match"))
-    )
+
+    return _camel_keys(_confine.use_pinned(pinned, names, run))
 
 
 def call_tool(root: str, name: object, args: object) -> Any:
@@ -210,6 +233,16 @@ def _uri_of(rel: str) -> str:
     return _SCHEME + "/".join(quote(name, safe="!'()*-._~") for name in rel.split("/"))
 
 
+def resource_kind(rel: str) -> str | None:
+    """The kind of the protocol document at ``rel`` below DIR (the core's ``watch_target``; a
+    log: None)."""
+    try:
+        target = statecore.watch_target(rel, None, False)
+    except StatecoreError:
+        return None
+    return None if target is None or target["log"] else target["kind"]
+
+
 def list_resources(root: str) -> list[dict[str, str]]:
     """Each protocol document under ``root`` as a resource (the core's ``watch_target`` says
     which files are, and as what kind; logs are left out), links and special files skipped,
@@ -229,12 +262,9 @@ def list_resources(root: str) -> list[dict[str, str]]:
             if not entry.is_file(follow_symlinks=False):
                 continue
             rel = "/".join([*names, entry.name])
-            try:
-                target = statecore.watch_target(rel, None, False)
-            except StatecoreError:
-                target = None
-            if target is not None and not target["log"]:
-                found.append((rel, target["kind"]))
+            kind = resource_kind(rel)
+            if kind is not None:
+                found.append((rel, kind))
 
     walk(root, [])
     found.sort()
@@ -244,9 +274,9 @@ def list_resources(root: str) -> list[dict[str, str]]:
     ]
 
 
-def read_resource(root: str, uri: object) -> str:
-    """A resource's read: the document as statecore reads it, its etag and its validation, as
-    JSON text."""
+def resolve_resource(root: str, uri: object) -> tuple[str, Any, list[str]]:
+    """A resource's file, kind and names below DIR, or the refusal of its URI (out of DIR, a
+    link, ...)."""
     from urllib.parse import unquote
 
     if not isinstance(uri, str) or not uri.startswith(_SCHEME):
@@ -255,8 +285,21 @@ def read_resource(root: str, uri: object) -> str:
     names = statecore.mcp_path(rel, "uri")
     file = confine(root, names, "file", "uri")
     target = statecore.watch_target("/".join(names), None, True)
-    kind: Any = None if target is None else target["kind"]
-    loaded = statecore.read_document(file, kind)
+    return file, None if target is None else target["kind"], names
+
+
+def read_resource(root: str, uri: object) -> str:
+    """A resource's read: the document as statecore reads it, its etag and its validation, as
+    JSON text."""
+    _file, kind, names = resolve_resource(root, uri)
+    pinned = _confine.pin_dirs(root, names[:-1], _recheck(root, names, "uri"))
+    file = pinned.path(names[-1])
+    refuse = lambda: confine(root, names, "file", "uri")  # noqa: E731
+    loaded = _confine.use_pinned(
+        pinned,
+        names,
+        lambda: statecore.load_document(kind, _confine.read_pinned(file, refuse, _READ_CAP)),
+    )
     return json.dumps(loaded, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -273,31 +316,28 @@ def error_record(error: BaseException) -> dict[str, str]:
     return {"code": code, "path": "", "message": str(error)}
 
 
-def main(argv: Sequence[str]) -> int:
-    """``statecore mcp [DIR]``: serves DIR's tools over stdio until the client closes; the exit
-    status."""
-    if len(argv) > 1 or any(a.startswith("-") for a in argv):
-        print("usage: statecore mcp [DIR]", file=sys.stderr)
-        return 2
-    given = argv[0] if argv else "."
-    root = os.path.realpath(given)
-    if not os.path.isdir(root):
-        print(f"statecore mcp: {given}: not a directory: give a directory", file=sys.stderr)
-        return 2
-    try:
-        import anyio
-        from mcp import types
-        from mcp.server.lowlevel import Server
-        from mcp.server.stdio import stdio_server
-        from mcp.shared.exceptions import MCPError
-    except ImportError:
-        print(
-            "statecore mcp: needs the MCP SDK, not installed: pip install 'statecore[mcp]'",
-            file=sys.stderr,
-        )
-        return 2
+def create_server(root: str) -> tuple[Any, Any]:
+    """One server on ``root`` (the SDK's low-level ``Server``, imported here): its tools,
+    resources and subscriptions; and the registry of its connections' subscriptions
+    (``_mcp_watch.Registry``), to close when a connection ends."""
+    import anyio
+    from mcp import types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    from statecore._mcp_watch import Registry
 
     tools = [types.Tool.model_validate(tool) for tool in LISTED]
+    registry = Registry(
+        root,
+        lambda uri: resolve_resource(root, uri)[:2],
+        lambda: [r["uri"] for r in list_resources(root)],
+        lambda rel: resource_kind(rel) is not None,
+    )
+
+    def refusal(error: BaseException) -> MCPError:
+        record = error_record(error)
+        return MCPError(-32602, json.dumps(record, separators=(",", ":")), record)
 
     async def on_list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=tools)
@@ -321,6 +361,9 @@ def main(argv: Sequence[str]) -> int:
 
     async def on_list_resources(ctx: Any, params: Any) -> Any:
         listed = await anyio.to_thread.run_sync(list_resources, root)
+        loop = asyncio.get_running_loop()
+        uris = [r["uri"] for r in listed]
+        await anyio.to_thread.run_sync(registry.of(ctx).listed, uris, ctx.session, loop)
         return types.ListResourcesResult(
             resources=[types.Resource.model_validate(r) for r in listed]
         )
@@ -330,11 +373,25 @@ def main(argv: Sequence[str]) -> int:
         try:
             text = await anyio.to_thread.run_sync(read_resource, root, uri)
         except Exception as error:
-            record = error_record(error)
-            raise MCPError(-32602, json.dumps(record, separators=(",", ":")), record) from None
+            raise refusal(error) from None
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, mime_type=_MIME, text=text)]
         )
+
+    async def on_subscribe_resource(ctx: Any, params: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        subscriptions = registry.of(ctx)
+        try:
+            await anyio.to_thread.run_sync(
+                subscriptions.subscribe, str(params.uri), ctx.session, loop
+            )
+        except Exception as error:
+            raise refusal(error) from None
+        return types.EmptyResult()
+
+    async def on_unsubscribe_resource(ctx: Any, params: Any) -> Any:
+        await anyio.to_thread.run_sync(registry.of(ctx).unsubscribe, str(params.uri))
+        return types.EmptyResult()
 
     server: Any = Server(
         "statecore",
@@ -343,11 +400,51 @@ def main(argv: Sequence[str]) -> int:
         on_call_tool=on_call_tool,
         on_list_resources=on_list_resources,
         on_read_resource=on_read_resource,
+        on_subscribe_resource=on_subscribe_resource,
+        on_unsubscribe_resource=on_unsubscribe_resource,
+    )
+    return server, registry
+
+
+def main(argv: Sequence[str]) -> int:
+    """``statecore mcp [DIR] [--http [PORT]]``: serves DIR's tools over stdio until the client
+    closes (or over HTTP, ``_mcp_http.py``); the exit status."""
+    from statecore._mcp_http import parse_args
+
+    parsed = parse_args(argv)
+    if parsed is None:
+        print("usage: statecore mcp [DIR] [--http [PORT]]", file=sys.stderr)
+        return 2
+    given, port = parsed
+    root = os.path.realpath(given)
+    if not os.path.isdir(root):
+        print(f"statecore mcp: {given}: not a directory: give a directory", file=sys.stderr)
+        return 2
+    try:
+        import anyio
+        from mcp.server.lowlevel import NotificationOptions
+        from mcp.server.stdio import stdio_server
+    except ImportError:
+        print(
+            "statecore mcp: needs the MCP SDK, not installed: pip install 'statecore[mcp]'",
+            file=sys.stderr,
+        )
+        return 2
+    server, registry = create_server(root)
+    if port is not None:
+        from statecore._mcp_http import serve_http
+
+        return serve_http(root, port, server, registry)
+    options = server.create_initialization_options(
+        notification_options=NotificationOptions(resources_changed=True)
     )
 
     async def serve() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        try:
+            async with stdio_server() as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, options)
+        finally:
+            await anyio.to_thread.run_sync(registry.close_all)
 
     anyio.run(serve)
     return 0

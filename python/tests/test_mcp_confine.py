@@ -1,0 +1,151 @@
+"""``statecore mcp``'s confinement without a window (docs/mcp.md § Confined to DIR), in
+process: a link swapped in between the server's check of a path and its use (the fault seam
+``_mcp_confine.seams.after_check``) never leads a read or a write out of DIR. A directory on the
+way swapped for a link to another directory: the write lands in the directory that was
+checked, the read reads it; the file itself swapped for a link: a read is refused, a write
+replaces the link. The Node twin is npm/test/mcp_confine.test.mjs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from statecore import _mcp, _mcp_confine
+from statecore.errors import StatecoreError
+
+NOW = "2026-11-24T10:00:00Z"
+pytestmark = pytest.mark.skipif(
+    _mcp_confine.FD_DIR is None, reason="no /proc/self/fd: names are checked with lstat only"
+)
+
+
+@pytest.fixture
+def dirs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    root = tmp_path_factory.mktemp("root")
+    outside = tmp_path_factory.mktemp("outside")
+    (root / "sub").mkdir()
+    (root / "sub" / "state.json").write_text('{"mine":1}')
+    (outside / "state.json").write_text('{"secret":1}')
+    yield root, outside
+    _mcp_confine.seams.after_check = None
+
+
+def swap_in(link: Path, target: Path) -> None:
+    """The seam: once checked, ``link`` is moved aside and a link to ``target`` put there."""
+
+    def swap(_names: Sequence[str]) -> None:
+        _mcp_confine.seams.after_check = None
+        link.rename(link.with_name(link.name + "-moved"))
+        link.symlink_to(target)
+
+    _mcp_confine.seams.after_check = swap
+
+
+def call(root: Path, name: str, args: dict[str, Any]) -> Any:
+    try:
+        return _mcp.call_tool(str(root), name, args)
+    except StatecoreError as error:
+        return {"refused": error.code}
+
+
+def test_a_directory_swapped_for_a_link_the_write_lands_in_the_checked_one(
+    dirs: tuple[Path, Path],
+) -> None:
+    root, outside = dirs
+    swap_in(root / "sub", outside)
+    patch = {"path": "sub/state.json", "kind": "json", "patch": {"written": True}}
+    result = call(root, "update", patch)
+    assert "refused" not in result, result
+    assert (outside / "state.json").read_text() == '{"secret":1}'
+    assert json.loads((root / "sub-moved" / "state.json").read_text())["written"] is True
+    assert sorted(os.listdir(outside)) == ["state.json"]
+
+
+def test_a_directory_swapped_for_a_link_show_and_a_resource_read_the_checked_one(
+    dirs: tuple[Path, Path],
+) -> None:
+    root, outside = dirs
+    swap_in(root / "sub", outside)
+    shown = call(root, "show", {"path": "sub/state.json", "kind": "json"})
+    assert shown["document"] == {"mine": 1}
+    (root / "hive" / "s1").mkdir(parents=True)
+    (root / "hive" / "s1" / "STATE.json").write_text("{}")
+    (outside / "STATE.json").write_text('{"secret":2}')
+    swap_in(root / "hive" / "s1", outside)
+    text = _mcp.read_resource(str(root), "statecore://hive/s1/STATE.json")
+    assert "secret" not in text
+
+
+def test_the_file_swapped_for_a_link_a_read_is_refused_a_write_replaces_the_link(
+    dirs: tuple[Path, Path],
+) -> None:
+    root, outside = dirs
+    secret = outside / "state.json"
+    file = root / "sub" / "state.json"
+
+    def swap_file() -> None:
+        def swap(_names: Sequence[str]) -> None:
+            _mcp_confine.seams.after_check = None
+            file.unlink()
+            file.symlink_to(secret)
+
+        _mcp_confine.seams.after_check = swap
+
+    for tool in ("show", "validate"):
+        if file.is_symlink():
+            file.unlink()
+        file.write_text('{"mine":1}')
+        swap_file()
+        assert call(root, tool, {"path": "sub/state.json", "kind": "json"}) == {
+            "refused": "E_PATH_UNSAFE"
+        }
+    file.unlink()
+    file.write_text('{"mine":1}')
+    swap_file()
+    call(root, "update", {"path": "sub/state.json", "kind": "json", "patch": {"written": True}})
+    assert secret.read_text() == '{"secret":1}'
+
+
+def test_a_helpers_project_directory_swapped_for_a_link_it_writes_in_the_checked_one(
+    dirs: tuple[Path, Path],
+) -> None:
+    root, outside = dirs
+    (root / "proj").mkdir()
+    swap_in(root / "proj", outside)
+    result = call(root, "fctry_start_command", {"dir": "proj", "command": "init", "now": NOW})
+    assert "refused" not in result, result
+    assert not (outside / ".fctry").exists()
+    assert (root / "proj-moved" / ".fctry" / "state.json").exists()
+    shutil.rmtree(root / "proj-moved")
+
+
+def test_a_helpers_own_folder_swapped_for_a_link_it_writes_and_reads_in_the_checked_one(
+    dirs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    # The server's private directories go to a temporary directory of this test's own.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    root, outside = dirs
+    call(root, "fctry_start_command", {"command": "init", "now": NOW})
+    mine = (root / ".fctry" / "state.json").read_text()
+    (outside / "state.json").write_text(mine.replace('"init"', '"secret"'))
+    swap_in(root / ".fctry", outside)
+    written = call(root, "fctry_start_step", {"step": "spec-writer", "now": NOW})
+    assert "refused" not in written, written
+    assert "secret" not in json.dumps(written)
+    assert '"secret"' in (outside / "state.json").read_text()
+    assert sorted(os.listdir(outside)) == ["state.json"]
+    moved = json.loads((root / ".fctry-moved" / "state.json").read_text())
+    assert moved["workflowStep"] == "spec-writer"
+    (root / ".fctry").unlink()
+    (root / ".fctry-moved").rename(root / ".fctry")
+    swap_in(root / ".fctry", outside)
+    assert "secret" not in json.dumps(call(root, "fctry_status_line", {}))
+    assert os.listdir(tmp_path) == [], "a private directory was left"
