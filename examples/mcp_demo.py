@@ -101,7 +101,7 @@ async def main(project: str) -> None:
         for worker in ("alpha", "beta"):
             await call("hive_record_spawn_attempt", **hive, worker=worker, now=at(3))
             await call("hive_spawn_worker", **hive, worker=worker, now=at(4))
-        await call("hive_change_phase", **hive, phase="execution", now=at(5))
+        await call("hive_change_phase", **hive, phase="executing", now=at(5))
         await call("hive_heartbeat", **hive, worker="alpha", now=at(6))
         await call(
             "hive_record_progress",
@@ -123,7 +123,7 @@ async def main(project: str) -> None:
                 outputs={"notes": note},
                 now=at(14),
             )
-        await call("hive_change_phase", **hive, phase="synthesis", now=at(15))
+        await call("hive_change_phase", **hive, phase="synthesizing", now=at(15))
         done = await call("hive_change_phase", **hive, phase="complete", now=at(16))
         status = done["document"]["coordination_status"]
         expect(
@@ -165,7 +165,7 @@ async def main(project: str) -> None:
             now=at(3),
         )
         asked = await call("specify_start_clarifying", **spec, now=at(4))
-        questions = [c["id"] for c in asked["clarifications"]]
+        questions = [c["id"] for c in asked["result"]["clarifications"]]
         # The user's answer: the gap resolved, the loop back to validating, the iteration ended.
         await call(
             "specify_set_gap_status",
@@ -178,10 +178,14 @@ async def main(project: str) -> None:
         await call("specify_set_loop_status", **spec, status="validating", now=at(6))
         ended = await call("specify_end_iteration", **spec, now=at(7))
         resume = await call("specify_resume_point", **spec)
-        expect("specify's termination", ended["termination"]["reason"], "success")
+        expect(
+            "specify's termination",
+            ended["result"]["termination"]["outcome"],
+            "success",
+        )
         print(
             f"  specify: asked {questions}, answered; the loop ends with "
-            f"{ended['termination']['reason']!r}, resumes with {resume.get('action')!r}"
+            f"{ended['result']['termination']['outcome']!r}, resumes with {resume.get('action')!r}"
         )
 
         # An agency run: init's CLAUDE.md, the runner's status, the run's snapshot.
@@ -190,11 +194,17 @@ async def main(project: str) -> None:
         await call(
             "agency_write_runner_status",
             dir="run",
-            update={"status": "done", "summary": "shipped"},
+            update={
+                "status": "ready_for_review",
+                "summary": "shipped",
+                "how_to_test": "run make test",
+            },
             now=at(5),
         )
         snapshot = await call("agency_snapshot", worktree="run", now=at(6))
-        expect("agency's status", snapshot["runner_status"]["status"], "done")
+        expect(
+            "agency's status", snapshot["runner_status"]["status"], "ready_for_review"
+        )
         print(
             f"  agency: CLAUDE.md {init['value']}, run status {snapshot['runner_status']['status']!r}"
         )

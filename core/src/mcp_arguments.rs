@@ -96,15 +96,24 @@ pub fn check(tool: &str, schema: &Value, text: &[u8]) -> Result<Value> {
             return Err(Error::new(
                 Code::Argument,
                 path.clone(),
-                format!(
-                    "{tool}: {shown} must be {what}, not {}",
-                    found.map_or("absent", type_name)
-                ),
+                format!("{tool}: {shown} must be {what}, not {}", shown_value(found)),
             )
             .with_detail("argument", key.as_str()));
         }
     }
     Ok(args)
+}
+
+/// A value as a refusal's message names it: a short scalar as written, else its type.
+fn shown_value(value: Option<&Value>) -> String {
+    match value {
+        None => "absent".to_owned(),
+        Some(v @ (Value::Bool(_) | Value::Number(_))) => crate::json::serialize_compact(v),
+        Some(v @ Value::String(text)) if text.chars().count() <= 40 => {
+            crate::json::serialize_compact(v)
+        }
+        Some(other) => type_name(other).to_owned(),
+    }
 }
 
 /// `base` with one more JSON Pointer token.
