@@ -9,8 +9,9 @@
 # Part 6 (examples/specify_demo.py): a specify workflow: gaps, clarifications, a stale gap, artifacts.
 # Part 7 (examples/view_demo.mjs): `statecore view` on a workspace of all five protocols, its URL
 # printed, toured in headless Chromium (VIEW=1 keeps it running for your browser).
-# Part 8 (examples/mcp_demo.py): an agent's fctry session, specify loop and hive workers through
-# `statecore mcp`'s tools alone, with the MCP SDK's client on the Node server.
+# Part 8 (examples/mcp_demo.py): an agent's fctry session, a hive session from its creation, a
+# specify loop to its end and an agency run through `statecore mcp`'s tools alone, with the MCP
+# SDK's client on the Node server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)

@@ -27,6 +27,7 @@ pub mod kinds;
 pub mod lock;
 pub mod machine;
 pub mod mcp;
+pub mod mcp_arguments;
 pub mod merge;
 pub mod ops;
 pub mod options;

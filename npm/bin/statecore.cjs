@@ -7,7 +7,7 @@
 // is followed by lib/cli-follow.cjs: it waits for a watched file's change or a timer and calls
 // again, each call with a fresh `env` (the time now and its offset from UTC). Ctrl-C ends it
 // (status 130). `view` (an answer with `serve`) starts the viewer's server (lib/view-server.cjs)
-// and runs until Ctrl-C. `mcp` is the MCP server's (lib/mcp.cjs), not the core's. The Python package's `statecore` (python/statecore/_cli.py) is its twin: the
+// and runs until Ctrl-C. `mcp` is the MCP server's (lib/mcp.cjs), not the core's (but for its `--help`). The Python package's `statecore` (python/statecore/_cli.py) is its twin: the
 // same requests, so the same output byte for byte.
 "use strict";
 const { cliRun } = require("../lib/core-node.cjs");
@@ -72,8 +72,9 @@ function gatherStored(need, facts) {
 }
 
 const argv = process.argv.slice(2);
-if (argv[0] === "mcp") {
-  // `statecore mcp [DIR]`: the MCP server (docs/mcp.md), a long-running host of its own.
+if (argv[0] === "mcp" && !argv.slice(1).some((a) => a === "--help" || a === "-h")) {
+  // `statecore mcp [DIR]`: the MCP server (docs/mcp.md), a long-running host of its own (its
+  // help is the core's, as every command's).
   require("../lib/mcp.cjs")
     .main(argv.slice(1))
     .then((code) => {

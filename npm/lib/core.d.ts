@@ -2650,6 +2650,8 @@ export declare function formatTimestamp(millis: number): string;
 export declare function formatDuration(ms: number): string;
 /** The names below `statecore mcp`'s directory of a path an agent gave as the tool argument `argument` (`dir`, `path`; none: the directory itself): relative, `/`-separated, no `..`, no absolute or drive path, backslash or control character (`E_PATH_UNSAFE`, its path `/<argument>`). The host then refuses a link or special file on the way. */
 export declare function mcpPath(path: string, argument: string): string[];
+/** The arguments (JSON text, as bytes or a string) of a call of `statecore mcp`'s tool `tool`, checked against its input schema `schema` (the tool list's `inputSchema`): at most a document's size (`E_LIMIT`), an object, no argument the tool does not take, every required one given (null is left out), each value of its type; a refusal is `E_ARGUMENT` at the argument's pointer (`/workers/0/name`). The arguments. */
+export declare function mcpArguments(tool: string, schema: unknown, arguments: Bytes): Json;
 /** What an appender does to a log's bytes (none: no file) to add `value` in one write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut). */
 export declare function logAppend(data: Bytes | null | undefined, value: unknown): LogAppend;
 /** The file the log at `path` is kept with, from its name (`EVENTS.jsonl`: a hive session's `STATE.json`, in the same directory): when that file is there, a generic append takes its lock and runs the record as its `step`, and a repair sets refused lines aside under it (one session, one lock); null for any other log. */

@@ -31,13 +31,17 @@ function inStore(dir, parts, options) {
   return { store, key: documents.core().storeFileKey(String(dir), parts), rest };
 }
 
-/** A reader's options: `store` only (`E_OPTIONS` for any other key). */
-function readerStore(dir, parts, options) {
+/**
+ * A reader's options: `store`, and `now` for a reader whose answer depends on the time
+ * (`withNow`; `E_OPTIONS` for any other key).
+ */
+function readerStore(dir, parts, options, withNow) {
   const found = inStore(dir, parts, options);
-  const [extra] = Object.keys(found.store ? found.rest : (options ?? {}));
+  const [extra] = Object.keys(found.store ? found.rest : (options ?? {})).filter((key) => !(withNow && key === "now"));
   if (extra !== undefined) {
     const C = documents.core();
-    throw new C.UsageError(`unknown option ${JSON.stringify(extra)}: a reader takes only store (docs/store.md)`, {
+    const takes = withNow ? "store and now" : "only store";
+    throw new C.UsageError(`unknown option ${JSON.stringify(extra)}: this reader takes ${takes} (docs/store.md)`, {
       code: "E_OPTIONS",
       path: `/${extra}`,
       details: { option: extra },
@@ -46,6 +50,8 @@ function readerStore(dir, parts, options) {
   return found;
 }
 const PARAMS = new Map(OPS.map(([, , op, params]) => [op, params]));
+/** True when the operation `op` takes the time (`now`). */
+const takesNow = (op) => PARAMS.get(op).some(([, kind]) => kind === "n");
 
 /**
  * The arguments of the operation `op` after the `skip` the file supplies: the caller's
@@ -123,16 +129,18 @@ function helpers(module) {
           return yield store.change(key, kind, op, operationArgs(op, skip, positional, checked), hostOptions);
         }
       } else {
-        const { store, key } = readerStore(dir, parts, rest[params.length]);
-        if (store) return yield store.query(key, kind, op, operationArgs(op, skip, positional, {}));
+        const given = rest[params.length];
+        const { store, key } = readerStore(dir, parts, given, takesNow(op));
+        const read = { now: given?.now ?? null };
+        if (store) return yield store.query(key, kind, op, operationArgs(op, skip, positional, read));
       }
       if (log !== null && mode === "write") {
         const options = documents.checkOptions("logged", rest[params.length]);
         const args = operationArgs(op, skip, positional, options);
         return yield* sessions.step(io, file, log, kind, op, args, options);
       }
-      // A reader: `now` (the clock) and `random` in their places among the arguments.
-      const args = operationArgs(op, skip, positional, {});
+      // A reader: `now` (given, or the clock) and `random` in their places among the arguments.
+      const args = operationArgs(op, skip, positional, { now: rest[params.length]?.now ?? null });
       if (log !== null) {
         const read = yield* sessions.read(io, file, log, kind, {});
         return documents.core().queryFile(kind, op, read[sessions.TEXT], args);

@@ -12,10 +12,12 @@ export type HelperOptions = C.UpdateOptions & {
   store?: Store;
 };
 
-/** Options of a reader helper (checked: any other key is `E_OPTIONS`). */
+/** Options of a reader helper (checked: any other key is `E_OPTIONS`; Python takes `now` as an argument). */
 export interface ReaderOptions {
   /** Read the file's document from this store instead, the directory a key prefix (async only). */
   store?: Store;
+  /** The time, for a reader whose answer depends on it (`checkWorkerHealth`; default: the clock); any other reader refuses it (`E_OPTIONS`). */
+  now?: C.Now | null;
 }
 
 /** Options of a step or a read of a file kept with its event log (a hive session's): the core's `LoggedOptions` (Python takes `now` as an argument), and the store the session is kept in (docs/store.md § Hive sessions; async only in JS). */

@@ -1,11 +1,12 @@
 "use strict";
 /**
  * `statecore mcp [DIR]` (docs/mcp.md): a Model Context Protocol server over stdio whose tools
- * are the generated list lib/mcp-tools.json (written by xtask from the core's operation table;
- * python/statecore/_mcp.py serves the same file). A generic driver: a call looks its tool up,
- * asks the core whether its paths are inside DIR (`mcpPath`), refuses a link or special file
- * on the way, and calls the library's helper (a write: its one locked update). A refusal is a
- * tool result with `isError: true` carrying `{code, path, message}`; the server goes on.
+ * are the generated list lib/mcp-tools.json (written by xtask from the core's operation and
+ * host-routine tables; python/statecore/_mcp.py serves the same file). A generic driver: a call
+ * looks its tool up, has the core check its arguments against the tool's input schema
+ * (`mcpArguments`) and its paths (`mcpPath`), refuses a link or special file on the way, and
+ * calls the library's helper or routine (a write: its one locked update). A refusal is a tool
+ * result with `isError: true` carrying `{code, path, message}`; the server goes on.
  * The SDK (@modelcontextprotocol/sdk, an optional dependency) is loaded only here.
  */
 const fs = require("node:fs");
@@ -37,7 +38,8 @@ function entryType(stat) {
 /**
  * The absolute path of `names` below `root`, each existing step `lstat`ed: a link on the way
  * is `E_PATH_UNSAFE` (the server follows none: one could lead out of DIR), a non-directory
- * before the last name or a last entry that is not a `want` (`file` | `dir`) `E_FILE_TYPE`.
+ * before the last name or a last entry that is not a `want` (`file` | `dir` | `any`: either)
+ * `E_FILE_TYPE`.
  * Missing steps are left to the helper (a write creates them).
  */
 function confine(root, names, want, argument) {
@@ -61,7 +63,8 @@ function confine(root, names, want, argument) {
       );
     }
     const last = i === names.length - 1;
-    const ok = !last || want === "dir" ? stat.isDirectory() : stat.isFile();
+    const ok =
+      last && want === "any" ? stat.isDirectory() || stat.isFile() : !last || want === "dir" ? stat.isDirectory() : stat.isFile();
     if (!ok) {
       const what = stat.isFile() ? "regular file" : entryType(stat);
       throw refusal(
@@ -86,39 +89,7 @@ const READ_CAP = constants.maxDocumentBytes + 1;
  */
 const recheck = (root, names, argument) => (_stat, i) => confine(root, names.slice(0, i + 1), "dir", argument);
 
-/** The arguments checked against the tool's input schema's names (the core checks their values). */
-function checkArguments(tool, args) {
-  if (args === null || typeof args !== "object" || Array.isArray(args)) {
-    throw refusal("E_ARGUMENT", "", `the arguments of ${tool.name} must be an object`);
-  }
-  const size = Buffer.byteLength(JSON.stringify(args));
-  if (size > constants.maxDocumentBytes) {
-    throw refusal(
-      "E_LIMIT",
-      "",
-      `the arguments of ${tool.name} are ${size} bytes, over the ${constants.maxDocumentBytes}-byte limit of a document`,
-      { limit: constants.maxDocumentBytes, actual: size },
-    );
-  }
-  const { properties, required = [] } = tool.inputSchema;
-  for (const key of Object.keys(args)) {
-    if (!Object.hasOwn(properties, key)) {
-      throw refusal("E_ARGUMENT", `/${key}`, `${tool.name} has no argument ${JSON.stringify(key)} (it takes ${Object.keys(properties).join(", ")})`);
-    }
-  }
-  for (const key of required) {
-    if (args[key] === undefined || args[key] === null) {
-      throw refusal("E_ARGUMENT", `/${key}`, `${tool.name} needs the argument ${JSON.stringify(key)}`);
-    }
-  }
-  for (const key of ["dir", "path"]) {
-    if (args[key] !== undefined && args[key] !== null && typeof args[key] !== "string") {
-      throw refusal("E_ARGUMENT", `/${key}`, `${key} must be a string (a path relative to the server's directory)`);
-    }
-  }
-}
-
-/** A protocol helper's call: its arguments in the helper's order, `now` and `random` as options. */
+/** A protocol helper's call: its arguments in the helper's order, `now` and `random` as options (a reader's `now` too). */
 async function callHelper(root, dirNames, tool, args) {
   const { module, js, mode, file, log, params, wrap } = tool.call;
   confine(root, dirNames, "dir", "dir");
@@ -138,8 +109,35 @@ async function callHelper(root, dirNames, tool, args) {
   const pinned = pinning().pinHelper(root, dirNames, sub, mode === "write", recheck(root, names, "dir"));
   const result = await pinning().usePinned(root, dirNames, pinned, () => {
     const at = pinned.rest.length === 0 ? pinned.at : path.join(pinned.at, ...pinned.rest);
-    return mode === "write" ? helpers[js](at, ...positional, options) : helpers[js](at, ...positional);
+    return helpers[js](at, ...positional, options);
   });
+  return wrap ? { value: result } : result;
+}
+
+/**
+ * A host routine's call (`hive_create_session_dir`, `agency_snapshot`, ...): its path
+ * arguments below `dir`, each checked by the core and on the disk, then its parameters in the
+ * routine's order (`jsArgs`: a value, or an options object of the arguments given).
+ */
+async function callRoutine(root, dirNames, tool, args) {
+  const { module, js, paths, jsArgs, wrap } = tool.call;
+  const C = core();
+  confine(root, dirNames, "dir", "dir");
+  const resolved = new Map();
+  for (const [name, what] of paths) {
+    if (args[name] === undefined || args[name] === null) continue;
+    const names = [...dirNames, ...C.mcpPath(args[name], name)];
+    resolved.set(name, confine(root, names, what === "file" ? "file" : "any", name));
+  }
+  const value = (name) => (resolved.has(name) ? resolved.get(name) : (args[name] ?? null));
+  const positional = jsArgs.map(([how, what]) => {
+    if (how === "v") return value(what);
+    const options = {};
+    for (const [name, jsName] of what) if (value(name) !== null) options[jsName] = value(name);
+    return options;
+  });
+  const library = require(`./${module}.cjs`);
+  const result = await library[js](...positional);
   return wrap ? { value: result } : result;
 }
 
@@ -176,12 +174,11 @@ async function callTool(root, name, args) {
   if (tool === undefined) {
     throw refusal("E_ARGUMENT", "/name", `there is no tool ${JSON.stringify(name)}: tools/list lists the tools`);
   }
-  args = args ?? {};
-  checkArguments(tool, args);
-  const dirNames = core().mcpPath(args.dir ?? ".", "dir");
-  return tool.call.generic === undefined
-    ? callHelper(root, dirNames, tool, args)
-    : callGeneric(root, dirNames, tool, args);
+  const checked = core().mcpArguments(tool.name, tool.inputSchema, JSON.stringify(args ?? {}));
+  const dirNames = core().mcpPath(checked.dir ?? ".", "dir");
+  if (tool.call.generic !== undefined) return callGeneric(root, dirNames, tool, checked);
+  if (tool.call.routine !== undefined) return callRoutine(root, dirNames, tool, checked);
+  return callHelper(root, dirNames, tool, checked);
 }
 
 /** The `{code, path, message}` of an error (a statecore error's own; another's code or `E_HOST`). */
@@ -327,7 +324,7 @@ async function main(argv) {
   const { server, closed } = createServer(root, loaded);
   // The SDK closes the connection on a message over its buffer (10 MiB by default): room for
   // two documents at the library's limit, so arguments over it are refused as a tool error
-  // (`E_LIMIT`, checkArguments) and the server goes on.
+  // (`E_LIMIT`, the core's `mcpArguments`) and the server goes on.
   const maxBufferSize = 2 * constants.maxDocumentBytes + 1024 * 1024;
   await server.connect(new loaded.StdioServerTransport(process.stdin, process.stdout, { maxBufferSize }));
   return closed.then(() => 0);

@@ -33,6 +33,7 @@ export const {
   formatTimestamp,
   formatDuration,
   mcpPath,
+  mcpArguments,
   logAppend,
   logOwner,
   sessionLogRepair,

@@ -138,6 +138,17 @@ test("checkSessions: the health of each session of a directory, or why it cannot
   const own = hive.checkWorkerHealthSync(dir, 60_000);
   assert.deepEqual([own.checked, own.timeout_ms, own.unhealthy.length], [1, 60_000, 1]);
   assert.throws(() => hive.checkSessionsSync(root, { timeout_ms: 5 }), (e) => e.code === "E_OPTIONS");
+  // A reader whose answer depends on the time takes `now`, as Python's does (sync and async).
+  const at1 = hive.checkWorkerHealthSync(dir, null, { now: at(3) });
+  assert.deepEqual([at1.checked, at1.unhealthy.length], [1, 0]);
+  assert.equal(hive.checkWorkerHealthSync(dir, null, { now: at(30) }).unhealthy[0].worker, "alpha");
+  return hive.checkWorkerHealth(dir, null, { now: at(30) }).then((late) => assert.equal(late.unhealthy.length, 1));
+});
+
+test("a reader that reads no clock refuses `now` (E_OPTIONS), as any other key", (t) => {
+  const { dir } = session(t);
+  const fctry = require("../lib/fctry.cjs");
+  assert.throws(() => fctry.inboxCountsSync(dir, { now: at(1) }), (e) => e.code === "E_OPTIONS" && e.path === "/now");
 });
 
 test("a plain document write of STATE.json is refused: the log would fall behind", (t) => {

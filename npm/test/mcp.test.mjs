@@ -120,7 +120,11 @@ for (const which of Object.keys(SERVERS)) {
     assert.equal(beat.changed, true);
     assert.match(fs.readFileSync(path.join(root, "hive", "s1", "EVENTS.jsonl"), "utf8"), /alpha/);
     await ok(client, "hive_check_worker_health", { dir: "hive/s1" });
-    await refused(client, "hive_check_worker_health", { dir: "hive/s1", now: at(4) }, "E_ARGUMENT");
+    // A read whose answer depends on the time takes `now`, as the library's readers do.
+    assert.deepEqual((await ok(client, "hive_check_worker_health", { dir: "hive/s1", now: at(4) })).unhealthy, []);
+    const late = await ok(client, "hive_check_worker_health", { dir: "hive/s1", now: at(30) });
+    assert.deepEqual(late.unhealthy.map((u) => u.worker), ["alpha"]);
+    await refused(client, "hive_check_worker_health", { dir: "hive/s1", now: "soon" });
     const log = fs.readFileSync(path.join(root, "hive", "s1", "EVENTS.jsonl"));
     await refused(client, "hive_heartbeat", { dir: "hive/s1", worker: "nobody", now: at(5) });
     assert.deepEqual(fs.readFileSync(path.join(root, "hive", "s1", "EVENTS.jsonl")), log);
@@ -168,6 +172,10 @@ for (const which of Object.keys(SERVERS)) {
     await refused(client, "fctry_start_command", { command: 42 });
     await refused(client, "fctry_start_command", { command: "init", extra: 1 }, "E_ARGUMENT");
     await refused(client, "fctry_start_command", { command: "init", dir: 7 }, "E_ARGUMENT");
+    // The core checks each value against the tool's input schema, at its pointer.
+    const nested = await refused(client, "hive_plan_workers", { dir: "hive/s1", workers: [{ name: 3, task: "t" }] }, "E_ARGUMENT");
+    assert.equal(nested.path, "/workers/0/name");
+    assert.equal((await refused(client, "fctry_start_command", {}, "E_ARGUMENT")).path, "/command");
     await alive();
     await refused(client, "fctry_start_command", { command: "init", dir: ".." }, "E_PATH_UNSAFE");
     await refused(client, "fctry_start_command", { command: "init", dir: outside }, "E_PATH_UNSAFE");
@@ -181,5 +189,45 @@ for (const which of Object.keys(SERVERS)) {
     await refused(client, "fctry_inbox_add", { type: "feature", content: big }, "E_LIMIT");
     assert.equal(fs.existsSync(path.join(root, ".fctry", "inbox.json")), false);
     await alive();
+  });
+
+  test(`${which} server: the host routines as tools: a hive session from its creation, agency's init and a run's snapshot, specify's artifacts, a log's read and repair`, async (t) => {
+    const root = tempDir(t);
+    fs.mkdirSync(path.join(root, "logs"));
+    const client = await connect(t, which, root);
+    // hive: created through the tool, then driven by its steps
+    const created = await ok(client, "hive_create_session_dir", { sessions_dir: "hive", session_id: "s2", task: "research", now: at(0) });
+    assert.equal(created.changed, true);
+    assert.equal(created.result.event.type, "session_created");
+    assert.deepEqual(readJson(path.join(root, "hive", "s2", "STATE.json")), created.document);
+    await refused(client, "hive_create_session_dir", { sessions_dir: "hive", session_id: "s2", task: "again" }, "E_ARGUMENT");
+    await refused(client, "hive_create_session_dir", { sessions_dir: "../hive", session_id: "s3", task: "x" }, "E_PATH_UNSAFE");
+    const session = { dir: "hive/s2" };
+    await ok(client, "hive_plan_workers", { ...session, workers: [{ name: "alpha", task: "read" }], now: at(1) });
+    await ok(client, "hive_spawn_worker", { ...session, worker: "alpha", now: at(2) });
+    const health = await ok(client, "hive_check_sessions", { sessions_dir: "hive", now: at(30) });
+    assert.deepEqual(health.value.map((s) => [s.session, s.health.unhealthy.map((u) => u.worker)]), [["s2", ["alpha"]]]);
+    const events = await ok(client, "read_log", { path: "hive/s2/EVENTS.jsonl" });
+    assert.deepEqual(events.records.map((r) => r.type), ["session_created", "workers_planned", "worker_spawned"]);
+    // agency: init's CLAUDE.md (create-only), a run's snapshot
+    assert.deepEqual(await ok(client, "agency_write_protocol_document", { repo_root: "." }), { value: "created" });
+    assert.deepEqual(await ok(client, "agency_write_protocol_document", { repo_root: "." }), { value: "exists" });
+    assert.ok(fs.readFileSync(path.join(root, "CLAUDE.md"), "utf8").length > 100);
+    await ok(client, "agency_write_initial_runner_status", { dir: "run", now: NOW });
+    const snapshot = await ok(client, "agency_snapshot", { worktree: "run", now: NOW });
+    assert.equal(snapshot.worktree_present, true);
+    assert.equal(snapshot.runner_status.status, "working");
+    // specify: an agent's artifacts, checked as a batch
+    fs.mkdirSync(path.join(root, "spec"));
+    const applied = await ok(client, "specify_apply_artifacts", { feature_dir: "spec", artifacts: [{ operation: "create", path: "spec.md", content: "# Spec\n" }] });
+    assert.deepEqual(applied.value.map((a) => a.result), ["written"]);
+    assert.equal(fs.readFileSync(path.join(root, "spec", "spec.md"), "utf8"), "# Spec\n");
+    await refused(client, "specify_apply_artifacts", { feature_dir: "spec", artifacts: [{ operation: "create", path: "../out.md", content: "x" }] });
+    assert.equal(fs.existsSync(path.join(root, "out.md")), false);
+    // a log's torn tail repaired
+    fs.writeFileSync(path.join(root, "logs", "app.jsonl"), '{"a":1}\n{"b"');
+    const repaired = await ok(client, "repair_log", { path: "logs/app.jsonl" });
+    assert.equal(repaired.tornLine, 2);
+    assert.equal(fs.readFileSync(path.join(root, "logs", "app.jsonl"), "utf8"), '{"a":1}\n');
   });
 }

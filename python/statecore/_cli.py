@@ -378,8 +378,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code (130
     after Ctrl-C, printing nothing more)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["mcp"]:
-        # `statecore mcp [DIR]`: the MCP server (docs/mcp.md), a long-running host of its own.
+    if args[:1] == ["mcp"] and not {"--help", "-h"} & set(args[1:]):
+        # `statecore mcp [DIR]`: the MCP server (docs/mcp.md), a long-running host of its own
+        # (its help is the core's, as every command's).
         from statecore._mcp import main as mcp_main
 
         return mcp_main(args[1:])

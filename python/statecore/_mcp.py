@@ -1,10 +1,11 @@
 """``statecore mcp [DIR]`` (docs/mcp.md): a Model Context Protocol server over stdio whose
 tools are the generated list ``_generated/mcp_tools.json`` (written by xtask from the core's
-operation table; npm/lib/mcp.cjs serves the same file). A generic driver: a call looks its tool
-up, asks the core whether its paths are inside DIR (``mcp_path``), refuses a link or special
-file on the way, and calls the library's helper (a write: its one locked update), in a worker
-thread. A refusal is a tool result with ``isError`` carrying ``{code, path, message}``; the
-server goes on. The SDK (``mcp``, the extra ``statecore[mcp]``) is imported only here.
+operation and host-routine tables; npm/lib/mcp.cjs serves the same file). A generic driver: a
+call looks its tool up, has the core check its arguments against the tool's input schema
+(``mcp_arguments``) and its paths (``mcp_path``), refuses a link or special file on the way,
+and calls the library's helper or routine (a write: its one locked update), in a worker thread.
+A refusal is a tool result with ``isError`` carrying ``{code, path, message}``; the server goes
+on. The SDK (``mcp``, the extra ``statecore[mcp]``) is imported only here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import statecore
 from statecore import _mcp_confine as _confine
@@ -32,7 +33,6 @@ BY_NAME: dict[str, dict[str, Any]] = {tool["name"]: tool for tool in _TOOLS}
 LISTED: list[dict[str, Any]] = [
     {key: value for key, value in tool.items() if key != "call"} for tool in _TOOLS
 ]
-_LIMIT: int = statecore.CONSTANTS["max_document_bytes"]
 
 
 def _refusal(code: str, at: str, message: str, **details: object) -> StatecoreError:
@@ -55,7 +55,8 @@ def confine(root: str, names: Sequence[str], want: str, argument: str) -> str:
     """The absolute path of ``names`` below ``root``, each existing step ``lstat``-ed: a link on
     the way is ``E_PATH_UNSAFE`` (the server follows none: one could lead out of DIR), a
     non-directory before the last name or a last entry that is not a ``want`` (``file`` |
-    ``dir``) ``E_FILE_TYPE``. Missing steps are left to the helper (a write creates them)."""
+    ``dir`` | ``any``: either) ``E_FILE_TYPE``. Missing steps are left to the helper (a write
+    creates them)."""
     at = root
     for i, name in enumerate(names):
         at = os.path.join(at, name)
@@ -73,8 +74,13 @@ def confine(root: str, names: Sequence[str], want: str, argument: str) -> str:
                 path=shown,
                 reason="link",
             )
-        directory = i < len(names) - 1 or want == "dir"
-        if not (stat.S_ISDIR(mode) if directory else stat.S_ISREG(mode)):
+        last = i == len(names) - 1
+        directory = not last or want == "dir"
+        if last and want == "any":
+            fits = stat.S_ISDIR(mode) or stat.S_ISREG(mode)
+        else:
+            fits = stat.S_ISDIR(mode) if directory else stat.S_ISREG(mode)
+        if not fits:
             what = _entry_type(mode)
             expected = "directory" if directory else "regular file"
             raise _refusal(
@@ -89,7 +95,7 @@ def confine(root: str, names: Sequence[str], want: str, argument: str) -> str:
 
 
 #: The most bytes a read takes: a document's limit and one (which shows a file over it).
-_READ_CAP = _LIMIT + 1
+_READ_CAP: int = statecore.CONSTANTS["max_document_bytes"] + 1
 
 
 def _recheck(root: str, names: Sequence[str], argument: str) -> Callable[[int], None]:
@@ -100,40 +106,6 @@ def _recheck(root: str, names: Sequence[str], argument: str) -> Callable[[int], 
         confine(root, names[: i + 1], "dir", argument)
 
     return refuse
-
-
-def _check_arguments(tool: dict[str, Any], args: object) -> dict[str, Any]:
-    name = tool["name"]
-    if not isinstance(args, dict):
-        raise _refusal("E_ARGUMENT", "", f"the arguments of {name} must be an object")
-    size = len(json.dumps(args, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-    if size > _LIMIT:
-        raise _refusal(
-            "E_LIMIT",
-            "",
-            f"the arguments of {name} are {size} bytes, over the {_LIMIT}-byte limit of a document",
-            limit=_LIMIT,
-            actual=size,
-        )
-    properties = tool["inputSchema"]["properties"]
-    for key in args:
-        if key not in properties:
-            raise _refusal(
-                "E_ARGUMENT",
-                f"/{key}",
-                f"{name} has no argument {json.dumps(key)} (it takes {', '.join(properties)})",
-            )
-    for key in tool["inputSchema"].get("required", []):
-        if args.get(key) is None:
-            raise _refusal("E_ARGUMENT", f"/{key}", f"{name} needs the argument {json.dumps(key)}")
-    for key in ("dir", "path"):
-        if args.get(key) is not None and not isinstance(args[key], str):
-            raise _refusal(
-                "E_ARGUMENT",
-                f"/{key}",
-                f"{key} must be a string (a path relative to the server's directory)",
-            )
-    return args
 
 
 def _camel_keys(result: Any) -> Any:
@@ -164,6 +136,31 @@ def _call_helper(
     helper = getattr(module, call["helper"])
     result = _confine.use_pinned(pinned, dir_names, lambda: helper(pinned.path(), *values))
     if call["mode"] == "write":
+        result = _camel_keys(result)
+    return {"value": result} if call["wrap"] else result
+
+
+def _call_routine(
+    root: str, dir_names: list[str], tool: dict[str, Any], args: dict[str, Any]
+) -> Any:
+    """A host routine's call (``hive_create_session_dir``, ``agency_snapshot``, ...): its path
+    arguments below ``dir``, each checked by the core and on the disk, then every argument
+    given (and every path) as the routine's keyword of that name."""
+    call = tool["call"]
+    confine(root, dir_names, "dir", "dir")
+    keywords: dict[str, Any] = {
+        name: args[name] for name in call["args"] if args.get(name) is not None
+    }
+    for name, what in call["paths"]:
+        value = args.get(name)
+        if value is None:
+            keywords[name] = None
+            continue
+        names = [*dir_names, *statecore.mcp_path(value, name)]
+        keywords[name] = confine(root, names, "file" if what == "file" else "any", name)
+    module = importlib.import_module(f"statecore.{call['module']}")
+    result = getattr(module, call["routine"])(**keywords)
+    if call["camel"]:
         result = _camel_keys(result)
     return {"value": result} if call["wrap"] else result
 
@@ -212,10 +209,16 @@ def call_tool(root: str, name: object, args: object) -> Any:
             "/name",
             f"there is no tool {json.dumps(name)}: tools/list lists the tools",
         )
-    checked = _check_arguments(tool, {} if args is None else args)
+    text = json.dumps({} if args is None else args, ensure_ascii=False, separators=(",", ":"))
+    data = text.encode("utf-8", "surrogatepass")
+    checked: dict[str, Any] = cast(
+        "dict[str, Any]", statecore.mcp_arguments(tool["name"], tool["inputSchema"], data)
+    )
     dir_names = statecore.mcp_path(checked.get("dir") or ".", "dir")
     if "generic" in tool["call"]:
         return _call_generic(root, dir_names, tool, checked)
+    if "routine" in tool["call"]:
+        return _call_routine(root, dir_names, tool, checked)
     return _call_helper(root, dir_names, tool, checked)
 
 

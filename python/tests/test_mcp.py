@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,6 +27,7 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 from statecore import _mcp, hive  # noqa: E402
 
 NODE_CLI = Path(__file__).resolve().parents[2] / "npm" / "bin" / "statecore.cjs"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp_demo.py"
 NOW = "2026-11-24T10:00:00Z"
 
 
@@ -142,8 +144,12 @@ def test_a_read_a_write_and_a_refused_write_of_every_protocol(which: str, root: 
             assert (await ok(c, "hive_heartbeat", beat))["changed"] is True
             assert "alpha" in log.read_text()
             await ok(c, "hive_check_worker_health", {"dir": "hive/s1"})
+            # A read whose answer depends on the time takes `now`, as the library's readers do.
             health = {"dir": "hive/s1", "now": at(4)}
-            await refused(c, "hive_check_worker_health", health, "E_ARGUMENT")
+            assert (await ok(c, "hive_check_worker_health", health))["unhealthy"] == []
+            late = await ok(c, "hive_check_worker_health", {"dir": "hive/s1", "now": at(30)})
+            assert [u["worker"] for u in late["unhealthy"]] == ["alpha"]
+            await refused(c, "hive_check_worker_health", {"dir": "hive/s1", "now": "soon"})
             lines = log.read_bytes()
             bad = {"dir": "hive/s1", "worker": "nobody", "now": at(5)}
             await refused(c, "hive_heartbeat", bad)
@@ -209,6 +215,12 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(
             await refused(c, "fctry_start_command", {"command": 42})
             await refused(c, "fctry_start_command", {"command": "init", "extra": 1}, "E_ARGUMENT")
             await refused(c, "fctry_start_command", {"command": "init", "dir": 7}, "E_ARGUMENT")
+            # The core checks each value against the tool's input schema, at its pointer.
+            plan = {"dir": "hive/s1", "workers": [{"name": 3, "task": "t"}]}
+            assert (await refused(c, "hive_plan_workers", plan, "E_ARGUMENT"))["path"] == (
+                "/workers/0/name"
+            )
+            assert (await refused(c, "fctry_start_command", {}, "E_ARGUMENT"))["path"] == "/command"
             await alive()
             for where in ("..", str(outside)):
                 args = {"command": "init", "dir": where}
@@ -229,3 +241,78 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(
             await alive()
 
     anyio.run(run)
+
+
+@pytest.mark.parametrize("which", list(SERVERS))
+def test_the_host_routines_as_tools(which: str, tmp_path: Path) -> None:
+    """A hive session from its creation, agency's init and a run's snapshot, specify's
+    artifacts, a log's read and repair: through the routine tools alone."""
+    root = tmp_path
+    (root / "logs").mkdir()
+    (root / "spec").mkdir()
+
+    async def run() -> None:
+        async with connect(which, root) as c:
+            new = {"sessions_dir": "hive", "session_id": "s2", "task": "research", "now": at(0)}
+            created = await ok(c, "hive_create_session_dir", new)
+            assert created["changed"] is True
+            assert created["result"]["event"]["type"] == "session_created"
+            assert read_json(root / "hive" / "s2" / "STATE.json") == created["document"]
+            await refused(c, "hive_create_session_dir", {**new, "task": "again"}, "E_ARGUMENT")
+            out = {**new, "sessions_dir": "../hive", "session_id": "s3"}
+            await refused(c, "hive_create_session_dir", out, "E_PATH_UNSAFE")
+            s = {"dir": "hive/s2"}
+            workers = [{"name": "alpha", "task": "read"}]
+            await ok(c, "hive_plan_workers", {**s, "workers": workers, "now": at(1)})
+            await ok(c, "hive_spawn_worker", {**s, "worker": "alpha", "now": at(2)})
+            health = await ok(c, "hive_check_sessions", {"sessions_dir": "hive", "now": at(30)})
+            flagged = [
+                (h["session"], [u["worker"] for u in h["health"]["unhealthy"]])
+                for h in health["value"]
+            ]
+            assert flagged == [("s2", ["alpha"])]
+            events = await ok(c, "read_log", {"path": "hive/s2/EVENTS.jsonl"})
+            assert [r["type"] for r in events["records"]] == [
+                "session_created",
+                "workers_planned",
+                "worker_spawned",
+            ]
+
+            init = {"repo_root": "."}
+            assert await ok(c, "agency_write_protocol_document", init) == {"value": "created"}
+            assert await ok(c, "agency_write_protocol_document", init) == {"value": "exists"}
+            assert len((root / "CLAUDE.md").read_text()) > 100
+            await ok(c, "agency_write_initial_runner_status", {"dir": "run", "now": NOW})
+            snapshot = await ok(c, "agency_snapshot", {"worktree": "run", "now": NOW})
+            assert snapshot["worktree_present"] is True
+            assert snapshot["runner_status"]["status"] == "working"
+
+            spec = {"operation": "create", "path": "spec.md", "content": "# Spec\n"}
+            applied = await ok(
+                c, "specify_apply_artifacts", {"feature_dir": "spec", "artifacts": [spec]}
+            )
+            assert [a["result"] for a in applied["value"]] == ["written"]
+            assert (root / "spec" / "spec.md").read_text() == "# Spec\n"
+            bad = {**spec, "path": "../out.md"}
+            await refused(c, "specify_apply_artifacts", {"feature_dir": "spec", "artifacts": [bad]})
+            assert not (root / "out.md").exists()
+
+            (root / "logs" / "app.jsonl").write_text('{"a":1}\n{"b"')
+            repaired = await ok(c, "repair_log", {"path": "logs/app.jsonl"})
+            assert repaired["tornLine"] == 2
+            assert (root / "logs" / "app.jsonl").read_text() == '{"a":1}\n'
+
+    anyio.run(run)
+
+
+@pytest.mark.parametrize("which", list(SERVERS))
+def test_the_example_runs_each_protocol_end_to_end_through_tools_alone(which: str) -> None:
+    """examples/mcp_demo.py (``make demo``) on each server: it exits non-zero on any refusal it
+    did not expect and on any state its calls must not have left."""
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), which], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "hive: created, planned, 2 workers completed, phase 'complete'" in done.stdout
+    assert "the loop ends with 'success'" in done.stdout
+    assert "refused: isError=True" in done.stdout

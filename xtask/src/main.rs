@@ -14,6 +14,7 @@ mod host_api;
 mod js;
 mod layers;
 mod mcp;
+mod mcp_routines;
 mod names;
 mod profile;
 mod py;

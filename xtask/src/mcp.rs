@@ -12,7 +12,8 @@ use statecore::shape::Ty;
 use statecore::{json, Map, Value};
 use statecore_cli::TABLE;
 
-const DIR_DOC: &str = "The project directory, relative to the server's directory (default \".\"); \
+pub(crate) const DIR_DOC: &str =
+    "The project directory, relative to the server's directory (default \".\"); \
                        absolute paths, `..`, links and special files are refused.";
 
 /// How the driver passes a parameter (the letters of `npm/lib/generated.mjs`'s `OPS`).
@@ -29,7 +30,7 @@ fn letter(kind: Kind) -> &'static str {
 }
 
 /// A property's schema with its description first.
-fn described(doc: &str, schema: Value) -> Value {
+pub(crate) fn described(doc: &str, schema: Value) -> Value {
     let mut out = Map::new();
     out.insert("description".into(), doc.into());
     if let Value::Object(map) = schema {
@@ -40,12 +41,13 @@ fn described(doc: &str, schema: Value) -> Value {
     Value::Object(out)
 }
 
-fn nullable(schema: Value) -> Value {
+/// A schema that also takes null.
+pub(crate) fn nullable(schema: Value) -> Value {
     json!({ "anyOf": [schema, { "type": "null" }] })
 }
 
 /// An object schema of `properties` (in order), `required` and `$defs`.
-fn object(properties: Vec<(String, Value)>, required: Vec<String>, defs: Map) -> Value {
+pub(crate) fn object(properties: Vec<(String, Value)>, required: Vec<String>, defs: Map) -> Value {
     let mut props = Map::new();
     for (name, schema) in properties {
         props.insert(name.into(), schema);
@@ -72,13 +74,10 @@ fn param_doc(kind: Kind) -> &'static str {
     }
 }
 
-/// The parameters an agent gives a helper's tool: a reader's `now` is the server's clock (the
-/// Node readers take no `now`, so neither server's tool does).
+/// The parameters an agent gives a helper's tool (a reader's `now` too: a read whose answer
+/// depends on the time takes it, as the library's readers do).
 fn given(h: &Helper) -> Vec<&'static Param> {
-    h.params()
-        .iter()
-        .filter(|p| h.write.is_some() || !matches!(p.kind, Kind::Now))
-        .collect()
+    h.params().iter().collect()
 }
 
 /// The input schema of a helper: `dir`, then the operation's parameters.
@@ -114,7 +113,7 @@ fn input(h: &Helper) -> Value {
 
 /// A value's output schema: an object type as it is, anything else as `{value}` (an MCP
 /// tool's structured result is an object). The flag: whether it is wrapped.
-fn output_of(ty: &Ty) -> (Value, bool) {
+pub(crate) fn output_of(ty: &Ty) -> (Value, bool) {
     let (_, defs) = type_schemas(&[*ty]);
     if let Some(Value::Object(mut schema)) = object_schema(ty) {
         if !defs.is_empty() {
@@ -173,7 +172,7 @@ fn result_schema(ty: &Ty, document_at: &str) -> (Value, Map) {
 /// document schema in every writer's output would make the tool list half a megabyte), and
 /// the operation's own result (`document_at`: its field holding the document) and extra
 /// field when it has them.
-fn file_result(
+pub(crate) fn file_result(
     kind: &str,
     result: Option<(Ty, &str)>,
     extra: Option<(&str, Ty)>,
@@ -243,7 +242,14 @@ fn file_result(
     object(properties, required, defs)
 }
 
-fn tool(name: &str, description: &str, input: Value, output: Value, call: Value) -> Value {
+/// A tool: its name, description, schemas and the driver's `call`.
+pub(crate) fn tool(
+    name: &str,
+    description: &str,
+    input: Value,
+    output: Value,
+    call: Value,
+) -> Value {
     json!({
         "name": name,
         "description": description,
@@ -415,6 +421,7 @@ pub fn tools_json() -> String {
             tools.push(helper_tool(module.name(), &h));
         }
     }
+    tools.extend(crate::mcp_routines::routine_tools());
     tools.extend(generic_tools());
     let lines: Vec<String> = tools
         .iter()
@@ -449,6 +456,32 @@ pub fn mcp_md(existing: &str) -> Result<String, String> {
                 ),
             );
         }
+    }
+    for r in statecore::ops::ROUTINES.iter().filter(|r| r.tool) {
+        let paths: Vec<String> = r
+            .params
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.ty,
+                    statecore::ops::host_api::HostTy::Path
+                        | statecore::ops::host_api::HostTy::Dir
+                        | statecore::ops::host_api::HostTy::Nullable(
+                            statecore::ops::host_api::HostTy::Dir
+                        )
+                )
+            })
+            .map(|p| format!("`{}`", p.name))
+            .collect();
+        let _ = std::fmt::Write::write_fmt(
+            &mut table,
+            format_args!(
+                "| `{}` | {} | {} |\n",
+                crate::mcp_routines::tool_name(r),
+                paths.join(", "),
+                r.doc.replace('|', "\\|").replace('\n', " ")
+            ),
+        );
     }
     for (name, what) in [
         (

@@ -76,6 +76,7 @@ pub static COMMANDS: &[Command] = &[
     },
     watch::WATCH,
     view::VIEW,
+    view::MCP,
     Command {
         name: "update",
         operands: "PATH",

@@ -1,7 +1,8 @@
 //! `view [DIR]` (docs/viewer.md): the live viewer's command. The core checks the arguments and
 //! the directories and draws the run's token; the answer's `serve` tells the host what to serve
 //! (the npm package's server: it watches, serves the page and asks `view_request` how to answer
-//! each request). A host without a server says where the viewer is.
+//! each request). A host without a server says where the viewer is. `mcp [DIR]`'s help is
+//! here too (each package runs its MCP server before the command line).
 
 use super::command::{Call, Command, Opt};
 use super::host::Host;
@@ -137,4 +138,35 @@ fn view(call: &Call, host: &mut Host<'_>, _style: Style) -> Output {
         serve: Some(Value::Object(serve)),
         ..Output::default()
     }
+}
+
+/// `mcp [DIR]` (docs/mcp.md): listed and helped here; each package runs its own server before
+/// this command line (a long-running host of its own, as the viewer's).
+pub const MCP: Command = Command {
+    name: "mcp",
+    operands: "[DIR]",
+    min: 0,
+    max: Some(1),
+    summary: "Serve the protocols to agents as MCP tools over stdio, confined to DIR.",
+    about: "A Model Context Protocol server for coding agents (register it with `claude mcp \
+            add statecore -- npx -y -p statecore-js -p @modelcontextprotocol/sdk statecore mcp \
+            .`, or `python -m statecore mcp .`): every protocol helper, the host routines \
+            that create and read a project's files (a hive session, agency's init), and \
+            validate, show, update and log append on any file, each write the library's \
+            locked update; each protocol file a resource. Paths out of DIR, links and special \
+            files are refused; a refusal is a tool error with statecore's code, path and \
+            message. Needs the MCP SDK (npm: @modelcontextprotocol/sdk; Python: the \
+            statecore[mcp] extra). Runs until the client closes stdin; exit 2 when DIR is not \
+            a directory or the SDK is missing.",
+    options: &[],
+    values: None,
+    run: mcp,
+};
+
+/// `statecore mcp` reaching the command line: each package serves it before the core does.
+fn mcp(_call: &Call, _host: &mut Host<'_>, _style: Style) -> Output {
+    Output::usage(
+        "the MCP server is run by each package before this command line: `npx -p statecore-js \
+         -p @modelcontextprotocol/sdk statecore mcp [DIR]` or `python -m statecore mcp [DIR]`",
+    )
 }

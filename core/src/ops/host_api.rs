@@ -219,6 +219,10 @@ pub struct Routine {
     pub style: Style,
     /// What it does (`timeout`'s unit is the language's: JS milliseconds, Python seconds).
     pub doc: &'static str,
+    /// Served by `statecore mcp` as the tool `<entry>_<name>` (`<name>` for the host's own;
+    /// docs/mcp.md): it reads or writes a project's files and is called once, with no
+    /// callback or handle. A document's read, update and log append are the generic tools.
+    pub tool: bool,
 }
 
 impl Routine {

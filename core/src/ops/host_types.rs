@@ -213,12 +213,22 @@ pub static HELPER_OPTIONS: HostType = HostType {
 pub static READER_OPTIONS: HostType = HostType {
     name: "ReaderOptions",
     py_name: "ReaderOptions",
-    doc: "Options of a reader helper (checked: any other key is `E_OPTIONS`).",
+    doc: "Options of a reader helper (checked: any other key is `E_OPTIONS`; Python takes `now` as an argument).",
     params: &[],
     base: None,
-    fields: &[store_field(
-        "Read the file's document from this store instead, the directory a key prefix (async only).",
-    )],
+    fields: &[
+        store_field(
+            "Read the file's document from this store instead, the directory a key prefix (async only).",
+        ),
+        HostField {
+            name: "now",
+            ty: HostTy::Core(Ty::Nullable(&Ty::Alias(&NOW))),
+            required: false,
+            when: None,
+            lang: Lang::Both,
+            doc: "The time, for a reader whose answer depends on it (`checkWorkerHealth`; default: the clock); any other reader refuses it (`E_OPTIONS`).",
+        },
+    ],
     alias: None,
     lang: Lang::Js,
     omit_py: &[],

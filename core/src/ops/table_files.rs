@@ -70,6 +70,30 @@ pub static OPS: &[Op] = &super::gate([
     },
     Op {
         module: Module::Root,
+        method: "mcp_arguments",
+        doc: "The arguments (JSON text, as bytes or a string) of a call of `statecore mcp`'s tool `tool`, checked \
+              against its input schema `schema` (the tool list's `inputSchema`): at most a \
+              document's size (`E_LIMIT`), an object, no argument the tool does not take, every \
+              required one given (null is left out), each value of its type; a refusal is \
+              `E_ARGUMENT` at the argument's pointer (`/workers/0/name`). The arguments.",
+        params: &[
+            Param::text("tool", Ty::Str),
+            Param::value("schema", Ty::Json),
+            Param::bytes("arguments"),
+        ],
+        returns: Returns::json(Ty::Json),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            Ok(Out::Json(crate::mcp_arguments::check(
+                a.text(0)?,
+                a.get(1),
+                a.bytes(2)?,
+            )?))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "log_append",
         doc: "What an appender does to a log's bytes (none: no file) to add `value` in one \
               write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut).",

@@ -31,6 +31,7 @@ pub static ROUTINES: &[Routine] = &[
         ],
         returns: HostTy::Of(&DOCUMENT_FILE, &[HostTy::Core(Ty::KindDoc)]),
         style: Style::Both,
+        tool: false,
         doc: "Reads a document: the core's `load_document` over the file's bytes. A missing \
               file gives the kind's default (`etag` null); an unparseable one the default and \
               a `W_UNPARSEABLE` warning. Readers never write.",
@@ -56,6 +57,7 @@ pub static ROUTINES: &[Routine] = &[
         ],
         returns: HostTy::Of(&FILE_RESULT, &[HostTy::Core(Ty::KindDoc)]),
         style: Style::Both,
+        tool: false,
         doc: "Locked read-merge-validate-write of `path`: a patch (merged with the merge \
               options; one crossing into the core) or a function given the current document \
               that returns the new one (or changes it and returns nothing). Host options: \
@@ -75,6 +77,7 @@ pub static ROUTINES: &[Routine] = &[
         ],
         returns: HostTy::Of(&APPEND_RESULT, &[]),
         style: Style::Both,
+        tool: false,
         doc: "Appends one JSONL record under the lock (one write(), fsync); repairs a torn \
               tail first.",
     },
@@ -84,6 +87,7 @@ pub static ROUTINES: &[Routine] = &[
         params: &[FILE, APPEND],
         returns: HostTy::Of(&REPAIR_RESULT, &[]),
         style: Style::Both,
+        tool: true,
         doc: "Cuts a JSONL log's torn last line off under the lock, keeping a copy; nothing \
               else changes.",
     },
@@ -93,6 +97,7 @@ pub static ROUTINES: &[Routine] = &[
         params: &[FILE],
         returns: HostTy::Of(&READ_LOG_RESULT, &[]),
         style: Style::Both,
+        tool: true,
         doc: "Reads a JSONL log (a torn last line is dropped with a warning; never writes).",
     },
     Routine {
@@ -107,6 +112,7 @@ pub static ROUTINES: &[Routine] = &[
             py: "Lock",
         },
         style: Style::Both,
+        tool: false,
         doc: "Takes the sidecar lock `<path>.lock`, waiting up to `timeout` (JS: milliseconds; \
               Python: seconds; default 10 s).",
     },
@@ -136,6 +142,7 @@ pub static ROUTINES: &[Routine] = &[
             py: "Watcher",
         },
         style: Style::Direct,
+        tool: false,
         doc: "Watches a file, or every file statecore knows under a directory (of `kind` only, \
               when given), and calls `callback` with each change checked as its kind \
               (docs/watch.md). A write still under way (a torn document or last log line) is \
@@ -162,6 +169,7 @@ pub static ROUTINES: &[Routine] = &[
             py: "WorkspaceWatcher",
         },
         style: Style::Direct,
+        tool: false,
         doc: "Watches `<project>/workspace` (created if missing) and moves `state.json` by \
               the trigger files written there (`hivemind.on_file` under the lock; written only \
               when it changed), one reaction at a time, each path debounced; fires scheduled \
@@ -178,6 +186,7 @@ pub static ROUTINES: &[Routine] = &[
         ],
         returns: HostTy::Core(Ty::Object(&crate::agency::shapes::SNAPSHOT)),
         style: Style::Both,
+        tool: true,
         doc: "A run's snapshot for `agency.derive` / `render_ls` / `render_show`: the status \
               file and its modification time, meta.json (kept outside the worktree; null or \
               unreadable: `broken`), whether the worktree exists (absent: `archived`) and \
@@ -189,6 +198,7 @@ pub static ROUTINES: &[Routine] = &[
         params: &[HostParam::req("repo_root", HostTy::Dir)],
         returns: HostTy::Core(Ty::Union(&[Ty::Lit("created"), Ty::Lit("exists")])),
         style: Style::Both,
+        tool: true,
         doc: "`agency init`'s CLAUDE.md, written only when nothing of that name exists: never \
               overwrites, even when another process creates it at the same moment.",
     },
@@ -204,6 +214,7 @@ pub static ROUTINES: &[Routine] = &[
         ],
         returns: HostTy::Of(&LOGGED_RESULT, &[HIVE_STATE, HIVE_STEP]),
         style: Style::Both,
+        tool: true,
         doc: "Makes `<sessions_dir>/<session_id>/` with the session's first event line \
               (`session_created`) and its STATE.json; `E_ARGUMENT` when the session exists or \
               the id is not one path component. `store`: the session in a store, \
@@ -223,6 +234,7 @@ pub static ROUTINES: &[Routine] = &[
             py: "SessionHealth",
         }),
         style: Style::Both,
+        tool: true,
         doc: "`check_worker_health` of every session of `sessions_dir`, by name (a session \
               that cannot be read: its error's code and message). Options: `now`, \
               `timeout_ms` (the heartbeat timeout, default 5 minutes), `timeout` (JS: for a \
@@ -242,6 +254,7 @@ pub static ROUTINES: &[Routine] = &[
         ],
         returns: HostTy::List(&HostTy::Of(&APPLIED_ARTIFACT, &[])),
         style: Style::Both,
+        tool: true,
         doc: "An agent's artifacts applied in the feature's directory: every path checked \
               first (the core's lexical rules, then no symbolic link or non-directory on the \
               way), a refusal refusing the batch before anything is written; each file \

@@ -238,6 +238,10 @@ def mcp_path(path: str, argument: str) -> list[str]:
     """The names below ``statecore mcp``'s directory of a path an agent gave as the tool argument ``argument`` (``dir``, ``path``; none: the directory itself): relative, ``/``-separated, no ``..``, no absolute or drive path, backslash or control character (``E_PATH_UNSAFE``, its path ``/<argument>``). The host then refuses a link or special file on the way."""
     return cast("list[str]", _call("mcp_path", (path, argument)))
 
+def mcp_arguments(tool: str, schema: object, arguments: str | bytes) -> Json:
+    """The arguments (JSON text, as bytes or a string) of a call of ``statecore mcp``'s tool ``tool``, checked against its input schema ``schema`` (the tool list's ``inputSchema``): at most a document's size (``E_LIMIT``), an object, no argument the tool does not take, every required one given (null is left out), each value of its type; a refusal is ``E_ARGUMENT`` at the argument's pointer (``/workers/0/name``). The arguments."""
+    return cast("Json", _call("mcp_arguments", (tool, schema, arguments)))
+
 def log_append(data: str | bytes | None, value: object) -> LogAppend:
     """What an appender does to a log's bytes (none: no file) to add ``value`` in one write: ``{text, truncate_at, torn_line}`` (a torn last line is copied, then cut)."""
     return cast("LogAppend", _call("log_append", (data, value)))
@@ -389,6 +393,7 @@ __all__ = [
     "log_repaired",
     "log_set_aside",
     "manifest",
+    "mcp_arguments",
     "mcp_path",
     "merge",
     "merge_text",
