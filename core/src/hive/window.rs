@@ -81,8 +81,13 @@ pub(super) fn line_hash(line: &[u8]) -> u64 {
 /// in the middle, the last two and the length: seven 64-bit multiplies for a line of any
 /// length, against [`line_hash`]'s one per word (twenty for the bench's lines of 160 bytes,
 /// 5 % of the replay in wasm). Lines alike in every byte it reads share a bucket and are
-/// told apart by comparing their bytes: a collision costs time, never a wrong answer.
+/// told apart by comparing their bytes: a collision costs time, never a wrong answer. The
+/// browser's modules (built without the `full` feature) file lines by [`line_hash`]: no
+/// second hash function in them (docs/performance.md § wasm size).
 pub(super) fn window_hash(line: &[u8]) -> u64 {
+    if !cfg!(feature = "full") {
+        return line_hash(line);
+    }
     const K: [u64; 2] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F];
     // The word at `at` (padded with zeros past the line's end: only short lines reach it).
     let word = |at: usize| {
