@@ -4,9 +4,11 @@
 //! Each run replays the log three times, interleaved: with the typed lines and the typed
 //! session (the default), with the typed lines folded into the generic state tree
 //! ([`Replay::typed_session`]`(false)`), and with every line read as a generic tree and folded
-//! into the tree ([`Replay::read_typed`]`(false)`), for an A/B in one run.
+//! into the tree ([`Replay::read_typed`]`(false)`), for an A/B in one run. `whole` (only when
+//! named) is the default with the whole state validated after every `state_updated`
+//! ([`Replay::check_whole`]).
 //!
-//!     cargo run --release -p statecore --example replay_profile -- EVENTS.jsonl [runs] [typed|lines|generic]
+//!     cargo run --release -p statecore --example replay_profile -- EVENTS.jsonl [runs] [typed|lines|generic|whole]
 
 #![allow(
     clippy::unwrap_used,
@@ -41,7 +43,8 @@ fn main() {
         let start = Instant::now();
         let mut replay = Replay::new(&session, None, 0, false).expect("a replay");
         replay.read_typed(mode != "generic");
-        replay.typed_session(mode == "typed");
+        replay.typed_session(matches!(mode, "typed" | "whole"));
+        replay.check_whole(mode == "whole");
         for chunk in log.chunks(1 << 20) {
             replay.feed(chunk).expect("the log replays");
         }

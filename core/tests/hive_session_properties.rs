@@ -6,7 +6,9 @@
 //! on random logs (statecore's own lines and other writers', repeats, ids reused, bad lines,
 //! times going back or in other forms, torn tails) fed in chunks cut anywhere, replayed onto a
 //! state that holds another writer's keys and fields of unexpected types, and carried over to
-//! another replay in the middle.
+//! another replay in the middle. The generic fold validates the whole state after every
+//! `state_updated`; the typed replays, once the state is known valid, only the fields the
+//! updates changed and the cross-field rules: the same verdicts, the same errors.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -185,13 +187,25 @@ fn line(spec: &Spec, i: usize) -> Vec<u8> {
         8 => ("worker_failed", format!(r#"{{"worker":"{a}","error":"boom"}}"#)),
         9 => (
             "state_updated",
-            match n % 3 {
+            match n % 13 {
                 0 => format!(r#"{{"updates":{{"metrics":{{"total_events_logged":{n}}}}}}}"#),
                 1 => format!(
                     r#"{{"updates":{{"worker_states":{{"w-a":{{"last_heartbeat":"2026-11-24T10:30:{:02}.000Z"}}}}}}}}"#,
                     n % 60
                 ),
-                _ => r#"{"updates":{"timestamps":{"updated_at":"2026-11-24T12:00:00Z"}},"strategy":"shallow"}"#.to_owned(),
+                2 => r#"{"updates":{"timestamps":{"updated_at":"2026-11-24T12:00:00Z"}},"strategy":"shallow"}"#.to_owned(),
+                // What a state known valid checks in what changed: bad values, a required
+                // field removed, another writer's key, a phase, a worker made inconsistent.
+                3 => r#"{"updates":{"metrics":{"total_events_logged":"many"}}}"#.to_owned(),
+                4 => r#"{"updates":{"task":null}}"#.to_owned(),
+                5 => format!(r#"{{"updates":{{"zz_other":{{"n":{n}}}}}}}"#),
+                6 => r#"{"updates":{"worker_states":{"w-a":{"status":"sleeping"}}}}"#.to_owned(),
+                7 => r#"{"updates":{"status":"executing"}}"#.to_owned(),
+                8 => r#"{"updates":{"coordination_status":{"workers_active":["nobody"]}}}"#.to_owned(),
+                9 => r#"{"updates":{"timestamps":{"created_at":"2030-01-01T00:00:00Z"}}}"#.to_owned(),
+                10 => r#"{"updates":{"metrics":{"total_events_logged":1}},"strategy":"shallow"}"#.to_owned(),
+                11 => r#"{"updates":{"worker_states":{"w-c":{"status":"active"}}}}"#.to_owned(),
+                _ => format!(r#"{{"updates":{{"metrics":{{"token_usage_estimated":{n}}}}}}}"#),
             },
         ),
         _ => ("phase_changed", r#"{"to":"executing"}"#.to_owned()),
@@ -294,9 +308,12 @@ fn replay(
     skip: bool,
     (lines, session): (bool, bool),
 ) -> Result<String, String> {
+    // The generic fold (no typed line, no typed session) checks the whole state after every
+    // `state_updated`; the others check what changed once the state is known valid.
     let mode = |r: &mut Replay| {
         r.read_typed(lines);
         r.typed_session(session);
+        r.check_whole(!lines && !session);
     };
     let mut replay = Replay::new("s1", Some(state.clone()), 10, skip).unwrap();
     mode(&mut replay);

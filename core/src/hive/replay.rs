@@ -11,7 +11,7 @@ use super::state::State;
 #[cfg(feature = "full")]
 use super::typed::Session;
 use super::validate::validate_state;
-use super::window::{line_hash, Window};
+use super::window::{line_hash, window_hash, Window};
 use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::time::compare_timestamps;
@@ -51,6 +51,9 @@ pub struct Replay {
     failed: Option<Error>,
     typed: bool,
     typed_session: bool,
+    /// The state passed a whole check in this replay (see [`Check::ReplayFromValid`]); and
+    /// whether that check may be used (off: the whole state after every `state_updated`).
+    valid: (bool, bool),
     /// The last timestamp the typed reader parsed (see [`event::read`]).
     checked_time: String,
 }
@@ -97,6 +100,7 @@ impl Replay {
             failed: None,
             typed: true,
             typed_session: true,
+            valid: (false, true),
             checked_time: String::new(),
         })
     }
@@ -117,6 +121,13 @@ impl Replay {
     /// browser's module (built without the `full` feature) always folds into the tree.
     pub fn typed_session(&mut self, typed: bool) {
         self.typed_session = typed;
+    }
+
+    /// Validates the whole state after every `state_updated` (`true`), not the fields it
+    /// changed in a state known valid (`false`, the default): the same verdicts and errors;
+    /// for the test that proves it (core/tests/hive_session_properties.rs).
+    pub fn check_whole(&mut self, whole: bool) {
+        self.valid.1 = !whole;
     }
 
     /// How many bad lines were skipped so far.
@@ -256,12 +267,12 @@ impl Replay {
         if line.iter().all(|b| matches!(b, b' ' | b'\t')) {
             return Ok(());
         }
-        let hash = line_hash(line);
+        let hash = window_hash(line);
         if self.window.contains(hash, line) {
             self.duplicates = self.duplicates.saturating_add(1);
             return Ok(());
         }
-        match self.apply(line, hash) {
+        match self.apply(line) {
             Ok(Seen::New) => {
                 self.window.remember(hash, line);
                 self.applied = self.applied.saturating_add(1);
@@ -293,7 +304,7 @@ impl Replay {
 
     /// Parses and applies one line ([`Seen::Again`]: its id and body were applied already):
     /// in the typed form when it has it ([`event::read`]), else as a generic tree.
-    fn apply(&mut self, line: &[u8], hash: u64) -> Result<Seen> {
+    fn apply(&mut self, line: &[u8]) -> Result<Seen> {
         // The browser's modules fold the generic tree only: the same result (the differential
         // property test), without a second instance of the fold (docs/performance.md § wasm size).
         if cfg!(feature = "full") && self.typed {
@@ -332,7 +343,7 @@ impl Replay {
             return Ok(Seen::Again);
         }
         self.fold(&event)?;
-        self.ids.remember(&event, self.line, hash);
+        self.ids.remember(&event, self.line, line_hash(line));
         Ok(Seen::New)
     }
 
@@ -349,14 +360,22 @@ impl Replay {
         };
         // The browser's module (without `full`) folds into the tree: the same results, and
         // no second copy of the fold in a module whose size is what matters there.
+        let check = match self.valid {
+            (true, true) => Check::ReplayFromValid,
+            _ => Check::Replay,
+        };
         let folded = if cfg!(feature = "full") && self.typed_session {
-            apply(state, event, &self.session_id, Check::Replay)
+            apply(state, event, &self.session_id, check)
         } else {
             let tree = state.map(State::into_tree);
-            apply::<Map, E>(tree, event, &self.session_id, Check::Replay).map(Held::from_tree)
+            apply::<Map, E>(tree, event, &self.session_id, check).map(Held::from_tree)
         };
         match folded {
-            Ok(state) => self.state = Some(state),
+            Ok(state) => {
+                self.state = Some(state);
+                // Checked whole (or, known valid, in what changed): valid.
+                self.valid.0 |= matches!(event.kind(), "state_updated" | "session_created");
+            }
             Err(error) => {
                 self.state = kept;
                 return Err(read_invalid(
@@ -566,10 +585,9 @@ impl Replay {
         let mut older = Vec::new();
         for line in list("window")? {
             let line = line.as_str().ok_or_else(|| bad("window"))?.as_bytes();
-            let hash = line_hash(line);
-            replay.window.remember(hash, line);
+            replay.window.remember(window_hash(line), line);
             if version == 1 {
-                older.push((xxhash_rust::xxh3::xxh3_64(line), hash));
+                older.push((xxhash_rust::xxh3::xxh3_64(line), line_hash(line)));
             }
         }
         if version == 1 {

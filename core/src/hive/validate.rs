@@ -5,7 +5,7 @@
 use super::phases::PHASES;
 use super::shapes::{self, WORKER_STATUSES};
 use crate::report::{Issue, Report};
-use crate::shape::check::{present_in, walk_json};
+use crate::shape::check::{changed_fields_json, present_in, walk_json};
 use crate::time::parse_timestamp;
 use crate::value::{Json, JsonKind};
 use crate::{Map, Value};
@@ -16,18 +16,40 @@ pub fn validate_state<'a, J: Json<'a>>(doc: J) -> Report {
     let Some(map) = walk_json(&mut report, doc, &shapes::STATE, "") else {
         return report;
     };
-    phase_fields(&mut report, map);
-    worker_lists(&mut report, map);
-    timestamps(&mut report, map);
+    state_rules(&mut report, map);
+    report
+}
+
+/// Whether a state that was valid is still valid after a change of its top-level fields
+/// `changed` alone (a merge of updates of those keys): their fields' rules, then every
+/// cross-field rule (the phase, the worker lists, the stamps, each worker's rules) as
+/// [`validate_state`] has them. The other fields are not walked again: unchanged, they pass
+/// as they passed. True exactly when [`validate_state`] would find no error; on false, that
+/// gives the report (its warnings and paths are not made here).
+pub(super) fn still_valid(state: &Value, changed: &Map) -> bool {
+    let mut report = Report::default();
+    changed_fields_json(&mut report, state, &shapes::STATE, "", |name| {
+        changed.contains_key(name)
+    });
+    if report.valid() {
+        state_rules(&mut report, state);
+    }
+    report.valid()
+}
+
+/// The seed's consistency rules of a state whose fields were walked.
+fn state_rules<'a, J: Json<'a>>(report: &mut Report, map: J) {
+    phase_fields(report, map);
+    worker_lists(report, map);
+    timestamps(report, map);
     if let Some(workers) = present_in(map, "worker_states").filter(|w| w.is_object()) {
         for (name, worker) in workers.members() {
             if worker.is_object() {
                 let at = crate::error::child_path("/worker_states", name);
-                worker_rules(&mut report, worker, &at);
+                worker_rules(report, worker, &at);
             }
         }
     }
-    report
 }
 
 /// Validates one worker state (the kind `hive.worker`).

@@ -5,7 +5,8 @@
 /// (the same line appended twice) and is applied once.
 pub const DUPLICATE_WINDOW: usize = 1024;
 
-/// The recent lines, by hash, to find a duplicate (compared byte for byte on a hash match).
+/// The recent lines, by hash ([`window_hash`]), to find a duplicate (compared byte for byte
+/// on a hash match).
 /// The lines sit in a ring of [`DUPLICATE_WINDOW`] slots whose buffers are reused once it is
 /// full; each bucket of hashes (an array, no hash map) chains the slots of its lines, newest
 /// first, so a lookup reads one bucket and the few lines in it, never the whole window.
@@ -72,6 +73,59 @@ pub(super) fn line_hash(line: &[u8]) -> u64 {
     hash ^ (hash >> 33)
 }
 
+/// The hash by which the window files a line ([`Window`]'s own: never written out, a carry
+/// holds the window's lines and [`Replay::resume`](super::Replay::resume) files them again).
+/// Made for speed, not to reach every byte: a line of a log differs from its neighbours
+/// in its first bytes (statecore's lines: the timestamp, bytes 13 to 37; another writer's:
+/// an id or a timestamp near the start), so it reads the first five words (40 bytes), one
+/// in the middle, the last two and the length: seven 64-bit multiplies for a line of any
+/// length, against [`line_hash`]'s one per word (twenty for the bench's lines of 160 bytes,
+/// 5 % of the replay in wasm). Lines alike in every byte it reads share a bucket and are
+/// told apart by comparing their bytes: a collision costs time, never a wrong answer. The
+/// browser's modules (built without the `full` feature) file lines by [`line_hash`]: no
+/// second hash function in them (docs/performance.md § wasm size).
+pub(super) fn window_hash(line: &[u8]) -> u64 {
+    if !cfg!(feature = "full") {
+        return line_hash(line);
+    }
+    const K: [u64; 2] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F];
+    // The word at `at` (padded with zeros past the line's end: only short lines reach it).
+    let word = |at: usize| {
+        let bytes = line.get(at..).unwrap_or_default();
+        <[u8; 8]>::try_from(bytes.get(..8).unwrap_or(bytes)).map_or_else(
+            |_| {
+                let mut padded = [0u8; 8];
+                if let Some(slot) = padded.get_mut(..bytes.len()) {
+                    slot.copy_from_slice(bytes);
+                }
+                u64::from_le_bytes(padded)
+            },
+            u64::from_le_bytes,
+        )
+    };
+    let len = line.len();
+    // Short lines (up to 64 bytes) are read whole; longer ones at eight places.
+    let at: [usize; 8] = if len <= 64 {
+        [0, 8, 16, 24, 32, 40, 48, 56]
+    } else {
+        let end = len.saturating_sub(8);
+        [0, 8, 16, 24, 32, (len / 2) & !7, end.saturating_sub(8), end]
+    };
+    // Two independent lanes (the multiplies of one overlap the other's).
+    let [mut a, mut b] = K;
+    for pair in at.chunks_exact(2) {
+        if let [x, y] = pair {
+            a = (a ^ word(*x)).wrapping_mul(K[0]).rotate_left(31);
+            b = (b ^ word(*y)).wrapping_mul(K[1]).rotate_left(31);
+        }
+    }
+    let mut hash = (len as u64).wrapping_mul(K[0]) ^ a;
+    hash = hash.rotate_left(27).wrapping_mul(K[1]) ^ b;
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    hash ^ (hash >> 33)
+}
+
 /// The buckets of [`Window`] (a power of two, four per line held).
 const BUCKETS: usize = DUPLICATE_WINDOW * 4;
 
@@ -108,14 +162,17 @@ impl Window {
         .filter(move |(h, _)| *h == hash)
     }
 
-    /// True when the window holds `line` (hashed `hash`).
+    /// True when the window holds `line` (`hash`: its [`window_hash`]).
     pub(super) fn contains(&self, hash: u64, line: &[u8]) -> bool {
         self.chain(hash).any(|(_, l)| l.as_slice() == line)
     }
 
-    /// The bytes of the oldest recent line hashed `hash`, if the window holds one.
+    /// The bytes of the oldest recent line whose [`line_hash`] is `hash`, if the window holds
+    /// one. The window files its lines by [`window_hash`], so this reads its lines in turn:
+    /// it is asked only for an id met again with other bytes (a rewritten retry, or two
+    /// events under one id), not on a log's usual lines.
     pub(super) fn find(&self, hash: u64) -> Option<&[u8]> {
-        self.chain(hash).last().map(|(_, l)| l.as_slice())
+        self.lines().find(|line| line_hash(line) == hash)
     }
 
     /// The lines held, oldest first.
@@ -124,7 +181,8 @@ impl Window {
         older.iter().chain(newer).map(|(_, l)| l.as_slice())
     }
 
-    /// Holds `line` (hashed `hash`), forgetting the oldest line when the window is full.
+    /// Holds `line` (`hash`: its [`window_hash`]), forgetting the oldest line when the window
+    /// is full.
     pub(super) fn remember(&mut self, hash: u64, line: &[u8]) {
         let slot = self.next;
         if self.slots.len() < DUPLICATE_WINDOW {
@@ -182,21 +240,66 @@ mod tests {
     use std::collections::VecDeque;
 
     /// Lines as a log has them (differing in a digit or two, one length) spread over the
-    /// buckets as random hashes would (4,096 lines in 4,096 buckets fill about 63 % of them).
+    /// buckets as random hashes would (4,096 lines in 4,096 buckets fill about 63 % of them),
+    /// by the window's hash and by the ids' line hash; and so do another writer's lines,
+    /// which differ in an id near their start.
     #[test]
     fn similar_lines_spread_over_the_buckets() {
-        let mut used = vec![false; BUCKETS];
-        for i in 0..BUCKETS {
-            let line = format!(
+        let ours = |i: usize| {
+            format!(
                 r#"{{"timestamp":"2026-11-24T10:{:02}:{:02}.{:03}Z","type":"worker_heartbeat","agent":"w-1","details":{{"worker":"w-1"}}}}"#,
                 i / 60000 % 60,
                 i / 1000 % 60,
                 i % 1000
-            );
-            used[super::bucket(super::line_hash(line.as_bytes()))] = true;
+            )
+        };
+        let theirs = |i: usize| {
+            format!(
+                r#"{{"id":"evt-{i:06}","type":"note","agent":"w-1","timestamp":"2026-11-24T10:00:00Z","details":"same"}}"#
+            )
+        };
+        let short = |i: usize| format!(r#"{{"n":{i}}}"#);
+        let lines: [&dyn Fn(usize) -> String; 3] = [&ours, &theirs, &short];
+        let hashes: [fn(&[u8]) -> u64; 2] = [super::window_hash, super::line_hash];
+        for line in lines {
+            for hash in hashes {
+                let mut used = vec![false; BUCKETS];
+                for i in 0..BUCKETS {
+                    used[super::bucket(hash(line(i).as_bytes()))] = true;
+                }
+                let filled = used.iter().filter(|u| **u).count();
+                assert!(
+                    filled > BUCKETS * 58 / 100,
+                    "{filled} of {BUCKETS}: {}",
+                    line(1)
+                );
+            }
         }
-        let filled = used.iter().filter(|u| **u).count();
-        assert!(filled > BUCKETS * 58 / 100, "{filled} of {BUCKETS}");
+    }
+
+    /// Lines the window's hash cannot tell apart (alike in every byte it reads, different in
+    /// the middle) are still told apart: the window compares bytes.
+    #[test]
+    fn lines_alike_where_the_hash_reads_are_told_apart() {
+        let line = |i: usize| {
+            let mut line = vec![b'x'; 300];
+            line[100] = b'0' + (i % 10) as u8;
+            line[101] = b'0' + (i / 10 % 10) as u8;
+            line
+        };
+        assert_eq!(
+            super::window_hash(&line(1)),
+            super::window_hash(&line(2)),
+            "the test's lines must collide"
+        );
+        let mut window = Window::default();
+        for i in 0..50 {
+            assert!(!window.contains(super::window_hash(&line(i)), &line(i)));
+            window.remember(super::window_hash(&line(i)), &line(i));
+            assert!(window.contains(super::window_hash(&line(i)), &line(i)));
+            assert_eq!(window.find(super::line_hash(&line(i))), Some(&line(i)[..]));
+        }
+        assert!(!window.contains(super::window_hash(&line(77)), &line(77)));
     }
 
     proptest! {
@@ -234,8 +337,12 @@ mod tests {
                 let line = body.to_le_bytes().repeat(usize::from(body % 3));
                 let held = model.iter().any(|(h, l)| *h == hash && *l == line);
                 prop_assert_eq!(window.contains(hash, &line), held);
-                let oldest = model.iter().find(|(h, _)| *h == hash).map(|(_, l)| l.as_slice());
-                prop_assert_eq!(window.find(hash), oldest);
+                // `find` reads the window's lines in turn: asked of one line in eight.
+                if body % 8 == 0 {
+                    let ids = super::line_hash(&line);
+                    let oldest = model.iter().find(|(_, l)| super::line_hash(l) == ids);
+                    prop_assert_eq!(window.find(ids), oldest.map(|(_, l)| l.as_slice()));
+                }
                 if !held {
                     window.remember(hash, &line);
                     model.push_back((hash, line));

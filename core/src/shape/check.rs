@@ -148,6 +148,23 @@ fn fields_at<'a, J: Json<'a>>(report: &mut Report, map: J, shape: &Shape, at: &A
     }
 }
 
+/// Checks only the fields of `shape` (not its variants') that `changed` names, as [`walk`]
+/// checks them (`E_REQUIRED`, their types, everything under them), with no warning for an
+/// unknown key: for an object that was valid before a change of those fields alone, whose
+/// other fields would give the same report as before.
+pub fn changed_fields_json<'a, J: Json<'a>>(
+    report: &mut Report,
+    object: J,
+    shape: &Shape,
+    at: &str,
+    changed: impl Fn(&str) -> bool,
+) {
+    let at = At::Here(at);
+    for field in shape.fields.iter().filter(|f| changed(f.name)) {
+        check_field(report, object, field, &at, object.first_member());
+    }
+}
+
 /// An object given as its map, seen as the value it is, for the generic rules; its members
 /// are the tree's values.
 #[derive(Clone, Copy)]

@@ -51,6 +51,15 @@ impl Number {
         }
     }
 
+    /// The number's text as bytes, exactly as kept (what [`Number::as_str`] gives, without
+    /// checking again that it is UTF-8).
+    fn as_bytes(&self) -> &[u8] {
+        match &self.text {
+            Text::Inline(len, buf) => buf.get(..usize::from(*len)).unwrap_or(b"0"),
+            Text::Heap(text) => text.as_bytes(),
+        }
+    }
+
     /// A finite double as a number, in its shortest form (`1.0`, `1e300`); `None` for NaN and
     /// ±infinity, which JSON cannot hold.
     pub fn from_f64(f: f64) -> Option<Number> {
@@ -76,16 +85,17 @@ impl Number {
     /// The number as a `u64`, when it is a non-negative whole number within range (an integer
     /// literal, or a number whose fraction is zero, as for [`Number::as_i64`]; `-0.0` is 0).
     pub fn as_u64(&self) -> Option<u64> {
-        let text = self.as_str();
         // Up to 19 digits (no sign: the text is a JSON number) cannot overflow: summed here,
-        // without the general parse's checks (a counter is read on every event of a replay).
-        let bytes = text.as_bytes();
+        // from the bytes kept (no UTF-8 check of them, a call per number in wasm), without
+        // the general parse's checks (a counter is read on every event of a replay).
+        let bytes = self.as_bytes();
         if (1..=19).contains(&bytes.len()) && bytes.iter().all(u8::is_ascii_digit) {
             return Some(bytes.iter().fold(0u64, |n, b| {
                 n.wrapping_mul(10)
                     .wrapping_add(u64::from(b.wrapping_sub(b'0')))
             }));
         }
+        let text = self.as_str();
         if let Ok(n) = text.parse() {
             return Some(n);
         }
