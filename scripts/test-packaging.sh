@@ -20,12 +20,12 @@ tarball=$(ls "$work"/statecore-*.tgz)
 listing=$(tar -tzf "$tarball")
 for want in package/package.json package/LICENSE package/README.md \
             package/dist/THIRD-PARTY-NOTICES.txt package/dist/viewer/THIRD-PARTY-NOTICES.txt \
-            package/lib/node.cjs package/lib/node.mjs package/lib/web.mjs \
-            package/lib/index.d.ts package/lib/web.d.mts package/lib/core.d.ts \
-            package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
-            package/lib/hivemind.cjs package/lib/hivemind.mjs package/lib/hivemind.d.ts \
-            package/lib/agency.cjs package/lib/agency.mjs package/lib/agency.d.ts \
-            package/lib/generated.mjs package/lib/web-init.mjs package/lib/web-modules.mjs \
+            package/lib/node.cjs package/lib/node.mjs package/lib/generated/web.mjs \
+            package/lib/index.d.ts package/lib/generated/web.d.mts package/lib/generated/core.d.ts \
+            package/lib/host/fctry.cjs package/lib/generated/fctry.mjs package/lib/generated/fctry.d.ts \
+            package/lib/host/hivemind.cjs package/lib/generated/hivemind.mjs package/lib/generated/hivemind.d.ts \
+            package/lib/host/agency.cjs package/lib/generated/agency.mjs package/lib/generated/agency.d.ts \
+            package/lib/generated/generated.mjs package/lib/binding/web-init.mjs package/lib/generated/web-modules.mjs \
             package/schemas/fctry.state.json \
             package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
             package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm \

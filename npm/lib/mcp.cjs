@@ -11,14 +11,14 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { tools: TOOLS } = require("./mcp-tools.json");
-const constants = require("./constants.cjs");
+const constants = require("./generated/constants.cjs");
 
 /** Every tool by its name. */
 const BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 /** What `tools/list` answers: each tool without the driver's `call`. */
 const LISTED = TOOLS.map(({ call, ...tool }) => tool);
 
-const core = () => require("./core-node.cjs");
+const core = () => require("./generated/core-node.cjs");
 
 /** A statecore error of `code` at the arguments' pointer `at`. */
 function refusal(code, at, message, details = {}) {
@@ -121,7 +121,7 @@ async function callHelper(root, dirNames, tool, args) {
       if (value !== null) options[kind === "n" ? "now" : "random"] = value;
     } else positional.push(value);
   }
-  const helpers = require(`./${module}.cjs`);
+  const helpers = require(`./host/${module}.cjs`);
   const result =
     mode === "write" ? await helpers[js](dir, ...positional, options) : await helpers[js](dir, ...positional);
   return wrap ? { value: result } : result;
@@ -136,7 +136,7 @@ async function callGeneric(root, dirNames, tool, args) {
   }
   confine(root, dirNames, "dir", "dir");
   const file = confine(root, names, "file", "path");
-  const host = require("./host.cjs");
+  const host = require("./host/host.cjs");
   const which = tool.call.generic;
   if (which === "log_append") return host.appendLine(file, args.record);
   let kind = args.kind ?? null;
@@ -255,7 +255,7 @@ async function readResource(root, uri) {
   const names = C.mcpPath(rel, "uri");
   const file = confine(root, names, "file", "uri");
   const target = C.watchTarget(names.join("/"), null, true);
-  const loaded = await require("./host.cjs").readDocument(file, target.kind);
+  const loaded = await require("./host/host.cjs").readDocument(file, target.kind);
   return { contents: [{ uri, mimeType: MIME, text: JSON.stringify(loaded) }] };
 }
 

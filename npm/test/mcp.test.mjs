@@ -14,7 +14,7 @@ import { NPM, PYTHON, tempDir } from "./helpers/procs.mjs";
 const require = createRequire(import.meta.url);
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const hive = require("../lib/hive.cjs");
+const hive = require("../lib/host/hive.cjs");
 const { tools: GENERATED } = require("../lib/mcp-tools.json");
 
 const NOW = "2026-11-24T10:00:00Z";

@@ -15,7 +15,7 @@ use statecore_cli::TABLE;
 const DIR_DOC: &str = "The project directory, relative to the server's directory (default \".\"); \
                        absolute paths, `..`, links and special files are refused.";
 
-/// How the driver passes a parameter (the letters of `npm/lib/generated.mjs`'s `OPS`).
+/// How the driver passes a parameter (the letters of `npm/lib/generated/generated.mjs`'s `OPS`).
 fn letter(kind: Kind) -> &'static str {
     match kind {
         Kind::Value => "v",

@@ -64,7 +64,7 @@ pub fn methods(kind: &str) -> Vec<Method> {
 /// The JS table: `RESIDENT[kind]` = [[JS method, table name, "change" | "query"], ...].
 pub fn js_table(out: &mut String) {
     out.push_str(
-        "/**\n * The methods of each kind's resident documents (lib/api.mjs, `Document`): [JS name,\n * table name, \"change\" for a writer or \"query\" for a reader].\n */\nexport const RESIDENT = Object.freeze({\n",
+        "/**\n * The methods of each kind's resident documents (lib/binding/api.mjs, `Document`): [JS name,\n * table name, \"change\" for a writer or \"query\" for a reader].\n */\nexport const RESIDENT = Object.freeze({\n",
     );
     for kind in KINDS {
         let _ = writeln!(out, "  {:?}: [", kind.name);
@@ -97,7 +97,7 @@ fn ts_change(op: &Op) -> String {
     t
 }
 
-/// The TypeScript of resident documents (part of `npm/lib/core.d.ts`).
+/// The TypeScript of resident documents (part of `npm/lib/generated/core.d.ts`).
 pub fn dts(out: &mut String) {
     out.push_str(DTS_HEAD);
     out.push_str("/** The methods a resident document of each kind has beyond `Document`'s (from the table). */\nexport interface DocumentMethods {\n");
