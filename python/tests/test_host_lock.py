@@ -24,7 +24,7 @@ import pytest
 
 import statecore
 from statecore import LockTimeoutError, StatecoreError, update_document
-from statecore._lock import GRACE_SECONDS, LEASE_SECONDS, read_owner
+from statecore._host.lock import GRACE_SECONDS, LEASE_SECONDS, read_owner
 from statecore.host import acquire_lock
 
 REPO = Path(__file__).resolve().parents[2]

@@ -478,7 +478,7 @@ pub fn host_types_pyi() -> String {
     );
     out.push_str("from typing_extensions import NotRequired, TypedDict\n\n");
     if words.contains("Store") {
-        out.push_str("from statecore._files import Store\n");
+        out.push_str("from statecore._host.documents import Store\n");
     }
     let _ = writeln!(
         out,

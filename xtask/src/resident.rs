@@ -230,7 +230,7 @@ pub fn documents_py() -> String {
         }
     }
     out.push_str(
-        "\"\"\"Resident documents: a class per document kind, with the kind's writers and readers as\nmethods (docs/api.md § Resident documents).\"\"\"\n\nfrom __future__ import annotations\n\nfrom statecore._document import Document, DocumentChange\nfrom statecore._statecore import Document as _Native\n{imports}",
+        "\"\"\"Resident documents: a class per document kind, with the kind's writers and readers as\nmethods (docs/api.md § Resident documents).\"\"\"\n\nfrom __future__ import annotations\n\nfrom statecore._host.document import Document, DocumentChange\nfrom statecore._statecore import Document as _Native\n{imports}",
     );
     out.push_str(&changes);
     for kind in KINDS {
@@ -309,13 +309,13 @@ pub fn documents_py() -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    // isort's order: `statecore` before `statecore._document`.
-    let rt = "from statecore import _runtime as _rt\n";
+    // isort's order: `statecore._host` before `statecore._host.document`.
+    let rt = "from statecore._host import runtime as _rt\n";
     let text = py::with_imports(&out);
     match text.contains(rt) {
         true => text.replacen(rt, "", 1).replacen(
-            "from statecore._document",
-            &format!("{rt}from statecore._document"),
+            "from statecore._host.document",
+            &format!("{rt}from statecore._host.document"),
             1,
         ),
         false => text,

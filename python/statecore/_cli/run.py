@@ -5,10 +5,10 @@ core's ``cli_run``; this module only gathers the facts the core asks for (files 
 directories listed, environment variables, tmux's sessions, writes carried out by the
 library's own routines: the locked update, the log append and repair, agency's CLAUDE.md) and
 prints what it answers. A command that goes on (``watch``, ``hivemind watch``: an answer with
-``then``) is followed by ``statecore._cli_follow``: it waits for a watched file's change or a
+``then``) is followed by ``statecore._cli.follow``: it waits for a watched file's change or a
 timer and calls again, each call with a fresh ``env`` (the time now and its offset from UTC).
 Ctrl-C ends it with 130, without a traceback. The npm package's ``statecore``
-(npm/bin/statecore.cjs, npm/lib/cli-host.cjs, cli-follow.cjs, cli-writes.cjs) is its twin: the
+(npm/bin/statecore.cjs, npm/lib/cli/run.cjs, follow.cjs, writes.cjs) is its twin: the
 same requests, so the same output byte for byte.
 """
 
@@ -224,18 +224,20 @@ def tmux_sessions() -> list[str]:
 def write_fact(need: CliNeed) -> CliWrite:
     """A write the core asked for, carried out by the library's routine: its result, or its
     error."""
-    from statecore import _files, _logs, _runtime
+    from statecore._host import documents as _documents
+    from statecore._host import logs as _logs
+    from statecore._host import runtime as _runtime
     from statecore.errors import StatecoreError
 
     timeout_ms = need.get("timeout_ms")
     options = {} if timeout_ms is None else {"timeout": timeout_ms / 1000}
     try:
         if need["op"] == "update":
-            host = _files._Host({**options, "if_match": need.get("if_match")})
+            host = _documents._Host({**options, "if_match": need.get("if_match")})
             file = _runtime.path_arg(need["path"])
             args = tuple(need.get("args", []))
             change = need.get("change", "")
-            result = _files.update(need["kind"], file, change, args, need.get("now"), host)
+            result = _documents.update(need["kind"], file, change, args, need.get("now"), host)
             fact: CliWrite = {
                 "etag": result["etag"],
                 "changed": result["changed"],
@@ -276,7 +278,7 @@ def gather(need: CliNeed, facts: CliFacts) -> None:
     variable, tmux's sessions, random bytes, a write carried out."""
     op, path = need["op"], need["path"]
     if path.startswith(("postgresql://", "postgres://")) and op in ("read", "list", *_WRITES):
-        from statecore import _cli_store  # a store URL (docs/store.md § Store URLs)
+        from statecore._cli import store as _cli_store  # a store URL (docs/store.md § Store URLs)
 
         if op == "read":
             fact = _cli_store.read_fact(path, need.get("limit"), need.get("offset"))
@@ -360,7 +362,7 @@ def settle(
 def environment() -> CliEnv:
     """What the core knows of the process, for each call: the time now (``STATECORE_NOW``
     wins) and its offset from UTC."""
-    from statecore._cli_follow import utc_offset
+    from statecore._cli.follow import utc_offset
 
     now = os.environ.get("STATECORE_NOW") or _clock_now()
     return {
@@ -384,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return mcp_main(args[1:])
     try:
-        from statecore._cli_follow import follow
+        from statecore._cli.follow import follow
 
         request: CliRequest = {
             "argv": args,

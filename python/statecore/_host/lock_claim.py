@@ -2,7 +2,7 @@
 (``link()`` of a temp file, ``O_EXCL`` where links are unsupported), released only when it
 still holds our record, and a waiter's claim to the next turn (placed, taken over from a waiter
 that started later, watched). Every rule is the core's (``statecore.lock``); this module makes
-the system calls, each through the fault-injection seam (``statecore._sys``).
+the system calls, each through the fault-injection seam (``statecore._host.sys``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import errno
 import os
 import time
 
-from statecore import _sys
-from statecore._atomic import open_regular, read_fd, unlink_quiet, write_all
-from statecore._lock_identity import clock_ms, new_record
+from statecore._host import sys as _sys
+from statecore._host.atomic import open_regular, read_fd, unlink_quiet, write_all
+from statecore._host.lock_identity import clock_ms, new_record
 from statecore.errors import FileTypeError
 
 TYPE_CHECKING = False

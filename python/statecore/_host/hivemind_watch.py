@@ -1,5 +1,5 @@
 """``hivemind.watch_workspace(project, ...)`` (docs/hivemind.md § Watcher): the Hivemind
-watcher, as Node's ``watchWorkspace`` (npm/lib/hivemind.cjs): each trigger file written under
+watcher, as Node's ``watchWorkspace`` (npm/lib/host/hivemind.cjs): each trigger file written under
 ``<project>/workspace`` is read and given to the core's ``hivemind_on_file`` in one locked
 update of ``state.json``; the follow-ups the core schedules (``scheduled``: which, and after how
 long) are fired with ``hivemind_follow_up`` once their delay has passed; host events go through
@@ -15,10 +15,10 @@ import queue
 import threading
 import time
 
-from statecore._atomic import read_maybe
-from statecore._file_watch import DEFAULT_DEBOUNCE_MS, Threaded, batches, skipped
 from statecore._generated import hivemind as _ops
 from statecore._generated.root import check_options
+from statecore._host.atomic import read_maybe
+from statecore._host.file_watch import DEFAULT_DEBOUNCE_MS, Threaded, batches, skipped
 from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-    from statecore._files import StrPath
+    from statecore._host.documents import StrPath
     from statecore.types import (
         HivemindEvent,
         HivemindFollowUp,

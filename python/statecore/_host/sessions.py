@@ -7,7 +7,7 @@ from where the state stops (``LogReplay``, chunks of 64 KiB: the file is never h
 unreadable state is kept as a ``.corrupt-`` copy, a torn last line is cut off (kept as a copy
 too), and the step is taken on the replayed state. A read takes the lock only when the state
 must be rebuilt. Only I/O is here; every decision is the core's. Behaviour matches
-``npm/lib/sessions.cjs``.
+``npm/lib/host/sessions.cjs``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from __future__ import annotations
 import os
 import stat
 
-from statecore import _atomic, _runtime, _sys
-from statecore._lock import acquire, sweep
+from statecore._host import atomic as _atomic
+from statecore._host import runtime as _runtime
+from statecore._host import sys as _sys
+from statecore._host.lock import acquire, sweep
 from statecore._statecore import LogReplay, update_logged
 from statecore._statecore import call as _call
 

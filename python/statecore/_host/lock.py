@@ -1,4 +1,4 @@
-"""The sidecar lock protocol of docs/locking.md, byte-compatible with npm/lib/lock.cjs.
+"""The sidecar lock protocol of docs/locking.md, byte-compatible with npm/lib/host/lock.cjs.
 
 A lock on ``<file>`` is the file ``<file>.lock`` holding a JSON owner record. It is created
 complete (record written to a temp file, then ``link()``-ed into place), broken only when its
@@ -10,7 +10,7 @@ served fairly: one that has waited a moment claims the next turn in ``<file>.loc
 Every rule is the core's (``statecore.lock``: the record's bytes, what a lock file says of its
 owner, the verdict on whether that owner is gone, whose turn it is, the timeout error); this
 module makes the system calls (each file-system call through the fault-injection seam,
-``statecore._sys``) and gathers the facts (the file's stamp, ``kill(pid, 0)``,
+``statecore._host.sys``) and gathers the facts (the file's stamp, ``kill(pid, 0)``,
 ``/proc/<pid>/stat``).
 """
 
@@ -22,8 +22,6 @@ import threading
 import time
 from contextvars import ContextVar
 
-from statecore import _runtime, _sys
-from statecore._atomic import unlink_quiet
 from statecore._generated import lock as _rules
 from statecore._generated.tables import (
     LOCK_GRACE_MS,
@@ -31,14 +29,17 @@ from statecore._generated.tables import (
     LOCK_QUEUE_AFTER_MS,
     LOCK_TURN_MS,
 )
-from statecore._lock_claim import (
+from statecore._host import runtime as _runtime
+from statecore._host import sys as _sys
+from statecore._host.atomic import unlink_quiet
+from statecore._host.lock_claim import (
     Claim,
     create_complete,
     read_record,
     release_file,
     watch_claim,
 )
-from statecore._lock_identity import clock_ms, identity, new_record, proc_stat_text
+from statecore._host.lock_identity import clock_ms, identity, new_record, proc_stat_text
 from statecore.errors import FileTypeError
 
 TYPE_CHECKING = False

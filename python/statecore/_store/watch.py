@@ -3,13 +3,12 @@ key prefix, read and checked as its kind, on a thread of the watcher's own with 
 connection, woken by the store's ``pg_notify`` triggers (``LISTEN statecore``); a lost
 connection is reported (``E_STORE``) and made again, and what changed meanwhile reported.
 What a row's text is is the core's (``watch_target``, ``watch_read``): a change reported here
-is the same ``WatchChange`` a file watcher reports. The npm twin is ``npm/lib/store-watch.cjs``."""
+is the same ``WatchChange`` a file watcher reports. The npm twin is ``npm/lib/store/watch.cjs``."""
 
 from __future__ import annotations
 
 import json
 
-from statecore._file_watch import Threaded
 from statecore._generated.root import (
     store_failure,
     store_schema_mismatch,
@@ -17,6 +16,7 @@ from statecore._generated.root import (
     watch_read,
     watch_target,
 )
+from statecore._host.file_watch import Threaded
 from statecore.errors import StoreError
 
 TYPE_CHECKING = False

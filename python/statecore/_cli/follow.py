@@ -6,7 +6,7 @@ files and directories to watch and timers to arm; the host records the watched f
 100 ms and calls the core again with one event at a time (a due timer first, then the changed
 files in the byte order of their paths), giving back ``then.state``. Everything is synchronous
 (``time.sleep`` between looks); Ctrl-C raises KeyboardInterrupt, which ``_cli.main`` turns into
-the exit code 130. The npm package's twin is npm/lib/cli-follow.cjs.
+the exit code 130. The npm package's twin is npm/lib/cli/follow.cjs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import stat
 import sys
 import time
 
-from statecore._cli import list_fact, name_wanted, settle
+from statecore._cli.run import list_fact, name_wanted, settle
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def look(watch: Sequence[str], names: Sequence[str] | None) -> dict[str, str]:
     seen: dict[str, str] = {}
     for item in watch:
         if item.startswith(("postgresql://", "postgres://")):
-            from statecore import _cli_store  # a store URL: etags and log lengths
+            from statecore._cli import store as _cli_store  # a store URL: etags and log lengths
 
             seen.update(_cli_store.look_fact(item, names))
             continue

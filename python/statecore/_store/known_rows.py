@@ -1,7 +1,7 @@
 """The rows a ``PostgresStore`` last read or wrote (docs/store.md § Updates): an update first
 tries its compare-and-swap on the text kept for its key, without reading the row. The etag
 names the text, so a row that changed meanwhile is simply not written (and its text comes back
-in the same statement). The npm twin is ``npm/lib/known-rows.cjs``."""
+in the same statement). The npm twin is ``npm/lib/store/known-rows.cjs``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The file watching every Python watcher stands on (``watch`` in ``_watch.py``, the Hivemind
-watcher in ``_hivemind_watch.py``; ``PostgresStore.watch`` shares its thread): a thread of the
+"""The file watching every Python watcher stands on (``watch`` in ``_host/watch.py``, the Hivemind
+watcher in ``_host/hivemind_watch.py``; ``PostgresStore.watch`` shares its thread): a thread of the
 watcher's own (:class:`Threaded`), watchfiles' changes of a directory as batches of paths in
 path order (:func:`batches`), and the directories never watched. The Python twin of
-``npm/lib/file-watch.cjs``. Only I/O here: what a reaction does is the caller's."""
+``npm/lib/host/file-watch.cjs``. Only I/O here: what a reaction does is the caller's."""
 
 from __future__ import annotations
 

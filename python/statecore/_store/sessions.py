@@ -5,16 +5,16 @@ hold) crossing into the core once (``update_logged``, as on files), the event li
 and the state written together, so the two never disagree after a crash. A state that is
 missing, unreadable or behind its log (lines appended by ``append``) is rebuilt by replaying
 the log's lines from where it stops, as on files. Only I/O is here; every decision is the
-core's. The npm twin is ``npm/lib/store-sessions.cjs``.
+core's. The npm twin is ``npm/lib/store/sessions.cjs``.
 """
 
 from __future__ import annotations
 
 import os
 
-from statecore import _files
 from statecore._generated.root import store_logged, store_unavailable
-from statecore._runtime import clock
+from statecore._host import documents as _documents
+from statecore._host.runtime import clock
 from statecore._statecore import LogReplay, update_logged
 
 TYPE_CHECKING = False
@@ -151,7 +151,7 @@ def _feed(store: PostgresStore, log: str, start: int, feed: Callable[[bytes], ob
 
 def _result(out: Any, change: str) -> Any:
     """What a step's caller gets (as ``_sessions``: files)."""
-    result = _files.outcome(
+    result = _documents.outcome(
         {
             "document": out["document"],
             "etag": out["etag"],

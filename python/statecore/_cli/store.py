@@ -3,11 +3,11 @@ about that is a store URL (``postgresql://host/database/KEY``) is read, listed a
 that PostgreSQL store instead of the file system, with the same facts a file would give: a
 document's text, a log's text as a file of its lines (pages by byte offset, as a file's), a
 key with keys below it a directory. Each store is connected once per process. The npm twin is
-``npm/lib/cli-store.cjs``."""
+``npm/lib/cli/store.cjs``."""
 
 from __future__ import annotations
 
-from statecore._cli import name_wanted
+from statecore._cli.run import name_wanted
 from statecore._generated.root import store_url, watch_target
 from statecore.errors import StatecoreError
 

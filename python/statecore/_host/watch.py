@@ -4,7 +4,7 @@ what the bytes are is the core's (``watch_target``, ``watch_read``): this module
 log from where the last read stopped, in pages), looks for the writer's lock just before and
 just after each read, waits when the core says to read again, and calls back, on a thread of
 its own over watchfiles (the ``statecore[watch]`` extra, imported on the first call). The
-Python twin of ``npm/lib/watch.cjs``."""
+Python twin of ``npm/lib/host/watch.cjs``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import os
 import stat
 import time
 
-from statecore._atomic import NONBLOCK
-from statecore._file_watch import (
+from statecore._generated.root import check_options, watch_read, watch_target
+from statecore._generated.tables import CONSTANTS
+from statecore._host.atomic import NONBLOCK
+from statecore._host.file_watch import (
     DEFAULT_DEBOUNCE_MS,
     RECHECK_S,
     SKIPPED,
@@ -21,14 +23,12 @@ from statecore._file_watch import (
     batches,
     skipped,
 )
-from statecore._generated.root import check_options, watch_read, watch_target
-from statecore._generated.tables import CONSTANTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from statecore._files import StrPath
+    from statecore._host.documents import StrPath
     from statecore.types import DocumentKind, WatchChange, WatchFacts, WatchTarget
 
 #: The most bytes read at once: a document's limit + 1, or a page of a log.

@@ -1,6 +1,6 @@
 """This process's identity for lock records (docs/locking.md § The lock file): its pid,
 its start time from ``/proc/<pid>/stat``, the boot id and the host name, and fresh records
-made from them by the core (``statecore.lock``). Split from ``statecore._lock``, which makes
+made from them by the core (``statecore.lock``). Split from ``statecore._host.lock``, which makes
 the lock's system calls.
 """
 

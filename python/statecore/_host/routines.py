@@ -1,10 +1,10 @@
 """The one-crossing file routines (docs/architecture.md), the same as JS ``updateFile`` /
-``queryFile``: pure functions of a file's bytes that the host layer (``statecore._files``) and
-tools with their own I/O use. Not table operations: they run one."""
+``queryFile``: pure functions of a file's bytes that the host layer (``statecore._host.documents``)
+and tools with their own I/O use. Not table operations: they run one."""
 
 from __future__ import annotations
 
-from statecore import _runtime
+from statecore._host import runtime as _runtime
 from statecore._statecore import query as _query
 from statecore._statecore import update as _update
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 
-from statecore import _files, _runtime, _sessions
 from statecore._generated.host import read_document, update_document
 from statecore._generated.root import store_key, validate
 from statecore._generated.tables import LOGS
-from statecore._logs import append_line, read_log
+from statecore._host import documents as _documents
+from statecore._host import runtime as _runtime
+from statecore._host import sessions as _sessions
+from statecore._host.logs import append_line, read_log
 from statecore.errors import ValidationError
 
 TYPE_CHECKING = False
@@ -40,7 +42,7 @@ class FileStore:
         (``timeout``: seconds to wait for its lock then; other reads take no lock)."""
         if kind in LOGS:
             options = {} if timeout is None else {"timeout": timeout}
-            result: LoadResult[Any] = _files.read_logged(kind, self.path(key), options)
+            result: LoadResult[Any] = _documents.read_logged(kind, self.path(key), options)
             return result
         loaded: LoadResult[Any] = read_document(self.path(key), kind)
         return loaded
@@ -48,7 +50,7 @@ class FileStore:
     def query(self, key: str, kind: DocumentKind, op: str, args: tuple[object, ...]) -> Any:
         """A reader of the table (``"fctry_context_health"``) on the document at ``key``, its
         ``args`` after the document."""
-        return _files.query(kind, self.path(key), op, args)
+        return _documents.query(kind, self.path(key), op, args)
 
     def update(
         self,
@@ -87,8 +89,8 @@ class FileStore:
                 kind, path, LOGS[kind], change, args, now, timeout
             )
             return stepped
-        result: FileResult[Any, Any] = _files.update(
-            kind, path, change, args, now, _files._Host(options)
+        result: FileResult[Any, Any] = _documents.update(
+            kind, path, change, args, now, _documents._Host(options)
         )
         return result
 

@@ -2,8 +2,8 @@
 FIFO, device, directory or socket is the core's ``E_FILE_TYPE``; a missing file is ``None``),
 atomic replaces (temp file, fsync, rename, fsync of the directory), ``.corrupt-`` copies that
 never overwrite and never stay half-written, whole writes. System calls only, each through the
-fault-injection seam (``statecore._sys``): every decision is the core's. Behaviour and file
-formats match ``npm/lib/atomic.cjs``."""
+fault-injection seam (``statecore._host.sys``): every decision is the core's. Behaviour and file
+formats match ``npm/lib/host/atomic.cjs``."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import os
 import stat
 import time
 
-from statecore import _sys
 from statecore._generated.root import file_type_error
 from statecore._generated.tables import MAX_DOCUMENT_BYTES
+from statecore._host import sys as _sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -215,7 +215,7 @@ def _replace_guarded(path: str, tmp: str, guard: Guard) -> bool:
     (nothing replaced). For a file people edit the old file is held by a hard link across the
     rename and checked again after it: when it changed in between (a person's editor wrote it
     in place), it is put back and False returned. As ``replaceGuarded`` in
-    ``npm/lib/atomic.cjs``."""
+    ``npm/lib/host/atomic.cjs``."""
     if stamp_now(path) != guard.stamp:
         return False
     if not guard.edited or guard.stamp is None:

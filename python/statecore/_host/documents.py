@@ -4,7 +4,7 @@ lock of the file, its bytes and the change cross into the core once (one parse, 
 one serialization), then a ``.corrupt-`` copy of unparseable old bytes is kept and the new text
 written atomically. Readers read without the lock. Paths are made absolute once, first; only a
 regular file is read (``E_FILE_TYPE`` otherwise), at most one byte past the core's limit.
-Behaviour matches ``npm/lib/documents.cjs``.
+Behaviour matches ``npm/lib/host/documents.cjs``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,13 @@ from __future__ import annotations
 import os
 import time
 
-from statecore import _atomic, _runtime, _sessions, _sys
 from statecore._generated.tables import EDIT_QUIET_MS, LOGS
-from statecore._lock import acquire, sweep
-from statecore._routines import query_file, update_file
+from statecore._host import atomic as _atomic
+from statecore._host import runtime as _runtime
+from statecore._host import sessions as _sessions
+from statecore._host import sys as _sys
+from statecore._host.lock import acquire, sweep
+from statecore._host.routines import query_file, update_file
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
     #: A file or directory path.
     StrPath = Union[str, "os.PathLike[str]"]
 else:
-    from statecore._runtime import cast
+    from statecore._host.runtime import cast
 
     def __getattr__(name: str) -> object:
         """``StrPath`` (``Union[str, "os.PathLike[str]"]``), made on first use: ``typing`` is
@@ -130,7 +133,7 @@ def _guarded(kind: str, file: str, change: Callable[[bytes | None], FileUpdate[A
     still changing (the core's ``edit_wait``); ``change(data)`` computes the core's update; the
     write checks that the file is still the one read, and the whole starts over from the new
     text when it is not (``edit_wait`` raises ``ConflictError`` when that happens too often).
-    Behaviour matches ``guarded`` in ``npm/lib/documents.cjs``."""
+    Behaviour matches ``guarded`` in ``npm/lib/host/documents.cjs``."""
     edited = _edited_by_hand(kind)
     waited = 0.0
     restarts = 0

@@ -3,7 +3,7 @@ classes of ``statecore._generated.documents``, over the native ``Document``."""
 
 from __future__ import annotations
 
-from statecore import _runtime as _rt
+from statecore._host import runtime as _rt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
         """The new document's validation warnings."""
 
 else:
-    from statecore._runtime import cast
+    from statecore._host.runtime import cast
 
     # At run time the reports are plain dicts (``typing`` is slow to import).
     DocumentChange = dict

@@ -4,7 +4,7 @@
 last line with a warning and never writes. The core parses. A log is a regular file: a
 symbolic link, FIFO or device at the path is the core's ``E_FILE_TYPE`` (``read_log`` follows
 a link to a regular file; ``append_line`` and ``repair_log`` never write through one).
-Behaviour matches ``npm/lib/logs.cjs``."""
+Behaviour matches ``npm/lib/host/logs.cjs``."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ import contextlib
 import os
 import stat
 
-from statecore import _atomic, _runtime, _sessions, _sys
 from statecore._generated.root import file_type_error
-from statecore._lock import acquire, sweep
+from statecore._host import atomic as _atomic
+from statecore._host import runtime as _runtime
+from statecore._host import sessions as _sessions
+from statecore._host import sys as _sys
+from statecore._host.lock import acquire, sweep
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
@@ -24,8 +27,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import Unpack
 
-    from statecore._files import StrPath
     from statecore._generated.host_types import AppendResult, LogResult, RepairResult
+    from statecore._host.documents import StrPath
     from statecore.types import AppendOptions
 
 

@@ -1,17 +1,15 @@
-"""The fault-injection seam of the Python host layer (as ``npm/lib/atomic.cjs`` ``sys``): every
-file-system call of ``statecore._atomic``, ``statecore._lock``, ``statecore._files`` and
-``statecore._logs`` goes through a function here, which first reports its step (``open``,
-``write``, ``fsync``, ``close``, ``rename``, ``link``, ``unlink``, ``truncate``, ``chmod``,
-``utime``, ``stat``, ``read``, ``readdir``; ``mkdir`` for a directory made by a protocol
-helper) to the injector set by :func:`set_fault_injector`. ``fn(step)`` may raise (an
-``OSError`` with ``errno.ENOSPC``, say) to fail that call: the call is then not made. Tests use
-it to fail every step of an update and an append in turn (``tests/test_faults.py``); ``None``,
-the default, injects nothing and costs one comparison per call.
+"""The fault-injection seam of the Python host layer (as ``npm/lib/host/atomic.cjs`` ``sys``): every
+file-system call of ``statecore._host.atomic``, ``statecore._host.lock``,
+``statecore._host.documents`` and ``statecore._host.logs`` goes through a function here, which first
+reports its step (``open``, ``write``, ``fsync``, ``close``, ``rename``, ``link``, ``unlink``,
+``truncate``, ``chmod``, ``utime``, ``stat``, ``read``, ``readdir``; ``mkdir`` for a directory made
+by a protocol helper) to the injector set by :func:`set_fault_injector`. ``fn(step)`` may raise (an
+``OSError`` with ``errno.ENOSPC``, say) to fail that call: the call is then not made. Tests use it
+to fail every step of an update and an append in turn (``tests/test_faults.py``); ``None``, the
+default, injects nothing and costs one comparison per call.
 
-The step names are Node's, so the two hosts' fault matrices compare. Reads of ``/proc`` (a
-process's start time, the boot id) and ``kill(pid, 0)`` are not file-system steps: they stay
-direct.
-"""
+The step names are Node's, so the two hosts' fault matrices compare. Reads of ``/proc`` (a process's
+start time, the boot id) and ``kill(pid, 0)`` are not file-system steps: they stay direct."""
 
 from __future__ import annotations
 
