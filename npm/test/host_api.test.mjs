@@ -17,7 +17,7 @@ const isRoutine = (value) =>
 
 /** The routines a module exports that are not generated from the operation table. */
 function handWritten(entry) {
-  const exported = require(entry === "host" ? "../lib/host/host.cjs" : `../lib/${entry}.cjs`);
+  const exported = require(`../lib/host/${entry}.cjs`);
   const generated = entry === "host" ? {} : helpers(entry);
   return Object.keys(exported)
     .filter((name) => isRoutine(exported[name]) && !(name in generated))

@@ -5,7 +5,7 @@ files and directories to watch and timers to arm; the host records the watched f
 (modification time in ns, size, inode, or missing) before printing, then looks at them every
 100 ms and calls the core again with one event at a time (a due timer first, then the changed
 files in the byte order of their paths), giving back ``then.state``. Everything is synchronous
-(``time.sleep`` between looks); Ctrl-C raises KeyboardInterrupt, which ``_cli.main`` turns into
+(``time.sleep`` between looks); Ctrl-C raises KeyboardInterrupt, which ``_cli.run.main`` turns into
 the exit code 130. The npm package's twin is npm/lib/cli/follow.cjs.
 """
 
