@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 const python = path.join(root, ".venv", "bin", "python");
-const host = createRequire(import.meta.url)(path.join(root, "npm", "lib", "host.cjs"));
+const host = createRequire(import.meta.url)(path.join(root, "npm", "lib", "host", "host.cjs"));
 const ROUNDS = process.argv.includes("--quick") ? 5 : 40;
 
 /** Starts a tight-loop writer; resolves once it has written. */
@@ -23,7 +23,7 @@ async function startWriter(language, file) {
     language === "node"
       ? spawn(process.execPath, [
           "-e",
-          `const { updateDocumentSync } = require(${JSON.stringify(path.join(root, "npm", "lib", "host.cjs"))});
+          `const { updateDocumentSync } = require(${JSON.stringify(path.join(root, "npm", "lib", "host", "host.cjs"))});
            process.stdout.write("ready\\n");
            for (;;) updateDocumentSync(${JSON.stringify(file)}, "json", (d) => ({ ...d, counter: (d.counter ?? 0) + 1 }));`,
         ])

@@ -22,7 +22,7 @@ const fixture = fs.readFileSync(new URL("./fixtures/fctry_state.json", import.me
 /** The operation of `mode` (`i`: which call) and a check of the state it leaves. */
 function setUp() {
   if (mode === "locked") {
-    const F = require(path.resolve(npmDir, "lib/fctry.cjs"));
+    const F = require(path.resolve(npmDir, "lib/host/fctry.cjs"));
     const project = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-helper-bench-"));
     const file = path.join(project, ".fctry", "state.json");
     fs.mkdirSync(path.dirname(file));

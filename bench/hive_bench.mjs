@@ -26,10 +26,10 @@ import { apply, fold } from "./hive_reference.mjs";
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
-const C = require(path.join(root, "npm", "lib", "core-node.cjs"));
-const hive = require(path.join(root, "npm", "lib", "hive.cjs"));
+const C = require(path.join(root, "npm", "lib", "generated", "core-node.cjs"));
+const hive = require(path.join(root, "npm", "lib", "host", "hive.cjs"));
 
-// The chunk the library itself feeds its replay (npm/lib/sessions.cjs, `readStateSync`), so
+// The chunk the library itself feeds its replay (npm/lib/host/sessions.cjs, `readStateSync`), so
 // that the raw row measures the same reads.
 const CHUNK = 1 << 16;
 const NOW = "2026-11-25T00:00:00.000Z";

@@ -26,12 +26,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import orjson
-from statecore import _sessions, _statecore, hive
-
 import hive_log
 import hive_reference
+import orjson
 from pylib import QUICK, fail, fmt, log
+from statecore import _statecore, hive
+from statecore._host import sessions as _sessions
 
 # The chunk the library itself feeds its replay (`hive.read_state`), so that the raw row
 # measures the same reads.

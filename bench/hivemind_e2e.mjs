@@ -20,7 +20,7 @@ import { ClientWatcher } from "./hivemind_reference.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, "..", "npm", "package.json"));
 const sc = require("./lib/node.cjs");
-const { watchWorkspace } = require("./lib/hivemind.cjs");
+const { watchWorkspace } = require("./lib/host/hivemind.cjs");
 const quick = process.argv.includes("--quick");
 const NOW = "2026-01-23T10:30:00Z";
 const LIMIT_MS = Number(process.env.LIMIT_MS ?? 30_000);

@@ -14,7 +14,7 @@ import { check, formatNs, log, median, table } from "./lib.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const npm = path.join(here, "..", "npm");
 const require = createRequire(path.join(npm, "package.json"));
-const fctry = require("./lib/fctry.cjs");
+const fctry = require("./lib/host/fctry.cjs");
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
 const quick = process.argv.includes("--quick");

@@ -32,7 +32,7 @@ const patch = JSON.stringify({ runs: [record(0)], updated: "2026-11-23T00:00:00Z
 const WARM_UPS = Number(process.env.STATECORE_BENCH_WARM_UPS ?? 1000);
 
 const NODE = {
-  statecore: `const sc = require(${JSON.stringify(path.join(root, "npm", "lib", "core-node.cjs"))});
+  statecore: `const sc = require(${JSON.stringify(path.join(root, "npm", "lib", "generated", "core-node.cjs"))});
     run = () => sc.applyUpdate("json", bytes, patch, null, null).text;`,
   "JSON.parse + deepmerge + JSON.stringify": `const deepmerge = require(${JSON.stringify(path.join(here, "node_modules", "deepmerge"))});
     run = () => JSON.stringify(deepmerge(JSON.parse(bytes.toString("utf8")), patch, { arrayMerge: (_, b) => b }), null, 2) + "\\n";`,

@@ -14,7 +14,7 @@ import { isDeepStrictEqual } from "node:util";
 import { median } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const sc = createRequire(import.meta.url)(path.join(here, "..", "npm", "lib", "core-node.cjs"));
+const sc = createRequire(import.meta.url)(path.join(here, "..", "npm", "lib", "generated", "core-node.cjs"));
 const quick = process.argv.includes("--quick");
 // MiB. The nested document's canonical (indented) text is 8× its compact text: 3 MiB is the
 // largest whose update stays within the 32 MiB document limit.

@@ -24,7 +24,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 const require = createRequire(path.join(root, "npm", "package.json"));
 const pg = require("pg");
-const { PostgresStore } = require(path.join(root, "npm", "lib", "store.cjs"));
+const { PostgresStore } = require(path.join(root, "npm", "lib", "store", "store.cjs"));
 
 const quick = process.argv.includes("--quick");
 const SAMPLES = quick ? 3 : 9;

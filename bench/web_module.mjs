@@ -4,7 +4,7 @@
 // browser's module is built for size, and this says what that costs per call.
 //   node bench/web_module.mjs [rounds]
 import { readFileSync } from "node:fs";
-import init, * as web from "../npm/lib/web.mjs";
+import init, * as web from "../npm/lib/generated/web.mjs";
 import * as node from "../npm/lib/node.mjs";
 
 await init(readFileSync(new URL("../npm/dist/web/statecore_bg.wasm", import.meta.url)));

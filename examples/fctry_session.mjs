@@ -10,7 +10,7 @@ import { join } from "node:path";
 import {
   fctry, validate, updateDocumentSync, readDocumentSync, appendLineSync, readLogSync,
 } from "../npm/lib/node.mjs";
-import * as files from "../npm/lib/fctry.mjs";
+import * as files from "../npm/lib/generated/fctry.mjs";
 
 const [project, action, ...args] = process.argv.slice(2);
 const stateFile = join(project, ".fctry", "state.json");

@@ -2,7 +2,7 @@
 // Spawns, then heartbeats and records progress STEPS times (50 ms apart), then completes with
 // its notes; each milestone is one locked step of `statecore/hive` that appends its line to
 // EVENTS.jsonl and writes STATE.json. STEPS `hang`: spawns, beats twice, then hangs.
-import hive from "../npm/lib/hive.mjs";
+import hive from "../npm/lib/generated/hive.mjs";
 
 const [dir, worker, steps] = process.argv.slice(2);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

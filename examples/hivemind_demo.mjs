@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { watchWorkspace } from "../npm/lib/hivemind.mjs";
+import { watchWorkspace } from "../npm/lib/generated/hivemind.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const python = join(root, ".venv", "bin", "python");

@@ -5,11 +5,11 @@
 // (examples/view_demo.mjs) and the viewer's browser test (npm/test/browser/viewer.mjs).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import * as agency from "../npm/lib/agency.mjs";
-import * as fctry from "../npm/lib/fctry.mjs";
-import * as hive from "../npm/lib/hive.mjs";
-import * as hivemind from "../npm/lib/hivemind.mjs";
-import * as specify from "../npm/lib/specify.mjs";
+import * as agency from "../npm/lib/generated/agency.mjs";
+import * as fctry from "../npm/lib/generated/fctry.mjs";
+import * as hive from "../npm/lib/generated/hive.mjs";
+import * as hivemind from "../npm/lib/generated/hivemind.mjs";
+import * as specify from "../npm/lib/generated/specify.mjs";
 import { fctry as pure } from "../npm/lib/node.mjs";
 
 const NOW = "2026-02-17T14:00:00Z";

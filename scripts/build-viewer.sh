@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the page of `statecore view` into npm/dist/viewer/ (flat names, served by
-# npm/lib/view-server.cjs as /assets/<name>):
+# npm/lib/view/server.cjs as /assets/<name>):
 #   viewer.js, chunk-<hash>.js   npm/viewer/src/main.mjs bundled by esbuild (ESM, split: Mermaid
 #                                loads as its own chunks only when a Hivemind panel is drawn)
 #   *.LEGAL.txt                  the bundled libraries' licence comments
@@ -34,8 +34,8 @@ fi
 stamp_file=$out/.build-stamp
 stamp=$( {
   find npm/viewer -type f | LC_ALL=C sort | xargs sha256sum
-  sha256sum npm/lib/web.mjs npm/lib/web-init.mjs npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs \
-    npm/lib/web-modules.mjs npm/dist/web/statecore.js "$wasm" npm/dist/web-*/statecore_bg.wasm \
+  sha256sum npm/lib/generated/web.mjs npm/lib/binding/web-init.mjs npm/lib/binding/api.mjs npm/lib/binding/convert.mjs npm/lib/generated/generated.mjs \
+    npm/lib/generated/web-modules.mjs npm/dist/web/statecore.js "$wasm" npm/dist/web-*/statecore_bg.wasm \
     npm/package-lock.json scripts/build-viewer.sh \
     scripts/third_party.py
   "$esbuild" --version

@@ -9,7 +9,7 @@
 #                  specify): the generic base plus that protocol's kinds, rules, views and
 #                  derivations (the core's feature of the protocol's name; profile
 #                  wasm-web-<protocol>), loaded by the browser entry when a page asks for it
-#   npm/dist/node/api.cjs  CommonJS copy of npm/lib/generated.mjs + convert.mjs + api.mjs (the JS layer)
+#   npm/dist/node/api.cjs  CommonJS copy of npm/lib/generated/generated.mjs + binding/convert.mjs + binding/api.mjs (the JS layer)
 #   npm/dist/statusline/  --target nodejs of the module built without the `full` feature: only
 #                  the status line's function, size-optimised (profile wasm-statusline, -Oz), for
 #                  bin/statecore-statusline.cjs, which runs on every shell prompt
@@ -55,7 +55,7 @@ raw_statusline=target/wasm32-unknown-unknown/wasm-statusline/statecore_wasm.wasm
 
 # One stamp over everything the outputs depend on: skip bindgen + wasm-opt when unchanged.
 stamp_file=npm/dist/.build-stamp
-stamp=$( { sha256sum "$raw" "$raw_web" "${raw_protocols[@]}" "$raw_statusline" npm/lib/api.mjs npm/lib/convert.mjs npm/lib/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
+stamp=$( { sha256sum "$raw" "$raw_web" "${raw_protocols[@]}" "$raw_statusline" npm/lib/binding/api.mjs npm/lib/binding/convert.mjs npm/lib/generated/generated.mjs npm/build/cjs-from-esm.mjs "$0" .cargo/config.toml scripts/third_party.py Cargo.lock; "$wasm_opt" --version; echo "$want"; } | sha256sum | cut -c1-64)
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
    && [ -f npm/dist/node/statecore_bg.wasm ] && [ -f npm/dist/web/statecore_bg.wasm ] \
    && [ -f npm/dist/node/api.cjs ] && [ -f npm/dist/statusline/statecore_bg.wasm ] \
@@ -94,8 +94,8 @@ for dir in npm/dist/web npm/dist/web-*; do
 done
 printf '{\n  "type": "commonjs"\n}\n' | tee npm/dist/node/package.json > npm/dist/statusline/package.json
 
-log "npm/dist/node/api.cjs from npm/lib/generated.mjs, convert.mjs and api.mjs"
-node npm/build/cjs-from-esm.mjs npm/dist/node/api.cjs npm/lib/generated.mjs npm/lib/convert.mjs npm/lib/api.mjs
+log "npm/dist/node/api.cjs from npm/lib/generated/generated.mjs, binding/convert.mjs and binding/api.mjs"
+node npm/build/cjs-from-esm.mjs npm/dist/node/api.cjs npm/lib/generated/generated.mjs npm/lib/binding/convert.mjs npm/lib/binding/api.mjs
 
 log "npm/dist/THIRD-PARTY-NOTICES.txt: the crates compiled into the wasm, with their licences"
 python3 scripts/third_party.py rust statecore-wasm wasm32-unknown-unknown npm/dist/THIRD-PARTY-NOTICES.txt

@@ -14,7 +14,7 @@ The figures live here and nowhere else:
   until then the module's present size with a margin of 2 %, so that any growth fails the
   build.
 
-The protocols are read from the tarball's ``lib/generated.mjs`` (``PROTOCOLS``, generated from
+The protocols are read from the tarball's ``lib/generated/generated.mjs`` (``PROTOCOLS``, generated from
 the core's table), so that a protocol added to the core needs its module and its limit here.
 
 Usage: python scripts/check_web_size.py TARBALL
@@ -34,7 +34,7 @@ MEMBER = "package/dist/web/statecore_bg.wasm"
 #: Each protocol's module inside the tarball.
 PROTOCOL_MEMBER = "package/dist/web-{}/statecore_bg.wasm"
 #: The generated table that names the protocols.
-TABLE = "package/lib/generated.mjs"
+TABLE = "package/lib/generated/generated.mjs"
 #: What a browser module is meant to weigh: (raw bytes, gzipped bytes).
 TARGET = (350_000, 130_000)
 #: The most each module may weigh, by its directory under dist/: (raw bytes, gzipped bytes).
@@ -54,7 +54,7 @@ def sizes(data: bytes) -> tuple[int, int]:
 
 
 def protocols_of(table: str) -> list[str]:
-    """The protocols ``lib/generated.mjs`` names (``export const PROTOCOLS = ...``)."""
+    """The protocols ``lib/generated/generated.mjs`` names (``export const PROTOCOLS = ...``)."""
     found = re.search(r"export const PROTOCOLS = Object\.freeze\(\[(.*?)\]\)", table)
     if found is None:
         raise KeyError(f"{TABLE}: no PROTOCOLS")

@@ -20,12 +20,14 @@ tarball=$(ls "$work"/statecore-*.tgz)
 listing=$(tar -tzf "$tarball")
 for want in package/package.json package/LICENSE package/README.md \
             package/dist/THIRD-PARTY-NOTICES.txt package/dist/viewer/THIRD-PARTY-NOTICES.txt \
-            package/lib/node.cjs package/lib/node.mjs package/lib/web.mjs \
-            package/lib/index.d.ts package/lib/web.d.mts package/lib/core.d.ts \
-            package/lib/fctry.cjs package/lib/fctry.mjs package/lib/fctry.d.ts \
-            package/lib/hivemind.cjs package/lib/hivemind.mjs package/lib/hivemind.d.ts \
-            package/lib/agency.cjs package/lib/agency.mjs package/lib/agency.d.ts \
-            package/lib/generated.mjs package/lib/web-init.mjs package/lib/web-modules.mjs \
+            package/lib/node.cjs package/lib/node.mjs package/lib/generated/web.mjs \
+            package/lib/index.d.ts package/lib/generated/web.d.mts package/lib/generated/core.d.ts \
+            package/lib/host/fctry.cjs package/lib/generated/fctry.mjs package/lib/generated/fctry.d.ts \
+            package/lib/host/hivemind.cjs package/lib/generated/hivemind.mjs package/lib/generated/hivemind.d.ts \
+            package/lib/host/agency.cjs package/lib/generated/agency.mjs package/lib/generated/agency.d.ts \
+            package/lib/generated/generated.mjs package/lib/binding/web-init.mjs package/lib/generated/web-modules.mjs \
+            package/lib/binding/api.mjs package/lib/host/host.cjs package/lib/store/store.cjs \
+            package/lib/cli/run.cjs package/lib/view/server.cjs package/lib/mcp/server.cjs package/lib/generated/mcp-tools.json \
             package/schemas/fctry.state.json \
             package/dist/node/statecore.js package/dist/node/statecore_bg.wasm \
             package/dist/node/api.cjs package/dist/web/statecore.js package/dist/web/statecore_bg.wasm \
@@ -199,7 +201,10 @@ for want in ("statecore/__init__.py", "statecore/errors.py", "statecore/machine.
              "statecore/agency.py", "statecore/types.py", "statecore/types.pyi",
              "statecore/_generated/fctry.py", "statecore/schemas/fctry.state.json",
              "statecore/py.typed", "statecore/_statecore.pyi",
-             "statecore/_statecore.abi3.so"):
+             "statecore/_statecore.abi3.so", "statecore/_host/__init__.py",
+             "statecore/_host/documents.py", "statecore/_store/__init__.py",
+             "statecore/_store/file_store.py", "statecore/_cli/__init__.py", "statecore/_cli/run.py",
+             "statecore/_mcp/__init__.py", "statecore/_mcp/server.py", "statecore/_generated/mcp_tools.json"):
     assert want in names, f"{want} missing from {sys.argv[1]}"
 stray = [n for n in names if n.startswith(("tests/", "statecore/tests")) or n.endswith(".pyc")]
 assert not stray, f"unexpected files in the wheel: {stray}"
@@ -278,6 +283,11 @@ fired = hivemind.fire(project, "select_project", details={"project": project})
 assert fired["result"]["transitions"][0]["to"] == "project_selected"
 print("python", statecore.__version__, "from", os.path.dirname(statecore.__file__))
 EOF
+# The console script the wheel installs runs the command line (statecore._cli.run:main).
+mkdir -p proj/.fctry
+printf '{"specVersion": "1.2", "currentCommand": "init"}' > proj/.fctry/state.json
+line=$("$work/pyenv/bin/statecore" fctry status proj </dev/null)
+[ "$line" = "proj │ spec 1.2 │ init" ] || { echo "the wheel's statecore fctry status printed: $line" >&2; exit 1; }
 cd "$repo"
 # No placeholder address (example.com, an invented code-host page, TODO) ships, and the
 # metadata holds no address but project-address.toml's (none while it is empty).

@@ -1,5 +1,5 @@
 //! The whole API (feature `full`): three exports that dispatch through the whole operation
-//! table (`statecore_cli::TABLE`); the JS layer (npm/lib/api.mjs) and its generated table name the
+//! table (`statecore_cli::TABLE`); the JS layer (npm/lib/binding/api.mjs) and its generated table name the
 //! operation and pass its arguments. The browser's module (feature `web`) has `call` and
 //! `query`, not `update` (a page reads; it does not write files).
 

@@ -4,7 +4,7 @@
 //! values and map errors; nothing else. No protocol rule lives here.
 //!
 //! - Arguments cross as the JSON **text** of an argument array, which the JS layer produces
-//!   with a checking `JSON.stringify` (npm/lib/api.mjs); file contents and random bytes cross
+//!   with a checking `JSON.stringify` (npm/lib/binding/api.mjs); file contents and random bytes cross
 //!   as **bytes** in byte slots. The core's strict, limited parser reads the text.
 //! - A JSON result comes back as compact JSON text that the JS layer turns into objects with
 //!   `JSON.parse` (so a `"__proto__"` key stays data). A JS number cannot hold every JSON

@@ -1,6 +1,6 @@
 //! Resident documents (feature `full`): a `Document` class holding a core
 //! [`Resident`](statecore::ops::Resident) in wasm memory. Its methods convert and map errors
-//! like the free functions (`full.rs`); the JS layer (npm/lib/api.mjs) wraps it.
+//! like the free functions (`full.rs`); the JS layer (npm/lib/binding/api.mjs) wraps it.
 
 use crate::{check_numbers, now_value, out, single_arg, throw};
 use statecore::json;

@@ -7,7 +7,7 @@
 // core asks for. It loads the status-line module (dist/statusline: the core built with only
 // this command, a fraction of the full module, so a prompt pays little to read and compile it).
 "use strict";
-const { readFact, readStdin, converse } = require("../lib/cli-host.cjs");
+const { readFact, readStdin, converse } = require("../lib/cli/run.cjs");
 
 function main(args) {
   const { fctry_status_run } = require("../dist/statusline/statecore.js");

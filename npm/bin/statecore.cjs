@@ -2,18 +2,18 @@
 // statecore: the command line (docs/cli.md). Everything it decides (the arguments, the help,
 // the kinds, the output, the exit code) is the core's `cliRun`; this file only gathers the
 // facts the core asks for (files read, directories listed, environment variables, tmux's
-// sessions, writes carried out by the library's own routines: lib/cli-writes.cjs) and prints
+// sessions, writes carried out by the library's own routines: lib/cli/writes.cjs) and prints
 // what it answers. A command that goes on (`watch`, `hivemind watch`: an answer with `then`)
-// is followed by lib/cli-follow.cjs: it waits for a watched file's change or a timer and calls
+// is followed by lib/cli/follow.cjs: it waits for a watched file's change or a timer and calls
 // again, each call with a fresh `env` (the time now and its offset from UTC). Ctrl-C ends it
-// (status 130). `view` (an answer with `serve`) starts the viewer's server (lib/view-server.cjs)
-// and runs until Ctrl-C. `mcp` is the MCP server's (lib/mcp.cjs), not the core's (but for its `--help`). The Python package's `statecore` (python/statecore/_cli.py) is its twin: the
+// (status 130). `view` (an answer with `serve`) starts the viewer's server (lib/view/server.cjs)
+// and runs until Ctrl-C. `mcp` is the MCP server's (lib/mcp/server.cjs), not the core's (but for its `--help`). The Python package's `statecore` (python/statecore/_cli/run.py) is its twin: the
 // same requests, so the same output byte for byte.
 "use strict";
-const { cliRun } = require("../lib/core-node.cjs");
-const { readFact, listFact, readStdin, tmuxSessions } = require("../lib/cli-host.cjs");
-const { follow, printAnswer, utcOffset } = require("../lib/cli-follow.cjs");
-const { writeFact } = require("../lib/cli-writes.cjs");
+const { cliRun } = require("../lib/generated/core-node.cjs");
+const { readFact, listFact, readStdin, tmuxSessions } = require("../lib/cli/run.cjs");
+const { follow, printAnswer, utcOffset } = require("../lib/cli/follow.cjs");
+const { writeFact } = require("../lib/cli/writes.cjs");
 
 /** What the core knows of the process, for each call: the time now (`STATECORE_NOW` wins). */
 function environment() {
@@ -36,7 +36,7 @@ function main(argv) {
   };
   const code = follow(cliRun, request, gather, { program: "statecore", env: environment, output });
   if (last?.serve) {
-    const { serveView, listenError } = require("../lib/view-server.cjs");
+    const { serveView, listenError } = require("../lib/view/server.cjs");
     serveView(last.serve).catch((error) => {
       process.stderr.write(`statecore: ${listenError(error, last.serve.port)}\n`);
       process.exit(2);
@@ -63,9 +63,9 @@ function gather(need, facts) {
 /** Whether `path` is a store URL (docs/store.md § Store URLs). */
 const isStoreUrl = (path) => typeof path === "string" && /^postgres(ql)?:\/\//.test(path);
 
-/** The fact of a need on a store URL, from the store (synchronously: lib/store-sync.cjs). */
+/** The fact of a need on a store URL, from the store (synchronously: lib/store/sync.cjs). */
 function gatherStored(need, facts) {
-  const { callSync } = require("../lib/store-sync.cjs");
+  const { callSync } = require("../lib/store/sync.cjs");
   if (need.op === "read") facts.files[need.path] = callSync("readFact", need.path, need.limit, need.offset);
   else if (need.op === "list") facts.dirs[need.path] = callSync("listFact", need.path, need.names ?? []);
   else facts.writes[need.path] = callSync("writeFact", need);
@@ -75,7 +75,7 @@ const argv = process.argv.slice(2);
 if (argv[0] === "mcp" && !argv.slice(1).some((a) => a === "--help" || a === "-h")) {
   // `statecore mcp [DIR]`: the MCP server (docs/mcp.md), a long-running host of its own (its
   // help is the core's, as every command's).
-  require("../lib/mcp.cjs")
+  require("../lib/mcp/server.cjs")
     .main(argv.slice(1))
     .then((code) => {
       process.exitCode = code;

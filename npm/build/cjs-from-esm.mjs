@@ -1,15 +1,16 @@
-// Writes one CommonJS module from import-free ES modules (lib/generated.mjs, lib/convert.mjs
-// and lib/api.mjs: the JS layer shared by the Node and web entries, so it is written once). The sources may use
-// only top-level `export function|class|const|let` declarations, and `import { ... }` of one
-// another (dropped: the copy puts them in one scope); anything else is refused, so the copy
-// can never silently differ from the sources.
+// Writes one CommonJS module from import-free ES modules (lib/generated/generated.mjs,
+// lib/binding/convert.mjs and lib/binding/api.mjs: the JS layer shared by the Node and web
+// entries, so it is written once). The sources may use only top-level
+// `export function|class|const|let` declarations, and `import { ... }` of one another (dropped:
+// the copy puts them in one scope); anything else is refused, so the copy can never silently
+// differ from the sources.
 //
 // usage: node build/cjs-from-esm.mjs <out.cjs> <in.mjs>...
 import { readFileSync, writeFileSync } from "node:fs";
-import { basename } from "node:path";
+import { dirname, resolve } from "node:path";
 
 const [output, ...inputs] = process.argv.slice(2);
-const siblings = new Set(inputs.map((file) => `./${basename(file)}`));
+const siblings = new Set(inputs.map((file) => resolve(file)));
 const names = [];
 const bodies = inputs.map((input) => {
   const lines = readFileSync(input, "utf8").split("\n");
@@ -21,7 +22,7 @@ const bodies = inputs.map((input) => {
       let end = i;
       while (!/from\s+"[^"]+";\s*$/.test(lines[end])) end++;
       const from = /from\s+"([^"]+)";\s*$/.exec(lines[end])[1];
-      if (!siblings.has(from)) throw new Error(`${input}:${i + 1}: import of ${from}, which is not an input`);
+      if (!siblings.has(resolve(dirname(input), from))) throw new Error(`${input}:${i + 1}: import of ${from}, which is not an input`);
       i = end;
       continue;
     }

@@ -1,3 +1,3 @@
 // Types of `statecore` in Node (`require` and `import`): the pure API and the host I/O layer.
-export * from "./core";
-export * from "./host";
+export * from "./generated/core";
+export * from "./host/host";

@@ -5,7 +5,7 @@
 // host.cjs may not exist yet in a development tree; only its own absence is tolerated.
 let hasHost = true;
 try {
-  require.resolve("./host.cjs");
+  require.resolve("./host/host.cjs");
 } catch (e) {
   if (!(e && e.code === "MODULE_NOT_FOUND")) throw e;
   hasHost = false;
@@ -13,5 +13,5 @@ try {
 
 // The last assignment is written with plain `...require()` spreads so that Node's ESM loader
 // (cjs-module-lexer) finds every name for lib/node.mjs; do not restructure it.
-if (!hasHost) module.exports = { ...require("./core-node.cjs") };
-else module.exports = { ...require("./core-node.cjs"), ...require("./host.cjs") };
+if (!hasHost) module.exports = { ...require("./generated/core-node.cjs") };
+else module.exports = { ...require("./generated/core-node.cjs"), ...require("./host/host.cjs") };

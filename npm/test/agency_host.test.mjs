@@ -1,4 +1,4 @@
-// The agency host helpers (`statecore-js/agency`, lib/agency.cjs; docs/agency.md) on real files:
+// The agency host helpers (`statecore-js/agency`, lib/host/agency.cjs; docs/agency.md) on real files:
 // the seed's E2E lifecycle (init → run → milestone writes → ls/show), refusals, damaged and
 // missing files, the stall watchdog from a file's modification time, the create-only
 // CLAUDE.md, and concurrent writers in two processes. Every helper is checked in its sync and
@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { Child, NPM, tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const A = require("../lib/agency.cjs");
+const A = require("../lib/host/agency.cjs");
 const { agency, ValidationError } = require("../lib/node.cjs");
 
 const NOW = Date.UTC(2026, 0, 19, 12, 0, 0);
@@ -53,13 +53,13 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
     "writeInitialRunnerStatusSync", "writeProtocolDocument", "writeProtocolDocumentSync", "writeRunnerStatus",
     "writeRunnerStatusSync", "writeStatus", "writeStatusSync",
   ]);
-  const esm = await import("../lib/agency.mjs");
+  const esm = await import("../lib/generated/agency.mjs");
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
   for (const name of names) assert.equal(esm[name], A[name], name);
   assert.equal(esm.default, A);
   assert.equal(require("statecore-js/agency"), A);
   assert.equal((await import("statecore-js/agency")).snapshot, A.snapshot);
-  const dts = ["agency.d.ts", "agency-host.d.ts"]
+  const dts = ["generated/agency.d.ts", "host/agency-host.d.ts"]
     .map((file) => fs.readFileSync(new URL(`../lib/${file}`, import.meta.url), "utf8"))
     .join("\n");
   const declared = [...new Set([...dts.matchAll(/^export declare (?:function|const) (\w+)/gm)].map((m) => m[1]))];
@@ -360,7 +360,7 @@ test("concurrent writers: 8 async writes here and sync writes in a child process
     });
     console.log("ready");
   `;
-  const child = new Child(t, process.execPath, ["-e", script, path.join(NPM, "lib", "agency.cjs"), worktree]);
+  const child = new Child(t, process.execPath, ["-e", script, path.join(NPM, "lib", "host", "agency.cjs"), worktree]);
   await new Promise((resolve, reject) => {
     const check = () => (child.lines.includes("ready") ? resolve() : undefined);
     child.proc.stdout.on("data", check);

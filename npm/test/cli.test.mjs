@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 
-const { acquireLockSync } = createRequire(import.meta.url)("../lib/host.cjs");
+const { acquireLockSync } = createRequire(import.meta.url)("../lib/host/host.cjs");
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "..", "bin", "statecore.cjs");

@@ -1,4 +1,4 @@
-// Tests of the command line's loop for the commands that go on (lib/cli-follow.cjs, docs/cli.md
+// Tests of the command line's loop for the commands that go on (lib/cli/follow.cjs, docs/cli.md
 // § Commands that go on: `then`) with a stand-in core: real files in temp directories, a fake
 // clock (each sleep advances it and runs the writes scheduled by then), so what is delivered
 // and when is deterministic. Also: a timer through the real clock and sleep, Ctrl-C on the real `statecore watch`, the
@@ -14,8 +14,8 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
-const { follow, POLL_MS } = require("../lib/cli-follow.cjs");
-const { writeFact } = require("../lib/cli-writes.cjs");
+const { follow, POLL_MS } = require("../lib/cli/follow.cjs");
+const { writeFact } = require("../lib/cli/writes.cjs");
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "..", "bin", "statecore.cjs");
 
@@ -271,7 +271,7 @@ test("Ctrl-C while statecore watch waits: status 130, nothing more printed", asy
 });
 
 test("env.utc_offset: minutes east of UTC at now, in the process's time zone", () => {
-  const script = `const { utcOffset } = require(${JSON.stringify(require.resolve("../lib/cli-follow.cjs"))});
+  const script = `const { utcOffset } = require(${JSON.stringify(require.resolve("../lib/cli/follow.cjs"))});
     process.stdout.write(JSON.stringify(process.argv.slice(1).map(utcOffset)));`;
   const at = (tz, ...nows) => JSON.parse(execFileSync(process.execPath, ["-e", script, ...nows], { env: { ...process.env, TZ: tz } }));
   assert.deepEqual(at("America/New_York", "2026-01-19T12:00:00Z", "2026-07-19T12:00:00.123Z", "2026-03-08T06:59:59Z", "2026-03-08T07:00:00Z"), [

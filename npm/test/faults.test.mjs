@@ -1,4 +1,4 @@
-// Fault injection through the host layer's seam (lib/atomic.cjs `setFaultInjector`): every
+// Fault injection through the host layer's seam (lib/host/atomic.cjs `setFaultInjector`): every
 // system call of an update and an append fails in turn, with ENOSPC and with EIO, sync and
 // async. Each run must leave the old or the new file, no stray file, the lock released, and
 // raise the injected error. FAULT_MATRIX=<file> writes the matrix (docs/locking.md).
@@ -9,8 +9,8 @@ import path from "node:path";
 import { host, tempDir } from "./helpers/procs.mjs";
 import { createRequire } from "node:module";
 
-const atomic = createRequire(import.meta.url)("../lib/atomic.cjs");
-const replace = createRequire(import.meta.url)("../lib/replace.cjs");
+const atomic = createRequire(import.meta.url)("../lib/host/atomic.cjs");
+const replace = createRequire(import.meta.url)("../lib/host/replace.cjs");
 
 /** The operations: the files they start from, what they do, and the file they change. */
 const OPERATIONS = {

@@ -3,7 +3,7 @@
 // workflow operations through the locked file API, while the parent reads the raw file.
 // Nothing may be lost, no agent may overwrite another's entries, every read must parse.
 // The Python agents use the wheel installed in ../.venv; the Node agents the one-call helpers
-// of lib/fctry.cjs (`statecore-js/fctry`).
+// of lib/host/fctry.cjs (`statecore-js/fctry`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

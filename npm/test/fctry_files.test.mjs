@@ -1,4 +1,4 @@
-// Tests of `statecore-js/fctry` (npm/lib/fctry.cjs): the fctry helpers over a project's `.fctry/`
+// Tests of `statecore-js/fctry` (npm/lib/host/fctry.cjs): the fctry helpers over a project's `.fctry/`
 // files, on real temp directories. Every write is checked against the pure `fctry.*` function
 // of the main entry applied to the file's previous contents.
 import { test } from "node:test";
@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const F = require("../lib/fctry.cjs");
+const F = require("../lib/host/fctry.cjs");
 const sc = require("../lib/node.cjs");
 const { fctry, serialize } = sc;
 
@@ -31,13 +31,13 @@ async function call(sync, name, ...args) {
 
 test("the ESM entry, the package self-reference and the .d.ts name the same API", async () => {
   const names = Object.keys(F).sort();
-  const esm = await import("../lib/fctry.mjs");
+  const esm = await import("../lib/generated/fctry.mjs");
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
   for (const name of names) assert.equal(esm[name], F[name], name);
   assert.equal(esm.default, F);
   assert.equal(require("statecore-js/fctry"), F);
   assert.equal((await import("statecore-js/fctry")).startStep, F.startStep);
-  const dts = fs.readFileSync(new URL("../lib/fctry.d.ts", import.meta.url), "utf8");
+  const dts = fs.readFileSync(new URL("../lib/generated/fctry.d.ts", import.meta.url), "utf8");
   const declared = [...new Set([...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]))];
   assert.deepEqual(declared.sort(), names);
 });

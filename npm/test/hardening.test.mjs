@@ -9,8 +9,8 @@ import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 import { core, host, tempDir } from "./helpers/procs.mjs";
 
-const atomic = createRequire(import.meta.url)("../lib/atomic.cjs");
-const copies = createRequire(import.meta.url)("../lib/copies.cjs");
+const atomic = createRequire(import.meta.url)("../lib/host/atomic.cjs");
+const copies = createRequire(import.meta.url)("../lib/host/copies.cjs");
 
 const { readDocumentSync, readDocument, updateDocumentSync, updateDocument, appendLineSync, readLogSync, acquireLockSync } =
   host;
@@ -277,7 +277,7 @@ test("fairness: a waiter claims the next turn, takes the lock when it is free, a
   const file = path.join(dir, "state.json");
   const held = acquireLockSync(file);
   const script = `
-    const { acquireLockSync } = require(${JSON.stringify(path.resolve("lib/host.cjs"))});
+    const { acquireLockSync } = require(${JSON.stringify(path.resolve("lib/host/host.cjs"))});
     acquireLockSync(${JSON.stringify(file)}, 60000).release();`;
   const child = spawn(process.execPath, ["-e", script], { stdio: "inherit" });
   const exited = new Promise((resolve) => child.once("exit", resolve));

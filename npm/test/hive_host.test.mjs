@@ -10,9 +10,9 @@ import { createRequire } from "node:module";
 import { tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const hive = require("../lib/hive.cjs");
-const core = require("../lib/core-node.cjs");
-const atomic = require("../lib/atomic.cjs");
+const hive = require("../lib/host/hive.cjs");
+const core = require("../lib/generated/core-node.cjs");
+const atomic = require("../lib/host/atomic.cjs");
 
 const at = (m) => `2026-11-24T10:${String(m).padStart(2, "0")}:00Z`;
 
@@ -153,7 +153,7 @@ test("a reader that reads no clock refuses `now` (E_OPTIONS), as any other key",
 
 test("a plain document write of STATE.json is refused: the log would fall behind", (t) => {
   const { state } = session(t);
-  const host = require("../lib/host.cjs");
+  const host = require("../lib/host/host.cjs");
   assert.throws(() => host.updateDocumentSync(state, "hive.state", { task: "x" }), (e) => e.code === "E_ARGUMENT");
 });
 

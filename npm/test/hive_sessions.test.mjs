@@ -12,8 +12,8 @@ import { createRequire } from "node:module";
 import { Child, HERE, PYTHON, REPO, sleep, supervise, tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const hive = require("../lib/hive.cjs");
-const core = require("../lib/core-node.cjs");
+const hive = require("../lib/host/hive.cjs");
+const core = require("../lib/generated/core-node.cjs");
 
 const AGENT = {
   node: path.join(HERE, "hive_agent.cjs"),

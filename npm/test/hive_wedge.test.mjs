@@ -12,9 +12,9 @@ import { createRequire } from "node:module";
 import { PYTHON, tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const hive = require("../lib/hive.cjs");
-const host = require("../lib/host.cjs");
-const core = require("../lib/core-node.cjs");
+const hive = require("../lib/host/hive.cjs");
+const host = require("../lib/host/host.cjs");
+const core = require("../lib/generated/core-node.cjs");
 
 const at = (m) => `2026-11-24T10:${String(m).padStart(2, "0")}:00Z`;
 
@@ -221,8 +221,8 @@ test("generic appends racing steps, Node and Python: every line once, the state 
   const rounds = 25;
   const lib = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "lib");
   const nodeScript = (what) => `
-    const host = require(${JSON.stringify(path.join(lib, "host.cjs"))});
-    const hive = require(${JSON.stringify(path.join(lib, "hive.cjs"))});
+    const host = require(${JSON.stringify(path.join(lib, "host", "host.cjs"))});
+    const hive = require(${JSON.stringify(path.join(lib, "host", "hive.cjs"))});
     for (let i = 0; i < ${rounds}; i++) {
       if (${JSON.stringify(what)} === "append") host.appendLineSync(${JSON.stringify(log)}, { timestamp: "2026-11-24T10:05:00Z", type: "note", agent: "node", details: { i } }, { timeout: 60000 });
       else hive.heartbeatSync(${JSON.stringify(dir)}, "alpha", { now: "2026-11-24T10:06:00Z", timeout: 60000 });

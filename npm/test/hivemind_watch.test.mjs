@@ -1,4 +1,4 @@
-// Tests of `statecore-js/hivemind` (npm/lib/hivemind.cjs): the state-file helpers and the
+// Tests of `statecore-js/hivemind` (npm/lib/host/hivemind.cjs): the state-file helpers and the
 // workspace watcher, on real files in temp directories with the real chokidar and real timers.
 // Every wait is for a handler call (bounded, failing with the state on disk); the only fixed
 // waits are the ones proving that something does NOT happen (after close()).
@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { NPM, sleep } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const H = require("../lib/hivemind.cjs");
+const H = require("../lib/host/hivemind.cjs");
 const sc = require("../lib/node.cjs");
 const { hivemind, serialize } = sc;
 
@@ -157,13 +157,13 @@ test("the ESM entry, the package self-reference and the .d.ts name the same API"
     "fire", "fireSync", "followUp", "followUpSync", "onFile", "onFileSync", "readState", "readStateSync", "statePath",
     "updateState", "updateStateSync", "watchWorkspace", "writeState", "writeStateSync",
   ]);
-  const esm = await import("../lib/hivemind.mjs");
+  const esm = await import("../lib/generated/hivemind.mjs");
   assert.deepEqual(Object.keys(esm).filter((k) => k !== "default").sort(), names);
   for (const name of names) assert.equal(esm[name], H[name], name);
   assert.equal(esm.default, H);
   assert.equal(require("statecore-js/hivemind"), H);
   assert.equal((await import("statecore-js/hivemind")).watchWorkspace, H.watchWorkspace);
-  const dts = ["hivemind.d.ts", "hivemind-watch.d.ts"]
+  const dts = ["generated/hivemind.d.ts", "host/hivemind-watch.d.ts"]
     .map((file) => fs.readFileSync(new URL(`../lib/${file}`, import.meta.url), "utf8"))
     .join("\n");
   const declared = [...new Set([...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]))];

@@ -1,4 +1,4 @@
-// Tests of the I/O of `watchWorkspace` (npm/lib/hivemind.cjs) around a reaction: what it does
+// Tests of the I/O of `watchWorkspace` (npm/lib/host/hivemind.cjs) around a reaction: what it does
 // when the lock of state.json is held by someone else, and with trigger files that are not
 // regular files. Real files, the real chokidar and real timers; every wait is for an outcome,
 // bounded.
@@ -11,8 +11,8 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const H = require("../lib/hivemind.cjs");
-const { acquireLockSync } = require("../lib/host.cjs");
+const H = require("../lib/host/hivemind.cjs");
+const { acquireLockSync } = require("../lib/host/host.cjs");
 
 const WAIT_MS = 20_000;
 
@@ -148,7 +148,7 @@ test("a reaction's two flushes (the temp file, the directory) run on the thread 
 });
 
 test("a flush that fails in a reaction: state.json untouched, no temp file left, the lock released, the error to onError", async (t) => {
-  const { setFaultInjector } = require("../lib/atomic.cjs");
+  const { setFaultInjector } = require("../lib/host/atomic.cjs");
   const p = await planning(t);
   const workspace = path.join(p.dir, "workspace");
   const before = fs.readFileSync(H.statePath(p.dir));

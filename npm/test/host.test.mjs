@@ -1,4 +1,4 @@
-// Unit tests of the Node host layer (npm/lib/host.cjs): documents and logs on real files.
+// Unit tests of the Node host layer (npm/lib/host/host.cjs): documents and logs on real files.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

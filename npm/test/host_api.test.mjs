@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { manifest } from "statecore-js";
 
 const require = createRequire(import.meta.url);
-const { helpers } = require("../lib/helpers.cjs");
+const { helpers } = require("../lib/host/helpers.cjs");
 const ROUTINES = manifest().host.routines;
 
 /** A class (`Lock`, a store) is a host object, not a routine. */
@@ -17,7 +17,7 @@ const isRoutine = (value) =>
 
 /** The routines a module exports that are not generated from the operation table. */
 function handWritten(entry) {
-  const exported = require(entry === "host" ? "../lib/host.cjs" : `../lib/${entry}.cjs`);
+  const exported = require(`../lib/host/${entry}.cjs`);
   const generated = entry === "host" ? {} : helpers(entry);
   return Object.keys(exported)
     .filter((name) => isRoutine(exported[name]) && !(name in generated))

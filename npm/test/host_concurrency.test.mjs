@@ -1,6 +1,6 @@
 // Real processes from both languages on one file (docs/conventions.md § Tests): many writers, readers
 // that must never see a partial file, and writers killed with SIGKILL at random moments.
-// The Python writers use the wheel installed in ../.venv; the Node writers lib/host.cjs.
+// The Python writers use the wheel installed in ../.venv; the Node writers lib/host/host.cjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

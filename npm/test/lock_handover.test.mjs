@@ -124,7 +124,7 @@ test("hand-over: a waiting process is handed the lock, its claim record becomes 
   const file = path.join(dir, "state.json");
   const held = acquireLockSync(file);
   const script = `
-    const { acquireLockSync } = require(${JSON.stringify(path.resolve("lib/host.cjs"))});
+    const { acquireLockSync } = require(${JSON.stringify(path.resolve("lib/host/host.cjs"))});
     const lock = acquireLockSync(${JSON.stringify(file)}, 60000);
     process.stdout.write(JSON.stringify(lock.record) + "\\n");
     process.stdin.once("data", () => process.exit(lock.release() ? 0 : 3));`;

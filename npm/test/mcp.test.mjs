@@ -1,6 +1,6 @@
 // `statecore mcp` (docs/mcp.md) driven by the MCP SDK's own client over stdio, against both
 // servers (Node: bin/statecore.cjs mcp; Python: python -m statecore mcp, from ../.venv): both
-// list the same tools (lib/mcp-tools.json, generated); for every protocol a read, a write and a
+// list the same tools (lib/generated/mcp-tools.json, generated); for every protocol a read, a write and a
 // refused write, with the files checked; bad input (unknown tool, wrong types, paths out of
 // DIR, a link, a FIFO, 40 MiB) each a tool error, the server still answering. The Python
 // client's twin is python/tests/test_mcp.py.
@@ -14,8 +14,8 @@ import { NPM, PYTHON, tempDir } from "./helpers/procs.mjs";
 const require = createRequire(import.meta.url);
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const hive = require("../lib/hive.cjs");
-const { tools: GENERATED } = require("../lib/mcp-tools.json");
+const hive = require("../lib/host/hive.cjs");
+const { tools: GENERATED } = require("../lib/generated/mcp-tools.json");
 
 const NOW = "2026-11-24T10:00:00Z";
 const at = (m) => `2026-11-24T10:${String(m).padStart(2, "0")}:00Z`;

@@ -16,7 +16,7 @@ import { NPM, PYTHON, tempDir } from "./helpers/procs.mjs";
 const require = createRequire(import.meta.url);
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const fctry = require("../lib/fctry.cjs");
+const fctry = require("../lib/host/fctry.cjs");
 
 const EACH = 8;
 const SERVERS = {

@@ -1,6 +1,6 @@
 // `statecore mcp`'s confinement without a window (docs/mcp.md § Confined to DIR), in process:
 // a link swapped in between the server's check of a path and its use (the fault seam
-// `seams.afterCheck`, lib/mcp-confine.cjs) never leads a read or a write out of DIR. A
+// `seams.afterCheck`, lib/mcp/confine.cjs) never leads a read or a write out of DIR. A
 // directory on the way swapped for a link to another directory: the write lands in the
 // directory that was checked, the read reads it; the file itself swapped for a link: a read is
 // refused, a write replaces the link. The Python twin is python/tests/test_mcp_confine.py.
@@ -12,8 +12,8 @@ import { createRequire } from "node:module";
 import { tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const mcp = require("../lib/mcp.cjs");
-const { seams, FD_DIR } = require("../lib/mcp-confine.cjs");
+const mcp = require("../lib/mcp/server.cjs");
+const { seams, FD_DIR } = require("../lib/mcp/confine.cjs");
 
 const NOW = "2026-11-24T10:00:00Z";
 const skip = FD_DIR === null ? "no /proc/self/fd: names are checked with lstat only" : false;

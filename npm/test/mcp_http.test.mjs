@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url);
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
 const types = require("@modelcontextprotocol/sdk/types.js");
-const { tools: GENERATED } = require("../lib/mcp-tools.json");
+const { tools: GENERATED } = require("../lib/generated/mcp-tools.json");
 
 const NOW = "2026-11-24T10:00:00Z";
 const LIMIT_MS = 20_000;

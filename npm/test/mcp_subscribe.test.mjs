@@ -17,8 +17,8 @@ const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
 const { InMemoryTransport } = require("@modelcontextprotocol/sdk/inMemory.js");
 const types = require("@modelcontextprotocol/sdk/types.js");
-const mcp = require("../lib/mcp.cjs");
-const { openWatchers } = require("../lib/mcp-watch.cjs");
+const mcp = require("../lib/mcp/server.cjs");
+const { openWatchers } = require("../lib/mcp/subscriptions.cjs");
 
 const NOW = "2026-11-24T10:00:00Z";
 /** The longest a test waits for an outcome. */

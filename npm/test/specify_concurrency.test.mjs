@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
 import { Child, HERE, PYTHON, REPO, supervise, tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const specify = require("../lib/specify.cjs");
-const core = require("../lib/core-node.cjs");
+const specify = require("../lib/host/specify.cjs");
+const core = require("../lib/generated/core-node.cjs");
 
 const AGENT = {
   node: path.join(HERE, "specify_agent.cjs"),

@@ -14,9 +14,9 @@ import { createRequire } from "node:module";
 import { Child, HERE, PYTHON, REPO, tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const specify = require("../lib/specify.cjs");
-const core = require("../lib/core-node.cjs");
-const atomic = require("../lib/atomic.cjs");
+const specify = require("../lib/host/specify.cjs");
+const core = require("../lib/generated/core-node.cjs");
+const atomic = require("../lib/host/atomic.cjs");
 
 const NOW = "2026-11-24T12:00:00Z";
 const GAP = { priority: "Critical", chk_source: "CHK015", fr_reference: "FR-003", question: "Auth failure?" };

@@ -10,8 +10,8 @@ import { createRequire } from "node:module";
 import { tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
-const specify = require("../lib/specify.cjs");
-const core = require("../lib/core-node.cjs");
+const specify = require("../lib/host/specify.cjs");
+const core = require("../lib/generated/core-node.cjs");
 
 const NOW = "2026-11-24T12:00:00Z";
 

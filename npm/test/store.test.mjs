@@ -14,7 +14,7 @@ import { database, psql } from "./helpers/pg.mjs";
 
 const require = createRequire(import.meta.url);
 const sc = require("../lib/node.cjs");
-const { FileStore, PostgresStore } = require("../lib/store.cjs");
+const { FileStore, PostgresStore } = require("../lib/store/store.cjs");
 const NODE_WRITER = path.join(import.meta.dirname, "helpers", "store_writer.cjs");
 const PY_WRITER = path.join(REPO, "python", "tests", "helpers", "store_writer.py");
 
@@ -228,8 +228,8 @@ test("the protocol helpers, writers and readers, take a store", async (t) => {
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const pg = await connect(env);
   t.after(() => pg.close());
-  const fctry = require("../lib/fctry.cjs");
-  const hivemind = require("../lib/hivemind.cjs");
+  const fctry = require("../lib/host/fctry.cjs");
+  const hivemind = require("../lib/host/hivemind.cjs");
   const now = "2026-11-25T10:00:00Z";
   const results = [];
   for (const store of [null, new FileStore(path.join(dir, "store")), pg]) {
@@ -248,7 +248,7 @@ test("the protocol helpers, writers and readers, take a store", async (t) => {
   assert.deepEqual(results[1], results[0]);
   assert.deepEqual(results[2], results[0]);
   assert.equal(psql(env, "SELECT string_agg(key, ',' ORDER BY key) FROM statecore_documents"), "proj/.fctry/state.json,proj/workspace/state.json");
-  const hive = require("../lib/hive.cjs");
+  const hive = require("../lib/host/hive.cjs");
   await assert.rejects(hive.spawnWorker("s1", "w1", { store: pg }), { code: "E_NO_SESSION" }); // steps take a store too
   await assert.rejects(fctry.readState("proj", { stor: pg }), { code: "E_OPTIONS" });
   assert.throws(() => fctry.readStateSync("proj", { store: pg }), /use the async form/);

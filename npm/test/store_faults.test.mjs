@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { database, psql } from "./helpers/pg.mjs";
 
 const require = createRequire(import.meta.url);
-const { PostgresStore } = require("../lib/store.cjs");
+const { PostgresStore } = require("../lib/store/store.cjs");
 const pg = require("pg");
 
 const connect = (env, extra = {}) =>
@@ -129,7 +129,7 @@ test("a session ended during any statement of an update, an append or a hive ste
   const seen = (await store.readLog("s/EVENTS.jsonl")).map((r) => r.details.i);
   assert.deepEqual(seen, [...new Set(seen)].sort((a, b) => a - b), "each append once, in order");
   // A hive step: the state's row locked, the log's length, the line appended, the row written.
-  const hive = require("../lib/hive.cjs");
+  const hive = require("../lib/host/hive.cjs");
   await hive.createSessionDir("sessions", "s1", "research", { store });
   await hive.planWorkers("sessions/s1", [{ name: "alpha", task: "read" }], "one", { store });
   await hive.spawnWorker("sessions/s1", "alpha", { store });

@@ -11,9 +11,9 @@ import { Child, HERE, PYTHON, REPO, tempDir } from "./helpers/procs.mjs";
 import { database, psql } from "./helpers/pg.mjs";
 
 const require = createRequire(import.meta.url);
-const hive = require("../lib/hive.cjs");
-const core = require("../lib/core-node.cjs");
-const { FileStore, PostgresStore } = require("../lib/store.cjs");
+const hive = require("../lib/host/hive.cjs");
+const core = require("../lib/generated/core-node.cjs");
+const { FileStore, PostgresStore } = require("../lib/store/store.cjs");
 
 const at = (minute) => `2026-11-25T10:${String(minute).padStart(2, "0")}:00Z`;
 

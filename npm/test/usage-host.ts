@@ -1,5 +1,5 @@
 // Type-checks the host routines and the types they give (tsc --noEmit -p tsconfig.json), all
-// generated from the core's host-routine table (lib/host-api.d.ts, each protocol's lib/*.d.ts).
+// generated from the core's host-routine table (lib/generated/host-api.d.ts, each protocol's lib/*.d.ts).
 // Never executed. Each `@ts-expect-error` line must fail to type-check: a misspelt option, a
 // field in the other language's spelling, a document of the wrong kind are compile errors.
 import {

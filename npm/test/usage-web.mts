@@ -16,7 +16,7 @@ export async function webUsage(input?: InitInput): Promise<Json> {
   }
 }
 
-// Only the operations of the browser's module are values of this entry (lib/web.d.mts): a
+// Only the operations of the browser's module are values of this entry (lib/generated/web.d.mts): a
 // reader or a derivation type-checks, a writer, the command line or a file update does not.
 export function browsersModule(state: Parameters<typeof fctry.statusLine>[0]): number[] {
   const ready: number[] = fctry.readyChunks(state);

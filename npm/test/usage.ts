@@ -9,7 +9,7 @@ import {
   machine, fctry, hivemind, agency, errorFromRecord, openDocument, residentDocument, Document,
   StatecoreError, ParseError, LimitError, DataError, UsageError, MergeError, TimestampError,
   ValidationError, TransitionError, LogCorruptError, ConflictError, LockTimeoutError,
-  // host layer (lib/host.d.ts)
+  // host layer (lib/host/host.d.ts)
   readDocument, readDocumentSync, updateDocument, updateDocumentSync, appendLine, appendLineSync,
   readLog, readLogSync, acquireLock, acquireLockSync, LOCK_LEASE_MS, LOCK_GRACE_MS,
   DEFAULT_TIMEOUT_MS, watch,
@@ -157,7 +157,7 @@ export async function usage(): Promise<void> {
   lock.release();
   (await acquireLock("/tmp/x.json", LOCK_LEASE_MS)).release();
 
-  // fctry helpers over a project directory (lib/fctry.d.ts)
+  // fctry helpers over a project directory (lib/generated/fctry.d.ts)
   const dir = "/tmp/project";
   const statePath: string = fh.statePath(dir) + fh.inboxPath(dir);
   const st: FctryState = fh.readStateSync(dir).document;
@@ -208,7 +208,7 @@ export async function usage(): Promise<void> {
   void [statePath, st.specVersion, stAsync.etag, ib, us.document.specVersion, us2.corruptCopy, ws.changed, w.changed,
     ibw.document[0]?.status, pre, pre2, sl, sl2, rp, rp2, rc, dl, ch];
 
-  // the pure agency namespace (lib/core.d.ts)
+  // the pure agency namespace (lib/generated/core.d.ts)
   const started: RunnerStatus = agency.initialRunnerStatus("2026-01-19T12:00:00Z");
   const asked = agency.updateRunnerStatus(started, { status: "needs_input", summary: "?", questions: ["Which?"] });
   const statusRead: RunnerStatusParse = agency.parseRunnerStatus(JSON.stringify(asked));
@@ -220,7 +220,7 @@ export async function usage(): Promise<void> {
   const shown: string = agency.renderShow({ snapshot: snap }, Date.now());
   void [statusRead.status?.questions, statusRead.report?.valid, stall.stalled_duration, runStatus, table2, shown,
     agency.age(asked), agency.protocolDocument(), derived.archived];
-  // the pure hivemind namespace (lib/core.d.ts)
+  // the pure hivemind namespace (lib/generated/core.d.ts)
   const moved: HivemindOutcome = hivemind.onFile(null, "workspace/plan.md", "Checkpoints: 2", 0);
   const nextState: string = moved.state.state;
   const paused = hivemind.fire(moved.state, "pause", "2026-01-23T10:30:00Z");
@@ -230,7 +230,7 @@ export async function usage(): Promise<void> {
   const mode: "active" | "reading" | "idle" = hivemind.agents("executing").worker1;
   const said: string | null = hivemind.contextMessage("plan_review");
   void [nextState, later.ignored, mode, said, hivemind.diagram(), hivemind.machine().states, moved.notifications[0]?.agent];
-  // hivemind helpers and the workspace watcher (lib/hivemind.d.ts)
+  // hivemind helpers and the workspace watcher (lib/generated/hivemind.d.ts)
   const hp: string = hm.statePath(dir);
   const hs: HivemindState = hm.readStateSync(dir).document;
   const hsEtag: string | null = (await hm.readState(dir)).etag;
@@ -256,7 +256,7 @@ export async function usage(): Promise<void> {
   await watcher.close();
   void [hp, hsEtag, ho.result.scheduled[0]?.after_ms, ho.result.ignored, ho.result.problems, hw.etag, hw2.changed,
     resumed?.state.state];
-  // agency host helpers over a worktree (lib/agency.d.ts)
+  // agency host helpers over a worktree (lib/generated/agency.d.ts)
   const agKind: "agency.runner_status" = ag.KIND;
   const agThreshold: number = ag.DEFAULT_STALL_THRESHOLD_MS;
   const agPath: string = ag.statusPath(dir);

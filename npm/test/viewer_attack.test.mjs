@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryOf, openEvents, request, startViewer, text, within } from "./helpers/viewer.mjs";
 
-const { CONSTANTS } = createRequire(import.meta.url)("../lib/tables.cjs");
+const { CONSTANTS } = createRequire(import.meta.url)("../lib/binding/tables.cjs");
 /** The bound docs/viewer.md § Bounds states for the server's resident memory. */
 const BOUND = CONSTANTS.viewMemoryBytes;
 /** Generous limits for outcomes (a loaded 2-core machine). */

@@ -16,7 +16,7 @@ import { BIN, PYTHON, openEvents, pageToken, request, startViewer, text } from "
 
 /** The limit of every wait for an event: an outcome, not a speed. */
 const OUTCOME_MS = 20_000;
-const FCTRY = new URL("../lib/fctry.cjs", import.meta.url).pathname;
+const FCTRY = new URL("../lib/host/fctry.cjs", import.meta.url).pathname;
 
 /** A project with a fctry state and inbox, a Hivemind workspace and a file no protocol has. */
 function project() {

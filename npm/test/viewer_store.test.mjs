@@ -9,7 +9,7 @@ import { database } from "./helpers/pg.mjs";
 import { openEvents, pageToken, request, startViewer, text } from "./helpers/viewer.mjs";
 
 const require = createRequire(import.meta.url);
-const { PostgresStore } = require("../lib/store.cjs");
+const { PostgresStore } = require("../lib/store/store.cjs");
 
 const item = { id: "inbox-1771236000000-ab12cd", type: "evolve", content: "Faster onboarding", timestamp: "2026-02-16T10:00:00Z", status: "pending" };
 

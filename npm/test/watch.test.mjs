@@ -1,4 +1,4 @@
-// Tests of `watch` (npm/lib/watch.cjs, docs/watch.md): each change of a file or of the files
+// Tests of `watch` (npm/lib/host/watch.cjs, docs/watch.md): each change of a file or of the files
 // under a directory, read and checked as its kind, with writes still under way (torn documents
 // and log lines, from this process or from Python) never reported. The rules are the core's
 // (corpus tests/conformance/watch); these tests run real files, chokidar and processes. Every

@@ -75,7 +75,7 @@ test("every operation the browser's module has not got raises UsageError E_UNAVA
 });
 
 test("the web entry exports the pure API of the Node entry, plus its loading", () => {
-  const host = new Set(Object.keys(require("../lib/host.cjs")));
+  const host = new Set(Object.keys(require("../lib/host/host.cjs")));
   const pure = Object.keys(node).filter((k) => k !== "default" && !host.has(k)).sort();
   const loading = new Set(["default", "init", "load", "loaded", "PROTOCOLS", "KIND_PROTOCOL"]);
   assert.deepEqual(Object.keys(web).filter((k) => !loading.has(k)).sort(), pure);

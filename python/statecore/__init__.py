@@ -16,13 +16,13 @@ documents' types for annotations.
 from __future__ import annotations
 
 from statecore import _statecore, agency, fctry, hive, hivemind, lock, machine, specify
-from statecore._document import Document
 from statecore._generated.documents import *  # noqa: F403 (a class per kind, open_document, ...)
 from statecore._generated.documents import __all__ as _documents
 from statecore._generated.root import *  # noqa: F403
 from statecore._generated.root import __all__ as _operations
 from statecore._generated.tables import CONSTANTS
-from statecore._routines import query_file, update_file
+from statecore._host.document import Document
+from statecore._host.routines import query_file, update_file
 from statecore.errors import *  # noqa: F403 (the exception classes, generated)
 from statecore.errors import __all__ as _errors
 from statecore.host import (

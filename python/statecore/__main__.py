@@ -1,5 +1,5 @@
 """``python -m statecore``: the command line (docs/cli.md)."""
 
-from statecore._cli import main
+from statecore._cli.run import main
 
 raise SystemExit(main())

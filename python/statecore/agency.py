@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import os
 
-from statecore._atomic import DOCUMENT_READ_LIMIT as _DOCUMENT_READ_LIMIT
-from statecore._atomic import open_regular as _open_regular
-from statecore._atomic import read_fd as _read_fd
-from statecore._atomic import read_maybe as _read_maybe
 from statecore._generated.agency import *  # noqa: F403
 from statecore._generated.agency import __all__ as _generated
 from statecore._generated.agency import build_snapshot, protocol_document, status_path
 from statecore._generated.tables import STALL_THRESHOLD_MS
-from statecore._runtime import path_arg as _path_arg
+from statecore._host.atomic import DOCUMENT_READ_LIMIT as _DOCUMENT_READ_LIMIT
+from statecore._host.atomic import open_regular as _open_regular
+from statecore._host.atomic import read_fd as _read_fd
+from statecore._host.atomic import read_maybe as _read_maybe
+from statecore._host.runtime import path_arg as _path_arg
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
-    from statecore._files import StrPath
+    from statecore._host.documents import StrPath
     from statecore.types import Now, RunSnapshot
 
 #: The document kind of ``runner_status.json``.

@@ -24,7 +24,7 @@ import contextlib
 import threading
 from typing import TYPE_CHECKING, TypeVar
 
-from statecore import _lock
+from statecore._host import lock as _lock
 
 if TYPE_CHECKING:
     import os

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import os
 
-from statecore import _files, _runtime, _sessions, _sys
 from statecore._generated.hive import *  # noqa: F403
 from statecore._generated.hive import __all__ as _generated
 from statecore._generated.hive import check_session_id, check_worker_health
 from statecore._generated.root import store_file_key
 from statecore._generated.tables import LOGS
+from statecore._host import documents as _documents
+from statecore._host import runtime as _runtime
+from statecore._host import sessions as _sessions
+from statecore._host import sys as _sys
 from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
@@ -29,8 +32,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import TypedDict, Unpack
 
-    from statecore._files import Store, StrPath
     from statecore._generated.host_types import LoggedResult, SessionOptions
+    from statecore._host.documents import Store, StrPath
     from statecore.types import HiveHealth, HiveState, HiveStep, Now
 
     class SessionError(TypedDict):
@@ -75,7 +78,7 @@ def create_session_dir(
     store = options.get("store")
     if store is not None:
         check_session_id(session_id)
-        stored: LoggedResult[HiveState, HiveStep] = _files.write_at(
+        stored: LoggedResult[HiveState, HiveStep] = _documents.write_at(
             KIND, sessions_dir, (session_id, _STATE), "hive_create_session", (task, now), options
         )
         return stored

@@ -6,6 +6,6 @@ scheduled follow-ups included (docs/hivemind.md § Watcher)."""
 
 from statecore._generated.hivemind import *  # noqa: F403
 from statecore._generated.hivemind import __all__ as _generated
-from statecore._hivemind_watch import WorkspaceWatcher, watch_workspace
+from statecore._host.hivemind_watch import WorkspaceWatcher, watch_workspace
 
 __all__ = [*_generated, "WorkspaceWatcher", "watch_workspace"]

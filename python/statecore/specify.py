@@ -15,10 +15,12 @@ from __future__ import annotations
 import os
 import stat
 
-from statecore import _atomic, _runtime, _sys
 from statecore._generated.specify import *  # noqa: F403
 from statecore._generated.specify import __all__ as _generated
 from statecore._generated.specify import check_artifacts
+from statecore._host import atomic as _atomic
+from statecore._host import runtime as _runtime
+from statecore._host import sys as _sys
 from statecore.errors import FileTypeError, PathUnsafeError
 
 TYPE_CHECKING = False
@@ -26,8 +28,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Literal
 
-    from statecore._files import StrPath
     from statecore._generated.host_types import AppliedArtifact
+    from statecore._host.documents import StrPath
     from statecore.types import SpecifyArtifact
 
 

@@ -3,15 +3,13 @@ or in PostgreSQL (``PostgresStore``), behind one interface: ``read``, ``update``
 function, with ``if_match``), ``append`` (exactly once with an ``id``) and ``read_log``. The
 rules are the core's: an update crosses into it once (``update_file`` over the file's or the
 row's text), and the SQL both languages run is the core's (``store_schema``). The npm twin is
-``npm/lib/store.cjs``."""
+``npm/lib/store/store.cjs``."""
 
 from __future__ import annotations
 
 import re
 import select
 
-from statecore import _files, _runtime, _store_sessions
-from statecore._file_store import FileStore, _check_record
 from statecore._generated.root import (
     check_if_match,
     finish_update,
@@ -32,9 +30,13 @@ from statecore._generated.tables import (
     STORE_KEEPALIVE_INTERVAL_S,
     STORE_TCP_USER_TIMEOUT_MS,
 )
-from statecore._known import Known
-from statecore._routines import query_file, update_file
-from statecore._runtime import clock
+from statecore._host import documents as _documents
+from statecore._host import runtime as _runtime
+from statecore._host.routines import query_file, update_file
+from statecore._host.runtime import clock
+from statecore._store import sessions as _store_sessions
+from statecore._store.file_store import FileStore, _check_record
+from statecore._store.known_rows import Known
 from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from statecore._generated.host_types import FileResult, StoreAppend
-    from statecore._store_watch import StoreWatcher
+    from statecore._store.watch import StoreWatcher
     from statecore.types import DocumentKind, Json, LoadResult, Now, WatchChange
 
 
@@ -338,7 +340,9 @@ class PostgresStore:
             found = self._run("update_known", key, kind, text, etag, known[1]).fetchone()
             if found is not None and found[0]:
                 self._known.remember(key, text, etag, True)
-                done: FileResult[Any, Any] = _files.outcome(tried, list(tried["warnings"]), None)
+                done: FileResult[Any, Any] = _documents.outcome(
+                    tried, list(tried["warnings"]), None
+                )
                 return done
             row = None if found is None else found[1:]
         else:
@@ -357,7 +361,7 @@ class PostgresStore:
             self._known.remember(key, result["text"], result["etag"], trusted)
         elif row is not None:
             self._known.remember(key, row[0], row[1], trusted)
-        out: FileResult[Any, Any] = _files.outcome(result, list(result["warnings"]), None)
+        out: FileResult[Any, Any] = _documents.outcome(result, list(result["warnings"]), None)
         return out
 
     def _update(
@@ -390,7 +394,7 @@ class PostgresStore:
             if not self._write_row(key, kind, row, result["text"], result["etag"]):
                 raise _Retry
             self._known.remember(key, result["text"], result["etag"], False)
-        out: FileResult[Any, Any] = _files.outcome(result, warnings, None)
+        out: FileResult[Any, Any] = _documents.outcome(result, warnings, None)
         return out
 
     def _write_row(self, key: str, kind: DocumentKind, row: Any, text: str, etag: str) -> bool:
@@ -424,7 +428,7 @@ class PostgresStore:
         when given), as ``statecore.watch`` does for files (docs/store.md § Watching): a
         document's text when it changed, a log's lines appended since the last report.
         ``initial``: report each as it is first."""
-        from statecore._store_watch import StoreWatcher
+        from statecore._store.watch import StoreWatcher
 
         _runtime.check_options("store_watch", {"initial": initial})
         return StoreWatcher(self, prefix, kind, callback, initial, on_error)

@@ -1,4 +1,4 @@
-"""Tests of the command line's loop for the commands that go on (``statecore._cli_follow``,
+"""Tests of the command line's loop for the commands that go on (``statecore._cli.follow``,
 docs/cli.md § Commands that go on: ``then``) with a stand-in core.
 
 Real files in temp directories, a fake clock (each sleep advances it and runs the writes
@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from statecore._cli import write_fact
-from statecore._cli_follow import POLL_MS, follow
+from statecore._cli.follow import POLL_MS, follow
+from statecore._cli.run import write_fact
 from statecore.errors import StatecoreError
 
 
@@ -323,7 +323,7 @@ def test_ctrl_c_while_statecore_watch_waits_exits_130_printing_nothing_more(
 
 
 def _offsets(tz: str, *nows: str) -> list[int]:
-    script = "import json, sys; from statecore._cli_follow import utc_offset; "
+    script = "import json, sys; from statecore._cli.follow import utc_offset; "
     script += "print(json.dumps([utc_offset(n) for n in sys.argv[1:]]))"
     command = [sys.executable, "-c", script, *nows]
     done = subprocess.run(command, env={**os.environ, "TZ": tz}, capture_output=True, check=True)

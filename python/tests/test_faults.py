@@ -1,4 +1,4 @@
-"""Fault injection through the host layer's seam (``statecore._sys.set_fault_injector``): every
+"""Fault injection through the host layer's seam (``statecore._host.sys.set_fault_injector``): every
 system call of an update and an append fails in turn, with ENOSPC and with EIO. Each run must
 leave the old or the new file (or, for a torn tail, the repaired one), no stray file, the lock
 released (unless the fault hit the release itself), and raise the injected error or nothing.
@@ -21,8 +21,9 @@ from typing import Any
 
 import pytest
 
-from statecore import LockTimeoutError, _sys, append_line, update_document
-from statecore._lock import acquire
+from statecore import LockTimeoutError, append_line, update_document
+from statecore._host import sys as _sys
+from statecore._host.lock import acquire
 
 
 @dataclass(frozen=True)

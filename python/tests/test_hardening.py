@@ -499,7 +499,7 @@ def test_a_corrupt_copy_keeps_the_originals_mode(workdir: Path, mode: int) -> No
 
 
 def test_a_corrupt_copy_is_never_made_through_a_link(workdir: Path) -> None:
-    from statecore import _atomic
+    from statecore._host import atomic as _atomic
 
     victim = workdir / "victim.conf"
     victim.write_text("secret=1\n")

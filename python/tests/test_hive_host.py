@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 import statecore
-from statecore import _sys, hive
+from statecore import hive
+from statecore._host import sys as _sys
 
 
 def at(minute: int) -> str:

@@ -252,8 +252,8 @@ def test_generic_appends_racing_steps_every_line_once(session: Any) -> None:
     log, directory = str(session["log"]), str(session["dir"])
     npm = Path(__file__).parents[2] / "npm" / "lib"
     node_script = (
-        f"const host = require({json.dumps(str(npm / 'host.cjs'))});"
-        f"const hive = require({json.dumps(str(npm / 'hive.cjs'))});"
+        f"const host = require({json.dumps(str(npm / 'host' / 'host.cjs'))});"
+        f"const hive = require({json.dumps(str(npm / 'host' / 'hive.cjs'))});"
         f"for (let i = 0; i < {rounds}; i++) {{"
         " if (process.argv[1] === 'append') host.appendLineSync("
         f"{json.dumps(log)}, {{timestamp: '2026-11-24T10:05:00Z', type: 'note', agent: 'node',"

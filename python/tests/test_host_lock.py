@@ -24,7 +24,7 @@ import pytest
 
 import statecore
 from statecore import LockTimeoutError, StatecoreError, update_document
-from statecore._lock import GRACE_SECONDS, LEASE_SECONDS, read_owner
+from statecore._host.lock import GRACE_SECONDS, LEASE_SECONDS, read_owner
 from statecore.host import acquire_lock
 
 REPO = Path(__file__).resolve().parents[2]
@@ -343,7 +343,7 @@ def test_cross_language_malformed_lock_has_one_break_marker(workdir: Path) -> No
         "try { h.acquireLockSync(process.argv[2], 100).release(); console.log('acquired'); }"
         "catch (e) { console.log(e.code); }"
     )
-    args = [NODE, "-e", script, str(REPO / "npm" / "lib" / "host.cjs"), str(file)]
+    args = [NODE, "-e", script, str(REPO / "npm" / "lib" / "host" / "host.cjs"), str(file)]
     out = subprocess.run(args, capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "E_LOCK_TIMEOUT", out.stderr
     assert lock_path.read_text() == '{"pid":garbage'

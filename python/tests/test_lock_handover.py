@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import statecore
-from statecore._sys import set_fault_injector
+from statecore._host.sys import set_fault_injector
 from statecore.errors import LockTimeoutError
 from statecore.host import Lock, acquire_lock, read_document, update_document
 

@@ -24,7 +24,8 @@ import anyio  # noqa: E402
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
-from statecore import _mcp, hive  # noqa: E402
+from statecore import hive  # noqa: E402
+from statecore._mcp import server as _mcp  # noqa: E402
 
 NODE_CLI = Path(__file__).resolve().parents[2] / "npm" / "bin" / "statecore.cjs"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp_demo.py"

@@ -87,7 +87,7 @@ def test_four_agents_and_the_library_writers_lose_no_update(tmp_path: Path) -> N
     for thread in threads:
         thread.start()
     node = subprocess.Popen(
-        ["node", "-e", node_writer, str(NPM / "lib" / "fctry.cjs"), str(tmp_path)]
+        ["node", "-e", node_writer, str(NPM / "lib" / "host" / "fctry.cjs"), str(tmp_path)]
     )
     try:
         anyio.run(agents)

@@ -1,6 +1,6 @@
 """``statecore mcp``'s confinement without a window (docs/mcp.md § Confined to DIR), in
 process: a link swapped in between the server's check of a path and its use (the fault seam
-``_mcp_confine.seams.after_check``) never leads a read or a write out of DIR. A directory on the
+``_mcp.confine.seams.after_check``) never leads a read or a write out of DIR. A directory on the
 way swapped for a link to another directory: the write lands in the directory that was
 checked, the read reads it; the file itself swapped for a link: a read is refused, a write
 replaces the link. The Node twin is npm/test/mcp_confine.test.mjs."""
@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from statecore import _mcp, _mcp_confine
+from statecore._mcp import confine as _mcp_confine
+from statecore._mcp import server as _mcp
 from statecore.errors import StatecoreError
 
 NOW = "2026-11-24T10:00:00Z"

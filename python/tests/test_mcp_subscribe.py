@@ -27,7 +27,7 @@ import anyio  # noqa: E402
 from mcp import ClientSession, StdioServerParameters, types  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
-from statecore import _mcp_watch  # noqa: E402
+from statecore._mcp import subscriptions as _mcp_watch  # noqa: E402
 
 # `resources/subscribe` is the protocol's way before 2026-07-28 (the one both servers and the
 # Node SDK speak); the Python SDK's client warns that the newest protocol replaces it.
@@ -200,7 +200,7 @@ def test_in_process_unsubscribe_and_the_client_going_away_close_every_watcher(
     from mcp.server.lowlevel import NotificationOptions
     from mcp.shared.memory import create_client_server_memory_streams
 
-    from statecore._mcp import create_server
+    from statecore._mcp.server import create_server
 
     server, registry = create_server(str(tmp_path))
     options = server.create_initialization_options(

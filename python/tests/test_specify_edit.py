@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from statecore import _sys, errors, specify
+from statecore import errors, specify
 from statecore._generated.tables import EDIT_QUIET_MS
+from statecore._host import sys as _sys
 
 NOW = "2026-11-24T12:00:00Z"
 GAP = {

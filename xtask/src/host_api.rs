@@ -1,6 +1,6 @@
 //! The host routines' types and docs, from the core's host-routine table (`ops::ROUTINES`,
-//! `ops::HOST_TYPES`): `npm/lib/host-api.d.ts` (the types they give and the routines of
-//! `statecore-js`), each protocol's routines in its `lib/<protocol>.d.ts`,
+//! `ops::HOST_TYPES`): `npm/lib/generated/host-api.d.ts` (the types they give and the routines of
+//! `statecore-js`), each protocol's routines in its `lib/generated/<protocol>.d.ts`,
 //! `python/statecore/_generated/host_types.py` and `.pyi` (TypedDicts), and the list of them
 //! in `docs/api.md`.
 
@@ -274,13 +274,13 @@ pub fn ts_routine(out: &mut String, r: &Routine) {
     }
 }
 
-/// `npm/lib/host-api.d.ts`: the host types and the routines of `statecore-js`, re-exported by
-/// the hand-written `lib/host.d.ts`.
+/// `npm/lib/generated/host-api.d.ts`: the host types and the routines of `statecore-js`, re-exported by
+/// the hand-written `lib/host/host.d.ts`.
 pub fn host_api_dts() -> String {
     let mut out = String::from(TS_HEADER);
     out.push_str(
-        "// The types the host routines give and the routines of `statecore-js` (lib/host.cjs), from the\n\
-         // core's host-routine table (core/src/ops/table_routines.rs, host_types.rs); lib/host.d.ts\n\
+        "// The types the host routines give and the routines of `statecore-js` (lib/host/host.cjs), from the\n\
+         // core's host-routine table (core/src/ops/table_routines.rs, host_types.rs); lib/host/host.d.ts\n\
          // re-exports them.\n\
          import type * as C from \"./core\";\n",
     );
@@ -299,7 +299,7 @@ pub fn host_api_dts() -> String {
     let names: Vec<&str> = natives.into_iter().collect();
     let _ = writeln!(
         out,
-        "import type {{ {} }} from \"./host\";\n",
+        "import type {{ {} }} from \"../host/host\";\n",
         names.join(", ")
     );
     for h in HOST_TYPES.iter().filter(|h| h.lang != Lang::Py) {
@@ -314,11 +314,11 @@ pub fn host_api_dts() -> String {
 /// The hand-written module of a protocol's host part (its own types).
 fn own_module(entry: Entry) -> &'static str {
     match entry {
-        Entry::Hivemind => "./hivemind-watch",
-        Entry::Host => "./host",
-        Entry::Agency => "./agency-host",
-        Entry::Hive => "./hive-host",
-        Entry::Specify => "./specify-host",
+        Entry::Hivemind => "../host/hivemind-watch",
+        Entry::Host => "../host/host",
+        Entry::Agency => "../host/agency-host",
+        Entry::Hive => "../host/hive-host",
+        Entry::Specify => "../host/specify-host",
     }
 }
 
@@ -333,7 +333,7 @@ const FROM_HOST: [&str; 7] = [
     "FilePath",
 ];
 
-/// The routines of a protocol's host part, in its generated `lib/<protocol>.d.ts` (after the
+/// The routines of a protocol's host part, in its generated `lib/generated/<protocol>.d.ts` (after the
 /// generated helpers): its imports first, then the declarations.
 pub fn protocol_dts(entry: Entry) -> (String, String) {
     let mut imports = String::new();
@@ -478,7 +478,7 @@ pub fn host_types_pyi() -> String {
     );
     out.push_str("from typing_extensions import NotRequired, TypedDict\n\n");
     if words.contains("Store") {
-        out.push_str("from statecore._files import Store\n");
+        out.push_str("from statecore._host.documents import Store\n");
     }
     let _ = writeln!(
         out,

@@ -1,4 +1,4 @@
-//! JavaScript: the table the JS layer runs on (`npm/lib/generated.mjs`), the name lists Node's
+//! JavaScript: the table the JS layer runs on (`npm/lib/generated/generated.mjs`), the name lists Node's
 //! loaders and the browser entry need, and the protocol helper modules' exports and types.
 
 use crate::helpers::{files, helpers};
@@ -48,7 +48,7 @@ fn constants_object(out: &mut String) {
     out.push(')');
 }
 
-/// `npm/lib/constants.cjs`: the hosts' constants alone, for a script that needs nothing else
+/// `npm/lib/generated/constants.cjs`: the hosts' constants alone, for a script that needs nothing else
 /// of the tables (the status line reads two of them and need not load dist/node/api.cjs).
 pub fn constants_cjs() -> String {
     let mut out = String::from(HEADER);
@@ -58,13 +58,13 @@ pub fn constants_cjs() -> String {
     out
 }
 
-/// `npm/lib/generated.mjs`: error classes, the operation table, the helpers' tables and the
+/// `npm/lib/generated/generated.mjs`: error classes, the operation table, the helpers' tables and the
 /// hosts' constants. Import-free, so scripts/build-wasm.sh can copy it to CommonJS.
 pub fn generated_mjs() -> String {
     let mut out = String::from(HEADER);
     out.push_str(
-        "// The error classes, the operation table and the constants of the JS layer (lib/api.mjs)\n\
-         // and the host helpers (lib/helpers.cjs).\n\n",
+        "// The error classes, the operation table and the constants of the JS layer (lib/binding/api.mjs)\n\
+         // and the host helpers (lib/host/helpers.cjs).\n\n",
     );
     for class in CLASSES {
         doc(&mut out, "", class.doc);
@@ -254,15 +254,15 @@ fn error_names() -> Vec<String> {
     names
 }
 
-/// `npm/lib/core-node.cjs`: the pure API for Node (CommonJS), its names listed one by one so
+/// `npm/lib/generated/core-node.cjs`: the pure API for Node (CommonJS), its names listed one by one so
 /// Node's ESM loader (cjs-module-lexer) sees them for lib/node.mjs.
 pub fn core_node_cjs() -> String {
     let mut out = String::from(HEADER);
     out.push_str(
         "// The pure statecore API for Node (CommonJS): the nodejs-target wasm build (loaded and\n\
-         // instantiated synchronously on first require) under the JS layer lib/api.mjs (its\n\
-         // CommonJS copy, dist/node/api.cjs). lib/host.cjs builds on it; lib/node.cjs adds it.\n\
-         \"use strict\";\n\nconst api = require(\"./core-node-load.cjs\");\n\n",
+         // instantiated synchronously on first require) under the JS layer lib/binding/api.mjs (its\n\
+         // CommonJS copy, dist/node/api.cjs). lib/host/host.cjs builds on it; lib/node.cjs adds it.\n\
+         \"use strict\";\n\nconst api = require(\"../binding/core-node-load.cjs\");\n\n",
     );
     let mut names = api_names();
     names.extend(error_names());
@@ -271,13 +271,13 @@ pub fn core_node_cjs() -> String {
     out
 }
 
-/// `npm/lib/web.mjs`: the browser entry's names over lib/web-init.mjs.
+/// `npm/lib/generated/web.mjs`: the browser entry's names over lib/binding/web-init.mjs.
 pub fn web_mjs() -> String {
     let mut out = String::from(HEADER);
     out.push_str(
-        "// `import init, { ... } from \"statecore-js/web\"`: the browser entry (lib/web-init.mjs does\n\
+        "// `import init, { ... } from \"statecore-js/web\"`: the browser entry (lib/binding/web-init.mjs does\n\
          // the explicit `await init()`; no top-level await).\n\
-         import init, { api, load, loaded } from \"./web-init.mjs\";\n\nexport { init, load, loaded };\nexport default init;\n\n",
+         import init, { api, load, loaded } from \"../binding/web-init.mjs\";\n\nexport { init, load, loaded };\nexport default init;\n\n",
     );
     let _ = writeln!(
         out,
@@ -287,28 +287,28 @@ pub fn web_mjs() -> String {
     let classes: Vec<&str> = CLASSES.iter().map(|c| c.name).collect();
     let _ = writeln!(
         out,
-        "export {{\n  {},\n  PROTOCOLS,\n  KIND_PROTOCOL,\n}} from \"./generated.mjs\";\nexport {{ errorFromRecord }} from \"./api.mjs\";",
+        "export {{\n  {},\n  PROTOCOLS,\n  KIND_PROTOCOL,\n}} from \"./generated.mjs\";\nexport {{ errorFromRecord }} from \"../binding/api.mjs\";",
         classes.join(",\n  ")
     );
     out
 }
 
-/// `npm/lib/web-modules.mjs`: the browser's modules, each imported only when a page loads it
+/// `npm/lib/generated/web-modules.mjs`: the browser's modules, each imported only when a page loads it
 /// (literal dynamic imports, which bundlers follow: each glue and its wasm a chunk of its own).
 pub fn web_modules_mjs() -> String {
     let mut out = String::from(HEADER);
     out.push_str(
-        "// The browser's modules (lib/web-init.mjs loads them): the combined one (every protocol)\n\
+        "// The browser's modules (lib/binding/web-init.mjs loads them): the combined one (every protocol)\n\
          // and one per protocol, each importing its glue, which fetches its wasm beside it.\n\n\
          /** The combined module's glue (every protocol). */\n\
-         export const combined = () => import(\"../dist/web/statecore.js\");\n\n\
+         export const combined = () => import(\"../../dist/web/statecore.js\");\n\n\
          /** Each protocol's module's glue: the generic base plus the protocol. */\n\
          export const byProtocol = Object.freeze({\n",
     );
     for protocol in Module::PROTOCOLS {
         let _ = writeln!(
             out,
-            "  {0}: () => import(\"../dist/web-{0}/statecore.js\"),",
+            "  {0}: () => import(\"../../dist/web-{0}/statecore.js\"),",
             protocol.name()
         );
     }
@@ -356,7 +356,7 @@ fn extras(module: Module) -> Vec<String> {
     names
 }
 
-/// `npm/lib/<module>.mjs`: the ESM names of a helper module (its CommonJS module builds
+/// `npm/lib/generated/<module>.mjs`: the ESM names of a helper module (its CommonJS module builds
 /// them from tables, which Node's cjs-module-lexer cannot see).
 pub fn helper_mjs(module: Module) -> String {
     let mut names = helper_names(module);
@@ -364,28 +364,28 @@ pub fn helper_mjs(module: Module) -> String {
     let mut out = String::from(HEADER);
     let _ = writeln!(
         out,
-        "// `import ... from \"statecore-js/{0}\"`: the same instance as `require(\"statecore-js/{0}\")`.\nimport api from \"./{0}.cjs\";\n\nexport const {{\n  {1},\n}} = api;\nexport default api;",
+        "// `import ... from \"statecore-js/{0}\"`: the same instance as `require(\"statecore-js/{0}\")`.\nimport api from \"../host/{0}.cjs\";\n\nexport const {{\n  {1},\n}} = api;\nexport default api;",
         module.name(),
         names.join(",\n  ")
     );
     out
 }
 
-/// `npm/lib/<module>.d.mts`: the declarations of the helper module's ES module (`.mjs`), the
+/// `npm/lib/generated/<module>.d.mts`: the declarations of the helper module's ES module (`.mjs`), the
 /// same as its `.d.ts` (TypeScript's `node16` resolution wants ESM types for an ESM file).
 pub fn helper_dmts(module: Module) -> String {
     let mut out = String::from(HEADER);
     let _ = writeln!(
         out,
-        "// Types of `statecore-js/{0}` when imported (lib/{0}.mjs, an ES module): those of\n\
-         // lib/{0}.d.ts.\n\
+        "// Types of `statecore-js/{0}` when imported (lib/generated/{0}.mjs, an ES module): those of\n\
+         // lib/generated/{0}.d.ts.\n\
          export * from \"./{0}.js\";",
         module.name()
     );
     out
 }
 
-/// `npm/lib/<module>.d.ts`: the helper module's declarations.
+/// `npm/lib/generated/<module>.d.ts`: the helper module's declarations.
 pub fn helper_dts(module: Module) -> String {
     let mut out = String::from(HEADER);
     let _ = writeln!(
@@ -393,7 +393,7 @@ pub fn helper_dts(module: Module) -> String {
         "// Types of `statecore-js/{}`: the protocol's operations on the files of a directory, each\n\
          // as `name` (a Promise) and `nameSync`.\n\
          import type * as C from \"./core\";\n\
-         import type {{ DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions }} from \"./host\";\n",
+         import type {{ DocumentFile, FileResult, HelperOptions, LoggedResult, ReaderOptions, SessionOptions }} from \"../host/host\";\n",
         module.name()
     );
     let (routine_imports, routines) = crate::host_api::entry_of(module)
@@ -404,10 +404,10 @@ pub fn helper_dts(module: Module) -> String {
         out.push('\n');
     }
     match module {
-        Module::Hivemind => out.push_str("export * from \"./hivemind-watch\";\n\n"),
-        Module::Agency => out.push_str("export * from \"./agency-host\";\n\n"),
-        Module::Hive => out.push_str("export * from \"./hive-host\";\n\n"),
-        Module::Specify => out.push_str("export * from \"./specify-host\";\n\n"),
+        Module::Hivemind => out.push_str("export * from \"../host/hivemind-watch\";\n\n"),
+        Module::Agency => out.push_str("export * from \"../host/agency-host\";\n\n"),
+        Module::Hive => out.push_str("export * from \"../host/hive-host\";\n\n"),
+        Module::Specify => out.push_str("export * from \"../host/specify-host\";\n\n"),
         _ => out.push('\n'),
     }
     for f in files(module) {

@@ -39,17 +39,69 @@ const LAYERS: &[Layer] = &[
         folders: &[("bindings-wasm/src", RS), ("bindings-python/src", RS)],
     },
     Layer {
-        title: "The npm package's JavaScript (npm/lib, npm/bin)",
-        rule: "the conversion layer, and the host: system calls and their drivers",
+        title: "The npm package's entry points (npm/lib, npm/bin)",
+        rule: "what the package's `main`, its types and its bins name; each composes the layers \
+               below",
         folders: &[("npm/lib", JS), ("npm/bin", JS)],
     },
     Layer {
-        title: "The Python package (python/statecore)",
-        rule: "the host: system calls and their drivers",
-        folders: &[
-            ("python/statecore", PY),
-            ("python/statecore/_generated", PY),
-        ],
+        title: "The npm package's generated JavaScript (npm/lib/generated)",
+        rule: "every file the generator writes: the operation table, the pure API, the \
+               protocols' ES entries and the types",
+        folders: &[("npm/lib/generated", JS)],
+    },
+    Layer {
+        title: "The JS conversion layer (npm/lib/binding)",
+        rule: "JS values to the core's JSON and back, and the wasm module's loading; the \
+               counterpart of bindings-python/src/convert.rs",
+        folders: &[("npm/lib/binding", JS)],
+    },
+    Layer {
+        title: "The Node host (npm/lib/host)",
+        rule: "file system calls and their drivers: reads, atomic replaces, the lock, \
+               documents, logs, sessions, file watching, the protocol helpers on files",
+        folders: &[("npm/lib/host", JS)],
+    },
+    Layer {
+        title: "The Node document stores (npm/lib/store)",
+        rule: "the stores behind one interface, and PostgreSQL's queries, watcher and sessions",
+        folders: &[("npm/lib/store", JS)],
+    },
+    Layer {
+        title: "The Node command line's driver (npm/lib/cli)",
+        rule: "gathers the facts the core's `cli_run` asks for and carries out its writes",
+        folders: &[("npm/lib/cli", JS)],
+    },
+    Layer {
+        title: "The Node viewer's server (npm/lib/view)",
+        rule: "the HTTP side of the core's view operations",
+        folders: &[("npm/lib/view", JS)],
+    },
+    Layer {
+        title: "The Python package's public modules (python/statecore)",
+        rule: "the API users import; each composes the private layers below",
+        folders: &[("python/statecore", PY)],
+    },
+    Layer {
+        title: "The Python package's generated modules (python/statecore/_generated)",
+        rule: "every module the generator writes from the core's tables",
+        folders: &[("python/statecore/_generated", PY)],
+    },
+    Layer {
+        title: "The Python host (python/statecore/_host)",
+        rule: "system calls and their drivers: reads, atomic replaces, the lock, documents, \
+               logs, sessions, the clock, file watching",
+        folders: &[("python/statecore/_host", PY)],
+    },
+    Layer {
+        title: "The Python document stores (python/statecore/_store)",
+        rule: "the file store, and PostgreSQL's cached rows, watcher and sessions",
+        folders: &[("python/statecore/_store", PY)],
+    },
+    Layer {
+        title: "The Python command line's driver (python/statecore/_cli)",
+        rule: "gathers the facts the core's `cli_run` asks for and carries out its writes",
+        folders: &[("python/statecore/_cli", PY)],
     },
     Layer {
         title: "The generator (crate `xtask`)",

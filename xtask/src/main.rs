@@ -72,14 +72,29 @@ fn root() -> PathBuf {
 fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     helpers::check_names()?;
     let mut files = vec![
-        ("npm/lib/generated.mjs".to_owned(), js::generated_mjs()),
-        ("npm/lib/core.d.ts".to_owned(), ts::core_dts()),
-        ("npm/lib/host-api.d.ts".to_owned(), host_api::host_api_dts()),
-        ("npm/lib/core-node.cjs".to_owned(), js::core_node_cjs()),
-        ("npm/lib/constants.cjs".to_owned(), js::constants_cjs()),
-        ("npm/lib/web.mjs".to_owned(), js::web_mjs()),
-        ("npm/lib/web-modules.mjs".to_owned(), js::web_modules_mjs()),
-        ("npm/lib/web.d.mts".to_owned(), web::web_dmts()),
+        (
+            "npm/lib/generated/generated.mjs".to_owned(),
+            js::generated_mjs(),
+        ),
+        ("npm/lib/generated/core.d.ts".to_owned(), ts::core_dts()),
+        (
+            "npm/lib/generated/host-api.d.ts".to_owned(),
+            host_api::host_api_dts(),
+        ),
+        (
+            "npm/lib/generated/core-node.cjs".to_owned(),
+            js::core_node_cjs(),
+        ),
+        (
+            "npm/lib/generated/constants.cjs".to_owned(),
+            js::constants_cjs(),
+        ),
+        ("npm/lib/generated/web.mjs".to_owned(), js::web_mjs()),
+        (
+            "npm/lib/generated/web-modules.mjs".to_owned(),
+            js::web_modules_mjs(),
+        ),
+        ("npm/lib/generated/web.d.mts".to_owned(), web::web_dmts()),
         (
             "python/statecore/_statecore.pyi".to_owned(),
             py_package::native_pyi(),
@@ -105,13 +120,22 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     for module in names::modules() {
         if !helpers::files(module).is_empty() {
             let name = module.name();
-            files.push((format!("npm/lib/{name}.mjs"), js::helper_mjs(module)));
-            files.push((format!("npm/lib/{name}.d.ts"), js::helper_dts(module)));
-            files.push((format!("npm/lib/{name}.d.mts"), js::helper_dmts(module)));
+            files.push((
+                format!("npm/lib/generated/{name}.mjs"),
+                js::helper_mjs(module),
+            ));
+            files.push((
+                format!("npm/lib/generated/{name}.d.ts"),
+                js::helper_dts(module),
+            ));
+            files.push((
+                format!("npm/lib/generated/{name}.d.mts"),
+                js::helper_dmts(module),
+            ));
         }
     }
     let tools = mcp::tools_json();
-    files.push(("npm/lib/mcp-tools.json".to_owned(), tools.clone()));
+    files.push(("npm/lib/generated/mcp-tools.json".to_owned(), tools.clone()));
     files.push((
         "python/statecore/_generated/mcp_tools.json".to_owned(),
         tools,

@@ -1,5 +1,5 @@
 //! The MCP tools (`statecore mcp`, docs/mcp.md): one JSON file, the same in both packages
-//! (`npm/lib/mcp-tools.json`, `python/statecore/_generated/mcp_tools.json`), listing every
+//! (`npm/lib/generated/mcp-tools.json`, `python/statecore/_generated/mcp_tools.json`), listing every
 //! protocol helper of the table as a tool `<protocol>_<helper>` plus the generic `validate`,
 //! `show`, `update` and `log_append`: its name, description, input and output JSON Schemas
 //! (written from the shapes), and under `call` how a server's generic driver runs it.
@@ -16,7 +16,7 @@ pub(crate) const DIR_DOC: &str =
     "The project directory, relative to the server's directory (default \".\"); \
                        absolute paths, `..`, links and special files are refused.";
 
-/// How the driver passes a parameter (the letters of `npm/lib/generated.mjs`'s `OPS`).
+/// How the driver passes a parameter (the letters of `npm/lib/generated/generated.mjs`'s `OPS`).
 fn letter(kind: Kind) -> &'static str {
     match kind {
         Kind::Value => "v",

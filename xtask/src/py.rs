@@ -272,7 +272,7 @@ fn dual(out: &mut String, op: &Op, h: &Helper) {
         Some(_) => {
             let _ = writeln!(
                 out,
-                "        return _files.write_at({:?}, {first}, {}, {:?}, {args}, options)",
+                "        return _documents.write_at({:?}, {first}, {}, {:?}, {args}, options)",
                 h.file.kind.name,
                 parts(h),
                 op.name()
@@ -282,7 +282,7 @@ fn dual(out: &mut String, op: &Op, h: &Helper) {
         None => {
             let _ = writeln!(
                 out,
-                "        return _files.query_at({:?}, {first}, {}, {:?}, {args}, store)",
+                "        return _documents.query_at({:?}, {first}, {}, {:?}, {args}, store)",
                 h.file.kind.name,
                 parts(h),
                 op.name()
@@ -320,7 +320,7 @@ fn named_helper(out: &mut String, h: &Helper) {
         (Some(_), _) => {
             let _ = writeln!(
                 out,
-                "    return cast({:?}, _files.write_at({:?}, {base}, {}, {:?}, {args}, options))\n",
+                "    return cast({:?}, _documents.write_at({:?}, {base}, {}, {:?}, {args}, options))\n",
                 helper_result(h),
                 h.file.kind.name,
                 parts(h),
@@ -330,7 +330,7 @@ fn named_helper(out: &mut String, h: &Helper) {
         (None, _) => {
             let _ = writeln!(
                 out,
-                "    return cast({:?}, _files.query_at({:?}, {base}, {}, {:?}, {args}, store))\n",
+                "    return cast({:?}, _documents.query_at({:?}, {base}, {}, {:?}, {args}, store))\n",
                 helper_result(h),
                 h.file.kind.name,
                 parts(h),
@@ -377,7 +377,7 @@ pub fn module_py(module: Module) -> String {
         let path: Vec<String> = f.file.path.iter().map(|p| format!("{p:?}")).collect();
         let _ = writeln!(
             out,
-            "def {name}_path({base}: StrPath) -> str:\n    \"\"\"``<{base}>/{joined}``.\"\"\"\n    return _files.path({base}, ({path},))\n",
+            "def {name}_path({base}: StrPath) -> str:\n    \"\"\"``<{base}>/{joined}``.\"\"\"\n    return _documents.path({base}, ({path},))\n",
             joined = f.file.path.join("/"),
             path = path.join(", "),
         );
@@ -387,7 +387,7 @@ pub fn module_py(module: Module) -> String {
             // Kept with its log: read with recovery; written by its steps only.
             let _ = writeln!(
                 out,
-                "def read_{name}({base}: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[{doc_type}, None]:\n    \"\"\"Reads ``{joined}``; when it is missing, unreadable or behind ``{log}``, rebuilds it\n    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it.\"\"\"\n    return cast(\"LoggedResult[{doc_type}, None]\", _files.read_logged_at({kind:?}, {base}, ({path},), options))\n",
+                "def read_{name}({base}: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[{doc_type}, None]:\n    \"\"\"Reads ``{joined}``; when it is missing, unreadable or behind ``{log}``, rebuilds it\n    from the log under the lock (keeping a ``.corrupt-`` copy) and writes it.\"\"\"\n    return cast(\"LoggedResult[{doc_type}, None]\", _documents.read_logged_at({kind:?}, {base}, ({path},), options))\n",
                 joined = f.file.path.join("/"),
                 kind = f.kind.name,
                 path = path.join(", "),
@@ -396,9 +396,9 @@ pub fn module_py(module: Module) -> String {
         }
         let _ = writeln!(
             out,
-            "def read_{name}({base}: StrPath, *, store: Store | None = None) -> LoadResult[{doc_type}]:\n    \"\"\"Reads ``{joined}`` (a missing file reads as the kind's default; never writes);\n    ``store``: its document in a store instead, ``{base}`` a key prefix (docs/store.md).\"\"\"\n    return cast(\"LoadResult[{doc_type}]\", _files.read_at({kind:?}, {base}, ({path},), store))\n\n\
-             def write_{name}(\n    {base}: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]\n) -> FileResult[{doc_type}, None]:\n    \"\"\"Replaces ``{joined}``'s document (validated; locked, atomic).\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.write_at({kind:?}, {base}, ({path},), \"\", (document,), options))\n\n\
-             def update_{name}(\n    {base}: StrPath,\n    patch_or_function: object,\n    now: Now | None = None,\n    **options: Unpack[HelperOptions],\n) -> FileResult[{doc_type}, None]:\n    \"\"\"A patch merged into ``{joined}`` (its protocol's merge), or a function of its document\n    that returns the new one (or changes it and returns ``None``); locked, atomic.\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _files.patch_at({kind:?}, {base}, ({path},), patch_or_function, {patch}, now, options))\n",
+            "def read_{name}({base}: StrPath, *, store: Store | None = None) -> LoadResult[{doc_type}]:\n    \"\"\"Reads ``{joined}`` (a missing file reads as the kind's default; never writes);\n    ``store``: its document in a store instead, ``{base}`` a key prefix (docs/store.md).\"\"\"\n    return cast(\"LoadResult[{doc_type}]\", _documents.read_at({kind:?}, {base}, ({path},), store))\n\n\
+             def write_{name}(\n    {base}: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]\n) -> FileResult[{doc_type}, None]:\n    \"\"\"Replaces ``{joined}``'s document (validated; locked, atomic).\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _documents.write_at({kind:?}, {base}, ({path},), \"\", (document,), options))\n\n\
+             def update_{name}(\n    {base}: StrPath,\n    patch_or_function: object,\n    now: Now | None = None,\n    **options: Unpack[HelperOptions],\n) -> FileResult[{doc_type}, None]:\n    \"\"\"A patch merged into ``{joined}`` (its protocol's merge), or a function of its document\n    that returns the new one (or changes it and returns ``None``); locked, atomic.\"\"\"\n    return cast(\"FileResult[{doc_type}, None]\", _documents.patch_at({kind:?}, {base}, ({path},), patch_or_function, {patch}, now, options))\n",
             joined = f.file.path.join("/"),
             kind = f.kind.name,
             path = path.join(", "),
@@ -419,7 +419,7 @@ pub fn module_py(module: Module) -> String {
 
 /// `text` with its `{imports}` marker replaced by the imports of what the code after it uses:
 /// the host modules, and for type checkers only `typing` and the types. `typing` is slow to
-/// import, so at run time `cast` and `overload` are the stand-ins of `statecore._runtime`
+/// import, so at run time `cast` and `overload` are the stand-ins of `statecore._host.runtime`
 /// (`if not TYPE_CHECKING` comes first so that linters, like type checkers, see `typing`'s).
 pub fn with_imports(text: &str) -> String {
     let (head, body) = text.split_once("{imports}").unwrap_or((text, ""));
@@ -433,11 +433,11 @@ pub fn with_imports(text: &str) -> String {
     };
     let mut out = String::new();
     let mut runtime = Vec::new();
-    if body.contains("_files.") {
-        runtime.push("from statecore import _files".to_owned());
+    if body.contains("_documents.") {
+        runtime.push("from statecore._host import documents as _documents".to_owned());
     }
     if body.contains("_rt.") {
-        runtime.push("from statecore import _runtime as _rt".to_owned());
+        runtime.push("from statecore._host import runtime as _rt".to_owned());
     }
     if body.contains("_call(") {
         runtime.push("from statecore._statecore import call as _call".to_owned());
@@ -452,7 +452,7 @@ pub fn with_imports(text: &str) -> String {
     } else {
         let _ = writeln!(
             out,
-            "if not TYPE_CHECKING:\n    from statecore._runtime import {}\nelse:",
+            "if not TYPE_CHECKING:\n    from statecore._host.runtime import {}\nelse:",
             shims.join(", ")
         );
     }
@@ -470,10 +470,6 @@ pub fn with_imports(text: &str) -> String {
         third_party.push("from typing_extensions import Unpack".to_owned());
     }
     let mut first_party = Vec::new();
-    let files = pick(&["Store", "StrPath"]);
-    if !files.is_empty() {
-        first_party.push(format!("from statecore._files import {}", files.join(", ")));
-    }
     let mut host_types: Vec<&str> = statecore::ops::HOST_TYPES
         .iter()
         .map(|h| h.py_name)
@@ -484,6 +480,13 @@ pub fn with_imports(text: &str) -> String {
         first_party.push(format!(
             "from statecore._generated.host_types import {}",
             host_types.join(", ")
+        ));
+    }
+    let files = pick(&["Store", "StrPath"]);
+    if !files.is_empty() {
+        first_party.push(format!(
+            "from statecore._host.documents import {}",
+            files.join(", ")
         ));
     }
     let types = crate::names::type_names_used(|n| uses(n));

@@ -169,7 +169,7 @@ pub fn native_pyi() -> String {
 /// `statecore/_generated/tables.py`: the hosts' options and constants of the core.
 pub fn tables_py() -> String {
     let mut out = String::from(HEADER);
-    out.push_str("\"\"\"The core's host options and constants, for the host layer (statecore/_files.py).\"\"\"\n\nfrom __future__ import annotations\n\nfrom types import MappingProxyType\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from collections.abc import Mapping\n\n");
+    out.push_str("\"\"\"The core's host options and constants, for the host layer (statecore/_host/documents.py).\"\"\"\n\nfrom __future__ import annotations\n\nfrom types import MappingProxyType\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from collections.abc import Mapping\n\n");
     out.push_str("#: The keys of each host options set (a misspelt key is E_OPTIONS, from the core).\nHOST_OPTIONS: dict[str, tuple[str, ...]] = {\n");
     for (name, shape) in ops::HOST_OPTIONS {
         let keys: Vec<String> = shape
@@ -216,7 +216,7 @@ pub fn host_py() -> String {
     }
     let _ = write!(
         out,
-        "def read_document(path: StrPath, kind: DocumentKind) -> Any:\n    \"\"\"{}\"\"\"\n    return _files.read(kind, _files.fspath(path))\n\n",
+        "def read_document(path: StrPath, kind: DocumentKind) -> Any:\n    \"\"\"{}\"\"\"\n    return _documents.read(kind, _documents.fspath(path))\n\n",
         routine_doc("read_document")
     );
     for kind in KINDS {
@@ -230,7 +230,7 @@ pub fn host_py() -> String {
     }
     let _ = write!(
         out,
-        "def update_document(\n    path: StrPath,\n    kind: DocumentKind,\n    patch_or_function: Any,\n    options: MergeOptions | None = None,\n    **keywords: Any,\n) -> Any:\n    \"\"\"{}\"\"\"\n    return _files.update_document(path, kind, patch_or_function, options, keywords)\n\n\n__all__ = [\"read_document\", \"update_document\"]\n",
+        "def update_document(\n    path: StrPath,\n    kind: DocumentKind,\n    patch_or_function: Any,\n    options: MergeOptions | None = None,\n    **keywords: Any,\n) -> Any:\n    \"\"\"{}\"\"\"\n    return _documents.update_document(path, kind, patch_or_function, options, keywords)\n\n\n__all__ = [\"read_document\", \"update_document\"]\n",
         routine_doc("update_document")
     );
     with_imports(&out)

@@ -64,7 +64,7 @@ pub fn methods(kind: &str) -> Vec<Method> {
 /// The JS table: `RESIDENT[kind]` = [[JS method, table name, "change" | "query"], ...].
 pub fn js_table(out: &mut String) {
     out.push_str(
-        "/**\n * The methods of each kind's resident documents (lib/api.mjs, `Document`): [JS name,\n * table name, \"change\" for a writer or \"query\" for a reader].\n */\nexport const RESIDENT = Object.freeze({\n",
+        "/**\n * The methods of each kind's resident documents (lib/binding/api.mjs, `Document`): [JS name,\n * table name, \"change\" for a writer or \"query\" for a reader].\n */\nexport const RESIDENT = Object.freeze({\n",
     );
     for kind in KINDS {
         let _ = writeln!(out, "  {:?}: [", kind.name);
@@ -97,7 +97,7 @@ fn ts_change(op: &Op) -> String {
     t
 }
 
-/// The TypeScript of resident documents (part of `npm/lib/core.d.ts`).
+/// The TypeScript of resident documents (part of `npm/lib/generated/core.d.ts`).
 pub fn dts(out: &mut String) {
     out.push_str(DTS_HEAD);
     out.push_str("/** The methods a resident document of each kind has beyond `Document`'s (from the table). */\nexport interface DocumentMethods {\n");
@@ -230,7 +230,7 @@ pub fn documents_py() -> String {
         }
     }
     out.push_str(
-        "\"\"\"Resident documents: a class per document kind, with the kind's writers and readers as\nmethods (docs/api.md § Resident documents).\"\"\"\n\nfrom __future__ import annotations\n\nfrom statecore._document import Document, DocumentChange\nfrom statecore._statecore import Document as _Native\n{imports}",
+        "\"\"\"Resident documents: a class per document kind, with the kind's writers and readers as\nmethods (docs/api.md § Resident documents).\"\"\"\n\nfrom __future__ import annotations\n\nfrom statecore._host.document import Document, DocumentChange\nfrom statecore._statecore import Document as _Native\n{imports}",
     );
     out.push_str(&changes);
     for kind in KINDS {
@@ -309,13 +309,13 @@ pub fn documents_py() -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    // isort's order: `statecore` before `statecore._document`.
-    let rt = "from statecore import _runtime as _rt\n";
+    // isort's order: `statecore._host` before `statecore._host.document`.
+    let rt = "from statecore._host import runtime as _rt\n";
     let text = py::with_imports(&out);
     match text.contains(rt) {
         true => text.replacen(rt, "", 1).replacen(
-            "from statecore._document",
-            &format!("{rt}from statecore._document"),
+            "from statecore._host.document",
+            &format!("{rt}from statecore._host.document"),
             1,
         ),
         false => text,

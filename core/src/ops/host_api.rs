@@ -13,7 +13,7 @@ use crate::shape::{Shape, Ty};
 /// The module (a JS entry, a Python module) a host routine is exported from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Entry {
-    /// `statecore-js` (lib/host.cjs) and `statecore` / `statecore.host`.
+    /// `statecore-js` (lib/host/host.cjs) and `statecore` / `statecore.host`.
     Host,
     /// `statecore-js/hivemind` and `statecore.hivemind`.
     Hivemind,

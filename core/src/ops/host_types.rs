@@ -1,6 +1,6 @@
 //! The types the host routines give and take, declared once for both languages (the
 //! host-routine table's results and options; docs/architecture.md § The host-routine table):
-//! `xtask codegen` writes them as TypeScript types (`npm/lib/host-api.d.ts`) and `TypedDict`s
+//! `xtask codegen` writes them as TypeScript types (`npm/lib/generated/host-api.d.ts`) and `TypedDict`s
 //! (`statecore._generated.host_types`).
 
 use super::host_api::{HostField, HostTy, HostType, Lang};

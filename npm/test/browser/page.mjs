@@ -4,7 +4,7 @@
 // (`load(protocol)`: its protocol's cases and the generic ones; another protocol's must be
 // refused naming it). The corpus cases of operations the browser's modules have not got are
 // skipped by the rule of checkWebCase (the table's `web` flags and `protocol`), and counted.
-import init, * as sc from "../../lib/web.mjs";
+import init, * as sc from "../../lib/generated/web.mjs";
 import { checkJsonTestSuiteFile, checkRfc7396Case, checkWebCase, useTable } from "../corpus-runner.mjs";
 
 async function fetchOk(url) {

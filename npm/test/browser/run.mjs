@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium } from "../helpers/chromium.mjs";
 import { corpusFiles, jsonTestSuite, I_OUTCOMES, RFC7396 } from "../files.mjs";
 import { SKIP_REASONS } from "../corpus-runner.mjs";
-import { PROTOCOLS } from "../../lib/generated.mjs";
+import { PROTOCOLS } from "../../lib/generated/generated.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url)); // the repository
 const SERVED = ["npm", "tests"].map((d) => join(ROOT, d) + sep);

@@ -183,13 +183,13 @@ async function main() {
       await page.waitForFunction(() => document.querySelector("[data-testid='status-line']")?.innerText.includes("scenario-crafter"), null, { timeout: OUTCOME_MS });
     });
     await check("a Node agent's inbox item is on the page", async () => {
-      const lib = join(REPO, "npm", "lib", "fctry.cjs");
+      const lib = join(REPO, "npm", "lib", "host", "fctry.cjs");
       await run(process.execPath, ["-e", `require(${JSON.stringify(lib)}).inboxAddSync(${JSON.stringify(where.shop)}, "feature", "Gift cards")`]);
       await page.waitForFunction(() => document.querySelector("[data-testid='inbox']")?.innerText.includes("Gift cards"), null, { timeout: OUTCOME_MS });
     });
     await check("a Hivemind transition is on the page, with its notification", async () => {
       writeFileSync(join(where.team, "workspace", "checkpoint.md"), "# Checkpoint\n");
-      const lib = join(REPO, "npm", "lib", "hivemind.cjs");
+      const lib = join(REPO, "npm", "lib", "host", "hivemind.cjs");
       await run(process.execPath, ["-e", `require(${JSON.stringify(lib)}).onFileSync(${JSON.stringify(where.team)}, "workspace/checkpoint.md", "# Checkpoint\\n")`]);
       await page.waitForSelector("[data-testid='hivemind-diagram'][data-state='checkpoint']", { timeout: OUTCOME_MS });
       includes(await text("hivemind-notifications"), "checkpoint", "notifications");

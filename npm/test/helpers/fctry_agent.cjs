@@ -6,7 +6,7 @@
 // addUntrackedChangeSync({file: "src/PROC-r.js", section: PROC}).
 // Prints "ready", waits for a line on stdin, runs, prints "done" and exits 0.
 const path = require("node:path");
-const fctry = require("../../lib/fctry.cjs");
+const fctry = require("../../lib/host/fctry.cjs");
 
 const [file, proc, step, roundsArg] = process.argv.slice(2);
 const project = path.dirname(path.dirname(file));

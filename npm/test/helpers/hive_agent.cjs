@@ -7,7 +7,7 @@
 // (the crash test), printing "go" once the first step is done. With
 // STATECORE_AGENT_STORE=postgres the session is in the PostgreSQL store of the PG*
 // environment, SESSION_DIR its key prefix (the async helpers); otherwise files (the sync ones).
-const hive = require("../../lib/hive.cjs");
+const hive = require("../../lib/host/hive.cjs");
 
 const [dir, worker, rounds] = process.argv.slice(2);
 const options = { timeout: 60_000 };
@@ -36,7 +36,7 @@ async function run() {
 
 async function main() {
   if (inStore) {
-    const { PostgresStore } = require("../../lib/store.cjs");
+    const { PostgresStore } = require("../../lib/store/store.cjs");
     options.store = await PostgresStore.connect();
   }
   await step("readState"); // loads the wasm (and connects) before "ready"

@@ -2,7 +2,7 @@
 // Test helper: takes the lock of argv[2], prints {"locked":true,"pid":...,"record":{...}} on
 // stdout, then holds it until a line "release" arrives on stdin (or stdin closes), releases
 // it and prints {"released":<bool>}. Used by the lock tests of both languages.
-const host = require("../../lib/host.cjs");
+const host = require("../../lib/host/host.cjs");
 
 const [file, timeout = "10000"] = process.argv.slice(2);
 const lock = host.acquireLockSync(file, Number(timeout));

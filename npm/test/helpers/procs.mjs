@@ -20,8 +20,8 @@ export const HELPERS = {
 
 const require = createRequire(import.meta.url);
 /** The host layer and the pure core, loaded from the built package. */
-export const host = require("../../lib/host.cjs");
-export const core = require("../../lib/core-node.cjs");
+export const host = require("../../lib/host/host.cjs");
+export const core = require("../../lib/generated/core-node.cjs");
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,7 @@
 // feature's index.md: each round adds a gap ("AGENT r") and a traceability row ("FR-AGENT-r"),
 // two locked updates of `statecore-js/specify`. Prints "ready", waits for a line on stdin, runs,
 // prints "done" and exits 0. python/tests/helpers/specify_agent.py is its twin.
-const specify = require("../../lib/specify.cjs");
+const specify = require("../../lib/host/specify.cjs");
 
 const [dir, agent, rounds] = process.argv.slice(2);
 const options = { timeout: 60_000 };

@@ -8,9 +8,9 @@
 // (read, update, replace, with no regard for the person): the test's check must then fail.
 // python/tests/helpers/specify_editing_helper.py is its twin.
 const fs = require("node:fs");
-const specify = require("../../lib/specify.cjs");
-const core = require("../../lib/core-node.cjs");
-const atomic = require("../../lib/atomic.cjs");
+const specify = require("../../lib/host/specify.cjs");
+const core = require("../../lib/generated/core-node.cjs");
+const atomic = require("../../lib/host/atomic.cjs");
 
 const [dir, name, stop, mode] = process.argv.slice(2);
 const options = { timeout: 60_000 };
@@ -21,7 +21,7 @@ function unguarded(question) {
   const file = specify.indexPath(dir);
   const bytes = atomic.readMaybe.sync(file);
   const result = core.updateFile(specify.KIND, "specify_add_gaps", bytes, [[gap(question)]], { reset: true });
-  require("../../lib/replace.cjs").writeAtomic.sync(file, result.text);
+  require("../../lib/host/replace.cjs").writeAtomic.sync(file, result.text);
   return result;
 }
 

@@ -6,7 +6,7 @@
 // without a lock first: docs/store.md § Updates), or `hold KEY` (an update whose
 // function prints "holding" and then waits forever, inside the row's transaction). Prints
 // "done" at the end. The twin of python/tests/helpers/store_writer.py.
-const { PostgresStore } = require("../../lib/store.cjs");
+const { PostgresStore } = require("../../lib/store/store.cjs");
 
 async function main() {
   const [mode, key, count, writer] = process.argv.slice(2);

@@ -3,7 +3,7 @@
 // must always equal it) in FILE through updateDocumentSync, COUNT times (0 = until killed).
 // Prints "ready" first; with "go" it then waits for a line on stdin before starting.
 // Exits 0 after printing "done".
-const host = require("../../lib/host.cjs");
+const host = require("../../lib/host/host.cjs");
 
 const [file, countArg, padArg = "0", go] = process.argv.slice(2);
 const count = Number(countArg);

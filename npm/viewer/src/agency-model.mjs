@@ -4,7 +4,7 @@
 // path); its row `{run_id, name, pr, snapshot}` from the core's `buildSnapshot`; newest
 // first, runs without a creation time (broken ones too) last, then by id. tmux is not
 // checked by the viewer, so `tmux_active` is left out of the facts.
-import { agency, parseTimestamp } from "../../lib/web.mjs";
+import { agency, parseTimestamp } from "../../lib/generated/web.mjs";
 
 /** A path with `.` and `..` resolved by its text (as `cd` does). */
 export function normalizePath(path) {

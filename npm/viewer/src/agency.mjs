@@ -5,7 +5,7 @@
 // in one call (`runStatuses`: the core's `deriveFiles`), with a file that does not read named
 // in the line's tooltip. tmux is not checked, so no run reads as stalled.
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { agency } from "../../lib/web.mjs";
+import { agency } from "../../lib/generated/web.mjs";
 import { runRows, runStatuses } from "./agency-model.mjs";
 import { Block, FileBanners, Failure, Panel, Pill, attempt, html, isObject, localTime, short } from "./ui.mjs";
 

@@ -3,7 +3,7 @@
 // and column) with the parsed document in `check.document` (a log: its records; null when it
 // does not parse). The spec has no check: its text is the document. No rule is
 // re-implemented here.
-import { viewFile } from "../../lib/web.mjs";
+import { viewFile } from "../../lib/generated/web.mjs";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 

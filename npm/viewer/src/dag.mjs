@@ -2,7 +2,7 @@
 // gives the layers (layer 0 needs nothing), each drawn as a column of chunk boxes coloured by
 // status, with an edge from each dependency; chunks the core could not place (a cycle, an
 // unknown dependency) go in a last column.
-import { fctry } from "../../lib/web.mjs";
+import { fctry } from "../../lib/generated/web.mjs";
 import { html, Pill, attempt, Failure, isObject, localTime, short, statusClass } from "./ui.mjs";
 
 const BOX_W = 168;

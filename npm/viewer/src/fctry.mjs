@@ -5,7 +5,7 @@
 // enabled), the activity feed over `.fctry/events/*.jsonl`, context health and the config:
 // each block only when its file is there.
 import { useMemo, useState } from "preact/hooks";
-import { fctry } from "../../lib/web.mjs";
+import { fctry } from "../../lib/generated/web.mjs";
 import { Dag } from "./dag.mjs";
 import { Spec } from "./markdown.mjs";
 import { decodeText } from "./check.mjs";

@@ -3,7 +3,7 @@
 // metrics, the core's health check with how long a worker has been silent), and the log's record count and problems. Without a
 // STATE.json, the state the core recovers from EVENTS.jsonl is shown, marked as such.
 import { useMemo } from "preact/hooks";
-import { hive } from "../../lib/web.mjs";
+import { hive } from "../../lib/generated/web.mjs";
 import { fileOf, groupName } from "./model.mjs";
 import { Block, FileBanners, Failure, Panel, Pill, attempt, elapsed, html, isObject, localTime, short } from "./ui.mjs";
 

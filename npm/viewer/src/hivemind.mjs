@@ -3,7 +3,7 @@
 // highlighted by a class on its drawn node), the agents' modes in the current state,
 // the context message agents get there, and the last transitions the page saw live.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { hivemind } from "../../lib/web.mjs";
+import { hivemind } from "../../lib/generated/web.mjs";
 import { renderMermaid } from "./mermaid.mjs";
 import { fileOf, groupName } from "./model.mjs";
 import { Block, FileBanners, Panel, Pill, attempt, html, isObject, localTime, short } from "./ui.mjs";

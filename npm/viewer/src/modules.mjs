@@ -4,7 +4,7 @@
 // (one module, every protocol: smaller than two protocols' modules, each with the base).
 // A file of another protocol that appears later loads the combined module before its event
 // is applied. The protocol of a file is its kind's (KIND_PROTOCOL, from the core's table).
-import { init, KIND_PROTOCOL, load, loaded } from "../../lib/web.mjs";
+import { init, KIND_PROTOCOL, load, loaded } from "../../lib/generated/web.mjs";
 
 /** Where the server serves each module (scripts/build-viewer.sh copies them flat). */
 const assetOf = (protocol) => (protocol === null ? "/assets/statecore_bg.wasm" : `/assets/statecore-${protocol}_bg.wasm`);

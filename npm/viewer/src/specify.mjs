@@ -2,7 +2,7 @@
 // document): the Priority Loop State and the Gap Priority Queue, with the clarifications the
 // next iteration would ask (the core's `nextClarifications`).
 import { useMemo } from "preact/hooks";
-import { specify } from "../../lib/web.mjs";
+import { specify } from "../../lib/generated/web.mjs";
 import { fileOf, groupName } from "./model.mjs";
 import { Block, FileBanners, Panel, Pill, attempt, html, isObject, localTime, short } from "./ui.mjs";
 

@@ -3,7 +3,7 @@
 // of every panel (`localTime`, and `elapsed` for durations: the core's `formatDuration`).
 // Every string taken from a file is rendered as text (preact escapes it).
 import { html } from "htm/preact";
-import { formatDuration } from "../../lib/web.mjs";
+import { formatDuration } from "../../lib/generated/web.mjs";
 import { verdictOf } from "./check.mjs";
 
 export { html };

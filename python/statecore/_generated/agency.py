@@ -4,21 +4,21 @@
 
 from __future__ import annotations
 
-from statecore import _files
-from statecore import _runtime as _rt
+from statecore._host import documents as _documents
+from statecore._host import runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast
+    from statecore._host.runtime import cast
 else:
     from collections.abc import Mapping, Sequence
     from typing import cast
 
     from typing_extensions import Unpack
 
-    from statecore._files import Store, StrPath
     from statecore._generated.host_types import FileResult, HelperOptions
+    from statecore._host.documents import Store, StrPath
     from statecore.types import (
         DerivedStatus,
         FileDerivedStatus,
@@ -86,30 +86,30 @@ def protocol_document() -> str:
 
 def write_initial_runner_status(worktree: StrPath, now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[RunnerStatus | None, None]:
     """The seed's initial ``runner_status.json`` (status ``working``), stamped with ``now``. On the ``.agency/state/runner_status.json`` file of a worktree."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_initial_runner_status", (now,), options))
+    return cast("FileResult[RunnerStatus | None, None]", _documents.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_initial_runner_status", (now,), options))
 
 def write_runner_status(worktree: StrPath, update: Mapping[str, object], now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[RunnerStatus | None, None]:
     """A runner's milestone on the current document (null: none): ``status`` and ``summary`` kept when left out, the details cleared, ``updated_at`` stamped; ``ValidationError`` when the result is invalid. On the ``.agency/state/runner_status.json`` file of a worktree."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_update_runner_status", (update, now), options))
+    return cast("FileResult[RunnerStatus | None, None]", _documents.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_update_runner_status", (update, now), options))
 
 def load_runner_status(worktree: StrPath, *, store: Store | None = None) -> RunnerStatusParse:
     """What a reader makes of the status file's bytes (none: no file): ``{status, report}``. On the ``.agency/state/runner_status.json`` file of a worktree."""
-    return cast("RunnerStatusParse", _files.query_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_parse_runner_status", (), store))
+    return cast("RunnerStatusParse", _documents.query_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "agency_parse_runner_status", (), store))
 
 def status_path(worktree: StrPath) -> str:
     """``<worktree>/.agency/state/runner_status.json``."""
-    return _files.path(worktree, (".agency", "state", "runner_status.json",))
+    return _documents.path(worktree, (".agency", "state", "runner_status.json",))
 
 def read_status(worktree: StrPath, *, store: Store | None = None) -> LoadResult[RunnerStatus | None]:
     """Reads ``.agency/state/runner_status.json`` (a missing file reads as the kind's default; never writes);
     ``store``: its document in a store instead, ``worktree`` a key prefix (docs/store.md)."""
-    return cast("LoadResult[RunnerStatus | None]", _files.read_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), store))
+    return cast("LoadResult[RunnerStatus | None]", _documents.read_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), store))
 
 def write_status(
     worktree: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[RunnerStatus | None, None]:
     """Replaces ``.agency/state/runner_status.json``'s document (validated; locked, atomic)."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "", (document,), options))
+    return cast("FileResult[RunnerStatus | None, None]", _documents.write_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), "", (document,), options))
 
 def update_status(
     worktree: StrPath,
@@ -119,7 +119,7 @@ def update_status(
 ) -> FileResult[RunnerStatus | None, None]:
     """A patch merged into ``.agency/state/runner_status.json`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[RunnerStatus | None, None]", _files.patch_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), patch_or_function, None, now, options))
+    return cast("FileResult[RunnerStatus | None, None]", _documents.patch_at("agency.runner_status", worktree, (".agency", "state", "runner_status.json",), patch_or_function, None, now, options))
 
 
 __all__ = [

@@ -5,13 +5,13 @@ methods (docs/api.md § Resident documents)."""
 
 from __future__ import annotations
 
-from statecore import _runtime as _rt
-from statecore._document import Document, DocumentChange
+from statecore._host import runtime as _rt
+from statecore._host.document import Document, DocumentChange
 from statecore._statecore import Document as _Native
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast, overload
+    from statecore._host.runtime import cast, overload
 else:
     from collections.abc import Mapping, Sequence
     from typing import Any, Literal, cast, overload

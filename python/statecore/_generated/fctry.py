@@ -4,21 +4,21 @@
 
 from __future__ import annotations
 
-from statecore import _files
-from statecore import _runtime as _rt
+from statecore._host import documents as _documents
+from statecore._host import runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast, overload
+    from statecore._host.runtime import cast, overload
 else:
     from collections.abc import Mapping, Sequence
     from typing import Any, cast, overload
 
     from typing_extensions import Unpack
 
-    from statecore._files import Store, StrPath
     from statecore._generated.host_types import FileResult, HelperOptions
+    from statecore._host.documents import Store, StrPath
     from statecore.types import (
         ActivityFeed,
         ChunkEvent,
@@ -50,7 +50,7 @@ def start_command(state: Mapping[str, object] | None, command: FctryCommand, now
 def start_command(state: Any, command: FctryCommand, now: Now | None = None, **options: Any) -> Any:
     """Step 0 of a command: ``currentCommand`` set; steps, outputs and skips cleared. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_start_command", (command, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_start_command", (command, now), options)
     _rt.no_options(options)
     return _call("fctry_start_command", (state, command, now), _rt.clock())
 
@@ -61,7 +61,7 @@ def start_step(state: Mapping[str, object] | None, step: FctryStep, now: Now | N
 def start_step(state: Any, step: FctryStep, now: Now | None = None, **options: Any) -> Any:
     """An agent starts its step: ``workflowStep`` set. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_start_step", (step, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_start_step", (step, now), options)
     _rt.no_options(options)
     return _call("fctry_start_step", (state, step, now), _rt.clock())
 
@@ -72,7 +72,7 @@ def complete_step(state: Mapping[str, object] | None, step: FctryStep, output: M
 def complete_step(state: Any, step: FctryStep, output: Mapping[str, object] | None = None, now: Now | None = None, **options: Any) -> Any:
     """An agent completes its step: appended once to ``completedSteps``, ``workflowStep`` cleared, its output (at least a summary) stored when given. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_complete_step", (step, output, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_complete_step", (step, output, now), options)
     _rt.no_options(options)
     return _call("fctry_complete_step", (state, step, output, now), _rt.clock())
 
@@ -83,7 +83,7 @@ def check_prerequisites(state: Mapping[str, object] | None, agent: FctryAgent, c
 def check_prerequisites(state: Any, agent: FctryAgent, command: FctryCommand | None = None, *, store: Any = None) -> Any:
     """An agent's prerequisites against ``completedSteps``: ``{ok, agent, command, missing, message, options}`` (the seed's numbered "Workflow error" text when missing). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(state):
-        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_check_prerequisites", (agent, command), store)
+        return _documents.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_check_prerequisites", (agent, command), store)
     return _call("fctry_check_prerequisites", (state, agent, command))
 
 @overload
@@ -93,7 +93,7 @@ def skip_prerequisites(state: Mapping[str, object] | None, agent: FctryAgent, co
 def skip_prerequisites(state: Any, agent: FctryAgent, command: FctryCommand | None = None, now: Now | None = None, **options: Any) -> Any:
     """The user chose "Skip": the skip is recorded in ``skippedPrerequisites``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_skip_prerequisites", (agent, command, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_skip_prerequisites", (agent, command, now), options)
     _rt.no_options(options)
     return _call("fctry_skip_prerequisites", (state, agent, command, now), _rt.clock())
 
@@ -104,7 +104,7 @@ def add_untracked_change(state: Mapping[str, object] | None, change: Mapping[str
 def add_untracked_change(state: Any, change: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
     """Records a file write made outside fctry commands, one entry per file. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_add_untracked_change", (change, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_add_untracked_change", (change, now), options)
     _rt.no_options(options)
     return _call("fctry_add_untracked_change", (state, change, now), _rt.clock())
 
@@ -115,7 +115,7 @@ def clear_untracked_changes(state: Mapping[str, object] | None, sections: Sequen
 def clear_untracked_changes(state: Any, sections: Sequence[str] | None = None, now: Now | None = None, **options: Any) -> Any:
     """Clears the untracked changes of these sections (left out: all of them). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_clear_untracked_changes", (sections, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_clear_untracked_changes", (sections, now), options)
     _rt.no_options(options)
     return _call("fctry_clear_untracked_changes", (state, sections, now), _rt.clock())
 
@@ -130,7 +130,7 @@ def inbox_add(inbox: Sequence[Mapping[str, object]] | None, type: InboxType, con
 def inbox_add(inbox: Any, type: InboxType, content: str, now: Now | None = None, random: str | bytes | None = None, **options: Any) -> Any:
     """Adds an item first: ``inbox-{ms}-{6 base36}`` (the suffix drawn from the host's random bytes unless given). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_add", (type, content, now, _rt.random(random)), options)
+        return _documents.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_add", (type, content, now, _rt.random(random)), options)
     _rt.no_options(options)
     return _call("fctry_inbox_add", (inbox, type, content, now, _rt.random(random)), _rt.clock())
 
@@ -141,7 +141,7 @@ def inbox_transition(inbox: Sequence[Mapping[str, object]] | None, id: str, even
 def inbox_transition(inbox: Any, id: str, event: InboxEvent, **options: Any) -> Any:
     """Moves one inbox item through its lifecycle (``TransitionError`` when illegal). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_transition", (id, event), options)
+        return _documents.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_transition", (id, event), options)
     _rt.no_options(options)
     return _call("fctry_inbox_transition", (inbox, id, event))
 
@@ -152,7 +152,7 @@ def inbox_dismiss(inbox: Sequence[Mapping[str, object]] | None, id: str) -> Fctr
 def inbox_dismiss(inbox: Any, id: str, **options: Any) -> Any:
     """Removes an inbox item (an id that is not there: unchanged). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_dismiss", (id,), options)
+        return _documents.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_dismiss", (id,), options)
     _rt.no_options(options)
     return _call("fctry_inbox_dismiss", (inbox, id))
 
@@ -163,7 +163,7 @@ def inbox_batch(inbox: Sequence[Mapping[str, object]] | None, event: InboxEvent)
 def inbox_batch(inbox: Any, event: InboxEvent, **options: Any) -> Any:
     """Applies an event to every pending or processed item it is legal for. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(inbox):
-        return _files.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_batch", (event,), options)
+        return _documents.write_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_batch", (event,), options)
     _rt.no_options(options)
     return _call("fctry_inbox_batch", (inbox, event))
 
@@ -174,7 +174,7 @@ def inbox_counts(inbox: Sequence[Mapping[str, object]] | None) -> InboxCounts: .
 def inbox_counts(inbox: Any, *, store: Any = None) -> Any:
     """How many items the inbox holds in each status: ``{total, pending, processing, processed, error, incorporated, other}`` (``other``: a missing or unknown status). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/inbox.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(inbox):
-        return _files.query_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_counts", (), store)
+        return _documents.query_at("fctry.inbox", inbox, (".fctry", "inbox.json",), "fctry_inbox_counts", (), store)
     return _call("fctry_inbox_counts", (inbox,))
 
 def chunk_machine() -> MachineDefinition:
@@ -192,7 +192,7 @@ def create_build_run(state: Mapping[str, object] | None, plan: Mapping[str, obje
 def create_build_run(state: Any, plan: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
     """Creates ``buildRun`` (``runId`` ``run-{ms}``) from an approved plan. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_create_build_run", (plan, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_create_build_run", (plan, now), options)
     _rt.no_options(options)
     return _call("fctry_create_build_run", (state, plan, now), _rt.clock())
 
@@ -203,7 +203,7 @@ def chunk_event(state: Mapping[str, object] | None, id: int, event: ChunkEvent, 
 def chunk_event(state: Any, id: int, event: ChunkEvent, now: Now | None = None, **options: Any) -> Any:
     """A chunk event: ``start``, ``complete`` or ``fail`` (retries, then failed and its dependents blocked). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_chunk_event", (id, event, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_chunk_event", (id, event, now), options)
     _rt.no_options(options)
     return _call("fctry_chunk_event", (state, id, event, now), _rt.clock())
 
@@ -214,7 +214,7 @@ def ready_chunks(state: Mapping[str, object] | None) -> list[int]: ...
 def ready_chunks(state: Any, *, store: Any = None) -> Any:
     """The planned chunks whose dependencies all completed, in plan order. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(state):
-        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_ready_chunks", (), store)
+        return _documents.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_ready_chunks", (), store)
     return _call("fctry_ready_chunks", (state,))
 
 @overload
@@ -224,7 +224,7 @@ def dag_layers(state: Mapping[str, object] | None) -> DagLayers: ...
 def dag_layers(state: Any, *, store: Any = None) -> Any:
     """The chunk DAG in layers for drawing: ``{layers, unplaced}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(state):
-        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_dag_layers", (), store)
+        return _documents.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_dag_layers", (), store)
     return _call("fctry_dag_layers", (state,))
 
 @overload
@@ -234,7 +234,7 @@ def pause_build_run(state: Mapping[str, object] | None, question: object, now: N
 def pause_build_run(state: Any, question: object, now: Now | None = None, **options: Any) -> Any:
     """Pauses a running build with the question it waits on. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_pause_build_run", (question, now), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_pause_build_run", (question, now), options)
     _rt.no_options(options)
     return _call("fctry_pause_build_run", (state, question, now), _rt.clock())
 
@@ -245,7 +245,7 @@ def resume_build_run(state: Mapping[str, object] | None, now: Now | None = None)
 def resume_build_run(state: Any, now: Now | None = None, **options: Any) -> Any:
     """Resumes a paused build. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_resume_build_run", (now,), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_resume_build_run", (now,), options)
     _rt.no_options(options)
     return _call("fctry_resume_build_run", (state, now), _rt.clock())
 
@@ -256,7 +256,7 @@ def finish_build_run(state: Mapping[str, object] | None, now: Now | None = None)
 def finish_build_run(state: Any, now: Now | None = None, **options: Any) -> Any:
     """Finishes a build whose chunks are all done: all completed, cleared; failures, ``partial``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_finish_build_run", (now,), options)
+        return _documents.write_at("fctry.state", state, (".fctry", "state.json",), "fctry_finish_build_run", (now,), options)
     _rt.no_options(options)
     return _call("fctry_finish_build_run", (state, now), _rt.clock())
 
@@ -267,7 +267,7 @@ def resume_plan(state: Mapping[str, object] | None, current_spec_version: str | 
 def resume_plan(state: Any, current_spec_version: str | None = None, *, store: Any = None) -> Any:
     """What to offer after an interruption: ``{offer, completed, remaining, next, changed, options}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(state):
-        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_resume_plan", (current_spec_version,), store)
+        return _documents.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_resume_plan", (current_spec_version,), store)
     return _call("fctry_resume_plan", (state, current_spec_version))
 
 @overload
@@ -277,7 +277,7 @@ def status_line(state: Mapping[str, object] | None) -> StatusLineSummary: ...
 def status_line(state: Any, *, store: Any = None) -> Any:
     """What a status line shows, from any state (odd field types are ignored). Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(state):
-        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_status_line", (), store)
+        return _documents.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_status_line", (), store)
     return _call("fctry_status_line", (state,))
 
 def project_status(project: Mapping[str, object]) -> StatusLineSummary:
@@ -307,23 +307,23 @@ def context_health(state: Mapping[str, object] | None, events: Sequence[object] 
 def context_health(state: Any, events: Sequence[object] | None = None, *, store: Any = None) -> Any:
     """The context health indicator: ``{isolation, lastCheckpoint}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.fctry/state.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(state):
-        return _files.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_context_health", (events,), store)
+        return _documents.query_at("fctry.state", state, (".fctry", "state.json",), "fctry_context_health", (events,), store)
     return _call("fctry_context_health", (state, events))
 
 def state_path(project_dir: StrPath) -> str:
     """``<project_dir>/.fctry/state.json``."""
-    return _files.path(project_dir, (".fctry", "state.json",))
+    return _documents.path(project_dir, (".fctry", "state.json",))
 
 def read_state(project_dir: StrPath, *, store: Store | None = None) -> LoadResult[FctryState]:
     """Reads ``.fctry/state.json`` (a missing file reads as the kind's default; never writes);
     ``store``: its document in a store instead, ``project_dir`` a key prefix (docs/store.md)."""
-    return cast("LoadResult[FctryState]", _files.read_at("fctry.state", project_dir, (".fctry", "state.json",), store))
+    return cast("LoadResult[FctryState]", _documents.read_at("fctry.state", project_dir, (".fctry", "state.json",), store))
 
 def write_state(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[FctryState, None]:
     """Replaces ``.fctry/state.json``'s document (validated; locked, atomic)."""
-    return cast("FileResult[FctryState, None]", _files.write_at("fctry.state", project_dir, (".fctry", "state.json",), "", (document,), options))
+    return cast("FileResult[FctryState, None]", _documents.write_at("fctry.state", project_dir, (".fctry", "state.json",), "", (document,), options))
 
 def update_state(
     project_dir: StrPath,
@@ -333,22 +333,22 @@ def update_state(
 ) -> FileResult[FctryState, None]:
     """A patch merged into ``.fctry/state.json`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[FctryState, None]", _files.patch_at("fctry.state", project_dir, (".fctry", "state.json",), patch_or_function, {"strategy": "shallow", "stamp": {"field": "lastUpdated"}}, now, options))
+    return cast("FileResult[FctryState, None]", _documents.patch_at("fctry.state", project_dir, (".fctry", "state.json",), patch_or_function, {"strategy": "shallow", "stamp": {"field": "lastUpdated"}}, now, options))
 
 def inbox_path(project_dir: StrPath) -> str:
     """``<project_dir>/.fctry/inbox.json``."""
-    return _files.path(project_dir, (".fctry", "inbox.json",))
+    return _documents.path(project_dir, (".fctry", "inbox.json",))
 
 def read_inbox(project_dir: StrPath, *, store: Store | None = None) -> LoadResult[FctryInbox]:
     """Reads ``.fctry/inbox.json`` (a missing file reads as the kind's default; never writes);
     ``store``: its document in a store instead, ``project_dir`` a key prefix (docs/store.md)."""
-    return cast("LoadResult[FctryInbox]", _files.read_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), store))
+    return cast("LoadResult[FctryInbox]", _documents.read_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), store))
 
 def write_inbox(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[FctryInbox, None]:
     """Replaces ``.fctry/inbox.json``'s document (validated; locked, atomic)."""
-    return cast("FileResult[FctryInbox, None]", _files.write_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), "", (document,), options))
+    return cast("FileResult[FctryInbox, None]", _documents.write_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), "", (document,), options))
 
 def update_inbox(
     project_dir: StrPath,
@@ -358,7 +358,7 @@ def update_inbox(
 ) -> FileResult[FctryInbox, None]:
     """A patch merged into ``.fctry/inbox.json`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[FctryInbox, None]", _files.patch_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), patch_or_function, None, now, options))
+    return cast("FileResult[FctryInbox, None]", _documents.patch_at("fctry.inbox", project_dir, (".fctry", "inbox.json",), patch_or_function, None, now, options))
 
 
 __all__ = [

@@ -4,21 +4,21 @@
 
 from __future__ import annotations
 
-from statecore import _files
-from statecore import _runtime as _rt
+from statecore._host import documents as _documents
+from statecore._host import runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast, overload
+    from statecore._host.runtime import cast, overload
 else:
     from collections.abc import Mapping, Sequence
     from typing import Any, cast, overload
 
     from typing_extensions import Unpack
 
-    from statecore._files import Store, StrPath
     from statecore._generated.host_types import LoggedResult, SessionOptions
+    from statecore._host.documents import Store, StrPath
     from statecore.types import (
         HiveHealth,
         HiveMergeStrategy,
@@ -56,7 +56,7 @@ def update_state(state: Mapping[str, object] | None, updates: Mapping[str, objec
 def update_state(state: Any, updates: Mapping[str, object], strategy: HiveMergeStrategy | None = None, now: Now | None = None, agent: str | None = None, **options: Any) -> Any:
     """Merges ``updates`` into the state (``deep`` by default, lists replaced; ``shallow``: top level), checks a phase change on the machine, sets ``updated_at`` and ``last_heartbeat``, validates; returns it with its ``state_updated`` event line (``agent``: who, ``queen`` by default). Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_update_state", (updates, strategy, now, agent), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_update_state", (updates, strategy, now, agent), options)
     _rt.no_options(options)
     return _call("hive_update_state", (state, updates, strategy, now, agent), _rt.clock())
 
@@ -67,7 +67,7 @@ def change_phase(state: Mapping[str, object] | None, phase: HivePhase, now: Now 
 def change_phase(state: Any, phase: HivePhase, now: Now | None = None, **options: Any) -> Any:
     """Moves the session to the next phase (or to ``failed``), stamping its ``phase_transitions`` time; a skip or a move back is ``E_TRANSITION``. Returns the state and its ``phase_changed`` event line. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_change_phase", (phase, now), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_change_phase", (phase, now), options)
     _rt.no_options(options)
     return _call("hive_change_phase", (state, phase, now), _rt.clock())
 
@@ -82,7 +82,7 @@ def check_worker_health(state: Mapping[str, object] | None, now: Now | None = No
 def check_worker_health(state: Any, now: Now | None = None, timeout_ms: int | None = None, *, store: Any = None) -> Any:
     """The active workers to flag at ``now``: no heartbeat for ``timeout_ms`` or longer (default 5 minutes, inclusive), a heartbeat in the future (clock skew), none, or an unreadable one. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(state):
-        return _files.query_at("hive.state", state, ("STATE.json",), "hive_check_worker_health", (now, timeout_ms), store)
+        return _documents.query_at("hive.state", state, ("STATE.json",), "hive_check_worker_health", (now, timeout_ms), store)
     return _call("hive_check_worker_health", (state, now, timeout_ms), _rt.clock())
 
 @overload
@@ -92,7 +92,7 @@ def apply_event(state: Mapping[str, object] | None, event: Mapping[str, object])
 def apply_event(state: Any, event: Mapping[str, object], **options: Any) -> Any:
     """Applies any event line (a ``hive.event``) as a replay would: a milestone's effect, a state update, a phase change, or for another type only the stamps and counters. Returns the state and the line. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_apply_event", (event,), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_apply_event", (event,), options)
     _rt.no_options(options)
     return _call("hive_apply_event", (state, event))
 
@@ -103,7 +103,7 @@ def plan_workers(state: Mapping[str, object] | None, workers: Sequence[Mapping[s
 def plan_workers(state: Any, workers: Sequence[Mapping[str, object]], rationale: str | None = None, now: Now | None = None, **options: Any) -> Any:
     """The queen plans workers (``[{name, task, focus_areas}]``): each is added to ``workers_planned`` with a planned worker state; ``rationale`` becomes the queen's ``worker_selection_rationale``. Event ``workers_planned``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_plan_workers", (workers, rationale, now), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_plan_workers", (workers, rationale, now), options)
     _rt.no_options(options)
     return _call("hive_plan_workers", (state, workers, rationale, now), _rt.clock())
 
@@ -114,7 +114,7 @@ def record_spawn_attempt(state: Mapping[str, object] | None, worker: str, now: N
 def record_spawn_attempt(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
     """The queen tries to spawn a planned worker: status ``spawning``, its ``spawn_attempts`` count up by one. Event ``spawn_attempted``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_record_spawn_attempt", (worker, now), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_record_spawn_attempt", (worker, now), options)
     _rt.no_options(options)
     return _call("hive_record_spawn_attempt", (state, worker, now), _rt.clock())
 
@@ -125,7 +125,7 @@ def spawn_worker(state: Mapping[str, object] | None, worker: str, now: Now | Non
 def spawn_worker(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
     """A worker started: status ``active``, ``spawned_at``, listed as spawned and active, ``startup_logged``. A worker no plan announced is planned first; an active one is spawned again (its stamps only); a failed one is respawned; a completed one is refused. Event ``worker_spawned`` by the worker. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_spawn_worker", (worker, now), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_spawn_worker", (worker, now), options)
     _rt.no_options(options)
     return _call("hive_spawn_worker", (state, worker, now), _rt.clock())
 
@@ -136,7 +136,7 @@ def heartbeat(state: Mapping[str, object] | None, worker: str, now: Now | None =
 def heartbeat(state: Any, worker: str, now: Now | None = None, **options: Any) -> Any:
     """An active worker is alive: its ``last_heartbeat``. Event ``worker_heartbeat`` by the worker. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_heartbeat", (worker, now), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_heartbeat", (worker, now), options)
     _rt.no_options(options)
     return _call("hive_heartbeat", (state, worker, now), _rt.clock())
 
@@ -147,7 +147,7 @@ def record_progress(state: Mapping[str, object] | None, worker: str, progress: M
 def record_progress(state: Any, worker: str, progress: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
     """An active worker's progress: the ``metrics`` and ``protocol_compliance`` fields given are set, with its ``last_update`` and ``last_heartbeat``. Event ``worker_progress``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_record_progress", (worker, progress, now), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_record_progress", (worker, progress, now), options)
     _rt.no_options(options)
     return _call("hive_record_progress", (state, worker, progress, now), _rt.clock())
 
@@ -158,7 +158,7 @@ def complete_worker(state: Mapping[str, object] | None, worker: str, outputs: Ma
 def complete_worker(state: Any, worker: str, outputs: Mapping[str, object], metrics: Mapping[str, object] | None = None, now: Now | None = None, **options: Any) -> Any:
     """An active worker finished with its ``outputs`` (merged into its outputs; one must hold something) and optional ``metrics``: status ``completed``, moved from active to completed, ``completion_logged``, its time worked. Event ``worker_completed``. Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_complete_worker", (worker, outputs, metrics, now), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_complete_worker", (worker, outputs, metrics, now), options)
     _rt.no_options(options)
     return _call("hive_complete_worker", (state, worker, outputs, metrics, now), _rt.clock())
 
@@ -169,7 +169,7 @@ def fail_worker(state: Mapping[str, object] | None, worker: str, error: str | Ma
 def fail_worker(state: Any, worker: str, error: str | Mapping[str, object], now: Now | None = None, agent: str | None = None, **options: Any) -> Any:
     """A worker failed with ``error`` (a message, or ``{message, ...}``): status ``failed`` with its ``error``, moved from active to failed (a worker failed already keeps its first error; a completed one is refused). Event ``worker_failed`` by ``agent`` (the worker by default; a queen or monitor passes its name). Given a directory (``str`` or ``os.PathLike``): the same on its ``STATE.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hive.state", state, ("STATE.json",), "hive_fail_worker", (worker, error, now, agent), options)
+        return _documents.write_at("hive.state", state, ("STATE.json",), "hive_fail_worker", (worker, error, now, agent), options)
     _rt.no_options(options)
     return _call("hive_fail_worker", (state, worker, error, now, agent), _rt.clock())
 
@@ -179,12 +179,12 @@ def recover_state(log: str | bytes, session_id: str, options: HiveRecoverOptions
 
 def state_path(session_dir: StrPath) -> str:
     """``<session_dir>/STATE.json``."""
-    return _files.path(session_dir, ("STATE.json",))
+    return _documents.path(session_dir, ("STATE.json",))
 
 def read_state(session_dir: StrPath, **options: Unpack[SessionOptions]) -> LoggedResult[HiveState | None, None]:
     """Reads ``STATE.json``; when it is missing, unreadable or behind ``EVENTS.jsonl``, rebuilds it
     from the log under the lock (keeping a ``.corrupt-`` copy) and writes it."""
-    return cast("LoggedResult[HiveState | None, None]", _files.read_logged_at("hive.state", session_dir, ("STATE.json",), options))
+    return cast("LoggedResult[HiveState | None, None]", _documents.read_logged_at("hive.state", session_dir, ("STATE.json",), options))
 
 
 __all__ = [

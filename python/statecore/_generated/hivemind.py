@@ -4,21 +4,21 @@
 
 from __future__ import annotations
 
-from statecore import _files
-from statecore import _runtime as _rt
+from statecore._host import documents as _documents
+from statecore._host import runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast, overload
+    from statecore._host.runtime import cast, overload
 else:
     from collections.abc import Mapping, Sequence
     from typing import Any, cast, overload
 
     from typing_extensions import Unpack
 
-    from statecore._files import Store, StrPath
     from statecore._generated.host_types import FileResult, HelperOptions
+    from statecore._host.documents import Store, StrPath
     from statecore.types import (
         HivemindAgentModes,
         HivemindEvent,
@@ -55,7 +55,7 @@ def fire(state: Mapping[str, object] | None, event: HivemindEvent, now: Now | No
 def fire(state: Any, event: HivemindEvent, now: Now | None = None, details: Mapping[str, object] | None = None, **options: Any) -> Any:
     """Fires a host event on ``state.json``'s document (null: a missing file); details: ``{project}`` for ``select_project``, ``{error}`` for ``worker_crashed``. Given a directory (``str`` or ``os.PathLike``): the same on its ``workspace/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hivemind.state", state, ("workspace", "state.json",), "hivemind_fire", (event, now, details), options)
+        return _documents.write_at("hivemind.state", state, ("workspace", "state.json",), "hivemind_fire", (event, now, details), options)
     _rt.no_options(options)
     return _call("hivemind_fire", (state, event, now, details), _rt.clock())
 
@@ -66,7 +66,7 @@ def follow_up(state: Mapping[str, object] | None, event: HivemindFollowUp, now: 
 def follow_up(state: Any, event: HivemindFollowUp, now: Now | None = None, **options: Any) -> Any:
     """Fires a scheduled automatic follow-up if it still applies (else ``ignored`` says why). Given a directory (``str`` or ``os.PathLike``): the same on its ``workspace/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hivemind.state", state, ("workspace", "state.json",), "hivemind_follow_up", (event, now), options)
+        return _documents.write_at("hivemind.state", state, ("workspace", "state.json",), "hivemind_follow_up", (event, now), options)
     _rt.no_options(options)
     return _call("hivemind_follow_up", (state, event, now), _rt.clock())
 
@@ -77,24 +77,24 @@ def on_file(state: Mapping[str, object] | None, path: str, content: str | None =
 def on_file(state: Any, path: str, content: str | None = None, now: Now | None = None, **options: Any) -> Any:
     """What a file created or changed under ``workspace/`` does in the current state (``content``: its text, null when unreadable). Given a directory (``str`` or ``os.PathLike``): the same on its ``workspace/state.json`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(state):
-        return _files.write_at("hivemind.state", state, ("workspace", "state.json",), "hivemind_on_file", (path, content, now), options)
+        return _documents.write_at("hivemind.state", state, ("workspace", "state.json",), "hivemind_on_file", (path, content, now), options)
     _rt.no_options(options)
     return _call("hivemind_on_file", (state, path, content, now), _rt.clock())
 
 def state_path(project_dir: StrPath) -> str:
     """``<project_dir>/workspace/state.json``."""
-    return _files.path(project_dir, ("workspace", "state.json",))
+    return _documents.path(project_dir, ("workspace", "state.json",))
 
 def read_state(project_dir: StrPath, *, store: Store | None = None) -> LoadResult[HivemindState]:
     """Reads ``workspace/state.json`` (a missing file reads as the kind's default; never writes);
     ``store``: its document in a store instead, ``project_dir`` a key prefix (docs/store.md)."""
-    return cast("LoadResult[HivemindState]", _files.read_at("hivemind.state", project_dir, ("workspace", "state.json",), store))
+    return cast("LoadResult[HivemindState]", _documents.read_at("hivemind.state", project_dir, ("workspace", "state.json",), store))
 
 def write_state(
     project_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[HivemindState, None]:
     """Replaces ``workspace/state.json``'s document (validated; locked, atomic)."""
-    return cast("FileResult[HivemindState, None]", _files.write_at("hivemind.state", project_dir, ("workspace", "state.json",), "", (document,), options))
+    return cast("FileResult[HivemindState, None]", _documents.write_at("hivemind.state", project_dir, ("workspace", "state.json",), "", (document,), options))
 
 def update_state(
     project_dir: StrPath,
@@ -104,7 +104,7 @@ def update_state(
 ) -> FileResult[HivemindState, None]:
     """A patch merged into ``workspace/state.json`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[HivemindState, None]", _files.patch_at("hivemind.state", project_dir, ("workspace", "state.json",), patch_or_function, None, now, options))
+    return cast("FileResult[HivemindState, None]", _documents.patch_at("hivemind.state", project_dir, ("workspace", "state.json",), patch_or_function, None, now, options))
 
 
 __all__ = [

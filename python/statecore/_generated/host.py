@@ -4,19 +4,19 @@
 
 from __future__ import annotations
 
-from statecore import _files
+from statecore._host import documents as _documents
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import overload
+    from statecore._host.runtime import overload
 else:
     from collections.abc import Callable, Mapping
     from typing import Any, Literal, overload
 
     from typing_extensions import Unpack
 
-    from statecore._files import StrPath
     from statecore._generated.host_types import FileResult, UpdateKeywords
+    from statecore._host.documents import StrPath
     from statecore.types import (
         DocumentKind,
         FctryEvent,
@@ -58,7 +58,7 @@ def read_document(path: StrPath, kind: DocumentKind) -> Any:
     gives the kind's default (``etag`` None); an unparseable one the default and a
     ``W_UNPARSEABLE`` warning. Readers never write.
     """
-    return _files.read(kind, _files.fspath(path))
+    return _documents.read(kind, _documents.fspath(path))
 
 @overload
 def update_document(
@@ -156,7 +156,7 @@ def update_document(
     ``ConflictError``, ``LockTimeoutError``; a misspelt option is ``UsageError``
     ``E_OPTIONS``.
     """
-    return _files.update_document(path, kind, patch_or_function, options, keywords)
+    return _documents.update_document(path, kind, patch_or_function, options, keywords)
 
 
 __all__ = ["read_document", "update_document"]

@@ -7,7 +7,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from typing_extensions import NotRequired, TypedDict
 
-from statecore._files import Store
+from statecore._host.documents import Store
 from statecore.types import (
     Issue,
     Json,

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from statecore import _runtime as _rt
+from statecore._host import runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast
+    from statecore._host.runtime import cast
 else:
     from collections.abc import Mapping, Sequence
     from typing import NoReturn, cast

@@ -8,7 +8,7 @@ from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast
+    from statecore._host.runtime import cast
 else:
     from collections.abc import Mapping
     from typing import cast

@@ -4,21 +4,21 @@
 
 from __future__ import annotations
 
-from statecore import _files
-from statecore import _runtime as _rt
+from statecore._host import documents as _documents
+from statecore._host import runtime as _rt
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
-    from statecore._runtime import cast, overload
+    from statecore._host.runtime import cast, overload
 else:
     from collections.abc import Mapping, Sequence
     from typing import Any, cast, overload
 
     from typing_extensions import Unpack
 
-    from statecore._files import Store, StrPath
     from statecore._generated.host_types import FileResult, HelperOptions
+    from statecore._host.documents import Store, StrPath
     from statecore.types import (
         LoadResult,
         MachineDefinition,
@@ -73,7 +73,7 @@ def start(index: Mapping[str, object] | None, now: Now | None = None) -> Specify
 def start(index: Any, now: Now | None = None, **options: Any) -> Any:
     """Starts the workflow on a missing or ``not_started`` index (loop ``scaffolding``, iteration ``1 / 10``, the seed's empty tables); any other index is unchanged. Returns ``{index, changed, resume}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_start", (now,), options)
+        return _documents.write_at("specify.index", index, (".workflow", "index.md",), "specify_start", (now,), options)
     _rt.no_options(options)
     return _call("specify_start", (index, now), _rt.clock())
 
@@ -84,7 +84,7 @@ def set_loop_status(index: Mapping[str, object] | None, status: SpecifyLoopStatu
 def set_loop_status(index: Any, status: SpecifyLoopStatus, now: Now | None = None, reason: str | None = None, **options: Any) -> Any:
     """Moves the loop on its machine (``E_TRANSITION`` for a move the seed does not allow); a move to ``completed`` or ``terminated`` sets the termination reason (``success`` / ``user`` by default). Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_set_loop_status", (status, now, reason), options)
+        return _documents.write_at("specify.index", index, (".workflow", "index.md",), "specify_set_loop_status", (status, now, reason), options)
     _rt.no_options(options)
     return _call("specify_set_loop_status", (index, status, now, reason), _rt.clock())
 
@@ -95,7 +95,7 @@ def apply_state_updates(index: Mapping[str, object] | None, updates: Mapping[str
 def apply_state_updates(index: Any, updates: Mapping[str, object], now: Now | None = None, **options: Any) -> Any:
     """Merges an agent's ``state_updates``: the loop state by field (its status on the machine), gaps by id, traceability by FR ID, history appended, other sections by their table; sets ``last_activity``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_apply_state_updates", (updates, now), options)
+        return _documents.write_at("specify.index", index, (".workflow", "index.md",), "specify_apply_state_updates", (updates, now), options)
     _rt.no_options(options)
     return _call("specify_apply_state_updates", (index, updates, now), _rt.clock())
 
@@ -106,7 +106,7 @@ def add_gaps(index: Mapping[str, object] | None, gaps: Sequence[Mapping[str, obj
 def add_gaps(index: Any, gaps: Sequence[Mapping[str, object]], now: Now | None = None, **options: Any) -> Any:
     """Adds gaps found by validation: ids ``G-NNN`` when they have none, ``pending`` (Minor: ``deferred`` at once), stale 0, a ``created`` history row each. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_add_gaps", (gaps, now), options)
+        return _documents.write_at("specify.index", index, (".workflow", "index.md",), "specify_add_gaps", (gaps, now), options)
     _rt.no_options(options)
     return _call("specify_add_gaps", (index, gaps, now), _rt.clock())
 
@@ -117,7 +117,7 @@ def set_gap_status(index: Mapping[str, object] | None, gap_id: str, status: Spec
 def set_gap_status(index: Any, gap_id: str, status: SpecifyGapStatus, now: Now | None = None, details: str | None = None, **options: Any) -> Any:
     """Changes a gap's status on the gap machine, with a history row (``details``, or the move); reopening it sets its stale count back to 0. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_set_gap_status", (gap_id, status, now, details), options)
+        return _documents.write_at("specify.index", index, (".workflow", "index.md",), "specify_set_gap_status", (gap_id, status, now, details), options)
     _rt.no_options(options)
     return _call("specify_set_gap_status", (index, gap_id, status, now, details), _rt.clock())
 
@@ -128,7 +128,7 @@ def start_clarifying(index: Mapping[str, object] | None, now: Now | None = None)
 def start_clarifying(index: Any, now: Now | None = None, **options: Any) -> Any:
     """Presents the iteration's clarifications (``next_clarifications``): their gaps go ``clarifying``, the loop ``clarifying``. Returns ``{index, changed, clarifications}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_start_clarifying", (now,), options)
+        return _documents.write_at("specify.index", index, (".workflow", "index.md",), "specify_start_clarifying", (now,), options)
     _rt.no_options(options)
     return _call("specify_start_clarifying", (index, now), _rt.clock())
 
@@ -139,7 +139,7 @@ def end_iteration(index: Mapping[str, object] | None, now: Now | None = None) ->
 def end_iteration(index: Any, now: Now | None = None, **options: Any) -> Any:
     """Ends an iteration: stale counts of the open blocking gaps and of the loop, then the termination check (``success`` completes the loop, ``max_iterations`` terminates it, otherwise the next iteration). Returns ``{index, changed, termination}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file, locked and atomic; ``if_match`` and ``timeout`` are its options."""
     if _rt.is_path(index):
-        return _files.write_at("specify.index", index, (".workflow", "index.md",), "specify_end_iteration", (now,), options)
+        return _documents.write_at("specify.index", index, (".workflow", "index.md",), "specify_end_iteration", (now,), options)
     _rt.no_options(options)
     return _call("specify_end_iteration", (index, now), _rt.clock())
 
@@ -150,7 +150,7 @@ def queue_order(index: Mapping[str, object] | None) -> list[SpecifyGap]: ...
 def queue_order(index: Any, *, store: Any = None) -> Any:
     """The open gaps in the order they are asked: Critical, Important, Minor; then the longest open; then by gap number. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(index):
-        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_queue_order", (), store)
+        return _documents.query_at("specify.index", index, (".workflow", "index.md",), "specify_queue_order", (), store)
     return _call("specify_queue_order", (index,))
 
 @overload
@@ -160,7 +160,7 @@ def next_clarifications(index: Mapping[str, object] | None) -> list[SpecifyClari
 def next_clarifications(index: Any, *, store: Any = None) -> Any:
     """The clarifications the iteration would ask: pending Critical and Important gaps in queue order, one requirement's gaps together, at most 3, ids ``C{iteration}.{n}``. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(index):
-        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_next_clarifications", (), store)
+        return _documents.query_at("specify.index", index, (".workflow", "index.md",), "specify_next_clarifications", (), store)
     return _call("specify_next_clarifications", (index,))
 
 @overload
@@ -170,7 +170,7 @@ def check_termination(index: Mapping[str, object] | None) -> SpecifyTermination:
 def check_termination(index: Any, *, store: Any = None) -> Any:
     """The termination check, in the seed's order: success, max_iterations, stale gaps, no progress, or continue. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(index):
-        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_check_termination", (), store)
+        return _documents.query_at("specify.index", index, (".workflow", "index.md",), "specify_check_termination", (), store)
     return _call("specify_check_termination", (index,))
 
 @overload
@@ -180,7 +180,7 @@ def resume_point(index: Mapping[str, object] | None) -> SpecifyResume: ...
 def resume_point(index: Any, *, store: Any = None) -> Any:
     """Where the workflow resumes, by its loop status. Given a directory (``str`` or ``os.PathLike``): the same on its ``.workflow/index.md`` file; ``store``: the document in a store instead, the directory a key prefix."""
     if store is not None or _rt.is_path(index):
-        return _files.query_at("specify.index", index, (".workflow", "index.md",), "specify_resume_point", (), store)
+        return _documents.query_at("specify.index", index, (".workflow", "index.md",), "specify_resume_point", (), store)
     return _call("specify_resume_point", (index,))
 
 def check_artifacts(artifacts: Sequence[Mapping[str, object]], feature_id: str | None = None) -> list[SpecifyArtifact]:
@@ -189,18 +189,18 @@ def check_artifacts(artifacts: Sequence[Mapping[str, object]], feature_id: str |
 
 def index_path(feature_dir: StrPath) -> str:
     """``<feature_dir>/.workflow/index.md``."""
-    return _files.path(feature_dir, (".workflow", "index.md",))
+    return _documents.path(feature_dir, (".workflow", "index.md",))
 
 def read_index(feature_dir: StrPath, *, store: Store | None = None) -> LoadResult[SpecifyIndex | None]:
     """Reads ``.workflow/index.md`` (a missing file reads as the kind's default; never writes);
     ``store``: its document in a store instead, ``feature_dir`` a key prefix (docs/store.md)."""
-    return cast("LoadResult[SpecifyIndex | None]", _files.read_at("specify.index", feature_dir, (".workflow", "index.md",), store))
+    return cast("LoadResult[SpecifyIndex | None]", _documents.read_at("specify.index", feature_dir, (".workflow", "index.md",), store))
 
 def write_index(
     feature_dir: StrPath, document: Mapping[str, object] | Sequence[object] | None, **options: Unpack[HelperOptions]
 ) -> FileResult[SpecifyIndex | None, None]:
     """Replaces ``.workflow/index.md``'s document (validated; locked, atomic)."""
-    return cast("FileResult[SpecifyIndex | None, None]", _files.write_at("specify.index", feature_dir, (".workflow", "index.md",), "", (document,), options))
+    return cast("FileResult[SpecifyIndex | None, None]", _documents.write_at("specify.index", feature_dir, (".workflow", "index.md",), "", (document,), options))
 
 def update_index(
     feature_dir: StrPath,
@@ -210,7 +210,7 @@ def update_index(
 ) -> FileResult[SpecifyIndex | None, None]:
     """A patch merged into ``.workflow/index.md`` (its protocol's merge), or a function of its document
     that returns the new one (or changes it and returns ``None``); locked, atomic."""
-    return cast("FileResult[SpecifyIndex | None, None]", _files.patch_at("specify.index", feature_dir, (".workflow", "index.md",), patch_or_function, None, now, options))
+    return cast("FileResult[SpecifyIndex | None, None]", _documents.patch_at("specify.index", feature_dir, (".workflow", "index.md",), patch_or_function, None, now, options))
 
 
 __all__ = [

@@ -13,8 +13,9 @@ import json
 import os
 import sys
 
-from statecore import StatecoreError, _atomic, specify
-from statecore._routines import update_file
+from statecore import StatecoreError, specify
+from statecore._host import atomic as _atomic
+from statecore._host.routines import update_file
 
 directory, name, stop = sys.argv[1:4]
 mode = sys.argv[4] if len(sys.argv) > 4 else ""

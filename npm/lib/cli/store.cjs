@@ -1,0 +1,157 @@
+"use strict";
+/**
+ * The command line's facts from a store (docs/store.md § Store URLs): a path the core asks
+ * about that is a store URL (`postgresql://host/database/KEY`) is read, listed and written in
+ * that PostgreSQL store instead of the file system, with the same facts a file would give: a
+ * document's text, a log's text as a file of its lines (pages by byte offset, as a file's), a
+ * key with keys below it a directory. Each store is connected once per process. These are
+ * async; the command line runs them through lib/store/sync.cjs. The Python twin is
+ * python/statecore/_cli/store.py.
+ */
+const documents = require("../host/documents.cjs");
+
+const core = () => documents.core();
+
+/** The stores connected so far, by connection string (Promises). */
+const stores = new Map();
+
+/** Whether `path` is a store URL (a cheap test: the core's `storeUrl` decides). */
+const isStore = (path) => path.startsWith("postgresql://") || path.startsWith("postgres://");
+
+/** The store of a URL (connected once), its key and its connection string. */
+async function open(path) {
+  const { conninfo, key } = core().storeUrl(path);
+  if (!stores.has(conninfo)) {
+    const { PostgresStore } = require("../store/store.cjs");
+    const connecting = PostgresStore.connect({ connectionString: conninfo });
+    connecting.catch(() => stores.delete(conninfo));
+    stores.set(conninfo, connecting);
+  }
+  return { store: await stores.get(conninfo), key, conninfo };
+}
+
+/** What a statecore error is to a fact; anything else is thrown on. */
+function known(error) {
+  if (error instanceof core().StatecoreError) return error;
+  throw error;
+}
+
+/** `data` cut to at most `limit` bytes, back to its last line break. */
+const head = (data, limit) => (data.length > limit ? data.subarray(0, data.lastIndexOf(0x0a, limit - 1) + 1) : data);
+
+/**
+ * A page (docs/cli.md § Logs read in pages): at most `limit` bytes of `data` (what follows
+ * `offset`), cut back to their last line break unless the text ends within them.
+ */
+function page(data, offset, limit, size, mtime) {
+  let bytes = data.subarray(0, limit);
+  if (offset + bytes.length < size) bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
+  return { text: bytes.toString("utf8"), mtime, offset, limit, size };
+}
+
+/**
+ * What a file at `path` would be: a document's text, a log's (or a page of it), a directory
+ * when keys are below it, or missing.
+ */
+async function readFact(path, limit, offset) {
+  try {
+    const { store, key } = await open(path);
+    const [row] = (await store.statement("read", key, "cli_read", key, key ? `${key}/` : "")).rows;
+    if (row.text !== null) {
+      const data = Buffer.from(row.text);
+      const mtime = Number(row.mtime);
+      if (offset !== undefined) return page(data.subarray(offset), offset, limit ?? 1, data.length, mtime);
+      return { text: (limit === undefined ? data : head(data, limit)).toString("utf8"), mtime };
+    }
+    if (row.log_bytes !== null) {
+      const start = offset ?? 0;
+      const size = Number(row.log_bytes);
+      const want = limit ?? size;
+      const { rows } = await store.statement("read", key, "read_log_page", key, start, want);
+      const parts = rows.map(({ text, end_offset: end }) => {
+        const raw = Buffer.from(`${text}\n`);
+        const begin = Number(end) - raw.length;
+        return begin < start ? raw.subarray(start - begin) : raw;
+      });
+      const data = Buffer.concat(parts);
+      const mtime = Number(row.log_mtime ?? 0);
+      if (offset === undefined) return { text: (limit === undefined ? data : head(data, limit)).toString("utf8"), mtime };
+      return page(data, start, want, size, mtime);
+    }
+    return { error: row.directory ? "directory" : "missing" };
+  } catch (error) {
+    const e = known(error);
+    return { error: "unreadable", message: `${e.code}: ${e.message}` };
+  }
+}
+
+/** The keys below `path` named one of `names` (every one when null), as store URLs. */
+async function listFact(path, names) {
+  try {
+    const { store, key, conninfo } = await open(path);
+    const wanted = names === null || names === undefined ? null : new Set(names);
+    const keys = await store.keys(key ? `${key}/` : "");
+    const { nameWanted } = require("./run.cjs");
+    return { files: keys.filter((k) => nameWanted(wanted, k.split("/").at(-1))).map((k) => `${conninfo}/${k}`) };
+  } catch (error) {
+    const e = known(error);
+    return { message: `${e.code}: ${e.message}` };
+  }
+}
+
+/**
+ * Carries out a write the core asked for on the store (an update, an append; a store's log
+ * has no torn line to repair) and gives its result or its error.
+ */
+async function writeFact(need) {
+  const timeout = need.timeout_ms ?? null;
+  try {
+    const { store, key } = await open(need.path);
+    if (need.op === "update") {
+      const options = { now: need.now ?? null, ifMatch: need.if_match ?? null, timeout };
+      const result = await store.change(key, need.kind, need.change ?? "", need.args ?? [], options);
+      const fact = { etag: result.etag, changed: result.changed, warnings: result.warnings, corrupt_copy: null };
+      for (const extra of ["item", "result"]) if (extra in result) fact[extra] = result[extra];
+      return fact;
+    }
+    if (need.op === "append") {
+      const target = core().watchTarget(key, null, false);
+      await store.append(key, target === null ? "json" : target.kind, need.record);
+      return { warnings: [], corrupt_copy: null };
+    }
+    if (need.op === "repair") return { torn_line: null, warnings: [], corrupt_copy: null };
+    return { error: { code: "E_ARGUMENT", path: "", message: `${need.op} writes files: give a directory, not a store URL` } };
+  } catch (error) {
+    const e = known(error);
+    return { error: { code: e.code, path: e.path, message: e.message } };
+  }
+}
+
+/**
+ * The records of what a watched store URL names now (lib/cli/follow.cjs `look`): the key
+ * itself, or the keys below it named one of `names` (every one when null), by URL: a
+ * document's etag, a log's length. `{}` when nothing is there; `{error}` when the store
+ * cannot be read (the path is then watched as missing).
+ */
+async function lookFact(path, names) {
+  try {
+    const { store, key, conninfo } = await open(path);
+    const wanted = names === null || names === undefined ? null : new Set(names);
+    const { rows } = await store.statement("read", key, "cli_look", key, key ? `${key}/` : "");
+    const records = {};
+    for (const { key: found, record } of rows) {
+      if (found === key || require("./run.cjs").nameWanted(wanted, found.split("/").at(-1))) records[`${conninfo}/${found}`] = record;
+    }
+    return { records };
+  } catch (error) {
+    return { error: known(error).code };
+  }
+}
+
+/** Closes every store connected. */
+async function closeAll() {
+  await Promise.all([...stores.values()].map(async (s) => (await s).close()));
+  stores.clear();
+}
+
+module.exports = { isStore, open, readFact, listFact, writeFact, lookFact, closeAll };

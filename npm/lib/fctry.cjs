@@ -1,7 +1,0 @@
-"use strict";
-/**
- * `statecore-js/fctry`: the fctry protocol (docs/fctry.md) over a project's `.fctry/` files, one
- * call per milestone: every helper comes from the table (lib/helpers.cjs); lib/fctry.mjs and
- * lib/fctry.d.ts (generated) list them.
- */
-module.exports = require("./helpers.cjs").helpers("fctry");

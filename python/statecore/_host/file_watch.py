@@ -1,0 +1,127 @@
+"""The file watching every Python watcher stands on (``watch`` in ``_host/watch.py``, the Hivemind
+watcher in ``_host/hivemind_watch.py``; ``PostgresStore.watch`` shares its thread): a thread of the
+watcher's own (:class:`Threaded`), watchfiles' changes of a directory as batches of paths in
+path order (:func:`batches`), and the directories never watched. The Python twin of
+``npm/lib/host/file-watch.cjs``. Only I/O here: what a reaction does is the caller's."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from types import ModuleType
+    from typing import TypeVar
+
+    _T = TypeVar("_T", bound="Threaded")
+
+#: Default quiet time of a file before the watcher reacts to it, in ms (Node's too).
+DEFAULT_DEBOUNCE_MS = 50
+#: A file is looked at again this long after it was read (a write folded into the previous
+#: event is still seen), in seconds (Node's ``RECHECK_MS``).
+RECHECK_S = 0.15
+#: How long the watching thread waits for an event before it looks at its timers, in ms.
+TICK_MS = 50
+#: Directories never watched (as ``validate`` skips them).
+SKIPPED = frozenset({".git", "node_modules"})
+
+
+def skipped(root: str, path: str) -> bool:
+    """True when a part of ``path`` below ``root`` is a directory never watched (``root``
+    itself may be inside one)."""
+    rel = os.path.relpath(path, root)
+    return any(part in SKIPPED for part in rel.split(os.sep))
+
+
+def batches(
+    watchfiles: ModuleType,
+    directory: str,
+    accept: Callable[[str], bool],
+    debounce_ms: int,
+    stop: threading.Event,
+    *,
+    recursive: bool = True,
+    removals: bool = True,
+) -> Iterator[list[str]]:
+    """watchfiles' changes under ``directory`` of the paths ``accept(path)`` lets through (a
+    removal only with ``removals``), each batch as its paths without repeats, in path order: a
+    batch once ``debounce_ms`` passed without a change, an empty one every :data:`TICK_MS`
+    without any (the caller's timers run then), until ``stop`` is set."""
+    removed = watchfiles.Change.deleted
+
+    def keep(change: object, path: str) -> bool:
+        return (removals or change != removed) and accept(path)
+
+    changes = watchfiles.watch(
+        directory,
+        watch_filter=keep,
+        debounce=max(1600, debounce_ms),
+        step=debounce_ms,
+        stop_event=stop,
+        rust_timeout=TICK_MS,
+        yield_on_timeout=True,
+        recursive=recursive,
+        raise_interrupt=False,
+    )
+    for batch in changes:
+        yield sorted({path for _change, path in batch})
+
+
+class Threaded:
+    """What the watchers share (``watch``, ``watch_workspace``, ``PostgresStore.watch``): a
+    thread of their own, started by :meth:`_start`, that calls back; ``on_error`` for what it
+    raises. Use one as a context manager, or call :meth:`close`."""
+
+    #: How the log names the watcher.
+    _name = "statecore watch"
+
+    def _start(self, on_error: Callable[[BaseException], object] | None) -> None:
+        """Starts the thread running ``self._run``."""
+        self._on_error = on_error
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        name = self._name.replace(" ", "-")
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Waits until watching has begun and each file or row as it first was has been
+        reported; False when ``timeout`` (seconds) passed first."""
+        return self._ready.wait(timeout)
+
+    def close(self, timeout: float | None = None) -> None:
+        """Stops watching and waits for the thread (a read under way finishes); no callback is
+        called once it returns (unless called from the callback itself)."""
+        self._stop.set()
+        if threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+
+    def __enter__(self: _T) -> _T:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _fail(self, error: BaseException) -> None:
+        """Gives ``error`` to ``on_error``, else logs it; the watcher goes on."""
+        if self._on_error is not None:
+            try:
+                self._on_error(error)
+                return
+            except Exception as thrown:  # the handler's own error is logged
+                error = thrown
+        import logging
+
+        logging.getLogger("statecore").error("%s: %r", self._name, error, exc_info=error)
+
+    def _guard(self, job: Callable[..., None], *args: object) -> None:
+        """Runs ``job``; what it raises goes to :meth:`_fail`."""
+        try:
+            job(*args)
+        except Exception as error:
+            self._fail(error)

@@ -1,0 +1,185 @@
+"""Confinement to DIR without a window between the check and the use (docs/mcp.md § Confined to
+DIR): each directory on a path is opened with ``O_DIRECTORY | O_NOFOLLOW`` relative to the one
+before it (``dir_fd``), from DIR's own descriptor, so the check is the open; the library is then
+given the path through the last directory's descriptor (``/proc/self/fd/N/...``), which names
+the directory that was opened even if a link is put in place of one of its names afterwards. A
+file read is opened ``O_NOFOLLOW`` in the pinned directory and read from that descriptor. Where
+the system has no ``/proc/self/fd`` (not Linux), the names are checked with ``lstat`` and used
+as they are. The Python twin of ``npm/lib/mcp/confine.cjs``."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+#: The directory of this process's descriptors, when the system has one to open through.
+FD_DIR: str | None = (
+    "/proc/self/fd" if sys.platform.startswith("linux") and os.path.isdir("/proc/self/fd") else None
+)
+
+
+class _Seams:
+    """Test seam: ``after_check(names)`` is called after a path is pinned and before it is
+    used (a test swaps a link in)."""
+
+    after_check: Callable[[Sequence[str]], None] | None = None
+
+
+seams = _Seams()
+
+
+class Pinned:
+    """Directories pinned by :func:`pin_dirs`: ``at`` the path through the deepest existing
+    one's descriptor, ``real`` that directory's own path, ``rest`` the names below it that do
+    not exist yet (a write creates them). Close it (a context manager)."""
+
+    def __init__(self, at: str, real: str, rest: list[str], fds: list[int]) -> None:
+        self.at = at
+        self.real = real
+        self.rest = rest
+        self._fds = fds
+        self._maps = [(at, real)]
+        self._farm: str | None = None
+
+    def path(self, *names: str) -> str:
+        """The path of ``names`` below the pinned directory's missing ``rest``."""
+        return os.path.join(self.at, *self.rest, *names)
+
+    def unpin(self, text: str) -> str:
+        """``text`` with the pinned path named as the real one (a message, a copy's path)."""
+        for at, real in self._maps:
+            if at != real:
+                text = text.replace(at, real)
+        return text
+
+    def close(self) -> None:
+        if self._farm is not None:
+            import shutil
+
+            shutil.rmtree(self._farm, ignore_errors=True)
+            self._farm = None
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = []
+
+    def __enter__(self) -> Pinned:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def pin_dirs(root: str, names: Sequence[str], check: Callable[[int], None]) -> Pinned:
+    """The directories ``names`` below ``root`` pinned (:class:`Pinned`). ``check(i)`` is the
+    caller's refusal of the entry at ``names[i]`` when it cannot be opened as a directory (a
+    link swapped in, a special file): it raises."""
+    if FD_DIR is None:
+        return Pinned(root, root, list(names), [])
+    fds = [os.open(root, os.O_RDONLY | os.O_DIRECTORY)]
+    try:
+        for i, name in enumerate(names):
+            try:
+                fds.append(
+                    os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fds[-1])
+                )
+            except FileNotFoundError:
+                real = os.path.join(root, *names[:i])
+                return Pinned(f"{FD_DIR}/{fds[-1]}", real, list(names[i:]), fds)
+            except (NotADirectoryError, OSError) as error:
+                if isinstance(error, NotADirectoryError) or error.errno == errno.ELOOP:
+                    check(i)
+                raise
+        return Pinned(f"{FD_DIR}/{fds[-1]}", os.path.join(root, *names), [], fds)
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+
+
+def pin_helper(
+    root: str,
+    dir_names: Sequence[str],
+    sub: Sequence[str],
+    write: bool,
+    check: Callable[[int], None],
+) -> Pinned:
+    """A protocol helper's directory pinned, for a helper that names its own folders ``sub``
+    below it (``.fctry``, ``.agency/state``; none: :func:`pin_dirs` of ``dir_names``): ``at`` is
+    a private directory of this call in which ``sub`` leads, through a link of the server's own,
+    to the pinned folder (``/proc/self/fd/N``), so the helper's every open, lock and rename below
+    ``at`` happens in the folder that was checked. A ``write`` creates the folders first, as the
+    helper would; a read of a folder that does not exist finds an empty one (no file, as it was
+    checked)."""
+    if FD_DIR is None or not sub:
+        return pin_dirs(root, dir_names, check)
+    import tempfile
+
+    names = [*dir_names, *sub]
+    pinned = pin_dirs(root, names, check)
+    while write and pinned.rest:
+        try:
+            os.mkdir(f"{pinned.at}/{pinned.rest[0]}")
+        except FileExistsError:
+            pass
+        except BaseException:
+            pinned.close()
+            raise
+        pinned.close()
+        pinned = pin_dirs(root, names, check)
+    try:
+        pinned._farm = tempfile.mkdtemp(prefix="statecore-mcp-call-")
+        in_farm = os.path.join(pinned._farm, *sub)
+        os.makedirs(os.path.dirname(in_farm), exist_ok=True)
+        if pinned.rest:
+            os.mkdir(in_farm)
+        else:
+            os.symlink(pinned.at, in_farm)
+    except BaseException:
+        pinned.close()
+        raise
+    real = os.path.join(root, *dir_names)
+    pinned._maps = [(pinned._farm, real), (pinned.at, pinned.real)]
+    pinned.at, pinned.real, pinned.rest = pinned._farm, real, []
+    return pinned
+
+
+def use_pinned(pinned: Pinned, names: Sequence[str], run: Callable[[], Any]) -> Any:
+    """Runs ``run()`` with ``pinned`` (the directories of ``names``), then closes them; a
+    message or a ``corrupt_copy`` naming the pinned path names the real one."""
+    try:
+        if seams.after_check is not None:
+            seams.after_check(names)
+        result = run()
+        if isinstance(result, dict) and isinstance(result.get("corrupt_copy"), str):
+            result["corrupt_copy"] = pinned.unpin(result["corrupt_copy"])
+        return result
+    except Exception as error:
+        message = getattr(error, "message", None)
+        if isinstance(message, str):
+            error.message = pinned.unpin(message)  # type: ignore[attr-defined]
+        raise
+    finally:
+        pinned.close()
+
+
+def read_pinned(file: str, check: Callable[[], object], limit: int) -> bytes | None:
+    """The bytes of the regular file ``file`` (a path through pinned directories), opened
+    without following a link and without blocking: None when it does not exist. ``check()``
+    refuses a link or a special file (it raises); at most ``limit`` bytes are read."""
+    try:
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(file, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a link
+            check()
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            check()
+        return handle.read(limit)
