@@ -1,6 +1,6 @@
 """The subscriptions of ``statecore mcp`` (docs/mcp.md § Subscriptions): ``resources/subscribe``
-on a ``statecore://`` URI watches that file with the library's ``watch`` (``_watch.py``, on the
-one file-watching primitive, ``_file_watch.py``), so a change is sent as
+on a ``statecore://`` URI watches that file with the library's ``watch`` (``_host/watch.py``, on the
+one file-watching primitive, ``_host/file_watch.py``), so a change is sent as
 ``notifications/resources/updated`` once the file reads whole (a torn write is never sent);
 once a client has listed the resources, a protocol document created or removed under DIR sends
 ``notifications/resources/list_changed``. Unsubscribing, and the connection closing, close the
@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from statecore._file_watch import DEFAULT_DEBOUNCE_MS, Threaded, batches, skipped
+from statecore._host.file_watch import DEFAULT_DEBOUNCE_MS, Threaded, batches, skipped
 
 #: Every watcher open now, across the connections of this process (what a test counts).
 _OPEN: set[Any] = set()
