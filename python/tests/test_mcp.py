@@ -113,6 +113,31 @@ def test_both_servers_list_the_generated_tools_the_same(root: Path) -> None:
     assert [t["name"] for t in lists["node"]] == [t["name"] for t in _mcp.LISTED]
 
 
+def test_both_servers_answer_the_same_text_byte_for_byte(root: Path) -> None:
+    """A tool's answer is the same text from either server, non-ASCII included (a refusal's
+    message with an arrow, an unknown tool's name, a document's text), not only the same JSON."""
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("show", {"path": "hive/s1/STATE.json"}),
+        ("hive_change_phase", {"dir": "hive/s1", "to": "complete", "now": at(3)}),
+        ("hive_heartbeat", {"dir": "hive/s1", "worker": "wörker-λ", "now": at(3)}),
+        ("nö_such_tool", {}),
+        ("show", {"path": "../outside → here.json"}),
+    ]
+
+    async def answers(which: str) -> list[tuple[bool, str]]:
+        async with connect(which, root) as client:
+            out = []
+            for name, args in calls:
+                result = await client.call_tool(name, args)
+                out.append((bool(result.is_error), result.content[0].text))  # type: ignore[union-attr]
+            return out
+
+    found = {which: anyio.run(answers, which) for which in SERVERS}
+    assert [error for error, _ in found["python"]] == [False, True, True, True, True]
+    assert any(not text.isascii() for _, text in found["python"])
+    assert found["node"] == found["python"]
+
+
 @pytest.mark.parametrize("which", list(SERVERS))
 def test_a_read_a_write_and_a_refused_write_of_every_protocol(which: str, root: Path) -> None:
     async def run() -> None:

@@ -207,7 +207,7 @@ def call_tool(root: str, name: object, args: object) -> Any:
         raise _refusal(
             "E_ARGUMENT",
             "/name",
-            f"there is no tool {json.dumps(name)}: tools/list lists the tools",
+            f"there is no tool {json.dumps(name, ensure_ascii=False)}: tools/list lists the tools",
         )
     text = json.dumps({} if args is None else args, ensure_ascii=False, separators=(",", ":"))
     data = text.encode("utf-8", "surrogatepass")
@@ -283,7 +283,7 @@ def resolve_resource(root: str, uri: object) -> tuple[str, Any, list[str]]:
     from urllib.parse import unquote
 
     if not isinstance(uri, str) or not uri.startswith(_SCHEME):
-        raise _refusal("E_ARGUMENT", "/uri", f"{json.dumps(uri)} is not a statecore:// resource")
+        raise _refusal("E_ARGUMENT", "/uri", f"{json.dumps(uri, ensure_ascii=False)} is not a statecore:// resource")
     rel = "/".join(unquote(name) for name in uri[len(_SCHEME) :].split("/"))
     names = statecore.mcp_path(rel, "uri")
     file = confine(root, names, "file", "uri")
@@ -340,7 +340,7 @@ def create_server(root: str) -> tuple[Any, Any]:
 
     def refusal(error: BaseException) -> MCPError:
         record = error_record(error)
-        return MCPError(-32602, json.dumps(record, separators=(",", ":")), record)
+        return MCPError(-32602, json.dumps(record, ensure_ascii=False, separators=(",", ":")), record)
 
     async def on_list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=tools)
@@ -356,7 +356,7 @@ def create_server(root: str) -> tuple[Any, Any]:
             record = error_record(error)
             return types.CallToolResult(
                 content=[
-                    types.TextContent(type="text", text=json.dumps(record, separators=(",", ":")))
+                    types.TextContent(type="text", text=json.dumps(record, ensure_ascii=False, separators=(",", ":")))
                 ],
                 structured_content=record,
                 is_error=True,
