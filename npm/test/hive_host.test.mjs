@@ -147,7 +147,7 @@ test("checkSessions: the health of each session of a directory, or why it cannot
 
 test("a reader that reads no clock refuses `now` (E_OPTIONS), as any other key", (t) => {
   const { dir } = session(t);
-  const fctry = require("../lib/fctry.cjs");
+  const fctry = require("../lib/host/fctry.cjs");
   assert.throws(() => fctry.inboxCountsSync(dir, { now: at(1) }), (e) => e.code === "E_OPTIONS" && e.path === "/now");
 });
 

@@ -138,3 +138,23 @@ test("a protocol helper's own folder swapped for a link after the check: it writ
   assert.doesNotMatch(JSON.stringify(read), /secret/);
   assert.deepEqual(fs.readdirSync(tmp), [], "a private directory was left");
 });
+
+test("a routine's directory swapped for a link after the check: it works in the checked one", { skip }, async (t) => {
+  // A host routine's tool (a hive session's creation, then a log's read) is given its paths
+  // through the pinned directories too, and what it answers names the real paths.
+  const { root, outside } = setUp(t);
+  fs.mkdirSync(path.join(root, "sessions"));
+  swapIn(root, "sessions", outside);
+  const args = { sessions_dir: "sessions", session_id: "s1", task: "research", now: NOW };
+  const made = await call(root, "hive_create_session_dir", args);
+  assert.equal(made.refused, undefined, JSON.stringify(made));
+  assert.ok(!JSON.stringify(made).includes("/proc/"), JSON.stringify(made));
+  assert.ok(fs.statSync(path.join(root, "sessions-moved", "s1", "STATE.json")).isFile());
+  assert.deepEqual(fs.readdirSync(outside), ["state.json"]);
+  fs.writeFileSync(path.join(root, "sub", "log.jsonl"), '{"mine":1}\n');
+  fs.writeFileSync(path.join(outside, "log.jsonl"), '{"secret":1}\n');
+  swapIn(root, "sub", outside);
+  const records = await call(root, "read_log", { path: "sub/log.jsonl" });
+  assert.ok(!JSON.stringify(records).includes("secret"), JSON.stringify(records));
+  assert.ok(JSON.stringify(records).includes("mine"), JSON.stringify(records));
+});

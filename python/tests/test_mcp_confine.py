@@ -150,3 +150,34 @@ def test_a_helpers_own_folder_swapped_for_a_link_it_writes_and_reads_in_the_chec
     swap_in(root / ".fctry", outside)
     assert "secret" not in json.dumps(call(root, "fctry_status_line", {}))
     assert os.listdir(tmp_path) == [], "a private directory was left"
+
+
+def test_a_routines_directory_swapped_for_a_link_it_works_in_the_checked_one(
+    dirs: tuple[Path, Path],
+) -> None:
+    """A host routine's tool (here a hive session's creation, then a log's read) is given its
+    paths through the pinned directories too: a link put in place of one after the check does
+    not lead it out of DIR, and what it answers names the real paths."""
+    root, outside = dirs
+    (root / "sessions").mkdir()
+    swap_in(root / "sessions", outside)
+    made = call(
+        root,
+        "hive_create_session_dir",
+        {
+            "sessions_dir": "sessions",
+            "session_id": "s1",
+            "task": "research",
+            "now": NOW,
+        },
+    )
+    assert "refused" not in made, made
+    assert "/proc/" not in json.dumps(made)
+    assert (root / "sessions-moved" / "s1" / "STATE.json").is_file()
+    assert sorted(os.listdir(outside)) == ["state.json"]
+    (root / "sub" / "log.jsonl").write_text('{"mine":1}\n')
+    (outside / "log.jsonl").write_text('{"secret":1}\n')
+    swap_in(root / "sub", outside)
+    records = call(root, "read_log", {"path": "sub/log.jsonl"})
+    assert "secret" not in json.dumps(records), records
+    assert "mine" in json.dumps(records), records

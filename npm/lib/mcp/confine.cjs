@@ -143,6 +143,36 @@ async function usePinned(root, names, pinned, run) {
 }
 
 /**
+ * Runs `run()` with every directory of `pins` pinned (a host routine's paths, each of
+ * `namesList`), then closes them all; every string of the result, and a message, naming a
+ * pinned path names the real one (a routine may answer with the paths it made).
+ */
+async function usePinnedAll(pins, namesList, run) {
+  const maps = pins
+    .flatMap((p) => p.maps ?? [[p.at, p.real]])
+    .filter(([at, real]) => at !== real)
+    .sort((a, b) => b[0].length - a[0].length);
+  const unpin = (text) => maps.reduce((out, [at, real]) => out.split(at).join(real), text);
+  const deep = (value) => {
+    if (typeof value === "string") return unpin(value);
+    if (Array.isArray(value)) return value.map(deep);
+    if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, deep(item)]));
+    }
+    return value;
+  };
+  try {
+    for (const names of namesList) if (seams.afterCheck !== null) await seams.afterCheck(names);
+    return deep(await run());
+  } catch (error) {
+    if (typeof error?.message === "string") error.message = unpin(error.message);
+    throw error;
+  } finally {
+    for (const pinned of pins) pinned.close();
+  }
+}
+
+/**
  * The bytes of the regular file `file` (a path through pinned directories), opened without
  * following a link and without blocking: null when it does not exist. `check(stat)` refuses
  * a link or a special file (given its `lstat`); at most `limit` bytes are read.
@@ -175,4 +205,4 @@ function readPinned(file, check, limit) {
   }
 }
 
-module.exports = { pinDirs, pinHelper, withPinned, usePinned, readPinned, seams, FD_DIR };
+module.exports = { pinDirs, pinHelper, withPinned, usePinned, usePinnedAll, readPinned, seams, FD_DIR };

@@ -124,10 +124,25 @@ async function callRoutine(root, dirNames, tool, args) {
   const C = core();
   confine(root, dirNames, "dir", "dir");
   const resolved = new Map();
-  for (const [name, what] of paths) {
-    if (args[name] === undefined || args[name] === null) continue;
-    const names = [...dirNames, ...C.mcpPath(args[name], name)];
-    resolved.set(name, confine(root, names, what === "file" ? "file" : "any", name));
+  const pins = [];
+  const namesList = [];
+  try {
+    for (const [name, what] of paths) {
+      if (args[name] === undefined || args[name] === null) continue;
+      const names = [...dirNames, ...C.mcpPath(args[name], name)];
+      const file = what === "file";
+      confine(root, names, file ? "file" : "any", name);
+      // The routine is given its path through the pinned directories (docs/mcp.md § Confined
+      // to DIR): a link swapped in after the check does not lead it out.
+      const dirs = file ? names.slice(0, -1) : names;
+      const pinned = pinning().pinDirs(root, dirs, recheck(root, dirs, name));
+      pins.push(pinned);
+      namesList.push(names);
+      resolved.set(name, path.join(pinned.at, ...pinned.rest, ...(file ? names.slice(-1) : [])));
+    }
+  } catch (error) {
+    for (const pinned of pins) pinned.close();
+    throw error;
   }
   const value = (name) => (resolved.has(name) ? resolved.get(name) : (args[name] ?? null));
   const positional = jsArgs.map(([how, what]) => {
@@ -137,7 +152,7 @@ async function callRoutine(root, dirNames, tool, args) {
     return options;
   });
   const library = require(`../host/${module}.cjs`);
-  const result = await library[js](...positional);
+  const result = await pinning().usePinnedAll(pins, namesList, () => library[js](...positional));
   return wrap ? { value: result } : result;
 }
 

@@ -166,6 +166,49 @@ def use_pinned(pinned: Pinned, names: Sequence[str], run: Callable[[], Any]) -> 
         pinned.close()
 
 
+def use_pinned_all(
+    pins: Sequence[Pinned], names_list: Sequence[Sequence[str]], run: Callable[[], Any]
+) -> Any:
+    """Runs ``run()`` with every directory of ``pins`` pinned (a host routine's paths, each of
+    ``names_list``), then closes them all; every string of the result, and a message, naming a
+    pinned path names the real one (a routine may answer with the paths it made)."""
+    maps = sorted(
+        {(at, real) for pinned in pins for at, real in pinned._maps if at != real},
+        key=lambda pair: -len(pair[0]),
+    )
+
+    def unpin(text: str) -> str:
+        for at, real in maps:
+            text = text.replace(at, real)
+        return text
+
+    def deep(value: Any) -> Any:
+        if isinstance(value, str):
+            return unpin(value)
+        if isinstance(value, os.PathLike):
+            return type(value)(unpin(os.fspath(value)))  # type: ignore[call-arg]
+        if isinstance(value, dict):
+            return {key: deep(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [deep(item) for item in value]
+        return value
+
+    try:
+        if seams.after_check is not None:
+            for names in names_list:
+                if seams.after_check is not None:
+                    seams.after_check(names)
+        return deep(run())
+    except Exception as error:
+        message = getattr(error, "message", None)
+        if isinstance(message, str):
+            error.message = unpin(message)  # type: ignore[attr-defined]
+        raise
+    finally:
+        for pinned in pins:
+            pinned.close()
+
+
 def read_pinned(file: str, check: Callable[[], object], limit: int) -> bytes | None:
     """The bytes of the regular file ``file`` (a path through pinned directories), opened
     without following a link and without blocking: None when it does not exist. ``check()``

@@ -71,7 +71,9 @@ class _Checked:
             asked, {"port": self._port, "token": "", "write": False}
         )
         if route["route"] == "refused":
-            body = json.dumps({"code": route["code"], "message": route["message"]}, ensure_ascii=False).encode()
+            body = json.dumps(
+                {"code": route["code"], "message": route["message"]}, ensure_ascii=False
+            ).encode()
             headers = [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),

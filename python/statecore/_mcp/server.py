@@ -151,15 +151,31 @@ def _call_routine(
     keywords: dict[str, Any] = {
         name: args[name] for name in call["args"] if args.get(name) is not None
     }
-    for name, what in call["paths"]:
-        value = args.get(name)
-        if value is None:
-            keywords[name] = None
-            continue
-        names = [*dir_names, *statecore.mcp_path(value, name)]
-        keywords[name] = confine(root, names, "file" if what == "file" else "any", name)
+    pins: list[_confine.Pinned] = []
+    names_list: list[list[str]] = []
+    try:
+        for name, what in call["paths"]:
+            value = args.get(name)
+            if value is None:
+                keywords[name] = None
+                continue
+            names = [*dir_names, *statecore.mcp_path(value, name)]
+            file = what == "file"
+            confine(root, names, "file" if file else "any", name)
+            # The routine is given its path through the pinned directories (docs/mcp.md §
+            # Confined to DIR): a link swapped in after the check does not lead it out.
+            dirs = names[:-1] if file else names
+            pinned = _confine.pin_dirs(root, dirs, _recheck(root, dirs, name))
+            pins.append(pinned)
+            names_list.append(names)
+            keywords[name] = pinned.path(*names[-1:]) if file else pinned.path()
+    except BaseException:
+        for pinned in pins:
+            pinned.close()
+        raise
     module = importlib.import_module(f"statecore.{call['module']}")
-    result = getattr(module, call["routine"])(**keywords)
+    routine = getattr(module, call["routine"])
+    result = _confine.use_pinned_all(pins, names_list, lambda: routine(**keywords))
     if call["camel"]:
         result = _camel_keys(result)
     return {"value": result} if call["wrap"] else result
@@ -283,7 +299,11 @@ def resolve_resource(root: str, uri: object) -> tuple[str, Any, list[str]]:
     from urllib.parse import unquote
 
     if not isinstance(uri, str) or not uri.startswith(_SCHEME):
-        raise _refusal("E_ARGUMENT", "/uri", f"{json.dumps(uri, ensure_ascii=False)} is not a statecore:// resource")
+        raise _refusal(
+            "E_ARGUMENT",
+            "/uri",
+            f"{json.dumps(uri, ensure_ascii=False)} is not a statecore:// resource",
+        )
     rel = "/".join(unquote(name) for name in uri[len(_SCHEME) :].split("/"))
     names = statecore.mcp_path(rel, "uri")
     file = confine(root, names, "file", "uri")
@@ -340,7 +360,9 @@ def create_server(root: str) -> tuple[Any, Any]:
 
     def refusal(error: BaseException) -> MCPError:
         record = error_record(error)
-        return MCPError(-32602, json.dumps(record, ensure_ascii=False, separators=(",", ":")), record)
+        return MCPError(
+            -32602, json.dumps(record, ensure_ascii=False, separators=(",", ":")), record
+        )
 
     async def on_list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=tools)
@@ -356,7 +378,10 @@ def create_server(root: str) -> tuple[Any, Any]:
             record = error_record(error)
             return types.CallToolResult(
                 content=[
-                    types.TextContent(type="text", text=json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+                    types.TextContent(
+                        type="text",
+                        text=json.dumps(record, ensure_ascii=False, separators=(",", ":")),
+                    )
                 ],
                 structured_content=record,
                 is_error=True,
