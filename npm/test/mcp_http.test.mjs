@@ -118,9 +118,11 @@ for (const which of Object.keys(SERVERS)) {
     const rebinding = await request(port, { ...base, Host: `attacker.example:${port}` }, INITIALIZE);
     assert.equal(rebinding.status, 403);
     assert.equal(rebinding.body.code, "E_VIEW_HOST");
+    assert.match(rebinding.body.message, /^the MCP server answers only to its own address/);
     const page = await request(port, { ...base, Origin: "http://attacker.example" }, INITIALIZE);
     assert.equal(page.status, 403);
     assert.equal(page.body.code, "E_VIEW_ORIGIN");
+    assert.match(page.body.message, /only the MCP server's own page/);
     const own = await request(port, { ...base, Origin: `http://127.0.0.1:${port}` }, INITIALIZE);
     assert.equal(own.status, 200, JSON.stringify(own.body));
   });

@@ -1547,6 +1547,7 @@ class ViewServer(TypedDict):
     write: bool
     assets: NotRequired[list[str]]
     projects: NotRequired[list[str]]
+    name: NotRequired[str]
 
 class ViewFailure(TypedDict):
     """A write the viewer's host could not carry out: the error it got."""

@@ -156,10 +156,12 @@ def test_a_foreign_host_or_origin_is_refused(served: tuple[Path, str, int]) -> N
     base = ["Content-Type: application/json", f"Accept: {ACCEPT}"]
     status, body = raw(port, [f"Host: attacker.example:{port}", *base], INITIALIZE)
     assert (status, body["code"]) == (403, "E_VIEW_HOST")
+    assert body["message"].startswith("the MCP server answers only to its own address")
     status, body = raw(
         port, [f"Host: 127.0.0.1:{port}", "Origin: http://attacker.example", *base], INITIALIZE
     )
     assert (status, body["code"]) == (403, "E_VIEW_ORIGIN")
+    assert "only the MCP server's own page" in body["message"]
     own = [f"Host: 127.0.0.1:{port}", f"Origin: http://127.0.0.1:{port}", *base]
     status, _body = raw(port, own, INITIALIZE)
     assert status == 200

@@ -57,6 +57,8 @@ struct Server<'s> {
     write: bool,
     assets: Option<Vec<&'s str>>,
     projects: Option<Vec<&'s str>>,
+    /// What the server is called in a refusal's message (`the viewer` by default).
+    name: &'s str,
 }
 
 /// The answer for `request` (`ViewRequest`) to a server of `server` (`ViewServer`): a route
@@ -86,6 +88,7 @@ pub fn route(request: &Value, server: &Value) -> Value {
         write: server.get("write").and_then(Value::as_bool) == Some(true),
         assets: names("assets"),
         projects: names("projects"),
+        name: text(server, "name").unwrap_or("the viewer"),
     };
     with_headers(decide(&req, &srv).unwrap_or_else(|refusal| refusal))
 }
@@ -170,9 +173,10 @@ fn decide(req: &Request<'_>, srv: &Server<'_>) -> Result<Value, Value> {
             403,
             "E_VIEW_HOST",
             format!(
-                "the viewer answers only to its own address, {}/ (this request was for \
+                "{} answers only to its own address, {}/ (this request was for \
                  {host:?}: a page of another name that resolves here, DNS rebinding, is \
                  refused)",
+                srv.name,
                 own(srv)
             ),
         ));
@@ -186,8 +190,9 @@ fn decide(req: &Request<'_>, srv: &Server<'_>) -> Result<Value, Value> {
                 403,
                 "E_VIEW_ORIGIN",
                 format!(
-                    "a request from another site's page ({origin:?}) is refused: only the \
-                     viewer's own page, {}/, may call it",
+                    "a request from another site's page ({origin:?}) is refused: only {}'s \
+                     own page, {}/, may call it",
+                    srv.name,
                     own(srv)
                 ),
             ));

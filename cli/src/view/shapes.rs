@@ -124,6 +124,11 @@ pub static SERVER: Shape = Shape::exact(
             Ty::List(&Ty::Str),
             "The fctry projects it found, by group (absent: a dismissal's project is not checked).",
         ),
+        Field::opt(
+            "name",
+            Ty::Str,
+            "What the server is called in a refusal's message (absent: `the viewer`; `statecore mcp --http` is `the MCP server`).",
+        ),
     ],
 );
 

@@ -2325,6 +2325,8 @@ export interface ViewServer {
   assets?: string[];
   /** The fctry projects it found, by group (absent: a dismissal's project is not checked). */
   projects?: string[];
+  /** What the server is called in a refusal's message (absent: `the viewer`; `statecore mcp --http` is `the MCP server`). */
+  name?: string;
 }
 
 /** A write the viewer's host could not carry out: the error it got. */

@@ -115,7 +115,7 @@ async function serveHttp(root, port, loaded, createServer) {
     const asked = { method: "GET", path: "/" };
     if (req.headers.host !== undefined) asked.host = req.headers.host;
     if (req.headers.origin !== undefined) asked.origin = req.headers.origin;
-    const route = viewRequest(asked, { port: bound, token: "", write: false });
+    const route = viewRequest(asked, { port: bound, token: "", write: false, name: "the MCP server" });
     if (route.route === "refused") return refuse(res, route.status, route.code, route.message);
     const target = (req.url ?? "").split("?")[0];
     if (target !== ENDPOINT) {

@@ -68,7 +68,7 @@ class _Checked:
             elif name == b"origin":
                 asked["origin"] = value.decode("latin-1")
         route: Any = statecore.view_request(
-            asked, {"port": self._port, "token": "", "write": False}
+            asked, {"port": self._port, "token": "", "write": False, "name": "the MCP server"}
         )
         if route["route"] == "refused":
             body = json.dumps(
