@@ -3,7 +3,9 @@
 // tool never rewrites it from a reading the person did not finish: an empty, structureless or
 // half-written index.md is refused (E_CONFLICT) and left as it is, a file still changing is
 // waited on, and a file written under the writer is put back and the update started over.
-// The editor simulator saves 1,000 times while a Node and a Python helper update the file.
+// The editor simulator saves 1,000 times while a Node and a Python helper update the file; a
+// lost save fails the test unless the documented limits (a stall mid-save, a read during a
+// put-back) are seen to explain it.
 // python/tests/test_specify_edit.py is its twin.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -188,29 +190,52 @@ const cell = new Int32Array(new SharedArrayBuffer(4));
 const pause = (ms) => ms > 0 && Atomics.wait(cell, 0, 0, ms);
 const rand = (n) => Math.floor(Math.random() * n);
 
+const clock = () => Number(process.hrtime.bigint()) / 1e6; // the helpers' monotonic clock
+
 /**
  * One save of a person's editor: the file read (the editor shows what is on disk), a line
  * typed into the notes, saved in place: truncated, then written in 1–3 pieces with 0–5 ms
- * pauses, as editors that save in place do.
+ * pauses, as editors that save in place do. Returns when it read the file (ms on the system's
+ * monotonic clock, as the helpers' `put_back` windows) and whether it stalled in the middle,
+ * longer than the quiet period, with part of its text written.
  */
 function save(file, marker) {
+  const start = clock();
   const text = fs.readFileSync(file, "utf8");
+  const read = [start, clock()];
   const typed = text.includes("Written by hand.\n")
     ? text.replace("Written by hand.\n", `Written by hand.\n${marker}\n`)
     : `${text}\n## Notes\n\nWritten by hand.\n${marker}\n`;
   const bytes = Buffer.from(typed);
   const cuts = [rand(bytes.length), rand(bytes.length)].slice(0, rand(3)).sort((a, b) => a - b);
+  let stalled = false;
   const fd = fs.openSync(file, "w"); // O_TRUNC: the save in place starts
   try {
     let at = 0;
+    let written = clock();
     for (const cut of [...cuts, bytes.length]) {
       pause(rand(6));
       fs.writeSync(fd, bytes, at, cut - at);
-      at = cut;
+      stalled ||= at > 0 && clock() - written > core.CONSTANTS.editQuietMs;
+      [at, written] = [cut, clock()];
     }
   } finally {
     fs.closeSync(fd);
   }
+  return { read, stalled };
+}
+
+/**
+ * The lost saves that neither limit of docs/locking.md § Files people edit explains: the
+ * editor stalled in the middle of save `i`, longer than the quiet period; or save `i` or
+ * `i + 1` read the file while a tool's own version stood at the path before the tool put the
+ * person's file back (the editor then saved on top of a version that was taken back). Any
+ * other loss is a bug.
+ */
+function unexplained(lost, saves, windows) {
+  const readRetracted = (j) =>
+    j < saves.length && windows.some(([from, to]) => saves[j].read[0] <= to && from <= saves[j].read[1]);
+  return lost.filter((i) => !(saves[i].stalled || readRetracted(i) || readRetracted(i + 1)));
 }
 
 test(
@@ -227,9 +252,10 @@ test(
     t.after(() => helpers.forEach((h) => h.kill()));
     await Promise.all(helpers.map((h) => h.waitLine((l) => l === "ready")));
     const markers = [];
+    const saves = [];
     for (let i = 0; i < SAVES; i++) {
       const marker = `- note ${i} typed by the person`;
-      save(file, marker);
+      saves.push(save(file, marker));
       markers.push(marker);
       // A person pauses between saves: mostly briefly, now and then long enough for a tool
       // (the quiet period, 250 ms), which then writes while the next save may start.
@@ -243,8 +269,11 @@ test(
       assert.deepEqual(await helper.exited, { code: 0, signal: null }, helper.stderr);
     }
     const text = fs.readFileSync(file, "utf8");
-    const lost = markers.filter((m) => !text.includes(`${m}\n`));
-    assert.deepEqual(lost.slice(0, 5), [], `${lost.length} of ${SAVES} saves lost (the first shown)`);
+    const lost = markers.flatMap((m, i) => (text.includes(`${m}\n`) ? [] : [i]));
+    const windows = results.flatMap((result) => result.put_back);
+    const bad = unexplained(lost, saves, windows);
+    assert.deepEqual(bad.slice(0, 5), [], `${bad.length} of ${SAVES} saves lost (the first shown), no limit explains it`);
+    t.diagnostic(`${lost.length} saves lost to the documented limits, ${windows.length} put-backs`);
     for (const [i, result] of results.entries()) {
       assert.deepEqual(result.other, [], "every update lands or raises E_CONFLICT");
       assert.ok(result.landed >= 1, `helper ${i}: its last update lands`);

@@ -3,7 +3,9 @@ file people edit, and editors save in place (truncate, then write, sometimes in 
 never rewrites it from a reading the person did not finish: an empty, structureless or
 half-written index.md is refused (``ConflictError``) and left as it is, a file still changing
 is waited on, and a file written under the writer is put back and the update started over.
-The editor simulator saves 1,000 times while a Python and a Node helper update the file.
+The editor simulator saves 1,000 times while a Python and a Node helper update the file; a lost
+save fails the test unless the documented limits (a stall mid-save, a read during a put-back)
+are seen to explain it.
 npm/test/specify_edit.test.mjs is its twin.
 """
 
@@ -196,26 +198,64 @@ def test_a_tools_own_write_is_stamped_in_the_past(tmp_path: Path) -> None:
 SAVES = 1000
 
 
-def save(file: Path, marker: str, rng: random.Random) -> None:
+class Save:
+    """One save of the simulated editor: when it read the file (ms on the system's monotonic
+    clock, as the helpers' ``put_back`` windows) and whether it stalled in the middle, for
+    longer than the quiet period, with part of its text written."""
+
+    __slots__ = ("read", "stalled")
+
+    def __init__(self, read: tuple[float, float], stalled: bool) -> None:
+        self.read = read
+        self.stalled = stalled
+
+
+def clock() -> float:
+    return time.monotonic() * 1000
+
+
+def save(file: Path, marker: str, rng: random.Random) -> Save:
     """One save of a person's editor: the file read (the editor shows what is on disk), a line
     typed into the notes, saved in place: truncated, then written in 1-3 pieces with 0-5 ms
     pauses, as editors that save in place do."""
+    start = clock()
     text = file.read_text()
+    read = (start, clock())
     if "Written by hand.\n" in text:
         typed = text.replace("Written by hand.\n", f"Written by hand.\n{marker}\n")
     else:
         typed = f"{text}\n## Notes\n\nWritten by hand.\n{marker}\n"
     data = typed.encode()
     cuts = sorted([rng.randrange(len(data)), rng.randrange(len(data))][: rng.randrange(3)])
+    stalled = False
     fd = os.open(file, os.O_WRONLY | os.O_TRUNC)  # the save in place starts
     try:
         at = 0
+        written = clock()
         for cut in [*cuts, len(data)]:
             time.sleep(rng.randrange(6) / 1000)
             os.write(fd, data[at:cut])
-            at = cut
+            stalled = stalled or (at > 0 and clock() - written > EDIT_QUIET_MS)
+            at, written = cut, clock()
     finally:
         os.close(fd)
+    return Save(read, stalled)
+
+
+def unexplained(lost: list[int], saves: list[Save], windows: list[list[float]]) -> list[int]:
+    """The lost saves that neither limit of docs/locking.md § Files people edit explains:
+    the editor stalled in the middle of save ``i``, longer than the quiet period; or save ``i``
+    or ``i + 1`` read the file while a tool's own version stood at the path before the tool
+    put the person's file back (the editor then saved on top of a version that was taken
+    back). Any other loss is a bug."""
+
+    def read_retracted(j: int) -> bool:
+        if j >= len(saves):
+            return False
+        start, end = saves[j].read
+        return any(start <= w_end and w_start <= end for w_start, w_end in windows)
+
+    return [i for i in lost if not (saves[i].stalled or read_retracted(i) or read_retracted(i + 1))]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
@@ -238,9 +278,10 @@ def test_an_editor_saving_in_place_while_tools_update_loses_no_save(tmp_path: Pa
             assert helper.stdout.readline().strip() == "ready"
         rng = random.Random()
         markers = []
+        saves = []
         for i in range(SAVES):
             marker = f"- note {i} typed by the person"
-            save(file, marker, rng)
+            saves.append(save(file, marker, rng))
             markers.append(marker)
             # A person pauses between saves: mostly briefly, now and then long enough for a tool
             # (the quiet period, 250 ms), which then writes while the next save may start.
@@ -257,8 +298,13 @@ def test_an_editor_saving_in_place_while_tools_update_loses_no_save(tmp_path: Pa
                 helper.kill()
                 helper.wait()
     text = file.read_text()
-    lost = [m for m in markers if f"{m}\n" not in text]
-    assert lost[:5] == [], f"{len(lost)} of {SAVES} saves lost (the first shown)"
+    lost = [i for i, m in enumerate(markers) if f"{m}\n" not in text]
+    windows = [w for result in results.values() for w in result["put_back"]]
+    bad = unexplained(lost, saves, windows)
+    assert bad[:5] == [], (
+        f"{len(bad)} of {SAVES} saves lost (the first shown), no limit explains it"
+    )
+    print(f"{len(lost)} saves lost to the documented limits, {len(windows)} put-backs")
     for name, result in results.items():
         assert result["other"] == [], "every update lands or raises ConflictError"
         assert result["landed"] >= 1, f"{name}: its last update lands"

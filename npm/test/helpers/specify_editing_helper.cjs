@@ -4,7 +4,10 @@
 // "ready", then adds one gap ("NAME n") at a time until STOP_FILE exists, then adds a last
 // one ("NAME last"), and prints `{"landed", "raised", "other"}`: the updates that landed
 // (their gap in the result), those refused with E_CONFLICT (a file the person was saving),
-// and any other error (none is allowed). `unguarded` writes as the host did before issue 35
+// and any other error (none is allowed), and `put_back`: the windows `[start, end]` (ms on the
+// system's monotonic clock, as `process.hrtime`) in which this tool's own version stood at the
+// path before it put the person's file back (docs/locking.md § Files people edit, the limits),
+// watched through the fault-injection seam. `unguarded` writes as the host did before issue 35
 // (read, update, replace, with no regard for the person): the test's check must then fail.
 // python/tests/helpers/specify_editing_helper.py is its twin.
 const fs = require("node:fs");
@@ -29,7 +32,19 @@ function add(question) {
   return mode === "unguarded" ? unguarded(question) : specify.addGapsSync(dir, [gap(question)], options);
 }
 
-const out = { landed: 0, raised: 0, other: [] };
+const out = { landed: 0, raised: 0, other: [], put_back: [] };
+// The guarded replace's system calls when it puts the person's file back (link the old file,
+// rename ours in, stat the old file, rename it back, unlink the held link), one after another.
+const PUT_BACK = ["link", "rename", "stat", "rename", "unlink"];
+const steps = [];
+
+/** Records a put-back: its window runs from our rename to the unlink of the held link. */
+function watch(step) {
+  steps.push([step, Number(process.hrtime.bigint()) / 1e6]);
+  steps.splice(0, steps.length - PUT_BACK.length);
+  if (steps.map(([name]) => name).join() === PUT_BACK.join()) out.put_back.push([steps[1][1], steps[4][1]]);
+}
+
 function attempt(question) {
   try {
     const result = add(question);
@@ -41,6 +56,7 @@ function attempt(question) {
   }
 }
 
+atomic.setFaultInjector(watch);
 specify.readIndexSync(dir); // loads the wasm before "ready"
 process.stdout.write("ready\n");
 let n = 0;

@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 from statecore import StatecoreError, specify
 from statecore._host import atomic as _atomic
+from statecore._host import sys as _sys
 from statecore._host.routines import update_file
 
 directory, name, stop = sys.argv[1:4]
@@ -43,6 +45,21 @@ def unguarded(question: str) -> dict[str, object]:
 
 counts = {"landed": 0, "raised": 0}
 other: list[str] = []
+put_back: list[list[float]] = []
+
+
+#: The guarded replace's system calls when it puts the person's file back (link the old file,
+#: rename ours in, stat the old file, rename it back, unlink the held link), one after another.
+PUT_BACK = ["link", "rename", "stat", "rename", "unlink"]
+steps: list[tuple[str, float]] = []
+
+
+def watch(step: str) -> None:
+    """Records a put-back: its window runs from our rename to the unlink of the held link."""
+    steps.append((step, time.monotonic() * 1000))
+    del steps[: -len(PUT_BACK)]
+    if [name for name, _ in steps] == PUT_BACK:
+        put_back.append([steps[1][1], steps[-1][1]])
 
 
 def attempt(question: str) -> None:
@@ -65,6 +82,7 @@ def attempt(question: str) -> None:
         other.append(f"{question}: {type(error).__name__} {error}")
 
 
+_sys.set_fault_injector(watch)
 specify.read_index(directory)
 print("ready", flush=True)
 n = 0
@@ -72,4 +90,4 @@ while not os.path.exists(stop):
     attempt(f"{name} {n}")
     n += 1
 attempt(f"{name} last")
-print(json.dumps({**counts, "other": other}), flush=True)
+print(json.dumps({**counts, "other": other, "put_back": put_back}), flush=True)
