@@ -52,14 +52,27 @@ const STEP_MS = 10_000;
 /** How long the output must stay the same before a step (the hosts look every 100 ms). */
 const QUIET_MS = 300;
 
-/** Writes a step's files (relative to `root`; null removes one), making directories. */
+/**
+ * Writes a step's files (relative to `root`; null removes one), making directories, as the
+ * tools that write them do: a text that extends the file's is appended in place (a log), any
+ * other is written to a temp file renamed over it, so the command never sees the file half
+ * written (tests/README.md).
+ */
 function writeStep(root, files) {
   for (const [name, text] of Object.entries(files ?? {})) {
     const file = path.join(root, name);
-    if (text === null) fs.rmSync(file, { force: true });
+    if (text === null) {
+      fs.rmSync(file, { force: true });
+      continue;
+    }
+    const data = Buffer.from(text);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = fs.existsSync(file) && fs.statSync(file).isFile() ? fs.readFileSync(file) : null;
+    if (old?.length && data.subarray(0, old.length).equals(old)) fs.appendFileSync(file, data.subarray(old.length));
     else {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, text);
+      const tmp = path.join(path.dirname(file), `.${path.basename(file)}.step-tmp`);
+      fs.writeFileSync(tmp, data);
+      fs.renameSync(tmp, file);
     }
   }
 }

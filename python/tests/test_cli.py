@@ -71,14 +71,25 @@ def fake_tmux(bin_dir: Path, sessions: list[str]) -> Path:
 
 
 def write_step(root: Path, files: dict[str, str | None]) -> None:
-    """Writes a step's files (relative to ``root``; None removes one), making directories."""
+    """Writes a step's files (relative to ``root``; None removes one), making directories, as
+    the tools that write them do: a text that extends the file's is appended in place (a log),
+    any other is written to a temp file renamed over it, so the command never sees the file
+    half written (tests/README.md)."""
     for name, text in files.items():
         target = root / name
         if text is None:
             target.unlink(missing_ok=True)
+            continue
+        data = text.encode("utf-8")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        old = target.read_bytes() if target.is_file() else None
+        if old and data.startswith(old):
+            with target.open("ab") as log:
+                log.write(data[len(old) :])
         else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(text.encode("utf-8"))
+            tmp = target.with_name(f".{target.name}.step-tmp")
+            tmp.write_bytes(data)
+            tmp.replace(target)
 
 
 def run_changes(
