@@ -104,9 +104,12 @@ function personWrites(file, line) {
   fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("Written by hand.\n", `Written by hand.\n${line}\n`));
 }
 
-for (const [moment, step, nth] of [
-  ["before the check (the writer starts over)", "fsync", 0],
-  ["between the check and the rename (the person's file is put back)", "rename", 0],
+// `renames`: the writer's renames in all; 1 is the update's own, after it started over with
+// nothing replaced; 3 are its own, the put-back, and its own again.
+for (const [moment, step, nth, renames] of [
+  ["before the check (the writer starts over)", "fsync", 0, 1],
+  ["while the old file is linked (seen before the rename: nothing replaced, the writer starts over)", "link", 1, 1],
+  ["between the check and the rename (the person's file is put back)", "rename", 0, 3],
 ]) {
   for (const sync of [true, false]) {
     test(`adversarial: a person saves ${moment} (${sync ? "sync" : "async"})`, async (t) => {
@@ -114,7 +117,9 @@ for (const [moment, step, nth] of [
       settled(file, fs.readFileSync(file, "utf8"));
       let seen = 0;
       let saved = false;
+      let renamed = 0;
       atomic.setFaultInjector((s) => {
+        if (s === "rename") renamed++;
         if (s === step && seen++ === nth && !saved) {
           saved = true;
           personWrites(file, "A line saved during the update.");
@@ -126,6 +131,7 @@ for (const [moment, step, nth] of [
         atomic.setFaultInjector(null);
       }
       assert.ok(saved, `the person saved at ${step}`);
+      assert.equal(renamed, renames, "the writer's renames");
       const text = fs.readFileSync(file, "utf8");
       assert.match(text, /A line saved during the update\.\n/, "the person's save survives");
       assert.match(text, /\| Critical \| G-001 \| CHK015 \| FR-003 \| Auth failure\? \| pending \|/, "the update lands");

@@ -117,16 +117,25 @@ def person_writes(file: Path, line: str) -> None:
     file.write_text(file.read_text().replace("Written by hand.\n", f"Written by hand.\n{line}\n"))
 
 
-@pytest.mark.parametrize("step", ["fsync", "rename"])
-def test_adversarial_a_person_saves_during_the_update(tmp_path: Path, step: str) -> None:
-    """``fsync``: before the check (the writer starts over); ``rename``: between the check and
-    the rename (the person's file is put back, then the writer starts over)."""
+@pytest.mark.parametrize(
+    ("step", "nth", "renames"), [("fsync", 0, 1), ("link", 1, 1), ("rename", 0, 3)]
+)
+def test_adversarial_a_person_saves_during_the_update(
+    tmp_path: Path, step: str, nth: int, renames: int
+) -> None:
+    """``fsync``: before the check (the writer starts over); ``link`` (the second: the first is
+    the lock's): while the old file is linked (seen before the rename: nothing replaced, the
+    writer starts over); ``rename``: between the check and the rename (the person's file is put
+    back, then the writer starts over). ``renames``: the writer's renames in all, 1 its own
+    after starting over, 3 its own, the put-back and its own again."""
     directory, file = feature(tmp_path)
     settled(file, file.read_text())
     saved: list[str] = []
+    seen_steps: list[str] = []
 
     def inject(seen: str) -> None:
-        if seen == step and not saved:
+        seen_steps.append(seen)
+        if seen == step and seen_steps.count(step) == nth + 1 and not saved:
             saved.append(seen)
             person_writes(file, "A line saved during the update.")
 
@@ -136,6 +145,7 @@ def test_adversarial_a_person_saves_during_the_update(tmp_path: Path, step: str)
     finally:
         _sys.set_fault_injector(None)
     assert saved, f"the person saved at {step}"
+    assert seen_steps.count("rename") == renames, "the writer's renames"
     text = file.read_text()
     assert "A line saved during the update.\n" in text, "the person's save survives"
     assert "| Critical | G-001 | CHK015 | FR-003 | Auth failure? | pending |" in text, (

@@ -14,8 +14,9 @@ const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "EM
  * The replace of a guarded write (docs/locking.md § Files people edit), synchronous so that
  * nothing runs between its checks: `file` must still be the one read (`guard.stamp`), else
  * false (nothing replaced). For a file people edit (`guard.edited`) the old file is held by a
- * hard link across the rename and checked again after it: when it changed in between (a
- * person's editor wrote it in place), it is put back and false returned.
+ * hard link, checked again once held (a save during the link: nothing replaced, false), and
+ * again after the rename: when it changed in between (a person's editor wrote it in place), it
+ * is put back and false returned.
  */
 function replaceGuarded(file, tmp, guard) {
   if (stampNow.sync(file) !== guard.stamp) return false;
@@ -33,6 +34,7 @@ function replaceGuarded(file, tmp, guard) {
     return true;
   }
   try {
+    if (stampNow.sync(held) !== guard.stamp) return false;
     sys.renameSync(tmp, file);
     if (stampNow.sync(held) === guard.stamp) return true;
     sys.renameSync(held, file); // the person's file, back in place

@@ -34,15 +34,16 @@ function add(question) {
 
 const out = { landed: 0, raised: 0, other: [], put_back: [] };
 // The guarded replace's system calls when it puts the person's file back (link the old file,
-// rename ours in, stat the old file, rename it back, unlink the held link), one after another.
-const PUT_BACK = ["link", "rename", "stat", "rename", "unlink"];
+// stat it, rename ours in, stat the old file, rename it back, unlink the held link), one after
+// another.
+const PUT_BACK = ["link", "stat", "rename", "stat", "rename", "unlink"];
 const steps = [];
 
 /** Records a put-back: its window runs from our rename to the unlink of the held link. */
 function watch(step) {
   steps.push([step, Number(process.hrtime.bigint()) / 1e6]);
   steps.splice(0, steps.length - PUT_BACK.length);
-  if (steps.map(([name]) => name).join() === PUT_BACK.join()) out.put_back.push([steps[1][1], steps[4][1]]);
+  if (steps.map(([name]) => name).join() === PUT_BACK.join()) out.put_back.push([steps[2][1], steps[5][1]]);
 }
 
 function attempt(question) {

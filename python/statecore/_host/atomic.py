@@ -212,10 +212,10 @@ class Guard:
 
 def _replace_guarded(path: str, tmp: str, guard: Guard) -> bool:
     """The replace of a guarded write: ``path`` must still be the one read, else False
-    (nothing replaced). For a file people edit the old file is held by a hard link across the
-    rename and checked again after it: when it changed in between (a person's editor wrote it
-    in place), it is put back and False returned. As ``replaceGuarded`` in
-    ``npm/lib/host/atomic.cjs``."""
+    (nothing replaced). For a file people edit the old file is held by a hard link, checked
+    again once held (a save during the link: nothing replaced, False), and again after the
+    rename: when it changed in between (a person's editor wrote it in place), it is put back
+    and False returned. As ``replaceGuarded`` in ``npm/lib/host/replace.cjs``."""
     if stamp_now(path) != guard.stamp:
         return False
     if not guard.edited or guard.stamp is None:
@@ -233,6 +233,8 @@ def _replace_guarded(path: str, tmp: str, guard: Guard) -> bool:
         _sys.replace(tmp, path)
         return True
     try:
+        if stamp_now(held) != guard.stamp:
+            return False
         _sys.replace(tmp, path)
         if stamp_now(held) == guard.stamp:
             return True

@@ -49,8 +49,9 @@ put_back: list[list[float]] = []
 
 
 #: The guarded replace's system calls when it puts the person's file back (link the old file,
-#: rename ours in, stat the old file, rename it back, unlink the held link), one after another.
-PUT_BACK = ["link", "rename", "stat", "rename", "unlink"]
+#: stat it, rename ours in, stat the old file, rename it back, unlink the held link), one after
+#: another.
+PUT_BACK = ["link", "stat", "rename", "stat", "rename", "unlink"]
 steps: list[tuple[str, float]] = []
 
 
@@ -59,7 +60,7 @@ def watch(step: str) -> None:
     steps.append((step, time.monotonic() * 1000))
     del steps[: -len(PUT_BACK)]
     if [name for name, _ in steps] == PUT_BACK:
-        put_back.append([steps[1][1], steps[-1][1]])
+        put_back.append([steps[2][1], steps[-1][1]])
 
 
 def attempt(question: str) -> None:
