@@ -11,13 +11,12 @@
 // it. Python's twin is python/statecore/_cli/follow.py.
 const fs = require("node:fs");
 const { listFact, nameWanted, settle } = require("./run.cjs");
+const { parseTimestamp } = require("../generated/core-node.cjs");
 
 /** How often the watched files are looked at, in ms. */
 const POLL_MS = 100;
 /** The record of a file that is not there (or cannot be looked at). */
 const MISSING = "missing";
-/** RFC 3339: date, time, optional fraction, `Z` or an offset. */
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
@@ -69,22 +68,18 @@ function printPartial(answer) {
 }
 
 /**
- * The local time's offset from UTC at `now` (RFC 3339, or epoch milliseconds as digits), in
- * whole minutes east; at the time now when `now` is neither.
+ * The local time's offset from UTC at `now` (RFC 3339, read by the core's `parseTimestamp`, or
+ * epoch milliseconds as digits), in whole minutes east; at the time now when `now` is neither.
  */
 function utcOffset(now) {
   let ms = Number.NaN;
-  const m = RFC3339.exec(now);
   if (/^\d+$/.test(now)) ms = Number(now);
-  else if (m) {
-    const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
-    const east = m[7] ? 0 : (m[8] === "-" ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
-    const utc = new Date(0);
-    utc.setUTCFullYear(y, mo - 1, d); // not Date.UTC, which reads the years 0 to 99 as 19xx
-    utc.setUTCHours(h, mi, s, 0);
-    // A date or time that does not exist (month 13, second 60) is not a time.
-    const exists = utc.getUTCMonth() === mo - 1 && utc.getUTCDate() === d && utc.getUTCSeconds() === s;
-    ms = exists && h < 24 && mi < 60 && east > -1440 && east < 1440 ? utc.getTime() - east * 60_000 : Number.NaN;
+  else {
+    try {
+      ms = parseTimestamp(now);
+    } catch (error) {
+      if (error?.code !== "E_TIMESTAMP") throw error; // not a time: the offset now
+    }
   }
   let date = new Date(ms);
   if (Number.isNaN(date.getTime())) date = new Date();

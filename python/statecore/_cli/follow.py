@@ -38,12 +38,6 @@ if TYPE_CHECKING:
 POLL_MS = 100
 #: The record of a file that is not there (or cannot be looked at).
 MISSING = "missing"
-#: RFC 3339: date, time, optional fraction, ``Z`` or an offset.
-_RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?"
-    r"(?:([Zz])|([+-])(\d{2}):(\d{2}))",
-    re.ASCII,
-)
 
 
 #: True while a progress line is on standard error (a terminal).
@@ -85,24 +79,19 @@ def print_answer(answer: CliAnswer) -> None:
 
 
 def utc_offset(now: str) -> int:
-    """The local time's offset from UTC at ``now`` (RFC 3339, or epoch milliseconds as digits),
-    in whole minutes east; at the time now when ``now`` is neither."""
+    """The local time's offset from UTC at ``now`` (RFC 3339, read by the core's
+    ``parse_timestamp``, or epoch milliseconds as digits), in whole minutes east; at the time
+    now when ``now`` is neither."""
     import datetime
 
+    from statecore._generated.root import parse_timestamp
+    from statecore.errors import TimestampError
+
     utc = datetime.timezone.utc
-    moment = datetime.datetime.now(utc)
-    match = _RFC3339.fullmatch(now)
     try:
-        if re.fullmatch(r"\d+", now, re.ASCII):
-            moment = datetime.datetime.fromtimestamp(int(now) / 1000, utc)
-        elif match:
-            y, mo, d, h, mi, s = (int(match.group(i)) for i in range(1, 7))
-            sign = -1 if match.group(8) == "-" else 1
-            east = 0 if match.group(7) else sign * (int(match.group(9)) * 60 + int(match.group(10)))
-            zone = datetime.timezone(datetime.timedelta(minutes=east))
-            moment = datetime.datetime(y, mo, d, h, mi, s, tzinfo=zone)
-        offset = moment.astimezone().utcoffset()
-    except (ValueError, OverflowError, OSError):
+        ms = int(now) if re.fullmatch(r"\d+", now, re.ASCII) else parse_timestamp(now)
+        offset = datetime.datetime.fromtimestamp(ms / 1000, utc).astimezone().utcoffset()
+    except (TimestampError, ValueError, OverflowError, OSError):
         offset = datetime.datetime.now(utc).astimezone().utcoffset()
     return 0 if offset is None else int(offset.total_seconds() / 60)
 
