@@ -3,22 +3,77 @@
 
 use statecore::ops::{gate, Access, Constant, Module, Op, Out, Param, Returns};
 use statecore::shape::Ty;
+use statecore::Value;
 
 /// The command line's operations.
-pub(crate) static OPS: &[Op] = &gate([Op {
-    module: Module::Root,
-    method: "cli_run",
-    doc: "Runs a `statecore` command line (docs/cli.md): what it still needs from the file \
+pub(crate) static OPS: &[Op] = &gate([
+    Op {
+        module: Module::Root,
+        method: "cli_run",
+        doc: "Runs a `statecore` command line (docs/cli.md): what it still needs from the file \
               system (call again with it in `facts`), or what to print and the exit code.",
-    params: &[Param::unlimited_value(
-        "request",
-        Ty::Object(&crate::cli::shapes::REQUEST),
-    )],
-    returns: Returns::json(Ty::Object(&crate::cli::shapes::ANSWER)),
-    access: Access::Pure,
-    web: false,
-    run: |a| Ok(Out::Json(crate::cli::run(a.get(0))?)),
-}]);
+        params: &[Param::unlimited_value(
+            "request",
+            Ty::Object(&crate::cli::shapes::REQUEST),
+        )],
+        returns: Returns::json(Ty::Object(&crate::cli::shapes::ANSWER)),
+        access: Access::Pure,
+        web: false,
+        run: |a| Ok(Out::Json(crate::cli::run(a.get(0))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "cli_wait_take",
+        doc: "A command that goes on (docs/cli.md § Commands that go on): what it waits for after \
+          an answer's `then`, given what was waited for before (`null` at first) and the \
+          records of the watched files the host saw at `at` (ms on its clock).",
+        params: &[
+            Param::opt_value("waiting", Ty::Object(&crate::cli::wait::WAITING)),
+            Param::value("then", Ty::Object(&crate::cli::shapes::THEN)),
+            Param::value("seen", crate::cli::wait::RECORDS),
+            Param::value("at", Ty::Number),
+        ],
+        returns: Returns::json(Ty::Object(&crate::cli::wait::WAITING)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let waiting = match a.get(0) {
+                Value::Null => &Value::Null,
+                _ => a.input(0, &crate::cli::wait::WAITING)?,
+            };
+            let then = a.input(1, &crate::cli::shapes::THEN)?;
+            Ok(Out::Json(crate::cli::wait::take(
+                waiting,
+                then,
+                a.get(2),
+                a.get(3),
+            )?))
+        },
+    },
+    Op {
+        module: Module::Root,
+        method: "cli_wait_next",
+        doc: "What the host of a command that goes on does next at `at` (ms on its clock): call \
+          the core with an event, look at the watched files (then call again with the records \
+          `seen`), sleep, or end.",
+        params: &[
+            Param::value("waiting", Ty::Object(&crate::cli::wait::WAITING)),
+            Param::value("at", Ty::Number),
+            Param::opt_value("seen", crate::cli::wait::RECORDS),
+        ],
+        returns: Returns::json(Ty::Object(&crate::cli::wait::STEP)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let waiting = a.input(0, &crate::cli::wait::WAITING)?;
+            Ok(Out::Json(crate::cli::wait::next(
+                waiting,
+                a.get(1),
+                a.get(2),
+            )?))
+        },
+    },
+]);
 
 /// The command line's host constants.
 pub(crate) static CONSTANTS: &[Constant] = &[
@@ -26,6 +81,11 @@ pub(crate) static CONSTANTS: &[Constant] = &[
         name: "stdin_wait_ms",
         doc: "How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms.",
         value: crate::cli::STDIN_WAIT_MS,
+    },
+    Constant {
+        name: "cli_poll_ms",
+        doc: "How often the host of a command that goes on looks at its watched files, in ms (`cli_wait_next` asks it to).",
+        value: crate::cli::wait::POLL_MS,
     },
     Constant {
         name: "stdin_max_bytes",

@@ -14,7 +14,8 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
-const { follow, POLL_MS } = require("../lib/cli/follow.cjs");
+const { follow } = require("../lib/cli/follow.cjs");
+const { cliPollMs: POLL_MS } = require("../lib/generated/constants.cjs");
 const { writeFact } = require("../lib/cli/writes.cjs");
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "..", "bin", "statecore.cjs");

@@ -76,6 +76,9 @@ CliDir: Any = dict
 CliWrite: Any = dict
 CliWriteError: Any = dict
 CliEvent: Any = dict
+CliWaiting: Any = dict
+CliDue: Any = dict
+CliWaitStep: Any = dict
 KindInfo: Any = dict
 Limits: Any = dict
 LoadResult: Any = dict
@@ -261,6 +264,7 @@ __all__ = [
     "ChunkSummary",
     "CliAnswer",
     "CliDir",
+    "CliDue",
     "CliEnv",
     "CliEvent",
     "CliFacts",
@@ -272,6 +276,8 @@ __all__ = [
     "CliServe",
     "CliThen",
     "CliTimer",
+    "CliWaitStep",
+    "CliWaiting",
     "CliWrite",
     "CliWriteError",
     "ContextHealth",

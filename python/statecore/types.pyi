@@ -317,6 +317,31 @@ class CliEvent(TypedDict):
     path: NotRequired[str]
     timer: NotRequired[str]
 
+class CliWaiting(TypedDict):
+    """What a command that goes on waits for: the watched paths, the record of each watched file as last delivered, the records of the last look, and the pending timers in the order they were armed. The host keeps it and gives it back; it never reads it."""
+
+    watch: list[str]
+    names: NotRequired[list[str]]
+    kept: dict[str, str | None]
+    last: dict[str, str | None]
+    last_look: float
+    timers: list[CliDue]
+
+class CliDue(TypedDict):
+    """A timer armed by a command that goes on, pending."""
+
+    name: str
+    due: float
+
+class CliWaitStep(TypedDict):
+    """What the host of a command that goes on does next: call the core again with `event`, look at the watched files and call `cli_wait_next` with what it saw, sleep `sleep_ms` and call `cli_wait_next` again, or end (`idle`: nothing to wait for). `waiting` replaces the one kept."""
+
+    waiting: CliWaiting
+    event: NotRequired[CliEvent]
+    look: NotRequired[bool]
+    sleep_ms: NotRequired[int]
+    idle: NotRequired[bool]
+
 class KindInfo(TypedDict):
     """A document kind."""
 

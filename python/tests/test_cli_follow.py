@@ -23,8 +23,9 @@ from typing import Any
 
 import pytest
 
-from statecore._cli.follow import POLL_MS, follow
+from statecore._cli.follow import follow
 from statecore._cli.run import write_fact
+from statecore._generated.tables import CLI_POLL_MS as POLL_MS
 from statecore.errors import StatecoreError
 
 

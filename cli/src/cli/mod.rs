@@ -29,6 +29,7 @@ mod table;
 mod update;
 mod validate;
 mod view;
+pub mod wait;
 mod watch;
 mod writes;
 

@@ -1,22 +1,18 @@
 "use strict";
 // The commands that go on (docs/cli.md § Commands that go on: `then`): `follow` runs a
 // command's calls to the core one after another. An answer with `then` names files and
-// directories to watch and timers to arm; the host records the watched files (modification
-// time in ns, size, inode, or missing) before printing, then looks at them every 100 ms and
-// calls the core again with one event at a time (a due timer first, then the changed files in
-// the byte order of their paths), giving back `then.state`. Everything is synchronous: the
-// core's calls are, and the wait is a blocking sleep (Atomics.wait), so the output is written
-// with blocking writes too. Ctrl-C (SIGINT) ends the process by Node's default (status 130 to
-// the shell). Only bin/statecore.cjs loads this module, so the status line does not pay for
-// it. Python's twin is python/statecore/_cli/follow.py.
+// directories to watch and timers to arm. What to wait for, which event comes next (a due timer
+// first, then the changed files in the byte order of their paths) and how long to sleep are the
+// core's (`cliWaitTake`, `cliWaitNext`); this module records the watched files when told
+// (modification time in ns, size, inode, or missing), sleeps, and calls the core again with one
+// event at a time, giving back `then.state`. Everything is synchronous: the core's calls are,
+// and the wait is a blocking sleep (Atomics.wait), so the output is written with blocking
+// writes too. Ctrl-C (SIGINT) ends the process by Node's default (status 130 to the shell).
+// Only bin/statecore.cjs loads this module, so the status line does not pay for it. Python's
+// twin is python/statecore/_cli/follow.py.
 const fs = require("node:fs");
-const { listFact, nameWanted, settle } = require("./run.cjs");
-const { parseTimestamp } = require("../generated/core-node.cjs");
-
-/** How often the watched files are looked at, in ms. */
-const POLL_MS = 100;
-/** The record of a file that is not there (or cannot be looked at). */
-const MISSING = "missing";
+const { listFact, settle } = require("./run.cjs");
+const { cliWaitNext, cliWaitTake, parseTimestamp } = require("../generated/core-node.cjs");
 
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
@@ -86,7 +82,7 @@ function utcOffset(now) {
   return Math.trunc(-date.getTimezoneOffset()) + 0; // + 0: never -0
 }
 
-/** A file's record: its modification time (ns), size and inode, following links; or MISSING. */
+/** A file's record: its modification time (ns), size and inode, following links; or null (missing). */
 function record(file) {
   let stat;
   try {
@@ -94,13 +90,7 @@ function record(file) {
   } catch {
     stat = undefined;
   }
-  return stat === undefined ? MISSING : `${stat.mtimeNs}:${stat.size}:${stat.ino}`;
-}
-
-/** What `listFact` puts before the path of a file found under `dir`. */
-function under(dir) {
-  const base = dir.replace(/\/+$/, "") || "/";
-  return base === "/" ? "/" : `${base}/`;
+  return stat === undefined ? null : `${stat.mtimeNs}:${stat.size}:${stat.ino}`;
 }
 
 /**
@@ -109,12 +99,12 @@ function under(dir) {
  * of `names` (every file when `names` is null).
  */
 function look(watch, names) {
-  const seen = new Map();
+  const seen = {};
   for (const item of watch) {
     if (/^postgres(ql)?:\/\//.test(item)) {
       // A store URL (docs/store.md § Store URLs): its rows' etags and logs' lengths.
       const { records = {} } = require("../store/sync.cjs").callSync("lookFact", item, names);
-      for (const [file, r] of Object.entries(records)) seen.set(file, r);
+      Object.assign(seen, records);
       continue;
     }
     let directory = false;
@@ -123,110 +113,10 @@ function look(watch, names) {
     } catch {
       // missing or not to be looked at: watched as the one path
     }
-    if (!directory) seen.set(item, record(item));
-    else for (const file of listFact(item, names).files ?? []) seen.set(file, record(file));
+    if (!directory) seen[item] = record(item);
+    else for (const file of listFact(item, names).files ?? []) seen[file] = record(file);
   }
   return seen;
-}
-
-/** True when `file` is one of the paths `watch` and `names` make watched. */
-function watched(file, watch, names) {
-  const name = file.slice(file.lastIndexOf("/") + 1);
-  const named = nameWanted(names === null ? null : new Set(names), name);
-  return watch.some((item) => file === item || (named && file.startsWith(under(item))));
-}
-
-/** The record of `file` in `records`: MISSING when it has none. */
-const recordIn = (records, file) => records.get(file) ?? MISSING;
-
-/** Strings in the order of their UTF-8 bytes (not of their UTF-16 code units). */
-const byteOrder = (a, b) => Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
-
-/**
- * What a command that goes on waits for: the watched paths with their kept records, the last
- * look's records, and the pending timers in the order they were armed. `clock()` gives ms.
- */
-class Waiting {
-  constructor(clock) {
-    this.clock = clock;
-    this.watch = [];
-    this.names = null;
-    this.kept = new Map();
-    this.last = new Map();
-    this.lastLook = 0;
-    this.timers = [];
-  }
-
-  /**
-   * Takes an answer's `then`: its watched paths replace the previous ones and its timers are
-   * armed. A path watched before keeps its record (none: missing, so that a file that appeared
-   * meanwhile is still a change); a path watched anew is recorded as it is now.
-   */
-  take(then) {
-    const watch = then.watch ?? [];
-    const names = then.names ?? null;
-    const seen = look(watch, names);
-    const now = this.clock();
-    const kept = new Map();
-    for (const [file, r] of this.kept) if (watched(file, watch, names)) kept.set(file, r);
-    for (const [file, r] of seen) if (!watched(file, this.watch, this.names)) kept.set(file, r);
-    Object.assign(this, { watch, names, kept, last: seen, lastLook: now });
-    for (const timer of then.timers ?? []) this.timers.push({ name: timer.name, due: now + timer.after_ms });
-  }
-
-  /** True when nothing is watched and no timer is pending: there is nothing to wait for. */
-  idle() {
-    return this.watch.length === 0 && this.timers.length === 0;
-  }
-
-  /** The pending timer due first (the first armed among equals), or null. */
-  firstTimer() {
-    let first = null;
-    for (const timer of this.timers) if (first === null || timer.due < first.due) first = timer;
-    return first;
-  }
-
-  /**
-   * Waits for the next event, sleeping with `sleep(ms)`: a due timer, else the first (in byte
-   * order) of the paths whose record differs from the one kept and is the same as at the
-   * previous look. Its kept record is replaced by the one seen.
-   */
-  next(sleep) {
-    for (;;) {
-      const now = this.clock();
-      const timer = this.firstTimer();
-      if (timer !== null && timer.due <= now) {
-        this.timers.splice(this.timers.indexOf(timer), 1);
-        return { timer: timer.name };
-      }
-      const polling = this.watch.length > 0;
-      if (polling && now >= this.lastLook + POLL_MS) {
-        const file = this.poll(now);
-        if (file !== null) return { path: file };
-        continue;
-      }
-      const until = Math.min(polling ? this.lastLook + POLL_MS : Infinity, timer === null ? Infinity : timer.due);
-      sleep(Math.max(1, Math.ceil(until - now)));
-    }
-  }
-
-  /** Looks at the watched files: the first changed path (its record now kept), or null. */
-  poll(now) {
-    const seen = look(this.watch, this.names);
-    const paths = new Set([...this.kept.keys(), ...seen.keys()]);
-    const changed = [...paths].filter((file) => {
-      const r = recordIn(seen, file);
-      return r !== recordIn(this.kept, file) && r === recordIn(this.last, file);
-    });
-    this.last = seen;
-    this.lastLook = now;
-    if (changed.length === 0) return null;
-    const file = changed.sort(byteOrder)[0];
-    const r = recordIn(seen, file);
-    if (r === MISSING) this.kept.delete(file); // the same to the next look, and nothing kept
-    else this.kept.set(file, r);
-    return file;
-  }
 }
 
 /**
@@ -247,17 +137,27 @@ function follow(call, request, gather, options = {}) {
     partial: printPartial,
     ...options,
   };
-  const waiting = new Waiting(o.clock);
+  let waiting = null;
   for (;;) {
     const answer = settle(call, request, gather, o.program, o.partial);
     const then = answer.then;
-    if (then) waiting.take(then);
+    if (then) waiting = cliWaitTake(waiting, then, look(then.watch ?? [], then.names ?? null), o.clock());
     o.output(answer);
-    if (!then || waiting.idle()) return answer.code;
-    const facts = { files: {}, dirs: {}, writes: {}, env: {}, event: waiting.next(o.sleep) };
+    if (!then) return answer.code;
+    let step = cliWaitNext(waiting, o.clock());
+    while (!step.event && !step.idle) {
+      if (step.look) step = cliWaitNext(step.waiting, o.clock(), look(step.waiting.watch, step.waiting.names ?? null));
+      else {
+        o.sleep(step.sleep_ms);
+        step = cliWaitNext(step.waiting, o.clock());
+      }
+    }
+    if (step.idle) return answer.code;
+    waiting = step.waiting;
+    const facts = { files: {}, dirs: {}, writes: {}, env: {}, event: step.event };
     if ("state" in then) facts.state = then.state;
     request = { argv: request.argv, env: o.env(), facts };
   }
 }
 
-module.exports = { POLL_MS, follow, printAnswer, utcOffset };
+module.exports = { follow, printAnswer, utcOffset };

@@ -47,6 +47,8 @@ module.exports = Object.freeze({
   storeTcpUserTimeoutMs: 25000,
   /** How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms. */
   stdinWaitMs: 250,
+  /** How often the host of a command that goes on looks at its watched files, in ms (`cli_wait_next` asks it to). */
+  cliPollMs: 100,
   /** The most bytes of standard input a host reads for a `stdin` need (more: null). */
   stdinMaxBytes: 1048576,
   /** How many random bytes a lock token is made of. */

@@ -405,6 +405,44 @@ export interface CliEvent {
   timer?: string;
 }
 
+/** What a command that goes on waits for: the watched paths, the record of each watched file as last delivered, the records of the last look, and the pending timers in the order they were armed. The host keeps it and gives it back; it never reads it. */
+export interface CliWaiting {
+  /** The watched files and directories. */
+  watch: string[];
+  /** The file names watched under a watched directory (absent: every file). */
+  names?: string[];
+  /** The record of each watched file as last delivered, by path (absent: missing). */
+  kept: { [key: string]: string | null };
+  /** The records of the last look, by path. */
+  last: { [key: string]: string | null };
+  /** When the files were last looked at, in ms on the host's clock. */
+  last_look: number;
+  /** The pending timers, in the order they were armed. */
+  timers: CliDue[];
+}
+
+/** A timer armed by a command that goes on, pending. */
+export interface CliDue {
+  /** Its name, given back in the event. */
+  name: string;
+  /** When it is due, in ms on the host's clock. */
+  due: number;
+}
+
+/** What the host of a command that goes on does next: call the core again with `event`, look at the watched files and call `cli_wait_next` with what it saw, sleep `sleep_ms` and call `cli_wait_next` again, or end (`idle`: nothing to wait for). `waiting` replaces the one kept. */
+export interface CliWaitStep {
+  /** What is waited for now. */
+  waiting: CliWaiting;
+  /** The next event: call the core again with it in `facts.event`. */
+  event?: CliEvent;
+  /** Look at the watched files (`look`: the records by path) and call again with them. */
+  look?: boolean;
+  /** Sleep this long (ms), then call again. */
+  sleep_ms?: number;
+  /** Nothing is watched and no timer pending: the command ends. */
+  idle?: boolean;
+}
+
 /** A document kind. */
 export interface KindInfo {
   /** The kind's name. */
@@ -2620,6 +2658,10 @@ export declare function validate<K extends DocumentKind>(kind: K, doc: unknown):
 export declare function validateText<K extends DocumentKind>(kind: K, data: Bytes): Report;
 /** Runs a `statecore` command line (docs/cli.md): what it still needs from the file system (call again with it in `facts`), or what to print and the exit code. */
 export declare function cliRun(request: CliRequest): CliAnswer;
+/** A command that goes on (docs/cli.md § Commands that go on): what it waits for after an answer's `then`, given what was waited for before (`null` at first) and the records of the watched files the host saw at `at` (ms on its clock). */
+export declare function cliWaitTake(waiting: CliWaiting | null | undefined, then: CliThen, seen: { [key: string]: string | null }, at: number): CliWaiting;
+/** What the host of a command that goes on does next at `at` (ms on its clock): call the core with an event, look at the watched files (then call again with the records `seen`), sleep, or end. */
+export declare function cliWaitNext(waiting: CliWaiting, at: number, seen?: { [key: string]: string | null } | null): CliWaitStep;
 /** Every document kind: `[{name, description}]`. */
 export declare function kinds(): KindInfo[];
 /** The JSON Schema (draft 2020-12) of a document kind: its fields, types, enums and required fields (`validate` also checks the cross-field rules). */
@@ -3227,6 +3269,8 @@ export declare const CONSTANTS: {
   readonly storeTcpUserTimeoutMs: number;
   /** How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms. */
   readonly stdinWaitMs: number;
+  /** How often the host of a command that goes on looks at its watched files, in ms (`cli_wait_next` asks it to). */
+  readonly cliPollMs: number;
   /** The most bytes of standard input a host reads for a `stdin` need (more: null). */
   readonly stdinMaxBytes: number;
   /** How many random bytes a lock token is made of. */

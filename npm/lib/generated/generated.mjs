@@ -176,6 +176,8 @@ export const OPS = Object.freeze([
   ["", "validate", "validate", [["kind", "t", true], ["doc", "v", true]], "json", null, null, 0],
   ["", "validateText", "validate_text", [["kind", "t", true], ["data", "b", true]], "json", null, null, 0],
   ["", "cliRun", "cli_run", [["request", "v", true]], "json", null, null, -1],
+  ["", "cliWaitTake", "cli_wait_take", [["waiting", "v"], ["then", "v", true], ["seen", "v", true], ["at", "v", true]], "json", null, null, -1],
+  ["", "cliWaitNext", "cli_wait_next", [["waiting", "v", true], ["at", "v", true], ["seen", "v"]], "json", null, null, -1],
   ["", "kinds", "kinds", [], "json", null, null, -1],
   ["", "schema", "schema", [["kind", "t", true]], "json", null, null, 0],
   ["", "defaultDocument", "default_document", [["kind", "t", true]], "json", null, null, 0],
@@ -482,6 +484,8 @@ export const CONSTANTS = Object.freeze({
   storeTcpUserTimeoutMs: 25000,
   /** How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms. */
   stdinWaitMs: 250,
+  /** How often the host of a command that goes on looks at its watched files, in ms (`cli_wait_next` asks it to). */
+  cliPollMs: 100,
   /** The most bytes of standard input a host reads for a `stdin` need (more: null). */
   stdinMaxBytes: 1048576,
   /** How many random bytes a lock token is made of. */

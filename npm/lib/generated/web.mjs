@@ -17,6 +17,8 @@ export const {
   validate,
   validateText,
   cliRun,
+  cliWaitTake,
+  cliWaitNext,
   kinds,
   schema,
   defaultDocument,

@@ -1,24 +1,25 @@
 """The commands that go on (docs/cli.md § Commands that go on: ``then``).
 
 ``follow`` runs a command's calls to the core one after another. An answer with ``then`` names
-files and directories to watch and timers to arm; the host records the watched files
-(modification time in ns, size, inode, or missing) before printing, then looks at them every
-100 ms and calls the core again with one event at a time (a due timer first, then the changed
-files in the byte order of their paths), giving back ``then.state``. Everything is synchronous
+files and directories to watch and timers to arm. What to wait for, which event comes next (a
+due timer first, then the changed files in the byte order of their paths) and how long to
+sleep are the core's (``cli_wait_take``, ``cli_wait_next``); this module records the watched
+files when told (modification time in ns, size, inode, or missing), sleeps, and calls the core
+again with one event at a time, giving back ``then.state``. Everything is synchronous
 (``time.sleep`` between looks); Ctrl-C raises KeyboardInterrupt, which ``_cli.run.main`` turns into
 the exit code 130. The npm package's twin is npm/lib/cli/follow.cjs.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import stat
 import sys
 import time
 
-from statecore._cli.run import list_fact, name_wanted, settle
+from statecore._cli.run import list_fact, settle
+from statecore._generated.root import cli_wait_next, cli_wait_take
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,17 +28,11 @@ if TYPE_CHECKING:
     from statecore.types import (
         CliAnswer,
         CliEnv,
-        CliEvent,
         CliFacts,
         CliNeed,
         CliRequest,
-        CliThen,
+        CliWaiting,
     )
-
-#: How often the watched files are looked at, in ms.
-POLL_MS = 100
-#: The record of a file that is not there (or cannot be looked at).
-MISSING = "missing"
 
 
 #: True while a progress line is on standard error (a terminal).
@@ -96,20 +91,14 @@ def utc_offset(now: str) -> int:
     return 0 if offset is None else int(offset.total_seconds() / 60)
 
 
-def _record(path: str) -> str:
-    """A file's record: its modification time (ns), size and inode, following links; or
-    MISSING."""
+def _record(path: str) -> str | None:
+    """A file's record: its modification time (ns), size and inode, following links; or None
+    (missing)."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
-        return MISSING
+        return None
     return f"{info.st_mtime_ns}:{info.st_size}:{info.st_ino}"
-
-
-def _under(directory: str) -> str:
-    """What ``list_fact`` puts before the path of a file found under ``directory``."""
-    base = directory.rstrip("/") or "/"
-    return "/" if base == "/" else f"{base}/"
 
 
 def _is_dir(path: str) -> bool:
@@ -119,11 +108,11 @@ def _is_dir(path: str) -> bool:
         return False  # missing or not to be looked at: watched as the one path
 
 
-def look(watch: Sequence[str], names: Sequence[str] | None) -> dict[str, str]:
+def look(watch: Sequence[str], names: Sequence[str] | None) -> dict[str, str | None]:
     """The records of the watched files now, by path: each path of ``watch`` that is not a
     directory (a file, or missing), and the files ``list_fact`` finds under each directory with
     one of ``names`` (every file when ``names`` is None)."""
-    seen: dict[str, str] = {}
+    seen: dict[str, str | None] = {}
     for item in watch:
         if item.startswith(("postgresql://", "postgres://")):
             from statecore._cli import store as _cli_store  # a store URL: etags and log lengths
@@ -136,103 +125,6 @@ def look(watch: Sequence[str], names: Sequence[str] | None) -> dict[str, str]:
         for file in list_fact(item, names).get("files", []):
             seen[file] = _record(file)
     return seen
-
-
-def _watched(path: str, watch: Sequence[str], names: Sequence[str] | None) -> bool:
-    """True when ``path`` is one of the paths ``watch`` and ``names`` make watched."""
-    named = name_wanted(None if names is None else set(names), path.rsplit("/", 1)[-1])
-    return any(path == item or (named and path.startswith(_under(item))) for item in watch)
-
-
-def _bytes(path: str) -> bytes:
-    """A path's bytes, for the byte order of paths."""
-    return path.encode("utf-8", "surrogateescape")
-
-
-class Waiting:
-    """What a command that goes on waits for: the watched paths with their kept records, the
-    last look's records, and the pending timers in the order they were armed. ``clock()``
-    gives ms."""
-
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.clock = clock
-        self.watch: list[str] = []
-        self.names: list[str] | None = None
-        self.kept: dict[str, str] = {}
-        self.last: dict[str, str] = {}
-        self.last_look = 0.0
-        self.timers: list[tuple[str, float]] = []
-
-    def take(self, then: CliThen) -> None:
-        """Takes an answer's ``then``: its watched paths replace the previous ones and its
-        timers are armed. A path watched before keeps its record (none: missing, so that a file
-        that appeared meanwhile is still a change); a path watched anew is recorded as it is
-        now."""
-        watch = list(then.get("watch", []))
-        names = then.get("names")
-        seen = look(watch, names)
-        now = self.clock()
-        kept = {f: r for f, r in self.kept.items() if _watched(f, watch, names)}
-        for file, record in seen.items():
-            if not _watched(file, self.watch, self.names):
-                kept[file] = record
-        self.watch, self.names, self.kept, self.last, self.last_look = watch, names, kept, seen, now
-        for timer in then.get("timers", []):
-            self.timers.append((timer["name"], now + timer["after_ms"]))
-
-    def idle(self) -> bool:
-        """True when nothing is watched and no timer is pending: nothing to wait for."""
-        return not self.watch and not self.timers
-
-    def _first_timer(self) -> int | None:
-        """The index of the pending timer due first (the first armed among equals), or None."""
-        first: int | None = None
-        for index, (_, due) in enumerate(self.timers):
-            if first is None or due < self.timers[first][1]:
-                first = index
-        return first
-
-    def next(self, sleep: Callable[[float], None]) -> CliEvent:
-        """Waits for the next event, sleeping with ``sleep(ms)``: a due timer, else the first
-        (in byte order) of the paths whose record differs from the one kept and is the same as
-        at the previous look. Its kept record is replaced by the one seen."""
-        while True:
-            now = self.clock()
-            first = self._first_timer()
-            if first is not None and self.timers[first][1] <= now:
-                name, _ = self.timers.pop(first)
-                return {"timer": name}
-            polling = bool(self.watch)
-            if polling and now >= self.last_look + POLL_MS:
-                path = self._poll(now)
-                if path is not None:
-                    return {"path": path}
-                continue
-            until = min(
-                self.last_look + POLL_MS if polling else float("inf"),
-                float("inf") if first is None else self.timers[first][1],
-            )
-            sleep(max(1, math.ceil(until - now)))
-
-    def _poll(self, now: float) -> str | None:
-        """Looks at the watched files: the first changed path (its record now kept), or None."""
-        seen = look(self.watch, self.names)
-        changed = [
-            path
-            for path in {**self.kept, **seen}
-            if seen.get(path, MISSING) != self.kept.get(path, MISSING)
-            and seen.get(path, MISSING) == self.last.get(path, MISSING)
-        ]
-        self.last, self.last_look = seen, now
-        if not changed:
-            return None
-        path = min(changed, key=_bytes)
-        record = seen.get(path, MISSING)
-        if record == MISSING:
-            self.kept.pop(path, None)  # the same to the next look, and nothing kept
-        else:
-            self.kept[path] = record
-        return path
 
 
 def _sleep_ms(ms: float) -> None:
@@ -261,17 +153,29 @@ def follow(
     ``program`` (in the messages of what should never happen), ``env()`` (a new call's env,
     with the time now), ``clock()`` (ms), ``sleep(ms)``, ``output(answer)`` (prints it),
     ``partial(answer)`` (prints an answer that asks for more: output so far, progress)."""
-    waiting = Waiting(clock)
+    waiting: CliWaiting | None = None
     while True:
         answer = settle(call, request, gather, program, partial)
         then = answer.get("then")
         if then is not None:
-            waiting.take(then)
+            seen = look(then.get("watch", []), then.get("names"))
+            waiting = cli_wait_take(waiting, then, seen, clock())
         output(answer)
-        if then is None or waiting.idle():
+        if then is None or waiting is None:
             return answer.get("code", 2)
-        facts: CliFacts = {"files": {}, "dirs": {}, "writes": {}, "env": {}}
-        facts["event"] = waiting.next(sleep)
+        step = cli_wait_next(waiting, clock())
+        while "event" not in step and not step.get("idle"):
+            if step.get("look"):
+                watched = step["waiting"]
+                seen = look(watched["watch"], watched.get("names"))
+                step = cli_wait_next(step["waiting"], clock(), seen)
+            else:
+                sleep(step["sleep_ms"])
+                step = cli_wait_next(step["waiting"], clock())
+        if step.get("idle"):
+            return answer.get("code", 2)
+        waiting = step["waiting"]
+        facts: CliFacts = {"files": {}, "dirs": {}, "writes": {}, "env": {}, "event": step["event"]}
         if "state" in then:
             facts["state"] = then["state"]
         new_env = request.get("env", {}) if env is None else env()

@@ -16,6 +16,8 @@ else:
 
     from statecore.types import (
         CliAnswer,
+        CliWaiting,
+        CliWaitStep,
         DocumentKind,
         EditWait,
         FctryEvent,
@@ -93,6 +95,14 @@ def validate_text(kind: DocumentKind, data: str | bytes) -> Report:
 def cli_run(request: Mapping[str, object]) -> CliAnswer:
     """Runs a ``statecore`` command line (docs/cli.md): what it still needs from the file system (call again with it in ``facts``), or what to print and the exit code."""
     return cast("CliAnswer", _call("cli_run", (request,)))
+
+def cli_wait_take(waiting: Mapping[str, object] | None, then: Mapping[str, object], seen: Mapping[str, object], at: float) -> CliWaiting:
+    """A command that goes on (docs/cli.md § Commands that go on): what it waits for after an answer's ``then``, given what was waited for before (``null`` at first) and the records of the watched files the host saw at ``at`` (ms on its clock)."""
+    return cast("CliWaiting", _call("cli_wait_take", (waiting, then, seen, at)))
+
+def cli_wait_next(waiting: Mapping[str, object], at: float, seen: Mapping[str, object] | None = None) -> CliWaitStep:
+    """What the host of a command that goes on does next at ``at`` (ms on its clock): call the core with an event, look at the watched files (then call again with the records ``seen``), sleep, or end."""
+    return cast("CliWaitStep", _call("cli_wait_next", (waiting, at, seen)))
 
 def kinds() -> list[KindInfo]:
     """Every document kind: ``[{name, description}]``."""
@@ -373,6 +383,8 @@ __all__ = [
     "check_if_match",
     "check_options",
     "cli_run",
+    "cli_wait_next",
+    "cli_wait_take",
     "corrupt_copy_suffix",
     "corrupt_copy_warning",
     "default_document",

@@ -65,6 +65,8 @@ STORE_KEEPALIVE_COUNT = 3
 STORE_TCP_USER_TIMEOUT_MS = 25000
 #: How long a host waits for standard input's first (and each next) bytes before answering a `stdin` need with what it has, in ms.
 STDIN_WAIT_MS = 250
+#: How often the host of a command that goes on looks at its watched files, in ms (`cli_wait_next` asks it to).
+CLI_POLL_MS = 100
 #: The most bytes of standard input a host reads for a `stdin` need (more: null).
 STDIN_MAX_BYTES = 1048576
 #: How many random bytes a lock token is made of.
@@ -93,6 +95,7 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "store_keepalive_count": 3,
     "store_tcp_user_timeout_ms": 25000,
     "stdin_wait_ms": 250,
+    "cli_poll_ms": 100,
     "stdin_max_bytes": 1048576,
     "token_bytes": 16,
 })
