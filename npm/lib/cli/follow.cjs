@@ -146,8 +146,10 @@ function follow(call, request, gather, options = {}) {
     if (!then) return answer.code;
     let step = cliWaitNext(waiting, o.clock());
     while (!step.event && !step.idle) {
-      if (step.look) step = cliWaitNext(step.waiting, o.clock(), look(step.waiting.watch, step.waiting.names ?? null));
-      else {
+      if (step.look) {
+        const at = o.clock(); // the look's time: when it began
+        step = cliWaitNext(step.waiting, at, look(step.waiting.watch, step.waiting.names ?? null));
+      } else {
         o.sleep(step.sleep_ms);
         step = cliWaitNext(step.waiting, o.clock());
       }

@@ -166,9 +166,9 @@ def follow(
         step = cli_wait_next(waiting, clock())
         while "event" not in step and not step.get("idle"):
             if step.get("look"):
-                watched = step["waiting"]
+                at, watched = clock(), step["waiting"]  # the look's time: when it began
                 seen = look(watched["watch"], watched.get("names"))
-                step = cli_wait_next(step["waiting"], clock(), seen)
+                step = cli_wait_next(watched, at, seen)
             else:
                 sleep(step["sleep_ms"])
                 step = cli_wait_next(step["waiting"], clock())
