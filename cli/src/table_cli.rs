@@ -1,5 +1,6 @@
-//! The table: the command line (docs/cli.md), one operation the hosts' drivers call, and the
-//! constants they read standard input with.
+//! The table: the command line (docs/cli.md), the operations the hosts' drivers call (`cli_run`,
+//! and `cli_wait_take` / `cli_wait_next`, the wait of a command that goes on), and the constants
+//! they read standard input and look at watched files with.
 
 use statecore::ops::{gate, Access, Constant, Module, Op, Out, Param, Returns};
 use statecore::shape::Ty;
