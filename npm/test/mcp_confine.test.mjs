@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { spawn } from "node:child_process";
 import { tempDir } from "./helpers/procs.mjs";
 
 const require = createRequire(import.meta.url);
@@ -113,14 +114,6 @@ test("a protocol helper's project directory swapped for a link after the check: 
 
 test("a protocol helper's own folder swapped for a link after the check: it writes and reads in the checked one", { skip }, async (t) => {
   const { root, outside } = setUp(t);
-  // The server's private directories go to a temporary directory of this test's own.
-  const tmp = tempDir(t);
-  const before = process.env.TMPDIR;
-  process.env.TMPDIR = tmp;
-  t.after(() => {
-    if (before === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = before;
-  });
   await call(root, "fctry_start_command", { command: "init", now: NOW });
   const mine = fs.readFileSync(path.join(root, ".fctry", "state.json"), "utf8");
   fs.writeFileSync(path.join(outside, "state.json"), mine.replace('"init"', '"secret"'));
@@ -136,7 +129,46 @@ test("a protocol helper's own folder swapped for a link after the check: it writ
   swapIn(root, ".fctry", outside);
   const read = await call(root, "fctry_status_line", {});
   assert.doesNotMatch(JSON.stringify(read), /secret/);
-  assert.deepEqual(fs.readdirSync(tmp), [], "a private directory was left");
+});
+
+// A server in a process of its own: three helper calls, then the private directories listed.
+const SERVER = `
+const fs = require("node:fs"), path = require("node:path");
+const mcp = require(${JSON.stringify(require.resolve("../lib/mcp/server.cjs"))});
+const [root, base, mode, now] = process.argv.slice(1);
+(async () => {
+  for (let n = 0; n < 3; n++) await mcp.callTool(root, "fctry_start_command", { command: "init", now });
+  const found = fs.readdirSync(base).map((name) => [name, fs.readdirSync(path.join(base, name)).sort()]);
+  process.stdout.write(JSON.stringify(found.sort()) + "\\n");
+  if (mode === "wait") setTimeout(() => undefined, 60_000);
+})();
+`;
+
+test("a helper's private directory is reused, and removed at exit or, when the server was killed, by the next server", { skip }, async (t) => {
+  const { root } = setUp(t);
+  const tmp = tempDir(t);
+  const env = { ...process.env, TMPDIR: tmp };
+  const server = (mode) => spawn(process.execPath, ["-e", SERVER, root, tmp, mode, NOW], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const firstLine = (child) => new Promise((resolve) => child.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]))));
+  const exited = (child) => new Promise((resolve) => child.once("exit", resolve));
+  const done = server("exit");
+  const [[name, inside], ...more] = await firstLine(done);
+  await exited(done);
+  assert.deepEqual(more, [], "one directory for three calls");
+  assert.ok(name.startsWith(`statecore-mcp-call-${done.pid}-`), name);
+  assert.deepEqual(inside, [".fctry"]);
+  assert.deepEqual(fs.readdirSync(tmp), [], "removed at exit");
+  const killed = server("wait");
+  const [[left]] = await firstLine(killed);
+  killed.kill("SIGKILL");
+  await exited(killed);
+  assert.deepEqual(fs.readdirSync(tmp), [left], "a killed server leaves its directory");
+  const foreign = `statecore-mcp-call-${process.pid}-alive`;
+  fs.mkdirSync(path.join(tmp, foreign)); // a live process's: kept
+  const next = server("exit");
+  await firstLine(next);
+  await exited(next);
+  assert.deepEqual(fs.readdirSync(tmp), [foreign], "the next server removed the killed one's");
 });
 
 test("a routine's directory swapped for a link after the check: it works in the checked one", { skip }, async (t) => {

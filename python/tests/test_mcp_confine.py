@@ -127,12 +127,8 @@ def test_a_helpers_project_directory_swapped_for_a_link_it_writes_in_the_checked
 
 
 def test_a_helpers_own_folder_swapped_for_a_link_it_writes_and_reads_in_the_checked_one(
-    dirs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    dirs: tuple[Path, Path],
 ) -> None:
-    import tempfile
-
-    # The server's private directories go to a temporary directory of this test's own.
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     root, outside = dirs
     call(root, "fctry_start_command", {"command": "init", "now": NOW})
     mine = (root / ".fctry" / "state.json").read_text()
@@ -149,7 +145,55 @@ def test_a_helpers_own_folder_swapped_for_a_link_it_writes_and_reads_in_the_chec
     (root / ".fctry-moved").rename(root / ".fctry")
     swap_in(root / ".fctry", outside)
     assert "secret" not in json.dumps(call(root, "fctry_status_line", {}))
-    assert os.listdir(tmp_path) == [], "a private directory was left"
+
+
+SERVER = """
+import json, os, sys, time
+from statecore._mcp import server
+for _ in range(3):
+    server.call_tool(sys.argv[1], "fctry_start_command", {"command": "init", "now": sys.argv[4]})
+base = sys.argv[2]
+found = [[name, sorted(os.listdir(os.path.join(base, name)))] for name in os.listdir(base)]
+print(json.dumps(sorted(found)), flush=True)
+if sys.argv[3] == "wait":
+    time.sleep(60)
+"""
+
+
+def test_a_helpers_private_directory_is_reused_and_removed_at_exit_or_by_the_next_server(
+    dirs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """One private directory per process and folder, reused by every call; removed when the
+    server exits, and, when it was killed, by the next server's first helper call."""
+    import signal
+    import subprocess
+    import sys
+
+    root, _ = dirs
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+
+    def server(mode: str) -> subprocess.Popen[str]:
+        argv = [sys.executable, "-c", SERVER, str(root), str(tmp_path), mode, NOW]
+        return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True)
+
+    done = server("exit")
+    out, _ = done.communicate(timeout=60)
+    [[name, inside]] = json.loads(out)  # one directory for three calls, holding the link
+    assert name.startswith(f"statecore-mcp-call-{done.pid}-")
+    assert inside == [".fctry"]
+    assert os.listdir(tmp_path) == [], "removed at exit"
+    killed = server("wait")
+    assert killed.stdout is not None
+    [[name, _inside]] = json.loads(killed.stdout.readline())
+    killed.send_signal(signal.SIGKILL)
+    killed.wait(timeout=30)
+    killed.stdout.close()
+    assert os.listdir(tmp_path) == [name], "a killed server leaves its directory"
+    foreign = tmp_path / f"statecore-mcp-call-{os.getpid()}-alive"
+    foreign.mkdir()  # a live process's: kept
+    done = server("exit")
+    done.communicate(timeout=60)
+    assert os.listdir(tmp_path) == [foreign.name], "the next server removed the killed one's"
 
 
 def test_a_routines_directory_swapped_for_a_link_it_works_in_the_checked_one(

@@ -87,28 +87,113 @@ function pinHelper(root, dirNames, sub, write, check) {
   }
   let farm;
   try {
-    farm = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-mcp-call-"));
-    const inFarm = path.join(farm, ...sub);
-    fs.mkdirSync(path.dirname(inFarm), { recursive: true });
-    if (pinned.rest.length === 0) fs.symlinkSync(pinned.at, inFarm);
-    else fs.mkdirSync(inFarm);
+    farm = pinned.rest.length === 0 ? farms.take(sub, pinned.at) : farms.empty(sub);
   } catch (error) {
     pinned.close();
-    if (farm !== undefined) fs.rmSync(farm, { recursive: true, force: true });
     throw error;
   }
   const real = path.join(root, ...dirNames);
   return {
-    at: farm,
+    at: farm.dir,
     real,
     rest: [],
-    maps: [[farm, real], [pinned.at, pinned.real]],
+    maps: [[farm.dir, real], [pinned.at, pinned.real]],
     close: () => {
-      fs.rmSync(farm, { recursive: true, force: true });
+      farm.release();
       pinned.close();
     },
   };
 }
+
+/** The name of a helper call's private directory: `<prefix><pid>-<random>` in the temp directory. */
+const FARM_PREFIX = "statecore-mcp-call-";
+
+/**
+ * Removes the private directories that processes gone without cleaning up left (killed): ours
+ * (this user's, real directories, not links) whose process no longer exists.
+ */
+function sweepFarms() {
+  let names;
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.slice(FARM_PREFIX.length).split("-", 1)[0];
+    if (!name.startsWith(FARM_PREFIX) || !/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const full = path.join(os.tmpdir(), name);
+    try {
+      const info = fs.lstatSync(full);
+      if (!info.isDirectory() || info.uid !== process.geteuid()) continue;
+      process.kill(Number(pid), 0);
+    } catch (error) {
+      if (error.code === "ESRCH") fs.rmSync(full, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * The private directories of helper calls (`pinHelper`): a directory of this process's own
+ * (`statecore-mcp-call-*`, mode 0700) in which `sub` is a link to the call's pinned folder. A
+ * call's directory is kept for the next call with the same `sub`, its link pointed anew (a new
+ * link renamed over the old), so a call makes two system calls, not a directory tree; they are
+ * removed when the process exits, and those of a process killed by the next server's first call
+ * (`sweepFarms`). A read of a folder that does not exist gets a directory of
+ * its own with an empty `sub`, removed after the call.
+ */
+const farms = {
+  free: new Map(),
+  all: new Set(),
+  make(sub) {
+    if (this.all.size === 0) sweepFarms();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${FARM_PREFIX}${process.pid}-`));
+    if (this.all.size === 0) process.once("exit", () => this.all.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+    this.all.add(dir);
+    try {
+      fs.mkdirSync(path.dirname(path.join(dir, ...sub)), { recursive: true });
+    } catch (error) {
+      this.drop(dir);
+      throw error;
+    }
+    return dir;
+  },
+  drop(dir) {
+    this.all.delete(dir);
+    fs.rmSync(dir, { recursive: true, force: true });
+  },
+  /** A directory whose `sub` links to `target`; `release()` keeps it for the next call. */
+  take(sub, target) {
+    const key = sub.join("/");
+    const dir = this.free.get(key)?.pop() ?? this.make(sub);
+    const link = path.join(dir, ...sub);
+    try {
+      fs.symlinkSync(target, `${link}.next`);
+      fs.renameSync(`${link}.next`, link);
+    } catch (error) {
+      this.drop(dir);
+      throw error;
+    }
+    return {
+      dir,
+      release: () => {
+        if (!this.free.has(key)) this.free.set(key, []);
+        this.free.get(key).push(dir);
+      },
+    };
+  },
+  /** A directory with an empty `sub`, removed on `release()`. */
+  empty(sub) {
+    const dir = this.make(sub);
+    try {
+      fs.mkdirSync(path.join(dir, ...sub));
+    } catch (error) {
+      this.drop(dir);
+      throw error;
+    }
+    return { dir, release: () => this.drop(dir) };
+  },
+};
 
 /**
  * Runs `use(file)` with the path `file` of `names` below `root` through pinned directories

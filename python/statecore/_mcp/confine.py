@@ -9,10 +9,14 @@ as they are. The Python twin of ``npm/lib/mcp/confine.cjs``."""
 
 from __future__ import annotations
 
+import atexit
 import errno
 import os
+import shutil
 import stat
 import sys
+import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,7 +47,7 @@ class Pinned:
         self.rest = rest
         self._fds = fds
         self._maps = [(at, real)]
-        self._farm: str | None = None
+        self._farm: tuple[str, Callable[[], None]] | None = None
 
     def path(self, *names: str) -> str:
         """The path of ``names`` below the pinned directory's missing ``rest``."""
@@ -58,9 +62,7 @@ class Pinned:
 
     def close(self) -> None:
         if self._farm is not None:
-            import shutil
-
-            shutil.rmtree(self._farm, ignore_errors=True)
+            self._farm[1]()
             self._farm = None
         for fd in self._fds:
             os.close(fd)
@@ -116,8 +118,6 @@ def pin_helper(
     checked)."""
     if FD_DIR is None or not sub:
         return pin_dirs(root, dir_names, check)
-    import tempfile
-
     names = [*dir_names, *sub]
     pinned = pin_dirs(root, names, check)
     while write and pinned.rest:
@@ -131,20 +131,123 @@ def pin_helper(
         pinned.close()
         pinned = pin_dirs(root, names, check)
     try:
-        pinned._farm = tempfile.mkdtemp(prefix="statecore-mcp-call-")
-        in_farm = os.path.join(pinned._farm, *sub)
-        os.makedirs(os.path.dirname(in_farm), exist_ok=True)
-        if pinned.rest:
-            os.mkdir(in_farm)
-        else:
-            os.symlink(pinned.at, in_farm)
+        farm = _FARMS.empty(sub) if pinned.rest else _FARMS.take(sub, pinned.at)
     except BaseException:
         pinned.close()
         raise
+    pinned._farm = farm
     real = os.path.join(root, *dir_names)
-    pinned._maps = [(pinned._farm, real), (pinned.at, pinned.real)]
-    pinned.at, pinned.real, pinned.rest = pinned._farm, real, []
+    pinned._maps = [(farm[0], real), (pinned.at, pinned.real)]
+    pinned.at, pinned.real, pinned.rest = farm[0], real, []
     return pinned
+
+
+class _Farms:
+    """The private directories of helper calls (:func:`pin_helper`): a directory of this
+    process's own (``statecore-mcp-call-*``, mode 0700) in which ``sub`` is a link to the call's
+    pinned folder. A call's directory is kept for the next call with the same ``sub``, its link
+    pointed anew (a new link renamed over the old), so a call makes two system calls, not a
+    directory tree; they are removed when the process exits, and those of a process killed by
+    the next server's first call (:func:`_sweep_farms`). A read of a folder that does not
+    exist gets a directory of its own with an empty ``sub``, removed after the call. The npm
+    twin is ``farms`` in ``npm/lib/mcp/confine.cjs``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._free: dict[tuple[str, ...], list[str]] = {}
+        self._all: set[str] = set()
+
+    def _make(self, sub: Sequence[str]) -> str:
+        with self._lock:
+            first = not self._all
+        if first:
+            _sweep_farms()
+        directory = tempfile.mkdtemp(prefix=f"{FARM_PREFIX}{os.getpid()}-")
+        with self._lock:
+            if not self._all:
+                atexit.register(self._remove_all)
+            self._all.add(directory)
+        try:
+            os.makedirs(os.path.dirname(os.path.join(directory, *sub)), exist_ok=True)
+        except BaseException:
+            self._drop(directory)
+            raise
+        return directory
+
+    def _drop(self, directory: str) -> None:
+        with self._lock:
+            self._all.discard(directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+    def _remove_all(self) -> None:
+        with self._lock:
+            directories, self._all = list(self._all), set()
+        for directory in directories:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def take(self, sub: Sequence[str], target: str) -> tuple[str, Callable[[], None]]:
+        """A directory whose ``sub`` links to ``target``, and its release (kept for the next
+        call)."""
+        key = tuple(sub)
+        with self._lock:
+            free = self._free.get(key)
+            directory = free.pop() if free else None
+        if directory is None:
+            directory = self._make(sub)
+        link = os.path.join(directory, *sub)
+        try:
+            os.symlink(target, f"{link}.next")
+            os.replace(f"{link}.next", link)
+        except BaseException:
+            self._drop(directory)
+            raise
+
+        def release() -> None:
+            with self._lock:
+                self._free.setdefault(key, []).append(directory)
+
+        return directory, release
+
+    def empty(self, sub: Sequence[str]) -> tuple[str, Callable[[], None]]:
+        """A directory with an empty ``sub``, and its release (the directory removed)."""
+        directory = self._make(sub)
+        try:
+            os.mkdir(os.path.join(directory, *sub))
+        except BaseException:
+            self._drop(directory)
+            raise
+        return directory, lambda: self._drop(directory)
+
+
+#: The name of a helper call's private directory: ``<prefix><pid>-<random>`` in the temp directory.
+FARM_PREFIX = "statecore-mcp-call-"
+
+
+def _sweep_farms() -> None:
+    """Removes the private directories that processes gone without cleaning up left (killed):
+    ours (this user's, real directories, not links) whose process no longer exists."""
+    base = tempfile.gettempdir()
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(FARM_PREFIX) :].split("-", 1)[0]
+        if not (name.startswith(FARM_PREFIX) and pid.isdigit()) or int(pid) == os.getpid():
+            continue
+        full = os.path.join(base, name)
+        try:
+            info = os.lstat(full)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(full, ignore_errors=True)
+        except (OSError, OverflowError):
+            continue
+
+
+_FARMS = _Farms()
 
 
 def use_pinned(pinned: Pinned, names: Sequence[str], run: Callable[[], Any]) -> Any:
