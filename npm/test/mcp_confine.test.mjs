@@ -7,6 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { spawn } from "node:child_process";
@@ -15,6 +16,13 @@ import { tempDir } from "./helpers/procs.mjs";
 const require = createRequire(import.meta.url);
 const mcp = require("../lib/mcp/server.cjs");
 const { seams, FD_DIR } = require("../lib/mcp/confine.cjs");
+const PID_NS = (() => {
+  try {
+    return fs.readlinkSync("/proc/self/ns/pid").replace(/\D/g, "") || "0";
+  } catch {
+    return "0";
+  }
+})();
 
 const NOW = "2026-11-24T10:00:00Z";
 const skip = FD_DIR === null ? "no /proc/self/fd: names are checked with lstat only" : false;
@@ -155,7 +163,7 @@ test("a helper's private directory is reused, and removed at exit or, when the s
   const [[name, inside], ...more] = await firstLine(done);
   await exited(done);
   assert.deepEqual(more, [], "one directory for three calls");
-  assert.ok(name.startsWith(`statecore-mcp-call-${done.pid}-`), name);
+  assert.ok(name.startsWith(`statecore-mcp-call-${PID_NS}-${done.pid}-`), name);
   assert.deepEqual(inside, [".fctry"]);
   assert.deepEqual(fs.readdirSync(tmp), [], "removed at exit");
   const killed = server("wait");
@@ -163,12 +171,15 @@ test("a helper's private directory is reused, and removed at exit or, when the s
   killed.kill("SIGKILL");
   await exited(killed);
   assert.deepEqual(fs.readdirSync(tmp), [left], "a killed server leaves its directory");
-  const foreign = `statecore-mcp-call-${process.pid}-alive`;
-  fs.mkdirSync(path.join(tmp, foreign)); // a live process's: kept
+  const kept = [
+    `statecore-mcp-call-${PID_NS}-${process.pid}-alive`, // a live process's
+    `statecore-mcp-call-${PID_NS}0-${killed.pid}-other`, // another pid namespace's
+  ];
+  for (const name of kept) fs.mkdirSync(path.join(tmp, name));
   const next = server("exit");
   await firstLine(next);
   await exited(next);
-  assert.deepEqual(fs.readdirSync(tmp), [foreign], "the next server removed the killed one's");
+  assert.deepEqual(fs.readdirSync(tmp).sort(), kept.sort(), "the killed one's removed, no other");
 });
 
 test("a routine's directory swapped for a link after the check: it works in the checked one", { skip }, async (t) => {
@@ -189,4 +200,16 @@ test("a routine's directory swapped for a link after the check: it works in the 
   const records = await call(root, "read_log", { path: "sub/log.jsonl" });
   assert.ok(!JSON.stringify(records).includes("secret"), JSON.stringify(records));
   assert.ok(JSON.stringify(records).includes("mine"), JSON.stringify(records));
+});
+
+test("a private directory removed by someone else is made anew", { skip }, async (t) => {
+  const { root } = setUp(t);
+  await call(root, "fctry_start_command", { command: "init", now: NOW });
+  const mine = `statecore-mcp-call-${PID_NS}-${process.pid}-`;
+  for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(mine))) {
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true });
+  }
+  const result = await call(root, "fctry_start_step", { step: "spec-writer", now: NOW });
+  assert.equal(result.refused, undefined, JSON.stringify(result));
+  assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".fctry", "state.json"), "utf8")).workflowStep, "spec-writer");
 });

@@ -179,7 +179,7 @@ def test_a_helpers_private_directory_is_reused_and_removed_at_exit_or_by_the_nex
     done = server("exit")
     out, _ = done.communicate(timeout=60)
     [[name, inside]] = json.loads(out)  # one directory for three calls, holding the link
-    assert name.startswith(f"statecore-mcp-call-{done.pid}-")
+    assert name.startswith(f"statecore-mcp-call-{_mcp_confine._PID_NS}-{done.pid}-")
     assert inside == [".fctry"]
     assert os.listdir(tmp_path) == [], "removed at exit"
     killed = server("wait")
@@ -189,11 +189,25 @@ def test_a_helpers_private_directory_is_reused_and_removed_at_exit_or_by_the_nex
     killed.wait(timeout=30)
     killed.stdout.close()
     assert os.listdir(tmp_path) == [name], "a killed server leaves its directory"
-    foreign = tmp_path / f"statecore-mcp-call-{os.getpid()}-alive"
-    foreign.mkdir()  # a live process's: kept
+    kept = [
+        f"statecore-mcp-call-{_mcp_confine._PID_NS}-{os.getpid()}-alive",  # a live process's
+        f"statecore-mcp-call-{_mcp_confine._PID_NS}0-{killed.pid}-other",  # another pid namespace's
+    ]
+    for name in kept:
+        (tmp_path / name).mkdir()
     done = server("exit")
     done.communicate(timeout=60)
-    assert os.listdir(tmp_path) == [foreign.name], "the next server removed the killed one's"
+    assert sorted(os.listdir(tmp_path)) == sorted(kept), "the killed one's removed, no other"
+
+
+def test_a_private_directory_removed_by_someone_else_is_made_anew(dirs: tuple[Path, Path]) -> None:
+    root, _ = dirs
+    call(root, "fctry_start_command", {"command": "init", "now": NOW})
+    for directory in list(_mcp_confine._FARMS._all):
+        shutil.rmtree(directory)
+    result = call(root, "fctry_start_step", {"step": "spec-writer", "now": NOW})
+    assert "refused" not in result, result
+    assert json.loads((root / ".fctry" / "state.json").read_text())["workflowStep"] == "spec-writer"
 
 
 def test_a_routines_directory_swapped_for_a_link_it_works_in_the_checked_one(

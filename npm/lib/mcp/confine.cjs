@@ -105,8 +105,18 @@ function pinHelper(root, dirNames, sub, write, check) {
   };
 }
 
-/** The name of a helper call's private directory: `<prefix><pid>-<random>` in the temp directory. */
+/**
+ * The name of a helper call's private directory: `<prefix><pid namespace>-<pid>-<random>` in the
+ * temp directory (the namespace: a container sharing it has pids of its own).
+ */
 const FARM_PREFIX = "statecore-mcp-call-";
+const PID_NS = (() => {
+  try {
+    return fs.readlinkSync("/proc/self/ns/pid").replace(/\D/g, "") || "0";
+  } catch {
+    return "0";
+  }
+})();
 
 /**
  * Removes the private directories that processes gone without cleaning up left (killed): ours
@@ -119,9 +129,10 @@ function sweepFarms() {
   } catch {
     return;
   }
+  const ours = `${FARM_PREFIX}${PID_NS}-`;
   for (const name of names) {
-    const pid = name.slice(FARM_PREFIX.length).split("-", 1)[0];
-    if (!name.startsWith(FARM_PREFIX) || !/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const pid = name.slice(ours.length).split("-", 1)[0];
+    if (!name.startsWith(ours) || !/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     const full = path.join(os.tmpdir(), name);
     try {
       const info = fs.lstatSync(full);
@@ -147,7 +158,7 @@ const farms = {
   all: new Set(),
   make(sub) {
     if (this.all.size === 0) sweepFarms();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${FARM_PREFIX}${process.pid}-`));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${FARM_PREFIX}${PID_NS}-${process.pid}-`));
     if (this.all.size === 0) process.once("exit", () => this.all.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
     this.all.add(dir);
     try {
@@ -165,13 +176,15 @@ const farms = {
   /** A directory whose `sub` links to `target`; `release()` keeps it for the next call. */
   take(sub, target) {
     const key = sub.join("/");
-    const dir = this.free.get(key)?.pop() ?? this.make(sub);
+    const kept = this.free.get(key)?.pop();
+    const dir = kept ?? this.make(sub);
     const link = path.join(dir, ...sub);
     try {
       fs.symlinkSync(target, `${link}.next`);
       fs.renameSync(`${link}.next`, link);
     } catch (error) {
       this.drop(dir);
+      if (error.code === "ENOENT" && kept !== undefined) return this.take(sub, target); // removed by someone else: a new one
       throw error;
     }
     return {

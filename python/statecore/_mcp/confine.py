@@ -162,7 +162,7 @@ class _Farms:
             first = not self._all
         if first:
             _sweep_farms()
-        directory = tempfile.mkdtemp(prefix=f"{FARM_PREFIX}{os.getpid()}-")
+        directory = tempfile.mkdtemp(prefix=f"{FARM_PREFIX}{_PID_NS}-{os.getpid()}-")
         with self._lock:
             if not self._all:
                 atexit.register(self._remove_all)
@@ -191,15 +191,16 @@ class _Farms:
         key = tuple(sub)
         with self._lock:
             free = self._free.get(key)
-            directory = free.pop() if free else None
-        if directory is None:
-            directory = self._make(sub)
+            kept = free.pop() if free else None
+        directory = self._make(sub) if kept is None else kept
         link = os.path.join(directory, *sub)
         try:
             os.symlink(target, f"{link}.next")
             os.replace(f"{link}.next", link)
-        except BaseException:
+        except BaseException as error:
             self._drop(directory)
+            if isinstance(error, FileNotFoundError) and kept is not None:
+                return self.take(sub, target)  # removed by someone else: a new one
             raise
 
         def release() -> None:
@@ -219,8 +220,19 @@ class _Farms:
         return directory, lambda: self._drop(directory)
 
 
-#: The name of a helper call's private directory: ``<prefix><pid>-<random>`` in the temp directory.
+#: The name of a helper call's private directory: ``<prefix><pid namespace>-<pid>-<random>`` in
+#: the temp directory (the namespace: a container sharing it has pids of its own).
 FARM_PREFIX = "statecore-mcp-call-"
+
+
+def _pid_namespace() -> str:
+    try:
+        return "".join(c for c in os.readlink("/proc/self/ns/pid") if c.isdigit()) or "0"
+    except OSError:
+        return "0"
+
+
+_PID_NS = _pid_namespace()
 
 
 def _sweep_farms() -> None:
@@ -231,9 +243,10 @@ def _sweep_farms() -> None:
         names = os.listdir(base)
     except OSError:
         return
+    ours = f"{FARM_PREFIX}{_PID_NS}-"
     for name in names:
-        pid = name[len(FARM_PREFIX) :].split("-", 1)[0]
-        if not (name.startswith(FARM_PREFIX) and pid.isdigit()) or int(pid) == os.getpid():
+        pid = name[len(ours) :].split("-", 1)[0]
+        if not (name.startswith(ours) and pid.isdigit()) or int(pid) == os.getpid():
             continue
         full = os.path.join(base, name)
         try:
