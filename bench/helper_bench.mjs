@@ -19,10 +19,20 @@ const STEPS = ["interviewer", "spec-writer"];
 const NOW = Date.parse("2026-02-12T15:30:00Z");
 const fixture = fs.readFileSync(new URL("./fixtures/fctry_state.json", import.meta.url));
 
+/**
+ * The first of `names` (paths below the npm dir) that exists: this tree's layout by layer
+ * (`lib/host/fctry.cjs`) or an older baseline's flat `lib/` (`lib/fctry.cjs`).
+ */
+function lib(...names) {
+  const found = names.map((name) => path.resolve(npmDir, name)).find((file) => fs.existsSync(file));
+  if (found === undefined) throw new Error(`none of ${names.join(", ")} in ${npmDir}`);
+  return found;
+}
+
 /** The operation of `mode` (`i`: which call) and a check of the state it leaves. */
 function setUp() {
   if (mode === "locked") {
-    const F = require(path.resolve(npmDir, "lib/host/fctry.cjs"));
+    const F = require(lib("lib/host/fctry.cjs", "lib/fctry.cjs"));
     const project = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-helper-bench-"));
     const file = path.join(project, ".fctry", "state.json");
     fs.mkdirSync(path.dirname(file));
@@ -37,7 +47,7 @@ function setUp() {
       done: () => fs.rmSync(project, { recursive: true, force: true }),
     };
   }
-  const sc = require(path.resolve(npmDir, "lib/node.cjs"));
+  const sc = require(lib("lib/node.cjs"));
   let bytes = fixture;
   const update = sc.updateFile
     ? (step, now) => sc.updateFile("fctry.state", "fctry_start_step", bytes, [step], { now })
