@@ -318,3 +318,20 @@ test("a store watcher connects again after a lost connection", async (t) => {
   assert.equal(changes.length, 2, "each change reported once");
   assert.equal(errors.length, 1);
 });
+
+test("a store's read checks its options whatever the kind: a misspelt one is E_OPTIONS", async (t) => {
+  const env = database(t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-store-"));
+  const pg = await connect(env);
+  try {
+    for (const store of [new FileStore(dir), pg]) {
+      for (const kind of ["json", "fctry.state", "hive.state"]) {
+        await assert.rejects(store.read("s/a.json", kind, { timout: 5 }), (e) => e.code === "E_OPTIONS", `${kind}`);
+      }
+      assert.deepEqual((await store.read("a.json", "json", { timeout: 5 })).document, {});
+    }
+  } finally {
+    await pg.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

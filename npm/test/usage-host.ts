@@ -14,6 +14,8 @@ import * as hive from "statecore-js/hive";
 import * as specify from "statecore-js/specify";
 import type { AppliedArtifact } from "statecore-js/specify";
 import * as agency from "statecore-js/agency";
+import { FileStore, PostgresStore } from "statecore-js/store";
+import type { DocumentStore, StoreAppend } from "statecore-js/store";
 
 export async function hostUsage(): Promise<void> {
   // A document's type follows its kind (DocumentOf<K> survives the generation).
@@ -64,4 +66,21 @@ export async function hostUsage(): Promise<void> {
   const snap: RunSnapshot = await agency.snapshot("/tmp/w", null, { tmuxActive: true });
   const made: "created" | "exists" = agency.writeProtocolDocumentSync("/tmp/r");
   void [appended, state, wrong, copy, torn, records, lock, watcher, step, recovered, health, applied, overwritten, snap, made];
+
+  // The stores (lib/generated/store.d.ts, from the core's table of the stores' API).
+  const files: DocumentStore = new FileStore("/tmp/root");
+  const doc: FctryState = (await files.read("a/.fctry/state.json", "fctry.state")).document;
+  const put: FileResult<FctryState> = await files.update("a/.fctry/state.json", "fctry.state", (d) => ({ ...d, specVersion: "3" }));
+  // @ts-expect-error: merge options apply to a patch only
+  await files.update("a/.fctry/state.json", "fctry.state", (d) => d, { strategy: "deep" });
+  // @ts-expect-error: a misspelt host option of a store's update (it is `ifMatch`)
+  await files.update("a.json", "json", { a: 1 }, null, { ifmatch: null });
+  const line: AppendLineResult = await new FileStore().append("e.jsonl", "hive.event", { type: "x" }, { timeout: 5 });
+  const rows = await PostgresStore.connect({ connectionString: "postgresql://x", max: 2 });
+  const once: StoreAppend = await rows.append("e", "hive.event", {}, { id: "w-1" });
+  // @ts-expect-error: a misspelt option of a log read (it is `after`)
+  await rows.readLog("e", { afer: 1 });
+  const stop = await rows.watch("a/", null, (change) => void change.kind, { initial: false, onError: () => {} });
+  await stop.close();
+  void [doc, put, line, once];
 }

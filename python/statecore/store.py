@@ -223,7 +223,7 @@ class PostgresStore:
             row = self._run("read", key).fetchone()
         return None if row is None else row[0].encode()
 
-    def query(self, key: str, kind: DocumentKind, op: str, args: tuple[object, ...]) -> Any:
+    def query(self, key: str, kind: DocumentKind, op: str, args: tuple[object, ...] = ()) -> Any:
         """A reader of the table (``"fctry_context_health"``) on the document at ``key``, its
         ``args`` after the document."""
         key = store_key(key)

@@ -236,29 +236,7 @@ pub fn ts_routine(out: &mut String, r: &Routine) {
                 _ => format!("Synchronous `{name}`."),
             };
             doc(out, "", &text);
-            let params: Vec<&HostParam> = r.params.iter().filter(|p| p.lang != Lang::Py).collect();
-            let rendered: Vec<String> = params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let trailing = params.iter().skip(i).all(|q| q.optional);
-                    let mark = if trailing && p.optional { "?" } else { "" };
-                    match p.ty {
-                        HostTy::Change if function => {
-                            let doc_type = "C.DocumentOf<K>";
-                            let back = if promise {
-                                format!("{doc_type} | void | Promise<{doc_type} | void>")
-                            } else {
-                                format!("{doc_type} | void")
-                            };
-                            format!("update: (document: {doc_type}) => {back}")
-                        }
-                        HostTy::Change => "patch: unknown".to_owned(),
-                        _ if p.patch_only && function => format!("{}{mark}: null", camel(p.name)),
-                        _ => format!("{}{mark}: {}", camel(p.name), ts(&p.ty, Side::In)),
-                    }
-                })
-                .collect();
+            let rendered = ts_params(r.params, function, promise);
             let result = ts(&r.returns, Side::Out);
             let result = if promise {
                 format!("Promise<{result}>")
@@ -272,6 +250,35 @@ pub fn ts_routine(out: &mut String, r: &Routine) {
             );
         }
     }
+}
+
+/// The TypeScript parameters of a routine or a method (JS's, in order): `function` picks the
+/// overload of a change given as a function (else a patch), `promise` whether that function may
+/// return a Promise.
+pub fn ts_params(params: &[HostParam], function: bool, promise: bool) -> Vec<String> {
+    let params: Vec<&HostParam> = params.iter().filter(|p| p.lang != Lang::Py).collect();
+    params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let trailing = params.iter().skip(i).all(|q| q.optional);
+            let mark = if trailing && p.optional { "?" } else { "" };
+            match p.ty {
+                HostTy::Change if function => {
+                    let doc_type = "C.DocumentOf<K>";
+                    let back = if promise {
+                        format!("{doc_type} | void | Promise<{doc_type} | void>")
+                    } else {
+                        format!("{doc_type} | void")
+                    };
+                    format!("update: (document: {doc_type}) => {back}")
+                }
+                HostTy::Change => "patch: unknown".to_owned(),
+                _ if p.patch_only && function => format!("{}{mark}: null", camel(p.name)),
+                _ => format!("{}{mark}: {}", camel(p.name), ts(&p.ty, Side::In)),
+            }
+        })
+        .collect()
 }
 
 /// `npm/lib/generated/host-api.d.ts`: the host types and the routines of `statecore-js`, re-exported by
@@ -513,8 +520,13 @@ pub fn host_types_py() -> String {
 
 /// A routine's call as the docs show it in one language.
 fn call(r: &Routine, js: bool) -> String {
-    let params: Vec<String> = r
-        .params
+    call_of(r.name, r.params, js)
+}
+
+/// A call of `name` with `params` as the docs show it in one language (Python takes options
+/// and handlers as keywords).
+pub fn call_of(name: &str, all: &[HostParam], js: bool) -> String {
+    let params: Vec<String> = all
         .iter()
         .filter(|p| p.lang == Lang::Both || (p.lang == Lang::Js) == js)
         .map(|p| {
@@ -525,7 +537,7 @@ fn call(r: &Routine, js: bool) -> String {
                     p.ty,
                     HostTy::Options(_) | HostTy::Native { .. } | HostTy::Of(..)
                 );
-            let taken = r.params.iter().any(|q| {
+            let taken = all.iter().any(|q| {
                 q.name == "options" && !matches!(q.ty, HostTy::Options(_) | HostTy::Native { .. })
             });
             match p.ty {
@@ -538,9 +550,9 @@ fn call(r: &Routine, js: bool) -> String {
         })
         .collect();
     if js {
-        format!("{}({})", camel(r.name), params.join(", "))
+        format!("{}({})", camel(name), params.join(", "))
     } else {
-        format!("{}({})", r.name, params.join(", "))
+        format!("{}({})", name, params.join(", "))
     }
 }
 

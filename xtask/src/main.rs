@@ -21,6 +21,7 @@ mod py;
 mod py_package;
 mod py_types;
 mod resident;
+mod stores;
 mod ts;
 mod web;
 
@@ -80,6 +81,10 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
         (
             "npm/lib/generated/host-api.d.ts".to_owned(),
             host_api::host_api_dts(),
+        ),
+        (
+            "npm/lib/generated/store.d.ts".to_owned(),
+            stores::store_dts(),
         ),
         (
             "npm/lib/generated/core-node.cjs".to_owned(),
@@ -171,6 +176,17 @@ fn generated(root: &Path) -> Result<Vec<(String, String)>, String> {
     let api = std::fs::read_to_string(root.join("docs/api.md"))
         .map_err(|e| format!("docs/api.md: {e}"))?;
     files.push(("docs/api.md".to_owned(), docs::api_md(&api)?));
+    let store_doc = std::fs::read_to_string(root.join("docs/store.md"))
+        .map_err(|e| format!("docs/store.md: {e}"))?;
+    files.push((
+        "docs/store.md".to_owned(),
+        docs::splice(
+            &store_doc,
+            "docs/store.md",
+            "store api",
+            &stores::stores_md(),
+        )?,
+    ));
     let mcp_doc = std::fs::read_to_string(root.join("docs/mcp.md"))
         .map_err(|e| format!("docs/mcp.md: {e}"))?;
     files.push(("docs/mcp.md".to_owned(), mcp::mcp_md(&mcp_doc)?));

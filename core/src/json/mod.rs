@@ -68,21 +68,13 @@ pub fn serialize_compact(value: &Value) -> String {
 /// `\` or control character (what a JSON string escapes, and where the parser stops), or the
 /// length. Eight bytes at a time while none of the eight is one.
 pub(crate) fn plain_end(bytes: &[u8], mut from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Whether a byte of `v` is zero (the classic bit trick; exact as a yes/no answer).
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
     while let Some(chunk) = bytes
         .get(from..from.saturating_add(8))
         .and_then(|c| <[u8; 8]>::try_from(c).ok())
     {
-        let x = u64::from_le_bytes(chunk);
-        let control = x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS != 0;
-        if control
-            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'"')))
-            || has_zero(x ^ ONES.wrapping_mul(u64::from(b'\\')))
-        {
-            break;
+        let marks = special(u64::from_le_bytes(chunk));
+        if marks != 0 {
+            return from.saturating_add((marks.trailing_zeros() / 8) as usize);
         }
         from = from.saturating_add(8);
     }
@@ -93,6 +85,18 @@ pub(crate) fn plain_end(bytes: &[u8], mut from: usize) -> usize {
         from = from.saturating_add(1);
     }
     from
+}
+
+/// The bytes of `x` (eight of the text) that end a run of plain string bytes: `"`, `\` or a
+/// control character, each marked by its high bit. Bytes above the first marked one may be
+/// marked wrongly (a borrow), so only the lowest mark is used.
+fn special(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    (x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS)
+        | zero_bytes(x ^ ONES.wrapping_mul(u64::from(b'"')))
+        | zero_bytes(x ^ ONES.wrapping_mul(u64::from(b'\\')))
 }
 
 /// The entity tag of a file's bytes: their 128-bit XXH3 hash as 32 hex digits. It detects

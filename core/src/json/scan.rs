@@ -56,41 +56,6 @@ pub(super) struct Scanned {
     pub rewritten: bool,
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The bytes of `x` (eight of the text) that end a run of plain string bytes: `"`, `\` or a
-/// control character, each marked by its high bit. Bytes above the first marked one may be
-/// marked wrongly (a borrow), so only the lowest mark is used.
-fn special(x: u64) -> u64 {
-    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    (x.wrapping_sub(ONES.wrapping_mul(0x20)) & !x & HIGHS)
-        | zero_bytes(x ^ ONES.wrapping_mul(u64::from(b'"')))
-        | zero_bytes(x ^ ONES.wrapping_mul(u64::from(b'\\')))
-}
-
-/// The index of the first `"`, `\` or control character at or after `from`, or the length:
-/// eight bytes at a time.
-fn plain_end(bytes: &[u8], mut from: usize) -> usize {
-    while let Some(chunk) = bytes
-        .get(from..from.saturating_add(8))
-        .and_then(|c| <[u8; 8]>::try_from(c).ok())
-    {
-        let marks = special(u64::from_le_bytes(chunk));
-        if marks != 0 {
-            return from.saturating_add((marks.trailing_zeros() / 8) as usize);
-        }
-        from = from.saturating_add(8);
-    }
-    while let Some(&b) = bytes.get(from) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            break;
-        }
-        from = from.saturating_add(1);
-    }
-    from
-}
-
 /// The index of the first byte at or after `pos` that is not JSON whitespace.
 fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(b' ' | b'\n' | b'\t' | b'\r') = bytes.get(pos) {
@@ -299,14 +264,14 @@ impl Scanner<'_> {
     fn string(&mut self, pos: usize) -> Option<usize> {
         let bytes = self.bytes;
         let start = pos.saturating_add(1);
-        let mut end = plain_end(bytes, start);
+        let mut end = super::plain_end(bytes, start);
         let mut escaped = false;
         loop {
             match bytes.get(end)? {
                 b'"' => break,
                 b'\\' => {
                     escaped = true;
-                    end = plain_end(bytes, end.saturating_add(2).min(bytes.len()));
+                    end = super::plain_end(bytes, end.saturating_add(2).min(bytes.len()));
                 }
                 _ => return None,
             }

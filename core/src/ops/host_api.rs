@@ -204,6 +204,15 @@ impl HostParam {
     }
 }
 
+/// The callback of a watcher (a file watcher's, a store's): given each change.
+pub const WATCH_CALLBACK: HostParam = HostParam::req(
+    "callback",
+    HostTy::Native {
+        js: "(change: C.WatchChange) => void",
+        py: "Callable[[WatchChange], object]",
+    },
+);
+
 /// A routine of a host layer.
 #[derive(Debug, Clone, Copy)]
 pub struct Routine {
@@ -229,5 +238,66 @@ impl Routine {
     /// True when its signature is generic in the document kind (a parameter is the kind).
     pub fn generic(&self) -> bool {
         self.params.iter().any(|p| matches!(p.ty, HostTy::Kind))
+    }
+}
+
+/// What a member of a host class is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberKind {
+    /// `new Class(...)` in JS, `Class(...)` in Python.
+    Constructor,
+    /// A function of the class itself (JS `static`): a factory.
+    Static,
+    /// A method of an instance.
+    Method,
+    /// A read-only field of an instance.
+    Property,
+}
+
+/// A member of a host class.
+#[derive(Debug, Clone, Copy)]
+pub struct Member {
+    /// Its snake_case name (camelCase in JS).
+    pub name: &'static str,
+    /// What it is.
+    pub kind: MemberKind,
+    /// Its parameters, in order (none for a property).
+    pub params: &'static [HostParam],
+    /// What it returns (a property: its type; a constructor: nothing of note).
+    pub returns: HostTy,
+    /// JS returns a Promise of the result (Python returns the result).
+    pub awaited: bool,
+    /// Which languages have it.
+    pub lang: Lang,
+    /// What it does.
+    pub doc: &'static str,
+}
+
+/// A class (or an interface) the host layers export, declared once for both languages like
+/// the routines: its TypeScript declarations and the docs' list are generated, and each host's
+/// tests check that the class has these members, and no other public one, with these
+/// parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct HostClass {
+    /// Its name in both languages.
+    pub name: &'static str,
+    /// What it is.
+    pub doc: &'static str,
+    /// An interface no host exports as a value (TypeScript `interface`; a protocol in Python).
+    pub interface: bool,
+    /// The interface it implements: its members are this class's too.
+    pub implements: Option<&'static HostClass>,
+    /// Its own members.
+    pub members: &'static [Member],
+}
+
+impl HostClass {
+    /// Every member: the interface's, then its own.
+    pub fn all_members(&self) -> impl Iterator<Item = &'static Member> {
+        let shared: &'static [Member] = match self.implements {
+            Some(interface) => interface.members,
+            None => &[],
+        };
+        shared.iter().chain(self.members.iter())
     }
 }

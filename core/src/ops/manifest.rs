@@ -1,7 +1,7 @@
 //! An operation table as data (`Table::manifest` writes it with these): what `xtask codegen` writes the hosts' code,
 //! types, error maps, dispatchers and docs from, and what tools can read at run time.
 
-use super::host_api::{HostTy, HostType, Lang, Routine, Style};
+use super::host_api::{HostClass, HostTy, HostType, Lang, MemberKind, Routine, Style};
 use super::table_host::Constant;
 use super::{Access, Form, Kind, Op};
 use crate::error::{Code, CLASSES};
@@ -62,6 +62,7 @@ pub(super) fn manifest(ops: &[&Op], constants: &[&Constant]) -> Value {
             "constants": constants.iter().map(|c| (c.name.to_owned(), Value::from(c.value))).collect::<Map>(),
             "routines": super::ROUTINES.iter().map(routine).collect::<Vec<_>>(),
             "types": super::HOST_TYPES.iter().map(|t| host_type(t)).collect::<Vec<_>>(),
+            "stores": super::STORE_CLASSES.iter().map(|c| host_class(c)).collect::<Vec<_>>(),
         },
     })
 }
@@ -126,6 +127,37 @@ fn routine(r: &Routine) -> Value {
         })).collect::<Vec<_>>(),
         "returns": host_ty(&r.returns),
         "doc": r.doc,
+    })
+}
+
+/// A class of the stores' API as data (`table_store_api.rs`): every member, the interface's
+/// included, each with its JS name.
+fn host_class(c: &HostClass) -> Value {
+    json!({
+        "name": c.name,
+        "doc": c.doc,
+        "interface": c.interface,
+        "implements": c.implements.map(|i| i.name),
+        "members": c.all_members().map(|m| json!({
+            "name": m.name,
+            "js": crate::options::camel(m.name),
+            "kind": match m.kind {
+                MemberKind::Constructor => "constructor",
+                MemberKind::Static => "static",
+                MemberKind::Method => "method",
+                MemberKind::Property => "property",
+            },
+            "params": m.params.iter().map(|p| json!({
+                "name": p.name,
+                "type": host_ty(&p.ty),
+                "optional": p.optional,
+                "lang": lang(p.lang),
+            })).collect::<Vec<_>>(),
+            "returns": host_ty(&m.returns),
+            "awaited": m.awaited,
+            "lang": lang(m.lang),
+            "doc": m.doc,
+        })).collect::<Vec<_>>(),
     })
 }
 

@@ -42,6 +42,7 @@ mod table_host;
 mod table_routines;
 mod table_specify;
 mod table_store;
+mod table_store_api;
 mod table_watch;
 mod types;
 
@@ -59,6 +60,7 @@ pub use resident::Resident;
 pub use table::{parts, Table, CORE};
 pub use table_host::{Constant, APPEND_OPTIONS, HOST_OPTIONS, UPDATE_OPTIONS};
 pub use table_routines::ROUTINES;
+pub use table_store_api::STORE_CLASSES;
 pub use types::{Access, Form, Op, Returns, Run, Write};
 
 #[cfg(test)]

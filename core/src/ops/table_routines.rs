@@ -3,7 +3,7 @@
 //! and take are in `host_types.rs`); `xtask codegen` writes their TypeScript and Python types
 //! and the docs' list of them.
 
-use super::host_api::{Entry, HostParam, HostTy, Lang, Routine, Style};
+use super::host_api::{Entry, HostParam, HostTy, Lang, Routine, Style, WATCH_CALLBACK};
 use super::host_types::{
     APPEND_RESULT, APPLIED_ARTIFACT, CHECK_SESSIONS_OPTIONS, DOCUMENT_FILE, FILE_RESULT,
     HIVEMIND_WATCH_OPTIONS, LOGGED_RESULT, READ_LOG_RESULT, REPAIR_RESULT, SESSION_OPTIONS,
@@ -122,13 +122,7 @@ pub static ROUTINES: &[Routine] = &[
         params: &[
             HostParam::req("path", HostTy::Path),
             HostParam::req("kind", HostTy::Nullable(&HostTy::AnyKind)),
-            HostParam::req(
-                "callback",
-                HostTy::Native {
-                    js: "(change: C.WatchChange) => void",
-                    py: "Callable[[WatchChange], object]",
-                },
-            ),
+            WATCH_CALLBACK,
             HostParam::opt(
                 "options",
                 HostTy::Native {

@@ -58,8 +58,8 @@ class FileStore {
    */
   async read(key, kind, options = {}) {
     const file = this.path(key);
+    const checked = documents.checkOptions("logged", options);
     if (kind in LOGS) {
-      const checked = documents.checkOptions("logged", options);
       return runAsync(sessions.read(ASYNC, file, LOGS[kind], kind, checked));
     }
     return documents.readDocument(file, kind);
@@ -334,8 +334,8 @@ class PostgresStore {
    */
   async read(key, kind, options = {}) {
     key = core().storeKey(key);
+    const checked = documents.checkOptions("logged", options);
     if (kind in LOGS) {
-      const checked = documents.checkOptions("logged", options);
       return (await storeSessions.read(this, key, kind, checked)).answer;
     }
     return core().loadDocument(kind, await this.#text(key));

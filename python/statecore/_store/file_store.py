@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from statecore._generated.host_types import FileResult
+    from statecore._generated.host_types import AppendResult, FileResult
     from statecore.types import DocumentKind, Json, LoadResult, Now
 
 
@@ -47,7 +47,7 @@ class FileStore:
         loaded: LoadResult[Any] = read_document(self.path(key), kind)
         return loaded
 
-    def query(self, key: str, kind: DocumentKind, op: str, args: tuple[object, ...]) -> Any:
+    def query(self, key: str, kind: DocumentKind, op: str, args: tuple[object, ...] = ()) -> Any:
         """A reader of the table (``"fctry_context_health"``) on the document at ``key``, its
         ``args`` after the document."""
         return _documents.query(kind, self.path(key), op, args)
@@ -96,7 +96,7 @@ class FileStore:
 
     def append(
         self, log: str, kind: DocumentKind, value: Json, *, timeout: float | None = None
-    ) -> Any:
+    ) -> AppendResult:
         """Validates ``value`` as ``kind`` and appends it to the log's file in one write, under
         its lock (``timeout``: seconds to wait for it; no ``id``: exactly once is
         ``PostgresStore``'s)."""
@@ -108,6 +108,10 @@ class FileStore:
     def read_log(self, log: str) -> list[Json]:
         """The log's records, in order (a torn last line is left out)."""
         return read_log(self.path(log))["records"]
+
+    def close(self) -> None:
+        """Nothing to release (files are opened per call): as ``PostgresStore.close``, so
+        that code written for one store runs on the other."""
 
 
 def _check_record(kind: DocumentKind, value: object) -> None:
