@@ -81,6 +81,8 @@ mod allocator;
 #[cfg(any(feature = "full", feature = "web"))]
 mod full;
 #[cfg(feature = "full")]
+mod lock_job;
+#[cfg(feature = "full")]
 mod logged;
 #[cfg(feature = "full")]
 mod resident;

@@ -39,6 +39,7 @@ pub static TABLE: Table = Table::new(
         parts::AGENCY,
         parts::FILES,
         parts::HOST,
+        parts::LOCK,
         parts::STORE,
         VIEW_OPS,
         parts::WATCH,

@@ -5,7 +5,16 @@ its functions name an operation of the core's table and pass its arguments."""
 
 from typing import Any, final
 
-__all__ = ["Document", "LogReplay", "__version__", "call", "query", "update", "update_logged"]
+__all__ = [
+    "Document",
+    "LockJob",
+    "LogReplay",
+    "__version__",
+    "call",
+    "query",
+    "update",
+    "update_logged",
+]
 
 __version__: str
 
@@ -46,6 +55,43 @@ class LogReplay:
         now: object,
         event_id: str | None = None,
     ) -> Any: ...
+
+@final
+class LockJob:
+    @staticmethod
+    def acquire(
+        lock: str,
+        identity: object,
+        probe: bool,
+        watching: bool,
+        timeout_ms: float,
+        seed: bytes,
+        now_ms: int,
+        mono_ms: float,
+    ) -> LockJob: ...
+    @staticmethod
+    def release(
+        lock: str,
+        text: str,
+        identity: object,
+        probe: bool,
+        seed: bytes,
+        now_ms: int,
+        mono_ms: float,
+    ) -> LockJob: ...
+    @staticmethod
+    def sweep(
+        lock: str,
+        name: str,
+        names: list[str],
+        paths: list[str],
+        identity: object,
+        probe: bool,
+        seed: bytes,
+        now_ms: int,
+        mono_ms: float,
+    ) -> LockJob: ...
+    def next(self, answer: object) -> Any: ...
 
 @final
 class Document:

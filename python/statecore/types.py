@@ -47,6 +47,7 @@ RunFileName = str
 LitterKind = str
 LockGlance = str
 LockWatch = str
+LockJobKind = str
 ViewRole = str
 ViewRouteName = str
 ViewReadAction = str
@@ -212,6 +213,8 @@ ProcStat: Any = dict
 Litter: Any = dict
 LockTurn: Any = dict
 LockPause: Any = dict
+LockJobSetup: Any = dict
+LockJobEntry: Any = dict
 StoreSchema: Any = dict
 StoreMigration: Any = dict
 StoreLogged: Any = dict
@@ -367,6 +370,9 @@ __all__ = [
     "LockFacts",
     "LockGlance",
     "LockIdentity",
+    "LockJobEntry",
+    "LockJobKind",
+    "LockJobSetup",
     "LockOwner",
     "LockPause",
     "LockRecord",

@@ -122,6 +122,9 @@ LockGlance: TypeAlias = Literal["judge", "pass", "peek"]
 LockWatch: TypeAlias = Literal["none", "claim", "claim_and_lock"]
 """What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it)."""
 
+LockJobKind: TypeAlias = Literal["acquire", "release", "sweep"]
+"""A lock job: taking the lock (`acquire`), releasing it (`release`) or sweeping what dead writers left next to its file (`sweep`)."""
+
 ViewRole: TypeAlias = Literal["fctry.state", "fctry.inbox", "fctry.config", "fctry.spec", "fctry.events", "agency.status", "agency.meta", "hivemind.state", "hive.state", "hive.events", "specify.index"]
 """What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`."""
 
@@ -1481,6 +1484,27 @@ class LockPause(TypedDict):
     us: int
     watch: LockWatch
     step_us: int
+
+class LockJobSetup(TypedDict):
+    """What a lock job starts from (docs/locking.md § The lock as a job)."""
+
+    lock: str
+    identity: LockIdentity
+    probe: bool
+    watching: NotRequired[bool]
+    timeout_ms: NotRequired[float]
+    text: NotRequired[str]
+    name: NotRequired[str]
+    entries: NotRequired[list[LockJobEntry]]
+    seed: str
+    now_ms: int
+    mono_ms: float
+
+class LockJobEntry(TypedDict):
+    """A directory entry a lock holder's sweep looks at."""
+
+    name: str
+    path: str
 
 class StoreSchema(TypedDict):
     """The PostgreSQL store's schema and statements (docs/store.md § Schema)."""

@@ -323,6 +323,29 @@ export declare function logReplay(
   offset: number,
   corrupt: boolean,
 ): LogReplay;
+/** A step of a lock job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The lock as a job). */
+export type LockStep = { do: string; [field: string]: Json };
+/** A lock job: `next(answer)` gives the next step (`null` for the first call); `free()` releases it. */
+export type LockJob = {
+  next(answer: { [field: string]: Json } | null): LockStep;
+  free(): void;
+};
+/**
+ * A lock job (docs/locking.md § The lock as a job), run by a host's driver: its acquisition,
+ * release, or the sweep of what dead writers left next to its file.
+ */
+export declare function lockJob(
+  kind: \"acquire\",
+  args: [lock: string, identity: LockIdentity, probe: boolean, watching: boolean, timeoutMs: number, seed: Bytes, nowMs: number, monoMs: number],
+): LockJob;
+export declare function lockJob(
+  kind: \"release\",
+  args: [lock: string, text: string, identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
+): LockJob;
+export declare function lockJob(
+  kind: \"sweep\",
+  args: [lock: string, name: string, names: string[], paths: string[], identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
+): LockJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

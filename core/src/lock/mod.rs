@@ -503,4 +503,14 @@ fn is_token(text: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
+mod acquire;
+mod facts;
+mod job;
+mod script;
 pub mod shapes;
+mod sweep;
+
+pub use acquire::{acquire_job, release_job};
+pub use job::Job;
+pub use script::script;
+pub use sweep::sweep_job;

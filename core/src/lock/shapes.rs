@@ -265,3 +265,39 @@ pub static READ: Shape = Shape::exact(
 
 /// The time of a copy name.
 pub const NOW_IN: Ty = Ty::Alias(&NOW);
+
+/// The kinds of lock job.
+pub static JOB_KIND: Enum = Enum {
+    name: "LockJobKind",
+    doc: "A lock job: taking the lock (`acquire`), releasing it (`release`) or sweeping what dead writers left next to its file (`sweep`).",
+    values: &["acquire", "release", "sweep"],
+};
+
+/// A directory entry a sweep looks at.
+pub static JOB_ENTRY: Shape = Shape::exact(
+    "LockJobEntry",
+    "A directory entry a lock holder's sweep looks at.",
+    &[
+        Field::req("name", Ty::Str, "Its name in the directory."),
+        Field::req("path", Ty::Str, "Its path, as the host joins it."),
+    ],
+);
+
+/// What a lock job starts from.
+pub static JOB_SETUP: Shape = Shape::exact(
+    "LockJobSetup",
+    "What a lock job starts from (docs/locking.md § The lock as a job).",
+    &[
+        Field::req("lock", Ty::Str, "The lock file (`<file>.lock`, absolute)."),
+        Field::req("identity", Ty::Object(&IDENTITY), "This process."),
+        Field::req("probe", Ty::Bool, "Processes can be probed here (`kill(pid, 0)`)."),
+        Field::opt("watching", Ty::Bool, "The host watches its claim while it pauses (a synchronous host)."),
+        Field::opt("timeout_ms", Ty::Number, "How long to wait for the lock (0: one attempt)."),
+        Field::opt("text", Ty::Str, "A release: the bytes of our record the lock must still hold."),
+        Field::opt("name", Ty::Str, "A sweep: the locked file's name."),
+        Field::opt("entries", Ty::List(&Ty::Object(&JOB_ENTRY)), "A sweep: the directory's entries whose names hold the file's."),
+        Field::req("seed", Ty::Str, "At least 16 random bytes as hex: the records' tokens and the pauses' jitter are drawn from them."),
+        Field::req("now_ms", Ty::Whole(0), "The wall clock when the job starts (epoch ms)."),
+        Field::req("mono_ms", Ty::Number, "The monotonic clock when the job starts (ms)."),
+    ],
+);

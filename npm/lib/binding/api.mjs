@@ -185,6 +185,25 @@ export function makeApi(getRaw) {
     };
   };
 
+  /**
+   * A lock job (docs/locking.md § The lock as a job): `kind` `"acquire"` (`[lock, identity,
+   * probe, watching, timeoutMs, seed, nowMs, monoMs]`), `"release"` (`[lock, text, identity,
+   * probe, seed, nowMs, monoMs]`) or `"sweep"` (`[lock, name, names, paths, identity, probe,
+   * seed, nowMs, monoMs]`); `next(answer)` gives the next step (`null` for the first call), and
+   * `free()` releases it.
+   */
+  api.lockJob = (kind, args) => {
+    const LockJob = need(getRaw(), "LockJob");
+    if (!["acquire", "release", "sweep"].includes(kind)) throw new TypeError(`lockJob: ${kind} is not a lock job`);
+    const at = kind === "acquire" ? 1 : kind === "release" ? 2 : 4;
+    const flat = args.map((arg, i) => (i === at ? JSON.stringify(arg) : i === at + (kind === "acquire" ? 4 : 2) ? bytes(arg, "seed") : arg));
+    const handle = guard(() => LockJob[kind](...flat));
+    return {
+      next: (answer) => JSON.parse(guard(() => handle.next(JSON.stringify(answer)))),
+      free: () => handle.free(),
+    };
+  };
+
   /** One crossing per file read: a reader of the table on the file's document (or bytes). */
   api.queryFile = (kind, op, data, args) => {
     const entry = byName.get(op) ?? { params: [], form: "json" };

@@ -120,6 +120,9 @@ export type LockGlance = "judge" | "pass" | "peek";
 /** What a waiter watches while it pauses: nothing, its claim file (a hand-over ends the pause), or its claim file and the lock file (either gone ends it). */
 export type LockWatch = "none" | "claim" | "claim_and_lock";
 
+/** A lock job: taking the lock (`acquire`), releasing it (`release`) or sweeping what dead writers left next to its file (`sweep`). */
+export type LockJobKind = "acquire" | "release" | "sweep";
+
 /** What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`. */
 export type ViewRole = "fctry.state" | "fctry.inbox" | "fctry.config" | "fctry.spec" | "fctry.events" | "agency.status" | "agency.meta" | "hivemind.state" | "hive.state" | "hive.events" | "specify.index";
 
@@ -2223,6 +2226,40 @@ export interface LockPause {
   step_us: number;
 }
 
+/** What a lock job starts from (docs/locking.md § The lock as a job). */
+export interface LockJobSetup {
+  /** The lock file (`<file>.lock`, absolute). */
+  lock: string;
+  /** This process. */
+  identity: LockIdentity;
+  /** Processes can be probed here (`kill(pid, 0)`). */
+  probe: boolean;
+  /** The host watches its claim while it pauses (a synchronous host). */
+  watching?: boolean;
+  /** How long to wait for the lock (0: one attempt). */
+  timeout_ms?: number;
+  /** A release: the bytes of our record the lock must still hold. */
+  text?: string;
+  /** A sweep: the locked file's name. */
+  name?: string;
+  /** A sweep: the directory's entries whose names hold the file's. */
+  entries?: LockJobEntry[];
+  /** At least 16 random bytes as hex: the records' tokens and the pauses' jitter are drawn from them. */
+  seed: string;
+  /** The wall clock when the job starts (epoch ms). */
+  now_ms: number;
+  /** The monotonic clock when the job starts (ms). */
+  mono_ms: number;
+}
+
+/** A directory entry a lock holder's sweep looks at. */
+export interface LockJobEntry {
+  /** Its name in the directory. */
+  name: string;
+  /** Its path, as the host joins it. */
+  path: string;
+}
+
 /** The PostgreSQL store's schema and statements (docs/store.md § Schema). */
 export interface StoreSchema {
   /** The schema version this library reads and writes. */
@@ -2983,6 +3020,8 @@ export declare const lock: {
   pause(attempt: number, claimAgeMs: number | null | undefined, watching: boolean, jitter: number): LockPause;
   /** Raises the `E_LOCK_FOREIGN` error: the lock path `lock_path` holds `text`, which is not a statecore lock (another tool's file): it is left alone. */
   foreign(lockPath: string, text: string): never;
+  /** The steps a lock job (`acquire`: take the lock, waiting in the fair queue and breaking a dead owner's lock; `release`: hand it to the next turn's claimant or remove it; `sweep`: remove what dead writers left) started from `setup` asks for, given `answers` in turn (docs/locking.md § The lock as a job): every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_LOCK_TIMEOUT`, `E_LOCK_FOREIGN`). */
+  jobScript(job: LockJobKind, setup: LockJobSetup, answers: unknown[]): Json[];
 };
 
 /** What a change of a resident document reports. */
@@ -3214,6 +3253,29 @@ export declare function logReplay(
   offset: number,
   corrupt: boolean,
 ): LogReplay;
+/** A step of a lock job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The lock as a job). */
+export type LockStep = { do: string; [field: string]: Json };
+/** A lock job: `next(answer)` gives the next step (`null` for the first call); `free()` releases it. */
+export type LockJob = {
+  next(answer: { [field: string]: Json } | null): LockStep;
+  free(): void;
+};
+/**
+ * A lock job (docs/locking.md § The lock as a job), run by a host's driver: its acquisition,
+ * release, or the sweep of what dead writers left next to its file.
+ */
+export declare function lockJob(
+  kind: "acquire",
+  args: [lock: string, identity: LockIdentity, probe: boolean, watching: boolean, timeoutMs: number, seed: Bytes, nowMs: number, monoMs: number],
+): LockJob;
+export declare function lockJob(
+  kind: "release",
+  args: [lock: string, text: string, identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
+): LockJob;
+export declare function lockJob(
+  kind: "sweep",
+  args: [lock: string, name: string, names: string[], paths: string[], identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
+): LockJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -77,6 +77,7 @@ export const {
   queryFile,
   updateLogged,
   logReplay,
+  lockJob,
   withBigInts,
   openDocument,
   residentDocument,

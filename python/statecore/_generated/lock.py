@@ -15,8 +15,10 @@ else:
     from typing import NoReturn, cast
 
     from statecore.types import (
+        Json,
         Litter,
         LockGlance,
+        LockJobKind,
         LockOwner,
         LockPause,
         LockRecordText,
@@ -69,10 +71,15 @@ def foreign(lock_path: str, text: str) -> NoReturn:
     _call("lock_foreign", (lock_path, text))
     raise AssertionError("lock_foreign returned")
 
+def job_script(job: LockJobKind, setup: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
+    """The steps a lock job (``acquire``: take the lock, waiting in the fair queue and breaking a dead owner's lock; ``release``: hand it to the next turn's claimant or remove it; ``sweep``: remove what dead writers left) started from ``setup`` asks for, given ``answers`` in turn (docs/locking.md § The lock as a job): every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_LOCK_TIMEOUT``, ``E_LOCK_FOREIGN``)."""
+    return cast("list[Json]", _call("lock_job_script", (job, setup, answers)))
+
 
 __all__ = [
     "foreign",
     "glance",
+    "job_script",
     "litter",
     "owner",
     "pause",

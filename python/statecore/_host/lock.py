@@ -7,11 +7,10 @@ may remove it), and released only by its holder (in the process that took it). A
 holding another tool's file (``poetry.lock``) is never touched: ``E_LOCK_FOREIGN``. Waiters are
 served fairly: one that has waited a moment claims the next turn in ``<file>.lock.next``.
 
-Every rule is the core's (``statecore.lock``: the record's bytes, what a lock file says of its
-owner, the verdict on whether that owner is gone, whose turn it is, the timeout error); this
-module makes the system calls (each file-system call through the fault-injection seam,
-``statecore._host.sys``) and gathers the facts (the file's stamp, ``kill(pid, 0)``,
-``/proc/<pid>/stat``).
+The protocol is the core's: its acquisition (with the fair queue), its release and the holder's
+sweep are jobs (``LockJob``, docs/locking.md § The lock as a job) that ask for one system call
+at a time. This module is their driver: it performs each step (each file-system call through
+the fault-injection seam, ``statecore._host.sys``) and answers with what it saw.
 """
 
 from __future__ import annotations
@@ -22,38 +21,20 @@ import threading
 import time
 from contextvars import ContextVar
 
-from statecore._generated import lock as _rules
-from statecore._generated.tables import (
-    LOCK_GRACE_MS,
-    LOCK_LEASE_MS,
-    LOCK_QUEUE_AFTER_MS,
-    LOCK_TURN_MS,
-)
+from statecore._generated.tables import LOCK_GRACE_MS, LOCK_LEASE_MS, TOKEN_BYTES
 from statecore._host import runtime as _runtime
 from statecore._host import sys as _sys
 from statecore._host.atomic import unlink_quiet
-from statecore._host.lock_claim import (
-    Claim,
-    create_complete,
-    read_record,
-    release_file,
-    watch_claim,
-)
-from statecore._host.lock_identity import clock_ms, identity, new_record, proc_stat_text
-from statecore.errors import FileTypeError
+from statecore._host.lock_claim import create_complete, displace, read_record, watch_claim
+from statecore._host.lock_identity import identity, proc_stat_text
+from statecore._statecore import LockJob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import TracebackType
-    from typing import Final
+    from typing import Any
 
-    from statecore.types import (
-        LockFacts,
-        LockOwner,
-        LockRecord,
-        LockRecordText,
-        LockTurn,
-    )
+    from statecore.types import LockRecord, LockRecordText
 
 LEASE_SECONDS = LOCK_LEASE_MS / 1000
 """A lock whose owner runs on another host is broken only this long after ``acquired_at``."""
@@ -61,45 +42,8 @@ GRACE_SECONDS = LOCK_GRACE_MS / 1000
 """A malformed lock record (or break marker) is broken only when its mtime is this old."""
 DEFAULT_TIMEOUT = _runtime.DEFAULT_TIMEOUT
 """Default seconds to wait for a lock before :class:`LockTimeoutError`."""
-MAX_BACKOFF = 0.025
-"""The longest pause of a waiter (seconds): the core's ``lock.pause`` is the schedule."""
-
-
-class Owner:
-    """What a lock file, break marker or turn claim holds (the core's reading of it); read-only."""
-
-    __slots__ = ("foreign", "id", "mtime_ms", "record", "text")
-
-    def __init__(
-        self, record: LockRecord | None, id: str, foreign: bool, mtime_ms: int, text: str
-    ) -> None:
-        self.record: Final[LockRecord | None] = record
-        """The owner record, or None when malformed."""
-        self.id: Final[str] = id
-        """The token, or for a malformed record ``m`` + a hash of its stamp and bytes."""
-        self.foreign: Final[bool] = foreign
-        """Not a statecore file at all (``poetry.lock``): never judged, never removed."""
-        self.mtime_ms: Final[int] = mtime_ms
-        """The file's mtime (epoch ms)."""
-        self.text: Final[str] = text
-        """The raw content (for messages)."""
-
-    def reading(self) -> LockOwner:
-        """The core's ``{record, id, foreign}`` of the file."""
-        return {"record": self.record, "id": self.id, "foreign": self.foreign}
-
-
-def read_owner(path: str) -> Owner | None:
-    """Reads a lock file, break marker or claim (at most 64 KiB); None when it does not exist.
-
-    Anything but a regular file (a FIFO, a directory) is the core's ``E_FILE_TYPE``."""
-    read = read_record(path)
-    if read is None:
-        return None
-    data, st = read
-    owner = _rules.owner(data, f"{st.st_ino}:{st.st_mtime_ns}")
-    text = data.decode("utf-8", "replace")
-    return Owner(owner["record"], owner["id"], owner["foreign"], st.st_mtime_ns // 1_000_000, text)
+PROBE = sys.platform != "win32"
+"""Processes can be probed here (no ``kill(pid, 0)`` on Windows: never guess)."""
 
 
 def process_exists(pid: int) -> bool:
@@ -111,119 +55,6 @@ def process_exists(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def facts(owner: Owner, liveness: bool = True) -> LockFacts:
-    """What this host sees of a lock file's owner, for the core's verdict (and turn);
-    ``liveness=False`` (a young claim a waiter peeks at): without probing its process."""
-    me = identity()
-    r = owner.record
-    probe = sys.platform != "win32"  # no kill(pid, 0) there: never guess
-    local = liveness and r is not None and r["host"] == me["host"] and probe
-    pid = r["pid"] if r is not None else 0
-    return {
-        "now_ms": clock_ms(),
-        "mtime_ms": owner.mtime_ms,
-        "host": me["host"],
-        "boot": me["boot"],
-        "probe": probe,
-        "exists": process_exists(pid) if local else None,
-        "stat": proc_stat_text(pid) if local else None,
-    }
-
-
-def owner_dead(owner: Owner) -> bool:
-    """Whether a lock (or marker) may be broken: the core's verdict on the facts seen here.
-
-    A foreign file is never dead: it is not ours to remove."""
-    return not owner.foreign and _rules.verdict(owner.record, facts(owner))["dead"]
-
-
-# --- the protocol ------------------------------------------------------------------------
-
-
-def release_lock(lock_path: str, mine: LockRecordText) -> bool:
-    """Releases the lock ``lock_path`` if it still holds exactly our record's bytes: to the
-    claimant of the next turn when the core's ``lock.turn`` says so (its claim file is renamed
-    over the lock, so the lock is never free in between and the claimant, watching its claim,
-    goes on at once), else by unlinking it. True when our lock was released."""
-    next_path = lock_path + ".next"
-    turn = _read_turn(lock_path, next_path, mine["record"]["token"])
-    try:
-        read = read_record(lock_path)
-    except FileTypeError:
-        return False
-    if read is None or read[0] != mine["text"].encode():
-        return False
-    if turn is not None and turn["hand_over"]:
-        try:
-            _sys.replace(next_path, lock_path)
-            return True
-        except OSError:
-            pass  # the claim went meanwhile (or cannot be moved): release as usual
-    unlink_quiet(lock_path)
-    return True
-
-
-def _holds(lock_path: str, mine: LockRecordText) -> bool:
-    """Whether the lock file holds exactly ``mine``'s bytes (the lock was handed to our claim)."""
-    try:
-        read = read_record(lock_path)
-    except OSError:
-        return False
-    return read is not None and read[0] == mine["text"].encode()
-
-
-def break_file(lock_path: str, target: str, owner: Owner, depth: int = 0) -> bool:
-    """Removes ``target`` (the lock, a marker or a claim) whose ``owner`` was judged dead.
-
-    Only the winner of the marker ``<lock>.break-<owner.id>`` may: it re-reads ``target``,
-    confirms the same owner is there and still dead, and unlinks it. A marker whose own owner
-    is dead is removed the same way one level up. A foreign file is never removed. Returns
-    True after progress (something removed, or already gone), False to wait for a live
-    breaker.
-    """
-    if owner.foreign:
-        return False
-    marker = f"{lock_path}.break-{owner.id}"
-    mine = new_record()
-    if create_complete(marker, mine):
-        try:
-            current = read_owner(target)
-            if current is not None and current.id == owner.id and owner_dead(current):
-                unlink_quiet(target)
-        finally:
-            release_file(marker, mine)
-        return True
-    breaker = read_owner(marker)
-    if breaker is None:
-        return True
-    if depth >= 8 or not owner_dead(breaker):
-        return False
-    return break_file(lock_path, marker, breaker, depth + 1)
-
-
-def _try_acquire(lock_path: str) -> tuple[LockRecordText | None, Owner | None]:
-    """One attempt: ``(our record, None)`` when acquired, else ``(None, holder to wait for)``.
-
-    A lock path holding another tool's file is the core's ``E_LOCK_FOREIGN`` at once."""
-    owner: Owner | None = None
-    for _ in range(8):
-        # A held lock is judged without making a record, a temp file and a link: a waiter's
-        # attempt then changes nothing in the directory (whose fsync the holder waits for).
-        owner = read_owner(lock_path)
-        if owner is None:
-            mine = new_record()
-            if create_complete(lock_path, mine):
-                return mine, None
-            owner = read_owner(lock_path)
-        if owner is None:
-            continue  # released meanwhile
-        if owner.foreign:
-            _rules.foreign(lock_path, owner.text)
-        if not owner_dead(owner) or not break_file(lock_path, lock_path, owner):
-            return None, owner
-    return None, owner
 
 
 class Lock:
@@ -252,8 +83,12 @@ class Lock:
             return False
         self._released = True
         try:
-            return release_lock(self.path, self._mine)
-        except OSError:
+            job = LockJob.release(
+                self.path, self._mine["text"], identity(), PROBE, _seed(), *_clocks()
+            )
+            released: bool = _drive(self.path, job)["released"]
+            return released
+        except Exception:
             return False
 
     def __enter__(self) -> Lock:
@@ -266,69 +101,6 @@ class Lock:
         tb: TracebackType | None,
     ) -> None:
         self.release()
-
-
-def _read_turn(
-    lock_path: str,
-    next_path: str,
-    token: str | None,
-    waiting: bool = False,
-    mine: Claim | None = None,
-) -> LockTurn | None:
-    """The core's ``lock.turn`` on what the claim file ``<lock>.next`` holds (``wait``: let
-    its claimant go first; ``hand_over``: a releaser hands it the lock; ``displace_ms``: take
-    it over), or None when there is none (no crossing then) or it cannot be read: the claim file
-    never makes an acquisition or a release fail. A claim too young to be honoured is judged
-    from its mtime alone by the core's ``lock.glance`` (``pass``: None), without reading it or
-    checking its claimant's liveness, except by a ``waiting`` acquirer (one that has waited and
-    holds no claim), which reads it without checking its claimant's liveness (``peek``): it may
-    have waited longer than the claimant. A dead
-    claimant's claim is broken. ``token``: our own claim's (or lock's); ``mine``: our claim, if
-    we are a waiter: one that another file replaced (a longer waiter took it over) is no longer
-    placed."""
-    try:
-        seen = _sys.stat(next_path)
-    except FileNotFoundError:
-        # Our claim is gone and the lock was not handed to us (checked before): placed again
-        # after this attempt, not watched for (a claim renamed over ours and then broken as its
-        # dead predecessor's would otherwise leave us watching a file that is not there).
-        if mine is not None:
-            mine.placed = False
-        return None
-    except OSError:
-        return None
-    try:
-        if mine is not None and mine.placed and seen.st_ino != mine.ino:
-            mine.placed = False  # taken over: we wait like the others (and may take it back)
-            waiting = True
-        glance = _rules.glance(clock_ms(), seen.st_mtime_ns // 1_000_000, waiting)
-        if glance == "pass":
-            return None
-        claimed = read_owner(next_path)
-    except OSError:
-        return None
-    if claimed is None:
-        return None
-    since = mine.since if mine is not None and waiting else None
-    seen_facts = facts(claimed, glance == "judge")
-    turn = _rules.turn(claimed.reading(), seen_facts, token, waiting, since)
-    if turn["dead"]:
-        try:
-            break_file(lock_path, next_path, claimed)
-        except OSError:
-            return turn  # not broken now: tried again on a later poll
-    return turn
-
-
-def _timeout(lock_path: str, owner: Owner | None, timeout: float) -> None:
-    """Raises the core's ``E_LOCK_TIMEOUT`` naming the holder (read now if not seen)."""
-    if owner is None:
-        try:
-            owner = read_owner(lock_path)
-        except OSError:
-            owner = None
-    held = None if owner is None else {"record": owner.record, "id": owner.id, "text": owner.text}
-    _rules.timeout(lock_path, held, round(timeout * 1000))
 
 
 #: The cancellation of the call running in this context (``statecore.aio.run`` sets it for
@@ -349,69 +121,102 @@ def _cancelled() -> None:
         raise Cancelled
 
 
+def _clocks() -> tuple[int, float]:
+    """The wall clock (epoch ms) and the monotonic clock (ms) a job reads."""
+    return time.time_ns() // 1_000_000, time.monotonic() * 1000
+
+
+def _seed() -> bytes:
+    """Random bytes for a job's records and jitter."""
+    return os.urandom(TOKEN_BYTES)
+
+
+def _perform(step: dict[str, Any]) -> dict[str, object]:
+    """A step of a lock job, performed: what the job is answered (without the clocks)."""
+    what = step["do"]
+    if what == "stat":
+        try:
+            st = _sys.stat(step["path"])
+        except FileNotFoundError:
+            return {"missing": True}
+        return {"ino": str(st.st_ino), "mtime_ms": st.st_mtime_ns // 1_000_000}
+    if what == "read":
+        read = read_record(step["path"])
+        if read is None:
+            return {"missing": True}
+        data, st = read
+        return {
+            "latin1": data.decode("latin-1"),
+            "key": f"{st.st_ino}:{st.st_mtime_ns}",
+            "mtime_ms": st.st_mtime_ns // 1_000_000,
+        }
+    if what == "probe":
+        return {"exists": process_exists(step["pid"]), "stat": proc_stat_text(step["pid"])}
+    if what == "create":
+        return {"created": create_complete(step["path"], step["tmp"], step["text"].encode())}
+    if what == "unlink":
+        unlink_quiet(step["path"])
+        return {}
+    if what == "rename":
+        _sys.replace(step["from"], step["to"])
+        return {}
+    if what == "displace":
+        displace(step["path"], step["tmp"], step["text"].encode(), step["dated_ms"])
+        return {}
+    raise TypeError(f"statecore: a lock job asked for an unknown step {what!r}")
+
+
+def _answer(answer: dict[str, object]) -> dict[str, object]:
+    """``answer`` with the clocks the job reads."""
+    answer["now_ms"], answer["mono_ms"] = _clocks()
+    return answer
+
+
+def _drive(lock_path: str, job: LockJob) -> dict[str, Any]:
+    """Runs a lock job to its end: each step performed and answered, a failure answered as
+    ``{failed}`` (the job may ignore it) and raised if the job says so; a pause is where a
+    cancelled caller stops (the job then removes its claim and gives the lock up). Returns
+    its last step (``done``)."""
+    errors: list[BaseException] = []
+    answer: dict[str, object] | None = None
+    while True:
+        step: dict[str, Any] = job.next(answer)
+        what = step["do"]
+        if what == "done":
+            return step
+        if what == "raise":
+            raise errors[step["failed"]]
+        try:
+            if what == "pause":
+                _cancelled()
+                time.sleep(step["ms"] / 1000)
+                _cancelled()  # before the job tries again (or takes a lock handed to it)
+                answer = _answer({})
+            elif what == "watch":
+                _cancelled()
+                seconds, every = step["ms"] / 1000, step["step_ms"] / 1000
+                watch_claim(
+                    lock_path, lock_path + ".next", seconds, every, step["lock_too"], step["ino"]
+                )
+                _cancelled()
+                answer = _answer({})
+            else:
+                answer = _answer(_perform(step))
+        except (Exception, Cancelled) as error:
+            errors.append(error)
+            answer = _answer({"failed": len(errors) - 1})
+
+
 def acquire(lock_path: str, timeout: float) -> Lock:
     """Takes the lock file ``lock_path`` (absolute), waiting up to ``timeout`` seconds (checked).
 
     Fair under contention (docs/locking.md § Fairness): a waiter that has waited
     ``LOCK_QUEUE_AFTER_MS`` claims the next turn in ``<lock>.next`` (refreshed every half
     ``LOCK_TURN_MS``); every other acquirer lets a live claimant go first."""
-    next_path = lock_path + ".next"
-    start = time.monotonic()
-    claim = Claim()
-    held: Lock | None = None
-    owner: Owner | None = None
-    attempt = 0
-    try:
-        while True:
-            _cancelled()
-            if claim.mine is not None and _holds(lock_path, claim.mine):
-                held = Lock(lock_path, claim.mine)  # handed to us by its releaser
-                return held
-            token = None if claim.mine is None else claim.mine["record"]["token"]
-            waiting = attempt > 0 and not claim.placed
-            turn = _read_turn(lock_path, next_path, token, waiting, claim)
-            deferred = turn is not None and turn["wait"]
-            if deferred:
-                claim.placed = False  # another's claim is there, not ours
-                if turn is not None and turn["displace_ms"] is not None:
-                    # We have waited longer than its claimant: the claim becomes ours.
-                    claim.displace(next_path, turn["displace_ms"])
-            else:
-                mine, owner = _try_acquire(lock_path)
-                if mine is not None:
-                    held = Lock(lock_path, mine)
-                    return held
-            now = time.monotonic()
-            elapsed = now - start
-            if elapsed >= timeout:
-                if claim.mine is not None:
-                    claim.remove(next_path)
-                    if _holds(lock_path, claim.mine):
-                        held = Lock(lock_path, claim.mine)
-                        return held
-                _timeout(lock_path, owner, timeout)
-            if claim.placed and (now - claim.at) * 1000 > LOCK_TURN_MS / 2:
-                claim.remove(next_path)  # renewed below
-            # Another's claim is there: ours could not be placed (no temp file, no link to fail).
-            if not claim.placed and not deferred and elapsed * 1000 >= LOCK_QUEUE_AFTER_MS:
-                claim.place(next_path, now)
-            import random  # only a waiter needs it: not imported with statecore
-
-            plan = _rules.pause(attempt, claim.age_ms(), True, random.random())
-            pause = max(0.0, min(timeout - elapsed, plan["us"] / 1_000_000))
-            if plan["watch"] != "none":
-                step = plan["step_us"] / 1_000_000
-                lock_too = plan["watch"] == "claim_and_lock"
-                watch_claim(lock_path, next_path, pause, step, lock_too, claim.ino)
-            else:
-                time.sleep(pause)
-            attempt = min(attempt + 1, 16)
-    finally:
-        if claim.mine is not None:
-            claim.remove(next_path)
-            # Handed the lock as we gave up (cancelled, an error): release it, never keep it.
-            if held is None and _holds(lock_path, claim.mine):
-                Lock(lock_path, claim.mine).release()
+    _cancelled()
+    job = LockJob.acquire(lock_path, identity(), PROBE, True, timeout * 1000, _seed(), *_clocks())
+    done = _drive(lock_path, job)
+    return Lock(lock_path, {"record": done["record"], "text": done["text"]})
 
 
 def acquire_lock(path: str | os.PathLike[str], timeout: float | None = DEFAULT_TIMEOUT) -> Lock:
@@ -441,22 +246,9 @@ def sweep(path: str) -> None:
     # Only names that contain the file's name (other than it and its lock) can be its litter:
     # no crossing when there are none.
     own = (name, f"{name}.lock", f"{name}.lock.next")
-    candidates = [entry for entry in entries if entry not in own and name in entry]
-    if not candidates:
+    names = [entry for entry in entries if entry not in own and name in entry]
+    if not names:
         return
-    for item in _rules.litter(name, candidates):
-        full = os.path.join(directory, item["entry"])
-        if item["what"] == "write_temp":
-            unlink_quiet(full)  # nobody else writes while we hold the lock
-            continue
-        # A lock temp file or break marker holds its creator's record: judged like a lock.
-        try:
-            owner = read_owner(full)
-        except FileTypeError:
-            continue  # not a file statecore made
-        if owner is None or not owner_dead(owner):
-            continue
-        if item["what"] == "lock_temp":
-            unlink_quiet(full)
-        else:
-            break_file(lock_path, full, owner)
+    paths = [os.path.join(directory, entry) for entry in names]
+    job = LockJob.sweep(lock_path, name, names, paths, identity(), PROBE, _seed(), *_clocks())
+    _drive(lock_path, job)

@@ -1,25 +1,18 @@
-"""The files of the sidecar lock (docs/locking.md): a lock, marker or claim created complete
-(``link()`` of a temp file, ``O_EXCL`` where links are unsupported), released only when it
-still holds our record, and a waiter's claim to the next turn (placed, taken over from a waiter
-that started later, watched). Every rule is the core's (``statecore.lock``); this module makes
-the system calls, each through the fault-injection seam (``statecore._host.sys``).
+"""The system calls of the sidecar lock's steps (docs/locking.md § The lock as a job): a lock,
+marker or claim read without blocking, created complete (``link()`` of a temp file, ``O_EXCL``
+where links are unsupported), a claim renamed over the claim file with its date, a claimant's
+watch. Every decision is the core's lock jobs'; each call goes through the fault-injection seam
+(``statecore._host.sys``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import time
 
 from statecore._host import sys as _sys
 from statecore._host.atomic import open_regular, read_fd, unlink_quiet, write_all
-from statecore._host.lock_identity import clock_ms, new_record
-from statecore.errors import FileTypeError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from statecore.types import LockRecordText
 
 _LINK_UNSUPPORTED = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -59,18 +52,15 @@ def _create_exclusive(target: str, data: bytes) -> bool:
     return True
 
 
-def create_complete(target: str, mine: LockRecordText) -> bool:
-    """Creates ``target`` holding ``mine`` (a new record), complete from its first instant.
+def create_complete(target: str, tmp: str, data: bytes) -> bool:
+    """Creates ``target`` holding ``data`` (a new record), complete from its first instant.
 
-    Its bytes go to ``<target>.<token>.tmp``, which is link()-ed to ``target``
-    (EEXIST = held by someone else). Returns True when we created it. The temp file is
-    removed whatever happens (a failed write, a full disk included). When that unlink itself
-    fails (EIO) the temp file is left and nothing is raised: it holds our record and is swept
-    once this process is gone, while after a successful link() the lock is ours and must be
-    returned, or no one would ever release it.
+    Its bytes go to ``tmp``, which is link()-ed to ``target`` (EEXIST = held by someone else).
+    Returns True when we created it. The temp file is removed whatever happens (a failed write,
+    a full disk included). When that unlink itself fails (EIO) the temp file is left and
+    nothing is raised: it holds our record and is swept once this process is gone, while after
+    a successful link() the lock is ours and must be returned, or no one would ever release it.
     """
-    data = mine["text"].encode()
-    tmp = f"{target}.{mine['record']['token']}.tmp"
     attempt = 0
     while True:
         fd = _sys.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
@@ -104,109 +94,23 @@ def _unlink_ignoring_errors(path: str) -> None:
         return
 
 
-def release_file(path: str, mine: LockRecordText) -> bool:
-    """Unlinks ``path`` if it still holds exactly our record's bytes; never anyone else's
-    (nor anything that is not a regular file)."""
+def displace(target: str, tmp: str, data: bytes, dated_ms: int) -> None:
+    """Our claim record in a temp file dated ``dated_ms``, renamed over the claim file
+    ``target`` (taking the claim over from a waiter that started after us)."""
     try:
-        read = read_record(path)
-    except FileTypeError:
-        return False
-    if read is None or read[0] != mine["text"].encode():
-        return False
-    unlink_quiet(path)
-    return True
-
-
-class Claim:
-    """This waiter's claim to the next turn: one record per acquisition, dated when the waiter
-    started waiting (the lock may be handed to it; a longer waiter takes the claim over),
-    whether ``<lock>.next`` holds it (as far as we know), and since when."""
-
-    __slots__ = ("at", "dated", "ino", "mine", "placed", "since")
-
-    def __init__(self) -> None:
-        self.mine: LockRecordText | None = None
-        self.placed = False
-        self.at = 0.0
-        self.dated = 0
-        """The claim file's mtime (epoch ms): its age is judged from it, as the others do."""
-        self.ino = 0
-        """The claim file's inode: one of ours replaced by a longer waiter's has another."""
-        self.since = clock_ms()
-        """When this waiter started waiting (epoch ms): its claim record is dated so."""
-
-    def _record(self) -> LockRecordText:
-        """Our claim record (made once per acquisition)."""
-        if self.mine is None:
-            self.mine = new_record(self.since)
-        return self.mine
-
-    def place(self, next_path: str, now: float) -> None:
-        """Puts our record in ``<lock>.next`` (none when someone else's is there, or it cannot
-        be created: then we just poll like the others)."""
-        mine = self._record()
+        fd = _sys.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
         try:
-            self.placed = create_complete(next_path, mine)
-        except OSError:
-            self.placed = False
-        self.at = now
-        self.dated = clock_ms()
-        if self.placed:
-            self._note(next_path)
-
-    def _note(self, next_path: str) -> None:
-        """Notes our claim file's inode and its age as the others judge it: from its mtime (a
-        coarse clock that can lag ours by a few ms), so that we watch when they start
-        honouring it, not later."""
-        with contextlib.suppress(OSError):
-            seen = _sys.stat(next_path)
-            self.ino = seen.st_ino
-            self.dated = seen.st_mtime_ns // 1_000_000
-
-    def displace(self, next_path: str, dated_ms: int) -> None:
-        """Takes the claim over from a waiter that started after us (the core's ``lock.turn``
-        said ``displace_ms``): our record goes to a temp file dated ``dated_ms`` (as ripe as
-        the claim it replaces), renamed over ``<lock>.next``. A releaser renaming the claim
-        over the lock meanwhile hands the lock to whichever claim is there: ours, which we
-        watch. The claimant we replaced sees its claim gone (another inode) and waits again."""
-        mine = self._record()
-        tmp = f"{next_path}.{mine['record']['token']}.tmp"
-        try:
-            fd = _sys.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o644)
-            try:
-                write_all(fd, mine["text"].encode())
-                _sys.futime(fd, dated_ms * 1_000_000, dated_ms * 1_000_000)
-            finally:
-                _sys.close(fd)
-            _sys.replace(tmp, next_path)
-        except OSError:
-            self.placed = False
-            return
+            write_all(fd, data)
+            _sys.futime(fd, dated_ms * 1_000_000, dated_ms * 1_000_000)
         finally:
-            _unlink_ignoring_errors(tmp)
-        self.placed = True
-        self.dated = dated_ms
-        self.at = time.monotonic() - max(0, clock_ms() - dated_ms) / 1000
-        self._note(next_path)
-
-    def age_ms(self) -> int | None:
-        """The age of our claim (ms), as the others see it; None when we hold none."""
-        return clock_ms() - self.dated if self.placed else None
-
-    def remove(self, next_path: str) -> None:
-        """Removes our claim (only if it is still ours); never raises: a claim of ours that
-        cannot be removed (EIO) is ignored after ``LOCK_TURN_MS``, and broken once we are gone."""
-        self.placed = False
-        if self.mine is None:
-            return
-        try:
-            release_file(next_path, self.mine)
-        except OSError:
-            return
+            _sys.close(fd)
+        _sys.replace(tmp, target)
+    finally:
+        _unlink_ignoring_errors(tmp)
 
 
 def watch_claim(
-    lock_path: str, next_path: str, seconds: float, step: float, lock_too: bool, ino: int
+    lock_path: str, next_path: str, seconds: float, step: float, lock_too: bool, ino: str | None
 ) -> None:
     """The claimant's pause: up to ``seconds``, checking every ``step`` seconds (one ``stat``
     each) that its claim file (and, ``lock_too``, the lock file) is still there; returns as soon
@@ -218,7 +122,7 @@ def watch_claim(
     while left > 0:
         time.sleep(min(left, step))
         try:
-            if _sys.stat(next_path).st_ino != ino:
+            if str(_sys.stat(next_path).st_ino) != ino:
                 return
             if lock_too:
                 _sys.stat(lock_path)

@@ -1,25 +1,17 @@
 """This process's identity for lock records (docs/locking.md § The lock file): its pid,
-its start time from ``/proc/<pid>/stat``, the boot id and the host name, and fresh records
-made from them by the core (``statecore.lock``). Split from ``statecore._host.lock``, which makes
-the lock's system calls.
+its start time from ``/proc/<pid>/stat``, the boot id and the host name, which the core's lock
+jobs put in the records they make. Split from ``statecore._host.lock``, their driver.
 """
 
 from __future__ import annotations
 
 import os
-import time
 
 from statecore._generated import lock as _rules
-from statecore._generated.tables import TOKEN_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from statecore.types import LockIdentity, LockRecordText
-
-
-def clock_ms() -> int:
-    """The host's clock in epoch milliseconds."""
-    return time.time_ns() // 1_000_000
+    from statecore.types import LockIdentity
 
 
 def proc_stat_text(pid: int) -> str | None:
@@ -59,12 +51,3 @@ def identity() -> LockIdentity:
         start = stat["start"] if stat else None
         _identity[:] = [{"pid": pid, "start": start, "boot": boot, "host": _hostname()}]
     return _identity[0]
-
-
-def new_record(now_ms: int | None = None) -> LockRecordText:
-    """A fresh owner record and the lock file's bytes: ``{record, text}`` (the core's format),
-    dated ``now_ms`` (epoch ms; the clock when None: a waiter's claim is dated when it started
-    waiting)."""
-    return _rules.record(
-        identity(), os.urandom(TOKEN_BYTES), clock_ms() if now_ms is None else now_ms
-    )
