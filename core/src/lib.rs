@@ -28,6 +28,7 @@ pub mod lock;
 pub mod machine;
 pub mod mcp;
 pub mod mcp_arguments;
+pub mod mcp_farms;
 pub mod merge;
 pub mod ops;
 pub mod options;

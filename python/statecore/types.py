@@ -195,6 +195,8 @@ FileDerivedStatus: Any = dict
 RunFileError: Any = dict
 FileRun: Any = dict
 RunRow: Any = dict
+McpFarms: Any = dict
+McpStaleFarm: Any = dict
 LogAppend: Any = dict
 LogOwner: Any = dict
 SessionLogRepair: Any = dict
@@ -394,6 +396,8 @@ __all__ = [
     "MachineState",
     "MachineStep",
     "MachineTransition",
+    "McpFarms",
+    "McpStaleFarm",
     "MergeOptions",
     "MergeRule",
     "MergeRuleMode",

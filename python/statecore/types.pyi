@@ -1354,6 +1354,18 @@ class RunRow(TypedDict):
     pr: NotRequired[int | str | None]
     snapshot: RunSnapshot
 
+class McpFarms(TypedDict):
+    """`statecore mcp`'s private directories: the prefix of this process's own, and the others' that may be stale."""
+
+    prefix: str
+    stale: list[McpStaleFarm]
+
+class McpStaleFarm(TypedDict):
+    """Another process's private directory: its name and its process id."""
+
+    name: str
+    pid: int
+
 class LogAppend(TypedDict):
     """What an appender does to a log: cut a torn last line (copying it first), then write `text`."""
 

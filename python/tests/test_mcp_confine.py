@@ -37,6 +37,22 @@ def dirs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]
     _mcp_confine.seams.after_check = None
 
 
+def _namespace() -> str:
+    """This pid namespace's number, as the names hold it (the digits of its link)."""
+    try:
+        return "".join(c for c in os.readlink("/proc/self/ns/pid") if c.isdigit()) or "0"
+    except OSError:
+        return "0"
+
+
+_NS = _namespace()
+
+
+def _farm_prefix(pid: int) -> str:
+    """The start of the name of process ``pid``'s private directories."""
+    return f"statecore-mcp-call-{_NS}-{pid}-"
+
+
 def swap_in(link: Path, target: Path) -> None:
     """The seam: once checked, ``link`` is moved aside and a link to ``target`` put there."""
 
@@ -179,7 +195,7 @@ def test_a_helpers_private_directory_is_reused_and_removed_at_exit_or_by_the_nex
     done = server("exit")
     out, _ = done.communicate(timeout=60)
     [[name, inside]] = json.loads(out)  # one directory for three calls, holding the link
-    assert name.startswith(f"statecore-mcp-call-{_mcp_confine._PID_NS}-{done.pid}-")
+    assert name.startswith(_farm_prefix(done.pid))
     assert inside == [".fctry"]
     assert os.listdir(tmp_path) == [], "removed at exit"
     killed = server("wait")
@@ -190,8 +206,8 @@ def test_a_helpers_private_directory_is_reused_and_removed_at_exit_or_by_the_nex
     killed.stdout.close()
     assert os.listdir(tmp_path) == [name], "a killed server leaves its directory"
     kept = [
-        f"statecore-mcp-call-{_mcp_confine._PID_NS}-{os.getpid()}-alive",  # a live process's
-        f"statecore-mcp-call-{_mcp_confine._PID_NS}0-{killed.pid}-other",  # another pid namespace's
+        _farm_prefix(os.getpid()) + "alive",  # a live process's
+        f"statecore-mcp-call-{_NS}0-{killed.pid}-other",  # another pid namespace's
     ]
     for name in kept:
         (tmp_path / name).mkdir()

@@ -106,8 +106,7 @@ impl Setup {
                 format!("a job needs {TOKEN_BYTES} random bytes"),
             ));
         }
-        // The identity is checked as a record is made of it.
-        record(&identity, &seed, 0)?;
+        super::identity_fields(&identity)?;
         Ok(Setup {
             lock,
             identity,

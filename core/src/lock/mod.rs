@@ -58,11 +58,9 @@ fn hex(bytes: &[u8]) -> String {
     out
 }
 
-/// A new owner record `{pid, start, boot, host, token, acquired_at}` (the key order is part
-/// of the byte format) for the process `identity` (`{pid, start, boot, host}`), its token the
-/// hex of the host's random bytes: `{record, text}`, `text` being the lock file's bytes
-/// (compact JSON and a newline).
-pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
+/// The fields of a process's identity `{pid, start, boot, host}`, checked (`E_ARGUMENT`): its
+/// pid (1 to 2^31 - 1), `start` and `boot` (strings or null) and `host` (a string).
+pub(crate) fn identity_fields(identity: &Value) -> Result<(u64, Value, Value, Value)> {
     let field = |key: &str| identity.get(key).cloned().unwrap_or(Value::Null);
     let text_or_null = |key: &str| match field(key) {
         v @ (Value::String(_) | Value::Null) => Ok(v),
@@ -90,6 +88,15 @@ pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
             "host must be a string",
         ));
     }
+    Ok((pid, text_or_null("start")?, text_or_null("boot")?, host))
+}
+
+/// A new owner record `{pid, start, boot, host, token, acquired_at}` (the key order is part
+/// of the byte format) for the process `identity` (`{pid, start, boot, host}`), its token the
+/// hex of the host's random bytes: `{record, text}`, `text` being the lock file's bytes
+/// (compact JSON and a newline).
+pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
+    let (pid, start, boot, host) = identity_fields(identity)?;
     if random.len() < TOKEN_BYTES {
         return Err(Error::new(
             Code::Argument,
@@ -100,8 +107,8 @@ pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
     let token = hex(random.get(..TOKEN_BYTES).unwrap_or_default());
     let mut map = Map::new();
     map.insert("pid".into(), pid.into());
-    map.insert("start".into(), text_or_null("start")?);
-    map.insert("boot".into(), text_or_null("boot")?);
+    map.insert("start".into(), start);
+    map.insert("boot".into(), boot);
     map.insert("host".into(), host);
     map.insert("token".into(), token.into());
     map.insert("acquired_at".into(), format_timestamp(now_ms)?.into());

@@ -70,6 +70,39 @@ pub static OPS: &[Op] = &super::gate([
     },
     Op {
         module: Module::Root,
+        method: "mcp_farms",
+        doc: "`statecore mcp`'s private directories for helper calls (docs/mcp.md § Confined to DIR): \
+              `{prefix, stale}`, the prefix of the names of this process's own (`pid`, in the \
+              pid namespace whose link `/proc/self/ns/pid` reads `ns_link`; null: none), and \
+              the names among `names` (the temp directory's) that are another process's of the \
+              same namespace, each with its pid: the host removes one that is a real directory \
+              of its user's whose process no longer exists.",
+        params: &[
+            Param::value("names", Ty::List(&Ty::Str)),
+            Param::opt_text("ns_link", Ty::Str),
+            Param::value("pid", Ty::Whole(1)),
+        ],
+        returns: Returns::json(Ty::Object(&crate::mcp_farms::FARMS)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let names: Vec<&str> = a
+                .get(0)
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            Ok(Out::Json(crate::mcp_farms::farms(
+                &names,
+                a.opt_text(1)?,
+                a.whole(2)?,
+            )?))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "mcp_arguments",
         doc: "The arguments (JSON text, as bytes or a string) of a call of `statecore mcp`'s tool `tool`, checked \
               against its input schema `schema` (the tool list's `inputSchema`): at most a \

@@ -2036,6 +2036,22 @@ export interface RunRow {
   snapshot: RunSnapshot;
 }
 
+/** `statecore mcp`'s private directories: the prefix of this process's own, and the others' that may be stale. */
+export interface McpFarms {
+  /** The prefix of this process's directories' names. */
+  prefix: string;
+  /** Other processes' directories of this pid namespace. */
+  stale: McpStaleFarm[];
+}
+
+/** Another process's private directory: its name and its process id. */
+export interface McpStaleFarm {
+  /** Its name in the temp directory. */
+  name: string;
+  /** Its process's id. */
+  pid: number;
+}
+
 /** What an appender does to a log: cut a torn last line (copying it first), then write `text`. */
 export interface LogAppend {
   /** The bytes to append in one write. */
@@ -2731,6 +2747,8 @@ export declare function formatTimestamp(millis: number): string;
 export declare function formatDuration(ms: number): string;
 /** The names below `statecore mcp`'s directory of a path an agent gave as the tool argument `argument` (`dir`, `path`; none: the directory itself): relative, `/`-separated, no `..`, no absolute or drive path, backslash or control character (`E_PATH_UNSAFE`, its path `/<argument>`). The host then refuses a link or special file on the way. */
 export declare function mcpPath(path: string, argument: string): string[];
+/** `statecore mcp`'s private directories for helper calls (docs/mcp.md § Confined to DIR): `{prefix, stale}`, the prefix of the names of this process's own (`pid`, in the pid namespace whose link `/proc/self/ns/pid` reads `ns_link`; null: none), and the names among `names` (the temp directory's) that are another process's of the same namespace, each with its pid: the host removes one that is a real directory of its user's whose process no longer exists. */
+export declare function mcpFarms(names: string[], nsLink: string | null | undefined, pid: number): McpFarms;
 /** The arguments (JSON text, as bytes or a string) of a call of `statecore mcp`'s tool `tool`, checked against its input schema `schema` (the tool list's `inputSchema`): at most a document's size (`E_LIMIT`), an object, no argument the tool does not take, every required one given (null is left out), each value of its type; a refusal is `E_ARGUMENT` at the argument's pointer (`/workers/0/name`). The arguments. */
 export declare function mcpArguments(tool: string, schema: unknown, arguments: Bytes): Json;
 /** What an appender does to a log's bytes (none: no file) to add `value` in one write: `{text, truncate_at, torn_line}` (a torn last line is copied, then cut). */

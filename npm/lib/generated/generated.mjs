@@ -284,6 +284,7 @@ export const OPS = Object.freeze([
   ["agency", "renderShow", "agency_render_show", [["run", "v", true], ["now", "n"]], "text", null, "agency", -1],
   ["agency", "protocolDocument", "agency_protocol_document", [], "text", null, "agency", -1],
   ["", "mcpPath", "mcp_path", [["path", "t", true], ["argument", "t", true]], "json", null, null, -1],
+  ["", "mcpFarms", "mcp_farms", [["names", "v", true], ["nsLink", "t"], ["pid", "v", true]], "json", null, null, -1],
   ["", "mcpArguments", "mcp_arguments", [["tool", "t", true], ["schema", "v", true], ["arguments", "b", true]], "json", null, null, -1],
   ["", "logAppend", "log_append", [["data", "b"], ["value", "v", true]], "json", null, null, -1],
   ["", "logOwner", "log_owner", [["path", "t", true]], "json", null, null, -1],

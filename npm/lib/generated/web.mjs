@@ -35,6 +35,7 @@ export const {
   formatTimestamp,
   formatDuration,
   mcpPath,
+  mcpFarms,
   mcpArguments,
   logAppend,
   logOwner,

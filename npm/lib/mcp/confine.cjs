@@ -105,18 +105,22 @@ function pinHelper(root, dirNames, sub, write, check) {
   };
 }
 
-/**
- * The name of a helper call's private directory: `<prefix><pid namespace>-<pid>-<random>` in the
- * temp directory (the namespace: a container sharing it has pids of its own).
- */
-const FARM_PREFIX = "statecore-mcp-call-";
-const PID_NS = (() => {
+/** The text of the pid namespace's link (`/proc/self/ns/pid`), or null. */
+const NS_LINK = (() => {
   try {
-    return fs.readlinkSync("/proc/self/ns/pid").replace(/\D/g, "") || "0";
+    return fs.readlinkSync("/proc/self/ns/pid");
   } catch {
-    return "0";
+    return null;
   }
 })();
+
+/**
+ * The core's reading of the temp directory's `names` (the private directories' names: this
+ * process's prefix, and the others' of its pid namespace that may be stale).
+ */
+function farmNames(names) {
+  return require("../generated/core-node.cjs").mcpFarms(names, NS_LINK, process.pid);
+}
 
 /**
  * Removes the private directories that processes gone without cleaning up left (killed): ours
@@ -129,15 +133,12 @@ function sweepFarms() {
   } catch {
     return;
   }
-  const ours = `${FARM_PREFIX}${PID_NS}-`;
-  for (const name of names) {
-    const pid = name.slice(ours.length).split("-", 1)[0];
-    if (!name.startsWith(ours) || !/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+  for (const { name, pid } of farmNames(names).stale) {
     const full = path.join(os.tmpdir(), name);
     try {
       const info = fs.lstatSync(full);
       if (!info.isDirectory() || info.uid !== process.geteuid()) continue;
-      process.kill(Number(pid), 0);
+      process.kill(pid, 0);
     } catch (error) {
       if (error.code === "ESRCH") fs.rmSync(full, { recursive: true, force: true });
     }
@@ -158,7 +159,7 @@ const farms = {
   all: new Set(),
   make(sub) {
     if (this.all.size === 0) sweepFarms();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${FARM_PREFIX}${PID_NS}-${process.pid}-`));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), farmNames([]).prefix));
     if (this.all.size === 0) process.once("exit", () => this.all.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
     this.all.add(dir);
     try {

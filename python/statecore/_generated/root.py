@@ -38,6 +38,7 @@ else:
         LogOwner,
         LogRead,
         LogRepair,
+        McpFarms,
         MergeOptions,
         MergeStrategy,
         Now,
@@ -248,6 +249,10 @@ def mcp_path(path: str, argument: str) -> list[str]:
     """The names below ``statecore mcp``'s directory of a path an agent gave as the tool argument ``argument`` (``dir``, ``path``; none: the directory itself): relative, ``/``-separated, no ``..``, no absolute or drive path, backslash or control character (``E_PATH_UNSAFE``, its path ``/<argument>``). The host then refuses a link or special file on the way."""
     return cast("list[str]", _call("mcp_path", (path, argument)))
 
+def mcp_farms(names: Sequence[str], ns_link: str | None, pid: int) -> McpFarms:
+    """``statecore mcp``'s private directories for helper calls (docs/mcp.md § Confined to DIR): ``{prefix, stale}``, the prefix of the names of this process's own (``pid``, in the pid namespace whose link ``/proc/self/ns/pid`` reads ``ns_link``; null: none), and the names among ``names`` (the temp directory's) that are another process's of the same namespace, each with its pid: the host removes one that is a real directory of its user's whose process no longer exists."""
+    return cast("McpFarms", _call("mcp_farms", (names, ns_link, pid)))
+
 def mcp_arguments(tool: str, schema: object, arguments: str | bytes) -> Json:
     """The arguments (JSON text, as bytes or a string) of a call of ``statecore mcp``'s tool ``tool``, checked against its input schema ``schema`` (the tool list's ``inputSchema``): at most a document's size (``E_LIMIT``), an object, no argument the tool does not take, every required one given (null is left out), each value of its type; a refusal is ``E_ARGUMENT`` at the argument's pointer (``/workers/0/name``). The arguments."""
     return cast("Json", _call("mcp_arguments", (tool, schema, arguments)))
@@ -406,6 +411,7 @@ __all__ = [
     "log_set_aside",
     "manifest",
     "mcp_arguments",
+    "mcp_farms",
     "mcp_path",
     "merge",
     "merge_text",

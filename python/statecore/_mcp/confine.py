@@ -20,6 +20,12 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from statecore._generated.root import mcp_farms
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from statecore.types import McpFarms
+
 #: The directory of this process's descriptors, when the system has one to open through.
 FD_DIR: str | None = (
     "/proc/self/fd" if sys.platform.startswith("linux") and os.path.isdir("/proc/self/fd") else None
@@ -162,7 +168,7 @@ class _Farms:
             first = not self._all
         if first:
             _sweep_farms()
-        directory = tempfile.mkdtemp(prefix=f"{FARM_PREFIX}{_PID_NS}-{os.getpid()}-")
+        directory = tempfile.mkdtemp(prefix=_farm_names([])["prefix"])
         with self._lock:
             if not self._all:
                 atexit.register(self._remove_all)
@@ -220,19 +226,21 @@ class _Farms:
         return directory, lambda: self._drop(directory)
 
 
-#: The name of a helper call's private directory: ``<prefix><pid namespace>-<pid>-<random>`` in
-#: the temp directory (the namespace: a container sharing it has pids of its own).
-FARM_PREFIX = "statecore-mcp-call-"
-
-
-def _pid_namespace() -> str:
+def _ns_link() -> str | None:
+    """The text of the pid namespace's link (``/proc/self/ns/pid``), or None."""
     try:
-        return "".join(c for c in os.readlink("/proc/self/ns/pid") if c.isdigit()) or "0"
+        return os.readlink("/proc/self/ns/pid")
     except OSError:
-        return "0"
+        return None
 
 
-_PID_NS = _pid_namespace()
+_NS_LINK = _ns_link()
+
+
+def _farm_names(names: list[str]) -> McpFarms:
+    """The core's reading of the temp directory's ``names`` (the private directories' names:
+    this process's prefix, and the others' of its pid namespace that may be stale)."""
+    return mcp_farms(names, _NS_LINK, os.getpid())
 
 
 def _sweep_farms() -> None:
@@ -243,17 +251,13 @@ def _sweep_farms() -> None:
         names = os.listdir(base)
     except OSError:
         return
-    ours = f"{FARM_PREFIX}{_PID_NS}-"
-    for name in names:
-        pid = name[len(ours) :].split("-", 1)[0]
-        if not (name.startswith(ours) and pid.isdigit()) or int(pid) == os.getpid():
-            continue
-        full = os.path.join(base, name)
+    for farm in _farm_names(names)["stale"]:
+        full = os.path.join(base, farm["name"])
         try:
             info = os.lstat(full)
             if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
                 continue
-            os.kill(int(pid), 0)
+            os.kill(farm["pid"], 0)
         except ProcessLookupError:
             shutil.rmtree(full, ignore_errors=True)
         except (OSError, OverflowError):
