@@ -185,6 +185,13 @@ export function makeApi(getRaw) {
     };
   };
 
+  /** Where each lock job's arguments hold the identity (passed as JSON) and the seed (bytes). */
+  const LOCK_JOB_PLACES = {
+    acquire: { identity: 1, seed: 5 },
+    release: { identity: 2, seed: 4 },
+    sweep: { identity: 4, seed: 6 },
+  };
+
   /**
    * A lock job (docs/locking.md § The lock as a job): `kind` `"acquire"` (`[lock, identity,
    * probe, watching, timeoutMs, seed, nowMs, monoMs]`), `"release"` (`[lock, text, identity,
@@ -194,9 +201,18 @@ export function makeApi(getRaw) {
    */
   api.lockJob = (kind, args) => {
     const LockJob = need(getRaw(), "LockJob");
-    if (!["acquire", "release", "sweep"].includes(kind)) throw new TypeError(`lockJob: ${kind} is not a lock job`);
-    const at = kind === "acquire" ? 1 : kind === "release" ? 2 : 4;
-    const flat = args.map((arg, i) => (i === at ? JSON.stringify(arg) : i === at + (kind === "acquire" ? 4 : 2) ? bytes(arg, "seed") : arg));
+    const places = Object.hasOwn(LOCK_JOB_PLACES, kind) ? LOCK_JOB_PLACES[kind] : null;
+    if (places === null || !Array.isArray(args)) {
+      throw new UsageError(
+        places === null
+          ? `${JSON.stringify(kind)} is not a lock job: acquire, release or sweep`
+          : "a lock job's arguments are an array",
+        { code: "E_ARGUMENT", path: places === null ? "/job" : "/args" },
+      );
+    }
+    const flat = args.map((arg, i) =>
+      i === places.identity ? JSON.stringify(arg) : i === places.seed ? bytes(arg, "seed") : arg,
+    );
     const handle = guard(() => LockJob[kind](...flat));
     return {
       next: (answer) => JSON.parse(guard(() => handle.next(JSON.stringify(answer)))),
