@@ -10,6 +10,8 @@ import json
 import pathlib
 import subprocess
 
+# The driver's own rule for a plan's steps.
+from statecore._host.lock import _meets as meets
 from statecore._statecore import LockJob
 from statecore.errors import StatecoreError
 
@@ -64,6 +66,8 @@ class Sim:
         return d
 
     def answer(self, step):
+        if step["do"] == "all":
+            return self.answer_all(step["steps"])
         self.n += 1
         if self.fail_at == self.n:
             return self.clocks({"failed": 0})
@@ -116,6 +120,21 @@ class Sim:
             return self.clocks({})
         raise ValueError(what)
 
+    def answer_all(self, steps):
+        """A plan, as a driver takes it: each step in turn, stopping after the first answer
+        that fails or is not what the step expects. A driver ends the job when it reaches the
+        plan's ``done``; here the job is answered anyway (``reached``), so that the case also
+        checks the job gives that same ``done`` itself."""
+        answers = []
+        for one in steps:
+            if one["do"] == "done":
+                return self.clocks({"answers": answers, "reached": one})
+            answer = self.answer(one)
+            answers.append(answer)
+            if "failed" in answer or not meets(answer, one.get("expect")):
+                break
+        return self.clocks({"answers": answers})
+
 
 def run(job, setup, sim, limit=120):
     if job == "acquire":
@@ -162,6 +181,14 @@ def run(job, setup, sim, limit=120):
         if step["do"] in ("done", "raise"):
             break
         answer = sim.answer(step)
+        reached = answer.pop("reached", None)
+        if reached is not None:
+            # The plan reached its `done`: a driver stops; the job must give the same.
+            done = j.next(answer)
+            assert done == reached, (done, reached)
+            answers.append(answer)
+            steps.append(done)
+            break
         answers.append(answer)
     return answers, steps
 
@@ -201,6 +228,12 @@ SCENARIOS = [
         "acquire",
         setup(),
         Sim(),
+    ),
+    (
+        "a first attempt passes a young claim (not honoured yet): the lock taken in the job's first plan",
+        "acquire",
+        setup(),
+        Sim({LOCK + ".next": (rec(300, "c" * 32), 5)}, {300: "900"}),
     ),
     (
         "a live holder on this host: one attempt (timeout 0), then E_LOCK_TIMEOUT naming it",

@@ -6,18 +6,31 @@ use crate::errors::core;
 use pyo3::prelude::*;
 use statecore::lock;
 
-/// A lock's acquisition, release or sweep as a job: `next(answer)` gives the next step (a
-/// mutex: the thread that drives it need not be the one that drops it).
+/// A lock's acquisition, release or sweep as a job: `first` is its first step, `next(answer)`
+/// gives the step after the one answered (a mutex: the thread that drives it need not be the
+/// one that drops it).
 #[pyclass(module = "statecore._statecore", name = "LockJob", frozen)]
 pub(crate) struct LockJob {
     job: std::sync::Mutex<lock::Job>,
+    /// The job's first step (`next(None)` gives it too): it may be answered straight away.
+    #[pyo3(get)]
+    first: Py<PyAny>,
 }
 
 impl LockJob {
-    fn of(job: lock::Job) -> LockJob {
-        LockJob {
+    /// The job with its first step; a job that ended at once with its error raises it.
+    fn of(py: Python<'_>, mut job: lock::Job) -> PyResult<LockJob> {
+        let first = match job.first() {
+            Some(first) => out(py, first)?,
+            None => {
+                let end = core(py, job.next(statecore::Value::Null))?;
+                out(py, &end)?
+            }
+        };
+        Ok(LockJob {
             job: std::sync::Mutex::new(job),
-        }
+            first: first.unbind(),
+        })
     }
 }
 
@@ -51,7 +64,7 @@ impl LockJob {
                 mono_ms,
             ),
         )?;
-        Ok(LockJob::of(job))
+        LockJob::of(py, job)
     }
 
     /// A job releasing the lock file `lock` if it still holds exactly `text`.
@@ -72,7 +85,7 @@ impl LockJob {
             py,
             lock::release_job(lock, text, identity, probe, seed.to_vec(), now_ms, mono_ms),
         )?;
-        Ok(LockJob::of(job))
+        LockJob::of(py, job)
     }
 
     /// A job sweeping what dead writers left next to the file `name` (its lock `lock`): the
@@ -106,7 +119,7 @@ impl LockJob {
                 mono_ms,
             ),
         )?;
-        Ok(LockJob::of(job))
+        LockJob::of(py, job)
     }
 
     /// The next step, given the answer to the last one (None for the first call).

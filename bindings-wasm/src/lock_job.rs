@@ -2,7 +2,7 @@
 //! driver runs, a step at a time. Converts and maps errors only.
 
 use crate::{arg, throw};
-use statecore::{json, lock};
+use statecore::{json, lock, Value};
 use wasm_bindgen::prelude::*;
 
 /// A lock's acquisition or release as a job: `next(answer)` gives the next step.
@@ -11,9 +11,23 @@ pub struct LockJob {
     job: lock::Job,
 }
 
+/// `[job, its first step (JSON text)]`: the first step comes with the job (no crossing to
+/// ask for it); a job that ended at once with its error throws it.
+fn started(mut job: lock::Job) -> Result<Vec<JsValue>, JsValue> {
+    let first = match job.first() {
+        Some(first) => json::serialize_compact(first),
+        None => json::serialize_compact(&job.next(Value::Null).map_err(throw)?),
+    };
+    Ok(vec![
+        JsValue::from(LockJob { job }),
+        JsValue::from_str(&first),
+    ])
+}
+
 #[wasm_bindgen]
 impl LockJob {
-    /// A job taking the lock file `lock` (`identity`: JSON text of `{pid, start, boot, host}`).
+    /// A job taking the lock file `lock` (`identity`: JSON text of `{pid, start, boot, host}`),
+    /// with its first step.
     #[allow(clippy::too_many_arguments)] // the JS signature, flat
     pub fn acquire(
         lock: String,
@@ -24,7 +38,7 @@ impl LockJob {
         seed: Vec<u8>,
         now_ms: f64,
         mono_ms: f64,
-    ) -> Result<LockJob, JsValue> {
+    ) -> Result<Vec<JsValue>, JsValue> {
         let identity = arg(identity)?;
         let job = lock::acquire_job(
             lock,
@@ -37,10 +51,11 @@ impl LockJob {
             mono_ms,
         )
         .map_err(throw)?;
-        Ok(LockJob { job })
+        started(job)
     }
 
-    /// A job releasing the lock file `lock` if it still holds exactly `text`.
+    /// A job releasing the lock file `lock` if it still holds exactly `text`, with its first
+    /// step.
     pub fn release(
         lock: String,
         text: String,
@@ -49,15 +64,16 @@ impl LockJob {
         seed: Vec<u8>,
         now_ms: f64,
         mono_ms: f64,
-    ) -> Result<LockJob, JsValue> {
+    ) -> Result<Vec<JsValue>, JsValue> {
         let identity = arg(identity)?;
         let job = lock::release_job(lock, text, identity, probe, seed, now_ms as i64, mono_ms)
             .map_err(throw)?;
-        Ok(LockJob { job })
+        started(job)
     }
 
     /// A job sweeping what dead writers left next to the file `name` (its lock `lock`): the
-    /// directory entries `names` (those holding the file's name) at `paths`.
+    /// directory entries `names` (those holding the file's name) at `paths`; with its first
+    /// step.
     #[allow(clippy::too_many_arguments)] // the JS signature, flat
     pub fn sweep(
         lock: String,
@@ -69,7 +85,7 @@ impl LockJob {
         seed: Vec<u8>,
         now_ms: f64,
         mono_ms: f64,
-    ) -> Result<LockJob, JsValue> {
+    ) -> Result<Vec<JsValue>, JsValue> {
         let identity = arg(identity)?;
         let entries = names.into_iter().zip(paths).collect();
         let job = lock::sweep_job(
@@ -83,7 +99,7 @@ impl LockJob {
             mono_ms,
         )
         .map_err(throw)?;
-        Ok(LockJob { job })
+        started(job)
     }
 
     /// The next step (JSON text), given the answer to the last one (JSON text; `"null"` for

@@ -75,8 +75,8 @@ for (const [name, op] of Object.entries(OPERATIONS)) {
       assert.equal(await attempt(op, dir, sync, (step) => steps.push(step)), null);
       const after = fs.readFileSync(path.join(dir, op.target), "utf8");
       const before = op.files[op.target];
-      // The release of the lock is the last read (open, fstat, read, close) and unlink.
-      const releaseFrom = steps.lastIndexOf("open");
+      // The release of the lock is the last read (stat, open, fstat, read, close) and unlink.
+      const releaseFrom = steps.lastIndexOf("open") - 1;
       for (let k = 0; k < steps.length; k++) {
         for (const fault of ["ENOSPC", "EIO"]) {
           prepare(dir, op.files);

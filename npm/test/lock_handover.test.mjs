@@ -157,6 +157,25 @@ test("hand-over: an async waiter is handed the lock too, and a timed-out one nev
   assert.deepEqual(listing(dir), []);
 });
 
+test("a first attempt takes the free lock past a young claim, and leaves it to a ripe claim's live claimant", async (t) => {
+  // The first attempt's plan goes on past a claim file too young to be honoured (its
+  // `age_under_ms`); a ripe one stops it, and the job lets the claimant go first.
+  const dir = tempDir(t);
+  const file = path.join(dir, "state.json");
+  const next = `${file}.lock.next`;
+  const child = await sleeper(t);
+  const claim = claimOf(child.pid).text;
+  fs.writeFileSync(next, claim); // young
+  const lock = acquireLockSync(file, 0);
+  assert.deepEqual(listing(dir), ["state.json.lock", "state.json.lock.next"]);
+  assert.equal(lock.release(), true, "a young claim is not handed the lock");
+  assert.deepEqual(listing(dir), ["state.json.lock.next"]);
+  plant(file, claim); // ripe
+  assert.throws(() => acquireLockSync(file, 0), code("E_LOCK_TIMEOUT"));
+  assert.deepEqual(listing(dir), ["state.json.lock.next"], "the free lock is left to the claimant");
+  assert.equal(fs.readFileSync(next, "utf8"), claim);
+});
+
 test("a waiter lets a young claim's claimant go first: it leaves the free lock alone while the claim is fresh", async (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, "state.json");

@@ -15,22 +15,53 @@ test("lockJob refuses a job it has not got, and arguments that are not an array"
 });
 
 test("an uncontended acquisition, then the release of the same record, driven step by step", () => {
+  // The first step comes with the job; a driver that takes a whole plan, `done` aside, is
+  // given the same `done` by the job itself.
   const taking = lockJob("acquire", ["/d/s.json.lock", ID, true, true, 1000, SEED, 1764000000000, 1000]);
-  const asked = [taking.next(null)];
-  asked.push(taking.next(clocks({ missing: true })));
-  asked.push(taking.next(clocks({ missing: true })));
-  assert.deepEqual(asked.map((s) => s.do), ["stat", "stat", "create"]);
-  const done = taking.next(clocks({ created: true }));
+  const plan = taking.first;
+  assert.equal(plan.do, "all");
+  assert.deepEqual(plan.steps.map((s) => s.do), ["stat", "read", "create", "done"]);
+  // A first attempt passes a claim too young to be honoured, as a releaser does.
+  const young = [{ missing: true }, { age_under_ms: 20 }];
+  assert.deepEqual(plan.steps.slice(0, 3).map((s) => s.expect), [young, { missing: true }, { created: true }]);
+  const answers = [clocks({ missing: true }), clocks({ missing: true }), clocks({ created: true })];
+  const done = taking.next(clocks({ answers }));
   taking.free();
-  assert.equal(done.do, "done");
-  assert.equal(done.text, asked[2].text);
+  assert.deepEqual(done, plan.steps[3]);
+  assert.equal(done.text, plan.steps[2].text);
   assert.equal(done.record.pid, 100);
 
+  // The release's first step came with the lock: it is the release job's own.
   const releasing = lockJob("release", ["/d/s.json.lock", done.text, ID, true, SEED, 1764000000000, 1000]);
-  assert.deepEqual(releasing.next(null), { do: "stat", path: "/d/s.json.lock.next" });
-  assert.deepEqual(releasing.next(clocks({ missing: true })), { do: "read", path: "/d/s.json.lock" });
   const latin1 = Buffer.from(done.text).toString("latin1");
-  assert.deepEqual(releasing.next(clocks({ latin1, key: "1:1", mtime_ms: 0 })), { do: "unlink", path: "/d/s.json.lock" });
-  assert.deepEqual(releasing.next(clocks({})), { do: "done", released: true });
+  const release = {
+    do: "all",
+    steps: [
+      { do: "stat", path: "/d/s.json.lock.next", expect: young },
+      { do: "read", path: "/d/s.json.lock", expect: { latin1 } },
+      { do: "unlink", path: "/d/s.json.lock" },
+      { do: "done", released: true },
+    ],
+  };
+  assert.deepEqual(done.release, release);
+  assert.deepEqual(releasing.first, release);
+  assert.deepEqual(releasing.next(null), release, "next(null) gives the first step too");
+  // Stopped where the answer was not the one expected: the job goes on from there.
+  const other = Buffer.from(done.text.replace(/"pid":100/, '"pid":101')).toString("latin1");
+  const answered = [clocks({ missing: true }), clocks({ latin1: other, key: "1:1", mtime_ms: 0 })];
+  assert.deepEqual(releasing.next(clocks({ answers: answered })), { do: "done", released: false });
+  assert.throws(() => releasing.next(clocks({})), (e) => e.code === "E_ARGUMENT", "a job over takes no answer");
   releasing.free();
+});
+
+test("a job's first step is asked for once; a plan's answer must be one answer per step taken", () => {
+  const taking = lockJob("acquire", ["/d/s.json.lock", ID, true, true, 1000, SEED, 1764000000000, 1000]);
+  assert.deepEqual(taking.next(null), taking.first);
+  assert.throws(() => taking.next(null), (e) => e.name === "UsageError" && e.code === "E_ARGUMENT" && e.path === "/answer");
+  const five = Array.from({ length: 5 }, () => clocks({ missing: true }));
+  assert.throws(
+    () => taking.next(clocks({ answers: five })),
+    (e) => e.name === "UsageError" && e.code === "E_ARGUMENT" && e.path === "/answer/answers",
+  );
+  taking.free();
 });

@@ -214,6 +214,26 @@ def test_a_thread_is_handed_the_lock_and_a_timed_out_waiter_never_keeps_one(
     assert os.listdir(workdir) == []
 
 
+def test_a_first_attempt_passes_a_young_claim_and_leaves_the_lock_to_a_ripe_ones_claimant(
+    workdir: Path, sleeper: subprocess.Popen[bytes]
+) -> None:
+    # The first attempt's plan goes on past a claim file too young to be honoured (its
+    # ``age_under_ms``); a ripe one stops it, and the job lets the claimant go first.
+    file = workdir / "state.json"
+    nxt = Path(f"{file}.lock.next")
+    claim = claim_of(sleeper.pid)
+    nxt.write_text(claim)  # young
+    lock = acquire_lock(file, 0)
+    assert sorted(os.listdir(workdir)) == ["state.json.lock", "state.json.lock.next"]
+    assert lock.release() is True  # a young claim is not handed the lock
+    assert sorted(os.listdir(workdir)) == ["state.json.lock.next"]
+    plant(nxt, claim)  # ripe
+    with pytest.raises(LockTimeoutError):
+        acquire_lock(file, 0)
+    assert sorted(os.listdir(workdir)) == ["state.json.lock.next"]  # left to the claimant
+    assert nxt.read_text() == claim
+
+
 def test_a_waiter_leaves_the_free_lock_to_a_young_claims_claimant(
     workdir: Path, sleeper: subprocess.Popen[bytes]
 ) -> None:

@@ -158,6 +158,8 @@ pub fn native_pyi() -> String {
          \x20   def release(\n        lock: str,\n        text: str,\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> LockJob: ...\n\
          \x20   @staticmethod\n\
          \x20   def sweep(\n        lock: str,\n        name: str,\n        names: list[str],\n        paths: list[str],\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> LockJob: ...\n\
+         \x20   @property\n\
+         \x20   def first(self) -> Any: ...\n\
          \x20   def next(self, answer: object) -> Any: ...\n\n\
          @final\n\
          class Document:\n\

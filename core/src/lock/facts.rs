@@ -3,13 +3,14 @@
 //! record, a dead owner's file broken through a marker. Every verdict is the core's
 //! ([`super::owner`], [`super::verdict`]); the host only performs the step.
 
-use super::job::{failed, step, Ask, Io};
+use super::job::{failed, plan_step, step, Ask, Io};
 use super::{foreign_error, owner, record, timeout_error, TOKEN_BYTES};
 use crate::error::{Code, Error, Result};
 use crate::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Why a procedure stopped: the core's error, or a system call's failure the host raises
 /// (`{"failed": n}`, as it answered).
@@ -130,6 +131,7 @@ impl Setup {
             io,
             next,
             draws: AtomicU64::new(0),
+            prepared: Mutex::new(None),
             setup: self,
         }
     }
@@ -143,10 +145,17 @@ pub(super) struct Ctx {
     host: Option<String>,
     boot: Option<String>,
     draws: AtomicU64,
+    /// A record made for a plan's `create`: the one [`Ctx::new_record`] gives while the plan's
+    /// answers are given back.
+    prepared: Mutex<Option<Mine>>,
 }
 
-/// A boxed step of a recursive procedure.
-type Boxed<'a, T> = Pin<Box<dyn Future<Output = std::result::Result<T, Stop>> + Send + 'a>>;
+/// A procedure's part as its own future (boxed, never inlined: a job's poll stays small, which
+/// keeps the JIT of a wasm engine quick, and a recursive part possible).
+pub(super) type Step<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A part of a procedure that may stop it.
+pub(super) type Boxed<'a, T> = Step<'a, std::result::Result<T, Stop>>;
 
 impl Ctx {
     pub fn io(&self) -> &Io {
@@ -168,12 +177,10 @@ impl Ctx {
         Asked(self.io.ask(asked))
     }
 
-    /// 16 new random bytes: the host's seed hashed with a counter.
+    /// 16 new random bytes: the host's seed hashed, keyed by a counter.
     fn random(&self) -> [u8; 16] {
         let n = self.draws.fetch_add(1, Ordering::Relaxed);
-        let mut keyed = self.setup.seed.clone();
-        keyed.extend_from_slice(&n.to_le_bytes());
-        xxhash_rust::xxh3::xxh3_128(&keyed).to_le_bytes()
+        xxhash_rust::xxh3::xxh3_128_with_seed(&self.setup.seed, n).to_le_bytes()
     }
 
     /// A number in [0, 1) for a pause's jitter.
@@ -185,9 +192,40 @@ impl Ctx {
         (word >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    /// A new record of ours, dated now.
+    /// A new record of ours, dated now; while a plan's answers are given back, the record made
+    /// for it ([`Ctx::prepare`]).
     pub fn new_record(&self) -> Result<Mine> {
-        self.record_dated(self.io.now_ms())
+        let prepared = self
+            .prepared
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        match prepared {
+            Some(mine) if self.io.replaying() => Ok(mine),
+            _ => self.record_dated(self.io.now_ms()),
+        }
+    }
+
+    /// A record made now for a plan that creates a file: [`Ctx::new_record`] gives it when the
+    /// procedure reaches that step on the plan's answers (dated when the plan was made: at
+    /// most one pause before the file is created).
+    pub fn prepare(&self) -> Result<Mine> {
+        let mine = self.record_dated(self.io.now_ms())?;
+        *self.prepared.lock().unwrap_or_else(PoisonError::into_inner) = Some(mine.clone());
+        Ok(mine)
+    }
+
+    /// Asks for `steps` in one plan ([`Io::plan`]), ending with `done` when the host gets that
+    /// far. None while another plan's answers are still given back.
+    pub async fn plan(
+        &self,
+        steps: Vec<(Value, Option<Value>)>,
+        done: Option<Value>,
+    ) -> std::result::Result<(), Stop> {
+        if self.io.replaying() {
+            return Ok(());
+        }
+        Ok(self.io.plan(steps, done).await?)
     }
 
     /// A new record of ours dated `at` (epoch ms; a claim is dated when its waiter started).
@@ -197,7 +235,7 @@ impl Ctx {
 
     /// A file's stamp, or `None` when there is none.
     pub async fn stat(&self, path: &str) -> std::result::Result<Option<Stat>, Stop> {
-        let answer = self.ask(step("stat", &[("path", path.into())])).await?;
+        let answer = self.ask(stat_step(path)).await?;
         if answer.get("missing").is_some() {
             return Ok(None);
         }
@@ -213,7 +251,7 @@ impl Ctx {
     /// What a lock file (or marker, or claim) holds, or `None` when it does not exist. The
     /// host reads it without blocking (a FIFO there is its `E_FILE_TYPE` failure).
     pub async fn read_owner(&self, path: &str) -> std::result::Result<Option<Owner>, Stop> {
-        let answer = self.ask(step("read", &[("path", path.into())])).await?;
+        let answer = self.ask(read_step(path)).await?;
         if answer.get("missing").is_some() {
             return Ok(None);
         }
@@ -286,17 +324,7 @@ impl Ctx {
     /// Creates `target` holding `mine`, complete from its first instant (a temp file linked
     /// into place, or created exclusively where links are unsupported): true when we did.
     pub async fn create(&self, target: &str, mine: &Mine) -> std::result::Result<bool, Stop> {
-        let tmp = format!("{target}.{}.tmp", mine.token);
-        let answer = self
-            .ask(step(
-                "create",
-                &[
-                    ("path", target.into()),
-                    ("tmp", tmp.into()),
-                    ("text", mine.text.as_str().into()),
-                ],
-            ))
-            .await?;
+        let answer = self.ask(create_step(target, mine)).await?;
         Ok(answer
             .get("created")
             .and_then(Value::as_bool)
@@ -305,13 +333,13 @@ impl Ctx {
 
     /// Removes `path` (gone already is fine).
     pub async fn unlink(&self, path: &str) -> std::result::Result<(), Stop> {
-        self.ask(step("unlink", &[("path", path.into())])).await?;
+        self.ask(unlink_step(path)).await?;
         Ok(())
     }
 
     /// Removes `path` if it still holds exactly our record's bytes; never anyone else's.
     pub async fn release_file(&self, path: &str, mine: &Mine) -> std::result::Result<bool, Stop> {
-        let answer = self.ask(step("read", &[("path", path.into())])).await?;
+        let answer = self.ask(read_step(path)).await?;
         if !holds_text(&answer, mine) {
             return Ok(false);
         }
@@ -321,8 +349,7 @@ impl Ctx {
 
     /// Whether the lock file holds exactly our record (the lock was handed to our claim).
     pub async fn holds(&self, mine: &Mine) -> bool {
-        let asked = step("read", &[("path", self.lock().into())]);
-        matches!(self.ask(asked).await, Ok(answer) if holds_text(&answer, mine))
+        matches!(self.ask(read_step(self.lock())).await, Ok(answer) if holds_text(&answer, mine))
     }
 
     /// Removes `target` (the lock, a marker or a claim) whose owner `owner` was judged dead,
@@ -393,16 +420,35 @@ impl Ctx {
         foreign_error(self.lock(), &owner.text)
     }
 
+    /// The release's first plan (the first step of its job, [`super::release_job`]): the
+    /// claim file missing, the lock holding `mine`, the lock removed, done.
+    pub fn release_plan(&self, mine: &Mine) -> (Vec<(Value, Option<Value>)>, Option<Value>) {
+        let steps = vec![
+            (stat_step(self.next_path()), missing_or_young()),
+            (read_step(self.lock()), holding(mine)),
+            (unlink_step(self.lock()), None),
+        ];
+        (steps, Some(step("done", &[("released", true.into())])))
+    }
+
+    /// The acquisition's last step: the lock is ours, holding `mine` (`record`, `text`), and
+    /// `release`, the release's first plan, which the host may take without a job.
+    pub fn done_step(&self, mine: &Mine) -> Value {
+        let (steps, done) = self.release_plan(mine);
+        step(
+            "done",
+            &[
+                ("record", mine.record.clone()),
+                ("text", mine.text.as_str().into()),
+                ("release", plan_step(&steps, done)),
+            ],
+        )
+    }
+
     /// A procedure's end as the job's last step.
     pub fn finish(&self, result: std::result::Result<Mine, Stop>) -> Result<Value> {
         match result {
-            Ok(mine) => Ok(step(
-                "done",
-                &[
-                    ("record", mine.record.clone()),
-                    ("text", mine.text.as_str().into()),
-                ],
-            )),
+            Ok(mine) => Ok(self.done_step(&mine)),
             Err(stop) => self.stopped(stop),
         }
     }
@@ -414,6 +460,68 @@ impl Ctx {
             Stop::Host(failure) => Ok(step("raise", &[("failed", failure)])),
         }
     }
+}
+
+/// The step asking for a file's stamp.
+pub(super) fn stat_step(path: &str) -> Value {
+    step("stat", &[("path", path.into())])
+}
+
+/// The step asking for a file's bytes, read without blocking.
+pub(super) fn read_step(path: &str) -> Value {
+    step("read", &[("path", path.into())])
+}
+
+/// The step creating `target` complete, holding our record (through a temp file of its token).
+pub(super) fn create_step(target: &str, mine: &Mine) -> Value {
+    let tmp = format!("{target}.{}.tmp", mine.token);
+    step(
+        "create",
+        &[
+            ("path", target.into()),
+            ("tmp", tmp.into()),
+            ("text", mine.text.as_str().into()),
+        ],
+    )
+}
+
+/// The step removing a file.
+pub(super) fn unlink_step(path: &str) -> Value {
+    step("unlink", &[("path", path.into())])
+}
+
+/// What a plan expects of a `stat` or `read` of a file that is not there.
+pub(super) fn missing() -> Option<Value> {
+    Some(step_fields(&[("missing", true.into())]))
+}
+
+/// What a plan expects of a `stat` of the claim file by an acquirer that has not waited yet,
+/// or a releaser: none, or one too young to be honoured ([`super::glance`]'s `pass`: its age,
+/// `now_ms - mtime_ms` of the answer, at least 0 and under [`super::CLAIM_RIPE_MS`]).
+pub(super) fn missing_or_young() -> Option<Value> {
+    let young = step_fields(&[("age_under_ms", super::CLAIM_RIPE_MS.into())]);
+    Some(Value::Array(vec![missing().unwrap_or_default(), young]))
+}
+
+/// What a plan expects of a `read` of a file holding exactly our record.
+pub(super) fn holding(mine: &Mine) -> Option<Value> {
+    let latin1: String = mine.text.bytes().map(char::from).collect();
+    Some(step_fields(&[("latin1", latin1.into())]))
+}
+
+/// What a plan expects of a `create` that made the file.
+pub(super) fn created() -> Option<Value> {
+    Some(step_fields(&[("created", true.into())]))
+}
+
+/// An object of `fields`.
+fn step_fields(fields: &[(&str, Value)]) -> Value {
+    Value::Object(
+        fields
+            .iter()
+            .map(|(key, value)| (*key, value.clone()))
+            .collect(),
+    )
 }
 
 /// The bytes a `read` answer gives: its `latin1` text, one character per byte (exact whatever

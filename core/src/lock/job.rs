@@ -4,9 +4,16 @@
 //! `read`, `create`, `pause`, ..., `done`); nothing here waits, reads a clock or touches a
 //! file. The future is polled by hand with a no-op waker: a step is pending exactly while the
 //! host has not answered it.
+//!
+//! A procedure may ask for a *plan* ([`Io::plan`]): the steps it will take if each answer is
+//! the one it expects, in one `{"do": "all"}` step. The host performs them in order and stops
+//! at the first answer that is not what the step `expect`s (or a failure); the answers are then
+//! replayed to the procedure, which takes its usual path and asks the host again only where it
+//! leaves the plan. A plan saves crossings, never changes what the procedure does.
 
 use crate::error::{Code, Error, Result};
 use crate::{Map, Value};
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,6 +24,10 @@ use std::task::{Context, Poll, Waker};
 struct Slot {
     asked: Option<Value>,
     answer: Option<Value>,
+    /// A plan's steps the host performed and its answers, in order, not yet asked again.
+    replay: VecDeque<(Value, Value)>,
+    /// Whether the procedure left a plan before the host's answers to it were all taken.
+    strayed: bool,
 }
 
 /// The job's side of the host: asks for steps, and knows the clocks as of the last answer.
@@ -34,6 +45,53 @@ impl Io {
             io: self.clone(),
             step: Some(step),
         }
+    }
+
+    /// Asks the host to take `steps` (each with the answer it is expected to give, if any) in
+    /// one `{"do": "all"}` step, ending with `done` (the job's last step) when the host gets
+    /// that far: their answers are then given back, in order, as the procedure asks for the
+    /// same steps again. `E_ARGUMENT` when the host's answer is not one answer per step it
+    /// took.
+    pub(super) async fn plan(
+        &self,
+        steps: Vec<(Value, Option<Value>)>,
+        done: Option<Value>,
+    ) -> Result<()> {
+        let answer = self.ask(plan_step(&steps, done)).await;
+        let answers =
+            match answer.get("answers").and_then(Value::as_array) {
+                Some(answers)
+                    if answers.len() <= steps.len() && answers.iter().all(Value::is_object) =>
+                {
+                    answers
+                }
+                _ => return Err(Error::new(
+                    Code::Argument,
+                    "/answer/answers",
+                    "the answer to an `all` step is {\"answers\": [...]}: one answer (an object) \
+                     per step the host took, in order, stopping after the first that is not what \
+                     its step expects",
+                )),
+            };
+        let mut slot = self.slot();
+        slot.replay = steps
+            .into_iter()
+            .map(|(asked, _)| asked)
+            .zip(answers.iter().cloned())
+            .collect();
+        Ok(())
+    }
+
+    /// Whether the host's answers to a plan are still being given back (a record made for the
+    /// plan is then the one its steps carry).
+    pub(super) fn replaying(&self) -> bool {
+        !self.slot().replay.is_empty()
+    }
+
+    /// Whether the procedure left a plan while answers the host gave to it were still to be
+    /// taken (a step performed and never known to the procedure: a fault of the plan).
+    pub(super) fn strayed(&self) -> bool {
+        self.slot().strayed
     }
 
     /// The clocks as of the host's last answer.
@@ -79,7 +137,23 @@ impl Future for Ask {
 
     fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Value> {
         if let Some(step) = self.step.take() {
-            self.io.slot().asked = Some(step);
+            let mut slot = self.io.slot();
+            if slot
+                .replay
+                .front()
+                .is_some_and(|(planned, _)| *planned == step)
+            {
+                if let Some((_, answer)) = slot.replay.pop_front() {
+                    drop(slot);
+                    self.io.tick(&answer);
+                    return Poll::Ready(answer);
+                }
+            }
+            if !slot.replay.is_empty() {
+                slot.replay.clear();
+                slot.strayed = true;
+            }
+            slot.asked = Some(step);
             return Poll::Pending;
         }
         let answer = self.io.slot().answer.take();
@@ -97,13 +171,14 @@ type Task = Pin<Box<dyn Future<Output = Result<Value>> + Send>>;
 pub struct Job {
     io: Io,
     task: Option<Task>,
-    /// True once the first step was asked.
-    started: bool,
+    /// The first step (or the job's end, when it ended at once), until the host asks for it
+    /// or answers it.
+    first: Option<Result<Value>>,
 }
 
 impl Job {
     /// A job running `procedure` (given the job's [`Io`]), its clocks starting at `now_ms`
-    /// (epoch) and `mono_ms` (monotonic).
+    /// (epoch) and `mono_ms` (monotonic), run up to its first step.
     pub(super) fn start<F, P>(now_ms: i64, mono_ms: f64, procedure: P) -> Job
     where
         P: FnOnce(Io) -> F,
@@ -114,19 +189,59 @@ impl Job {
             clock: Arc::new(Mutex::new((now_ms, mono_ms))),
         };
         let task: Task = Box::pin(procedure(io.clone()));
-        Job {
+        let mut job = Job {
             io,
             task: Some(task),
-            started: false,
-        }
+            first: None,
+        };
+        job.first = Some(job.resume());
+        job
     }
 
-    /// The next step, given what the host saw doing the last one (`null` for the first
-    /// call): `{"do": "stat" | "read" | "probe" | "create" | "unlink" | "rename" | "displace"
-    /// | "pause" | "watch" | "done" | "raise", ...}` (docs/locking.md § The lock as a job).
-    /// The job's own error (a timeout, a foreign lock) ends it; a call after its end is
-    /// `E_ARGUMENT`.
+    /// The job's first step, a function of its setup alone: a host may take it from here (the
+    /// bindings give it with the job) and answer it without asking [`Job::next`] for it.
+    pub fn first(&self) -> Option<&Value> {
+        self.first.as_ref().and_then(|first| first.as_ref().ok())
+    }
+
+    /// The next step, given what the host saw doing the last one (`null` for the first step,
+    /// which may also be taken from [`Job::first`] and answered straight away): `{"do": "stat"
+    /// | "read" | "probe" | "create" | "unlink" | "rename" | "displace" | "pause" | "watch" |
+    /// "all" | "done" | "raise", ...}` (docs/locking.md § The lock as a job). The job's own
+    /// error (a timeout, a foreign lock) ends it; a call after its end is `E_ARGUMENT`.
     pub fn next(&mut self, answer: Value) -> Result<Value> {
+        if answer.is_null() {
+            return self.first.take().unwrap_or_else(|| {
+                Err(Error::new(
+                    Code::Argument,
+                    "/answer",
+                    "null asks for the first step, which was given: answer the step before \
+                     (an object: what the host saw doing it)",
+                ))
+            });
+        }
+        self.first = None;
+        if self.task.is_none() {
+            return Err(Error::new(
+                Code::Argument,
+                "",
+                "this job is over: it gave its last step",
+            ));
+        }
+        if !answer.is_object() {
+            return Err(Error::new(
+                Code::Argument,
+                "/answer",
+                "an answer is an object: what the host saw doing the step before",
+            ));
+        }
+        self.io.tick(&answer);
+        self.io.slot().answer = Some(answer);
+        self.resume()
+    }
+
+    /// Runs the procedure to its next step (or its end).
+    fn resume(&mut self) -> Result<Value> {
         let Some(task) = self.task.as_mut() else {
             return Err(Error::new(
                 Code::Argument,
@@ -134,19 +249,6 @@ impl Job {
                 "this job is over: it gave its last step",
             ));
         };
-        if answer.is_null() == self.started || !(answer.is_null() || answer.is_object()) {
-            return Err(Error::new(
-                Code::Argument,
-                "/answer",
-                "the first call takes null, every later one the answer to the step before \
-                 (an object: what the host saw doing it)",
-            ));
-        }
-        self.started = true;
-        if !answer.is_null() {
-            self.io.tick(&answer);
-            self.io.slot().answer = Some(answer);
-        }
         let mut context = Context::from_waker(Waker::noop());
         match task.as_mut().poll(&mut context) {
             Poll::Ready(result) => {
@@ -165,6 +267,29 @@ impl Job {
             }
         }
     }
+}
+
+impl Job {
+    /// Whether the job left a plan while answers the host gave to it were still to be taken
+    /// (the conformance runner reports it: a plan must be the path its procedure takes).
+    pub(super) fn strayed(&self) -> bool {
+        self.io.strayed()
+    }
+}
+
+/// The step `{"do": "all", steps}` of a plan: `steps`, each with the answer it expects (its
+/// `expect`), then `done` (the job's last step, when the host gets that far).
+pub(super) fn plan_step(steps: &[(Value, Option<Value>)], done: Option<Value>) -> Value {
+    let mut sent = Vec::with_capacity(steps.len().saturating_add(1));
+    for (asked, expect) in steps {
+        let mut asked = asked.clone();
+        if let (Value::Object(map), Some(expect)) = (&mut asked, expect) {
+            map.insert("expect".into(), expect.clone());
+        }
+        sent.push(asked);
+    }
+    sent.extend(done);
+    step("all", &[("steps", Value::Array(sent))])
 }
 
 /// A step `{"do": what, ...fields}`.

@@ -196,8 +196,8 @@ export function makeApi(getRaw) {
    * A lock job (docs/locking.md § The lock as a job): `kind` `"acquire"` (`[lock, identity,
    * probe, watching, timeoutMs, seed, nowMs, monoMs]`), `"release"` (`[lock, text, identity,
    * probe, seed, nowMs, monoMs]`) or `"sweep"` (`[lock, name, names, paths, identity, probe,
-   * seed, nowMs, monoMs]`); `next(answer)` gives the next step (`null` for the first call), and
-   * `free()` releases it.
+   * seed, nowMs, monoMs]`). `first` is its first step (`next(null)` gives it too); `next(answer)`
+   * gives the step after the one answered, and `free()` releases the job.
    */
   api.lockJob = (kind, args) => {
     const LockJob = need(getRaw(), "LockJob");
@@ -213,8 +213,9 @@ export function makeApi(getRaw) {
     const flat = args.map((arg, i) =>
       i === places.identity ? JSON.stringify(arg) : i === places.seed ? bytes(arg, "seed") : arg,
     );
-    const handle = guard(() => LockJob[kind](...flat));
+    const [handle, firstText] = guard(() => LockJob[kind](...flat));
     return {
+      first: JSON.parse(firstText),
       next: (answer) => JSON.parse(guard(() => handle.next(JSON.stringify(answer)))),
       free: () => handle.free(),
     };

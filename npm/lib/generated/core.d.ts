@@ -3273,8 +3273,12 @@ export declare function logReplay(
 ): LogReplay;
 /** A step of a lock job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The lock as a job). */
 export type LockStep = { do: string; [field: string]: Json };
-/** A lock job: `next(answer)` gives the next step (`null` for the first call); `free()` releases it. */
+/**
+ * A lock job: `first` is its first step (`next(null)` gives it too), which may be answered
+ * straight away; `next(answer)` gives the step after the one answered; `free()` releases it.
+ */
 export type LockJob = {
+  readonly first: LockStep;
   next(answer: { [field: string]: Json } | null): LockStep;
   free(): void;
 };

@@ -76,12 +76,17 @@ function processExists(pid) {
   }
 }
 
+/** The buffer a record is read into (reads are synchronous: one is enough). */
+const RECORD_BUFFER = Buffer.allocUnsafe(MAX_RECORD_BYTES);
+
 /**
  * A lock file, break marker or turn claim as the job reads it: `{latin1, key, mtime_ms}` (its
- * bytes one character each, `key` its `inode:mtime_ns`), or `{missing}`. A FIFO or device there is `E_FILE_TYPE` (opened
- * without blocking, never read).
+ * bytes one character each, `key` its `inode:mtime_ns`), or `{missing}`. A FIFO or device
+ * there is `E_FILE_TYPE` (opened without blocking, never read). A missing file is found by a
+ * `stat` first: Node's failed `open` costs an exception, dearer than the `stat`.
  */
 function read(file) {
+  if (sys.statSync(file, { throwIfNoEntry: false }) === undefined) return { missing: true };
   let fd;
   try {
     fd = sys.openSync(file, readFlags(false));
@@ -93,8 +98,7 @@ function read(file) {
   try {
     stat = sys.fstatSync(fd, { bigint: true });
     requireRegular(file, stat);
-    const buffer = Buffer.allocUnsafe(MAX_RECORD_BYTES);
-    bytes = buffer.subarray(0, sys.readSync(fd, buffer, 0, MAX_RECORD_BYTES, 0));
+    bytes = RECORD_BUFFER.subarray(0, sys.readSync(fd, RECORD_BUFFER, 0, MAX_RECORD_BYTES, 0));
   } finally {
     sys.closeSync(fd);
   }
@@ -214,32 +218,70 @@ function clocked(answer) {
 }
 
 /**
- * Runs a lock job to its end (`io`: the I/O table, whose `sleep` a pause yields): each step
- * performed and answered, a failure answered as `{failed}` (the job may ignore it) and thrown
- * if the job says so. Returns its last step (`done`).
+ * Whether `answer` is what a plan's step expects of it: each field of `expect` (if any), or of
+ * one of them when it is a list; `age_under_ms: n` asks for `0 <= now_ms - mtime_ms < n`.
+ */
+function meets(answer, expect) {
+  if (expect === undefined) return true;
+  if (Array.isArray(expect)) return expect.some((one) => meets(answer, one));
+  for (const key of Object.keys(expect)) {
+    if (key === "age_under_ms") {
+      const age = answer.now_ms - answer.mtime_ms;
+      if (!(age >= 0 && age < expect.age_under_ms)) return false;
+    } else if (answer[key] !== expect[key]) return false;
+  }
+  return true;
+}
+
+/**
+ * Runs a lock job to its end from its first step (`io`: the I/O table, whose `sleep` a pause
+ * yields): each step performed and answered, a failure answered as `{failed}` (the job may
+ * ignore it) and thrown if the job says so. A plan (`all`) is taken step by step up to the first
+ * answer that fails or is not what its step expects, or to its `done`, which ends the job
+ * without another crossing. Returns the job's last step (`done`); frees the job.
  */
 function* drive(io, lockPath, job) {
   const errors = [];
-  let answer = null;
+  /** One step other than a pause taken: what the job is answered. */
+  const take = (step) => {
+    if (step.do === "watch") {
+      watchClaim(lockPath, `${lockPath}.next`, step.ms, step.step_ms, step.lock_too, step.ino);
+      return clocked({});
+    }
+    try {
+      return clocked(perform(step));
+    } catch (error) {
+      errors.push(error);
+      return clocked({ failed: errors.length - 1 });
+    }
+  };
   try {
-    for (;;) {
-      const step = job.next(answer);
+    for (let step = job.first; ; ) {
       if (step.do === "done") return step;
       if (step.do === "raise") throw errors[step.failed];
+      let answer;
       if (step.do === "pause") {
         yield io.sleep(step.ms);
         answer = clocked({});
-      } else if (step.do === "watch") {
-        watchClaim(lockPath, `${lockPath}.next`, step.ms, step.step_ms, step.lock_too, step.ino);
-        answer = clocked({});
+      } else if (step.do !== "all") {
+        answer = take(step);
       } else {
-        try {
-          answer = clocked(perform(step));
-        } catch (error) {
-          errors.push(error);
-          answer = clocked({ failed: errors.length - 1 });
+        const answers = [];
+        for (const one of step.steps) {
+          if (one.do === "done") return one;
+          let got;
+          if (one.do === "pause") {
+            yield io.sleep(one.ms);
+            got = clocked({});
+          } else {
+            got = take(one);
+          }
+          answers.push(got);
+          if (got.failed !== undefined || !meets(got, one.expect)) break;
         }
+        answer = { answers };
       }
+      step = job.next(answer);
     }
   } finally {
     job.free();
@@ -257,14 +299,29 @@ function job(kind, args) {
   return core().lockJob(kind, args);
 }
 
+/**
+ * A job known by its first step (`first`, which the core gave ahead: a release's, with the
+ * lock), made by `make` only if that step does not end it.
+ */
+function ahead(first, make) {
+  let made = null;
+  return {
+    first,
+    next: (answer) => (made ??= make()).next(answer),
+    free: () => made?.free(),
+  };
+}
+
 /** A held lock. `release()` releases the lock file only if it still holds our record. */
 class Lock {
-  constructor(lockPath, mine) {
+  constructor(lockPath, mine, release) {
     /** The lock file (`<file>.lock`, absolute). */
     this.path = lockPath;
     /** Our owner record (its `token` identifies this holder). */
     this.record = mine.record;
     this.mine = mine;
+    /** The release job's first step, which the core gave ahead. */
+    this.releaseStep = release;
     this.released = false;
   }
 
@@ -276,8 +333,9 @@ class Lock {
     if (this.released || this.record.pid !== process.pid) return false;
     this.released = true;
     try {
-      const released = job("release", [this.path, this.mine.text, identity(), PROBE, randomBytes(16), Date.now(), performance.now()]);
-      return run(this.path, released).released;
+      // The release's first plan came with the lock: a job only if it does not end there.
+      const make = () => job("release", [this.path, this.mine.text, identity(), PROBE, randomBytes(16), Date.now(), performance.now()]);
+      return run(this.path, ahead(this.releaseStep, make)).released;
     } catch {
       // The file system failed (EIO): the lock stays, ours, until this process exits; the
       // caller's own outcome (or error) is what it must see.
@@ -295,7 +353,7 @@ function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
   const lockPath = `${file}.lock`;
   const taking = job("acquire", [lockPath, identity(), PROBE, io.sync, wait, randomBytes(16), Date.now(), performance.now()]);
   const done = yield* drive(io, lockPath, taking);
-  return new Lock(lockPath, { record: done.record, text: done.text });
+  return new Lock(lockPath, { record: done.record, text: done.text }, done.release);
 }
 
 /**

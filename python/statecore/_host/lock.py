@@ -31,6 +31,7 @@ from statecore._statecore import LockJob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import TracebackType
     from typing import Any
 
@@ -63,12 +64,13 @@ class Lock:
     Only the process that took it releases it: after a ``fork``, :meth:`release` in the child
     does nothing and returns False (the parent still holds the lock)."""
 
-    def __init__(self, path: str, mine: LockRecordText) -> None:
+    def __init__(self, path: str, mine: LockRecordText, release: dict[str, Any]) -> None:
         self.path = path
         """The lock file (an absolute path)."""
         self.record: LockRecord = mine["record"]
         """Our owner record (its ``token`` identifies this holder)."""
         self._mine = mine
+        self._release = release  # the release job's first step, which the core gave ahead
         self._pid = os.getpid()
         self._released = False
 
@@ -83,10 +85,13 @@ class Lock:
             return False
         self._released = True
         try:
-            job = LockJob.release(
-                self.path, self._mine["text"], identity(), PROBE, _seed(), *_clocks()
-            )
-            released: bool = _drive(self.path, job)["released"]
+            text = self._mine["text"]
+
+            def make() -> LockJob:
+                return LockJob.release(self.path, text, identity(), PROBE, _seed(), *_clocks())
+
+            # The release's first plan came with the lock: a job only if it does not end there.
+            released: bool = _drive(self.path, _Ahead(self._release, make))["released"]
             return released
         except Exception:
             return False
@@ -168,43 +173,94 @@ def _perform(step: dict[str, Any]) -> dict[str, object]:
 
 def _answer(answer: dict[str, object]) -> dict[str, object]:
     """``answer`` with the clocks the job reads."""
-    answer["now_ms"], answer["mono_ms"] = _clocks()
+    answer["now_ms"] = time.time_ns() // 1_000_000
+    answer["mono_ms"] = time.monotonic() * 1000
     return answer
 
 
-def _drive(lock_path: str, job: LockJob) -> dict[str, Any]:
-    """Runs a lock job to its end: each step performed and answered, a failure answered as
-    ``{failed}`` (the job may ignore it) and raised if the job says so; a pause is where a
-    cancelled caller stops (the job then removes its claim and gives the lock up). Returns
-    its last step (``done``)."""
+def _meets(answer: dict[str, Any], expect: dict[str, Any] | list[dict[str, Any]] | None) -> bool:
+    """Whether ``answer`` is what a plan's step expects of it: each field of ``expect`` (if
+    any), or of one of them when it is a list; ``age_under_ms: n`` asks for ``0 <= now_ms -
+    mtime_ms < n``."""
+    if expect is None:
+        return True
+    if isinstance(expect, list):
+        return any(_meets(answer, one) for one in expect)
+    for key, value in expect.items():
+        if key == "age_under_ms":
+            mtime = answer.get("mtime_ms")
+            if mtime is None or not 0 <= answer["now_ms"] - mtime < value:
+                return False
+        elif answer.get(key) != value:
+            return False
+    return True
+
+
+class _Ahead:
+    """A job known by its first step (``first``, which the core gave ahead: a release's, with
+    the lock), made by ``make`` only if that step does not end it."""
+
+    def __init__(self, first: dict[str, Any], make: Callable[[], LockJob]) -> None:
+        self.first = first
+        self._make = make
+        self._job: LockJob | None = None
+
+    def next(self, answer: object) -> Any:
+        if self._job is None:
+            self._job = self._make()
+        return self._job.next(answer)
+
+
+def _drive(lock_path: str, job: LockJob | _Ahead) -> dict[str, Any]:
+    """Runs a lock job to its end from its first step: each step performed and answered, a
+    failure answered as ``{failed}`` (the job may ignore it) and raised if the job says so; a
+    pause is where a cancelled caller stops (the job then removes its claim and gives the lock
+    up). A plan (``all``) is taken step by step up to the first answer that fails or is not
+    what its step expects, or to its ``done``, which ends the job without another crossing.
+    Returns the job's last step (``done``)."""
     errors: list[BaseException] = []
-    answer: dict[str, object] | None = None
-    while True:
-        step: dict[str, Any] = job.next(answer)
+
+    def take(step: dict[str, Any]) -> dict[str, object]:
         what = step["do"]
-        if what == "done":
-            return step
-        if what == "raise":
-            raise errors[step["failed"]]
         try:
             if what == "pause":
                 _cancelled()
                 time.sleep(step["ms"] / 1000)
                 _cancelled()  # before the job tries again (or takes a lock handed to it)
-                answer = _answer({})
-            elif what == "watch":
+                return _answer({})
+            if what == "watch":
                 _cancelled()
                 seconds, every = step["ms"] / 1000, step["step_ms"] / 1000
                 watch_claim(
                     lock_path, lock_path + ".next", seconds, every, step["lock_too"], step["ino"]
                 )
                 _cancelled()
-                answer = _answer({})
-            else:
-                answer = _answer(_perform(step))
+                return _answer({})
+            return _answer(_perform(step))
         except (Exception, Cancelled) as error:
             errors.append(error)
-            answer = _answer({"failed": len(errors) - 1})
+            return _answer({"failed": len(errors) - 1})
+
+    step: dict[str, Any] = job.first
+    while True:
+        what = step["do"]
+        if what == "done":
+            return step
+        if what == "raise":
+            raise errors[step["failed"]]
+        if what != "all":
+            step = job.next(take(step))
+            continue
+        answers: list[dict[str, object]] = []
+        for one in step["steps"]:
+            if one["do"] == "done":
+                done: dict[str, Any] = one
+                return done
+            got = take(one)
+            answers.append(got)
+            if "failed" in got or not _meets(got, one.get("expect")):
+                break
+        step = job.next({"answers": answers})
 
 
 def acquire(lock_path: str, timeout: float) -> Lock:
@@ -216,7 +272,7 @@ def acquire(lock_path: str, timeout: float) -> Lock:
     _cancelled()
     job = LockJob.acquire(lock_path, identity(), PROBE, True, timeout * 1000, _seed(), *_clocks())
     done = _drive(lock_path, job)
-    return Lock(lock_path, {"record": done["record"], "text": done["text"]})
+    return Lock(lock_path, {"record": done["record"], "text": done["text"]}, done["release"])
 
 
 def acquire_lock(path: str | os.PathLike[str], timeout: float | None = DEFAULT_TIMEOUT) -> Lock:
