@@ -55,8 +55,7 @@ pub fn acquire_job(
     mono_ms: f64,
 ) -> Result<Job> {
     let setup = Setup::new(lock, identity, probe, seed)?;
-    Ok(Job::start(now_ms, mono_ms, move |io| async move {
-        let ctx = setup.with(io);
+    Ok(setup.job(now_ms, mono_ms, move |ctx| async move {
         let done = acquire(&ctx, watching, timeout_ms).await;
         ctx.finish(done)
     }))
@@ -437,8 +436,7 @@ pub fn release_job(
     mono_ms: f64,
 ) -> Result<Job> {
     let setup = Setup::new(lock, identity, probe, seed)?;
-    Ok(Job::start(now_ms, mono_ms, move |io| async move {
-        let ctx = setup.with(io);
+    Ok(setup.job(now_ms, mono_ms, move |ctx| async move {
         let released = match Mine::from_text(&text) {
             Some(mine) => release(&ctx, &mine).await,
             None => Ok(false),

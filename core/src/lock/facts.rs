@@ -3,7 +3,7 @@
 //! record, a dead owner's file broken through a marker. Every verdict is the core's
 //! ([`super::owner`], [`super::verdict`]); the host only performs the step.
 
-use super::job::{failed, plan_step, step, Ask, Io};
+use super::job::{failed, plan_step, step, Ask, Io, Job};
 use super::{foreign_error, owner, record, timeout_error, TOKEN_BYTES};
 use crate::error::{Code, Error, Result};
 use crate::Value;
@@ -35,7 +35,7 @@ pub(super) struct Mine {
 
 impl Mine {
     /// `{record, text}` as the core's [`record`] gives it.
-    fn of(made: Value) -> Result<Mine> {
+    fn of(made: Value) -> Mine {
         let field = |key: &str| made.get(key).cloned().unwrap_or(Value::Null);
         let text = field("text").as_str().unwrap_or_default().to_owned();
         let record = field("record");
@@ -44,11 +44,11 @@ impl Mine {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        Ok(Mine {
+        Mine {
             record,
             text,
             token,
-        })
+        }
     }
 
     /// Ours from a lock file's text (a held lock's), when it is a record.
@@ -116,8 +116,18 @@ impl Setup {
         })
     }
 
+    /// A job running `procedure` over this setup's context, its clocks starting at `now_ms`
+    /// (epoch) and `mono_ms` (monotonic).
+    pub fn job<F, P>(self, now_ms: i64, mono_ms: f64, procedure: P) -> Job
+    where
+        P: FnOnce(Ctx) -> F,
+        F: Future<Output = Result<Value>> + Send + 'static,
+    {
+        Job::start(now_ms, mono_ms, move |io| procedure(self.with(io)))
+    }
+
     /// The procedures' context over the job's `io`.
-    pub fn with(self, io: Io) -> Ctx {
+    fn with(self, io: Io) -> Ctx {
         let next = format!("{}.next", self.lock);
         let text = |key: &str| {
             self.identity
@@ -230,7 +240,7 @@ impl Ctx {
 
     /// A new record of ours dated `at` (epoch ms; a claim is dated when its waiter started).
     pub fn record_dated(&self, at: i64) -> Result<Mine> {
-        Mine::of(record(&self.setup.identity, &self.random(), at)?)
+        Ok(Mine::of(record(&self.setup.identity, &self.random(), at)?))
     }
 
     /// A file's stamp, or `None` when there is none.

@@ -23,8 +23,7 @@ pub fn sweep_job(
     mono_ms: f64,
 ) -> Result<Job> {
     let setup = Setup::new(lock, identity, probe, seed)?;
-    Ok(Job::start(now_ms, mono_ms, move |io| async move {
-        let ctx = setup.with(io);
+    Ok(setup.job(now_ms, mono_ms, move |ctx| async move {
         let names: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
         let found = litter(&name, &names);
         let result: std::result::Result<(), Stop> = async {
