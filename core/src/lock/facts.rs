@@ -502,7 +502,12 @@ pub(super) fn unlink_step(path: &str) -> Value {
 
 /// What a plan expects of a `stat` or `read` of a file that is not there.
 pub(super) fn missing() -> Option<Value> {
-    Some(step_fields(&[("missing", true.into())]))
+    Some(gone())
+}
+
+/// The answer's fields of a file that is not there.
+fn gone() -> Value {
+    step_fields(&[("missing", true.into())])
 }
 
 /// What a plan expects of a `stat` of the claim file by an acquirer that has not waited yet,
@@ -510,7 +515,7 @@ pub(super) fn missing() -> Option<Value> {
 /// `now_ms - mtime_ms` of the answer, at least 0 and under [`super::CLAIM_RIPE_MS`]).
 pub(super) fn missing_or_young() -> Option<Value> {
     let young = step_fields(&[("age_under_ms", super::CLAIM_RIPE_MS.into())]);
-    Some(Value::Array(vec![missing().unwrap_or_default(), young]))
+    Some(Value::Array(vec![gone(), young]))
 }
 
 /// What a plan expects of a `read` of a file holding exactly our record.
