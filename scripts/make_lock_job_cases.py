@@ -429,7 +429,33 @@ def main() -> None:
             {"name": name, "op": "lock_job_script", "args": [job, st, answers]}
         )
     first = cases[0]["args"][1]
+    clock = {"now_ms": NOW, "mono_ms": 1000.0}
+    ripe = {"ino": "11", "mtime_ms": NOW - 1000, **clock}
+    gone, made = {"missing": True, **clock}, {"created": True, **clock}
     cases += [
+        {
+            "name": "a host that went on with a plan past an answer its step did not expect (a ripe claim) is refused",
+            "op": "lock_job_script",
+            "args": ["acquire", first, [{"answers": [ripe, gone, made], **clock}]],
+        },
+        {
+            "name": "a host that went on with a plan past a step that failed is refused",
+            "op": "lock_job_script",
+            "args": [
+                "acquire",
+                first,
+                [{"answers": [gone, {"failed": 0, **clock}, made], **clock}],
+            ],
+        },
+        {
+            "name": "a host may stop a plan early, after an answer its step expected: the job asks again where it stopped",
+            "op": "lock_job_script",
+            "args": [
+                "acquire",
+                first,
+                [{"answers": [gone], **clock}, gone, made],
+            ],
+        },
         {
             "name": "a seed that is not hex digits is refused",
             "op": "lock_job_script",

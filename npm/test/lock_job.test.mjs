@@ -3,7 +3,11 @@
 // (tests/conformance/host/lock_jobs.json); here, the JS layer's own checks and a whole run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { lockJob } from "statecore-js";
+import { readJson } from "./files.mjs";
+
+const { meets } = createRequire(import.meta.url)("../lib/host/lock.cjs");
 
 const ID = { pid: 100, start: "500", boot: "b1", host: "h" };
 const SEED = new Uint8Array(16).fill(7);
@@ -64,4 +68,14 @@ test("a job's first step is asked for once; a plan's answer must be one answer p
     (e) => e.name === "UsageError" && e.code === "E_ARGUMENT" && e.path === "/answer/answers",
   );
   taking.free();
+});
+
+test("the driver's rule for a plan's answers is the core's, on every vector", () => {
+  const { cases } = readJson("conformance/host/plan_expectations.json");
+  assert.ok(cases.length >= 30);
+  for (const { name, args, expect } of cases) {
+    assert.equal(meets(args[0], args[1]), expect, name);
+    // A step with no `expect` key is one whose expectation is null.
+    if (args[1] === null) assert.equal(meets(args[0], undefined), expect, name);
+  }
 });

@@ -4,8 +4,12 @@ what a tool with its own I/O calls. The steps themselves are the corpus's
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from statecore._host.lock import _meets
 from statecore._statecore import LockJob
 from statecore.errors import StatecoreError
 
@@ -71,3 +75,14 @@ def test_a_seed_too_short_is_refused() -> None:
     with pytest.raises(StatecoreError) as short:
         LockJob.acquire("/d/s.json.lock", ID, True, True, 1000.0, b"x", NOW, 1000.0)
     assert (short.value.code, short.value.path) == ("E_ARGUMENT", "/seed")
+
+
+VECTORS = Path(__file__).resolve().parents[2] / "tests/conformance/host/plan_expectations.json"
+
+
+@pytest.mark.parametrize(
+    "case", json.loads(VECTORS.read_text(encoding="utf-8"))["cases"], ids=lambda case: case["name"]
+)
+def test_the_drivers_rule_for_a_plans_answers_is_the_cores(case: dict[str, object]) -> None:
+    answer, expect = case["args"]  # type: ignore[misc]
+    assert _meets(answer, expect) is case["expect"]

@@ -3,9 +3,9 @@
 //! waiter, handed the lock by its releaser) and the breaking of a dead owner's lock through a
 //! marker, written once for both hosts. Each host's driver performs the steps it asks for.
 
+use super::expect::{created, holding, missing, missing_or_young};
 use super::facts::{
-    create_step, created, holding, holds_text, missing, missing_or_young, read_step, stat_step,
-    Boxed, Ctx, Mine, Owner, Setup, Step, Stop,
+    create_step, holds_text, read_step, stat_step, Boxed, Ctx, Mine, Owner, Setup, Step, Stop,
 };
 use super::job::{step, Job};
 use super::{pause, turn, QUEUE_AFTER_MS, TURN_MS};

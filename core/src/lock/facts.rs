@@ -3,6 +3,7 @@
 //! record, a dead owner's file broken through a marker. Every verdict is the core's
 //! ([`super::owner`], [`super::verdict`]); the host only performs the step.
 
+use super::expect::{holding, missing_or_young};
 use super::job::{failed, plan_step, step, Ask, Io, Job};
 use super::{foreign_error, owner, record, timeout_error, TOKEN_BYTES};
 use crate::error::{Code, Error, Result};
@@ -498,45 +499,6 @@ pub(super) fn create_step(target: &str, mine: &Mine) -> Value {
 /// The step removing a file.
 pub(super) fn unlink_step(path: &str) -> Value {
     step("unlink", &[("path", path.into())])
-}
-
-/// What a plan expects of a `stat` or `read` of a file that is not there.
-pub(super) fn missing() -> Option<Value> {
-    Some(gone())
-}
-
-/// The answer's fields of a file that is not there.
-fn gone() -> Value {
-    step_fields(&[("missing", true.into())])
-}
-
-/// What a plan expects of a `stat` of the claim file by an acquirer that has not waited yet,
-/// or a releaser: none, or one too young to be honoured ([`super::glance`]'s `pass`: its age,
-/// `now_ms - mtime_ms` of the answer, at least 0 and under [`super::CLAIM_RIPE_MS`]).
-pub(super) fn missing_or_young() -> Option<Value> {
-    let young = step_fields(&[("age_under_ms", super::CLAIM_RIPE_MS.into())]);
-    Some(Value::Array(vec![gone(), young]))
-}
-
-/// What a plan expects of a `read` of a file holding exactly our record.
-pub(super) fn holding(mine: &Mine) -> Option<Value> {
-    let latin1: String = mine.text.bytes().map(char::from).collect();
-    Some(step_fields(&[("latin1", latin1.into())]))
-}
-
-/// What a plan expects of a `create` that made the file.
-pub(super) fn created() -> Option<Value> {
-    Some(step_fields(&[("created", true.into())]))
-}
-
-/// An object of `fields`.
-fn step_fields(fields: &[(&str, Value)]) -> Value {
-    Value::Object(
-        fields
-            .iter()
-            .map(|(key, value)| (*key, value.clone()))
-            .collect(),
-    )
 }
 
 /// The bytes a `read` answer gives: its `latin1` text, one character per byte (exact whatever

@@ -11,6 +11,7 @@
 //! replayed to the procedure, which takes its usual path and asks the host again only where it
 //! leaves the plan. A plan saves crossings, never changes what the procedure does.
 
+use super::expect::meets;
 use crate::error::{Code, Error, Result};
 use crate::{Map, Value};
 use std::collections::VecDeque;
@@ -73,6 +74,7 @@ impl Io {
                      its step expects",
                 )),
             };
+        went_on(answers, &steps)?;
         let mut slot = self.slot();
         slot.replay = steps
             .into_iter()
@@ -275,6 +277,32 @@ impl Job {
     pub(super) fn strayed(&self) -> bool {
         self.io.strayed()
     }
+}
+
+/// `E_ARGUMENT` when the host went on with a plan past an answer that failed or that its step
+/// did not expect ([`super::expect::meets`]): a driver stops there, and a step taken after it
+/// may be one the procedure would not take.
+fn went_on(answers: &[Value], steps: &[(Value, Option<Value>)]) -> Result<()> {
+    let taken = answers.len().saturating_sub(1);
+    for (n, (answer, (_, expect))) in answers.iter().zip(steps).take(taken).enumerate() {
+        let why = if failed(answer).is_some() {
+            "failed"
+        } else if !meets(answer, expect.as_ref().unwrap_or(&Value::Null)) {
+            "is not what its step expects"
+        } else {
+            continue;
+        };
+        return Err(Error::new(
+            Code::Argument,
+            format!("/answer/answers/{}", n.saturating_add(1)),
+            format!(
+                "the host went on with a plan after answer {n}, which {why}: a driver stops \
+                 at the first answer that fails or is not what its step `expect`s \
+                 (docs/locking.md § Plans)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The step `{"do": "all", steps}` of a plan: `steps`, each with the answer it expects (its

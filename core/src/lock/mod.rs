@@ -511,6 +511,7 @@ fn is_token(text: &str) -> bool {
 }
 
 mod acquire;
+mod expect;
 mod facts;
 mod job;
 mod script;
@@ -518,6 +519,7 @@ pub mod shapes;
 mod sweep;
 
 pub use acquire::{acquire_job, release_job};
+pub use expect::meets;
 pub use job::Job;
 pub use script::script;
 pub use sweep::sweep_job;

@@ -7,7 +7,8 @@ use crate::lock;
 use crate::shape::Ty;
 
 /// The lock jobs' rows.
-pub static OPS: &[Op] = &super::gate([Op {
+pub static OPS: &[Op] = &super::gate([
+    Op {
     module: Module::Lock,
     method: "job_script",
     doc: "The steps a lock job (`acquire`: take the lock, waiting in the fair queue and breaking \
@@ -28,4 +29,21 @@ pub static OPS: &[Op] = &super::gate([Op {
         let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
         Ok(Out::Json(lock::script(a.text(0)?, a.get(1), answers)?))
     },
-}]);
+},
+    Op {
+        module: Module::Lock,
+        method: "plan_meets",
+        doc: "Whether `answer` is what a plan's step `expect`s of it (docs/locking.md § Plans): \
+              the rule a host's driver applies to stop a plan at its first unexpected answer, \
+              and the core checks when the answers come back (a driver's own copy is tested \
+              against it).",
+        params: &[
+            Param::value("answer", Ty::Json),
+            Param::value("expect", Ty::Json),
+        ],
+        returns: Returns::json(Ty::Bool),
+        access: Access::Pure,
+        web: false,
+        run: |a| Ok(Out::Json(lock::meets(a.get(0), a.get(1)).into())),
+    },
+]);

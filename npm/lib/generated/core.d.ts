@@ -3040,6 +3040,8 @@ export declare const lock: {
   foreign(lockPath: string, text: string): never;
   /** The steps a lock job (`acquire`: take the lock, waiting in the fair queue and breaking a dead owner's lock; `release`: hand it to the next turn's claimant or remove it; `sweep`: remove what dead writers left) started from `setup` asks for, given `answers` in turn (docs/locking.md § The lock as a job): every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_LOCK_TIMEOUT`, `E_LOCK_FOREIGN`). */
   jobScript(job: LockJobKind, setup: LockJobSetup, answers: unknown[]): Json[];
+  /** Whether `answer` is what a plan's step `expect`s of it (docs/locking.md § Plans): the rule a host's driver applies to stop a plan at its first unexpected answer, and the core checks when the answers come back (a driver's own copy is tested against it). */
+  planMeets(answer: unknown, expect: unknown): boolean;
 };
 
 /** What a change of a resident document reports. */

@@ -217,18 +217,32 @@ function clocked(answer) {
   return answer;
 }
 
+/** Whether `value` is a JSON object (not null, not a list). */
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
- * Whether `answer` is what a plan's step expects of it: each field of `expect` (if any), or of
- * one of them when it is a list; `age_under_ms: n` asks for `0 <= now_ms - mtime_ms < n`.
+ * Whether `answer` is what a plan's step `expect`s of it: the core's rule (`lock_plan_meets`,
+ * docs/locking.md § Plans; npm/test/lock_job.test.mjs runs this copy through its vectors). No
+ * expectation takes any answer; a list, one of its objects; an object, each of its fields:
+ * `age_under_ms: n` asks for numbers `now_ms` and `mtime_ms` with `0 <= now_ms - mtime_ms < n`,
+ * any other key for the same scalar (an expected list or object is never met).
  */
 function meets(answer, expect) {
-  if (expect === undefined) return true;
-  if (Array.isArray(expect)) return expect.some((one) => meets(answer, one));
+  if (expect === undefined || expect === null) return true;
+  if (Array.isArray(expect)) return expect.some((one) => isObject(one) && meets(answer, one));
+  if (!isObject(expect) || !isObject(answer)) return false;
   for (const key of Object.keys(expect)) {
+    const want = expect[key];
     if (key === "age_under_ms") {
-      const age = answer.now_ms - answer.mtime_ms;
-      if (!(age >= 0 && age < expect.age_under_ms)) return false;
-    } else if (answer[key] !== expect[key]) return false;
+      const { now_ms: now, mtime_ms: mtime } = answer;
+      if (typeof now !== "number" || typeof mtime !== "number" || typeof want !== "number") return false;
+      const age = now - mtime;
+      if (!(age >= 0 && age < want)) return false;
+    } else if (isObject(want) || Array.isArray(want) || !Object.hasOwn(answer, key) || answer[key] !== want) {
+      return false;
+    }
   }
   return true;
 }
@@ -380,4 +394,4 @@ function sweep(file) {
   run(lockPath, job("sweep", [lockPath, name, names, paths, identity(), PROBE, randomBytes(16), Date.now(), performance.now()]));
 }
 
-module.exports = { acquire, sweep, Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };
+module.exports = { acquire, sweep, meets, Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };

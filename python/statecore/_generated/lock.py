@@ -75,6 +75,10 @@ def job_script(job: LockJobKind, setup: Mapping[str, object], answers: Sequence[
     """The steps a lock job (``acquire``: take the lock, waiting in the fair queue and breaking a dead owner's lock; ``release``: hand it to the next turn's claimant or remove it; ``sweep``: remove what dead writers left) started from ``setup`` asks for, given ``answers`` in turn (docs/locking.md § The lock as a job): every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_LOCK_TIMEOUT``, ``E_LOCK_FOREIGN``)."""
     return cast("list[Json]", _call("lock_job_script", (job, setup, answers)))
 
+def plan_meets(answer: object, expect: object) -> bool:
+    """Whether ``answer`` is what a plan's step ``expect``s of it (docs/locking.md § Plans): the rule a host's driver applies to stop a plan at its first unexpected answer, and the core checks when the answers come back (a driver's own copy is tested against it)."""
+    return cast("bool", _call("lock_plan_meets", (answer, expect)))
+
 
 __all__ = [
     "foreign",
@@ -83,6 +87,7 @@ __all__ = [
     "litter",
     "owner",
     "pause",
+    "plan_meets",
     "proc_stat",
     "record",
     "timeout",

@@ -33,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import TracebackType
-    from typing import Any
+    from typing import Any, TypeGuard
 
     from statecore.types import LockRecord, LockRecordText
 
@@ -178,20 +178,41 @@ def _answer(answer: dict[str, object]) -> dict[str, object]:
     return answer
 
 
-def _meets(answer: dict[str, Any], expect: dict[str, Any] | list[dict[str, Any]] | None) -> bool:
-    """Whether ``answer`` is what a plan's step expects of it: each field of ``expect`` (if
-    any), or of one of them when it is a list; ``age_under_ms: n`` asks for ``0 <= now_ms -
-    mtime_ms < n``."""
+def _number(value: object) -> TypeGuard[int | float]:
+    """Whether ``value`` is a JSON number (a boolean is not)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same(got: object, want: object) -> bool:
+    """Whether an answer's field ``got`` is the scalar ``want``: a number equal in value, or
+    ``null``, a boolean or a string of the same type and value (a list or object: never)."""
+    if _number(want):
+        return _number(got) and float(got) == float(want)
+    if want is None or isinstance(want, (bool, str)):
+        return type(got) is type(want) and got == want
+    return False
+
+
+def _meets(answer: object, expect: object) -> bool:
+    """Whether ``answer`` is what a plan's step ``expect``s of it: the core's rule
+    (``lock_plan_meets``, docs/locking.md § Plans; python/tests/test_lock_job.py runs this copy
+    through its vectors). No expectation takes any answer; a list, one of its objects; an object,
+    each of its fields: ``age_under_ms: n`` asks for numbers ``now_ms`` and ``mtime_ms`` with
+    ``0 <= now_ms - mtime_ms < n``, any other key for the same scalar."""
     if expect is None:
         return True
     if isinstance(expect, list):
-        return any(_meets(answer, one) for one in expect)
-    for key, value in expect.items():
+        return any(isinstance(one, dict) and _meets(answer, one) for one in expect)
+    if not isinstance(expect, dict) or not isinstance(answer, dict):
+        return False
+    for key, want in expect.items():
         if key == "age_under_ms":
-            mtime = answer.get("mtime_ms")
-            if mtime is None or not 0 <= answer["now_ms"] - mtime < value:
+            now, mtime = answer.get("now_ms"), answer.get("mtime_ms")
+            if not (_number(now) and _number(mtime) and _number(want)):
                 return False
-        elif answer.get(key) != value:
+            if not 0 <= float(now) - float(mtime) < want:
+                return False
+        elif key not in answer or not _same(answer[key], want):
             return False
     return True
 
