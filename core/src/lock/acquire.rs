@@ -170,7 +170,7 @@ fn plan_attempt<'a>(ctx: &'a Ctx, claim: &'a Claim, pause: Option<Value>) -> Box
         let mut steps: Vec<(Value, Option<Value>)> = pause.into_iter().map(|p| (p, None)).collect();
         let mine = match claim.mine.clone() {
             Some(mine) => {
-                steps.push((read_step(ctx.lock()), holding(&mine)));
+                steps.push((read_step(ctx.lock()), holding(&mine.text)));
                 steps.push((read_step(ctx.next_path()), missing()));
                 mine
             }
@@ -399,7 +399,7 @@ fn release<'a>(ctx: &'a Ctx, mine: &'a Mine) -> Boxed<'a, bool> {
                 "rename",
                 &[("from", ctx.next_path().into()), ("to", ctx.lock().into())],
             );
-            vec![(read_step(ctx.lock()), holding(mine)), (rename, None)]
+            vec![(read_step(ctx.lock()), holding(&mine.text)), (rename, None)]
         } else {
             removed
         };

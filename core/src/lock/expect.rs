@@ -2,7 +2,6 @@
 //! decides whether an answer is what its step expected: the rule every driver applies to stop
 //! a plan at its first unexpected answer, and the core checks when the answers come back.
 
-use super::facts::Mine;
 use crate::Value;
 
 /// What a plan expects of a `stat` or `read` of a file that is not there.
@@ -23,9 +22,9 @@ pub(super) fn missing_or_young() -> Option<Value> {
     Some(Value::Array(vec![gone(), young]))
 }
 
-/// What a plan expects of a `read` of a file holding exactly our record.
-pub(super) fn holding(mine: &Mine) -> Option<Value> {
-    let latin1: String = mine.text.bytes().map(char::from).collect();
+/// What a plan expects of a `read` of a file holding exactly `text` (our record's bytes).
+pub(super) fn holding(text: &str) -> Option<Value> {
+    let latin1: String = text.bytes().map(char::from).collect();
     Some(fields(&[("latin1", latin1.into())]))
 }
 

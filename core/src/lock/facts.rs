@@ -436,7 +436,7 @@ impl Ctx {
     pub fn release_plan(&self, mine: &Mine) -> (Vec<(Value, Option<Value>)>, Option<Value>) {
         let steps = vec![
             (stat_step(self.next_path()), missing_or_young()),
-            (read_step(self.lock()), holding(mine)),
+            (read_step(self.lock()), holding(&mine.text)),
             (unlink_step(self.lock()), None),
         ];
         (steps, Some(step("done", &[("released", true.into())])))
