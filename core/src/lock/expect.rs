@@ -85,7 +85,7 @@ fn field_meets(answer: &Value, key: &str, want: &Value) -> bool {
         (Some(Value::Bool(got)), Value::Bool(want)) => got == want,
         (Some(Value::String(got)), Value::String(want)) => got == want,
         (Some(got @ Value::Number(_)), Value::Number(_)) => {
-            number(got).is_some() && number(got) == number(want)
+            matches!((number(got), number(want)), (Some(got), Some(want)) if got == want)
         }
         _ => false,
     }

@@ -1,6 +1,6 @@
 //! The table: the lock's jobs (docs/locking.md § The lock as a job). A host runs a job through
-//! its resident class (`LockJob`); this row runs one over answers given in advance, as the
-//! conformance corpus does.
+//! its resident class (`LockJob`); these rows run one over answers given in advance, as the
+//! conformance corpus does, and decide whether an answer is what a plan's step expects.
 
 use super::{Access, Module, Op, Out, Param, Returns};
 use crate::lock;
@@ -9,27 +9,27 @@ use crate::shape::Ty;
 /// The lock jobs' rows.
 pub static OPS: &[Op] = &super::gate([
     Op {
-    module: Module::Lock,
-    method: "job_script",
-    doc: "The steps a lock job (`acquire`: take the lock, waiting in the fair queue and breaking \
-          a dead owner's lock; `release`: hand it to the next turn's claimant or remove it; \
-          `sweep`: remove what dead writers left) started from `setup` asks for, given \
-          `answers` in turn (docs/locking.md § The lock as a job): every step up to its end \
-          (`done`, `raise`), then `{do: \"error\", error}` when it ended with its own error \
-          (`E_LOCK_TIMEOUT`, `E_LOCK_FOREIGN`).",
-    params: &[
-        Param::text("job", Ty::Enum(&lock::shapes::JOB_KIND)),
-        Param::value("setup", Ty::Object(&lock::shapes::JOB_SETUP)),
-        Param::value("answers", Ty::List(&Ty::Json)),
-    ],
-    returns: Returns::json(Ty::List(&Ty::Json)),
-    access: Access::Pure,
-    web: false,
-    run: |a| {
-        let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
-        Ok(Out::Json(lock::script(a.text(0)?, a.get(1), answers)?))
+        module: Module::Lock,
+        method: "job_script",
+        doc: "The steps a lock job (`acquire`: take the lock, waiting in the fair queue and \
+              breaking a dead owner's lock; `release`: hand it to the next turn's claimant or \
+              remove it; `sweep`: remove what dead writers left) started from `setup` asks for, \
+              given `answers` in turn (docs/locking.md § The lock as a job): every step up to its end \
+              (`done`, `raise`), then `{do: \"error\", error}` when it ended with its own error \
+              (`E_LOCK_TIMEOUT`, `E_LOCK_FOREIGN`).",
+        params: &[
+            Param::text("job", Ty::Enum(&lock::shapes::JOB_KIND)),
+            Param::value("setup", Ty::Object(&lock::shapes::JOB_SETUP)),
+            Param::value("answers", Ty::List(&Ty::Json)),
+        ],
+        returns: Returns::json(Ty::List(&Ty::Json)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
+            Ok(Out::Json(lock::script(a.text(0)?, a.get(1), answers)?))
+        },
     },
-},
     Op {
         module: Module::Lock,
         method: "plan_meets",
