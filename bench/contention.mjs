@@ -22,14 +22,24 @@ const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf
 const PROCESSES = 4;
 const COUNT = quick ? 50 : 500;
 const SAMPLES = quick ? 1 : 3;
+/** The warm-up of every process (increments of a private copy, before the signal). */
+const WARM = 20;
+/**
+ * The long warm-up of the "warmed" Node table: enough for V8 to have tiered the hot code up
+ * (about 600 updates, docs/performance.md § The contended rows' first second).
+ */
+const LONG_WARM = quick ? 200 : 1500;
 
-/** One run: PROCESSES children of `cmd` on a fresh counter; {ns per increment, longest ms}. */
-async function runOnce(cmd, dir, k) {
+/**
+ * One run: PROCESSES children of `cmd` on a fresh counter, each warmed up by `warm` increments
+ * of its own copy first; {ns per increment, longest ms}.
+ */
+async function runOnce(cmd, dir, k, warm) {
   const file = path.join(dir, `counter-${k}.json`);
   fs.writeFileSync(file, JSON.stringify({ counter: 0 }, null, 2) + "\n");
   const procs = [];
   for (let p = 0; p < PROCESSES; p++) {
-    const proc = spawn(cmd[0], [...cmd.slice(1), file, String(COUNT)], {
+    const proc = spawn(cmd[0], [...cmd.slice(1), file, String(COUNT), String(warm)], {
       stdio: ["pipe", "pipe", "inherit"],
       cwd: here,
     });
@@ -58,15 +68,18 @@ async function runOnce(cmd, dir, k) {
   return { ns, longest };
 }
 
-/** Runs the cases interleaved, SAMPLES times each; returns the markdown table. */
-async function compare(title, note, cases) {
+/**
+ * Runs the cases interleaved, SAMPLES times each, every process warmed up by `warm` increments;
+ * returns the markdown table.
+ */
+async function compare(title, note, cases, warm = WARM) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-contention-"));
   const runs = cases.map(() => []);
   try {
     for (let s = 0; s < SAMPLES; s++) {
       for (const [k, c] of cases.entries()) {
         log(`${title}: ${c.name}, sample ${s + 1}/${SAMPLES}`);
-        runs[k].push(await runOnce(c.cmd, dir, k));
+        runs[k].push(await runOnce(c.cmd, dir, k, warm));
       }
     }
   } finally {
@@ -102,9 +115,9 @@ async function compare(title, note, cases) {
   return lines.join("\n");
 }
 
-const shape =
+const shape = (warm) =>
   `${PROCESSES} processes × ${COUNT} increments of one counter file (\`{"counter": n}\`), each process in a tight ` +
-  "loop (a locked read, +1, atomic write; no pause), started, warmed up (20 increments of a private copy) and " +
+  `loop (a locked read, +1, atomic write; no pause), started, warmed up (${warm} increments of a private copy) and ` +
   "released by one signal; time per increment = wall time from the signal until the last process exits, divided " +
   `by the ${PROCESSES * COUNT} increments (median of ${SAMPLES} interleaved runs, in ${os.tmpdir()}). Longest ` +
   "increment: the longest single call of any process, its wait for the lock included (the fairness bound). " +
@@ -113,21 +126,30 @@ const shape =
 const nodeChild = (impl) => [process.execPath, path.join(here, "contention_child.mjs"), impl];
 const pyChild = (impl) => [python, path.join(here, "contention_child.py"), impl];
 
+const nodeNote =
+  " statecore: `updateDocumentSync` / `updateDocument` with a function (fairness on: docs/locking.md § " +
+  "Fairness). proper-lockfile: its `lockSync` (which never waits) retried every 1–4 ms, and its `lock` " +
+  "retrying every 1–4 ms (`retries: {forever: true}`); JSON.parse, write-file-atomic, and an fsync of the directory.";
+const nodeCases = [
+  { name: "statecore updateDocumentSync", statecore: true, cmd: nodeChild("statecore-sync") },
+  { name: "statecore updateDocument (async)", statecore: true, cmd: nodeChild("statecore-async") },
+  { name: "proper-lockfile lockSync (retried every 1–4 ms) + write-file-atomic sync + fsync of the directory", cmd: nodeChild("alternative-sync") },
+  { name: "proper-lockfile lock (retries 1–4 ms) + write-file-atomic + fsync of the directory", cmd: nodeChild("alternative-async") },
+];
 if (only !== "python") {
   log("contention: Node");
+  console.log(await compare(`Node (3c): lock contention, ${PROCESSES} processes × ${COUNT} increments`, shape(WARM) + nodeNote, nodeCases));
+  // The same run after V8 has tiered up: what a long-running writer sees (the row above is a
+  // process's first second).
   console.log(
     await compare(
-      `Node (3c): lock contention, ${PROCESSES} processes × ${COUNT} increments`,
-      shape +
-        " statecore: `updateDocumentSync` / `updateDocument` with a function (fairness on: docs/locking.md § " +
-        "Fairness). proper-lockfile: its `lockSync` (which never waits) retried every 1–4 ms, and its `lock` " +
-        "retrying every 1–4 ms (`retries: {forever: true}`); JSON.parse, write-file-atomic, and an fsync of the directory.",
-      [
-        { name: "statecore updateDocumentSync", statecore: true, cmd: nodeChild("statecore-sync") },
-        { name: "statecore updateDocument (async)", statecore: true, cmd: nodeChild("statecore-async") },
-        { name: "proper-lockfile lockSync (retried every 1–4 ms) + write-file-atomic sync + fsync of the directory", cmd: nodeChild("alternative-sync") },
-        { name: "proper-lockfile lock (retries 1–4 ms) + write-file-atomic + fsync of the directory", cmd: nodeChild("alternative-async") },
-      ],
+      `Node (3c, warmed): lock contention, ${PROCESSES} processes × ${COUNT} increments, each process warmed up by ${LONG_WARM} increments`,
+      shape(LONG_WARM) +
+        " The warm-up is long enough for V8 to have compiled the hot code with its optimizing tiers before the " +
+        "signal (docs/performance.md § The contended rows' first second)." +
+        nodeNote,
+      nodeCases,
+      LONG_WARM,
     ),
   );
 }
@@ -136,7 +158,7 @@ if (only !== "node") {
   console.log(
     await compare(
       `Python (3c): lock contention, ${PROCESSES} processes × ${COUNT} increments`,
-      shape +
+      shape(WARM) +
         " statecore: `update_document` with a function (fairness on). filelock: `FileLock` (flock on a `.lock` " +
         "file, retried every 50 ms: its default), json, `mkstemp` + fsync + `os.replace` + fsync of the directory.",
       [

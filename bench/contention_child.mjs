@@ -1,5 +1,6 @@
 // One process of the contention bench (bench/contention.mjs): `node contention_child.mjs IMPL
-// FILE COUNT`. Loads everything, warms up on a private copy of FILE, says "ready" on stdout,
+// FILE COUNT [WARM]`. Loads everything, warms up on a private copy of FILE (WARM increments,
+// default 20), says "ready" on stdout,
 // waits for a line on stdin, then increments the counter of FILE (`{"counter": n}`) COUNT times
 // in a tight loop, each a locked read-modify-write, as fast as it can. Prints one JSON line at
 // the end: `{"longest_ms": the longest single increment (its wait for the lock included)}`.
@@ -16,8 +17,9 @@ import writeFileAtomic from "write-file-atomic";
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sc = require(path.join(process.env.STATECORE_NPM_LIB ?? path.join(here, "..", "npm", "lib"), "node.cjs"));
-const [impl, file, countText] = process.argv.slice(2);
+const [impl, file, countText, warmText = "20"] = process.argv.slice(2);
 const count = Number(countText);
+const warmups = Number(warmText);
 
 const bump = (doc) => ({ ...doc, counter: doc.counter + 1 });
 const text = (doc) => JSON.stringify(doc, null, 2) + "\n";
@@ -75,14 +77,14 @@ const increment = {
     }
   },
 }[impl];
-if (!increment || !file || !(count > 0)) {
-  console.error(`usage: contention_child.mjs IMPL FILE COUNT (got ${process.argv.slice(2).join(" ")})`);
+if (!increment || !file || !(count > 0) || !Number.isInteger(warmups) || warmups < 0) {
+  console.error(`usage: contention_child.mjs IMPL FILE COUNT [WARM] (got ${process.argv.slice(2).join(" ")})`);
   process.exit(2);
 }
 // Warm-up outside the clock on a private copy, removed (with its lock files) before "ready".
 const warm = `${file}.warm-${process.pid}.json`;
 fs.writeFileSync(warm, text({ counter: 0 }));
-for (let i = 0; i < 20; i++) await increment(warm);
+for (let i = 0; i < warmups; i++) await increment(warm);
 for (const name of fs.readdirSync(path.dirname(file))) {
   if (name.startsWith(path.basename(warm))) fs.rmSync(path.join(path.dirname(file), name), { force: true, recursive: true });
 }

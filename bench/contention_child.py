@@ -1,7 +1,7 @@
 """One process of the contention bench (bench/contention.mjs): ``contention_child.py IMPL FILE
-COUNT``.
+COUNT [WARM]``.
 
-Imports what IMPL needs, warms up on a private copy of FILE, prints "ready", waits for a line on
+Imports what IMPL needs, warms up on a private copy of FILE (WARM increments, default 20), prints "ready", waits for a line on
 stdin, then increments the counter of FILE (``{"counter": n}``) COUNT times in a tight loop, each
 a locked read-modify-write, as fast as it can. Prints one JSON line at the end:
 ``{"longest_ms": the longest single increment (its wait for the lock included)}``. IMPL:
@@ -51,6 +51,7 @@ def write_atomic(path: str, data: bytes) -> None:
 
 def main() -> None:
     impl, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    warmups = int(sys.argv[4]) if len(sys.argv) > 4 else 20
     increment: Callable[[str], Any]
     if impl == "statecore":
         import statecore
@@ -72,7 +73,7 @@ def main() -> None:
     warm = f"{path}.warm-{os.getpid()}.json"
     with open(warm, "wb") as f:
         f.write(text({"counter": 0}))
-    for _ in range(20):
+    for _ in range(warmups):
         increment(warm)
     folder, prefix = os.path.split(warm)
     for name in os.listdir(folder):

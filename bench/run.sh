@@ -170,7 +170,9 @@ pyver=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
   echo
   echo "Four processes increment one counter file as fast as they can (\`bench/contention.mjs\`):"
   echo "statecore with fairness on against the usual lock of each language, with the longest single"
-  echo "increment (its wait included) beside the time."
+  echo "increment (its wait included) beside the time. Node's table is given twice: processes warmed up"
+  echo "by 20 increments (a process's first second, while V8 still compiles the hot code) and by 1,500"
+  echo "(a long-running writer; docs/performance.md § The contended rows' first second)."
   echo
   cat "$work/contention.md"
   echo
