@@ -145,7 +145,7 @@ pub(super) fn read<'a>(line: &'a [u8], checked: &mut String) -> Option<Line<'a>>
         return None;
     }
     // Checked once: every string below is a slice of it.
-    let line = std::str::from_utf8(line).ok()?;
+    let line = simdutf8::basic::from_utf8(line).ok()?;
     let rest = line.strip_prefix("{\"timestamp\":")?;
     let (timestamp, rest) = string(rest)?;
     let (kind, rest) = string(rest.strip_prefix(",\"type\":")?)?;
