@@ -12,7 +12,7 @@ import subprocess
 
 # The driver's own rule for a plan's steps.
 from statecore._host.lock import _meets as meets
-from statecore._statecore import LockJob
+from statecore._statecore import Job
 from statecore.errors import StatecoreError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -138,7 +138,7 @@ class Sim:
 
 def run(job, setup, sim, limit=120):
     if job == "acquire":
-        j = LockJob.acquire(
+        j = Job.acquire(
             setup["lock"],
             setup["identity"],
             setup["probe"],
@@ -149,7 +149,7 @@ def run(job, setup, sim, limit=120):
             setup["mono_ms"],
         )
     elif job == "release":
-        j = LockJob.release(
+        j = Job.release(
             setup["lock"],
             setup["text"],
             setup["identity"],
@@ -159,7 +159,7 @@ def run(job, setup, sim, limit=120):
             setup["mono_ms"],
         )
     else:
-        j = LockJob.sweep(
+        j = Job.sweep(
             setup["lock"],
             setup["name"],
             [e["name"] for e in setup["entries"]],

@@ -14,8 +14,8 @@ mod convert;
 mod dispatch;
 mod errors;
 mod fast;
+mod job;
 mod keys;
-mod lock_job;
 mod logged;
 mod objects;
 mod resident;
@@ -165,7 +165,7 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(update, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
     m.add_class::<resident::Document>()?;
-    m.add_class::<lock_job::LockJob>()?;
+    m.add_class::<job::Job>()?;
     m.add_function(wrap_pyfunction!(logged::update_logged, m)?)?;
     m.add_class::<logged::LogReplay>()?;
     Ok(())

@@ -81,7 +81,7 @@ mod allocator;
 #[cfg(any(feature = "full", feature = "web"))]
 mod full;
 #[cfg(feature = "full")]
-mod lock_job;
+mod job;
 #[cfg(feature = "full")]
 mod logged;
 #[cfg(feature = "full")]

@@ -21,6 +21,7 @@ pub mod error;
 pub mod fctry;
 pub mod hive;
 pub mod hivemind;
+pub mod job;
 pub mod json;
 pub mod jsonl;
 pub mod kinds;

@@ -7,7 +7,7 @@ from typing import Any, final
 
 __all__ = [
     "Document",
-    "LockJob",
+    "Job",
     "LogReplay",
     "__version__",
     "call",
@@ -57,7 +57,7 @@ class LogReplay:
     ) -> Any: ...
 
 @final
-class LockJob:
+class Job:
     @staticmethod
     def acquire(
         lock: str,
@@ -68,7 +68,7 @@ class LockJob:
         seed: bytes,
         now_ms: int,
         mono_ms: float,
-    ) -> LockJob: ...
+    ) -> Job: ...
     @staticmethod
     def release(
         lock: str,
@@ -78,7 +78,7 @@ class LockJob:
         seed: bytes,
         now_ms: int,
         mono_ms: float,
-    ) -> LockJob: ...
+    ) -> Job: ...
     @staticmethod
     def sweep(
         lock: str,
@@ -90,7 +90,9 @@ class LockJob:
         seed: bytes,
         now_ms: int,
         mono_ms: float,
-    ) -> LockJob: ...
+    ) -> Job: ...
+    @staticmethod
+    def store(kind: str, setup: object) -> Job: ...
     @property
     def first(self) -> Any: ...
     def next(self, answer: object) -> Any: ...

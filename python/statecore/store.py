@@ -37,7 +37,7 @@ from statecore._host.runtime import clock
 from statecore._store import sessions as _store_sessions
 from statecore._store.file_store import FileStore, _check_record
 from statecore._store.known_rows import Known
-from statecore.errors import StatecoreError
+from statecore._store.update_job import UpdateJob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,29 +49,8 @@ if TYPE_CHECKING:
     from statecore.types import DocumentKind, Json, LoadResult, Now, WatchChange
 
 
-#: How many times an update that lost a race to create a row is tried again.
-CREATE_RETRIES = 8
-
-
 #: ``$1``... as psycopg's named placeholders (a statement holds no ``%``).
 _PARAM = re.compile(r"\$(\d+)")
-
-
-def _attempt(
-    kind: DocumentKind,
-    change: str,
-    text: str,
-    args: tuple[object, ...],
-    at: Now,
-    if_match: str | None,
-    reset: bool,
-) -> Any:
-    """The change tried on a text this store kept, which may be stale: None when the core
-    refuses it (the row is then read and the change tried on it)."""
-    try:
-        return update_file(kind, change, text.encode(), args, at, if_match, reset)
-    except StatecoreError:
-        return None
 
 
 def _readable(fd: int) -> bool:
@@ -90,10 +69,6 @@ def _read_waiting(pgconn: Any) -> None:
         if not _readable(pgconn.socket):
             return
         pgconn.consume_input()
-
-
-class _Retry(Exception):
-    """A row another writer created first: the update runs again."""
 
 
 class PostgresStore:
@@ -291,116 +266,40 @@ class PostgresStore:
         now: Now | None,
         host: tuple[str | None, bool, float | None],
     ) -> FileResult[Any, Any]:
-        """Tries :meth:`_optimistic` first (a patch or a named change, no ``timeout``), then runs
-        :meth:`_update` in a transaction, again when it lost a race to create the row; ``host``:
-        ``(if_match, reset, timeout)``."""
+        """The update as the core's job (docs/store.md § The update as a job): a
+        compare-and-swap on the text this store kept, or on the row read, or the locked
+        transaction; this only runs the statements it asks for and applies the change.
+        ``host``: ``(if_match, reset, timeout)``."""
         key = store_key(key)
         if_match, reset, timeout = host
-        if timeout is None and not callable(change):
-            with self._guard("update", key):
-                done = self._optimistic(key, kind, str(change), args, now, if_match, reset)
-            if done is not None:
-                return done
-        for _ in range(CREATE_RETRIES):
-            try:
-                with self._guard("update", key, timeout), self._conn.transaction():
-                    if timeout is not None:
-                        self._run("lock_timeout", f"{max(1, round(timeout * 1000))}ms")
-                    return self._update(key, kind, change, args, now, if_match, reset)
-            except _Retry:
-                continue
-        store_unavailable("update", key, "the row was created and removed again meanwhile")
-        raise AssertionError("unreachable")  # store_unavailable raises
 
-    def _optimistic(
-        self,
-        key: str,
-        kind: DocumentKind,
-        change: str,
-        args: tuple[object, ...],
-        now: Now | None,
-        if_match: str | None,
-        reset: bool,
-    ) -> FileResult[Any, Any] | None:
-        """The update without a transaction (docs/store.md § Updates), a compare-and-swap
-        with no lock held: on the text this store kept, when trusted, one statement
-        (``update_known``, which returns the row when it changed since); else, or then, the
-        row read, one crossing, and the row written on the condition that its etag is still
-        the one read. None when another writer changed or created the row meanwhile, or when
-        an unreadable row's text must be kept first: the locked transaction then runs."""
-        at = clock() if now is None else now
-        row: Any = None
-        known = self._known.recall(key)
-        tried = None
-        if known is not None and known[2]:
-            tried = _attempt(kind, change, known[0], args, at, if_match, reset)
-        if known is not None and tried is not None and tried["changed"] and not tried["corrupt"]:
-            # One statement: the row written on the kept etag, or the row as it is.
-            text, etag = tried["text"], tried["etag"]
-            found = self._run("update_known", key, kind, text, etag, known[1]).fetchone()
-            if found is not None and found[0]:
-                self._known.remember(key, text, etag, True)
-                done: FileResult[Any, Any] = _documents.outcome(
-                    tried, list(tried["warnings"]), None
-                )
-                return done
-            row = None if found is None else found[1:]
-        else:
-            row = self._run("read", key).fetchone()
-        self._known.forget(key)
-        # Trusted while the row is still the one this store last saw (no other writer since),
-        # or when this store creates it.
-        trusted = row is None or (known is not None and row[1] == known[1])
-        data = None if row is None else row[0].encode()
-        result: Any = update_file(kind, change, data, args, at, if_match, reset)
-        if result["changed"]:
-            if result["corrupt"] and row is not None:
-                return None
-            if not self._write_row(key, kind, row, result["text"], result["etag"]):
-                return None
-            self._known.remember(key, result["text"], result["etag"], trusted)
-        elif row is not None:
-            self._known.remember(key, row[0], row[1], trusted)
-        out: FileResult[Any, Any] = _documents.outcome(result, list(result["warnings"]), None)
-        return out
-
-    def _update(
-        self,
-        key: str,
-        kind: DocumentKind,
-        change: object,
-        args: tuple[object, ...],
-        now: Now | None,
-        if_match: str | None,
-        reset: bool,
-    ) -> FileResult[Any, Any]:
-        """The update inside its transaction: the row locked, one crossing, the row written."""
-        row = self._run("read_for_update", key).fetchone()
-        data = None if row is None else row[0].encode()
-        result: Any
-        if callable(change):
-            loaded = load_document(kind, data)
-            check_if_match(loaded["etag"], if_match)
-            returned = change(loaded["document"])
-            document = loaded["document"] if returned is None else returned
-            result = finish_update(kind, data, document, None, reset)
-        else:
+        def apply(data: bytes | None) -> Any:
+            if callable(change):
+                loaded = load_document(kind, data)
+                check_if_match(loaded["etag"], if_match)
+                returned = change(loaded["document"])
+                document = loaded["document"] if returned is None else returned
+                return finish_update(kind, data, document, None, reset)
             at = clock() if now is None else now
-            result = update_file(kind, str(change), data, args, at, if_match, reset)
-        warnings = list(result["warnings"])
-        if result["changed"]:
-            if row is not None and result["corrupt"]:
-                self._run("keep_corrupt", key, row[0])
-            if not self._write_row(key, kind, row, result["text"], result["etag"]):
-                raise _Retry
-            self._known.remember(key, result["text"], result["etag"], False)
-        out: FileResult[Any, Any] = _documents.outcome(result, warnings, None)
+            return update_file(kind, str(change), data, args, at, if_match, reset)
+
+        known = self._known.recall(key)
+        setup = {
+            "key": key,
+            "kind": kind,
+            "function": callable(change),
+            "timeout_ms": None if timeout is None else round(timeout * 1000),
+            "known": None if known is None else {"etag": known[1], "trusted": known[2]},
+        }
+        self._connect()
+        result = UpdateJob(self, apply, known).run(setup, self._known)
+        out: FileResult[Any, Any] = _documents.outcome(result, list(result["warnings"]), None)
         return out
 
     def _write_row(self, key: str, kind: DocumentKind, row: Any, text: str, etag: str) -> bool:
         """Writes ``text`` to the row of ``key`` read as ``row`` (None: there was none): an
-        ``UPDATE`` on the etag read, or an ``INSERT``. False when another writer changed or
-        created the row meanwhile (nothing written)."""
+        ``UPDATE`` on the etag read, or an ``INSERT`` (a hive session's step, _store/sessions.py).
+        False when another writer changed or created the row meanwhile (nothing written)."""
         if row is None:
             written = self._run("insert", key, kind, text, etag).rowcount
         else:

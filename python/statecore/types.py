@@ -48,6 +48,7 @@ LitterKind = str
 LockGlance = str
 LockWatch = str
 LockJobKind = str
+StoreJobKind = str
 ViewRole = str
 ViewRouteName = str
 ViewReadAction = str
@@ -217,6 +218,8 @@ LockTurn: Any = dict
 LockPause: Any = dict
 LockJobSetup: Any = dict
 LockJobEntry: Any = dict
+StoreUpdateSetup: Any = dict
+StoreKnownRow: Any = dict
 StoreSchema: Any = dict
 StoreMigration: Any = dict
 StoreLogged: Any = dict
@@ -460,9 +463,12 @@ __all__ = [
     "StatusLineOptions",
     "StatusLineSummary",
     "StoreAppendOptions",
+    "StoreJobKind",
+    "StoreKnownRow",
     "StoreLogged",
     "StoreMigration",
     "StoreSchema",
+    "StoreUpdateSetup",
     "StoreUrl",
     "StoreWatchOptions",
     "TornLine",

@@ -125,6 +125,9 @@ LockWatch: TypeAlias = Literal["none", "claim", "claim_and_lock"]
 LockJobKind: TypeAlias = Literal["acquire", "release", "sweep"]
 """A lock job: taking the lock (`acquire`), releasing it (`release`) or sweeping what dead writers left next to its file (`sweep`)."""
 
+StoreJobKind: TypeAlias = Literal["update"]
+"""A store job: a document's update (`update`: docs/store.md § The update as a job)."""
+
 ViewRole: TypeAlias = Literal["fctry.state", "fctry.inbox", "fctry.config", "fctry.spec", "fctry.events", "agency.status", "agency.meta", "hivemind.state", "hive.state", "hive.events", "specify.index"]
 """What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`."""
 
@@ -1517,6 +1520,21 @@ class LockJobEntry(TypedDict):
 
     name: str
     path: str
+
+class StoreUpdateSetup(TypedDict):
+    """What a store's update job starts from (docs/store.md § The update as a job)."""
+
+    key: str
+    kind: str
+    function: NotRequired[bool]
+    timeout_ms: NotRequired[float]
+    known: NotRequired[StoreKnownRow]
+
+class StoreKnownRow(TypedDict):
+    """The text a store kept for the key (its last read or write of the row), as an update job sees it."""
+
+    etag: str
+    trusted: bool
 
 class StoreSchema(TypedDict):
     """The PostgreSQL store's schema and statements (docs/store.md § Schema)."""

@@ -1,4 +1,4 @@
-"""The lock's jobs through the native module (``LockJob``, docs/locking.md § The lock as a job):
+"""The lock's jobs through the native module (``Job``, docs/locking.md § The lock as a job):
 what a tool with its own I/O calls. The steps themselves are the corpus's
 (tests/conformance/host/lock_jobs.json); here, the class's own contract and a whole run."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from statecore._host.lock import _meets
-from statecore._statecore import LockJob
+from statecore._statecore import Job
 from statecore.errors import StatecoreError
 
 ID = {"pid": 100, "start": "500", "boot": "b1", "host": "h"}
@@ -22,8 +22,8 @@ def clocks(answer: dict[str, object]) -> dict[str, object]:
     return {**answer, "now_ms": NOW, "mono_ms": 1000.0}
 
 
-def acquisition() -> LockJob:
-    return LockJob.acquire("/d/s.json.lock", ID, True, True, 1000.0, SEED, NOW, 1000.0)
+def acquisition() -> Job:
+    return Job.acquire("/d/s.json.lock", ID, True, True, 1000.0, SEED, NOW, 1000.0)
 
 
 def test_an_uncontended_acquisition_then_its_release_driven_from_the_first_steps() -> None:
@@ -44,7 +44,7 @@ def test_an_uncontended_acquisition_then_its_release_driven_from_the_first_steps
     assert done == plan["steps"][3]
     assert done["record"]["pid"] == 100
 
-    releasing = LockJob.release("/d/s.json.lock", done["text"], ID, True, SEED, NOW, 1000.0)
+    releasing = Job.release("/d/s.json.lock", done["text"], ID, True, SEED, NOW, 1000.0)
     assert releasing.first == done["release"]
     assert [s["do"] for s in releasing.first["steps"]] == ["stat", "read", "unlink", "done"]
     latin1 = done["text"].encode().decode("latin-1")
@@ -73,7 +73,7 @@ def test_the_first_step_is_asked_for_once_and_a_plan_is_answered_per_step_taken(
 
 def test_a_seed_too_short_is_refused() -> None:
     with pytest.raises(StatecoreError) as short:
-        LockJob.acquire("/d/s.json.lock", ID, True, True, 1000.0, b"x", NOW, 1000.0)
+        Job.acquire("/d/s.json.lock", ID, True, True, 1000.0, b"x", NOW, 1000.0)
     assert (short.value.code, short.value.path) == ("E_ARGUMENT", "/seed")
 
 

@@ -241,6 +241,7 @@ fn api_names() -> Vec<String> {
     names.push("updateLogged".into());
     names.push("logReplay".into());
     names.push("lockJob".into());
+    names.push("storeJob".into());
     names.push("withBigInts".into());
     names.push("openDocument".into());
     names.push("residentDocument".into());

@@ -139,7 +139,7 @@ pub fn native_pyi() -> String {
         "\"\"\"The native module of statecore (PyO3). Use the ``statecore`` package, not this directly:\n\
          its functions name an operation of the core's table and pass its arguments.\"\"\"\n\n\
          from typing import Any, final\n\n\
-         __all__ = [\n    \"Document\",\n    \"LockJob\",\n    \"LogReplay\",\n    \"__version__\",\n    \"call\",\n    \"query\",\n    \"update\",\n    \"update_logged\",\n]\n\n\
+         __all__ = [\n    \"Document\",\n    \"Job\",\n    \"LogReplay\",\n    \"__version__\",\n    \"call\",\n    \"query\",\n    \"update\",\n    \"update_logged\",\n]\n\n\
          __version__: str\n\n\
          def call(op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n\
          def update(\n    kind: str,\n    op: str,\n    data: str | bytes | None,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None = None,\n    reset: bool = False,\n) -> Any: ...\n\
@@ -151,13 +151,15 @@ pub fn native_pyi() -> String {
          \x20   def feed(self, chunk: bytes) -> None: ...\n\
          \x20   def commit(\n        self,\n        change_name: str,\n        args: tuple[object, ...],\n        now: object,\n        event_id: str | None = None,\n    ) -> Any: ...\n\n\
          @final\n\
-         class LockJob:\n\
+         class Job:\n\
          \x20   @staticmethod\n\
-         \x20   def acquire(\n        lock: str,\n        identity: object,\n        probe: bool,\n        watching: bool,\n        timeout_ms: float,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> LockJob: ...\n\
+         \x20   def acquire(\n        lock: str,\n        identity: object,\n        probe: bool,\n        watching: bool,\n        timeout_ms: float,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> Job: ...\n\
          \x20   @staticmethod\n\
-         \x20   def release(\n        lock: str,\n        text: str,\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> LockJob: ...\n\
+         \x20   def release(\n        lock: str,\n        text: str,\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> Job: ...\n\
          \x20   @staticmethod\n\
-         \x20   def sweep(\n        lock: str,\n        name: str,\n        names: list[str],\n        paths: list[str],\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> LockJob: ...\n\
+         \x20   def sweep(\n        lock: str,\n        name: str,\n        names: list[str],\n        paths: list[str],\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> Job: ...\n\
+         \x20   @staticmethod\n\
+         \x20   def store(kind: str, setup: object) -> Job: ...\n\
          \x20   @property\n\
          \x20   def first(self) -> Any: ...\n\
          \x20   def next(self, answer: object) -> Any: ...\n\n\

@@ -350,6 +350,23 @@ export declare function lockJob(
   kind: \"sweep\",
   args: [lock: string, name: string, names: string[], paths: string[], identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
 ): LockJob;
+/** A step of a store job, or its end (`done`, `raise`): `{do, ...}` (docs/store.md § The update as a job). */
+export type StoreStep = { do: string; [field: string]: Json };
+/**
+ * A store job: `first` is its first step (`next(null)` gives it too), which may be answered
+ * straight away; `next(answer)` gives the step after the one answered; `free()` releases it.
+ */
+export type StoreJob = {
+  readonly first: StoreStep;
+  next(answer: { [field: string]: Json } | null): StoreStep;
+  free(): void;
+};
+/**
+ * A store job (docs/store.md § The update as a job), run by a store's driver: a document's
+ * update (`setup`: its key and kind, whether the change is a function, the timeout, the text
+ * the store kept for the key).
+ */
+export declare function storeJob(kind: \"update\", setup: StoreUpdateSetup): StoreJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -7,9 +7,9 @@ use super::expect::{created, holding, missing, missing_or_young};
 use super::facts::{
     create_step, holds_text, read_step, stat_step, Boxed, Ctx, Mine, Owner, Setup, Step, Stop,
 };
-use super::job::{step, Job};
 use super::{pause, turn, QUEUE_AFTER_MS, TURN_MS};
 use crate::error::Result;
+use crate::job::{step, Job};
 use crate::Value;
 
 /// A waiter's claim to the next turn (`<lock>.next`).

@@ -4,9 +4,9 @@
 //! ([`super::owner`], [`super::verdict`]); the host only performs the step.
 
 use super::expect::{holding, missing_or_young};
-use super::job::{failed, plan_step, step, Ask, Io, Job};
 use super::{foreign_error, owner, record, timeout_error, TOKEN_BYTES};
 use crate::error::{Code, Error, Result};
+use crate::job::{failed, plan_step, step, Ask, Io, Job};
 use crate::Value;
 use std::future::Future;
 use std::pin::Pin;

@@ -513,13 +513,11 @@ fn is_token(text: &str) -> bool {
 mod acquire;
 mod expect;
 mod facts;
-mod job;
 mod script;
 pub mod shapes;
 mod sweep;
 
+pub use crate::job::{meets, Job};
 pub use acquire::{acquire_job, release_job};
-pub use expect::meets;
-pub use job::Job;
 pub use script::script;
 pub use sweep::sweep_job;

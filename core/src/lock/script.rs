@@ -1,9 +1,9 @@
 //! A lock job run over answers given in advance: how the conformance corpus drives a job the
 //! same way on every surface (and how a tool checks its own driver against the core).
 
-use super::job::Job;
 use super::{acquire_job, release_job, sweep_job};
 use crate::error::{Code, Error, Result};
+use crate::job::Job;
 use crate::Value;
 
 /// The steps a `kind` job (`acquire`, `release`) started from `setup` asks for when it is given
@@ -11,49 +11,7 @@ use crate::Value;
 /// "error"}` when it ended with its own error; the list stops at the last step asked when the
 /// answers run out first.
 pub fn script(kind: &str, setup: &Value, answers: &[Value]) -> Result<Value> {
-    let mut job = start(kind, setup)?;
-    let mut steps = Vec::new();
-    let mut answers = answers.iter();
-    let mut answer = Value::Null;
-    loop {
-        let next = job.next(answer);
-        if job.strayed() {
-            steps.push(stray());
-            break;
-        }
-        match next {
-            Ok(step) => {
-                let last = matches!(
-                    step.get("do").and_then(Value::as_str),
-                    Some("done" | "raise")
-                );
-                steps.push(step);
-                if last {
-                    break;
-                }
-            }
-            Err(error) => {
-                let mut map = crate::Map::with_capacity(2);
-                map.insert("do".into(), "error".into());
-                map.insert("error".into(), error.to_value());
-                steps.push(Value::Object(map));
-                break;
-            }
-        }
-        match answers.next() {
-            Some(next) => answer = next.clone(),
-            None => break,
-        }
-    }
-    Ok(Value::Array(steps))
-}
-
-/// The step the runner reports when a job left a plan before taking back every answer the
-/// host gave to it: a fault of the core's plan, which the corpus never expects.
-fn stray() -> Value {
-    let mut map = crate::Map::with_capacity(1);
-    map.insert("do".into(), "strayed".into());
-    Value::Object(map)
+    Ok(crate::job::script(start(kind, setup)?, answers))
 }
 
 /// The job of `kind` from `setup` (its shape is checked by the caller).

@@ -3,9 +3,9 @@
 //! file that is not a statecore lock is never removed.
 
 use super::facts::{Setup, Stop};
-use super::job::{step, Job};
 use super::litter;
 use crate::error::Result;
+use crate::job::{step, Job};
 use crate::Value;
 
 /// A job sweeping next to the file named `name` whose lock is `lock`, among `entries` (each

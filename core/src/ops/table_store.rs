@@ -1,12 +1,32 @@
 //! The table: the PostgreSQL store's rules (docs/store.md), for both hosts' `PostgresStore`.
 
 use super::{Access, Module, Op, Out, Param, Returns};
-use crate::error::{Code, Error};
 use crate::shape::Ty;
 use crate::store::{self, shapes as s};
 
 /// The store's operations.
 pub static OPS: &[Op] = &super::gate([
+    Op {
+        module: Module::Root,
+        method: "store_job_script",
+        doc: "The steps a store job (`update`: a document's update, \
+              docs/store.md § The update as a job) started from `setup` asks for, given \
+              `answers` in turn: every step up to its end (`done`, `raise`), then \
+              `{do: \"error\", error}` when it ended with its own error (`E_STORE`, \
+              `E_LOCK_TIMEOUT`).",
+        params: &[
+            Param::text("job", Ty::Enum(&s::JOB_KIND)),
+            Param::value("setup", Ty::Object(&s::UPDATE_SETUP)),
+            Param::value("answers", Ty::List(&Ty::Json)),
+        ],
+        returns: Returns::json(Ty::List(&Ty::Json)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
+            Ok(Out::Json(store::script(a.text(0)?, a.get(1), answers)?))
+        },
+    },
     Op {
         module: Module::Root,
         method: "store_schema",
@@ -118,20 +138,7 @@ pub static OPS: &[Op] = &super::gate([
         returns: Returns::raises(),
         access: Access::Pure,
         web: false,
-        run: |a| {
-            let key = a.text(0)?;
-            let ms = a.get(1).as_f64().unwrap_or(0.0);
-            Err(Error::new(
-                Code::LockTimeout,
-                "",
-                format!(
-                    "the row of {key:?} stayed locked by another writer's transaction for \
-                     {ms} ms (the timeout): nothing was written; try again, or wait longer"
-                ),
-            )
-            .with_detail("key", key)
-            .with_detail("timeout_ms", a.get(1).clone()))
-        },
+        run: |a| Err(store::lock_timeout(a.text(0)?, a.get(1))),
     },
     Op {
         module: Module::Root,
@@ -148,30 +155,7 @@ pub static OPS: &[Op] = &super::gate([
         returns: Returns::raises(),
         access: Access::Pure,
         web: false,
-        run: |a| {
-            let (operation, key, cause) = (a.text(0)?, a.text(1)?, a.text(2)?);
-            let cause = store::redact(cause.lines().next().unwrap_or_default().trim());
-            let key = store::redact(key);
-            let message = if operation == "connect" {
-                format!(
-                    "the store could not connect to {key:?} ({cause}): nothing was read or \
-                     written; check that the server runs and the URL or PG* variables name \
-                     it, then try again"
-                )
-            } else {
-                format!(
-                    "the store lost its connection during {operation} of {key:?} ({cause}): \
-                     nothing was half-applied (a transaction the server did not commit was \
-                     rolled back; one whose COMMIT it received as the connection ended may \
-                     have been applied); try again: an append with an id is applied once, \
-                     and a read shows whether an update was"
-                )
-            };
-            Err(Error::new(Code::Store, "", message)
-                .with_detail("retryable", true)
-                .with_detail("operation", operation)
-                .with_detail("key", key.as_ref()))
-        },
+        run: |a| Err(store::unavailable(a.text(0)?, a.text(1)?, a.text(2)?)),
     },
     Op {
         module: Module::Root,

@@ -4,10 +4,14 @@
 //! run these statements in the transactions docs/store.md describes, and cross into the core
 //! once per update exactly as a file update does (`update_file` over the row's text).
 
+mod errors;
 mod redact;
 pub mod shapes;
+mod update;
 
+pub use errors::{lock_timeout, schema_mismatch, unavailable};
 pub use redact::redact;
+pub use update::{job, script, CREATE_RETRIES};
 
 use crate::error::{Code, Error, Result};
 use crate::{Map, Value};
@@ -475,56 +479,14 @@ pub fn failure(sqlstate: Option<&str>, connection: bool) -> &'static str {
     }
 }
 
-/// The `E_STORE` error of an operation that found the database's statecore schema partial
-/// (a statement failed with one of [`SCHEMA_STATES`]; `cause`: the driver's message): not
-/// retryable, and it says what to do. During `migrate`, the version row is missing or older
-/// than the tables; otherwise a table, column or function was dropped or changed by hand.
-pub fn schema_mismatch(operation: &str, key: &str, sqlstate: &str, cause: &str) -> Error {
-    let cause = redact(cause.lines().next().unwrap_or_default().trim());
-    let key = redact(key);
-    let message = if operation == "migrate" {
-        format!(
-            "the database's statecore tables are not at the schema version statecore_meta \
-             records (the version row is missing or older than the tables): migrating them to \
-             version {SCHEMA_VERSION} failed ({cause}, SQLSTATE {sqlstate}) and was rolled back, \
-             nothing was changed. If the tables are at version {SCHEMA_VERSION} (statecore_logs \
-             has a bytes column), set the row: INSERT INTO statecore_meta (name, value) VALUES \
-             ('schema_version', '{SCHEMA_VERSION}') ON CONFLICT (name) DO UPDATE SET value = \
-             EXCLUDED.value; otherwise restore the statecore_* tables from a backup, or drop \
-             them all (statecore_meta too) so that the next connect makes them again, empty"
-        )
-    } else {
-        format!(
-            "the database's statecore tables do not match schema version {SCHEMA_VERSION} \
-             during {operation} of {key:?} ({cause}, SQLSTATE {sqlstate}): a table, column or \
-             function statecore needs was dropped or changed by hand; nothing was written. \
-             Restore the statecore_* tables from a backup, or drop them all (statecore_meta \
-             too) so that the next connect makes them again, empty"
-        )
-    };
-    Error::new(Code::Store, "", message)
-        .with_detail("retryable", false)
-        .with_detail("operation", operation)
-        .with_detail("key", key.as_ref())
-        .with_detail("sqlstate", sqlstate)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{failure, schema_mismatch};
+    use super::failure;
 
     #[test]
-    fn a_partial_schema_says_what_to_do_and_shows_no_password() {
+    fn a_partial_schema_is_told_apart() {
         assert_eq!(failure(Some("42703"), false), "schema");
         assert_eq!(failure(Some("42701"), false), "schema");
         assert_eq!(failure(Some("23505"), false), "statement");
-        let error = schema_mismatch("migrate", "schema", "42701", "column \"bytes\" exists");
-        assert!(error.message.contains("INSERT INTO statecore_meta"));
-        let error = schema_mismatch("read", "postgresql://u:pw@h/db", "42703", "no etag");
-        assert!(error.message.contains("Restore") && !error.message.contains("pw@"));
-        assert_eq!(
-            error.details.get("retryable"),
-            Some(&crate::Value::Bool(false))
-        );
     }
 }

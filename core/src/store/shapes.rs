@@ -1,7 +1,7 @@
 //! The store's results, described once (`crate::shape`): the types of `store_schema` and
 //! `store_migrations` in every host.
 
-use crate::shape::{Field, Shape, Ty};
+use crate::shape::{Enum, Field, Shape, Ty};
 
 /// The schema and statements.
 pub static SCHEMA: Shape = Shape::exact(
@@ -79,6 +79,56 @@ pub static URL: Shape = Shape::exact(
             "key",
             Ty::Str,
             "The key below the database (`\"\"`: the store's root).",
+        ),
+    ],
+);
+
+/// A store job's kind.
+pub static JOB_KIND: Enum = Enum {
+    name: "StoreJobKind",
+    doc: "A store job: a document's update (`update`: docs/store.md § The update as a job).",
+    values: &["update"],
+};
+
+/// What the text a store kept for a key is, to an update job.
+pub static KNOWN: Shape = Shape::exact(
+    "StoreKnownRow",
+    "The text a store kept for the key (its last read or write of the row), as an update job sees it.",
+    &[
+        Field::req("etag", Ty::Str, "The kept text's etag."),
+        Field::req(
+            "trusted",
+            Ty::Bool,
+            "No other writer was seen to change the row since: the update tries its compare-and-swap on the kept text first.",
+        ),
+    ],
+);
+
+/// What an update job starts from.
+pub static UPDATE_SETUP: Shape = Shape::exact(
+    "StoreUpdateSetup",
+    "What a store's update job starts from (docs/store.md § The update as a job).",
+    &[
+        Field::req("key", Ty::Str, "The document's key (checked)."),
+        Field::req(
+            "kind",
+            Ty::Str,
+            "The document's kind, written with the row.",
+        ),
+        Field::opt(
+            "function",
+            Ty::Bool,
+            "The change is a function of the document, which the host calls (no compare-and-swap).",
+        ),
+        Field::opt(
+            "timeout_ms",
+            Ty::Number,
+            "How long to wait for a row another writer's transaction holds (absent or null: wait).",
+        ),
+        Field::opt(
+            "known",
+            Ty::Object(&KNOWN),
+            "The text the store kept for the key (absent or null: none).",
         ),
     ],
 );

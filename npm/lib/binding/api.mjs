@@ -37,7 +37,7 @@ export function errorFromRecord(record) {
 }
 
 /** The JS names of the binding's exports a module may lack (the browser's module). */
-const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Document: "openDocument and residentDocument" };
+const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Job: "lockJob and storeJob", Document: "openDocument and residentDocument" };
 
 /**
  * `module[name]`, or a UsageError E_UNAVAILABLE when the module has not got it: the browser's
@@ -192,6 +192,13 @@ export function makeApi(getRaw) {
     sweep: { identity: 4, seed: 6 },
   };
 
+  /** A job of the native module (`[handle, its first step's JSON]`) as the API gives it. */
+  const driven = ([handle, firstText]) => ({
+    first: JSON.parse(firstText),
+    next: (answer) => JSON.parse(guard(() => handle.next(JSON.stringify(answer)))),
+    free: () => handle.free(),
+  });
+
   /**
    * A lock job (docs/locking.md § The lock as a job): `kind` `"acquire"` (`[lock, identity,
    * probe, watching, timeoutMs, seed, nowMs, monoMs]`), `"release"` (`[lock, text, identity,
@@ -200,7 +207,7 @@ export function makeApi(getRaw) {
    * gives the step after the one answered, and `free()` releases the job.
    */
   api.lockJob = (kind, args) => {
-    const LockJob = need(getRaw(), "LockJob");
+    const Job = need(getRaw(), "Job");
     const places = Object.hasOwn(LOCK_JOB_PLACES, kind) ? LOCK_JOB_PLACES[kind] : null;
     if (places === null || !Array.isArray(args)) {
       throw new UsageError(
@@ -213,12 +220,16 @@ export function makeApi(getRaw) {
     const flat = args.map((arg, i) =>
       i === places.identity ? JSON.stringify(arg) : i === places.seed ? bytes(arg, "seed") : arg,
     );
-    const [handle, firstText] = guard(() => LockJob[kind](...flat));
-    return {
-      first: JSON.parse(firstText),
-      next: (answer) => JSON.parse(guard(() => handle.next(JSON.stringify(answer)))),
-      free: () => handle.free(),
-    };
+    return driven(guard(() => Job[kind](...flat)));
+  };
+
+  /**
+   * A store job (docs/store.md § The update as a job): `kind` `"update"`, `setup` `{key, kind,
+   * function, timeout_ms, known}`. `first`, `next(answer)` and `free()` as a lock job's.
+   */
+  api.storeJob = (kind, setup) => {
+    const Job = need(getRaw(), "Job");
+    return driven(guard(() => Job.store(String(kind), JSON.stringify(setup))));
   };
 
   /** One crossing per file read: a reader of the table on the file's document (or bytes). */

@@ -123,6 +123,9 @@ export type LockWatch = "none" | "claim" | "claim_and_lock";
 /** A lock job: taking the lock (`acquire`), releasing it (`release`) or sweeping what dead writers left next to its file (`sweep`). */
 export type LockJobKind = "acquire" | "release" | "sweep";
 
+/** A store job: a document's update (`update`: docs/store.md § The update as a job). */
+export type StoreJobKind = "update";
+
 /** What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`. */
 export type ViewRole = "fctry.state" | "fctry.inbox" | "fctry.config" | "fctry.spec" | "fctry.events" | "agency.status" | "agency.meta" | "hivemind.state" | "hive.state" | "hive.events" | "specify.index";
 
@@ -2276,6 +2279,28 @@ export interface LockJobEntry {
   path: string;
 }
 
+/** What a store's update job starts from (docs/store.md § The update as a job). */
+export interface StoreUpdateSetup {
+  /** The document's key (checked). */
+  key: string;
+  /** The document's kind, written with the row. */
+  kind: string;
+  /** The change is a function of the document, which the host calls (no compare-and-swap). */
+  function?: boolean;
+  /** How long to wait for a row another writer's transaction holds (absent or null: wait). */
+  timeout_ms?: number;
+  /** The text the store kept for the key (absent or null: none). */
+  known?: StoreKnownRow;
+}
+
+/** The text a store kept for the key (its last read or write of the row), as an update job sees it. */
+export interface StoreKnownRow {
+  /** The kept text's etag. */
+  etag: string;
+  /** No other writer was seen to change the row since: the update tries its compare-and-swap on the kept text first. */
+  trusted: boolean;
+}
+
 /** The PostgreSQL store's schema and statements (docs/store.md § Schema). */
 export interface StoreSchema {
   /** The schema version this library reads and writes. */
@@ -2777,6 +2802,8 @@ export declare function fileTypeError(path: string, what: string): never;
 export declare function manifest(): { [key: string]: Json };
 /** Checks a host's options (`set`: `update` or `append`, plus the keys `also` names): null or an object of known keys, else `E_OPTIONS` naming the nearest valid key (`camel`: keys in camelCase, as JS spells them). */
 export declare function checkOptions(set: string, options: unknown, camel?: boolean | null, also?: string[] | null): void;
+/** The steps a store job (`update`: a document's update, docs/store.md § The update as a job) started from `setup` asks for, given `answers` in turn: every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_STORE`, `E_LOCK_TIMEOUT`). */
+export declare function storeJobScript(job: StoreJobKind, setup: StoreUpdateSetup, answers: unknown[]): Json[];
 /** The PostgreSQL store's schema and statements as data: `{version, migration_lock, channel, bootstrap, statements}`, so that every host runs the same SQL. */
 export declare function storeSchema(): StoreSchema;
 /** The migrations a database at schema version `current` (null: never used by statecore) needs, in order; `E_STORE` for a schema newer than this library's. */
@@ -3300,6 +3327,23 @@ export declare function lockJob(
   kind: "sweep",
   args: [lock: string, name: string, names: string[], paths: string[], identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
 ): LockJob;
+/** A step of a store job, or its end (`done`, `raise`): `{do, ...}` (docs/store.md § The update as a job). */
+export type StoreStep = { do: string; [field: string]: Json };
+/**
+ * A store job: `first` is its first step (`next(null)` gives it too), which may be answered
+ * straight away; `next(answer)` gives the step after the one answered; `free()` releases it.
+ */
+export type StoreJob = {
+  readonly first: StoreStep;
+  next(answer: { [field: string]: Json } | null): StoreStep;
+  free(): void;
+};
+/**
+ * A store job (docs/store.md § The update as a job), run by a store's driver: a document's
+ * update (`setup`: its key and kind, whether the change is a function, the timeout, the text
+ * the store kept for the key).
+ */
+export declare function storeJob(kind: "update", setup: StoreUpdateSetup): StoreJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

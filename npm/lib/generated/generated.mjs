@@ -311,6 +311,7 @@ export const OPS = Object.freeze([
   ["", "checkOptions", "check_options", [["set", "t", true], ["options", "v", true], ["camel", "v"], ["also", "v"]], "nothing", null, null, -1],
   ["lock", "jobScript", "lock_job_script", [["job", "t", true], ["setup", "v", true], ["answers", "v", true]], "json", null, null, -1],
   ["lock", "planMeets", "lock_plan_meets", [["answer", "v", true], ["expect", "v", true]], "json", null, null, -1],
+  ["", "storeJobScript", "store_job_script", [["job", "t", true], ["setup", "v", true], ["answers", "v", true]], "json", null, null, -1],
   ["", "storeSchema", "store_schema", [], "json", null, null, -1],
   ["", "storeMigrations", "store_migrations", [["current", "t"]], "json", null, null, -1],
   ["", "storeKey", "store_key", [["key", "t", true]], "text", null, null, -1],

@@ -12,19 +12,6 @@ const { CONSTANTS } = require("../binding/tables.cjs");
 const KNOWN_CHARS = CONSTANTS.storeKnownChars;
 
 /**
- * The result of `fn()`, a change tried on a text this store kept, which may be stale: null
- * when the core refuses it (the row is then read and the change tried on it).
- */
-function attempt(fn) {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof require("../host/documents.cjs").core().StatecoreError) return null;
-    throw error;
-  }
-}
-
-/**
  * The text and etag of the rows this store last read or wrote, by key, the most recently used
  * kept up to `KNOWN_CHARS` characters in all; `trusted` while no other writer was seen to change
  * the row (after a missed swap, the next update reads the row first, and trusts the kept text
@@ -67,4 +54,4 @@ class Known {
   }
 }
 
-module.exports = { Known, attempt, KNOWN_CHARS };
+module.exports = { Known, KNOWN_CHARS };

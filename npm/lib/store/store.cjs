@@ -16,15 +16,13 @@ const sessions = require("../host/sessions.cjs");
 const storeSessions = require("./sessions.cjs");
 const { runAsync, ASYNC } = require("../host/steps.cjs");
 const { CONSTANTS, LOGS } = require("../binding/tables.cjs");
-const { Known, attempt } = require("./known-rows.cjs");
+const { Known } = require("./known-rows.cjs");
+const { runUpdate, facts } = require("./update-job.cjs");
 
 /** A pool client's promise of its connection's keepalives (`PostgresStore#checkout`). */
 const SET_UP = Symbol("statecore keepalives");
 /** The error that ended a pool client's connection while it was checked out, if one did. */
 const LOST = Symbol("statecore lost");
-
-/** How many times an update that lost a race to create a row is tried again. */
-const CREATE_RETRIES = 8;
 
 const core = () => documents.core();
 
@@ -122,18 +120,11 @@ class FileStore {
 }
 
 /**
- * What a failed statement means (the core's `storeFailure`, as in Python): its SQLSTATE, and
- * whether node-postgres says the connection failed (no SQLSTATE: a socket error such as
- * ECONNRESET, or its own "Connection terminated").
+ * What a failed statement means (the core's `storeFailure`, as in Python): from its SQLSTATE
+ * and whether node-postgres says the connection failed (lib/store/update-job.cjs `facts`).
  */
 function failure(error) {
-  const code = typeof error?.code === "string" ? error.code : "";
-  const sqlstate = /^[0-9A-Z]{5}$/.test(code) ? code : null;
-  const message = typeof error?.message === "string" ? error.message : "";
-  const connection =
-    sqlstate === null &&
-    ((/^E[A-Z]+$/.test(code) && !code.startsWith("E_")) ||
-      /^Connection terminated|connection error|Connection ended|is not queryable|the watcher's connection was lost/i.test(message));
+  const { sqlstate, connection } = facts(error);
   return core().storeFailure(sqlstate, connection);
 }
 
@@ -144,9 +135,6 @@ function failure(error) {
 function schemaError(error, operation, key) {
   if (failure(error) === "schema") core().storeSchemaMismatch(operation, key, error.code, String(error.message));
 }
-
-/** A row another writer created first: the update runs again. */
-class Retry extends Error {}
 
 /**
  * Writes `text` (with its `etag`) to the row of `key` read as `row` (null: there was none),
@@ -393,94 +381,35 @@ class PostgresStore {
     return this.#transact(key, kind, String(change), args, hostOptions);
   }
 
-  /** Runs `#update` in a transaction, again when it lost a race to create the row. */
+  /**
+   * The update as the core's job (docs/store.md § The update as a job): a compare-and-swap on
+   * the text this store kept, or on the row read, or the locked transaction; this only runs the
+   * statements it asks for on one client and applies the change.
+   */
   async #transact(key, kind, change, args, hostOptions) {
     key = core().storeKey(key);
     const { ifMatch = null, now = null, reset = false, timeout = null } = documents.checkOptions("update", hostOptions);
-    if (timeout === null && typeof change !== "function") {
-      const done = await this.#optimistic(key, kind, change, args, { ifMatch, now, reset });
-      if (done !== null) return done;
-    }
-    for (let attempt = 0; attempt < CREATE_RETRIES; attempt++) {
-      try {
-        return await this.transaction(
-          "update",
-          key,
-          async (run) => {
-            if (timeout !== null) await run("lock_timeout", `${Math.max(1, Math.round(timeout))}ms`);
-            return this.#update(run, key, kind, change, args, { ifMatch, now, reset });
-          },
-          timeout,
-        );
-      } catch (error) {
-        if (!(error instanceof Retry)) throw error;
-      }
-    }
-    return core().storeUnavailable("update", key, "the row was created and removed again meanwhile");
-  }
-
-  /**
-   * The update without a transaction (docs/store.md § Updates), a compare-and-swap with no
-   * lock held: on the text this store kept, when trusted, one statement (`update_known`,
-   * which returns the row when it changed since); else, or then, the row read, one crossing,
-   * and the row written on the condition that its etag is still the one read. Null when
-   * another writer changed or created the row meanwhile, or when an unreadable row's text
-   * must be kept first: the locked transaction then runs.
-   */
-  async #optimistic(key, kind, change, args, { ifMatch, now, reset }) {
-    const apply = (text) => core().updateFile(kind, change, text, args, { now: now ?? Date.now(), ifMatch, reset });
-    // Both statements on one connection (one server process), each its own transaction.
-    return this.#withClient("update", key, async (run) => {
-      let rows = null;
-      const known = this.#known.recall(key);
-      const tried = known?.trusted ? attempt(() => apply(known.text)) : null;
-      if (tried?.changed && !tried.corrupt) {
-        // One statement: the row written on the kept etag, or the row as it is.
-        ({ rows } = await run("update_known", key, kind, tried.text, tried.etag, known.etag));
-        if (rows.length && rows[0].written) {
-          this.#known.remember(key, tried, true);
-          return outcome(tried);
-        }
-      }
-      this.#known.forget(key);
-      if (rows === null) ({ rows } = await run("read", key));
-      const row = rows.length ? rows[0] : null;
-      // Trusted while the row is still the one this store last saw (no other writer since),
-      // or when this store creates it.
-      const trusted = row === null || row.etag === known?.etag;
-      const result = apply(row ? row.text : null);
-      if (result.changed) {
-        if (result.corrupt && row) return null;
-        if (!(await writeRow(run, key, kind, row, result))) return null;
-        this.#known.remember(key, result, trusted);
-      } else if (row) {
-        this.#known.remember(key, row, trusted);
-      }
-      return outcome(result);
-    });
-  }
-
-  /** The update inside its transaction: the row locked, one crossing, the row written. */
-  async #update(run, key, kind, change, args, { ifMatch, now, reset }) {
     const C = core();
-    const { rows } = await run("read_for_update", key);
-    const row = rows.length ? rows[0] : null;
-    const data = row ? row.text : null;
-    let result;
-    if (typeof change === "function") {
-      const loaded = C.loadDocument(kind, data);
-      C.checkIfMatch(loaded.etag, ifMatch);
-      const returned = await change(loaded.document);
-      // JS numbers are doubles: the ones the function did not change keep the row's text.
-      result = C.finishUpdate(kind, data, returned === undefined ? loaded.document : returned, null, reset, true);
-    } else {
-      result = C.updateFile(kind, change, data, args, { now: now ?? Date.now(), ifMatch, reset });
-    }
-    if (result.changed) {
-      if (row && result.corrupt) await run("keep_corrupt", key, row.text);
-      if (!(await writeRow(run, key, kind, row, result))) throw new Retry();
-      this.#known.remember(key, result, false);
-    }
+    const apply =
+      typeof change === "function"
+        ? async (data) => {
+            const loaded = C.loadDocument(kind, data);
+            C.checkIfMatch(loaded.etag, ifMatch);
+            const returned = await change(loaded.document);
+            // JS numbers are doubles: the ones the function did not change keep the row's text.
+            return C.finishUpdate(kind, data, returned === undefined ? loaded.document : returned, null, reset, true);
+          }
+        : (data) => C.updateFile(kind, change, data, args, { now: now ?? Date.now(), ifMatch, reset });
+    const known = this.#known.recall(key);
+    const setup = {
+      key,
+      kind,
+      function: typeof change === "function",
+      timeout_ms: timeout,
+      known: known ? { etag: known.etag, trusted: known.trusted } : null,
+    };
+    const client = await this.#checkout();
+    const result = await runUpdate(client, this.schema.statements, setup, apply, known, this.#known, (c) => c[LOST] ?? null);
     return outcome(result);
   }
 

@@ -47,6 +47,7 @@ else:
         RunnerStatus,
         SessionLogRepair,
         SpecifyIndex,
+        StoreJobKind,
         StoreLogged,
         StoreMigration,
         StoreSchema,
@@ -310,6 +311,10 @@ def check_options(set: str, options: object, camel: bool | None = None, also: Se
     """Checks a host's options (``set``: ``update`` or ``append``, plus the keys ``also`` names): null or an object of known keys, else ``E_OPTIONS`` naming the nearest valid key (``camel``: keys in camelCase, as JS spells them)."""
     _call("check_options", (set, options, camel, also))
 
+def store_job_script(job: StoreJobKind, setup: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
+    """The steps a store job (``update``: a document's update, docs/store.md § The update as a job) started from ``setup`` asks for, given ``answers`` in turn: every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_STORE``, ``E_LOCK_TIMEOUT``)."""
+    return cast("list[Json]", _call("store_job_script", (job, setup, answers)))
+
 def store_schema() -> StoreSchema:
     """The PostgreSQL store's schema and statements as data: ``{version, migration_lock, channel, bootstrap, statements}``, so that every host runs the same SQL."""
     return cast("StoreSchema", _call("store_schema", ()))
@@ -425,6 +430,7 @@ __all__ = [
     "set_value",
     "store_failure",
     "store_file_key",
+    "store_job_script",
     "store_key",
     "store_lock_timeout",
     "store_logged",

@@ -8,7 +8,7 @@ holding another tool's file (``poetry.lock``) is never touched: ``E_LOCK_FOREIGN
 served fairly: one that has waited a moment claims the next turn in ``<file>.lock.next``.
 
 The protocol is the core's: its acquisition (with the fair queue), its release and the holder's
-sweep are jobs (``LockJob``, docs/locking.md § The lock as a job) that ask for one system call
+sweep are jobs (``Job``, docs/locking.md § The lock as a job) that ask for one system call
 at a time. This module is their driver: it performs each step (each file-system call through
 the fault-injection seam, ``statecore._host.sys``) and answers with what it saw.
 """
@@ -27,7 +27,7 @@ from statecore._host import sys as _sys
 from statecore._host.atomic import unlink_quiet
 from statecore._host.lock_claim import create_complete, displace, read_record, watch_claim
 from statecore._host.lock_identity import identity, proc_stat_text
-from statecore._statecore import LockJob
+from statecore._statecore import Job
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,8 +87,8 @@ class Lock:
         try:
             text = self._mine["text"]
 
-            def make() -> LockJob:
-                return LockJob.release(self.path, text, identity(), PROBE, _seed(), *_clocks())
+            def make() -> Job:
+                return Job.release(self.path, text, identity(), PROBE, _seed(), *_clocks())
 
             # The release's first plan came with the lock: a job only if it does not end there.
             released: bool = _drive(self.path, _Ahead(self._release, make))["released"]
@@ -221,10 +221,10 @@ class _Ahead:
     """A job known by its first step (``first``, which the core gave ahead: a release's, with
     the lock), made by ``make`` only if that step does not end it."""
 
-    def __init__(self, first: dict[str, Any], make: Callable[[], LockJob]) -> None:
+    def __init__(self, first: dict[str, Any], make: Callable[[], Job]) -> None:
         self.first = first
         self._make = make
-        self._job: LockJob | None = None
+        self._job: Job | None = None
 
     def next(self, answer: object) -> Any:
         if self._job is None:
@@ -232,7 +232,7 @@ class _Ahead:
         return self._job.next(answer)
 
 
-def _drive(lock_path: str, job: LockJob | _Ahead) -> dict[str, Any]:
+def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
     """Runs a lock job to its end from its first step: each step performed and answered, a
     failure answered as ``{failed}`` (the job may ignore it) and raised if the job says so; a
     pause is where a cancelled caller stops (the job then removes its claim and gives the lock
@@ -291,7 +291,7 @@ def acquire(lock_path: str, timeout: float) -> Lock:
     ``LOCK_QUEUE_AFTER_MS`` claims the next turn in ``<lock>.next`` (refreshed every half
     ``LOCK_TURN_MS``); every other acquirer lets a live claimant go first."""
     _cancelled()
-    job = LockJob.acquire(lock_path, identity(), PROBE, True, timeout * 1000, _seed(), *_clocks())
+    job = Job.acquire(lock_path, identity(), PROBE, True, timeout * 1000, _seed(), *_clocks())
     done = _drive(lock_path, job)
     return Lock(lock_path, {"record": done["record"], "text": done["text"]}, done["release"])
 
@@ -327,5 +327,5 @@ def sweep(path: str) -> None:
     if not names:
         return
     paths = [os.path.join(directory, entry) for entry in names]
-    job = LockJob.sweep(lock_path, name, names, paths, identity(), PROBE, _seed(), *_clocks())
+    job = Job.sweep(lock_path, name, names, paths, identity(), PROBE, _seed(), *_clocks())
     _drive(lock_path, job)

@@ -1,8 +1,8 @@
-//! A sans-I/O job (docs/locking.md § The lock as a job): a procedure of the lock protocol
-//! written as straight-line async code that asks the host for one system call at a time. The
-//! host's driver calls [`Job::next`] with what it saw and gets the next thing to do (`stat`,
-//! `read`, `create`, `pause`, ..., `done`); nothing here waits, reads a clock or touches a
-//! file. The future is polled by hand with a no-op waker: a step is pending exactly while the
+//! Sans-I/O jobs (docs/locking.md § The lock as a job, docs/store.md § Updates): a procedure of
+//! a protocol written as straight-line async code that asks the host for one system call at a
+//! time. The host's driver calls [`Job::next`] with what it saw and gets the next thing to do
+//! (the lock's `stat`, `read`, `create`, `pause`, ...; the store's `statement`, `apply`, ...;
+//! then `done`); nothing here waits, reads a clock or touches a file. The future is polled by hand with a no-op waker: a step is pending exactly while the
 //! host has not answered it.
 //!
 //! A procedure may ask for a *plan* ([`Io::plan`]): the steps it will take if each answer is
@@ -11,7 +11,13 @@
 //! replayed to the procedure, which takes its usual path and asks the host again only where it
 //! leaves the plan. A plan saves crossings, never changes what the procedure does.
 
-use super::expect::meets;
+mod expect;
+mod script;
+
+pub(crate) use expect::fields;
+pub use expect::meets;
+pub use script::script;
+
 use crate::error::{Code, Error, Result};
 use crate::{Map, Value};
 use std::collections::VecDeque;
@@ -33,7 +39,7 @@ struct Slot {
 
 /// The job's side of the host: asks for steps, and knows the clocks as of the last answer.
 #[derive(Clone)]
-pub(super) struct Io {
+pub(crate) struct Io {
     slot: Arc<Mutex<Slot>>,
     /// Wall clock (epoch ms) and monotonic clock (ms) as of the last answer.
     clock: Arc<Mutex<(i64, f64)>>,
@@ -41,7 +47,7 @@ pub(super) struct Io {
 
 impl Io {
     /// Asks the host to do `step` (`{"do": ...}`); resolves to its answer.
-    pub(super) fn ask(&self, step: Value) -> Ask {
+    pub(crate) fn ask(&self, step: Value) -> Ask {
         Ask {
             io: self.clone(),
             step: Some(step),
@@ -53,7 +59,7 @@ impl Io {
     /// that far: their answers are then given back, in order, as the procedure asks for the
     /// same steps again. `E_ARGUMENT` when the host's answer is not one answer per step it
     /// took.
-    pub(super) async fn plan(
+    pub(crate) async fn plan(
         &self,
         steps: Vec<(Value, Option<Value>)>,
         done: Option<Value>,
@@ -86,13 +92,13 @@ impl Io {
 
     /// Whether the host's answers to a plan are still being given back (a record made for the
     /// plan is then the one its steps carry).
-    pub(super) fn replaying(&self) -> bool {
+    pub(crate) fn replaying(&self) -> bool {
         !self.slot().replay.is_empty()
     }
 
     /// Whether the procedure left a plan while answers the host gave to it were still to be
     /// taken (a step performed and never known to the procedure: a fault of the plan).
-    pub(super) fn strayed(&self) -> bool {
+    pub(crate) fn strayed(&self) -> bool {
         self.slot().strayed
     }
 
@@ -102,12 +108,12 @@ impl Io {
     }
 
     /// The wall clock (epoch ms) as of the host's last answer.
-    pub(super) fn now_ms(&self) -> i64 {
+    pub(crate) fn now_ms(&self) -> i64 {
         self.clocks().0
     }
 
     /// The monotonic clock (ms) as of the host's last answer.
-    pub(super) fn mono_ms(&self) -> f64 {
+    pub(crate) fn mono_ms(&self) -> f64 {
         self.clocks().1
     }
 
@@ -129,7 +135,7 @@ impl Io {
 }
 
 /// A step asked of the host: pending until it answers.
-pub(super) struct Ask {
+pub(crate) struct Ask {
     io: Io,
     step: Option<Value>,
 }
@@ -181,7 +187,7 @@ pub struct Job {
 impl Job {
     /// A job running `procedure` (given the job's [`Io`]), its clocks starting at `now_ms`
     /// (epoch) and `mono_ms` (monotonic), run up to its first step.
-    pub(super) fn start<F, P>(now_ms: i64, mono_ms: f64, procedure: P) -> Job
+    pub(crate) fn start<F, P>(now_ms: i64, mono_ms: f64, procedure: P) -> Job
     where
         P: FnOnce(Io) -> F,
         F: Future<Output = Result<Value>> + Send + 'static,
@@ -274,13 +280,13 @@ impl Job {
 impl Job {
     /// Whether the job left a plan while answers the host gave to it were still to be taken
     /// (the conformance runner reports it: a plan must be the path its procedure takes).
-    pub(super) fn strayed(&self) -> bool {
+    pub(crate) fn strayed(&self) -> bool {
         self.io.strayed()
     }
 }
 
 /// `E_ARGUMENT` when the host went on with a plan past an answer that failed or that its step
-/// did not expect ([`super::expect::meets`]): a driver stops there, and a step taken after it
+/// did not expect ([`meets`]): a driver stops there, and a step taken after it
 /// may be one the procedure would not take.
 fn went_on(answers: &[Value], steps: &[(Value, Option<Value>)]) -> Result<()> {
     let taken = answers.len().saturating_sub(1);
@@ -307,7 +313,7 @@ fn went_on(answers: &[Value], steps: &[(Value, Option<Value>)]) -> Result<()> {
 
 /// The step `{"do": "all", steps}` of a plan: `steps`, each with the answer it expects (its
 /// `expect`), then `done` (the job's last step, when the host gets that far).
-pub(super) fn plan_step(steps: &[(Value, Option<Value>)], done: Option<Value>) -> Value {
+pub(crate) fn plan_step(steps: &[(Value, Option<Value>)], done: Option<Value>) -> Value {
     let mut sent = Vec::with_capacity(steps.len().saturating_add(1));
     for (asked, expect) in steps {
         let mut asked = asked.clone();
@@ -321,7 +327,7 @@ pub(super) fn plan_step(steps: &[(Value, Option<Value>)], done: Option<Value>) -
 }
 
 /// A step `{"do": what, ...fields}`.
-pub(super) fn step(what: &str, fields: &[(&str, Value)]) -> Value {
+pub(crate) fn step(what: &str, fields: &[(&str, Value)]) -> Value {
     let mut map = Map::with_capacity(fields.len().saturating_add(1));
     map.insert("do".into(), what.into());
     for (key, value) in fields {
@@ -331,6 +337,6 @@ pub(super) fn step(what: &str, fields: &[(&str, Value)]) -> Value {
 }
 
 /// The host's failure in an answer (`{"failed": n}`: the n-th error it kept), if any.
-pub(super) fn failed(answer: &Value) -> Option<Value> {
+pub(crate) fn failed(answer: &Value) -> Option<Value> {
     answer.get("failed").cloned()
 }

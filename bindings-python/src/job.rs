@@ -1,25 +1,26 @@
-//! The lock's jobs (docs/locking.md § The lock as a job): the `LockJob` class the Python
-//! host's driver runs, a step at a time. Converts and maps errors only.
+//! The core's jobs (docs/locking.md § The lock as a job, docs/store.md § The update as a job):
+//! the `Job` class the Python host's drivers run, a step at a time. Converts and maps errors
+//! only.
 
 use crate::convert::{arg, out};
 use crate::errors::core;
 use pyo3::prelude::*;
-use statecore::lock;
+use statecore::{job, lock, store};
 
-/// A lock's acquisition, release or sweep as a job: `first` is its first step, `next(answer)`
-/// gives the step after the one answered (a mutex: the thread that drives it need not be the
-/// one that drops it).
-#[pyclass(module = "statecore._statecore", name = "LockJob", frozen)]
-pub(crate) struct LockJob {
-    job: std::sync::Mutex<lock::Job>,
+/// A job of the core (a lock's acquisition, release or sweep; a store's update): `first` is its
+/// first step, `next(answer)` gives the step after the one answered (a mutex: the thread that
+/// drives it need not be the one that drops it).
+#[pyclass(module = "statecore._statecore", name = "Job", frozen)]
+pub(crate) struct Job {
+    job: std::sync::Mutex<job::Job>,
     /// The job's first step (`next(None)` gives it too): it may be answered straight away.
     #[pyo3(get)]
     first: Py<PyAny>,
 }
 
-impl LockJob {
+impl Job {
     /// The job with its first step; a job that ended at once with its error raises it.
-    fn of(py: Python<'_>, mut job: lock::Job) -> PyResult<LockJob> {
+    fn of(py: Python<'_>, mut job: job::Job) -> PyResult<Job> {
         let first = match job.first() {
             Some(first) => out(py, first)?,
             None => {
@@ -27,7 +28,7 @@ impl LockJob {
                 out(py, &end)?
             }
         };
-        Ok(LockJob {
+        Ok(Job {
             job: std::sync::Mutex::new(job),
             first: first.unbind(),
         })
@@ -35,7 +36,7 @@ impl LockJob {
 }
 
 #[pymethods]
-impl LockJob {
+impl Job {
     /// A job taking the lock file `lock` (`identity`: `{pid, start, boot, host}`).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)] // the Python signature, flat
@@ -49,7 +50,7 @@ impl LockJob {
         seed: &[u8],
         now_ms: i64,
         mono_ms: f64,
-    ) -> PyResult<LockJob> {
+    ) -> PyResult<Job> {
         let identity = arg(identity, "identity")?;
         let job = core(
             py,
@@ -64,7 +65,7 @@ impl LockJob {
                 mono_ms,
             ),
         )?;
-        LockJob::of(py, job)
+        Job::of(py, job)
     }
 
     /// A job releasing the lock file `lock` if it still holds exactly `text`.
@@ -79,13 +80,13 @@ impl LockJob {
         seed: &[u8],
         now_ms: i64,
         mono_ms: f64,
-    ) -> PyResult<LockJob> {
+    ) -> PyResult<Job> {
         let identity = arg(identity, "identity")?;
         let job = core(
             py,
             lock::release_job(lock, text, identity, probe, seed.to_vec(), now_ms, mono_ms),
         )?;
-        LockJob::of(py, job)
+        Job::of(py, job)
     }
 
     /// A job sweeping what dead writers left next to the file `name` (its lock `lock`): the
@@ -103,7 +104,7 @@ impl LockJob {
         seed: &[u8],
         now_ms: i64,
         mono_ms: f64,
-    ) -> PyResult<LockJob> {
+    ) -> PyResult<Job> {
         let identity = arg(identity, "identity")?;
         let entries = names.into_iter().zip(paths).collect();
         let job = core(
@@ -119,7 +120,15 @@ impl LockJob {
                 mono_ms,
             ),
         )?;
-        LockJob::of(py, job)
+        Job::of(py, job)
+    }
+
+    /// A store's job of `kind` (`update`) from `setup` (docs/store.md § The update as a job).
+    #[staticmethod]
+    fn store(py: Python<'_>, kind: &str, setup: &Bound<'_, PyAny>) -> PyResult<Job> {
+        let setup = arg(setup, "setup")?;
+        let job = core(py, store::job(kind, &setup))?;
+        Job::of(py, job)
     }
 
     /// The next step, given the answer to the last one (None for the first call).
@@ -130,7 +139,7 @@ impl LockJob {
     ) -> PyResult<Bound<'py, PyAny>> {
         let answer = arg(answer, "answer")?;
         let mut job = self.job.lock().map_err(|_| {
-            pyo3::exceptions::PyRuntimeError::new_err("the lock job's mutex was poisoned")
+            pyo3::exceptions::PyRuntimeError::new_err("the job's mutex was poisoned")
         })?;
         let asked = core(py, job.next(answer))?;
         out(py, &asked)

@@ -1,31 +1,30 @@
-//! The lock's jobs (docs/locking.md § The lock as a job): the `LockJob` class the Node host's
-//! driver runs, a step at a time. Converts and maps errors only.
+//! The core's jobs (docs/locking.md § The lock as a job, docs/store.md § The update as a job):
+//! the `Job` class the Node host's drivers run, a step at a time. Converts and maps errors
+//! only.
 
 use crate::{arg, throw};
-use statecore::{json, lock, Value};
+use statecore::{job, json, lock, store, Value};
 use wasm_bindgen::prelude::*;
 
-/// A lock's acquisition or release as a job: `next(answer)` gives the next step.
+/// A job of the core (a lock's acquisition, release or sweep; a store's update):
+/// `next(answer)` gives the next step.
 #[wasm_bindgen]
-pub struct LockJob {
-    job: lock::Job,
+pub struct Job {
+    job: job::Job,
 }
 
 /// `[job, its first step (JSON text)]`: the first step comes with the job (no crossing to
 /// ask for it); a job that ended at once with its error throws it.
-fn started(mut job: lock::Job) -> Result<Vec<JsValue>, JsValue> {
+fn started(mut job: job::Job) -> Result<Vec<JsValue>, JsValue> {
     let first = match job.first() {
         Some(first) => json::serialize_compact(first),
         None => json::serialize_compact(&job.next(Value::Null).map_err(throw)?),
     };
-    Ok(vec![
-        JsValue::from(LockJob { job }),
-        JsValue::from_str(&first),
-    ])
+    Ok(vec![JsValue::from(Job { job }), JsValue::from_str(&first)])
 }
 
 #[wasm_bindgen]
-impl LockJob {
+impl Job {
     /// A job taking the lock file `lock` (`identity`: JSON text of `{pid, start, boot, host}`),
     /// with its first step.
     #[allow(clippy::too_many_arguments)] // the JS signature, flat
@@ -100,6 +99,13 @@ impl LockJob {
         )
         .map_err(throw)?;
         started(job)
+    }
+
+    /// A store's job of `kind` (`update`) from `setup` (JSON text: docs/store.md § The
+    /// update as a job), with its first step.
+    pub fn store(kind: &str, setup: &str) -> Result<Vec<JsValue>, JsValue> {
+        let setup = arg(setup)?;
+        started(store::job(kind, &setup).map_err(throw)?)
     }
 
     /// The next step (JSON text), given the answer to the last one (JSON text; `"null"` for

@@ -1,0 +1,441 @@
+//! A PostgreSQL store's update as a job (docs/store.md § Updates, § The update as a job): which
+//! statements run, in which transaction, when the text the store kept for the key is trusted,
+//! when a compare-and-swap that missed goes to a locked transaction, how often a lost race to
+//! create the row is tried again, and what a failed statement means. The host only runs what
+//! it is asked (`statement`, `begin`, `commit`, `rollback`, `drop`) and applies the change
+//! (`apply`: one crossing into `update_file`, or a function's update): the texts stay with the
+//! host, and a statement's parameter `{"text": "result"}`, `{"etag": "result"}` or
+//! `{"text": "row"}` names the apply's new text or etag, or the text of the row read.
+
+use super::{failure, lock_timeout, schema_mismatch, unavailable};
+use crate::error::{Code, Error, Result};
+use crate::job::{failed, fields, step, Io, Job};
+use crate::report::Report;
+use crate::shape::check;
+use crate::Value;
+
+/// How many times an update that lost a race to create the row (or whose row was removed
+/// under it) runs its transaction again before `E_STORE`.
+pub const CREATE_RETRIES: usize = 8;
+
+/// What an update job starts from (its shape is `shapes::UPDATE_SETUP`, checked by the caller).
+struct Setup {
+    key: String,
+    kind: String,
+    /// The change is a function of the document (the host calls it): no compare-and-swap.
+    function: bool,
+    /// How long to wait for a row another writer's transaction holds (none: wait).
+    timeout_ms: Option<Value>,
+    /// The etag of the text the host kept for the key, and whether it is trusted.
+    known: Option<(String, bool)>,
+}
+
+/// What the host saw of a row: none, or its etag.
+type Row = Option<String>;
+
+/// How a failed step ends the job.
+enum Failed {
+    /// The job's own error.
+    Error(Error),
+    /// The host's own error (its `failed` number): `{"do": "raise", "failed": n}`.
+    Raise(Value),
+}
+
+impl From<Error> for Failed {
+    fn from(error: Error) -> Failed {
+        Failed::Error(error)
+    }
+}
+
+/// A store job of `kind` (`update`) from `setup` (its shape checked by the caller).
+pub fn job(kind: &str, setup: &Value) -> Result<Job> {
+    match kind {
+        "update" => {
+            checked(setup)?;
+            Ok(update_job(setup))
+        }
+        other => Err(Error::new(
+            Code::Argument,
+            "/job",
+            format!("{other:?} is not a store job: update"),
+        )),
+    }
+}
+
+/// The steps a store job of `kind` started from `setup` asks for, given `answers` in turn
+/// ([`crate::job::script`]): how the corpus runs one the same way on every surface.
+pub fn script(kind: &str, setup: &Value, answers: &[Value]) -> Result<Value> {
+    Ok(crate::job::script(job(kind, setup)?, answers))
+}
+
+/// `E_ARGUMENT` at the first field of `setup` that is not what `shapes::UPDATE_SETUP` says (a
+/// field it has not got included: a misspelt one is never ignored).
+fn checked(setup: &Value) -> Result<()> {
+    let shape = &super::shapes::UPDATE_SETUP;
+    let mut report = Report::default();
+    check::walk(&mut report, setup, shape, "/setup");
+    if let Some(issue) = report.errors.first() {
+        return Err(Error::new(
+            Code::Argument,
+            issue.path.clone(),
+            format!("a store job's setup: {}", issue.message),
+        ));
+    }
+    let fields = setup.as_object().into_iter().flat_map(|map| map.iter());
+    for (key, _) in fields {
+        if !shape.fields.iter().any(|f| f.name == key.as_ref() as &str) {
+            return Err(Error::new(
+                Code::Argument,
+                format!("/setup/{key}"),
+                format!(
+                    "a store job's setup has no field {key:?}: key, kind, function, timeout_ms, \
+                     known"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The job of an update of the document at `setup.key` (docs/store.md § The update as a job).
+fn update_job(setup: &Value) -> Job {
+    let text = |key: &str| {
+        setup
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let known = setup.get("known").filter(|k| k.is_object()).map(|k| {
+        let etag = k.get("etag").and_then(Value::as_str).unwrap_or_default();
+        let trusted = k.get("trusted").and_then(Value::as_bool).unwrap_or(false);
+        (etag.to_owned(), trusted)
+    });
+    let setup = Setup {
+        key: text("key"),
+        kind: text("kind"),
+        function: setup
+            .get("function")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        timeout_ms: setup.get("timeout_ms").filter(|t| !t.is_null()).cloned(),
+        known,
+    };
+    Job::start(0, 0.0, move |io| update(io, setup))
+}
+
+/// The update: a compare-and-swap without a transaction when it can be one, else (or when it
+/// missed) the locked transaction, again when it lost a race to create the row.
+async fn update(io: Io, setup: Setup) -> Result<Value> {
+    let outcome = async {
+        let swapped = setup.timeout_ms.is_none() && !setup.function;
+        if swapped {
+            if let Some(done) = optimistic(&io, &setup).await? {
+                return Ok(done);
+            }
+        }
+        // A compare-and-swap that missed has forgotten the kept text.
+        let unchanged = if swapped { "forget" } else { "leave" };
+        for _ in 0..CREATE_RETRIES {
+            if let Some(done) = locked(&io, &setup, unchanged).await? {
+                return Ok(done);
+            }
+        }
+        Err(Failed::Error(unavailable(
+            "update",
+            &setup.key,
+            "the row was created and removed again meanwhile",
+        )))
+    };
+    match outcome.await {
+        Ok(done) => Ok(done),
+        Err(Failed::Error(error)) => Err(error),
+        Err(Failed::Raise(number)) => Ok(step("raise", &[("failed", number)])),
+    }
+}
+
+/// The compare-and-swap with no lock held: on the text the host kept, when trusted, one
+/// statement (`update_known`, which gives the row back when it changed since), planned with
+/// the apply so that a hit costs no crossing; else, or then, the row read, the change applied
+/// to it and the row written on the condition that its etag is still the one read. `None`
+/// when another writer changed or created the row meanwhile, or when an unreadable row's
+/// text must be kept first: the locked transaction then runs.
+async fn optimistic(io: &Io, s: &Setup) -> std::result::Result<Option<Value>, Failed> {
+    let known = s.known.as_ref();
+    let mut tried = None;
+    if let Some((etag, true)) = known {
+        let applied = fields(&[("changed", true.into()), ("corrupt", false.into())]);
+        let written = fields(&[("written", true.into())]);
+        // The path of a hit, in one step: the change applied to the kept text, the swap
+        // written, done.
+        let steps = vec![
+            (apply_step("known"), Some(applied)),
+            (update_known(s, etag), Some(written)),
+        ];
+        io.plan(steps, Some(done("result", true))).await?;
+        let applied = io.ask(apply_step("known")).await;
+        match failed(&applied) {
+            None => tried = Some(applied),
+            // The kept text may be stale: a change the core refuses on it is tried on the row.
+            Some(_) if is_true(&applied, "refused") => {}
+            Some(number) => return Err(Failed::Raise(number)),
+        }
+    }
+    let row = match &tried {
+        Some(t) if is_true(t, "changed") && !is_true(t, "corrupt") => {
+            let answer = outside(io, s, update_known(s, known_etag(known))).await?;
+            if count(&answer) > 0 && is_true(&answer, "written") {
+                return Ok(Some(done("result", true)));
+            }
+            row_of(&answer)
+        }
+        _ => row_of(&outside(io, s, read(s, "read")).await?),
+    };
+    // Trusted while the row is still the one the store last saw (no other writer since), or
+    // when this store creates it.
+    let trusted = row.is_none() || row.as_deref() == known.map(|(etag, _)| etag.as_str());
+    // The rest of the way, in one step: the change applied to the row, written, done.
+    let applied = fields(&[("changed", true.into()), ("corrupt", false.into())]);
+    let written = fields(&[("count", 1.into())]);
+    let steps = vec![
+        (apply_step("row"), Some(applied)),
+        (write(s, &row), Some(written)),
+    ];
+    io.plan(steps, Some(done("result", trusted))).await?;
+    let applied = apply(io, "row").await?;
+    if !is_true(&applied, "changed") {
+        return Ok(Some(match row {
+            Some(_) => done("row", trusted),
+            None => cache("forget"),
+        }));
+    }
+    if is_true(&applied, "corrupt") && row.is_some() {
+        return Ok(None);
+    }
+    let written = outside(io, s, write(s, &row)).await?;
+    Ok((count(&written) == 1).then(|| done("result", trusted)))
+}
+
+/// The update in a transaction: the row read and locked, the change applied, the row written
+/// (an unreadable row's text kept first). `None` when another writer created (or removed) the
+/// row meanwhile: rolled back, to be run again. `unchanged`: what the host does with the text
+/// it kept when the change changed nothing.
+async fn locked(io: &Io, s: &Setup, unchanged: &str) -> std::result::Result<Option<Value>, Failed> {
+    inside(io, s, step("begin", &[])).await?;
+    if let Some(timeout) = &s.timeout_ms {
+        let ms = timeout.as_f64().unwrap_or(0.0).round().max(1.0);
+        let setting = Value::from(format!("{ms}ms"));
+        inside(io, s, statement("lock_timeout", vec![setting], false)).await?;
+    }
+    let row = row_of(&inside(io, s, read(s, "read_for_update")).await?);
+    let applied = io.ask(apply_step("row")).await;
+    if let Some(number) = failed(&applied) {
+        // Not a statement's failure: the transaction is rolled back and the host's error
+        // raised (a change the core refuses, or the function's own error).
+        return Err(abort(io, s, &Value::Null, number).await);
+    }
+    if !is_true(&applied, "changed") {
+        inside(io, s, step("commit", &[])).await?;
+        return Ok(Some(cache(unchanged)));
+    }
+    if row.is_some() && is_true(&applied, "corrupt") {
+        let kept = vec![s.key.as_str().into(), of("text", "row")];
+        inside(io, s, statement("keep_corrupt", kept, false)).await?;
+    }
+    let written = inside(io, s, write(s, &row)).await?;
+    if count(&written) != 1 {
+        rollback(io, s).await?;
+        return Ok(None);
+    }
+    inside(io, s, step("commit", &[])).await?;
+    Ok(Some(done("result", false)))
+}
+
+/// Runs `step` outside a transaction; a failure ends the job (the connection dropped when it
+/// was lost).
+async fn outside(io: &Io, s: &Setup, step: Value) -> std::result::Result<Value, Failed> {
+    let answer = io.ask(step).await;
+    match failed(&answer) {
+        None => Ok(answer),
+        Some(number) => Err(fail(io, s, &answer, number).await),
+    }
+}
+
+/// Runs `step` inside the transaction; a failure rolls it back, then ends the job.
+async fn inside(io: &Io, s: &Setup, step: Value) -> std::result::Result<Value, Failed> {
+    let answer = io.ask(step).await;
+    match failed(&answer) {
+        None => Ok(answer),
+        Some(number) => Err(abort(io, s, &answer, number).await),
+    }
+}
+
+/// What a failed step inside the transaction ends with: the connection dropped when it was
+/// lost; else the transaction rolled back (a rollback that fails: the connection is lost),
+/// then what the failure means ([`fail`]).
+async fn abort(io: &Io, s: &Setup, answer: &Value, number: Value) -> Failed {
+    if verdict(answer) == "unavailable" {
+        return fail(io, s, answer, number).await;
+    }
+    if let Err(lost) = rollback(io, s).await {
+        return lost;
+    }
+    fail(io, s, answer, number).await
+}
+
+/// Rolls the transaction back: `E_STORE` (the connection dropped) when that fails.
+async fn rollback(io: &Io, s: &Setup) -> std::result::Result<(), Failed> {
+    let answer = io.ask(step("rollback", &[])).await;
+    if failed(&answer).is_none() {
+        return Ok(());
+    }
+    io.ask(step("drop", &[])).await;
+    Err(Failed::Error(unavailable(
+        "update",
+        &s.key,
+        message(&answer),
+    )))
+}
+
+/// What a failed statement means (the store's [`failure`] of its SQLSTATE): a lost
+/// connection dropped and `E_STORE`, a row held too long `E_LOCK_TIMEOUT`, a partial schema
+/// its `E_STORE`; anything else the host's own error, raised.
+async fn fail(io: &Io, s: &Setup, answer: &Value, number: Value) -> Failed {
+    match verdict(answer) {
+        "unavailable" => {
+            io.ask(step("drop", &[])).await;
+            Failed::Error(unavailable("update", &s.key, message(answer)))
+        }
+        "lock_timeout" => {
+            let waited = s.timeout_ms.clone().unwrap_or_else(|| Value::from(0));
+            Failed::Error(lock_timeout(&s.key, &waited))
+        }
+        "schema" => {
+            let sqlstate = answer.get("sqlstate").and_then(Value::as_str);
+            let sqlstate = sqlstate.unwrap_or_default();
+            Failed::Error(schema_mismatch("update", &s.key, sqlstate, message(answer)))
+        }
+        _ => Failed::Raise(number),
+    }
+}
+
+/// The store's [`failure`] of a failed step's answer (`sqlstate`, `connection`).
+fn verdict(answer: &Value) -> &'static str {
+    let sqlstate = answer.get("sqlstate").and_then(Value::as_str);
+    failure(sqlstate, is_true(answer, "connection"))
+}
+
+/// The driver's message of a failed step.
+fn message(answer: &Value) -> &str {
+    answer
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("the driver gave no message")
+}
+
+/// The change applied: its answer, or the job ended with the host's error.
+async fn apply(io: &Io, on: &str) -> std::result::Result<Value, Failed> {
+    let answer = io.ask(apply_step(on)).await;
+    match failed(&answer) {
+        None => Ok(answer),
+        Some(number) => Err(Failed::Raise(number)),
+    }
+}
+
+/// `{"do": "apply", "on": on}`: the change applied to the text the host kept (`known`) or to
+/// the row's (`row`: the last row read; none: no row).
+fn apply_step(on: &str) -> Value {
+    step("apply", &[("on", on.into())])
+}
+
+/// `{"do": "statement", name, params}`; `row`: the host keeps the first row's text and etag
+/// (none when no row) as the row.
+fn statement(name: &str, params: Vec<Value>, row: bool) -> Value {
+    let mut asked = vec![("name", name.into()), ("params", Value::Array(params))];
+    if row {
+        asked.push(("row", true.into()));
+    }
+    step("statement", &asked)
+}
+
+/// The row read (`read`, or `read_for_update`), kept by the host.
+fn read(s: &Setup, name: &str) -> Value {
+    statement(name, vec![s.key.as_str().into()], true)
+}
+
+/// The compare-and-swap on the kept text (its etag `known`), writing the apply's text and
+/// etag; the row as it is comes back, kept, when it changed since.
+fn update_known(s: &Setup, known: &str) -> Value {
+    let params = vec![
+        s.key.as_str().into(),
+        s.kind.as_str().into(),
+        of("text", "result"),
+        of("etag", "result"),
+        known.into(),
+    ];
+    statement("update_known", params, true)
+}
+
+/// The apply's text written to the row read as `row` (its etag; none: an `INSERT`): the
+/// answer's `count` is 1 when written, 0 when another writer changed or created it meanwhile.
+fn write(s: &Setup, row: &Row) -> Value {
+    let mut params = vec![
+        s.key.as_str().into(),
+        s.kind.as_str().into(),
+        of("text", "result"),
+        of("etag", "result"),
+    ];
+    match row {
+        Some(etag) => {
+            params.push(etag.as_str().into());
+            statement("update", params, false)
+        }
+        None => statement("insert", params, false),
+    }
+}
+
+/// A parameter that is the `text` (or `etag`) of the apply's `result` or of the `row` kept.
+fn of(what: &str, which: &str) -> Value {
+    fields(&[(what, which.into())])
+}
+
+/// The job's end: the result of the last apply, and the host's kept text set to the
+/// `result`'s or the `row`'s (trusted or not).
+fn done(keep: &str, trusted: bool) -> Value {
+    let kept = fields(&[("keep", keep.into()), ("trusted", trusted.into())]);
+    step("done", &[("cache", kept)])
+}
+
+/// The job's end with the kept text forgotten (`forget`) or left as it was (`leave`).
+fn cache(what: &str) -> Value {
+    step("done", &[("cache", what.into())])
+}
+
+/// The etag of the kept text.
+fn known_etag(known: Option<&(String, bool)>) -> &str {
+    known.map(|(etag, _)| etag.as_str()).unwrap_or_default()
+}
+
+/// The row of a statement's answer that keeps one: none when it found no row.
+fn row_of(answer: &Value) -> Row {
+    if count(answer) == 0 {
+        return None;
+    }
+    Some(
+        answer
+            .get("etag")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    )
+}
+
+/// How many rows a statement gave or changed (`count` of its answer).
+fn count(answer: &Value) -> u64 {
+    answer.get("count").and_then(Value::as_u64).unwrap_or(0)
+}
+
+/// Whether the answer's `key` is `true`.
+fn is_true(answer: &Value, key: &str) -> bool {
+    answer.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
