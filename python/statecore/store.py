@@ -37,7 +37,7 @@ from statecore._host.runtime import clock
 from statecore._store import sessions as _store_sessions
 from statecore._store.file_store import FileStore, _check_record
 from statecore._store.known_rows import Known
-from statecore._store.update_job import UpdateJob
+from statecore._store.update_job import UpdateJob, facts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -386,8 +386,8 @@ class _Guard:
         store = self._store
         if not isinstance(error, store._psycopg.Error):
             return
-        lost = isinstance(error, store._psycopg.OperationalError)
-        verdict = store_failure(error.sqlstate, lost)  # the core's rule, as in Node
+        seen = facts(error, store._psycopg)  # what the error is, as the update job is told
+        verdict = store_failure(seen["sqlstate"], seen["connection"])  # the core's rule
         if verdict == "lock_timeout":
             store_lock_timeout(self._key, round((self._timeout or 0) * 1000))
         if verdict == "unavailable":

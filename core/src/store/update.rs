@@ -86,7 +86,7 @@ fn checked(setup: &Value) -> Result<()> {
         if !shape.fields.iter().any(|f| f.name == key.as_ref() as &str) {
             return Err(Error::new(
                 Code::Argument,
-                format!("/setup/{key}"),
+                format!("/setup/{}", crate::error::escape_token(key)),
                 format!(
                     "a store job's setup has no field {key:?}: key, kind, function, timeout_ms, \
                      known"

@@ -82,12 +82,12 @@ async function runUpdate(client, statements, setup, apply, known, cache, lostOf)
   try {
     for (let step = job.first; ; ) {
       if (step.do === "raise") throw errors[step.failed];
-      if (step.do === "done") return finish(step, key(setup), cache, result, row);
+      if (step.do === "done") return finish(step, setup.key, cache, result, row);
       let answer;
       if (step.do === "all") {
         const answers = [];
         for (const one of step.steps) {
-          if (one.do === "done") return finish(one, key(setup), cache, result, row);
+          if (one.do === "done") return finish(one, setup.key, cache, result, row);
           const got = await take(one);
           answers.push(got);
           if (got.failed !== undefined || !meets(got, one.expect)) break;
@@ -104,14 +104,16 @@ async function runUpdate(client, statements, setup, apply, known, cache, lostOf)
   }
 }
 
-/** The key of a job's setup. */
-const key = (setup) => setup.key;
-
-/** The job's end: the kept text set as it says, the last apply's result given. */
+/**
+ * The job's end: the kept text set as it says (the `result`'s or the `row`'s; forgotten when
+ * that is none), the last apply's result given.
+ */
 function finish(done, at, cache, result, row) {
   const kept = done.cache;
-  if (kept === "forget") cache.forget(at);
-  else if (kept !== "leave") cache.remember(at, kept.keep === "result" ? result : row, kept.trusted);
+  if (kept === "leave") return result;
+  const from = kept === "forget" ? null : kept.keep === "result" ? result : row;
+  if (from) cache.remember(at, from, kept.trusted);
+  else cache.forget(at);
   return result;
 }
 

@@ -7,6 +7,8 @@ and keeps the texts, and feeds back what it saw. The npm twin is
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from statecore._host.lock import _meets as meets
 from statecore._statecore import Job
 from statecore.errors import StatecoreError
@@ -19,7 +21,16 @@ if TYPE_CHECKING:
     from statecore._store.known_rows import Known
 
 
-def facts(error: BaseException, psycopg: Any) -> dict[str, object]:
+class Facts(TypedDict):
+    """What a failed step's error is to the job (and to ``store_failure``)."""
+
+    sqlstate: str | None
+    connection: bool
+    message: str
+    refused: bool
+
+
+def facts(error: BaseException, psycopg: Any) -> Facts:
     """What a failed step's error is to the job: the statement's SQLSTATE (None: none), whether
     psycopg says the connection failed (``OperationalError``), the driver's message, and whether
     the core refused it."""
@@ -125,24 +136,27 @@ class UpdateJob:
         """A statement's parameter: a value, or the text or etag of the ``result`` or ``row``."""
         if not isinstance(p, dict):
             return p
-        if "text" in p:
-            return self._result["text"] if p["text"] == "result" else self._text_of_row()
-        return self._result["etag"]
-
-    def _text_of_row(self) -> str | None:
-        return None if self._row is None else self._row[0]
+        what = "text" if "text" in p else "etag"
+        if p[what] == "result":
+            return self._result[what]
+        if self._row is None:
+            return None
+        return self._row[0] if what == "text" else self._row[1]
 
     def _finish(self, done: Mapping[str, Any], key: str, cache: Known) -> Any:
-        """The job's end: the kept text set as it says; the last apply's result."""
+        """The job's end: the kept text set as it says (the result's or the row's; forgotten
+        when that is none); the last apply's result."""
         kept = done["cache"]
-        if kept == "forget":
-            cache.forget(key)
-        elif kept != "leave":
+        if kept == "leave":
+            return self._result
+        row: tuple[str, str] | None = None
+        if kept != "forget":
             if kept["keep"] == "result":
-                text, etag = self._result["text"], self._result["etag"]
-            elif self._row is not None:
-                text, etag = self._row
+                row = (self._result["text"], self._result["etag"])
             else:
-                return self._result
-            cache.remember(key, text, etag, kept["trusted"])
+                row = self._row
+        if row is None:
+            cache.forget(key)
+        else:
+            cache.remember(key, row[0], row[1], kept["trusted"])
         return self._result
