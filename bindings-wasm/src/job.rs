@@ -108,6 +108,26 @@ impl Job {
         started(store::job(kind, &setup).map_err(throw)?)
     }
 
+    /// A store's update job from its setup's fields (`timeout_ms`: none, wait; `known_etag`:
+    /// none, no text kept), with its first step: the store's own path, with no text to read.
+    #[wasm_bindgen(js_name = storeUpdate)]
+    pub fn store_update(
+        key: String,
+        kind: String,
+        function: bool,
+        timeout_ms: Option<f64>,
+        known_etag: Option<String>,
+        known_trusted: bool,
+    ) -> Result<Vec<JsValue>, JsValue> {
+        started(store::update_job(store::UpdateSetup {
+            key,
+            kind,
+            function,
+            timeout_ms: timeout_ms.map(Value::from),
+            known: known_etag.map(|etag| (etag, known_trusted)),
+        }))
+    }
+
     /// The next step (JSON text), given the answer to the last one (JSON text; `"null"` for
     /// the first call).
     pub fn next(&mut self, answer: &str) -> Result<String, JsValue> {

@@ -206,6 +206,16 @@ pub fn generated_mjs() -> String {
         let _ = writeln!(out, "  {name}: Object.freeze([{}]),", keys.join(", "));
     }
     out.push_str("});\n\n");
+    let setup: Vec<String> = statecore::store::shapes::UPDATE_SETUP
+        .fields
+        .iter()
+        .map(|f| format!("{:?}", f.name))
+        .collect();
+    let _ = writeln!(
+        out,
+        "/** The fields of a store's update job setup (the core's shape). */\nexport const UPDATE_SETUP_FIELDS = Object.freeze([{}]);\n",
+        setup.join(", ")
+    );
     crate::resident::js_table(&mut out);
     out
 }

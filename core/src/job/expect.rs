@@ -5,13 +5,8 @@
 use crate::Value;
 
 /// An object of `fields`.
-pub(crate) fn fields(fields: &[(&str, Value)]) -> Value {
-    Value::Object(
-        fields
-            .iter()
-            .map(|(key, value)| (*key, value.clone()))
-            .collect(),
-    )
+pub(crate) fn fields<'a>(fields: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
+    Value::Object(fields.into_iter().collect())
 }
 
 /// Whether `answer` is what a plan's step `expect`s of it (docs/locking.md § Plans):

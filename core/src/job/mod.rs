@@ -323,15 +323,16 @@ pub(crate) fn plan_step(steps: &[(Value, Option<Value>)], done: Option<Value>) -
         sent.push(asked);
     }
     sent.extend(done);
-    step("all", &[("steps", Value::Array(sent))])
+    step("all", [("steps", Value::Array(sent))])
 }
 
 /// A step `{"do": what, ...fields}`.
-pub(crate) fn step(what: &str, fields: &[(&str, Value)]) -> Value {
-    let mut map = Map::with_capacity(fields.len().saturating_add(1));
+pub(crate) fn step<'a>(what: &str, fields: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
+    let fields = fields.into_iter();
+    let mut map = Map::with_capacity(fields.size_hint().0.saturating_add(1));
     map.insert("do".into(), what.into());
     for (key, value) in fields {
-        map.insert((*key).into(), value.clone());
+        map.insert(key.into(), value);
     }
     Value::Object(map)
 }

@@ -140,12 +140,12 @@ async fn attempts(
         let ms = (us / 1000.0).min(left).max(0.0);
         let watch = plan.get("watch").and_then(Value::as_str).unwrap_or("none");
         let asked = if watch == "none" {
-            step("pause", &[("ms", ms.into())])
+            step("pause", [("ms", ms.into())])
         } else {
             let step_us = plan.get("step_us").and_then(Value::as_f64).unwrap_or(0.0);
             step(
                 "watch",
-                &[
+                [
                     ("ms", ms.into()),
                     ("step_ms", (step_us / 1000.0).into()),
                     ("lock_too", (watch == "claim_and_lock").into()),
@@ -352,7 +352,7 @@ fn displace<'a>(ctx: &'a Ctx, claim: &'a mut Claim, dated_ms: i64) -> Boxed<'a, 
         let tmp = format!("{next}.{}.tmp", mine.token);
         let asked = step(
             "displace",
-            &[
+            [
                 ("path", next.as_str().into()),
                 ("tmp", tmp.into()),
                 ("text", mine.text.as_str().into()),
@@ -397,7 +397,7 @@ fn release<'a>(ctx: &'a Ctx, mine: &'a Mine) -> Boxed<'a, bool> {
         let steps = if hand_over {
             let rename = step(
                 "rename",
-                &[("from", ctx.next_path().into()), ("to", ctx.lock().into())],
+                [("from", ctx.next_path().into()), ("to", ctx.lock().into())],
             );
             vec![(read_step(ctx.lock()), holding(&mine.text)), (rename, None)]
         } else {
@@ -411,7 +411,7 @@ fn release<'a>(ctx: &'a Ctx, mine: &'a Mine) -> Boxed<'a, bool> {
         if hand_over {
             let asked = step(
                 "rename",
-                &[("from", ctx.next_path().into()), ("to", ctx.lock().into())],
+                [("from", ctx.next_path().into()), ("to", ctx.lock().into())],
             );
             // The claim went meanwhile (or cannot be moved): released as usual.
             if ctx.ask(asked).await.is_ok() {
@@ -442,7 +442,7 @@ pub fn release_job(
             None => Ok(false),
         };
         match released {
-            Ok(released) => Ok(step("done", &[("released", released.into())])),
+            Ok(released) => Ok(step("done", [("released", released.into())])),
             Err(stop) => ctx.stopped(stop),
         }
     }))

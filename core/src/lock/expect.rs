@@ -11,24 +11,24 @@ pub(super) fn missing() -> Option<Value> {
 
 /// The answer's fields of a file that is not there.
 fn gone() -> Value {
-    fields(&[("missing", true.into())])
+    fields([("missing", true.into())])
 }
 
 /// What a plan expects of a `stat` of the claim file by an acquirer that has not waited yet,
 /// or a releaser: none, or one too young to be honoured ([`super::glance`]'s `pass`: its age,
 /// `now_ms - mtime_ms` of the answer, at least 0 and under [`super::CLAIM_RIPE_MS`]).
 pub(super) fn missing_or_young() -> Option<Value> {
-    let young = fields(&[("age_under_ms", super::CLAIM_RIPE_MS.into())]);
+    let young = fields([("age_under_ms", super::CLAIM_RIPE_MS.into())]);
     Some(Value::Array(vec![gone(), young]))
 }
 
 /// What a plan expects of a `read` of a file holding exactly `text` (our record's bytes).
 pub(super) fn holding(text: &str) -> Option<Value> {
     let latin1: String = text.bytes().map(char::from).collect();
-    Some(fields(&[("latin1", latin1.into())]))
+    Some(fields([("latin1", latin1.into())]))
 }
 
 /// What a plan expects of a `create` that made the file.
 pub(super) fn created() -> Option<Value> {
-    Some(fields(&[("created", true.into())]))
+    Some(fields([("created", true.into())]))
 }

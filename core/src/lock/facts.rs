@@ -299,7 +299,7 @@ impl Ctx {
             && record_host == self.host.as_deref();
         let (exists, stat) = match pid.filter(|_| local) {
             Some(pid) => {
-                let answer = self.ask(step("probe", &[("pid", pid)])).await?;
+                let answer = self.ask(step("probe", [("pid", pid)])).await?;
                 let field = |key: &str| answer.get(key).cloned().unwrap_or(Value::Null);
                 (field("exists"), field("stat"))
             }
@@ -439,7 +439,7 @@ impl Ctx {
             (read_step(self.lock()), holding(&mine.text)),
             (unlink_step(self.lock()), None),
         ];
-        (steps, Some(step("done", &[("released", true.into())])))
+        (steps, Some(step("done", [("released", true.into())])))
     }
 
     /// The acquisition's last step: the lock is ours, holding `mine` (`record`, `text`), and
@@ -448,7 +448,7 @@ impl Ctx {
         let (steps, done) = self.release_plan(mine);
         step(
             "done",
-            &[
+            [
                 ("record", mine.record.clone()),
                 ("text", mine.text.as_str().into()),
                 ("release", plan_step(&steps, done)),
@@ -468,19 +468,19 @@ impl Ctx {
     pub fn stopped(&self, stop: Stop) -> Result<Value> {
         match stop {
             Stop::Core(error) => Err(error),
-            Stop::Host(failure) => Ok(step("raise", &[("failed", failure)])),
+            Stop::Host(failure) => Ok(step("raise", [("failed", failure)])),
         }
     }
 }
 
 /// The step asking for a file's stamp.
 pub(super) fn stat_step(path: &str) -> Value {
-    step("stat", &[("path", path.into())])
+    step("stat", [("path", path.into())])
 }
 
 /// The step asking for a file's bytes, read without blocking.
 pub(super) fn read_step(path: &str) -> Value {
-    step("read", &[("path", path.into())])
+    step("read", [("path", path.into())])
 }
 
 /// The step creating `target` complete, holding our record (through a temp file of its token).
@@ -488,7 +488,7 @@ pub(super) fn create_step(target: &str, mine: &Mine) -> Value {
     let tmp = format!("{target}.{}.tmp", mine.token);
     step(
         "create",
-        &[
+        [
             ("path", target.into()),
             ("tmp", tmp.into()),
             ("text", mine.text.as_str().into()),
@@ -498,7 +498,7 @@ pub(super) fn create_step(target: &str, mine: &Mine) -> Value {
 
 /// The step removing a file.
 pub(super) fn unlink_step(path: &str) -> Value {
-    step("unlink", &[("path", path.into())])
+    step("unlink", [("path", path.into())])
 }
 
 /// The bytes a `read` answer gives: its `latin1` text, one character per byte (exact whatever

@@ -58,7 +58,7 @@ pub fn sweep_job(
         }
         .await;
         match result {
-            Ok(()) => Ok(step("done", &[])),
+            Ok(()) => Ok(step("done", [])),
             Err(stop) => ctx.stopped(stop),
         }
     }))

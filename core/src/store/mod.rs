@@ -11,7 +11,7 @@ mod update;
 
 pub use errors::{lock_timeout, schema_mismatch, unavailable};
 pub use redact::redact;
-pub use update::{job, script, CREATE_RETRIES};
+pub use update::{job, script, update_job, UpdateSetup, CREATE_RETRIES};
 
 use crate::error::{Code, Error, Result};
 use crate::{Map, Value};

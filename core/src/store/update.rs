@@ -18,16 +18,19 @@ use crate::Value;
 /// under it) runs its transaction again before `E_STORE`.
 pub const CREATE_RETRIES: usize = 8;
 
-/// What an update job starts from (its shape is `shapes::UPDATE_SETUP`, checked by the caller).
-struct Setup {
-    key: String,
-    kind: String,
+/// What an update job starts from: `setup` of `shapes::UPDATE_SETUP`, read ([`job`]) or given
+/// field by field by a binding ([`update_job`]).
+pub struct UpdateSetup {
+    /// The document's key in the store.
+    pub key: String,
+    /// The document's kind.
+    pub kind: String,
     /// The change is a function of the document (the host calls it): no compare-and-swap.
-    function: bool,
+    pub function: bool,
     /// How long to wait for a row another writer's transaction holds (none: wait).
-    timeout_ms: Option<Value>,
+    pub timeout_ms: Option<Value>,
     /// The etag of the text the host kept for the key, and whether it is trusted.
-    known: Option<(String, bool)>,
+    pub known: Option<(String, bool)>,
 }
 
 /// What the host saw of a row: none, or its etag.
@@ -52,7 +55,7 @@ pub fn job(kind: &str, setup: &Value) -> Result<Job> {
     match kind {
         "update" => {
             checked(setup)?;
-            Ok(update_job(setup))
+            Ok(update_job(read_setup(setup)))
         }
         other => Err(Error::new(
             Code::Argument,
@@ -97,8 +100,8 @@ fn checked(setup: &Value) -> Result<()> {
     Ok(())
 }
 
-/// The job of an update of the document at `setup.key` (docs/store.md § The update as a job).
-fn update_job(setup: &Value) -> Job {
+/// The setup of an update job, from `setup` (its shape checked).
+fn read_setup(setup: &Value) -> UpdateSetup {
     let text = |key: &str| {
         setup
             .get(key)
@@ -111,7 +114,7 @@ fn update_job(setup: &Value) -> Job {
         let trusted = k.get("trusted").and_then(Value::as_bool).unwrap_or(false);
         (etag.to_owned(), trusted)
     });
-    let setup = Setup {
+    UpdateSetup {
         key: text("key"),
         kind: text("kind"),
         function: setup
@@ -120,13 +123,18 @@ fn update_job(setup: &Value) -> Job {
             .unwrap_or(false),
         timeout_ms: setup.get("timeout_ms").filter(|t| !t.is_null()).cloned(),
         known,
-    };
+    }
+}
+
+/// The job of an update of the document at `setup.key` (docs/store.md § The update as a job),
+/// from a setup a binding built field by field (no text to read: the store's own path).
+pub fn update_job(setup: UpdateSetup) -> Job {
     Job::start(0, 0.0, move |io| update(io, setup))
 }
 
 /// The update: a compare-and-swap without a transaction when it can be one, else (or when it
 /// missed) the locked transaction, again when it lost a race to create the row.
-async fn update(io: Io, setup: Setup) -> Result<Value> {
+async fn update(io: Io, setup: UpdateSetup) -> Result<Value> {
     let outcome = async {
         let swapped = setup.timeout_ms.is_none() && !setup.function;
         if swapped {
@@ -150,7 +158,7 @@ async fn update(io: Io, setup: Setup) -> Result<Value> {
     match outcome.await {
         Ok(done) => Ok(done),
         Err(Failed::Error(error)) => Err(error),
-        Err(Failed::Raise(number)) => Ok(step("raise", &[("failed", number)])),
+        Err(Failed::Raise(number)) => Ok(step("raise", [("failed", number)])),
     }
 }
 
@@ -160,12 +168,12 @@ async fn update(io: Io, setup: Setup) -> Result<Value> {
 /// to it and the row written on the condition that its etag is still the one read. `None`
 /// when another writer changed or created the row meanwhile, or when an unreadable row's
 /// text must be kept first: the locked transaction then runs.
-async fn optimistic(io: &Io, s: &Setup) -> std::result::Result<Option<Value>, Failed> {
+async fn optimistic(io: &Io, s: &UpdateSetup) -> std::result::Result<Option<Value>, Failed> {
     let known = s.known.as_ref();
     let mut tried = None;
     if let Some((etag, true)) = known {
-        let applied = fields(&[("changed", true.into()), ("corrupt", false.into())]);
-        let written = fields(&[("written", true.into())]);
+        let applied = fields([("changed", true.into()), ("corrupt", false.into())]);
+        let written = fields([("written", true.into())]);
         // The path of a hit, in one step: the change applied to the kept text, the swap
         // written, done.
         let steps = vec![
@@ -195,8 +203,8 @@ async fn optimistic(io: &Io, s: &Setup) -> std::result::Result<Option<Value>, Fa
     // when this store creates it.
     let trusted = row.is_none() || row.as_deref() == known.map(|(etag, _)| etag.as_str());
     // The rest of the way, in one step: the change applied to the row, written, done.
-    let applied = fields(&[("changed", true.into()), ("corrupt", false.into())]);
-    let written = fields(&[("count", 1.into())]);
+    let applied = fields([("changed", true.into()), ("corrupt", false.into())]);
+    let written = fields([("count", 1.into())]);
     let steps = vec![
         (apply_step("row"), Some(applied)),
         (write(s, &row), Some(written)),
@@ -220,8 +228,12 @@ async fn optimistic(io: &Io, s: &Setup) -> std::result::Result<Option<Value>, Fa
 /// (an unreadable row's text kept first). `None` when another writer created (or removed) the
 /// row meanwhile: rolled back, to be run again. `unchanged`: what the host does with the text
 /// it kept when the change changed nothing.
-async fn locked(io: &Io, s: &Setup, unchanged: &str) -> std::result::Result<Option<Value>, Failed> {
-    inside(io, s, step("begin", &[])).await?;
+async fn locked(
+    io: &Io,
+    s: &UpdateSetup,
+    unchanged: &str,
+) -> std::result::Result<Option<Value>, Failed> {
+    inside(io, s, step("begin", [])).await?;
     if let Some(timeout) = &s.timeout_ms {
         let ms = timeout.as_f64().unwrap_or(0.0).round().max(1.0);
         let setting = Value::from(format!("{ms}ms"));
@@ -235,7 +247,7 @@ async fn locked(io: &Io, s: &Setup, unchanged: &str) -> std::result::Result<Opti
         return Err(abort(io, s, &Value::Null, number).await);
     }
     if !is_true(&applied, "changed") {
-        inside(io, s, step("commit", &[])).await?;
+        inside(io, s, step("commit", [])).await?;
         return Ok(Some(cache(unchanged)));
     }
     if row.is_some() && is_true(&applied, "corrupt") {
@@ -247,13 +259,13 @@ async fn locked(io: &Io, s: &Setup, unchanged: &str) -> std::result::Result<Opti
         rollback(io, s).await?;
         return Ok(None);
     }
-    inside(io, s, step("commit", &[])).await?;
+    inside(io, s, step("commit", [])).await?;
     Ok(Some(done("result", false)))
 }
 
 /// Runs `step` outside a transaction; a failure ends the job (the connection dropped when it
 /// was lost).
-async fn outside(io: &Io, s: &Setup, step: Value) -> std::result::Result<Value, Failed> {
+async fn outside(io: &Io, s: &UpdateSetup, step: Value) -> std::result::Result<Value, Failed> {
     let answer = io.ask(step).await;
     match failed(&answer) {
         None => Ok(answer),
@@ -262,7 +274,7 @@ async fn outside(io: &Io, s: &Setup, step: Value) -> std::result::Result<Value, 
 }
 
 /// Runs `step` inside the transaction; a failure rolls it back, then ends the job.
-async fn inside(io: &Io, s: &Setup, step: Value) -> std::result::Result<Value, Failed> {
+async fn inside(io: &Io, s: &UpdateSetup, step: Value) -> std::result::Result<Value, Failed> {
     let answer = io.ask(step).await;
     match failed(&answer) {
         None => Ok(answer),
@@ -273,7 +285,7 @@ async fn inside(io: &Io, s: &Setup, step: Value) -> std::result::Result<Value, F
 /// What a failed step inside the transaction ends with: the connection dropped when it was
 /// lost; else the transaction rolled back (a rollback that fails: the connection is lost),
 /// then what the failure means ([`fail`]).
-async fn abort(io: &Io, s: &Setup, answer: &Value, number: Value) -> Failed {
+async fn abort(io: &Io, s: &UpdateSetup, answer: &Value, number: Value) -> Failed {
     if verdict(answer) == "unavailable" {
         return fail(io, s, answer, number).await;
     }
@@ -284,12 +296,12 @@ async fn abort(io: &Io, s: &Setup, answer: &Value, number: Value) -> Failed {
 }
 
 /// Rolls the transaction back: `E_STORE` (the connection dropped) when that fails.
-async fn rollback(io: &Io, s: &Setup) -> std::result::Result<(), Failed> {
-    let answer = io.ask(step("rollback", &[])).await;
+async fn rollback(io: &Io, s: &UpdateSetup) -> std::result::Result<(), Failed> {
+    let answer = io.ask(step("rollback", [])).await;
     if failed(&answer).is_none() {
         return Ok(());
     }
-    io.ask(step("drop", &[])).await;
+    io.ask(step("drop", [])).await;
     Err(Failed::Error(unavailable(
         "update",
         &s.key,
@@ -300,10 +312,10 @@ async fn rollback(io: &Io, s: &Setup) -> std::result::Result<(), Failed> {
 /// What a failed statement means (the store's [`failure`] of its SQLSTATE): a lost
 /// connection dropped and `E_STORE`, a row held too long `E_LOCK_TIMEOUT`, a partial schema
 /// its `E_STORE`; anything else the host's own error, raised.
-async fn fail(io: &Io, s: &Setup, answer: &Value, number: Value) -> Failed {
+async fn fail(io: &Io, s: &UpdateSetup, answer: &Value, number: Value) -> Failed {
     match verdict(answer) {
         "unavailable" => {
-            io.ask(step("drop", &[])).await;
+            io.ask(step("drop", [])).await;
             Failed::Error(unavailable("update", &s.key, message(answer)))
         }
         "lock_timeout" => {
@@ -345,7 +357,7 @@ async fn apply(io: &Io, on: &str) -> std::result::Result<Value, Failed> {
 /// `{"do": "apply", "on": on}`: the change applied to the text the host kept (`known`) or to
 /// the row's (`row`: the last row read; none: no row).
 fn apply_step(on: &str) -> Value {
-    step("apply", &[("on", on.into())])
+    step("apply", [("on", on.into())])
 }
 
 /// `{"do": "statement", name, params}`; `row`: the host keeps the first row's text and etag
@@ -355,17 +367,17 @@ fn statement(name: &str, params: Vec<Value>, row: bool) -> Value {
     if row {
         asked.push(("row", true.into()));
     }
-    step("statement", &asked)
+    step("statement", asked)
 }
 
 /// The row read (`read`, or `read_for_update`), kept by the host.
-fn read(s: &Setup, name: &str) -> Value {
+fn read(s: &UpdateSetup, name: &str) -> Value {
     statement(name, vec![s.key.as_str().into()], true)
 }
 
 /// The compare-and-swap on the kept text (its etag `known`), writing the apply's text and
 /// etag; the row as it is comes back, kept, when it changed since.
-fn update_known(s: &Setup, known: &str) -> Value {
+fn update_known(s: &UpdateSetup, known: &str) -> Value {
     let params = vec![
         s.key.as_str().into(),
         s.kind.as_str().into(),
@@ -378,7 +390,7 @@ fn update_known(s: &Setup, known: &str) -> Value {
 
 /// The apply's text written to the row read as `row` (its etag; none: an `INSERT`): the
 /// answer's `count` is 1 when written, 0 when another writer changed or created it meanwhile.
-fn write(s: &Setup, row: &Row) -> Value {
+fn write(s: &UpdateSetup, row: &Row) -> Value {
     let mut params = vec![
         s.key.as_str().into(),
         s.kind.as_str().into(),
@@ -396,19 +408,19 @@ fn write(s: &Setup, row: &Row) -> Value {
 
 /// A parameter that is the `text` (or `etag`) of the apply's `result` or of the `row` kept.
 fn of(what: &str, which: &str) -> Value {
-    fields(&[(what, which.into())])
+    fields([(what, which.into())])
 }
 
 /// The job's end: the result of the last apply, and the host's kept text set to the
 /// `result`'s or the `row`'s (trusted or not).
 fn done(keep: &str, trusted: bool) -> Value {
-    let kept = fields(&[("keep", keep.into()), ("trusted", trusted.into())]);
-    step("done", &[("cache", kept)])
+    let kept = fields([("keep", keep.into()), ("trusted", trusted.into())]);
+    step("done", [("cache", kept)])
 }
 
 /// The job's end with the kept text forgotten (`forget`) or left as it was (`leave`).
 fn cache(what: &str) -> Value {
-    step("done", &[("cache", what.into())])
+    step("done", [("cache", what.into())])
 }
 
 /// The etag of the kept text.

@@ -13,7 +13,7 @@
 // binding's error records into error classes. No protocol rule lives here.
 
 import { argsJson, bytes, decode, placeBigInt, updateResult, wire } from "./convert.mjs";
-import { CLASS_OF_CODE, CONSTANTS, ERROR_CLASS_BY_NAME, KIND_PROTOCOL, OPS, RESIDENT, StatecoreError, UsageError } from "../generated/generated.mjs";
+import { CLASS_OF_CODE, CONSTANTS, ERROR_CLASS_BY_NAME, KIND_PROTOCOL, OPS, RESIDENT, StatecoreError, UPDATE_SETUP_FIELDS, UsageError } from "../generated/generated.mjs";
 
 // ---------------------------------------------------------------------------------------
 // Errors (docs/api.md § Errors)
@@ -229,7 +229,32 @@ export function makeApi(getRaw) {
    */
   api.storeJob = (kind, setup) => {
     const Job = need(getRaw(), "Job");
+    if (kind === "update" && plainUpdateSetup(setup)) {
+      const { key, kind: of, function: fn = false, timeout_ms: timeout = null, known = null } = setup;
+      return driven(guard(() => Job.storeUpdate(key, of, fn, timeout ?? undefined, known?.etag, known?.trusted ?? false)));
+    }
     return driven(guard(() => Job.store(String(kind), JSON.stringify(setup))));
+  };
+
+  /**
+   * Whether `setup` is an update job's setup that crosses field by field (the store's own,
+   * every field of its type and no other: `Job.storeUpdate`, no JSON text); anything else
+   * crosses as JSON and the core checks it (docs/store.md § The update as a job).
+   */
+  const plainUpdateSetup = (setup) => {
+    if (setup === null || typeof setup !== "object" || Object.getPrototypeOf(setup) !== Object.prototype) return false;
+    for (const name in setup) if (!UPDATE_SETUP_FIELDS.includes(name)) return false;
+    const { key, kind, function: fn = false, timeout_ms: timeout = null, known = null } = setup;
+    if (typeof key !== "string" || typeof kind !== "string" || typeof fn !== "boolean") return false;
+    if (timeout !== null && !(typeof timeout === "number" && timeout >= 0 && Number.isFinite(timeout))) return false;
+    if (known === null) return true;
+    return (
+      typeof known === "object" &&
+      Object.getPrototypeOf(known) === Object.prototype &&
+      Object.keys(known).length === 2 &&
+      typeof known.etag === "string" &&
+      typeof known.trusted === "boolean"
+    );
   };
 
   /** One crossing per file read: a reader of the table on the file's document (or bytes). */

@@ -508,6 +508,9 @@ export const HOST_OPTIONS = Object.freeze({
   store_watch: Object.freeze(["initial"]),
 });
 
+/** The fields of a store's update job setup (the core's shape). */
+export const UPDATE_SETUP_FIELDS = Object.freeze(["key", "kind", "function", "timeout_ms", "known"]);
+
 /**
  * The methods of each kind's resident documents (lib/binding/api.mjs, `Document`): [JS name,
  * table name, "change" for a writer or "query" for a reader].
