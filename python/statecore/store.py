@@ -36,8 +36,9 @@ from statecore._host.routines import query_file, update_file
 from statecore._host.runtime import clock
 from statecore._store import sessions as _store_sessions
 from statecore._store.file_store import FileStore, _check_record
+from statecore._store.job import facts
 from statecore._store.known_rows import Known
-from statecore._store.update_job import UpdateJob, facts
+from statecore._store.update_job import run_update
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -292,19 +293,9 @@ class PostgresStore:
             "known": None if known is None else {"etag": known[1], "trusted": known[2]},
         }
         self._connect()
-        result = UpdateJob(self, apply, known).run(setup, self._known)
+        result = run_update(self, setup, apply, known, self._known)
         out: FileResult[Any, Any] = _documents.outcome(result, list(result["warnings"]), None)
         return out
-
-    def _write_row(self, key: str, kind: DocumentKind, row: Any, text: str, etag: str) -> bool:
-        """Writes ``text`` to the row of ``key`` read as ``row`` (None: there was none): an
-        ``UPDATE`` on the etag read, or an ``INSERT`` (a hive session's step, _store/sessions.py).
-        False when another writer changed or created the row meanwhile (nothing written)."""
-        if row is None:
-            written = self._run("insert", key, kind, text, etag).rowcount
-        else:
-            written = self._run("update", key, kind, text, etag, row[1]).rowcount
-        return bool(written == 1)
 
     def _keys(self, prefix: str) -> list[str]:
         """The keys of the documents and logs that start with ``prefix``, in order."""

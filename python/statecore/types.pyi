@@ -125,8 +125,8 @@ LockWatch: TypeAlias = Literal["none", "claim", "claim_and_lock"]
 LockJobKind: TypeAlias = Literal["acquire", "release", "sweep"]
 """A lock job: taking the lock (`acquire`), releasing it (`release`) or sweeping what dead writers left next to its file (`sweep`)."""
 
-StoreJobKind: TypeAlias = Literal["update"]
-"""A store job: a document's update (`update`: docs/store.md § The update as a job)."""
+StoreJobKind: TypeAlias = Literal["update", "session_step", "session_read"]
+"""A store job: a document's update (`update`: docs/store.md § The update as a job), a hive session's step (`session_step`) or its state's read, rebuilt in a step when it does not fold its log (`session_read`: docs/store.md § Hive sessions)."""
 
 ViewRole: TypeAlias = Literal["fctry.state", "fctry.inbox", "fctry.config", "fctry.spec", "fctry.events", "agency.status", "agency.meta", "hivemind.state", "hive.state", "hive.events", "specify.index"]
 """What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`."""
@@ -1522,7 +1522,7 @@ class LockJobEntry(TypedDict):
     path: str
 
 class StoreUpdateSetup(TypedDict):
-    """What a store's update job starts from (docs/store.md § The update as a job)."""
+    """What a store's job starts from (docs/store.md § The update as a job); a session's job takes its key, kind and timeout_ms only."""
 
     key: str
     kind: str

@@ -362,11 +362,13 @@ export type StoreJob = {
   free(): void;
 };
 /**
- * A store job (docs/store.md § The update as a job), run by a store's driver: a document's
- * update (`setup`: its key and kind, whether the change is a function, the timeout, the text
- * the store kept for the key).
+ * A store job (docs/store.md § The update as a job, § Hive sessions), run by a store's
+ * driver: a document's update (`update`; `setup`: its key and kind, whether the change is a
+ * function, the timeout, the text the store kept for the key), a hive session's step
+ * (`session_step`) or its state's read (`session_read`; `setup`: the state's key and kind,
+ * the timeout).
  */
-export declare function storeJob(kind: \"update\", setup: StoreUpdateSetup): StoreJob;
+export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -10,7 +10,8 @@ pub static OPS: &[Op] = &super::gate([
         module: Module::Root,
         method: "store_job_script",
         doc: "The steps a store job (`update`: a document's update, \
-              docs/store.md § The update as a job) started from `setup` asks for, given \
+              docs/store.md § The update as a job; `session_step`, `session_read`: a hive \
+              session's step or state read, § Hive sessions) started from `setup` asks for, given \
               `answers` in turn: every step up to its end (`done`, `raise`), then \
               `{do: \"error\", error}` when it ended with its own error (`E_STORE`, \
               `E_LOCK_TIMEOUT`).",

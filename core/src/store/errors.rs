@@ -33,6 +33,22 @@ pub fn unavailable(operation: &str, key: &str, cause: &str) -> Error {
         .with_detail("key", key.as_ref())
 }
 
+/// The `E_STORE` error (not retryable) of a session's step that met a log it cannot replay as
+/// the core replayed it (`why`): a line read torn, a replay asked for a third time. The
+/// transaction was rolled back: nothing was written.
+pub fn replay_failed(key: &str, why: &str) -> Error {
+    let key = redact(key);
+    let message = format!(
+        "the session's step on {key:?} could not replay its log ({why}): nothing was \
+         written (the transaction was rolled back); the log's lines in the store are not \
+         what a writer of this library appends (read them with `read_log`)"
+    );
+    Error::new(Code::Store, "", message)
+        .with_detail("retryable", false)
+        .with_detail("operation", "update")
+        .with_detail("key", key.as_ref())
+}
+
 /// The `E_LOCK_TIMEOUT` error of an update that waited `timeout_ms` for the row of `key`,
 /// locked by another writer's transaction (SQLSTATE 55P03): nothing was written.
 pub fn lock_timeout(key: &str, timeout_ms: &Value) -> Error {

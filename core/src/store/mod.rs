@@ -5,13 +5,18 @@
 //! once per update exactly as a file update does (`update_file` over the row's text).
 
 mod errors;
+mod jobs;
 mod redact;
+mod session;
 pub mod shapes;
+mod steps;
 mod update;
 
-pub use errors::{lock_timeout, schema_mismatch, unavailable};
+pub use errors::{lock_timeout, replay_failed, schema_mismatch, unavailable};
+pub use jobs::{job, script};
 pub use redact::redact;
-pub use update::{job, script, update_job, UpdateSetup, CREATE_RETRIES};
+pub use session::PAGE as SESSION_PAGE;
+pub use update::{update_job, UpdateSetup, CREATE_RETRIES};
 
 use crate::error::{Code, Error, Result};
 use crate::{Map, Value};

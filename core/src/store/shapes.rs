@@ -86,8 +86,8 @@ pub static URL: Shape = Shape::exact(
 /// A store job's kind.
 pub static JOB_KIND: Enum = Enum {
     name: "StoreJobKind",
-    doc: "A store job: a document's update (`update`: docs/store.md § The update as a job).",
-    values: &["update"],
+    doc: "A store job: a document's update (`update`: docs/store.md § The update as a job), a hive session's step (`session_step`) or its state's read, rebuilt in a step when it does not fold its log (`session_read`: docs/store.md § Hive sessions).",
+    values: &["update", "session_step", "session_read"],
 };
 
 /// What the text a store kept for a key is, to an update job.
@@ -104,10 +104,10 @@ pub static KNOWN: Shape = Shape::exact(
     ],
 );
 
-/// What an update job starts from.
+/// What a store's job starts from.
 pub static UPDATE_SETUP: Shape = Shape::exact(
     "StoreUpdateSetup",
-    "What a store's update job starts from (docs/store.md § The update as a job).",
+    "What a store's job starts from (docs/store.md § The update as a job); a session's job takes its key, kind and timeout_ms only.",
     &[
         Field::req("key", Ty::Str, "The document's key (checked)."),
         Field::req(

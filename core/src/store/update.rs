@@ -7,18 +7,18 @@
 //! host, and a statement's parameter `{"text": "result"}`, `{"etag": "result"}` or
 //! `{"text": "row"}` names the apply's new text or etag, or the text of the row read.
 
-use super::{failure, lock_timeout, schema_mismatch, unavailable};
-use crate::error::{Code, Error, Result};
+use super::steps::{applied_inside, count, ended, inside, is_true, of, outside, rollback};
+use super::steps::{statement, Failed, Target};
+use super::unavailable;
+use crate::error::Result;
 use crate::job::{failed, fields, step, Io, Job};
-use crate::report::Report;
-use crate::shape::check;
 use crate::Value;
 
 /// How many times an update that lost a race to create the row (or whose row was removed
 /// under it) runs its transaction again before `E_STORE`.
 pub const CREATE_RETRIES: usize = 8;
 
-/// What an update job starts from: `setup` of `shapes::UPDATE_SETUP`, read ([`job`]) or given
+/// What an update job starts from: `setup` of `shapes::UPDATE_SETUP`, read ([`super::job`]) or given
 /// field by field by a binding ([`update_job`]).
 pub struct UpdateSetup {
     /// The document's key in the store.
@@ -36,72 +36,19 @@ pub struct UpdateSetup {
 /// What the host saw of a row: none, or its etag.
 type Row = Option<String>;
 
-/// How a failed step ends the job.
-enum Failed {
-    /// The job's own error.
-    Error(Error),
-    /// The host's own error (its `failed` number): `{"do": "raise", "failed": n}`.
-    Raise(Value),
-}
-
-impl From<Error> for Failed {
-    fn from(error: Error) -> Failed {
-        Failed::Error(error)
-    }
-}
-
-/// A store job of `kind` (`update`) from `setup` (its shape checked by the caller).
-pub fn job(kind: &str, setup: &Value) -> Result<Job> {
-    match kind {
-        "update" => {
-            checked(setup)?;
-            Ok(update_job(read_setup(setup)))
-        }
-        other => Err(Error::new(
-            Code::Argument,
-            "/job",
-            format!("{other:?} is not a store job: update"),
-        )),
-    }
-}
-
-/// The steps a store job of `kind` started from `setup` asks for, given `answers` in turn
-/// ([`crate::job::script`]): how the corpus runs one the same way on every surface.
-pub fn script(kind: &str, setup: &Value, answers: &[Value]) -> Result<Value> {
-    Ok(crate::job::script(job(kind, setup)?, answers))
-}
-
-/// `E_ARGUMENT` at the first field of `setup` that is not what `shapes::UPDATE_SETUP` says (a
-/// field it has not got included: a misspelt one is never ignored).
-fn checked(setup: &Value) -> Result<()> {
-    let shape = &super::shapes::UPDATE_SETUP;
-    let mut report = Report::default();
-    check::walk(&mut report, setup, shape, "/setup");
-    if let Some(issue) = report.errors.first() {
-        return Err(Error::new(
-            Code::Argument,
-            issue.path.clone(),
-            format!("a store job's setup: {}", issue.message),
-        ));
-    }
-    let fields = setup.as_object().into_iter().flat_map(|map| map.iter());
-    for (key, _) in fields {
-        if !shape.fields.iter().any(|f| f.name == key.as_ref() as &str) {
-            return Err(Error::new(
-                Code::Argument,
-                format!("/setup/{}", crate::error::escape_token(key)),
-                format!(
-                    "a store job's setup has no field {key:?}: key, kind, function, timeout_ms, \
-                     known"
-                ),
-            ));
+impl UpdateSetup {
+    /// What the job's failed steps name.
+    fn target(&self) -> Target<'_> {
+        Target {
+            op: "update",
+            key: &self.key,
+            timeout_ms: self.timeout_ms.as_ref(),
         }
     }
-    Ok(())
 }
 
 /// The setup of an update job, from `setup` (its shape checked).
-fn read_setup(setup: &Value) -> UpdateSetup {
+pub(super) fn read_setup(setup: &Value) -> UpdateSetup {
     let text = |key: &str| {
         setup
             .get(key)
@@ -155,11 +102,7 @@ async fn update(io: Io, setup: UpdateSetup) -> Result<Value> {
             "the row was created and removed again meanwhile",
         )))
     };
-    match outcome.await {
-        Ok(done) => Ok(done),
-        Err(Failed::Error(error)) => Err(error),
-        Err(Failed::Raise(number)) => Ok(step("raise", [("failed", number)])),
-    }
+    ended(outcome.await)
 }
 
 /// The compare-and-swap with no lock held: on the text the host kept, when trusted, one
@@ -191,13 +134,13 @@ async fn optimistic(io: &Io, s: &UpdateSetup) -> std::result::Result<Option<Valu
     }
     let row = match &tried {
         Some(t) if is_true(t, "changed") && !is_true(t, "corrupt") => {
-            let answer = outside(io, s, update_known(s, known_etag(known))).await?;
+            let answer = outside(io, &s.target(), update_known(s, known_etag(known))).await?;
             if count(&answer) > 0 && is_true(&answer, "written") {
                 return Ok(Some(done("result", true)));
             }
             row_of(&answer)
         }
-        _ => row_of(&outside(io, s, read(s, "read")).await?),
+        _ => row_of(&outside(io, &s.target(), read(s, "read")).await?),
     };
     // Trusted while the row is still the one the store last saw (no other writer since), or
     // when this store creates it.
@@ -220,7 +163,7 @@ async fn optimistic(io: &Io, s: &UpdateSetup) -> std::result::Result<Option<Valu
     if is_true(&applied, "corrupt") && row.is_some() {
         return Ok(None);
     }
-    let written = outside(io, s, write(s, &row)).await?;
+    let written = outside(io, &s.target(), write(s, &row)).await?;
     Ok((count(&written) == 1).then(|| done("result", trusted)))
 }
 
@@ -233,116 +176,34 @@ async fn locked(
     s: &UpdateSetup,
     unchanged: &str,
 ) -> std::result::Result<Option<Value>, Failed> {
-    inside(io, s, step("begin", [])).await?;
+    inside(io, &s.target(), step("begin", [])).await?;
     if let Some(timeout) = &s.timeout_ms {
         let ms = timeout.as_f64().unwrap_or(0.0).round().max(1.0);
         let setting = Value::from(format!("{ms}ms"));
-        inside(io, s, statement("lock_timeout", vec![setting], false)).await?;
+        inside(
+            io,
+            &s.target(),
+            statement("lock_timeout", vec![setting], false),
+        )
+        .await?;
     }
-    let row = row_of(&inside(io, s, read(s, "read_for_update")).await?);
-    let applied = io.ask(apply_step("row")).await;
-    if let Some(number) = failed(&applied) {
-        // Not a statement's failure: the transaction is rolled back and the host's error
-        // raised (a change the core refuses, or the function's own error).
-        return Err(abort(io, s, &Value::Null, number).await);
-    }
+    let row = row_of(&inside(io, &s.target(), read(s, "read_for_update")).await?);
+    let applied = applied_inside(io, &s.target(), apply_step("row")).await?;
     if !is_true(&applied, "changed") {
-        inside(io, s, step("commit", [])).await?;
+        inside(io, &s.target(), step("commit", [])).await?;
         return Ok(Some(cache(unchanged)));
     }
     if row.is_some() && is_true(&applied, "corrupt") {
         let kept = vec![s.key.as_str().into(), of("text", "row")];
-        inside(io, s, statement("keep_corrupt", kept, false)).await?;
+        inside(io, &s.target(), statement("keep_corrupt", kept, false)).await?;
     }
-    let written = inside(io, s, write(s, &row)).await?;
+    let written = inside(io, &s.target(), write(s, &row)).await?;
     if count(&written) != 1 {
-        rollback(io, s).await?;
+        rollback(io, &s.target()).await?;
         return Ok(None);
     }
-    inside(io, s, step("commit", [])).await?;
+    inside(io, &s.target(), step("commit", [])).await?;
     Ok(Some(done("result", false)))
-}
-
-/// Runs `step` outside a transaction; a failure ends the job (the connection dropped when it
-/// was lost).
-async fn outside(io: &Io, s: &UpdateSetup, step: Value) -> std::result::Result<Value, Failed> {
-    let answer = io.ask(step).await;
-    match failed(&answer) {
-        None => Ok(answer),
-        Some(number) => Err(fail(io, s, &answer, number).await),
-    }
-}
-
-/// Runs `step` inside the transaction; a failure rolls it back, then ends the job.
-async fn inside(io: &Io, s: &UpdateSetup, step: Value) -> std::result::Result<Value, Failed> {
-    let answer = io.ask(step).await;
-    match failed(&answer) {
-        None => Ok(answer),
-        Some(number) => Err(abort(io, s, &answer, number).await),
-    }
-}
-
-/// What a failed step inside the transaction ends with: the connection dropped when it was
-/// lost; else the transaction rolled back (a rollback that fails: the connection is lost),
-/// then what the failure means ([`fail`]).
-async fn abort(io: &Io, s: &UpdateSetup, answer: &Value, number: Value) -> Failed {
-    if verdict(answer) == "unavailable" {
-        return fail(io, s, answer, number).await;
-    }
-    if let Err(lost) = rollback(io, s).await {
-        return lost;
-    }
-    fail(io, s, answer, number).await
-}
-
-/// Rolls the transaction back: `E_STORE` (the connection dropped) when that fails.
-async fn rollback(io: &Io, s: &UpdateSetup) -> std::result::Result<(), Failed> {
-    let answer = io.ask(step("rollback", [])).await;
-    if failed(&answer).is_none() {
-        return Ok(());
-    }
-    io.ask(step("drop", [])).await;
-    Err(Failed::Error(unavailable(
-        "update",
-        &s.key,
-        message(&answer),
-    )))
-}
-
-/// What a failed statement means (the store's [`failure`] of its SQLSTATE): a lost
-/// connection dropped and `E_STORE`, a row held too long `E_LOCK_TIMEOUT`, a partial schema
-/// its `E_STORE`; anything else the host's own error, raised.
-async fn fail(io: &Io, s: &UpdateSetup, answer: &Value, number: Value) -> Failed {
-    match verdict(answer) {
-        "unavailable" => {
-            io.ask(step("drop", [])).await;
-            Failed::Error(unavailable("update", &s.key, message(answer)))
-        }
-        "lock_timeout" => {
-            let waited = s.timeout_ms.clone().unwrap_or_else(|| Value::from(0));
-            Failed::Error(lock_timeout(&s.key, &waited))
-        }
-        "schema" => {
-            let sqlstate = answer.get("sqlstate").and_then(Value::as_str);
-            let sqlstate = sqlstate.unwrap_or_default();
-            Failed::Error(schema_mismatch("update", &s.key, sqlstate, message(answer)))
-        }
-        _ => Failed::Raise(number),
-    }
-}
-
-/// The store's [`failure`] of a failed step's answer (`sqlstate`, `connection`).
-fn verdict(answer: &Value) -> &'static str {
-    let sqlstate = answer.get("sqlstate").and_then(Value::as_str);
-    failure(sqlstate, is_true(answer, "connection"))
-}
-
-/// The driver's message of a failed step.
-fn message(answer: &Value) -> &str {
-    answer
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("the driver gave no message")
 }
 
 /// The change applied: its answer, or the job ended with the host's error.
@@ -358,16 +219,6 @@ async fn apply(io: &Io, on: &str) -> std::result::Result<Value, Failed> {
 /// the row's (`row`: the last row read; none: no row).
 fn apply_step(on: &str) -> Value {
     step("apply", [("on", on.into())])
-}
-
-/// `{"do": "statement", name, params}`; `row`: the host keeps the first row's text and etag
-/// (none when no row) as the row.
-fn statement(name: &str, params: Vec<Value>, row: bool) -> Value {
-    let mut asked = vec![("name", name.into()), ("params", Value::Array(params))];
-    if row {
-        asked.push(("row", true.into()));
-    }
-    step("statement", asked)
 }
 
 /// The row read (`read`, or `read_for_update`), kept by the host.
@@ -388,27 +239,9 @@ fn update_known(s: &UpdateSetup, known: &str) -> Value {
     statement("update_known", params, true)
 }
 
-/// The apply's text written to the row read as `row` (its etag; none: an `INSERT`): the
-/// answer's `count` is 1 when written, 0 when another writer changed or created it meanwhile.
+/// The apply's text written to the row read as `row` ([`super::steps::write`]).
 fn write(s: &UpdateSetup, row: &Row) -> Value {
-    let mut params = vec![
-        s.key.as_str().into(),
-        s.kind.as_str().into(),
-        of("text", "result"),
-        of("etag", "result"),
-    ];
-    match row {
-        Some(etag) => {
-            params.push(etag.as_str().into());
-            statement("update", params, false)
-        }
-        None => statement("insert", params, false),
-    }
-}
-
-/// A parameter that is the `text` (or `etag`) of the apply's `result` or of the `row` kept.
-fn of(what: &str, which: &str) -> Value {
-    fields([(what, which.into())])
+    super::steps::write(&s.key, &s.kind, row.as_deref())
 }
 
 /// The job's end: the result of the last apply, and the host's kept text set to the
@@ -440,14 +273,4 @@ fn row_of(answer: &Value) -> Row {
             .unwrap_or_default()
             .to_owned(),
     )
-}
-
-/// How many rows a statement gave or changed (`count` of its answer).
-fn count(answer: &Value) -> u64 {
-    answer.get("count").and_then(Value::as_u64).unwrap_or(0)
-}
-
-/// Whether the answer's `key` is `true`.
-fn is_true(answer: &Value, key: &str) -> bool {
-    answer.get(key).and_then(Value::as_bool).unwrap_or(false)
 }

@@ -123,8 +123,8 @@ export type LockWatch = "none" | "claim" | "claim_and_lock";
 /** A lock job: taking the lock (`acquire`), releasing it (`release`) or sweeping what dead writers left next to its file (`sweep`). */
 export type LockJobKind = "acquire" | "release" | "sweep";
 
-/** A store job: a document's update (`update`: docs/store.md § The update as a job). */
-export type StoreJobKind = "update";
+/** A store job: a document's update (`update`: docs/store.md § The update as a job), a hive session's step (`session_step`) or its state's read, rebuilt in a step when it does not fold its log (`session_read`: docs/store.md § Hive sessions). */
+export type StoreJobKind = "update" | "session_step" | "session_read";
 
 /** What a file is to the viewer (docs/viewer.md § Files): `<protocol>.<what>`. */
 export type ViewRole = "fctry.state" | "fctry.inbox" | "fctry.config" | "fctry.spec" | "fctry.events" | "agency.status" | "agency.meta" | "hivemind.state" | "hive.state" | "hive.events" | "specify.index";
@@ -2279,7 +2279,7 @@ export interface LockJobEntry {
   path: string;
 }
 
-/** What a store's update job starts from (docs/store.md § The update as a job). */
+/** What a store's job starts from (docs/store.md § The update as a job); a session's job takes its key, kind and timeout_ms only. */
 export interface StoreUpdateSetup {
   /** The document's key (checked). */
   key: string;
@@ -2802,7 +2802,7 @@ export declare function fileTypeError(path: string, what: string): never;
 export declare function manifest(): { [key: string]: Json };
 /** Checks a host's options (`set`: `update` or `append`, plus the keys `also` names): null or an object of known keys, else `E_OPTIONS` naming the nearest valid key (`camel`: keys in camelCase, as JS spells them). */
 export declare function checkOptions(set: string, options: unknown, camel?: boolean | null, also?: string[] | null): void;
-/** The steps a store job (`update`: a document's update, docs/store.md § The update as a job) started from `setup` asks for, given `answers` in turn: every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_STORE`, `E_LOCK_TIMEOUT`). */
+/** The steps a store job (`update`: a document's update, docs/store.md § The update as a job; `session_step`, `session_read`: a hive session's step or state read, § Hive sessions) started from `setup` asks for, given `answers` in turn: every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_STORE`, `E_LOCK_TIMEOUT`). */
 export declare function storeJobScript(job: StoreJobKind, setup: StoreUpdateSetup, answers: unknown[]): Json[];
 /** The PostgreSQL store's schema and statements as data: `{version, migration_lock, channel, bootstrap, statements}`, so that every host runs the same SQL. */
 export declare function storeSchema(): StoreSchema;
@@ -3339,11 +3339,13 @@ export type StoreJob = {
   free(): void;
 };
 /**
- * A store job (docs/store.md § The update as a job), run by a store's driver: a document's
- * update (`setup`: its key and kind, whether the change is a function, the timeout, the text
- * the store kept for the key).
+ * A store job (docs/store.md § The update as a job, § Hive sessions), run by a store's
+ * driver: a document's update (`update`; `setup`: its key and kind, whether the change is a
+ * function, the timeout, the text the store kept for the key), a hive session's step
+ * (`session_step`) or its state's read (`session_read`; `setup`: the state's key and kind,
+ * the timeout).
  */
-export declare function storeJob(kind: "update", setup: StoreUpdateSetup): StoreJob;
+export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -17,7 +17,8 @@ const storeSessions = require("./sessions.cjs");
 const { runAsync, ASYNC } = require("../host/steps.cjs");
 const { CONSTANTS, LOGS } = require("../binding/tables.cjs");
 const { Known } = require("./known-rows.cjs");
-const { runUpdate, facts } = require("./update-job.cjs");
+const { runUpdate } = require("./update-job.cjs");
+const { facts, runJob } = require("./job.cjs");
 
 /** A pool client's promise of its connection's keepalives (`PostgresStore#checkout`). */
 const SET_UP = Symbol("statecore keepalives");
@@ -134,16 +135,6 @@ function failure(error) {
  */
 function schemaError(error, operation, key) {
   if (failure(error) === "schema") core().storeSchemaMismatch(operation, key, error.code, String(error.message));
-}
-
-/**
- * Writes `text` (with its `etag`) to the row of `key` read as `row` (null: there was none),
- * running the statements with `run`: an `UPDATE` on the etag read, or an `INSERT`. False when
- * another writer changed or created the row meanwhile (nothing written).
- */
-async function writeRow(run, key, kind, row, { text, etag }) {
-  const written = row ? await run("update", key, kind, text, etag, row.etag) : await run("insert", key, kind, text, etag);
-  return written.rowCount === 1;
 }
 
 /** What an update's caller gets of the core's result. */
@@ -324,7 +315,7 @@ class PostgresStore {
     key = core().storeKey(key);
     const checked = documents.checkOptions("logged", options);
     if (kind in LOGS) {
-      return (await storeSessions.read(this, key, kind, checked)).answer;
+      return (await storeSessions.read(this.#drive, key, kind, checked)).answer;
     }
     return core().loadDocument(kind, await this.#text(key));
   }
@@ -339,7 +330,7 @@ class PostgresStore {
   async query(key, kind, op, args = []) {
     key = core().storeKey(key);
     if (kind in LOGS) {
-      return core().queryFile(kind, op, (await storeSessions.read(this, key, kind, {})).text, args);
+      return core().queryFile(kind, op, (await storeSessions.read(this.#drive, key, kind, {})).text, args);
     }
     return core().queryFile(kind, op, await this.#text(key), args);
   }
@@ -376,7 +367,7 @@ class PostgresStore {
   async change(key, kind, change, args = [], hostOptions = {}) {
     if (kind in LOGS) {
       const options = documents.checkOptions("logged", hostOptions);
-      return (await storeSessions.step(this, core().storeKey(key), kind, String(change), args, options)).answer;
+      return (await storeSessions.step(this.#drive, core().storeKey(key), kind, String(change), args, options)).answer;
     }
     return this.#transact(key, kind, String(change), args, hostOptions);
   }
@@ -408,10 +399,24 @@ class PostgresStore {
       timeout_ms: timeout,
       known: known ? { etag: known.etag, trusted: known.trusted } : null,
     };
-    const client = await this.#checkout();
-    const result = await runUpdate(client, this.schema.statements, setup, apply, known, this.#known, (c) => c[LOST] ?? null);
+    const result = await runUpdate(this.#drive, setup, apply, known, this.#known);
     return outcome(result);
   }
+
+  /**
+   * Runs `job`, a store job of the core, on a client of the pool (lib/store/job.cjs `runJob`;
+   * `act` performs its own steps): `{done, kept}`. The update's and the hive sessions' driver.
+   */
+  #drive = async (job, act) => {
+    let client;
+    try {
+      client = await this.#checkout();
+    } catch (error) {
+      job.free();
+      throw error;
+    }
+    return runJob(client, this.schema.statements, job, act, (c) => c[LOST] ?? null);
+  };
 
   /**
    * Validates `value` as `kind` and appends it to the log: `{seq, appended}`. With `id`,
@@ -445,4 +450,4 @@ class PostgresStore {
   }
 }
 
-module.exports = { FileStore, PostgresStore, failure, schemaError, writeRow };
+module.exports = { FileStore, PostgresStore, failure, schemaError };

@@ -312,7 +312,7 @@ def check_options(set: str, options: object, camel: bool | None = None, also: Se
     _call("check_options", (set, options, camel, also))
 
 def store_job_script(job: StoreJobKind, setup: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
-    """The steps a store job (``update``: a document's update, docs/store.md § The update as a job) started from ``setup`` asks for, given ``answers`` in turn: every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_STORE``, ``E_LOCK_TIMEOUT``)."""
+    """The steps a store job (``update``: a document's update, docs/store.md § The update as a job; ``session_step``, ``session_read``: a hive session's step or state read, § Hive sessions) started from ``setup`` asks for, given ``answers`` in turn: every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_STORE``, ``E_LOCK_TIMEOUT``)."""
     return cast("list[Json]", _call("store_job_script", (job, setup, answers)))
 
 def store_schema() -> StoreSchema:
