@@ -7,7 +7,7 @@
 //! parameter `{"line": "result"}` names the apply's event line (without its line breaks).
 
 use super::steps::{applied_inside, count, ended, inside, is_true, of, outside, rollback};
-use super::steps::{statement, write};
+use super::steps::{lock_timeout_step, statement, write};
 use super::steps::{Failed, Target};
 use super::{replay_failed, unavailable, update::CREATE_RETRIES};
 use crate::error::{Code, Error, Result};
@@ -108,9 +108,7 @@ async fn locked(io: &Io, s: &SessionSetup) -> std::result::Result<bool, Failed> 
     let t = s.target("update");
     let mut opening = vec![(step("begin", []), None)];
     if let Some(timeout) = &s.timeout_ms {
-        let ms = timeout.as_f64().unwrap_or(0.0).round().max(1.0);
-        let setting = statement("lock_timeout", vec![format!("{ms}ms").into()], false);
-        opening.push((setting, None));
+        opening.push((lock_timeout_step(timeout), None));
     }
     opening.push((statement("read_for_update", vec![key(s)], true), None));
     opening.push((statement("log_bytes", vec![log(s)], false), None));

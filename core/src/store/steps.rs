@@ -165,7 +165,15 @@ pub(super) fn statement(name: &str, params: Vec<Value>, row: bool) -> Value {
     step("statement", asked)
 }
 
-/// A parameter that is the `text` (or `etag`) of the apply's `result` or of the `row` kept.
+/// The `lock_timeout` statement of a transaction that waits `timeout_ms` for a row another
+/// writer's transaction holds: in whole ms, at least 1.
+pub(super) fn lock_timeout_step(timeout_ms: &Value) -> Value {
+    let ms = timeout_ms.as_f64().unwrap_or(0.0).round().max(1.0);
+    statement("lock_timeout", vec![format!("{ms}ms").into()], false)
+}
+
+/// A parameter that is the `text` (or `etag`; a session's `line`) of the apply's `result` or
+/// of the `row` kept.
 pub(super) fn of(what: &str, which: &str) -> Value {
     fields([(what, which.into())])
 }

@@ -8,7 +8,7 @@
 //! `{"text": "row"}` names the apply's new text or etag, or the text of the row read.
 
 use super::steps::{applied_inside, count, ended, inside, is_true, of, outside, rollback};
-use super::steps::{statement, Failed, Target};
+use super::steps::{lock_timeout_step, statement, Failed, Target};
 use super::unavailable;
 use crate::error::Result;
 use crate::job::{failed, fields, step, Io, Job};
@@ -178,14 +178,7 @@ async fn locked(
 ) -> std::result::Result<Option<Value>, Failed> {
     inside(io, &s.target(), step("begin", [])).await?;
     if let Some(timeout) = &s.timeout_ms {
-        let ms = timeout.as_f64().unwrap_or(0.0).round().max(1.0);
-        let setting = Value::from(format!("{ms}ms"));
-        inside(
-            io,
-            &s.target(),
-            statement("lock_timeout", vec![setting], false),
-        )
-        .await?;
+        inside(io, &s.target(), lock_timeout_step(timeout)).await?;
     }
     let row = row_of(&inside(io, &s.target(), read(s, "read_for_update")).await?);
     let applied = applied_inside(io, &s.target(), apply_step("row")).await?;
