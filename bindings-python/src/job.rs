@@ -7,7 +7,8 @@ use crate::errors::core;
 use pyo3::prelude::*;
 use statecore::{job, lock, store};
 
-/// A job of the core (a lock's acquisition, release or sweep; a store's update): `first` is its
+/// A job of the core (a lock's acquisition, release or sweep; a store's update; a command
+/// line): `first` is its
 /// first step, `next(answer)` gives the step after the one answered (a mutex: the thread that
 /// drives it need not be the one that drops it).
 #[pyclass(module = "statecore._statecore", name = "Job", frozen)]
@@ -128,6 +129,16 @@ impl Job {
     fn store(py: Python<'_>, kind: &str, setup: &Bound<'_, PyAny>) -> PyResult<Job> {
         let setup = arg(setup, "setup")?;
         let job = core(py, store::job(kind, &setup))?;
+        Job::of(py, job)
+    }
+
+    /// A command line's job (docs/cli.md § How it runs): `program` (`statecore`,
+    /// `statecore-statusline`) on `request` (`{argv, env, facts?}`).
+    #[staticmethod]
+    fn cli(py: Python<'_>, program: &str, request: &Bound<'_, PyAny>) -> PyResult<Job> {
+        let request = arg(request, "request")?;
+        let program = core(py, statecore_cli::cli::program(program))?;
+        let job = core(py, statecore_cli::cli::job(program, &request))?;
         Job::of(py, job)
     }
 

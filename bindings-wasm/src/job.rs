@@ -1,13 +1,18 @@
-//! The core's jobs (docs/locking.md § The lock as a job, docs/store.md § The update as a job):
-//! the `Job` class the Node host's drivers run, a step at a time. Converts and maps errors
-//! only.
+//! The core's jobs (docs/locking.md § The lock as a job, docs/store.md § The update as a job,
+//! docs/cli.md § How it runs): the `Job` class the Node host's drivers run, a step at a time.
+//! Converts and maps errors only. The status line's module has the class too, with its own
+//! constructor (`statusline.rs`).
 
-use crate::{arg, throw};
-use statecore::{job, json, lock, store, Value};
+#[cfg(feature = "full")]
+use crate::arg;
+use crate::throw;
+use statecore::{job, json};
+#[cfg(feature = "full")]
+use statecore::{lock, store, Value};
 use wasm_bindgen::prelude::*;
 
-/// A job of the core (a lock's acquisition, release or sweep; a store's update):
-/// `next(answer)` gives the next step.
+/// A job of the core (a lock's acquisition, release or sweep; a store's update; a command
+/// line): `next(answer)` gives the next step.
 #[wasm_bindgen]
 pub struct Job {
     job: job::Job,
@@ -15,16 +20,26 @@ pub struct Job {
 
 /// `[job, its first step (JSON text)]`: the first step comes with the job (no crossing to
 /// ask for it); a job that ended at once with its error throws it.
-fn started(mut job: job::Job) -> Result<Vec<JsValue>, JsValue> {
+pub(crate) fn started(mut job: job::Job) -> Result<Vec<JsValue>, JsValue> {
     let first = match job.first() {
-        Some(first) => json::serialize_compact(first),
-        None => json::serialize_compact(&job.next(Value::Null).map_err(throw)?),
+        Some(first) => step_text(first)?,
+        None => step_text(&job.next(statecore::Value::Null).map_err(throw)?)?,
     };
     Ok(vec![JsValue::from(Job { job }), JsValue::from_str(&first)])
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 impl Job {
+    /// A command line's job (docs/cli.md § How it runs): `program` (`statecore`,
+    /// `statecore-statusline`) on `request` (JSON text: `{argv, env, facts?}`), with its
+    /// first step.
+    pub fn cli(program: &str, request: &str) -> Result<Vec<JsValue>, JsValue> {
+        let program = statecore_cli::cli::program(program).map_err(throw)?;
+        let request = json::parse_argument(request).map_err(throw)?;
+        started(statecore_cli::cli::job(program, &request).map_err(throw)?)
+    }
+
     /// A job taking the lock file `lock` (`identity`: JSON text of `{pid, start, boot, host}`),
     /// with its first step.
     #[allow(clippy::too_many_arguments)] // the JS signature, flat
@@ -127,12 +142,25 @@ impl Job {
             known: known_etag.map(|etag| (etag, known_trusted)),
         }))
     }
+}
 
+#[wasm_bindgen]
+impl Job {
     /// The next step (JSON text), given the answer to the last one (JSON text; `"null"` for
     /// the first call).
     pub fn next(&mut self, answer: &str) -> Result<String, JsValue> {
-        let answer = arg(answer)?;
+        // An answer may hold whole files' texts (a command line's facts): an argument's limits.
+        let answer = json::parse_argument(answer).map_err(throw)?;
         let asked = self.job.next(answer).map_err(throw)?;
-        Ok(json::serialize_compact(&asked))
+        step_text(&asked)
     }
+}
+
+/// A step as JSON text for JS: `E_PRECISION` for a number no double holds exactly (JS would
+/// read it as another number: a command line's `--set /n=12345678901234567890`). The status
+/// line's module leaves the check out: its steps carry paths, texts and an exit code.
+fn step_text(step: &statecore::Value) -> Result<String, JsValue> {
+    #[cfg(feature = "full")]
+    json::check_js_safe(step).map_err(throw)?;
+    Ok(json::serialize_compact(step))
 }

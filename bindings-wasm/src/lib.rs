@@ -80,7 +80,7 @@ fn check_numbers<'a, J: Json<'a>>(value: J, at: &str) -> Result<(), Error> {
 mod allocator;
 #[cfg(any(feature = "full", feature = "web"))]
 mod full;
-#[cfg(feature = "full")]
+#[cfg(any(feature = "full", not(feature = "web")))]
 mod job;
 #[cfg(feature = "full")]
 mod logged;

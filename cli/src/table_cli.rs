@@ -1,6 +1,7 @@
-//! The table: the command line (docs/cli.md), the operations the hosts' drivers call (`cli_run`,
-//! and `cli_wait_take` / `cli_wait_next`, the wait of a command that goes on), and the constants
-//! they read standard input and look at watched files with.
+//! The table: the command line (docs/cli.md): its job run over given answers
+//! (`cli_job_script`; the hosts run the job itself, `Job.cli`), one round of a command
+//! (`cli_run`), the wait of a command that goes on (`cli_wait_take` / `cli_wait_next`), and the
+//! constants the hosts read standard input and look at watched files with.
 
 use statecore::ops::{gate, Access, Constant, Module, Op, Out, Param, Returns};
 use statecore::shape::Ty;
@@ -21,6 +22,30 @@ pub(crate) static OPS: &[Op] = &gate([
         access: Access::Pure,
         web: false,
         run: |a| Ok(Out::Json(crate::cli::run(a.get(0))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "cli_job_script",
+        doc: "The steps a command line run as a job asks for (docs/cli.md § How it runs: \
+              `gather`, `print`, `look`, `sleep`, `env`, `done`), given `answers` in turn: every \
+              step up to `done`, then `{do: \"error\", error}` when the job ended with its error \
+              (an answer that is not what its step asks).",
+        params: &[
+            Param::text("program", Ty::Enum(&crate::cli::shapes::PROGRAM)),
+            Param::unlimited_value("request", Ty::Object(&crate::cli::shapes::REQUEST)),
+            Param::value("answers", Ty::List(&Ty::Json)),
+        ],
+        returns: Returns::json(Ty::List(&Ty::Json)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
+            Ok(Out::Json(crate::cli::job_script(
+                a.text(0)?,
+                a.get(1),
+                answers,
+            )?))
+        },
     },
     Op {
         module: Module::Root,

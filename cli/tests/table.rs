@@ -88,15 +88,16 @@ fn the_manifest_describes_the_table_it_is_called_through() {
 
 #[test]
 fn the_command_lines_request_is_not_held_to_the_documents_limits() {
-    let op = TABLE.find("cli_run").unwrap();
-    let request = &op.params[0];
-    assert!(!request.limited);
+    let run = TABLE.find("cli_run").unwrap();
+    assert!(!run.params[0].limited);
+    let job = TABLE.find("cli_job_script").unwrap();
+    assert!(!job.params[1].limited);
     assert!(
         TABLE
             .ops()
             .flat_map(|op| op.params)
             .filter(|p| !p.limited)
             .count()
-            == 1
+            == 2
     );
 }

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // statecore: the command line (docs/cli.md). Everything it decides (the arguments, the help,
-// the kinds, the output, the exit code) is the core's `cliRun`; this file only gathers the
-// facts the core asks for (files read, directories listed, environment variables, tmux's
-// sessions, writes carried out by the library's own routines: lib/cli/writes.cjs) and prints
-// what it answers. A command that goes on (`watch`, `hivemind watch`: an answer with `then`)
-// is followed by lib/cli/follow.cjs: it waits for a watched file's change or a timer and calls
-// again, each call with a fresh `env` (the time now and its offset from UTC). Ctrl-C ends it
-// (status 130). `view` (an answer with `serve`) starts the viewer's server (lib/view/server.cjs)
-// and runs until Ctrl-C. `mcp` is the MCP server's (lib/mcp/server.cjs), not the core's (but for its `--help`). The Python package's `statecore` (python/statecore/_cli/run.py) is its twin: the
+// the kinds, the output, the exit code, when a command that goes on runs again) is the core's
+// job (`cliJob`, driven by lib/cli/run.cjs `drive`); this file only performs its steps:
+// gathers the facts it asks for (files read, directories listed, environment variables,
+// tmux's sessions, writes carried out by the library's own routines: lib/cli/writes.cjs),
+// prints, looks at watched files and sleeps (lib/cli/follow.cjs), and gives a new call of a
+// command that goes on a fresh `env` (the time now and its offset from UTC). Ctrl-C ends it
+// (status 130). `view` (a last step with `serve`) starts the viewer's server
+// (lib/view/server.cjs) and runs until Ctrl-C. `mcp` is the MCP server's (lib/mcp/server.cjs), not the core's (but for its `--help`). The Python package's `statecore` (python/statecore/_cli/run.py) is its twin: the
 // same requests, so the same output byte for byte.
 "use strict";
-const { cliRun } = require("../lib/generated/core-node.cjs");
-const { readFact, listFact, readStdin, tmuxSessions } = require("../lib/cli/run.cjs");
-const { follow, printAnswer, utcOffset } = require("../lib/cli/follow.cjs");
+const { cliJob } = require("../lib/generated/core-node.cjs");
+const { readFact, listFact, readStdin, tmuxSessions, drive } = require("../lib/cli/run.cjs");
+const { look, sleepSync, printAnswer, printPartial, utcOffset } = require("../lib/cli/follow.cjs");
 const { writeFact } = require("../lib/cli/writes.cjs");
 
 /** What the core knows of the process, for each call: the time now (`STATECORE_NOW` wins). */
@@ -27,22 +27,29 @@ function environment() {
   return env;
 }
 
+/** The steps of the command line's job, performed (lib/cli/run.cjs `drive`). */
+const ACT = {
+  gather,
+  partial: printPartial,
+  print: printAnswer,
+  look,
+  sleep: sleepSync,
+  clock: () => performance.now(),
+  env: environment,
+};
+
 function main(argv) {
-  const request = { argv, env: environment(), facts: { files: {}, dirs: {}, writes: {}, env: {} } };
-  let last = null;
-  const output = (answer) => {
-    last = answer;
-    printAnswer(answer);
-  };
-  const code = follow(cliRun, request, gather, { program: "statecore", env: environment, output });
-  if (last?.serve) {
+  const request = { argv, env: environment() };
+  const last = drive(() => cliJob("statecore", request), ACT, "statecore");
+  printAnswer(last);
+  if (last.serve) {
     const { serveView, listenError } = require("../lib/view/server.cjs");
     serveView(last.serve).catch((error) => {
       process.stderr.write(`statecore: ${listenError(error, last.serve.port)}\n`);
       process.exit(2);
     });
   }
-  return code;
+  return last.code;
 }
 
 /**

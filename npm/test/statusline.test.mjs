@@ -68,7 +68,10 @@ test("piped output has no colours by default; --color adds them", (t) => {
 test("the script's module is the small one: only the status command", () => {
   const require = createRequire(import.meta.url);
   const small = require("../dist/statusline/statecore.js");
-  assert.deepEqual(Object.keys(small).filter((k) => typeof small[k] === "function"), ["fctry_status_run"]);
+  // The status line's job and the class its jobs are (constructors of the full module's jobs
+  // are not in it: the class has only `next` and `free` here).
+  assert.deepEqual(Object.keys(small).filter((k) => typeof small[k] === "function").sort(), ["Job", "fctry_status_job"]);
+  assert.deepEqual(Object.getOwnPropertyNames(small.Job).filter((k) => typeof small.Job[k] === "function" && !k.startsWith("__")), []);
 });
 
 test("a prompt loads only the status line's module and the few files it needs", (t) => {

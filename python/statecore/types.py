@@ -14,6 +14,7 @@ MergeStrategy = str
 MergeRuleMode = str
 CliNeedOp = str
 CliFileError = str
+CliProgram = str
 GuardOp = str
 FctryCommand = str
 FctryStep = str
@@ -280,6 +281,7 @@ __all__ = [
     "CliFileError",
     "CliNeed",
     "CliNeedOp",
+    "CliProgram",
     "CliRequest",
     "CliServe",
     "CliThen",

@@ -23,6 +23,9 @@ CliNeedOp: TypeAlias = Literal["read", "list", "stdin", "env", "tmux", "random",
 CliFileError: TypeAlias = Literal["missing", "directory", "special", "not_text", "unreadable"]
 """Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`)."""
 
+CliProgram: TypeAlias = Literal["statecore", "statecore-statusline"]
+"""Which program runs the command line: `statecore` (every command), or `statecore-statusline` (`fctry status` alone, its arguments the program's)."""
+
 GuardOp: TypeAlias = Literal["eq", "ne", "lt", "le", "gt", "ge", "exists", "absent", "in"]
 """A guard comparison operator."""
 

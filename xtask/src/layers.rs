@@ -69,7 +69,7 @@ const LAYERS: &[Layer] = &[
     },
     Layer {
         title: "The Node command line's driver (npm/lib/cli)",
-        rule: "gathers the facts the core's `cli_run` asks for and carries out its writes",
+        rule: "performs the steps of the core's command line job (gathers facts, carries out writes, prints, looks, sleeps)",
         folders: &[("npm/lib/cli", JS)],
     },
     Layer {
@@ -100,7 +100,7 @@ const LAYERS: &[Layer] = &[
     },
     Layer {
         title: "The Python command line's driver (python/statecore/_cli)",
-        rule: "gathers the facts the core's `cli_run` asks for and carries out its writes",
+        rule: "performs the steps of the core's command line job (gathers facts, carries out writes, prints, looks, sleeps)",
         folders: &[("python/statecore/_cli", PY)],
     },
     Layer {

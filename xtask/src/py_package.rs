@@ -160,6 +160,8 @@ pub fn native_pyi() -> String {
          \x20   def sweep(\n        lock: str,\n        name: str,\n        names: list[str],\n        paths: list[str],\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> Job: ...\n\
          \x20   @staticmethod\n\
          \x20   def store(kind: str, setup: object) -> Job: ...\n\
+         \x20   @staticmethod\n\
+         \x20   def cli(program: str, request: object) -> Job: ...\n\
          \x20   @property\n\
          \x20   def first(self) -> Any: ...\n\
          \x20   def next(self, answer: object) -> Any: ...\n\n\

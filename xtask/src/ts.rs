@@ -369,6 +369,23 @@ export type StoreJob = {
  * the timeout).
  */
 export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
+/** A step of a command line's job, or its end (`done`): `{do, ...}` (docs/cli.md § How it runs). */
+export type CliStep = { do: string; [field: string]: Json };
+/**
+ * A command line's job: `first` is its first step (`next(null)` gives it too); `next(answer)`
+ * gives the step after the one answered; `free()` releases it.
+ */
+export type CliJob = {
+  readonly first: CliStep;
+  next(answer: { [field: string]: Json } | null): CliStep;
+  free(): void;
+};
+/**
+ * A command line run as a job (docs/cli.md § How it runs), by a host's driver: `program` on
+ * `request` asks to gather facts, print, look at watched files, sleep, take a new
+ * environment, and ends with `done` (what to print, the exit code, what to serve).
+ */
+export declare function cliJob(program: CliProgram, request: CliRequest): CliJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

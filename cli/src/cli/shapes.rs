@@ -20,6 +20,13 @@ pub static NEED_OP: Enum = Enum {
     values: &["read", "list", "stdin", "env", "tmux", "random", "update", "append", "repair", "protocol_document"],
 };
 
+/// The programs of the command line.
+pub static PROGRAM: Enum = Enum {
+    name: "CliProgram",
+    doc: "Which program runs the command line: `statecore` (every command), or `statecore-statusline` (`fctry status` alone, its arguments the program's).",
+    values: &["statecore", "statecore-statusline"],
+};
+
 /// The host's environment.
 pub static ENV: Shape = Shape::exact(
     "CliEnv",

@@ -39,7 +39,7 @@ struct Slot {
 
 /// The job's side of the host: asks for steps, and knows the clocks as of the last answer.
 #[derive(Clone)]
-pub(crate) struct Io {
+pub struct Io {
     slot: Arc<Mutex<Slot>>,
     /// Wall clock (epoch ms) and monotonic clock (ms) as of the last answer.
     clock: Arc<Mutex<(i64, f64)>>,
@@ -47,7 +47,7 @@ pub(crate) struct Io {
 
 impl Io {
     /// Asks the host to do `step` (`{"do": ...}`); resolves to its answer.
-    pub(crate) fn ask(&self, step: Value) -> Ask {
+    pub fn ask(&self, step: Value) -> Ask {
         Ask {
             io: self.clone(),
             step: Some(step),
@@ -113,7 +113,7 @@ impl Io {
     }
 
     /// The monotonic clock (ms) as of the host's last answer.
-    pub(crate) fn mono_ms(&self) -> f64 {
+    pub fn mono_ms(&self) -> f64 {
         self.clocks().1
     }
 
@@ -135,7 +135,7 @@ impl Io {
 }
 
 /// A step asked of the host: pending until it answers.
-pub(crate) struct Ask {
+pub struct Ask {
     io: Io,
     step: Option<Value>,
 }
@@ -187,7 +187,7 @@ pub struct Job {
 impl Job {
     /// A job running `procedure` (given the job's [`Io`]), its clocks starting at `now_ms`
     /// (epoch) and `mono_ms` (monotonic), run up to its first step.
-    pub(crate) fn start<F, P>(now_ms: i64, mono_ms: f64, procedure: P) -> Job
+    pub fn start<F, P>(now_ms: i64, mono_ms: f64, procedure: P) -> Job
     where
         P: FnOnce(Io) -> F,
         F: Future<Output = Result<Value>> + Send + 'static,
@@ -327,7 +327,7 @@ pub(crate) fn plan_step(steps: &[(Value, Option<Value>)], done: Option<Value>) -
 }
 
 /// A step `{"do": what, ...fields}`.
-pub(crate) fn step<'a>(what: &str, fields: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
+pub fn step<'a>(what: &str, fields: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
     let fields = fields.into_iter();
     let mut map = Map::with_capacity(fields.size_hint().0.saturating_add(1));
     map.insert("do".into(), what.into());

@@ -21,7 +21,7 @@ mod writer;
 pub use locate::{line_column, locate};
 pub use numbers::keep_number_texts;
 pub(crate) use parser::parse_member;
-pub use parser::{parse, parse_args, parse_as_written, parse_str};
+pub use parser::{parse, parse_args, parse_argument, parse_as_written, parse_str};
 pub(crate) use splice::{Room, Splice};
 pub use tape::{Tape, TapeValue, Token, Tokens};
 

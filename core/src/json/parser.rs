@@ -40,6 +40,18 @@ pub fn parse_as_written(bytes: &[u8]) -> Result<(Value, bool)> {
 /// arguments): each item within the limits of a document, the list itself not counted in the
 /// depth, and the text at most four documents long.
 pub fn parse_args(text: &str) -> Result<Value> {
+    parse_argument_text(text, 1)
+}
+
+/// Parses the JSON text of one argument that may hold documents' texts (a job's answer with
+/// the files a host read): held to the limits of an argument list's text
+/// ([`parse_args`]), not to a document's.
+pub fn parse_argument(text: &str) -> Result<Value> {
+    parse_argument_text(text, 0)
+}
+
+/// [`parse_args`] and [`parse_argument`]: `allowance` levels not counted in the depth.
+fn parse_argument_text(text: &str, allowance: usize) -> Result<Value> {
     let limit = super::MAX_ARGUMENT_STRING_BYTES;
     if text.len() > limit {
         return Err(Error::new(
@@ -57,7 +69,7 @@ pub fn parse_args(text: &str) -> Result<Value> {
         bytes: text.as_bytes(),
         text: Some(text),
         pos: 0,
-        allowance: 1,
+        allowance,
         rewritten: false,
         max_string: super::MAX_ARGUMENT_STRING_BYTES,
     };

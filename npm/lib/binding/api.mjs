@@ -37,7 +37,7 @@ export function errorFromRecord(record) {
 }
 
 /** The JS names of the binding's exports a module may lack (the browser's module). */
-const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Job: "lockJob and storeJob", Document: "openDocument and residentDocument" };
+const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Job: "lockJob, storeJob and cliJob", Document: "openDocument and residentDocument" };
 
 /**
  * `module[name]`, or a UsageError E_UNAVAILABLE when the module has not got it: the browser's
@@ -234,6 +234,16 @@ export function makeApi(getRaw) {
       return driven(guard(() => Job.storeUpdate(key, of, fn, timeout ?? undefined, known?.etag, known?.trusted ?? false)));
     }
     return driven(guard(() => Job.store(String(kind), JSON.stringify(setup))));
+  };
+
+  /**
+   * A command line's job (docs/cli.md § How it runs): `program` (`statecore`,
+   * `statecore-statusline`) on `request` (`{argv, env, facts?}`). `first`, `next(answer)` and
+   * `free()` as a lock job's.
+   */
+  api.cliJob = (program, request) => {
+    const Job = need(getRaw(), "Job");
+    return driven(guard(() => Job.cli(String(program), JSON.stringify(request))));
   };
 
   /**

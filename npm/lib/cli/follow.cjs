@@ -1,18 +1,17 @@
 "use strict";
-// The commands that go on (docs/cli.md § Commands that go on: `then`): `follow` runs a
-// command's calls to the core one after another. An answer with `then` names files and
-// directories to watch and timers to arm. What to wait for, which event comes next (a due timer
-// first, then the changed files in the byte order of their paths) and how long to sleep are the
-// core's (`cliWaitTake`, `cliWaitNext`); this module records the watched files when told
-// (modification time in ns, size, inode, or missing), sleeps, and calls the core again with one
-// event at a time, giving back `then.state`. Everything is synchronous: the core's calls are,
-// and the wait is a blocking sleep (Atomics.wait), so the output is written with blocking
-// writes too. Ctrl-C (SIGINT) ends the process by Node's default (status 130 to the shell).
-// Only bin/statecore.cjs loads this module, so the status line does not pay for it. Python's
-// twin is python/statecore/_cli/follow.py.
+// The system calls of the commands that go on (docs/cli.md § Commands that go on: `then`) and
+// the command line's printing. What to wait for, which event comes next (a due timer first,
+// then the changed files in the byte order of their paths), how long to sleep and when to call
+// the command again are the core's job's (lib/cli/run.cjs `drive` performs its steps); this
+// module records the watched files when asked (`look`: modification time in ns, size, inode,
+// or missing), sleeps, and prints. Everything is synchronous: the core's calls are, and the
+// wait is a blocking sleep (Atomics.wait), so the output is written with blocking writes too.
+// Ctrl-C (SIGINT) ends the process by Node's default (status 130 to the shell). Only
+// bin/statecore.cjs loads this module, so the status line does not pay for it. Python's twin
+// is python/statecore/_cli/follow.py.
 const fs = require("node:fs");
-const { listFact, settle } = require("./run.cjs");
-const { cliWaitNext, cliWaitTake, parseTimestamp } = require("../generated/core-node.cjs");
+const { listFact } = require("./run.cjs");
+const { parseTimestamp } = require("../generated/core-node.cjs");
 
 const cell = new Int32Array(new SharedArrayBuffer(4));
 
@@ -119,47 +118,4 @@ function look(watch, names) {
   return seen;
 }
 
-/**
- * Runs a command's calls to its end and returns its exit code. `call(request)` is the core;
- * `gather(need, facts)` adds a need's fact. Each answer is printed; one with `then` goes on:
- * the next call has `{argv, env: options.env(), facts: {event, state}}`. `options` (for
- * tests): `program` (in the messages of what should never happen), `env()` (a new call's
- * env, with the time now), `clock()` (ms), `sleep(ms)`, `output(answer)` (prints it),
- * `partial(answer)` (prints an answer that asks for more: output so far, progress).
- */
-function follow(call, request, gather, options = {}) {
-  const o = {
-    program: "statecore",
-    env: () => request.env,
-    clock: () => performance.now(),
-    sleep: sleepSync,
-    output: printAnswer,
-    partial: printPartial,
-    ...options,
-  };
-  let waiting = null;
-  for (;;) {
-    const answer = settle(call, request, gather, o.program, o.partial);
-    const then = answer.then;
-    if (then) waiting = cliWaitTake(waiting, then, look(then.watch ?? [], then.names ?? null), o.clock());
-    o.output(answer);
-    if (!then) return answer.code;
-    let step = cliWaitNext(waiting, o.clock());
-    while (!step.event && !step.idle) {
-      if (step.look) {
-        const at = o.clock(); // the look's time: when it began
-        step = cliWaitNext(step.waiting, at, look(step.waiting.watch, step.waiting.names ?? null));
-      } else {
-        o.sleep(step.sleep_ms);
-        step = cliWaitNext(step.waiting, o.clock());
-      }
-    }
-    if (step.idle) return answer.code;
-    waiting = step.waiting;
-    const facts = { files: {}, dirs: {}, writes: {}, env: {}, event: step.event };
-    if ("state" in then) facts.state = then.state;
-    request = { argv: request.argv, env: o.env(), facts };
-  }
-}
-
-module.exports = { follow, printAnswer, utcOffset };
+module.exports = { look, sleepSync, printAnswer, printPartial, utcOffset };

@@ -1,18 +1,17 @@
 "use strict";
 // What the command line's hosts gather for the core (docs/cli.md § How it runs): files read
 // (whole, or their beginning), directories listed, standard input, tmux's sessions; and the
-// rounds of one call (`settle`: ask, gather what it needs, ask again). Shared by
-// bin/statecore.cjs and bin/statecore-statusline.cjs; it loads nothing but node:fs, so the
-// status line stays quick to start (the commands that go on are lib/cli/follow.cjs's, which
-// only bin/statecore.cjs loads). Python's twin is python/statecore/_cli/run.py.
+// driver of a command line's job (`drive`: performs each step the core asks for and answers
+// it). Shared by bin/statecore.cjs and bin/statecore-statusline.cjs; it loads nothing but
+// node:fs, so the status line stays quick to start (the looks, sleeps and printing of the
+// commands that go on are lib/cli/follow.cjs's, which only bin/statecore.cjs loads). Python's
+// twin is python/statecore/_cli/run.py.
 const fs = require("node:fs");
 
 /** Directories a listing never enters. */
 const SKIP = new Set([".git", "node_modules"]);
 /** How deep a listing goes below the directory named. */
 const MAX_DEPTH = 16;
-/** How many times the core may ask for more before the host gives up (a core bug). */
-const MAX_ROUNDS = 16;
 
 /** `open()` flags of a read: never blocks on a FIFO put in place of the file after its `stat`. */
 const READ = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
@@ -204,55 +203,67 @@ function listFact(dir, names, dirs = 0) {
 }
 
 /**
- * One call to its answer: `call(request)` answers with what to print or what it needs;
- * `gather(need, facts)` adds each need's fact to `request.facts` and the core is asked again
- * (at most MAX_ROUNDS times, not counting the rounds of a log read in pages: those that
- * `carry`). An answer with needs may also bring output so far and a progress line:
- * `partial(answer)` prints them (without it, the output is added to the final answer's). What
- * should never happen (the core refuses the request, or keeps asking) is an answer too: its
- * message, naming `program`, on standard error and code 2.
+ * Runs a command line's job to its end (docs/cli.md § How it runs) and gives its last step,
+ * `{do: "done", stdout, stderr, code, serve?}`. `start()` makes the job (`{first, next,
+ * free}`); each step is performed by `act`: `gather(need, facts)` adds a need's fact,
+ * `partial(step)` prints the output so far and progress a gather brings, `print(step)`,
+ * `look(watch, names)` gives the watched files' records, `sleep(ms)`, `clock()` (ms), `env()`
+ * (a new call's environment). What the core refuses (the request, an answer) ends the run:
+ * its message, naming `program`, on standard error and code 2.
  */
-function settle(call, request, gather, program, partial) {
-  const kept = { stdout: "", stderr: "" };
-  const done = (answer) => {
-    delete request.facts.carry;
-    if (partial || (kept.stdout === "" && kept.stderr === "")) return answer;
-    return { ...answer, stdout: kept.stdout + (answer.stdout ?? ""), stderr: kept.stderr + (answer.stderr ?? "") };
-  };
-  for (let round = 0; round < MAX_ROUNDS; ) {
-    let answer;
-    try {
-      answer = call(request);
-    } catch (error) {
-      // What the core refuses of a request, or cannot hand to JavaScript (E_PRECISION).
-      return done({ stdout: "", stderr: `${program}: ${error?.code ?? "error"}: ${error?.message ?? error}\n`, code: 2 });
-    }
-    if (!answer.needs) return done(answer);
-    if (answer.carry === undefined) {
-      delete request.facts.carry;
-      round += 1;
-    } else {
-      request.facts.carry = answer.carry;
-    }
-    if (partial) partial(answer);
-    else {
-      kept.stdout += answer.stdout ?? "";
-      kept.stderr += answer.stderr ?? "";
-    }
-    for (const need of answer.needs) gather(need, request.facts);
+function drive(start, act, program) {
+  const refused = (error) => ({
+    do: "done",
+    stdout: "",
+    stderr: `${program}: ${error?.code ?? "error"}: ${error?.message ?? error}\n`,
+    code: 2,
+  });
+  let job;
+  try {
+    job = start();
+  } catch (error) {
+    return refused(error);
   }
-  return done({ stdout: "", stderr: `${program}: the command kept asking for more files (a statecore bug)\n`, code: 2 });
+  try {
+    let step = job.first;
+    while (step.do !== "done") {
+      const answer = perform(step, act);
+      try {
+        step = job.next(answer);
+      } catch (error) {
+        return refused(error);
+      }
+    }
+    return step;
+  } finally {
+    job.free();
+  }
 }
 
-/**
- * Runs a command that ends with its first answer (the status line): `settle`s the call, prints
- * the answer and returns its exit code.
- */
-function converse(call, request, gather, program) {
-  const answer = settle(call, request, gather, program);
-  process.stdout.write(answer.stdout ?? "");
-  process.stderr.write(answer.stderr ?? "");
-  return answer.code;
+/** The answer to a step of a command line's job, performed by `act` (see `drive`). */
+function perform(step, act) {
+  switch (step.do) {
+    case "gather": {
+      act.partial?.(step);
+      const facts = { files: {}, dirs: {}, writes: {}, env: {} };
+      for (const need of step.needs) act.gather(need, facts);
+      return { facts };
+    }
+    case "print":
+      act.print(step);
+      return { mono_ms: act.clock() };
+    case "look": {
+      const at = act.clock(); // the look's time: when it began
+      return { seen: act.look(step.watch, step.names ?? null), mono_ms: at };
+    }
+    case "sleep":
+      act.sleep(step.ms);
+      return { mono_ms: act.clock() };
+    case "env":
+      return { env: act.env() };
+    default:
+      throw new Error(`the core asked for a step this host does not know: ${JSON.stringify(step.do)} (a statecore bug)`);
+  }
 }
 
-module.exports = { nameWanted, readFact, listFact, readStdin, tmuxSessions, settle, converse };
+module.exports = { nameWanted, readFact, listFact, readStdin, tmuxSessions, drive };

@@ -21,6 +21,9 @@ export type CliNeedOp = "read" | "list" | "stdin" | "env" | "tmux" | "random" | 
 /** Why a file was not read: there is none, it is a directory, it is not a regular file (a FIFO, a device), its bytes are not UTF-8 text, or the system refused (`message`: the error's name, `EACCES`). */
 export type CliFileError = "missing" | "directory" | "special" | "not_text" | "unreadable";
 
+/** Which program runs the command line: `statecore` (every command), or `statecore-statusline` (`fctry status` alone, its arguments the program's). */
+export type CliProgram = "statecore" | "statecore-statusline";
+
 /** A guard comparison operator. */
 export type GuardOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "exists" | "absent" | "in";
 
@@ -2736,6 +2739,8 @@ export declare function validate<K extends DocumentKind>(kind: K, doc: unknown):
 export declare function validateText<K extends DocumentKind>(kind: K, data: Bytes): Report;
 /** Runs a `statecore` command line (docs/cli.md): what it still needs from the file system (call again with it in `facts`), or what to print and the exit code. */
 export declare function cliRun(request: CliRequest): CliAnswer;
+/** The steps a command line run as a job asks for (docs/cli.md § How it runs: `gather`, `print`, `look`, `sleep`, `env`, `done`), given `answers` in turn: every step up to `done`, then `{do: "error", error}` when the job ended with its error (an answer that is not what its step asks). */
+export declare function cliJobScript(program: CliProgram, request: CliRequest, answers: unknown[]): Json[];
 /** A command that goes on (docs/cli.md § Commands that go on): what it waits for after an answer's `then`, given what was waited for before (`null` at first) and the records of the watched files the host saw at `at` (ms on its clock). */
 export declare function cliWaitTake(waiting: CliWaiting | null | undefined, then: CliThen, seen: { [key: string]: string | null }, at: number): CliWaiting;
 /** What the host of a command that goes on does next at `at` (ms on its clock): call the core with an event, look at the watched files (then call again with the records `seen`), sleep, or end. */
@@ -3346,6 +3351,23 @@ export type StoreJob = {
  * the timeout).
  */
 export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
+/** A step of a command line's job, or its end (`done`): `{do, ...}` (docs/cli.md § How it runs). */
+export type CliStep = { do: string; [field: string]: Json };
+/**
+ * A command line's job: `first` is its first step (`next(null)` gives it too); `next(answer)`
+ * gives the step after the one answered; `free()` releases it.
+ */
+export type CliJob = {
+  readonly first: CliStep;
+  next(answer: { [field: string]: Json } | null): CliStep;
+  free(): void;
+};
+/**
+ * A command line run as a job (docs/cli.md § How it runs), by a host's driver: `program` on
+ * `request` asks to gather facts, print, look at watched files, sleep, take a new
+ * environment, and ends with `done` (what to print, the exit code, what to serve).
+ */
+export declare function cliJob(program: CliProgram, request: CliRequest): CliJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -1,13 +1,13 @@
-"""The commands that go on (docs/cli.md § Commands that go on: ``then``).
+"""The system calls of the commands that go on (docs/cli.md § Commands that go on: ``then``)
+and the command line's printing.
 
-``follow`` runs a command's calls to the core one after another. An answer with ``then`` names
-files and directories to watch and timers to arm. What to wait for, which event comes next (a
-due timer first, then the changed files in the byte order of their paths) and how long to
-sleep are the core's (``cli_wait_take``, ``cli_wait_next``); this module records the watched
-files when told (modification time in ns, size, inode, or missing), sleeps, and calls the core
-again with one event at a time, giving back ``then.state``. Everything is synchronous
-(``time.sleep`` between looks); Ctrl-C raises KeyboardInterrupt, which ``_cli.run.main`` turns into
-the exit code 130. The npm package's twin is npm/lib/cli/follow.cjs.
+What to wait for, which event comes next (a due timer first, then the changed files in the
+byte order of their paths), how long to sleep and when to call the command again are the
+core's job's (``statecore._cli.run.drive`` performs its steps); this module records the
+watched files when asked (``look``: modification time in ns, size, inode, or missing) and
+prints. Everything is synchronous (``time.sleep`` between looks); Ctrl-C raises
+KeyboardInterrupt, which ``_cli.run.main`` turns into the exit code 130. The npm package's twin
+is npm/lib/cli/follow.cjs.
 """
 
 from __future__ import annotations
@@ -16,23 +16,13 @@ import os
 import re
 import stat
 import sys
-import time
 
-from statecore._cli.run import list_fact, settle
-from statecore._generated.root import cli_wait_next, cli_wait_take
+from statecore._cli.run import list_fact
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
-    from statecore.types import (
-        CliAnswer,
-        CliEnv,
-        CliFacts,
-        CliNeed,
-        CliRequest,
-        CliWaiting,
-    )
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
 
 #: True while a progress line is on standard error (a terminal).
@@ -48,7 +38,7 @@ def _clear_progress() -> None:
     _progress_shown = False
 
 
-def print_partial(answer: CliAnswer) -> None:
+def print_partial(answer: Mapping[str, Any]) -> None:
     """Prints what an answer that asks for more brings: the output so far (a log printed in
     pages), and its progress line, written over the previous one (the core gives one only when
     the host said standard error is a terminal, ``env.progress``)."""
@@ -62,7 +52,7 @@ def print_partial(answer: CliAnswer) -> None:
         _progress_shown = True
 
 
-def print_answer(answer: CliAnswer) -> None:
+def print_answer(answer: Mapping[str, Any]) -> None:
     """Prints an answer: its standard output, then its standard error (UTF-8 bytes)."""
     _clear_progress()
     sys.stdout.flush()
@@ -125,58 +115,3 @@ def look(watch: Sequence[str], names: Sequence[str] | None) -> dict[str, str | N
         for file in list_fact(item, names).get("files", []):
             seen[file] = _record(file)
     return seen
-
-
-def _sleep_ms(ms: float) -> None:
-    time.sleep(ms / 1000)
-
-
-def _clock_ms() -> float:
-    return time.monotonic() * 1000
-
-
-def follow(
-    call: Callable[[CliRequest], CliAnswer],
-    request: CliRequest,
-    gather: Callable[[CliNeed, CliFacts], None],
-    *,
-    program: str = "statecore",
-    env: Callable[[], CliEnv] | None = None,
-    clock: Callable[[], float] = _clock_ms,
-    sleep: Callable[[float], None] = _sleep_ms,
-    output: Callable[[CliAnswer], None] = print_answer,
-    partial: Callable[[CliAnswer], None] = print_partial,
-) -> int:
-    """Runs a command's calls to its end and returns its exit code. ``call(request)`` is the
-    core; ``gather(need, facts)`` adds a need's fact. Each answer is printed; one with ``then``
-    goes on: the next call has ``{argv, env: env(), facts: {event, state}}``. For tests:
-    ``program`` (in the messages of what should never happen), ``env()`` (a new call's env,
-    with the time now), ``clock()`` (ms), ``sleep(ms)``, ``output(answer)`` (prints it),
-    ``partial(answer)`` (prints an answer that asks for more: output so far, progress)."""
-    waiting: CliWaiting | None = None
-    while True:
-        answer = settle(call, request, gather, program, partial)
-        then = answer.get("then")
-        if then is not None:
-            seen = look(then.get("watch", []), then.get("names"))
-            waiting = cli_wait_take(waiting, then, seen, clock())
-        output(answer)
-        if then is None or waiting is None:
-            return answer.get("code", 2)
-        step = cli_wait_next(waiting, clock())
-        while "event" not in step and not step.get("idle"):
-            if step.get("look"):
-                at, watched = clock(), step["waiting"]  # the look's time: when it began
-                seen = look(watched["watch"], watched.get("names"))
-                step = cli_wait_next(watched, at, seen)
-            else:
-                sleep(step["sleep_ms"])
-                step = cli_wait_next(step["waiting"], clock())
-        if step.get("idle"):
-            return answer.get("code", 2)
-        waiting = step["waiting"]
-        facts: CliFacts = {"files": {}, "dirs": {}, "writes": {}, "env": {}, "event": step["event"]}
-        if "state" in then:
-            facts["state"] = then["state"]
-        new_env = request.get("env", {}) if env is None else env()
-        request = {"argv": request["argv"], "env": new_env, "facts": facts}

@@ -1,15 +1,15 @@
 """statecore: the command line (docs/cli.md).
 
-Everything it decides (the arguments, the help, the kinds, the output, the exit code) is the
-core's ``cli_run``; this module only gathers the facts the core asks for (files read,
-directories listed, environment variables, tmux's sessions, writes carried out by the
-library's own routines: the locked update, the log append and repair, agency's CLAUDE.md) and
-prints what it answers. A command that goes on (``watch``, ``hivemind watch``: an answer with
-``then``) is followed by ``statecore._cli.follow``: it waits for a watched file's change or a
-timer and calls again, each call with a fresh ``env`` (the time now and its offset from UTC).
-Ctrl-C ends it with 130, without a traceback. The npm package's ``statecore``
-(npm/bin/statecore.cjs, npm/lib/cli/run.cjs, follow.cjs, writes.cjs) is its twin: the
-same requests, so the same output byte for byte.
+Everything it decides (the arguments, the help, the kinds, the output, the exit code, when a
+command that goes on runs again) is the core's job (``Job.cli``, driven by ``drive``); this
+module only performs its steps: gathers the facts it asks for (files read, directories
+listed, environment variables, tmux's sessions, writes carried out by the library's own
+routines: the locked update, the log append and repair, agency's CLAUDE.md), prints, looks at
+watched files and sleeps (``statecore._cli.follow``), and gives a new call of a command that
+goes on a fresh ``env`` (the time now and its offset from UTC). Ctrl-C ends it with 130,
+without a traceback. The npm package's ``statecore`` (npm/bin/statecore.cjs,
+npm/lib/cli/run.cjs, follow.cjs, writes.cjs) is its twin: the same steps, so the same output
+byte for byte.
 """
 
 from __future__ import annotations
@@ -21,16 +21,14 @@ import select
 import stat
 import sys
 
-from statecore._generated.root import cli_run
 from statecore._generated.tables import STDIN_MAX_BYTES, STDIN_WAIT_MS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from typing import BinaryIO
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any, BinaryIO, Protocol
 
     from statecore.types import (
-        CliAnswer,
         CliDir,
         CliEnv,
         CliFacts,
@@ -40,12 +38,22 @@ if TYPE_CHECKING:
         CliWrite,
     )
 
+    class Act(Protocol):
+        """What performs a command line job's steps (see ``drive``)."""
+
+        def gather(self, need: CliNeed, facts: CliFacts) -> None: ...
+        def partial(self, step: Mapping[str, Any]) -> None: ...
+        def print(self, step: Mapping[str, Any]) -> None: ...
+        def look(self, watch: Sequence[str], names: Sequence[str] | None) -> object: ...
+        def sleep(self, ms: float) -> None: ...
+        def clock(self) -> float: ...
+        def env(self) -> CliEnv: ...
+
+
 #: Directories a listing never enters.
 SKIP = frozenset({".git", "node_modules"})
 #: How deep a listing goes below the directory named.
 MAX_DEPTH = 16
-#: How many times the core may ask for more before the host gives up (a core bug).
-MAX_ROUNDS = 16
 
 
 def _clock_now() -> str:
@@ -306,57 +314,53 @@ def gather(need: CliNeed, facts: CliFacts) -> None:
         facts.setdefault("writes", {})[path] = write_fact(need)
 
 
-def settle(
-    call: Callable[[CliRequest], CliAnswer],
-    request: CliRequest,
-    gather: Callable[[CliNeed, CliFacts], None],
-    program: str = "statecore",
-    partial: Callable[[CliAnswer], None] | None = None,
-) -> CliAnswer:
-    """One call to its answer: ``call(request)`` answers with what to print or what it needs;
-    ``gather(need, facts)`` adds each need's fact to ``request["facts"]`` and the core is asked
-    again (at most MAX_ROUNDS times, not counting the rounds of a log read in pages: those that
-    ``carry``). An answer with needs may also bring output so far and a progress line:
-    ``partial(answer)`` prints them (without it, the output is added to the final answer's).
-    What should never happen (the core refuses the request, or keeps asking) is an answer too:
-    its message, naming ``program``, on standard error and code 2."""
+def drive(start: Callable[[], Any], act: Act, program: str = "statecore") -> dict[str, Any]:
+    """Runs a command line's job to its end (docs/cli.md § How it runs) and gives its last
+    step, ``{do: "done", stdout, stderr, code, serve?}``. ``start()`` makes the job (``first``,
+    ``next``); each step is performed by ``act`` (``gather``, ``partial``, ``print``,
+    ``look``, ``sleep``, ``clock``, ``env``). What the core refuses (the request, an answer)
+    ends the run: its message, naming ``program``, on standard error and code 2."""
     from statecore.errors import StatecoreError
 
-    facts = request.setdefault("facts", {})
-    kept = {"stdout": "", "stderr": ""}
+    def refused(error: StatecoreError) -> dict[str, Any]:
+        message = f"{program}: {error.code}: {error.message}\n"
+        return {"do": "done", "stdout": "", "stderr": message, "code": 2}
 
-    def done(answer: CliAnswer) -> CliAnswer:
-        facts.pop("carry", None)
-        if partial is not None or kept == {"stdout": "", "stderr": ""}:
-            return answer
-        stdout = kept["stdout"] + answer.get("stdout", "")
-        return {**answer, "stdout": stdout, "stderr": kept["stderr"] + answer.get("stderr", "")}
-
-    rounds = 0
-    while rounds < MAX_ROUNDS:
+    try:
+        job = start()
+    except StatecoreError as error:
+        return refused(error)
+    step = job.first
+    while step["do"] != "done":
+        answer = _perform(step, act)
         try:
-            answer = call(request)
+            step = job.next(answer)
         except StatecoreError as error:
-            # What the core refuses of a request (the npm command's twin of a JS limit).
-            message = f"{program}: {error.code}: {error.message}\n"
-            return done({"stdout": "", "stderr": message, "code": 2})
-        needs = answer.get("needs")
-        if not needs:
-            return done(answer)
-        if "carry" in answer:
-            facts["carry"] = answer["carry"]
-        else:
-            facts.pop("carry", None)
-            rounds += 1
-        if partial is not None:
-            partial(answer)
-        else:
-            kept["stdout"] += answer.get("stdout", "")
-            kept["stderr"] += answer.get("stderr", "")
-        for need in needs:
-            gather(need, facts)
-    message = f"{program}: the command kept asking for more files (a statecore bug)\n"
-    return done({"stdout": "", "stderr": message, "code": 2})
+            return refused(error)
+    return dict(step)
+
+
+def _perform(step: Mapping[str, Any], act: Act) -> dict[str, object]:
+    """The answer to a step of a command line's job, performed by ``act`` (see ``drive``)."""
+    what = step["do"]
+    if what == "gather":
+        act.partial(step)
+        facts: CliFacts = {"files": {}, "dirs": {}, "writes": {}, "env": {}}
+        for need in step["needs"]:
+            act.gather(need, facts)
+        return {"facts": facts}
+    if what == "print":
+        act.print(step)
+        return {"mono_ms": act.clock()}
+    if what == "look":
+        at = act.clock()  # the look's time: when it began
+        return {"seen": act.look(step["watch"], step.get("names")), "mono_ms": at}
+    if what == "sleep":
+        act.sleep(step["ms"])
+        return {"mono_ms": act.clock()}
+    if what == "env":
+        return {"env": act.env()}
+    raise AssertionError(f"the core asked for a step this host does not know: {what!r}")
 
 
 def environment() -> CliEnv:
@@ -387,13 +391,54 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return mcp_main(args[1:])
     try:
-        from statecore._cli.follow import follow
+        from statecore._cli import follow
+        from statecore._statecore import Job
 
-        request: CliRequest = {
-            "argv": args,
-            "env": environment(),
-            "facts": {"files": {}, "dirs": {}, "writes": {}, "env": {}},
-        }
-        return follow(cli_run, request, gather, env=environment)
+        request: CliRequest = {"argv": args, "env": environment()}
+        last = drive(lambda: Job.cli("statecore", request), _Act(), "statecore")
+        follow.print_answer(last)
+        return int(last["code"])
     except KeyboardInterrupt:
         return 130
+
+
+class _Act:
+    """The steps of the command line's job, performed (see ``drive``)."""
+
+    @staticmethod
+    def gather(need: CliNeed, facts: CliFacts) -> None:
+        gather(need, facts)
+
+    @staticmethod
+    def partial(step: Mapping[str, Any]) -> None:
+        from statecore._cli.follow import print_partial
+
+        print_partial(step)
+
+    @staticmethod
+    def print(step: Mapping[str, Any]) -> None:
+        from statecore._cli.follow import print_answer
+
+        print_answer(step)
+
+    @staticmethod
+    def look(watch: Sequence[str], names: Sequence[str] | None) -> object:
+        from statecore._cli.follow import look
+
+        return look(watch, names)
+
+    @staticmethod
+    def sleep(ms: float) -> None:
+        import time
+
+        time.sleep(ms / 1000)
+
+    @staticmethod
+    def clock() -> float:
+        import time
+
+        return time.monotonic() * 1000
+
+    @staticmethod
+    def env() -> CliEnv:
+        return environment()

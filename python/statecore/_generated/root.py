@@ -16,6 +16,7 @@ else:
 
     from statecore.types import (
         CliAnswer,
+        CliProgram,
         CliWaiting,
         CliWaitStep,
         DocumentKind,
@@ -97,6 +98,10 @@ def validate_text(kind: DocumentKind, data: str | bytes) -> Report:
 def cli_run(request: Mapping[str, object]) -> CliAnswer:
     """Runs a ``statecore`` command line (docs/cli.md): what it still needs from the file system (call again with it in ``facts``), or what to print and the exit code."""
     return cast("CliAnswer", _call("cli_run", (request,)))
+
+def cli_job_script(program: CliProgram, request: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
+    """The steps a command line run as a job asks for (docs/cli.md § How it runs: ``gather``, ``print``, ``look``, ``sleep``, ``env``, ``done``), given ``answers`` in turn: every step up to ``done``, then ``{do: "error", error}`` when the job ended with its error (an answer that is not what its step asks)."""
+    return cast("list[Json]", _call("cli_job_script", (program, request, answers)))
 
 def cli_wait_take(waiting: Mapping[str, object] | None, then: Mapping[str, object], seen: Mapping[str, object], at: float) -> CliWaiting:
     """A command that goes on (docs/cli.md § Commands that go on): what it waits for after an answer's ``then``, given what was waited for before (``null`` at first) and the records of the watched files the host saw at ``at`` (ms on its clock)."""
@@ -392,6 +397,7 @@ __all__ = [
     "canonical",
     "check_if_match",
     "check_options",
+    "cli_job_script",
     "cli_run",
     "cli_wait_next",
     "cli_wait_take",

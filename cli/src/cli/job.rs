@@ -1,0 +1,330 @@
+//! A command line as a job (docs/cli.md § How it runs): the core keeps the parsed arguments,
+//! the facts gathered so far, what a log read in pages carries between rounds and what a
+//! command that goes on waits for, and asks the host for one thing at a time: `gather` (the
+//! needs of a round, with the output so far and a progress line), `print`, `look` (the records
+//! of the watched files), `sleep`, `env` (a new call's environment) and `done`. The host's
+//! driver performs each step and answers it; it never parses, counts rounds or keeps state.
+
+use super::shapes::{ENV, FACTS};
+use super::wait::{self, RECORDS};
+use super::{checked, ended, env_of, partial, round, Program, Round};
+use statecore::error::{Code, Error, Result};
+use statecore::job::{step, Io, Job};
+use statecore::shape::{Field, Shape, Ty};
+use statecore::{Map, Value};
+
+/// How many rounds a call may ask for more before the job gives up (a core bug), not counting
+/// the rounds of a log read in pages (those that carry).
+const MAX_ROUNDS: usize = 16;
+
+/// The host's answer to `gather`.
+static GATHERED: Shape = Shape::exact(
+    "CliGathered",
+    "The facts of a `gather` step's needs (only those: files read, directories listed, writes carried out, standard input, variables, tmux's sessions, random bytes).",
+    &[Field::req("facts", Ty::Object(&FACTS), "The new facts.")],
+);
+
+/// The host's answer to `look`.
+static LOOKED: Shape = Shape::exact(
+    "CliLooked",
+    "The records of the watched files (modification time in ns, size and inode; null: missing), and the host's clock when the look began.",
+    &[
+        Field::req("seen", RECORDS, "The records, by path."),
+        Field::req("mono_ms", Ty::Number, "The host's clock, in ms."),
+    ],
+);
+
+/// The host's answer to `sleep`.
+static SLEPT: Shape = Shape::exact(
+    "CliSlept",
+    "The host's clock after the sleep.",
+    &[Field::req(
+        "mono_ms",
+        Ty::Number,
+        "The host's clock, in ms.",
+    )],
+);
+
+/// The host's answer to `env`.
+static ENVIRONED: Shape = Shape::exact(
+    "CliEnvironment",
+    "Where the next call of a command that goes on runs (the time now, its offset from UTC).",
+    &[Field::req("env", Ty::Object(&ENV), "The environment.")],
+);
+
+/// The host's answer to `print`.
+static PRINTED: Shape = Shape::exact(
+    "CliPrinted",
+    "The text was printed; with the host's clock after printing, if it gives it.",
+    &[Field::opt(
+        "mono_ms",
+        Ty::Number,
+        "The host's clock, in ms.",
+    )],
+);
+
+/// A job running `request` (`{argv, env, facts?}`, checked) with `program`'s commands: `E_ARGUMENT`
+/// or `E_OPTIONS` for a request that is not a command line request.
+pub fn job(program: &'static Program, request: &Value) -> Result<Job> {
+    if program.goes_on {
+        start::<true>(program, request)
+    } else {
+        start::<false>(program, request)
+    }
+}
+
+/// The status line's job ([`job`] of [`super::STATUS`]): a module built for it alone links
+/// no wait of a command that goes on.
+pub fn status_job(request: &Value) -> Result<Job> {
+    start::<false>(&super::STATUS, request)
+}
+
+/// [`job`]; `GOES_ON`: whether a command may go on (`then`), else its first answer ends it.
+fn start<const GOES_ON: bool>(program: &'static Program, request: &Value) -> Result<Job> {
+    let request = checked(request)?;
+    let parsed = (program.parse)(&super::argv_of(request));
+    let env = env_of(request).cloned().unwrap_or_default();
+    let facts = request
+        .get("facts")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let make = move |io| Run {
+        io,
+        program,
+        parsed,
+        env,
+        facts,
+    };
+    // Two procedures, chosen here: a module whose jobs never go on links only the first.
+    Ok(if GOES_ON {
+        Job::start(0, 0.0, move |io| make(io).calls())
+    } else {
+        Job::start(0, 0.0, move |io| make(io).call())
+    })
+}
+
+/// The job's state.
+struct Run {
+    io: Io,
+    program: &'static Program,
+    parsed: super::args::Parsed,
+    env: Map,
+    /// The facts gathered for the current call, with its `event` and `state`, and `carry`.
+    facts: Map,
+}
+
+impl Run {
+    /// The calls of the command: one, or one per event of a command that goes on.
+    async fn calls(mut self) -> Result<Value> {
+        let mut waiting = Value::Null;
+        loop {
+            let output = match self.settle().await? {
+                Ok(output) => output,
+                Err(done) => return Ok(done),
+            };
+            let Some(then) = output.get("then").cloned() else {
+                return Ok(done(output));
+            };
+            let seen = self.look(&then).await?;
+            waiting = wait::take(&waiting, &then, &seen, &self.clock())?;
+            let printed = printing(&output);
+            self.answered(printed, &PRINTED).await?;
+            let code = output.get("code").cloned().unwrap_or(Value::from(0u64));
+            let mut next = wait::next(&waiting, &self.clock(), &Value::Null)?;
+            while next.get("event").is_none() && next.get("idle") != Some(&Value::Bool(true)) {
+                let waited = next.get("waiting").cloned().unwrap_or(Value::Null);
+                if next.get("look") == Some(&Value::Bool(true)) {
+                    let seen = self.look(&waited).await?;
+                    next = wait::next(&waited, &self.clock(), &seen)?;
+                } else {
+                    let ms = next.get("sleep_ms").cloned().unwrap_or(Value::from(0u64));
+                    self.answered(step("sleep", [("ms", ms)]), &SLEPT).await?;
+                    next = wait::next(&waited, &self.clock(), &Value::Null)?;
+                }
+            }
+            if next.get("idle") == Some(&Value::Bool(true)) {
+                let empty = || Value::from("");
+                return Ok(step(
+                    "done",
+                    [("stdout", empty()), ("stderr", empty()), ("code", code)],
+                ));
+            }
+            waiting = next.get("waiting").cloned().unwrap_or(Value::Null);
+            let mut env = self.answered(step("env", []), &ENVIRONED).await?;
+            self.env = take_object(&mut env, "env");
+            self.facts = Map::new();
+            if let Some(event) = next.get("event") {
+                self.facts.insert("event".into(), event.clone());
+            }
+            if let Some(state) = then.get("state") {
+                self.facts.insert("state".into(), state.clone());
+            }
+        }
+    }
+
+    /// The one call of a command that never goes on (a `then` is not followed): a procedure of
+    /// its own, so that a module with only such commands links no wait.
+    async fn call(mut self) -> Result<Value> {
+        Ok(match self.settle().await? {
+            Ok(output) => done(output),
+            Err(done) => done,
+        })
+    }
+
+    /// One call's rounds, each gathering what the last one needs: the call's answer (`{stdout,
+    /// stderr, code, then?, serve?}`), or `Err` with the job's last step when the command kept
+    /// asking (a statecore bug).
+    async fn settle(&mut self) -> Result<std::result::Result<Map, Value>> {
+        let mut rounds = 0usize;
+        loop {
+            let Round {
+                output,
+                needs,
+                carry,
+                progress,
+            } = round(
+                self.program,
+                &self.parsed,
+                Some(&self.facts),
+                Some(&self.env),
+            );
+            if needs.is_empty() {
+                self.facts.shift_remove("carry");
+                return Ok(Ok(ended(output)));
+            }
+            if carry.is_empty() {
+                self.facts.shift_remove("carry");
+                rounds = rounds.saturating_add(1);
+                if rounds > MAX_ROUNDS {
+                    let message = format!(
+                        "{}: the command kept asking for more files (a statecore bug)\n",
+                        self.program.name
+                    );
+                    return Ok(Err(step(
+                        "done",
+                        [
+                            ("stdout", Value::from("")),
+                            ("stderr", Value::from(message)),
+                            ("code", Value::from(2u64)),
+                        ],
+                    )));
+                }
+            } else {
+                self.facts.insert("carry".into(), Value::Object(carry));
+            }
+            let mut asked = Map::new();
+            asked.insert("do".into(), Value::from("gather"));
+            asked.insert("needs".into(), Value::Array(needs));
+            partial(&mut asked, output, progress);
+            let mut answer = self.answered(Value::Object(asked), &GATHERED).await?;
+            self.gathered(take_object(&mut answer, "facts"))?;
+        }
+    }
+
+    /// Adds the facts of a `gather` step to those of the call (a fact given again replaces
+    /// the one kept); `E_ARGUMENT` for the facts a host does not gather (`event`, `state`,
+    /// `carry`: the job's own).
+    fn gathered(&mut self, facts: Map) -> Result<()> {
+        for (key, value) in facts {
+            match (key.as_str(), value) {
+                ("event" | "state" | "carry", _) => {
+                    return Err(Error::new(
+                        Code::Argument,
+                        format!("/facts/{key}"),
+                        format!(
+                            "`{key}` is the job's to keep, not a fact a host gathers: answer \
+                             a `gather` step with the facts of its needs"
+                        ),
+                    ))
+                }
+                ("files" | "dirs" | "writes" | "env", Value::Object(new)) => {
+                    match self.facts.get_mut(&key) {
+                        Some(Value::Object(kept)) => kept.extend(new),
+                        _ => {
+                            self.facts.insert(key, Value::Object(new));
+                        }
+                    }
+                }
+                (_, value) => {
+                    self.facts.insert(key, value);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks the host for the records of the files `of` watches (`{watch, names}`).
+    async fn look(&self, of: &Value) -> Result<Value> {
+        let watch = of.get("watch").cloned().unwrap_or(Value::Array(Vec::new()));
+        let names = of.get("names").cloned().unwrap_or(Value::Null);
+        let looked = step("look", [("watch", watch), ("names", names)]);
+        let mut answer = self.answered(looked, &LOOKED).await?;
+        Ok(answer
+            .shift_remove("seen")
+            .unwrap_or(Value::Object(Map::new())))
+    }
+
+    /// Asks the host for `asked` and checks its answer against `shape`.
+    async fn answered(&self, asked: Value, shape: &'static Shape) -> Result<Map> {
+        let answer = self.io.ask(asked.clone()).await;
+        check(&asked, &answer, shape)?;
+        match answer {
+            Value::Object(map) => Ok(map),
+            _ => Ok(Map::new()),
+        }
+    }
+
+    /// The host's clock as of its last answer, in ms.
+    fn clock(&self) -> Value {
+        Value::from(self.io.mono_ms())
+    }
+}
+
+/// The answer to `asked` checked against its shape: `E_ARGUMENT` (a missing or mistyped
+/// field) or `E_OPTIONS` (a misspelt one), at its path in the answer.
+fn check(asked: &Value, answer: &Value, shape: &'static Shape) -> Result<()> {
+    let mut report = statecore::report::Report::default();
+    statecore::shape::check::walk(&mut report, answer, shape, "");
+    if let Some(first) = report.errors.first() {
+        let what = asked.get("do").and_then(Value::as_str).unwrap_or("");
+        return Err(Error::new(
+            Code::Argument,
+            first.path.clone(),
+            format!(
+                "the answer to a `{what}` step is a {} (docs/cli.md § How it runs): {}",
+                shape.name, first.message
+            ),
+        ));
+    }
+    statecore::options::check_deep("answer", answer, shape)
+}
+
+/// The object under `key` of `map`, taken out (empty when it is not one).
+fn take_object(map: &mut Map, key: &str) -> Map {
+    match map.shift_remove(key) {
+        Some(Value::Object(object)) => object,
+        _ => Map::new(),
+    }
+}
+
+/// The job's last step for a call's answer: `done` with its output, exit code and `serve`.
+fn done(output: Map) -> Value {
+    let mut last = Map::new();
+    last.insert("do".into(), Value::from("done"));
+    for key in ["stdout", "stderr", "code", "serve"] {
+        if let Some(value) = output.get(key) {
+            last.insert(key.into(), value.clone());
+        }
+    }
+    Value::Object(last)
+}
+
+/// The `print` step of a call's answer that goes on.
+fn printing(output: &Map) -> Value {
+    let text = |key: &str| output.get(key).cloned().unwrap_or(Value::from(""));
+    step(
+        "print",
+        [("stdout", text("stdout")), ("stderr", text("stderr"))],
+    )
+}
