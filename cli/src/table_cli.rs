@@ -49,6 +49,40 @@ pub(crate) static OPS: &[Op] = &gate([
     },
     Op {
         module: Module::Root,
+        method: "cli_store_read",
+        doc: "What a store URL the command line reads is, as a file would be \
+              (docs/store.md § Store URLs): the fact of a `read` need (`offset`, `limit`: the \
+              need's) from the row of the store's `cli_read` statement, or the log's lines to \
+              read first (`log_page`: run `read_log_page`, then call again with its lines as \
+              `log`).",
+        params: &[
+            Param::value("row", Ty::Object(&crate::cli::store_fact::ROW)),
+            Param::opt_value("offset", Ty::Whole(0)),
+            Param::opt_value("limit", Ty::Whole(1)),
+            Param::opt_value(
+                "log",
+                Ty::List(&Ty::Object(&crate::cli::store_fact::LOG_LINE)),
+            ),
+        ],
+        returns: Returns::json(Ty::Object(&crate::cli::store_fact::ANSWER)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let empty = statecore::Map::new();
+            let row = a.input(0, &crate::cli::store_fact::ROW)?;
+            let row = row.as_object().unwrap_or(&empty);
+            let number = |i: usize| a.get(i).as_u64();
+            let log = a.get(3).as_array().map(Vec::as_slice);
+            Ok(Out::Json(crate::cli::store_fact::read(
+                row,
+                number(1),
+                number(2),
+                log,
+            )?))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "cli_wait_take",
         doc: "A command that goes on (docs/cli.md § Commands that go on): what it waits for after \
           an answer's `then`, given what was waited for before (`null` at first) and the \

@@ -1,5 +1,6 @@
-//! Runs the command-line corpus (`tests/cli/*.json`) through `statecore_cli::cli::run` with a
-//! host written here (it reads and lists a temporary directory as the packages' hosts do),
+//! Runs the command-line corpus (`tests/cli/*.json`) through `statecore_cli::cli::job` (a
+//! command that goes on: `cli::run` rounds) with a host written here (it reads and lists a
+//! temporary directory as the packages' hosts do),
 //! so the Rust surface gives the output the npm and Python commands must give byte for byte
 //! (npm/test/cli.test.mjs, python/tests/test_cli.py run the same cases as processes).
 #![allow(
@@ -203,9 +204,76 @@ fn set_mtimes(root: &Path, case: &Value) {
     }
 }
 
-/// Runs `argv` in `root` as a host does: facts gathered until the core prints; `wake`: the
-/// facts' `event` and `state` of a command that goes on. The answer without `needs`.
-fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) -> Value {
+/// The facts a host gathered: files read, directories listed, writes, variables, tmux's
+/// sessions and random bytes, as `facts` holds them.
+#[derive(Default)]
+struct Facts {
+    files: Map,
+    dirs: Map,
+    writes: Map,
+    vars: Map,
+    tmux: Option<Value>,
+    random: Option<Value>,
+}
+
+impl Facts {
+    /// The facts as a request's (or a `gather` answer's) `facts`.
+    fn value(&self) -> Map {
+        let mut facts = Map::new();
+        facts.insert("files".into(), Value::Object(self.files.clone()));
+        facts.insert("dirs".into(), Value::Object(self.dirs.clone()));
+        facts.insert("writes".into(), Value::Object(self.writes.clone()));
+        facts.insert("env".into(), Value::Object(self.vars.clone()));
+        for (key, value) in [("tmux", &self.tmux), ("random", &self.random)] {
+            if let Some(value) = value {
+                facts.insert(key.into(), value.clone());
+            }
+        }
+        facts
+    }
+
+    /// Gathers `need`'s fact in `root` (`env`: the case's variables).
+    fn gather(&mut self, root: &Path, need: &Value, env: &Map, given: &Given<'_>) {
+        let path = need["path"].as_str().unwrap();
+        if let (true, Some(offset)) = (need["op"] == "read", need.get("offset")) {
+            let offset = offset.as_u64().unwrap();
+            let limit = need["limit"].as_u64().unwrap();
+            self.files
+                .insert(path.into(), page_fact(root, path, offset, limit));
+        } else if need["op"] == "read" {
+            let limit = need.get("limit").and_then(Value::as_u64);
+            let limit = limit.map(|l| usize::try_from(l).unwrap());
+            self.files.insert(path.into(), read_fact(root, path, limit));
+        } else if need["op"] == "stdin" {
+            // Given with every request (the case's `stdin`, else an empty pipe).
+        } else if need["op"] == "env" {
+            let value = env.get(path).cloned().unwrap_or(Value::Null);
+            self.vars.insert(path.into(), value);
+        } else if need["op"] == "random" {
+            self.random = Some(Value::from("000102030405060708090a0b0c0d0e0f"));
+        } else if need["op"] == "tmux" {
+            self.tmux = Some(Value::Array(
+                given.tmux.iter().map(|s| Value::from(*s)).collect(),
+            ));
+        } else if need["op"] != "list" {
+            self.writes
+                .insert(path.into(), write_fact(root, need, &given.locked));
+        } else {
+            let names: Vec<&str> = need["names"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap())
+                .collect();
+            let with_dirs = need.get("dirs").and_then(Value::as_u64).unwrap_or(0) as usize;
+            self.dirs
+                .insert(path.into(), list_fact(root, path, &names, with_dirs));
+        }
+    }
+}
+
+/// The request's `env` for a case's variables.
+fn request_env(root: &Path, env: &Map) -> Value {
     let no_color = env
         .get("NO_COLOR")
         .and_then(Value::as_str)
@@ -214,42 +282,30 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
         .get("STATECORE_NOW")
         .cloned()
         .unwrap_or_else(|| Value::from("2026-01-01T00:00:00Z"));
-    let mut files = Map::new();
-    let mut dirs = Map::new();
-    let mut writes = Map::new();
-    let mut vars = Map::new();
-    let mut tmux = Value::Null;
-    let mut random = Value::Null;
+    statecore::json!({"tty": false, "no_color": no_color, "now": now, "cwd": root.to_str().unwrap(), "platform": "linux"})
+}
+
+/// Runs `argv` in `root` as a host does: facts gathered until the core prints; `wake`: the
+/// facts' `event` and `state` of a command that goes on. The answer without `needs`.
+fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) -> Value {
+    let mut facts = Facts::default();
     let mut carry = Value::Null;
     let (mut stdout, mut stderr) = (String::new(), String::new());
     let mut rounds = 0;
     while rounds < 16 {
-        let mut request = statecore::json!({
-            "argv": Value::Array(argv.to_vec()),
-            "env": {"tty": false, "no_color": no_color, "now": now, "cwd": root.to_str().unwrap(), "platform": "linux"},
-            "facts": {
-                "files": Value::Object(files.clone()),
-                "dirs": Value::Object(dirs.clone()),
-                "writes": Value::Object(writes.clone()),
-                "stdin": given.stdin.clone(),
-                "env": Value::Object(vars.clone()),
-            },
-        });
-        let facts = request.as_object_mut().unwrap().get_mut("facts").unwrap();
+        let mut gathered = facts.value();
+        gathered.insert("stdin".into(), given.stdin.clone());
         for (key, value) in wake {
-            facts
-                .as_object_mut()
-                .unwrap()
-                .insert(key.clone(), value.clone());
+            gathered.insert(key.clone(), value.clone());
         }
-        for (key, value) in [("tmux", &tmux), ("random", &random), ("carry", &carry)] {
-            if !value.is_null() {
-                facts
-                    .as_object_mut()
-                    .unwrap()
-                    .insert(key.into(), value.clone());
-            }
+        if !carry.is_null() {
+            gathered.insert("carry".into(), carry.clone());
         }
+        let request = statecore::json!({
+            "argv": Value::Array(argv.to_vec()),
+            "env": request_env(root, env),
+            "facts": Value::Object(gathered),
+        });
         let mut answer = cli::run(&request).unwrap();
         let text = |key: &str| answer.get(key).and_then(Value::as_str).unwrap_or("");
         stdout.push_str(text("stdout"));
@@ -266,39 +322,65 @@ fn run(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>, wake: &Map) ->
             rounds += 1;
         }
         for need in needs {
-            let path = need["path"].as_str().unwrap();
-            if let (true, Some(offset)) = (need["op"] == "read", need.get("offset")) {
-                let offset = offset.as_u64().unwrap();
-                let limit = need["limit"].as_u64().unwrap();
-                files.insert(path.into(), page_fact(root, path, offset, limit));
-            } else if need["op"] == "read" {
-                let limit = need.get("limit").and_then(Value::as_u64);
-                let limit = limit.map(|l| usize::try_from(l).unwrap());
-                files.insert(path.into(), read_fact(root, path, limit));
-            } else if need["op"] == "stdin" {
-                // Given with every request (the case's `stdin`, else an empty pipe).
-            } else if need["op"] == "env" {
-                let value = env.get(path).cloned().unwrap_or(Value::Null);
-                vars.insert(path.into(), value);
-            } else if need["op"] == "random" {
-                random = Value::from("000102030405060708090a0b0c0d0e0f");
-            } else if need["op"] == "tmux" {
-                tmux = Value::Array(given.tmux.iter().map(|s| Value::from(*s)).collect());
-            } else if need["op"] != "list" {
-                writes.insert(path.into(), write_fact(root, need, &given.locked));
-            } else {
-                let names: Vec<&str> = need["names"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|n| n.as_str().unwrap())
-                    .collect();
-                let with_dirs = need.get("dirs").and_then(Value::as_u64).unwrap_or(0) as usize;
-                dirs.insert(path.into(), list_fact(root, path, &names, with_dirs));
-            }
+            facts.gather(root, need, env, given);
         }
     }
     panic!("the command kept asking for more");
+}
+
+/// Runs `argv` in `root` as the packages' hosts do: the command line's job, each `gather`
+/// answered with the facts of its needs, `look` with records of the watched files' bytes,
+/// `sleep` on a clock of its own (a case without `changes` waits only for its timers). The
+/// output and exit code.
+fn run_job(root: &Path, argv: &[Value], env: &Map, given: &Given<'_>) -> (String, String, u64) {
+    let request = statecore::json!({
+        "argv": Value::Array(argv.to_vec()),
+        "env": request_env(root, env),
+        "facts": {"stdin": given.stdin.clone()},
+    });
+    let mut job = cli::job(&cli::STATECORE, &request).unwrap();
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    let mut answer = Value::Null;
+    let mut clock = 0.0_f64;
+    loop {
+        let step = job.next(answer).unwrap();
+        let text = |key: &str| {
+            step.get(key)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        stdout.push_str(&text("stdout"));
+        stderr.push_str(&text("stderr"));
+        answer = match step["do"].as_str().unwrap() {
+            "done" => return (stdout, stderr, step["code"].as_u64().unwrap()),
+            "gather" => {
+                let mut facts = Facts::default();
+                for need in step["needs"].as_array().unwrap() {
+                    facts.gather(root, need, env, given);
+                }
+                statecore::json!({"facts": Value::Object(facts.value())})
+            }
+            "print" => statecore::json!({"mono_ms": clock}),
+            "look" => {
+                let watch = follow::strings(&step, "watch").unwrap_or_default();
+                let names = follow::strings(&step, "names");
+                let mut seen = Map::new();
+                for (path, bytes) in follow::look(root, &watch, names.as_deref()) {
+                    let record = bytes.map_or(Value::Null, |b| Value::from(format!("{b:?}")));
+                    seen.insert(path.into(), record);
+                }
+                statecore::json!({"seen": Value::Object(seen), "mono_ms": clock})
+            }
+            "sleep" => {
+                clock += step["ms"].as_f64().unwrap();
+                assert!(clock < 600_000.0, "waited ten minutes of its clock");
+                statecore::json!({"mono_ms": clock})
+            }
+            "env" => statecore::json!({"env": request_env(root, env)}),
+            other => panic!("a step this host does not know: {other}"),
+        };
+    }
 }
 
 /// Checks one expectation (`stdout`, `stderr`: exact; `stdout_has`, `stderr_has`: contained
@@ -372,8 +454,12 @@ fn run_case(case: &Value, env: &Map) {
         tmux: strings(case, "tmux"),
     };
     let argv = case["argv"].as_array().unwrap();
-    let (stdout, stderr, code) =
-        follow::drive(&root, case, |wake| run(&root, argv, env, &given, wake));
+    // A case runs as the packages run it, as a job; one with `changes` runs in rounds, its
+    // events delivered after each change without a clock (`follow::drive`).
+    let (stdout, stderr, code) = match case.get("changes") {
+        None => run_job(&root, argv, env, &given),
+        Some(_) => follow::drive(&root, case, |wake| run(&root, argv, env, &given, wake)),
+    };
     check(name, &case["expect"], &root, (&stdout, &stderr, code));
     std::fs::remove_dir_all(&root).unwrap();
 }

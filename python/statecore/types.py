@@ -79,6 +79,10 @@ CliDir: Any = dict
 CliWrite: Any = dict
 CliWriteError: Any = dict
 CliEvent: Any = dict
+CliStoreRead: Any = dict
+CliStoreLogPage: Any = dict
+CliStoreRow: Any = dict
+CliStoreLogLine: Any = dict
 CliWaiting: Any = dict
 CliDue: Any = dict
 CliWaitStep: Any = dict
@@ -284,6 +288,10 @@ __all__ = [
     "CliProgram",
     "CliRequest",
     "CliServe",
+    "CliStoreLogLine",
+    "CliStoreLogPage",
+    "CliStoreRead",
+    "CliStoreRow",
     "CliThen",
     "CliTimer",
     "CliWaitStep",

@@ -326,6 +326,36 @@ class CliEvent(TypedDict):
     path: NotRequired[str]
     timer: NotRequired[str]
 
+class CliStoreRead(TypedDict):
+    """What a store URL the command line reads is, as a file (`fact`), or the log's lines to read first (`log_page`: call again with them as `log`)."""
+
+    fact: NotRequired[CliFile]
+    log_page: NotRequired[CliStoreLogPage]
+
+CliStoreLogPage = TypedDict(
+    "CliStoreLogPage",
+    {
+        "from": int,
+        "bytes": int,
+    },
+)
+"""The log's lines to read (`read_log_page`): those that end after byte `from`, up to `bytes` bytes."""
+
+class CliStoreRow(TypedDict):
+    """What the store's `cli_read` statement read for a key: its document's text, or its log's length, or whether keys are below it."""
+
+    text: NotRequired[str | None]
+    mtime: NotRequired[float | None]
+    log_bytes: NotRequired[int | None]
+    log_mtime: NotRequired[float | None]
+    directory: NotRequired[bool]
+
+class CliStoreLogLine(TypedDict):
+    """A line of a log in a store, as `read_log_page` reads it: its text (without its line break) and where it ends in the log, in bytes (its line break counted)."""
+
+    text: str
+    end_offset: int
+
 class CliWaiting(TypedDict):
     """What a command that goes on waits for: the watched paths, the record of each watched file as last delivered, the records of the last look, and the pending timers in the order they were armed. The host keeps it and gives it back; it never reads it."""
 

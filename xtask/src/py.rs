@@ -417,14 +417,18 @@ pub fn module_py(module: Module) -> String {
     with_imports(&out)
 }
 
-/// `text` with its `{imports}` marker replaced by the imports of what the code after it uses:
+/// `text` with its `{imports}` marker replaced by the imports of what the code after it uses
+/// (its docstrings, one line each, left out):
 /// the host modules, and for type checkers only `typing` and the types. `typing` is slow to
 /// import, so at run time `cast` and `overload` are the stand-ins of `statecore._host.runtime`
 /// (`if not TYPE_CHECKING` comes first so that linters, like type checkers, see `typing`'s).
 pub fn with_imports(text: &str) -> String {
     let (head, body) = text.split_once("{imports}").unwrap_or((text, ""));
+    // The code's words, not its docstrings' (a doc naming "§ Store URLs" imports nothing).
     let words: BTreeSet<&str> = body
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("\"\"\""))
+        .flat_map(|line| line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
         .filter(|w| !w.is_empty())
         .collect();
     let uses = |name: &str| words.contains(name);

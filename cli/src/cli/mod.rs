@@ -26,6 +26,7 @@ mod pages;
 mod paths;
 pub mod shapes;
 mod specify;
+pub mod store_fact;
 mod table;
 mod update;
 mod validate;

@@ -20,7 +20,7 @@ fn wanted(names: &[String], name: &str) -> bool {
 }
 
 /// The files `watch` and `names` name now, by path as the hosts list them.
-fn look(root: &Path, watch: &[String], names: Option<&[String]>) -> Kept {
+pub fn look(root: &Path, watch: &[String], names: Option<&[String]>) -> Kept {
     fn walk(dir: &Path, shown: &str, names: Option<&[String]>, out: &mut Kept) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
@@ -64,7 +64,7 @@ fn apply(root: &Path, step: &Value) {
 }
 
 /// The strings of `then[key]`.
-fn strings(then: &Value, key: &str) -> Option<Vec<String>> {
+pub fn strings(then: &Value, key: &str) -> Option<Vec<String>> {
     then.get(key).and_then(Value::as_array).map(|list| {
         list.iter()
             .map(|v| v.as_str().unwrap().to_owned())

@@ -36,49 +36,25 @@ function known(error) {
   throw error;
 }
 
-/** `data` cut to at most `limit` bytes, back to its last line break. */
-const head = (data, limit) => (data.length > limit ? data.subarray(0, data.lastIndexOf(0x0a, limit - 1) + 1) : data);
-
-/**
- * A page (docs/cli.md § Logs read in pages): at most `limit` bytes of `data` (what follows
- * `offset`), cut back to their last line break unless the text ends within them.
- */
-function page(data, offset, limit, size, mtime) {
-  let bytes = data.subarray(0, limit);
-  if (offset + bytes.length < size) bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
-  return { text: bytes.toString("utf8"), mtime, offset, limit, size };
-}
+/** A bigint column (node-postgres gives its text) as a number, null kept. */
+const num = (value) => (value === null ? null : Number(value));
 
 /**
  * What a file at `path` would be: a document's text, a log's (or a page of it), a directory
- * when keys are below it, or missing.
+ * when keys are below it, or missing. The core decides from the store's rows
+ * (`cliStoreRead`); a log's lines are read when it asks for them.
  */
 async function readFact(path, limit, offset) {
   try {
     const { store, key } = await open(path);
-    const [row] = (await store.statement("read", key, "cli_read", key, key ? `${key}/` : "")).rows;
-    if (row.text !== null) {
-      const data = Buffer.from(row.text);
-      const mtime = Number(row.mtime);
-      if (offset !== undefined) return page(data.subarray(offset), offset, limit ?? 1, data.length, mtime);
-      return { text: (limit === undefined ? data : head(data, limit)).toString("utf8"), mtime };
-    }
-    if (row.log_bytes !== null) {
-      const start = offset ?? 0;
-      const size = Number(row.log_bytes);
-      const want = limit ?? size;
-      const { rows } = await store.statement("read", key, "read_log_page", key, start, want);
-      const parts = rows.map(({ text, end_offset: end }) => {
-        const raw = Buffer.from(`${text}\n`);
-        const begin = Number(end) - raw.length;
-        return begin < start ? raw.subarray(start - begin) : raw;
-      });
-      const data = Buffer.concat(parts);
-      const mtime = Number(row.log_mtime ?? 0);
-      if (offset === undefined) return { text: (limit === undefined ? data : head(data, limit)).toString("utf8"), mtime };
-      return page(data, start, want, size, mtime);
-    }
-    return { error: row.directory ? "directory" : "missing" };
+    const [found] = (await store.statement("read", key, "cli_read", key, key ? `${key}/` : "")).rows;
+    const row = { ...found, mtime: num(found.mtime), log_bytes: num(found.log_bytes), log_mtime: num(found.log_mtime) };
+    const read = core().cliStoreRead(row, offset ?? null, limit ?? null, null);
+    if (read.fact) return read.fact;
+    const { from, bytes } = read.log_page;
+    const { rows } = await store.statement("read", key, "read_log_page", key, from, bytes);
+    const log = rows.map(({ text, end_offset: end }) => ({ text, end_offset: Number(end) }));
+    return core().cliStoreRead(row, offset ?? null, limit ?? null, log).fact;
   } catch (error) {
     const e = known(error);
     return { error: "unreadable", message: `${e.code}: ${e.message}` };

@@ -414,6 +414,44 @@ export interface CliEvent {
   timer?: string;
 }
 
+/** What a store URL the command line reads is, as a file (`fact`), or the log's lines to read first (`log_page`: call again with them as `log`). */
+export interface CliStoreRead {
+  /** The file's fact, as a `read` need's. */
+  fact?: CliFile;
+  /** The log's lines to read first. */
+  log_page?: CliStoreLogPage;
+}
+
+/** The log's lines to read (`read_log_page`): those that end after byte `from`, up to `bytes` bytes. */
+export interface CliStoreLogPage {
+  /** The first byte wanted. */
+  from: number;
+  /** How many bytes are wanted. */
+  bytes: number;
+}
+
+/** What the store's `cli_read` statement read for a key: its document's text, or its log's length, or whether keys are below it. */
+export interface CliStoreRow {
+  /** The document's text (null: no document). */
+  text?: string | null;
+  /** When the document was written, in ms since 1970. */
+  mtime?: number | null;
+  /** The log's length in bytes, its lines and their line breaks (null: no log). */
+  log_bytes?: number | null;
+  /** When the log was last appended to, in ms since 1970. */
+  log_mtime?: number | null;
+  /** Whether keys are below the key. */
+  directory?: boolean;
+}
+
+/** A line of a log in a store, as `read_log_page` reads it: its text (without its line break) and where it ends in the log, in bytes (its line break counted). */
+export interface CliStoreLogLine {
+  /** The line, without its line break. */
+  text: string;
+  /** Where the line ends in the log, in bytes, its line break counted. */
+  end_offset: number;
+}
+
 /** What a command that goes on waits for: the watched paths, the record of each watched file as last delivered, the records of the last look, and the pending timers in the order they were armed. The host keeps it and gives it back; it never reads it. */
 export interface CliWaiting {
   /** The watched files and directories. */
@@ -2741,6 +2779,8 @@ export declare function validateText<K extends DocumentKind>(kind: K, data: Byte
 export declare function cliRun(request: CliRequest): CliAnswer;
 /** The steps a command line run as a job asks for (docs/cli.md § How it runs: `gather`, `print`, `look`, `sleep`, `env`, `done`), given `answers` in turn: every step up to `done`, then `{do: "error", error}` when the job ended with its error (an answer that is not what its step asks). */
 export declare function cliJobScript(program: CliProgram, request: CliRequest, answers: unknown[]): Json[];
+/** What a store URL the command line reads is, as a file would be (docs/store.md § Store URLs): the fact of a `read` need (`offset`, `limit`: the need's) from the row of the store's `cli_read` statement, or the log's lines to read first (`log_page`: run `read_log_page`, then call again with its lines as `log`). */
+export declare function cliStoreRead(row: CliStoreRow, offset?: number | null, limit?: number | null, log?: CliStoreLogLine[] | null): CliStoreRead;
 /** A command that goes on (docs/cli.md § Commands that go on): what it waits for after an answer's `then`, given what was waited for before (`null` at first) and the records of the watched files the host saw at `at` (ms on its clock). */
 export declare function cliWaitTake(waiting: CliWaiting | null | undefined, then: CliThen, seen: { [key: string]: string | null }, at: number): CliWaiting;
 /** What the host of a command that goes on does next at `at` (ms on its clock): call the core with an event, look at the watched files (then call again with the records `seen`), sleep, or end. */

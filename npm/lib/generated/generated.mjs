@@ -177,6 +177,7 @@ export const OPS = Object.freeze([
   ["", "validateText", "validate_text", [["kind", "t", true], ["data", "b", true]], "json", null, null, 0],
   ["", "cliRun", "cli_run", [["request", "v", true]], "json", null, null, -1],
   ["", "cliJobScript", "cli_job_script", [["program", "t", true], ["request", "v", true], ["answers", "v", true]], "json", null, null, -1],
+  ["", "cliStoreRead", "cli_store_read", [["row", "v", true], ["offset", "v"], ["limit", "v"], ["log", "v"]], "json", null, null, -1],
   ["", "cliWaitTake", "cli_wait_take", [["waiting", "v"], ["then", "v", true], ["seen", "v", true], ["at", "v", true]], "json", null, null, -1],
   ["", "cliWaitNext", "cli_wait_next", [["waiting", "v", true], ["at", "v", true], ["seen", "v"]], "json", null, null, -1],
   ["", "kinds", "kinds", [], "json", null, null, -1],

@@ -18,6 +18,7 @@ export const {
   validateText,
   cliRun,
   cliJobScript,
+  cliStoreRead,
   cliWaitTake,
   cliWaitNext,
   kinds,

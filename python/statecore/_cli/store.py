@@ -8,7 +8,7 @@ key with keys below it a directory. Each store is connected once per process. Th
 from __future__ import annotations
 
 from statecore._cli.run import name_wanted
-from statecore._generated.root import store_url, watch_target
+from statecore._generated.root import cli_store_read, store_url, watch_target
 from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
@@ -43,47 +43,24 @@ def _open(path: str) -> tuple[PostgresStore, str, str]:
 
 def read_fact(path: str, limit: int | None, offset: int | None) -> CliFile:
     """What a file at ``path`` would be: a document's text, a log's (or a page of it), a
-    directory when keys are below it, or missing."""
+    directory when keys are below it, or missing. The core decides from the store's rows
+    (``cli_store_read``); a log's lines are read when it asks for them."""
     try:
         store, key, _ = _open(path)
         with store._guard("read", key):
-            row = store._run("cli_read", key, key + "/" if key else "").fetchone()
-        text, mtime, log_bytes, log_mtime, directory = row
-        if text is not None:
-            data = text.encode()
-            if limit is not None and len(data) > limit:
-                data = data[: data.rfind(b"\n", 0, limit) + 1]
-            if offset is not None:
-                return _page(data[offset:], offset, limit or 1, len(text.encode()), mtime)
-            return {"text": data.decode(), "mtime": mtime}
-        if log_bytes is not None:
-            start = offset or 0
-            size = int(log_bytes)
-            want = limit if limit is not None else size
-            with store._guard("read", key):
-                rows = store._run("read_log_page", key, start, want).fetchall()
-            data = b""
-            for line, end in rows:
-                raw = (line + "\n").encode()
-                begin = int(end) - len(raw)
-                data += raw[start - begin :] if begin < start else raw
-            if offset is None:
-                if limit is not None and len(data) > limit:
-                    data = data[: data.rfind(b"\n", 0, limit) + 1]
-                return {"text": data.decode(), "mtime": int(log_mtime or 0)}
-            return _page(data, start, want, size, int(log_mtime or 0))
-        return {"error": "directory"} if directory else {"error": "missing"}
+            found = store._run("cli_read", key, key + "/" if key else "").fetchone()
+        columns = ("text", "mtime", "log_bytes", "log_mtime", "directory")
+        row: Any = dict(zip(columns, found))
+        read = cli_store_read(row, offset, limit)
+        if "fact" in read:
+            return read["fact"]
+        page = read["log_page"]
+        with store._guard("read", key):
+            lines = store._run("read_log_page", key, page["from"], page["bytes"]).fetchall()
+        log: Any = [{"text": text, "end_offset": end} for text, end in lines]
+        return cli_store_read(row, offset, limit, log)["fact"]
     except StatecoreError as error:
         return {"error": "unreadable", "message": f"{error.code}: {error.message}"}
-
-
-def _page(data: bytes, offset: int, limit: int, size: int, mtime: int) -> CliFile:
-    """A page (docs/cli.md § Logs read in pages): at most ``limit`` bytes of ``data`` (what
-    follows ``offset``), cut back to their last line break unless the text ends within them."""
-    data = data[:limit]
-    if offset + len(data) < size:
-        data = data[: data.rfind(b"\n") + 1]
-    return {"text": data.decode(), "mtime": mtime, "offset": offset, "limit": limit, "size": size}
 
 
 def list_fact(path: str, names: Sequence[str] | None) -> CliDir:

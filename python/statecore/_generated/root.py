@@ -17,6 +17,7 @@ else:
     from statecore.types import (
         CliAnswer,
         CliProgram,
+        CliStoreRead,
         CliWaiting,
         CliWaitStep,
         DocumentKind,
@@ -102,6 +103,10 @@ def cli_run(request: Mapping[str, object]) -> CliAnswer:
 def cli_job_script(program: CliProgram, request: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
     """The steps a command line run as a job asks for (docs/cli.md § How it runs: ``gather``, ``print``, ``look``, ``sleep``, ``env``, ``done``), given ``answers`` in turn: every step up to ``done``, then ``{do: "error", error}`` when the job ended with its error (an answer that is not what its step asks)."""
     return cast("list[Json]", _call("cli_job_script", (program, request, answers)))
+
+def cli_store_read(row: Mapping[str, object], offset: int | None = None, limit: int | None = None, log: Sequence[Mapping[str, object]] | None = None) -> CliStoreRead:
+    """What a store URL the command line reads is, as a file would be (docs/store.md § Store URLs): the fact of a ``read`` need (``offset``, ``limit``: the need's) from the row of the store's ``cli_read`` statement, or the log's lines to read first (``log_page``: run ``read_log_page``, then call again with its lines as ``log``)."""
+    return cast("CliStoreRead", _call("cli_store_read", (row, offset, limit, log)))
 
 def cli_wait_take(waiting: Mapping[str, object] | None, then: Mapping[str, object], seen: Mapping[str, object], at: float) -> CliWaiting:
     """A command that goes on (docs/cli.md § Commands that go on): what it waits for after an answer's ``then``, given what was waited for before (``null`` at first) and the records of the watched files the host saw at ``at`` (ms on its clock)."""
@@ -399,6 +404,7 @@ __all__ = [
     "check_options",
     "cli_job_script",
     "cli_run",
+    "cli_store_read",
     "cli_wait_next",
     "cli_wait_take",
     "corrupt_copy_suffix",
