@@ -128,38 +128,46 @@ impl Run {
             };
             let seen = self.look(&then).await?;
             waiting = wait::take(&waiting, &then, &seen, &self.clock())?;
-            let printed = printing(&output);
-            self.answered(printed, &PRINTED).await?;
-            let code = output.get("code").cloned().unwrap_or(Value::from(0u64));
-            let mut next = wait::next(&waiting, &self.clock(), &Value::Null)?;
-            while next.get("event").is_none() && next.get("idle") != Some(&Value::Bool(true)) {
-                let waited = next.get("waiting").cloned().unwrap_or(Value::Null);
-                if next.get("look") == Some(&Value::Bool(true)) {
-                    let seen = self.look(&waited).await?;
-                    next = wait::next(&waited, &self.clock(), &seen)?;
-                } else {
-                    let ms = next.get("sleep_ms").cloned().unwrap_or(Value::from(0u64));
-                    self.answered(step("sleep", [("ms", ms)]), &SLEPT).await?;
-                    next = wait::next(&waited, &self.clock(), &Value::Null)?;
-                }
-            }
-            if next.get("idle") == Some(&Value::Bool(true)) {
+            self.answered(printing(&output), &PRINTED).await?;
+            let Some((event, now_waiting)) = self.wait(&waiting).await? else {
+                // Nothing to wait for: the call's exit code, its output printed.
+                let code = output.get("code").cloned().unwrap_or(Value::from(0u64));
                 let empty = || Value::from("");
-                return Ok(step(
-                    "done",
-                    [("stdout", empty()), ("stderr", empty()), ("code", code)],
-                ));
-            }
-            waiting = next.get("waiting").cloned().unwrap_or(Value::Null);
+                let last = [("stdout", empty()), ("stderr", empty()), ("code", code)];
+                return Ok(step("done", last));
+            };
+            waiting = now_waiting;
             let mut env = self.answered(step("env", []), &ENVIRONED).await?;
             self.env = take_object(&mut env, "env");
             self.facts = Map::new();
-            if let Some(event) = next.get("event") {
-                self.facts.insert("event".into(), event.clone());
-            }
+            self.facts.insert("event".into(), event);
             if let Some(state) = then.get("state") {
                 self.facts.insert("state".into(), state.clone());
             }
+        }
+    }
+
+    /// Waits for what `waiting` waits for, looking and sleeping as the wait says (docs/cli.md
+    /// § Commands that go on): the event and what is waited for after it, or `None` when
+    /// nothing is (idle).
+    async fn wait(&self, waiting: &Value) -> Result<Option<(Value, Value)>> {
+        let mut next = wait::next(waiting, &self.clock(), &Value::Null)?;
+        loop {
+            let waited = next.get("waiting").cloned().unwrap_or(Value::Null);
+            if let Some(event) = next.get("event") {
+                return Ok(Some((event.clone(), waited)));
+            }
+            if next.get("idle") == Some(&Value::Bool(true)) {
+                return Ok(None);
+            }
+            next = if next.get("look") == Some(&Value::Bool(true)) {
+                let seen = self.look(&waited).await?;
+                wait::next(&waited, &self.clock(), &seen)?
+            } else {
+                let ms = next.get("sleep_ms").cloned().unwrap_or(Value::from(0u64));
+                self.answered(step("sleep", [("ms", ms)]), &SLEPT).await?;
+                wait::next(&waited, &self.clock(), &Value::Null)?
+            };
         }
     }
 

@@ -391,54 +391,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return mcp_main(args[1:])
     try:
+        import time
+        from types import SimpleNamespace
+
+        if TYPE_CHECKING:
+            from typing import cast
+        else:
+            from statecore._host.runtime import cast
+
         from statecore._cli import follow
         from statecore._statecore import Job
 
+        act = SimpleNamespace(
+            gather=gather,
+            partial=follow.print_partial,
+            print=follow.print_answer,
+            look=follow.look,
+            sleep=lambda ms: time.sleep(ms / 1000),
+            clock=lambda: time.monotonic() * 1000,
+            env=environment,
+        )
         request: CliRequest = {"argv": args, "env": environment()}
-        last = drive(lambda: Job.cli("statecore", request), _Act(), "statecore")
+        last = drive(lambda: Job.cli("statecore", request), cast("Act", act), "statecore")
         follow.print_answer(last)
         return int(last["code"])
     except KeyboardInterrupt:
         return 130
-
-
-class _Act:
-    """The steps of the command line's job, performed (see ``drive``)."""
-
-    @staticmethod
-    def gather(need: CliNeed, facts: CliFacts) -> None:
-        gather(need, facts)
-
-    @staticmethod
-    def partial(step: Mapping[str, Any]) -> None:
-        from statecore._cli.follow import print_partial
-
-        print_partial(step)
-
-    @staticmethod
-    def print(step: Mapping[str, Any]) -> None:
-        from statecore._cli.follow import print_answer
-
-        print_answer(step)
-
-    @staticmethod
-    def look(watch: Sequence[str], names: Sequence[str] | None) -> object:
-        from statecore._cli.follow import look
-
-        return look(watch, names)
-
-    @staticmethod
-    def sleep(ms: float) -> None:
-        import time
-
-        time.sleep(ms / 1000)
-
-    @staticmethod
-    def clock() -> float:
-        import time
-
-        return time.monotonic() * 1000
-
-    @staticmethod
-    def env() -> CliEnv:
-        return environment()
