@@ -39,11 +39,10 @@ pub(crate) static OPS: &[Op] = &gate([
         access: Access::Pure,
         web: false,
         run: |a| {
-            let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
             Ok(Out::Json(crate::cli::job_script(
                 a.text(0)?,
                 a.get(1),
-                answers,
+                a.list(2),
             )?))
         },
     },

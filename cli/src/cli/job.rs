@@ -275,8 +275,14 @@ impl Run {
 
     /// Asks the host for `asked` and checks its answer against `shape`.
     async fn answered(&self, asked: Value, shape: &'static Shape) -> Result<Map> {
-        let answer = self.io.ask(asked.clone()).await;
-        check(&asked, &answer, shape)?;
+        // The step's name, for the error: not the step, which may carry a page's output.
+        let what = asked
+            .get("do")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let answer = self.io.ask(asked).await;
+        check(&what, &answer, shape)?;
         match answer {
             Value::Object(map) => Ok(map),
             _ => Ok(Map::new()),
@@ -289,13 +295,12 @@ impl Run {
     }
 }
 
-/// The answer to `asked` checked against its shape: `E_ARGUMENT` (a missing or mistyped
-/// field) or `E_OPTIONS` (a misspelt one), at its path in the answer.
-fn check(asked: &Value, answer: &Value, shape: &'static Shape) -> Result<()> {
+/// The answer to a step `what` checked against its shape: `E_ARGUMENT` (a missing or
+/// mistyped field) or `E_OPTIONS` (a misspelt one), at its path in the answer.
+fn check(what: &str, answer: &Value, shape: &'static Shape) -> Result<()> {
     let mut report = statecore::report::Report::default();
     statecore::shape::check::walk(&mut report, answer, shape, "");
     if let Some(first) = report.errors.first() {
-        let what = asked.get("do").and_then(Value::as_str).unwrap_or("");
         return Err(Error::new(
             Code::Argument,
             first.path.clone(),

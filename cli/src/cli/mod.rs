@@ -255,11 +255,6 @@ fn bad(report: &Report) -> Error {
     )
 }
 
-/// Runs `argv` with the host's facts; `color`: the host's default.
-pub fn execute(argv: &[String], host: &mut Host<'_>, color: bool) -> Output {
-    respond(&args::parse(argv), host, color)
-}
-
 /// What a parsed command line prints.
 fn respond(parsed: &Parsed, host: &mut Host<'_>, color: bool) -> Output {
     let style = Style { color };

@@ -120,6 +120,15 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The items of the array at `i` (none when it is left out or not an array: a list the
+    /// table types as one, such as a job's `answers`).
+    pub fn list(&self, i: usize) -> &[Value] {
+        self.get(i)
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
     /// The JSON value at `i`, taken (documents are consumed, never copied).
     pub fn take(&mut self, i: usize) -> Value {
         match self.items.get_mut(i) {

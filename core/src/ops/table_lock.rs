@@ -26,8 +26,7 @@ pub static OPS: &[Op] = &super::gate([
         access: Access::Pure,
         web: false,
         run: |a| {
-            let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
-            Ok(Out::Json(lock::script(a.text(0)?, a.get(1), answers)?))
+            Ok(Out::Json(lock::script(a.text(0)?, a.get(1), a.list(2))?))
         },
     },
     Op {

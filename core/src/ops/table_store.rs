@@ -23,10 +23,7 @@ pub static OPS: &[Op] = &super::gate([
         returns: Returns::json(Ty::List(&Ty::Json)),
         access: Access::Pure,
         web: false,
-        run: |a| {
-            let answers = a.get(2).as_array().map(Vec::as_slice).unwrap_or_default();
-            Ok(Out::Json(store::script(a.text(0)?, a.get(1), answers)?))
-        },
+        run: |a| Ok(Out::Json(store::script(a.text(0)?, a.get(1), a.list(2))?)),
     },
     Op {
         module: Module::Root,
