@@ -72,6 +72,13 @@ def test_validate_update_and_logs_on_a_store_url(db: dict[str, str]) -> None:
     assert code == 0
     assert out.count('"worker_heartbeat"') == 1
     assert sql("SELECT count(*) FROM statecore_log_lines") == [(2,)]
+    # A log whose key names no kind is appended as json (the core names the kind).
+    assert both("log", "append", "{base}/notes/x.jsonl", '{"n": 1}', base=base)[2] == 0
+    assert sql("SELECT count(*) FROM statecore_log_lines") == [(4,)]
+    # A store's log has no torn line: nothing to repair, and nothing written.
+    out, err, code = both("log", "repair", "{base}/s1/EVENTS.jsonl", base=base)
+    assert (out, code) == ("{base}/s1/EVENTS.jsonl: nothing to repair (no torn last line)\n", 0)
+    assert sql("SELECT count(*) FROM statecore_log_lines") == [(4,)]
     assert both("validate", url(db, "nothing/state.json"))[2] == 2  # missing: exit 2
     _out, err, code = both("validate", url(db, "py") + "?sslmode=disable")
     assert code == 2

@@ -438,6 +438,12 @@ fn show(call: &Call, host: &mut Host<'_>, _style: Style) -> Output {
 /// `agency init [DIR]`.
 fn init(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
     let given = call.operands.first().map(String::as_str);
+    if given.is_some_and(paths::is_store) {
+        return Output::usage(
+            "agency init writes CLAUDE.md in a repository's working tree: give a directory, \
+             not a store URL",
+        );
+    }
     let start = paths::resolve(host.cwd(), given.unwrap_or("."));
     let (here, repo) = (host.read(&start), host.nearest(&start, ".git"));
     let (Some(here), Some(repo)) = (here, repo) else {

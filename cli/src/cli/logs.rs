@@ -6,6 +6,7 @@ use super::command::Call;
 use super::host::Host;
 use super::out::{clean, Output, Style, INVALID};
 use super::pages;
+use super::paths;
 use super::validate::{read_log, records};
 use super::writes;
 use statecore::{json, Map, Value};
@@ -27,6 +28,10 @@ pub fn append(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Ok(need) => need.with("record", record),
         Err(usage) => return usage,
     };
+    let need = match store_kind(path) {
+        Some(kind) => need.with("kind", Value::from(kind)),
+        None => need,
+    };
     let Some(fact) = host.write(need) else {
         return Output::default();
     };
@@ -46,8 +51,16 @@ pub fn repair(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Ok(need) => need,
         Err(usage) => return usage,
     };
-    let Some(fact) = host.write(need) else {
-        return Output::default();
+    let untorn;
+    let fact = if paths::is_store(path) {
+        // A store appends a log's lines in transactions: it has no torn line to repair.
+        untorn = nothing_repaired();
+        &untorn
+    } else {
+        let Some(fact) = host.write(need) else {
+            return Output::default();
+        };
+        fact
     };
     let torn = fact.get("torn_line").and_then(Value::as_u64);
     let copy = fact
@@ -82,6 +95,25 @@ pub fn repair(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         fact.shift_remove("warnings");
     }
     writes::finish(path, &fact, call, style, text, value)
+}
+
+/// The kind a log at a store URL is appended as (docs/store.md § Store URLs): the one its key
+/// names (`hive/EVENTS.jsonl`: `hive.event`), else `json`; `None` for a file's path, or for a
+/// store URL the store refuses (the host's store reports why).
+fn store_kind(path: &str) -> Option<&'static str> {
+    let split = statecore::store::url(path).ok()??;
+    let key = split.get("key").and_then(Value::as_str).unwrap_or("");
+    let target = statecore::watch::target(key, None, false).ok()?;
+    Some(target.map_or("json", statecore::checked::Target::kind))
+}
+
+/// What a repair of a log with no torn line did: nothing.
+fn nothing_repaired() -> Map {
+    let mut fact = Map::new();
+    fact.insert("torn_line".into(), Value::Null);
+    fact.insert("warnings".into(), Value::Array(Vec::new()));
+    fact.insert("corrupt_copy".into(), Value::Null);
+    fact
 }
 
 /// `statecore log read PATH`: the records, one compact JSON line each. A log is read in pages:

@@ -91,6 +91,11 @@ fn parent(path: &str) -> Option<String> {
     })
 }
 
+/// Whether `path` is a store URL (`postgresql://...`), not a file's path.
+pub fn is_store(path: &str) -> bool {
+    store_parts(path).is_some()
+}
+
 /// A store URL's root (`postgresql://host/database`) and the key after it (`""` for none);
 /// `None` for a file's path.
 fn store_parts(path: &str) -> Option<(&str, &str)> {

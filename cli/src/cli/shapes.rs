@@ -343,7 +343,7 @@ pub static NEED: Shape = Shape::exact(
             Ty::Whole(0),
             "For `read`: read a page: at most `limit` bytes from byte `offset`, cut back to their last line break unless the file ends within them (no line break: an empty page), given with `offset`, `limit` and the file's `size`.",
         ),
-        Field::opt("kind", Ty::Kind, "For `update`: the document kind."),
+        Field::opt("kind", Ty::Kind, "For `update`: the document kind; for `append` to a store URL: the kind of the log's records (the one its key names, else `json`)."),
         Field::opt(
             "change",
             Ty::Str,

@@ -31,6 +31,13 @@ impl Target {
                 .or_else(|| kinds::kind_for_path(path, loose).map(Target::Document)),
         }
     }
+
+    /// The kind it checks: its document's, or its log's records'.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Target::Document(kind) | Target::Log(kind, _) => kind,
+        }
+    }
 }
 
 /// A problem and its place in the file (line, column; 1-based).

@@ -13,7 +13,7 @@ pub use machine::{
     active_agents, context_message, hivemind_machine, modes, Mode, AGENTS, EVENTS, FOLLOW_UP_MS,
     STATES,
 };
-pub use triggers::on_file;
+pub use triggers::{ignores_file, on_file};
 pub use validate::{default_state, validate_state};
 pub use workflow::{fire, follow_up, Details, Outcome};
 

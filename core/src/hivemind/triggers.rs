@@ -21,6 +21,18 @@ const DECISIONS: [(&str, &[&str]); 3] = [
     ("friction", &["approve_friction"]),
 ];
 
+/// The file the Hivemind watcher keeps the state in, in `workspace/`.
+const STATE_FILE: &str = "state.json";
+
+/// Whether the watcher leaves the file at `path` (`/` or `\` separators) alone, never reading
+/// it: `state.json` and the files its writers leave next to it (its lock, the lock's temp files
+/// and break markers, atomic-write temp files, `.corrupt-` copies), so that the watcher's own
+/// writes, and those of any process writing the state, trigger nothing.
+pub fn ignores_file(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name == STATE_FILE || crate::lock::written_beside(STATE_FILE, name)
+}
+
 /// A file `relative_path` (relative to the project: `workspace/...`; `\` separators accepted)
 /// was created or changed, holding `content` (`null` when it could not be read): the
 /// transition(s) it causes from the document's state. Files that trigger nothing in this

@@ -502,6 +502,19 @@ pub fn litter(name: &str, entries: &[&str]) -> Value {
     Value::Array(found.collect())
 }
 
+/// Whether `entry` is a file the writers of the file `name` leave next to it: its lock
+/// (`<name>.lock`), the lock's temp files and break markers (`<name>.lock.<...>`), an atomic
+/// write's temp file (`.<name>.tmp-<...>`) or a `.corrupt-` copy (`<name>.corrupt-<...>`).
+pub fn written_beside(name: &str, entry: &str) -> bool {
+    if let Some(rest) = entry.strip_prefix(name) {
+        return rest == ".lock" || rest.starts_with(".lock.") || rest.starts_with(".corrupt-");
+    }
+    entry
+        .strip_prefix('.')
+        .and_then(|e| e.strip_prefix(name))
+        .is_some_and(|rest| rest.starts_with(".tmp-"))
+}
+
 /// A token: 32 lowercase hex digits (`TOKEN_BYTES` random bytes).
 fn is_token(text: &str) -> bool {
     text.len() == 2 * TOKEN_BYTES

@@ -103,6 +103,23 @@ pub static OPS: &[Op] = &super::gate([
     },
     Op {
         module: Module::Hivemind,
+        method: "ignores_file",
+        doc: "Whether a watcher leaves the file at `path` alone, never reading it: \
+              `state.json` and the files its writers leave next to it (its lock, the lock's \
+              temp files and break markers, atomic-write temp files, `.corrupt-` copies), so \
+              that the state's own writes trigger nothing (docs/hivemind.md § Watcher).",
+        params: &[Param::text("path", Ty::Str)],
+        returns: Returns::json(Ty::Bool),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            Ok(Out::Json(Value::Bool(crate::hivemind::ignores_file(
+                a.text(0)?,
+            ))))
+        },
+    },
+    Op {
+        module: Module::Hivemind,
         method: "on_file",
         doc: "What a file created or changed under `workspace/` does in the current state \
               (`content`: its text, null when unreadable).",

@@ -48,7 +48,7 @@ pub fn target(path: &str, kind: Option<&str>, named: bool) -> Result<Option<Targ
         });
     }
     let found = crate::checked::places::target_under(path);
-    Ok(found.filter(|t| forced.is_none_or(|k| kind_of(*t) == k)))
+    Ok(found.filter(|t| forced.is_none_or(|k| t.kind() == k)))
 }
 
 /// The target a `{kind, log}` names (`E_KIND` for an unknown kind). A known log is not
@@ -62,13 +62,6 @@ pub fn resolve(kind: &str, log: bool) -> Result<Target> {
     })
 }
 
-/// The kind a target checks: its document's, or its log's records'.
-fn kind_of(target: Target) -> &'static str {
-    match target {
-        Target::Document(kind) | Target::Log(kind, _) => kind,
-    }
-}
-
 /// `{path, kind, log}` of [`target`]'s answer (null: not read).
 pub fn target_value(path: &str, found: Option<Target>) -> Value {
     let Some(found) = found else {
@@ -76,7 +69,7 @@ pub fn target_value(path: &str, found: Option<Target>) -> Value {
     };
     let mut map = Map::new();
     map.insert("path".into(), Value::from(path));
-    map.insert("kind".into(), Value::from(kind_of(found)));
+    map.insert("kind".into(), Value::from(found.kind()));
     map.insert("log".into(), Value::Bool(matches!(found, Target::Log(..))));
     Value::Object(map)
 }
@@ -287,7 +280,7 @@ const TORN: &str = "W_TORN_TAIL";
 
 /// The check of a file that is not there (removed, or renamed away).
 fn gone(path: &str, target: Target) -> Checked {
-    let mut checked = Checked::new(path, kind_of(target));
+    let mut checked = Checked::new(path, target.kind());
     checked.is_log = matches!(target, Target::Log(..));
     checked
 }

@@ -76,27 +76,21 @@ async function listFact(path, names) {
 }
 
 /**
- * Carries out a write the core asked for on the store (an update, an append; a store's log
- * has no torn line to repair) and gives its result or its error.
+ * Carries out a write the core asked for on the store and gives its result or its error: an
+ * update, or an append as the kind the core names (it asks for nothing else on a store URL).
  */
 async function writeFact(need) {
-  const timeout = need.timeout_ms ?? null;
   try {
     const { store, key } = await open(need.path);
-    if (need.op === "update") {
-      const options = { now: need.now ?? null, ifMatch: need.if_match ?? null, timeout };
-      const result = await store.change(key, need.kind, need.change ?? "", need.args ?? [], options);
-      const fact = { etag: result.etag, changed: result.changed, warnings: result.warnings, corrupt_copy: null };
-      for (const extra of ["item", "result"]) if (extra in result) fact[extra] = result[extra];
-      return fact;
-    }
     if (need.op === "append") {
-      const target = core().watchTarget(key, null, false);
-      await store.append(key, target === null ? "json" : target.kind, need.record);
+      await store.append(key, need.kind, need.record);
       return { warnings: [], corrupt_copy: null };
     }
-    if (need.op === "repair") return { torn_line: null, warnings: [], corrupt_copy: null };
-    return { error: { code: "E_ARGUMENT", path: "", message: `${need.op} writes files: give a directory, not a store URL` } };
+    const options = { now: need.now ?? null, ifMatch: need.if_match ?? null, timeout: need.timeout_ms ?? null };
+    const result = await store.change(key, need.kind, need.change ?? "", need.args ?? [], options);
+    const fact = { etag: result.etag, changed: result.changed, warnings: result.warnings, corrupt_copy: null };
+    for (const extra of ["item", "result"]) if (extra in result) fact[extra] = result[extra];
+    return fact;
   } catch (error) {
     const e = known(error);
     return { error: { code: e.code, path: e.path, message: e.message } };

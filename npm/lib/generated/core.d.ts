@@ -244,7 +244,7 @@ export interface CliNeed {
   limit?: number;
   /** For `read`: read a page: at most `limit` bytes from byte `offset`, cut back to their last line break unless the file ends within them (no line break: an empty page), given with `offset`, `limit` and the file's `size`. */
   offset?: number;
-  /** For `update`: the document kind. */
+  /** For `update`: the document kind; for `append` to a store URL: the kind of the log's records (the one its key names, else `json`). */
   kind?: DocumentKind;
   /** For `update`: the change as the host's update routine names it (`merge`, `set_value`, a writer of the table). */
   change?: string;
@@ -2974,6 +2974,8 @@ export declare const hivemind: {
   fire(state: HivemindState | null | undefined, event: HivemindEvent, now?: Now | null, details?: HivemindDetails | null): HivemindOutcome;
   /** Fires a scheduled automatic follow-up if it still applies (else `ignored` says why). */
   followUp(state: HivemindState | null | undefined, event: HivemindFollowUp, now?: Now | null): HivemindOutcome;
+  /** Whether a watcher leaves the file at `path` alone, never reading it: `state.json` and the files its writers leave next to it (its lock, the lock's temp files and break markers, atomic-write temp files, `.corrupt-` copies), so that the state's own writes trigger nothing (docs/hivemind.md § Watcher). */
+  ignoresFile(path: string): boolean;
   /** What a file created or changed under `workspace/` does in the current state (`content`: its text, null when unreadable). */
   onFile(state: HivemindState | null | undefined, path: string, content?: string | null, now?: Now | null): HivemindOutcome;
 };

@@ -235,6 +235,7 @@ export const OPS = Object.freeze([
   ["hivemind", "contextMessage", "hivemind_context_message", [["state", "t", true]], "json", null, "hivemind", -1],
   ["hivemind", "fire", "hivemind_fire", [["state", "v"], ["event", "t", true], ["now", "n"], ["details", "v"]], "json", 1, "hivemind", -1],
   ["hivemind", "followUp", "hivemind_follow_up", [["state", "v"], ["event", "t", true], ["now", "n"]], "json", 1, "hivemind", -1],
+  ["hivemind", "ignoresFile", "hivemind_ignores_file", [["path", "t", true]], "json", null, "hivemind", -1],
   ["hivemind", "onFile", "hivemind_on_file", [["state", "v"], ["path", "t", true], ["content", "t"], ["now", "n"]], "json", 1, "hivemind", -1],
   ["hive", "machine", "hive_machine", [], "json", null, "hive", -1],
   ["hive", "diagram", "hive_diagram", [], "text", null, "hive", -1],

@@ -1,12 +1,13 @@
 "use strict";
 /**
- * File primitives of the Node host layer (docs/locking.md), each sync and async: reads that
- * treat a missing file as null, atomic replaces (temp file, fsync, rename, fsync of the
- * directory), `.corrupt-` copies that never overwrite, single-write appends. System calls only:
- * every decision is the core's (lib/host/documents.cjs, lib/host/logs.cjs call these).
+ * File primitives of the Node host layer (docs/locking.md), each written once over a table of
+ * descriptor calls (`FD`) and run sync or async (lib/host/drive.cjs): reads that treat a
+ * missing file as null, single-write appends, truncation, create-only writes. System calls
+ * only: every decision is the core's (lib/host/documents.cjs, lib/host/logs.cjs call these).
  */
 const fs = require("node:fs");
 const path = require("node:path");
+const { both } = require("./drive.cjs");
 
 /**
  * The fault-injection seam (docs/locking.md § Fault injection): every system call of the host
@@ -128,22 +129,58 @@ function fsyncDirOnPool(dir) {
   return Promise.resolve(flushDir(dir, fsyncOnPool));
 }
 
-async function fsyncDir(dir) {
-  let handle;
-  try {
-    handle = await sysp().open(dir, "r");
-  } catch (error) {
-    if (DIR_FSYNC_UNSUPPORTED.has(error.code)) return;
-    throw error;
-  }
-  try {
-    await handle.sync();
-  } catch (error) {
-    if (!DIR_FSYNC_UNSUPPORTED.has(error.code)) throw error;
-  } finally {
-    await handle.close();
-  }
-}
+/** fsync of the directory `dir` for an async routine: a promise (the flush on the pool). */
+const fsyncDir = fsyncDirOnPool;
+
+/**
+ * The descriptor calls the file primitives below are written over, once: `sync` on numbers,
+ * `async` on FileHandles (promises), both behind the fault seam ({@link both} runs a
+ * primitive on either).
+ */
+const FD = Object.freeze({
+  sync: Object.freeze({
+    open: (file, flags, mode) => sys.openSync(file, flags, mode),
+    stat: (fd, options) => sys.fstatSync(fd, options),
+    read: (fd, buffer, at, length, position) => sys.readSync(fd, buffer, at, length, position),
+    write: (fd, buffer, at) => sys.writeSync(fd, buffer, at),
+    writeAll: (fd, data) => sys.writeFileSync(fd, data),
+    readAll: (fd) => sys.readFileSync(fd),
+    chmod: (fd, mode) => sys.fchmodSync(fd, mode),
+    truncate: (fd, length) => sys.ftruncateSync(fd, length),
+    flush: (fd) => sys.fsyncSync(fd),
+    close: (fd) => sys.closeSync(fd),
+    flushDir: (dir) => fsyncDirSync(dir),
+    backdate: (fd, atime, mtime) => sys.futimesSync(fd, atime, mtime),
+    statFile: (file) => sys.statSync(file),
+    rename: (from, to) => sys.renameSync(from, to),
+  }),
+  async: Object.freeze({
+    open: (file, flags, mode) => sysp().open(file, flags, mode),
+    stat: (handle, options) => handle.stat(options),
+    read: async (handle, buffer, at, length, position) =>
+      (await handle.read(buffer, at, length, position)).bytesRead,
+    write: async (handle, buffer, at) => (await handle.write(buffer, at)).bytesWritten,
+    writeAll: (handle, data) => handle.writeFile(data),
+    readAll: (handle) => handle.readFile(),
+    chmod: (handle, mode) => handle.chmod(mode),
+    truncate: (handle, length) => handle.truncate(length),
+    flush: (handle) => handle.sync(),
+    close: (handle) => handle.close(),
+    flushDir: (dir) => fsyncDirOnPool(dir),
+    backdate: (handle, atime, mtime) => handle.utimes(atime, mtime),
+    statFile: (file) => sysp().stat(file),
+    rename: (from, to) => sysp().rename(from, to),
+  }),
+});
+
+/**
+ * {@link FD}'s synchronous calls with the two flushes on libuv's thread pool (promises): a
+ * write that makes two trips to the pool, not one per call (the Hivemind watcher's).
+ */
+const POOLED = Object.freeze({ ...FD.sync, flush: fsyncOnPool, flushDir: fsyncDirOnPool });
+
+/** `{sync, async}` of a primitive written once over {@link FD}. */
+const twice = (routine) => both(routine, FD);
 
 /** The temp file name of an atomic write: `<dir>/.<name>.tmp-<token>`. */
 function tempPath(file) {
@@ -229,180 +266,93 @@ function withStamp(bytes, stat) {
  * `stamped`: `{bytes, stamp, ageMs}` instead (`bytes` null for a missing file): the file's
  * identity read with the bytes ({@link stampOf}), for a writer's check before its replace.
  */
-const readMaybe = {
-  sync(file, cap = null, noFollow = false, stamped = false, from = 0) {
-    let fd;
-    try {
-      fd = sys.openSync(file, readFlags(noFollow));
-    } catch (error) {
-      if (error.code === "ENOENT") return stamped ? ABSENT : null;
-      return refuseLink(file, error);
+const readMaybe = twice(function* (io, file, cap = null, noFollow = false, stamped = false, from = 0) {
+  let fd;
+  try {
+    fd = yield io.open(file, readFlags(noFollow));
+  } catch (error) {
+    if (error.code === "ENOENT") return stamped ? ABSENT : null;
+    return refuseLink(file, error);
+  }
+  try {
+    const stat = yield io.stat(fd, stamped ? BIG : undefined);
+    requireRegular(file, stat);
+    const limit = cap === null ? Infinity : cap + 1;
+    const chunks = [];
+    let total = 0;
+    for (let want; (want = nextChunk(stat, total, limit, from)) > 0; ) {
+      const chunk = Buffer.allocUnsafe(want);
+      const got = yield io.read(fd, chunk, 0, want, from === 0 ? null : from + total);
+      if (got === 0) break;
+      chunks.push(chunk.subarray(0, got));
+      total += got;
     }
-    try {
-      const stat = sys.fstatSync(fd, stamped ? BIG : undefined);
-      requireRegular(file, stat);
-      const limit = cap === null ? Infinity : cap + 1;
-      const chunks = [];
-      let total = 0;
-      for (let want; (want = nextChunk(stat, total, limit, from)) > 0; ) {
-        const chunk = Buffer.allocUnsafe(want);
-        const got = sys.readSync(fd, chunk, 0, want, from === 0 ? null : from + total);
-        if (got === 0) break;
-        chunks.push(chunk.subarray(0, got));
-        total += got;
-      }
-      return stamped ? withStamp(joined(chunks, total), stat) : joined(chunks, total);
-    } finally {
-      sys.closeSync(fd);
-    }
-  },
-  async async(file, cap = null, noFollow = false, stamped = false, from = 0) {
-    let handle;
-    try {
-      handle = await sysp().open(file, readFlags(noFollow));
-    } catch (error) {
-      if (error.code === "ENOENT") return stamped ? ABSENT : null;
-      return refuseLink(file, error);
-    }
-    try {
-      const stat = await handle.stat(stamped ? BIG : undefined);
-      requireRegular(file, stat);
-      const limit = cap === null ? Infinity : cap + 1;
-      const chunks = [];
-      let total = 0;
-      for (let want; (want = nextChunk(stat, total, limit, from)) > 0; ) {
-        const chunk = Buffer.allocUnsafe(want);
-        const { bytesRead: got } = await handle.read(chunk, 0, want, from === 0 ? null : from + total);
-        if (got === 0) break;
-        chunks.push(chunk.subarray(0, got));
-        total += got;
-      }
-      return stamped ? withStamp(joined(chunks, total), stat) : joined(chunks, total);
-    } finally {
-      await handle.close();
-    }
-  },
-};
+    return stamped ? withStamp(joined(chunks, total), stat) : joined(chunks, total);
+  } finally {
+    yield io.close(fd);
+  }
+});
+
+/** `file` opened with `flags` (never through a symbolic link: `E_FILE_TYPE`), for writing. */
+function* openWriting(io, file, flags, mode) {
+  try {
+    return yield io.open(file, flags | O_NOFOLLOW, mode);
+  } catch (error) {
+    return refuseLink(file, error);
+  }
+}
 
 /** One O_APPEND write() of `text`, fsync; fsyncs the directory when the file is new. */
-const appendOnce = {
-  sync(file, text, created) {
-    let fd;
-    try {
-      fd = sys.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o666);
-    } catch (error) {
-      refuseLink(file, error);
-    }
-    try {
-      const buffer = Buffer.from(text, "utf8");
-      let done = sys.writeSync(fd, buffer);
-      // A short write only happens on a full disk or similar; finish it (or fail) honestly.
-      while (done < buffer.length) done += sys.writeSync(fd, buffer, done);
-      sys.fsyncSync(fd);
-    } finally {
-      sys.closeSync(fd);
-    }
-    if (created) fsyncDirSync(path.dirname(file));
-  },
-  async async(file, text, created) {
-    let handle;
-    try {
-      handle = await sysp().open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o666);
-    } catch (error) {
-      refuseLink(file, error);
-    }
-    try {
-      const buffer = Buffer.from(text, "utf8");
-      let done = (await handle.write(buffer)).bytesWritten;
-      while (done < buffer.length) done += (await handle.write(buffer, done)).bytesWritten;
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (created) await fsyncDir(path.dirname(file));
-  },
-};
+const appendOnce = twice(function* (io, file, text, created) {
+  const fd = yield* openWriting(io, file, O_WRONLY | O_APPEND | O_CREAT, 0o666);
+  try {
+    const buffer = Buffer.from(text, "utf8");
+    let done = yield io.write(fd, buffer);
+    // A short write only happens on a full disk or similar; finish it (or fail) honestly.
+    while (done < buffer.length) done += yield io.write(fd, buffer, done);
+    yield io.flush(fd);
+  } finally {
+    yield io.close(fd);
+  }
+  if (created) yield io.flushDir(path.dirname(file));
+});
 
 /** Cuts `file` to `length` bytes through a descriptor that never follows a symbolic link. */
-const truncate = {
-  sync(file, length) {
-    let fd;
-    try {
-      fd = sys.openSync(file, O_WRONLY | O_NOFOLLOW);
-    } catch (error) {
-      refuseLink(file, error);
-    }
-    try {
-      sys.ftruncateSync(fd, length);
-      sys.fsyncSync(fd);
-    } finally {
-      sys.closeSync(fd);
-    }
-  },
-  async async(file, length) {
-    let handle;
-    try {
-      handle = await sysp().open(file, O_WRONLY | O_NOFOLLOW);
-    } catch (error) {
-      refuseLink(file, error);
-    }
-    try {
-      await handle.truncate(length);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
-};
+const truncate = twice(function* (io, file, length) {
+  const fd = yield* openWriting(io, file, O_WRONLY);
+  try {
+    yield io.truncate(fd, length);
+    yield io.flush(fd);
+  } finally {
+    yield io.close(fd);
+  }
+});
 
 /** Creates `file` (never an existing one: EEXIST) holding `text`, fsynced. */
-const writeNew = {
-  sync(file, text) {
-    const fd = sys.openSync(file, "wx", 0o666);
-    try {
-      sys.writeFileSync(fd, text);
-      sys.fsyncSync(fd);
-    } finally {
-      sys.closeSync(fd);
-    }
-  },
-  async async(file, text) {
-    const handle = await sysp().open(file, "wx", 0o666);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
-};
+const writeNew = twice(function* (io, file, text) {
+  const fd = yield io.open(file, "wx", 0o666);
+  try {
+    yield io.writeAll(fd, text);
+    yield io.flush(fd);
+  } finally {
+    yield io.close(fd);
+  }
+});
 
 /**
  * `{data, mtime}` of one open file (mtime in whole ms), so both describe the same file. It is
  * opened without blocking; anything but a regular file is the core's `E_FILE_TYPE`.
  */
-const readStamped = {
-  sync(file) {
-    const fd = sys.openSync(file, readFlags(false));
-    try {
-      const stat = sys.fstatSync(fd);
-      requireRegular(file, stat);
-      return { mtime: Math.floor(stat.mtimeMs), data: sys.readFileSync(fd) };
-    } finally {
-      sys.closeSync(fd);
-    }
-  },
-  async async(file) {
-    const handle = await sysp().open(file, readFlags(false));
-    try {
-      const stat = await handle.stat();
-      requireRegular(file, stat);
-      return { mtime: Math.floor(stat.mtimeMs), data: await handle.readFile() };
-    } finally {
-      await handle.close();
-    }
-  },
-};
+const readStamped = twice(function* (io, file) {
+  const fd = yield io.open(file, readFlags(false));
+  try {
+    const stat = yield io.stat(fd);
+    requireRegular(file, stat);
+    return { mtime: Math.floor(stat.mtimeMs), data: yield io.readAll(fd) };
+  } finally {
+    yield io.close(fd);
+  }
+});
 
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 
@@ -418,6 +368,9 @@ const sleep = {
 
 module.exports = {
   sys,
+  FD,
+  POOLED,
+  twice,
   tempPath,
   existingMode,
   BIG,

@@ -6,7 +6,7 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
-const { sys, sysp, fsyncDir, fsyncDirSync, unlinkQuiet, readMaybe } = require("./atomic.cjs");
+const { sys, twice, unlinkQuiet, readMaybe } = require("./atomic.cjs");
 
 const { O_WRONLY, O_CREAT, O_NOFOLLOW } = fs.constants;
 
@@ -32,77 +32,42 @@ const COPY_FLAGS = O_WRONLY | O_CREAT | fs.constants.O_EXCL | O_NOFOLLOW;
  * through a link: `O_CREAT|O_EXCL|O_NOFOLLOW`) with the mode of the file `original` it copies
  * (`copyMode`: set exactly, whatever the umask), fsynced.
  */
-const writeCopy = {
-  sync(name, bytes, original = null) {
-    const mode = copyMode(original);
-    for (let n = 0; ; n++) {
-      const copy = n === 0 ? name : `${name}-${n}`;
-      let fd;
-      try {
-        fd = sys.openSync(copy, COPY_FLAGS, mode);
-      } catch (error) {
-        if (error.code === "EEXIST" || error.code === "ELOOP") continue;
-        throw error;
-      }
-      try {
-        try {
-          sys.fchmodSync(fd, mode);
-          sys.writeFileSync(fd, bytes);
-          sys.fsyncSync(fd);
-        } finally {
-          sys.closeSync(fd);
-        }
-      } catch (error) {
-        unlinkQuiet(copy); // never a partial copy
-        throw error;
-      }
-      fsyncDirSync(path.dirname(copy));
-      return copy;
+const writeCopy = twice(function* (io, name, bytes, original = null) {
+  const mode = copyMode(original);
+  for (let n = 0; ; n++) {
+    const copy = n === 0 ? name : `${name}-${n}`;
+    let fd;
+    try {
+      fd = yield io.open(copy, COPY_FLAGS, mode);
+    } catch (error) {
+      if (error.code === "EEXIST" || error.code === "ELOOP") continue;
+      throw error;
     }
-  },
-  async async(name, bytes, original = null) {
-    const mode = copyMode(original);
-    for (let n = 0; ; n++) {
-      const copy = n === 0 ? name : `${name}-${n}`;
-      let handle;
+    try {
       try {
-        handle = await sysp().open(copy, COPY_FLAGS, mode);
-      } catch (error) {
-        if (error.code === "EEXIST" || error.code === "ELOOP") continue;
-        throw error;
+        yield io.chmod(fd, mode);
+        yield io.writeAll(fd, bytes);
+        yield io.flush(fd);
+      } finally {
+        yield io.close(fd);
       }
-      try {
-        try {
-          await handle.chmod(mode);
-          await handle.writeFile(bytes);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      } catch (error) {
-        unlinkQuiet(copy); // never a partial copy
-        throw error;
-      }
-      await fsyncDir(path.dirname(copy));
-      return copy;
+    } catch (error) {
+      unlinkQuiet(copy); // never a partial copy
+      throw error;
     }
-  },
-};
+    yield io.flushDir(path.dirname(copy));
+    return copy;
+  }
+});
 
 /**
  * Copies the regular file `file` whole to a new file `name` or `name-1`, ... (never an existing
  * one, never through a link), with `file`'s mode, fsynced: a document's `.corrupt-` copy,
  * which a capped read could not hold.
  */
-const copyFile = {
-  sync(file, name) {
-    const bytes = readMaybe.sync(file) ?? Buffer.alloc(0);
-    return writeCopy.sync(name, bytes, file);
-  },
-  async async(file, name) {
-    const bytes = (await readMaybe.async(file)) ?? Buffer.alloc(0);
-    return writeCopy.async(name, bytes, file);
-  },
-};
+const copyFile = Object.freeze({
+  sync: (file, name) => writeCopy.sync(name, readMaybe.sync(file) ?? Buffer.alloc(0), file),
+  async: async (file, name) => writeCopy.async(name, (await readMaybe.async(file)) ?? Buffer.alloc(0), file),
+});
 
 module.exports = { writeCopy, copyFile };

@@ -64,24 +64,6 @@ function readTrigger(file) {
   }
 }
 
-
-/**
- * True for state.json and the files written next to it (its lock, lock temp files and break
- * markers, atomic-write temp files, `.corrupt-` copies): the watcher never reacts to them, so
- * its own writes (and those of `fire`/`writeState` in any process) trigger nothing.
- * chokidar passes `/`-separated paths.
- */
-function isStateFile(file) {
-  const name = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
-  return (
-    name === "state.json" ||
-    name === "state.json.lock" ||
-    name.startsWith("state.json.lock.") ||
-    name.startsWith("state.json.corrupt-") ||
-    name.startsWith(".state.json.tmp-")
-  );
-}
-
 /** Calls `handler(...args)` if it is given; what it throws goes to `fail`. */
 function call(handler, fail, ...args) {
   if (typeof handler !== "function") return;
@@ -150,7 +132,8 @@ function watchWorkspace(projectDir, handlers = {}, options = {}) {
   };
 
   // The trigger files' reactions: the watching shared with `watch` (lib/host/file-watch.cjs).
-  const files = watchFiles(workspace, { ignored: isStateFile, debounceMs, events: ["add", "change"] }, onFile, fail);
+  const ignored = (file) => documents.core().hivemind.ignoresFile(file); // the state's own files
+  const files = watchFiles(workspace, { ignored, debounceMs, events: ["add", "change"] }, onFile, fail);
 
   return {
     ready: files.ready,

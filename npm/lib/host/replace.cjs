@@ -5,7 +5,8 @@
  * calls only, through lib/host/atomic.cjs's fault seam.
  */
 const path = require("node:path");
-const { sys, sysp, tempPath, existingMode, unlinkQuiet, fsyncDirSync, fsyncDir, fsyncOnPool, fsyncDirOnPool, stampOf, BIG } = require("./atomic.cjs");
+const { sys, FD, POOLED, tempPath, existingMode, unlinkQuiet, stampOf, BIG } = require("./atomic.cjs");
+const { runSync, runAsync } = require("./drive.cjs");
 
 /** `link()` errors of file systems without hard links: the check after the replace is skipped. */
 const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "EMLINK", "ENOSYS"]);
@@ -44,37 +45,34 @@ function replaceGuarded(file, tmp, guard) {
   }
 }
 
-/** Sets the modification time of the open file `fd` `ms` in the past (docs/locking.md). */
-function backdate(fd, ms) {
-  const now = Date.now();
-  sys.futimesSync(fd, now / 1000, (now - ms) / 1000);
-}
-
 /**
- * The steps of {@link writeAtomic}'s replace, every one synchronous but the two flushes, which
- * it yields: first the temp file's open descriptor (a number), then the directory (a string).
- * A flush's failure is thrown back into it. Returns what `writeAtomic` returns.
+ * The steps of {@link writeAtomic} over the I/O table `io` (lib/host/atomic.cjs `FD`): temp
+ * file, its mode, the text, fsync, rename (or the guarded replace), fsync of the directory.
  */
-function* replaceSteps(file, text, guard) {
+function* replaceSteps(io, file, text, guard) {
   let stat = null;
   try {
-    stat = sys.statSync(file);
+    stat = yield io.statFile(file);
   } catch (error) {
     if (error.code !== "ENOENT") throw error;
   }
   const mode = existingMode(stat);
   const tmp = tempPath(file);
-  const fd = sys.openSync(tmp, "wx", 0o666);
+  const fd = yield io.open(tmp, "wx", 0o666);
   try {
     try {
-      if (mode !== null) sys.fchmodSync(fd, mode);
-      sys.writeFileSync(fd, text);
-      if (guard?.edited) backdate(fd, guard.backdateMs);
-      yield fd;
+      if (mode !== null) yield io.chmod(fd, mode);
+      yield io.writeAll(fd, text);
+      if (guard?.edited) {
+        // A file people edit is stamped in the past (docs/locking.md § Files people edit).
+        const now = Date.now();
+        yield io.backdate(fd, now / 1000, (now - guard.backdateMs) / 1000);
+      }
+      yield io.flush(fd);
     } finally {
-      sys.closeSync(fd);
+      yield io.close(fd);
     }
-    if (guard === undefined) sys.renameSync(tmp, file);
+    if (guard === undefined) yield io.rename(tmp, file);
     else if (!replaceGuarded(file, tmp, guard)) {
       unlinkQuiet(tmp);
       return false;
@@ -83,47 +81,8 @@ function* replaceSteps(file, text, guard) {
     unlinkQuiet(tmp);
     throw error;
   }
-  yield path.dirname(file);
+  yield io.flushDir(path.dirname(file));
   return true;
-}
-
-/** Flushes one step of {@link replaceSteps}: a descriptor (a number) or a directory. */
-function flushSync(step) {
-  if (typeof step === "number") sys.fsyncSync(step);
-  else fsyncDirSync(step);
-}
-
-/** {@link flushSync} on libuv's thread pool: a promise. */
-function flushOnPool(step) {
-  return typeof step === "number" ? fsyncOnPool(step) : fsyncDirOnPool(step);
-}
-
-/**
- * Runs the generator `steps`, flushing each step it yields with `flush` and throwing a flush's
- * failure back into it; returns its result. A `flush` that returns a promise makes the result
- * a promise (the steps between the flushes still run synchronously).
- */
-function driveSteps(steps, flush) {
-  const advance = (step) => {
-    while (!step.done) {
-      let pending;
-      try {
-        pending = flush(step.value);
-      } catch (error) {
-        step = steps.throw(error);
-        continue;
-      }
-      if (pending instanceof Promise) {
-        return pending.then(
-          () => advance(steps.next()),
-          (error) => advance(steps.throw(error)),
-        );
-      }
-      step = steps.next();
-    }
-    return step.value;
-  };
-  return advance(steps.next());
 }
 
 /**
@@ -134,45 +93,11 @@ function driveSteps(steps, flush) {
  * `backdateMs` in the past. Else (and without `guard`) `true`. `flushing`: the steps of `sync`
  * with only the two flushes awaited on libuv's thread pool (two trips, not one per call).
  */
-const writeAtomic = {
-  sync(file, text, guard) {
-    return driveSteps(replaceSteps(file, text, guard), flushSync);
-  },
-  async flushing(file, text, guard) {
-    return driveSteps(replaceSteps(file, text, guard), flushOnPool);
-  },
-  async async(file, text, guard) {
-    let stat = null;
-    try {
-      stat = await sysp().stat(file);
-    } catch (error) {
-      if (error.code !== "ENOENT") throw error;
-    }
-    const mode = existingMode(stat);
-    const tmp = tempPath(file);
-    const handle = await sysp().open(tmp, "wx", 0o666);
-    try {
-      try {
-        if (mode !== null) await handle.chmod(mode);
-        await handle.writeFile(text);
-        if (guard?.edited) backdate(handle.fd, guard.backdateMs);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      if (guard === undefined) await sysp().rename(tmp, file);
-      else if (!replaceGuarded(file, tmp, guard)) {
-        unlinkQuiet(tmp);
-        return false;
-      }
-    } catch (error) {
-      unlinkQuiet(tmp);
-      throw error;
-    }
-    await fsyncDir(path.dirname(file));
-    return true;
-  },
-};
+const writeAtomic = Object.freeze({
+  sync: (file, text, guard) => runSync(replaceSteps(FD.sync, file, text, guard)),
+  async: (file, text, guard) => runAsync(replaceSteps(FD.async, file, text, guard)),
+  flushing: (file, text, guard) => runAsync(replaceSteps(POOLED, file, text, guard)),
+});
 
 /** The stamp of `file` as it is now, as a read opens it (null: no file). */
 const stampNow = {

@@ -3,14 +3,14 @@
  * The one sync/async mechanism of the Node host layer: each host routine is written once, as
  * a generator over an I/O table that yields what the table's calls return; `runSync` drives it
  * with the synchronous table (`...Sync` exports, for status-line scripts), `runAsync` with the
- * promise-based one, awaiting each yielded value and throwing failures back into the
- * generator. `define(target, name, routine)` makes `target[name]` (a Promise) and
- * `target[name + "Sync"]` from one `routine(io, ...args)`.
+ * promise-based one (lib/host/drive.cjs). `define(target, name, routine)` makes `target[name]`
+ * (a Promise) and `target[name + "Sync"]` from one `routine(io, ...args)`.
  */
 const fs = require("node:fs");
 const atomic = require("./atomic.cjs");
 const { writeAtomic } = require("./replace.cjs");
 const copies = require("./copies.cjs");
+const { runSync, runAsync } = require("./drive.cjs");
 
 const pick = (variant) =>
   Object.freeze({
@@ -47,45 +47,6 @@ const ASYNC = Object.freeze({
   link: (from, to) => fs.promises.link(from, to),
   unlink: (file) => fs.promises.unlink(file),
 });
-
-function isThenable(value) {
-  return (
-    value !== null &&
-    (typeof value === "object" || typeof value === "function") &&
-    typeof value.then === "function"
-  );
-}
-
-/** Drives a routine synchronously (the yielded values are already results). */
-function runSync(steps) {
-  let step = steps.next();
-  while (!step.done) {
-    step = isThenable(step.value)
-      ? steps.throw(
-          new TypeError(
-            "a function returned a Promise: use the async form (without Sync), not the Sync one",
-          ),
-        )
-      : steps.next(step.value);
-  }
-  return step.value;
-}
-
-/** Drives a routine, awaiting each yielded value (failures are thrown back into it). */
-async function runAsync(steps) {
-  let step = steps.next();
-  while (!step.done) {
-    let value;
-    try {
-      value = await step.value;
-    } catch (error) {
-      step = steps.throw(error);
-      continue;
-    }
-    step = steps.next(value);
-  }
-  return step.value;
-}
 
 /**
  * `E_OPTIONS` when an argument of the Sync form `name + "Sync"` is an options object naming a

@@ -8,7 +8,7 @@ key with keys below it a directory. Each store is connected once per process. Th
 from __future__ import annotations
 
 from statecore._cli.run import name_wanted
-from statecore._generated.root import cli_store_read, store_url, watch_target
+from statecore._generated.root import cli_store_read, store_url
 from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
@@ -99,47 +99,33 @@ def look_fact(path: str, names: Sequence[str] | None) -> dict[str, str]:
 
 
 def write_fact(need: CliNeed) -> CliWrite:
-    """Carries out a write the core asked for on the store (an update, an append; a store's
-    log has no torn line to repair) and gives its result or its error."""
+    """Carries out a write the core asked for on the store and gives its result or its error:
+    an update, or an append as the kind the core names (it asks for nothing else on a store
+    URL)."""
     timeout_ms = need.get("timeout_ms")
-    timeout = None if timeout_ms is None else timeout_ms / 1000
     try:
         store, key, _ = _open(need["path"])
-        op = need["op"]
-        if op == "update":
-            args: Any = tuple(need.get("args", []))
-            result: Any = store.change(
-                key,
-                need["kind"],
-                need.get("change", ""),
-                args,
-                now=need.get("now"),
-                if_match=need.get("if_match"),
-                timeout=timeout,
-            )
-            fact: CliWrite = {
-                "etag": result["etag"],
-                "changed": result["changed"],
-                "warnings": result["warnings"],
-                "corrupt_copy": None,
-            }
-            for extra in ("item", "result"):
-                if extra in result:
-                    fact[extra] = result[extra]
-            return fact
-        if op == "append":
-            target = watch_target(key, None, False)
-            kind: Any = "json" if target is None else target["kind"]
-            store.append(key, kind, need.get("record"))
+        if need["op"] == "append":
+            store.append(key, need["kind"], need.get("record"))
             return {"warnings": [], "corrupt_copy": None}
-        if op == "repair":
-            return {"torn_line": None, "warnings": [], "corrupt_copy": None}
-        return {
-            "error": {
-                "code": "E_ARGUMENT",
-                "path": "",
-                "message": f"{op} writes files: give a directory, not a store URL",
-            }
+        result: Any = store.change(
+            key,
+            need["kind"],
+            need.get("change", ""),
+            tuple(need.get("args", [])),
+            now=need.get("now"),
+            if_match=need.get("if_match"),
+            timeout=None if timeout_ms is None else timeout_ms / 1000,
+        )
+        fact: CliWrite = {
+            "etag": result["etag"],
+            "changed": result["changed"],
+            "warnings": result["warnings"],
+            "corrupt_copy": None,
         }
+        for extra in ("item", "result"):
+            if extra in result:
+                fact[extra] = result[extra]
+        return fact
     except StatecoreError as error:
         return {"error": {"code": error.code, "path": error.path, "message": error.message}}

@@ -70,6 +70,10 @@ def follow_up(state: Any, event: HivemindFollowUp, now: Now | None = None, **opt
     _rt.no_options(options)
     return _call("hivemind_follow_up", (state, event, now), _rt.clock())
 
+def ignores_file(path: str) -> bool:
+    """Whether a watcher leaves the file at ``path`` alone, never reading it: ``state.json`` and the files its writers leave next to it (its lock, the lock's temp files and break markers, atomic-write temp files, ``.corrupt-`` copies), so that the state's own writes trigger nothing (docs/hivemind.md § Watcher)."""
+    return cast("bool", _call("hivemind_ignores_file", (path,)))
+
 @overload
 def on_file(state: StrPath, path: str, content: str | None = None, now: Now | None = None, **options: Unpack[HelperOptions]) -> FileResult[HivemindState, HivemindOutcome]: ...
 @overload
@@ -113,6 +117,7 @@ __all__ = [
     "diagram",
     "fire",
     "follow_up",
+    "ignores_file",
     "machine",
     "on_file",
     "read_state",

@@ -36,20 +36,6 @@ if TYPE_CHECKING:
     )
 
 
-def is_state_file(name: str) -> bool:
-    """True for ``state.json`` and the files written next to it (its lock, lock temp files and
-    break markers, atomic-write temp files, ``.corrupt-`` copies): the watcher never reacts to
-    them, so its own writes (and those of ``fire`` or ``write_state`` in any process) trigger
-    nothing. The same names as Node's ``isStateFile``."""
-    return (
-        name == "state.json"
-        or name == "state.json.lock"
-        or name.startswith("state.json.lock.")
-        or name.startswith("state.json.corrupt-")
-        or name.startswith(".state.json.tmp-")
-    )
-
-
 class _Fired:
     """A host event waiting for its turn, and then its outcome (or what it raised)."""
 
@@ -175,11 +161,11 @@ class WorkspaceWatcher(Threaded):
             fired.done.set()
 
     def _watched(self, path: str) -> bool:
-        """True for a file the watcher reacts to: not state.json's own files, nothing under
-        ``.git`` or ``node_modules``."""
+        """True for a file the watcher reacts to: not state.json's own files (the core's
+        ``ignores_file``), nothing under ``.git`` or ``node_modules``."""
         if skipped(self._workspace, path):
             return False
-        return not is_state_file(os.path.basename(path))
+        return not _ops.ignores_file(path)
 
     def _run(self) -> None:
         """The watching thread: watchfiles' changes (files added or changed, read in path
