@@ -8,7 +8,7 @@ use super::checked_text::CheckedText;
 use super::command::{Call, Command, Opt, JSON, TIMEOUT};
 use super::follow::{self, Then, COUNT};
 use super::hivemind_text::{outcome_detail, outcome_summary, status_text, status_value};
-use super::host::{File, Host, Need};
+use super::host::{File, Host};
 use super::out::{clean, Output, Style, INVALID};
 use super::paths;
 use super::validate::unreadable;
@@ -187,18 +187,16 @@ fn update<'f>(
     change: &str,
     args: Vec<Value>,
 ) -> Option<Result<&'f Map, Output>> {
-    let mut need: Need = match writes::need("update", path, call) {
-        Ok(need) => need,
-        Err(usage) => return Some(Err(usage)),
+    let change = writes::Change {
+        kind: KIND,
+        change,
+        args,
+        if_match: None,
     };
-    need = need
-        .with("kind", Value::from(KIND))
-        .with("change", Value::from(change))
-        .with("args", Value::Array(args));
-    if let Some(now) = host.now() {
-        need = need.with("now", Value::from(now));
+    match writes::update_need(path, call, host.now(), change) {
+        Ok(need) => host.write(need).map(Ok),
+        Err(usage) => Some(Err(usage)),
     }
-    host.write(need).map(Ok)
 }
 
 /// The follow-ups an outcome schedules, as timers: `(event, after_ms)`.

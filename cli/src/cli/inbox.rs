@@ -243,18 +243,17 @@ fn change(
         Some(Err(out)) => return out,
         Some(Ok(path)) => path,
     };
-    let mut need = match writes::need("update", &path, call) {
+    let (change, args) = op;
+    let change = writes::Change {
+        kind: KIND,
+        change,
+        args,
+        if_match: None,
+    };
+    let need = match writes::update_need(&path, call, host.now(), change) {
         Ok(need) => need,
         Err(usage) => return usage,
     };
-    let (change, args) = op;
-    need = need
-        .with("kind", Value::from(KIND))
-        .with("change", Value::from(change))
-        .with("args", Value::Array(args));
-    if let Some(now) = host.now() {
-        need = need.with("now", Value::from(now));
-    }
     let Some(fact) = host.write(need) else {
         return Output::default();
     };

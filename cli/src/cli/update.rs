@@ -25,20 +25,16 @@ pub fn update(call: &Call, host: &mut Host<'_>, style: Style) -> Output {
         Ok(change) => change,
         Err(message) => return Output::usage(&message),
     };
-    let mut need = match writes::need("update", path, call) {
+    let change = writes::Change {
+        kind,
+        change,
+        args,
+        if_match: call.value("if-match"),
+    };
+    let need = match writes::update_need(path, call, host.now(), change) {
         Ok(need) => need,
         Err(usage) => return usage,
     };
-    need = need
-        .with("kind", Value::from(kind))
-        .with("change", Value::from(change))
-        .with("args", Value::Array(args));
-    if let Some(etag) = call.value("if-match") {
-        need = need.with("if_match", Value::from(etag));
-    }
-    if let Some(now) = host.now() {
-        need = need.with("now", Value::from(now));
-    }
     let Some(fact) = host.write(need) else {
         return Output::default();
     };

@@ -28,6 +28,41 @@ pub fn need(op: &str, path: &str, call: &Call) -> Result<Need, Output> {
     }
 }
 
+/// What a locked update changes: the document's kind, the change as the host's update routine
+/// names it (`merge`, `set_value`, a writer of the table), its arguments, and the etag the
+/// file must have (`--if-match`).
+pub struct Change<'a> {
+    /// The document kind.
+    pub kind: &'a str,
+    /// The change's name.
+    pub change: &'a str,
+    /// Its arguments.
+    pub args: Vec<Value>,
+    /// The etag the file must have, if any.
+    pub if_match: Option<&'a str>,
+}
+
+/// The need for the locked update `change` of the document at `path`, stamped with the
+/// request's time `now` (with `--timeout` as [`need`]).
+pub fn update_need(
+    path: &str,
+    call: &Call,
+    now: Option<&str>,
+    change: Change<'_>,
+) -> Result<Need, Output> {
+    let mut need = need("update", path, call)?
+        .with("kind", Value::from(change.kind))
+        .with("change", Value::from(change.change))
+        .with("args", Value::Array(change.args));
+    if let Some(etag) = change.if_match {
+        need = need.with("if_match", Value::from(etag));
+    }
+    if let Some(now) = now {
+        need = need.with("now", Value::from(now));
+    }
+    Ok(need)
+}
+
 /// A write's failure: its code, path and message.
 pub struct Failure<'f> {
     /// `E_CONFLICT`, or the system error's name (`EACCES`).
