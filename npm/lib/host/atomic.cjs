@@ -152,6 +152,7 @@ const FD = Object.freeze({
     flushDir: (dir) => fsyncDirSync(dir),
     backdate: (fd, atime, mtime) => sys.futimesSync(fd, atime, mtime),
     statFile: (file) => sys.statSync(file),
+    lstatFile: (file) => sys.lstatSync(file),
     rename: (from, to) => sys.renameSync(from, to),
   }),
   async: Object.freeze({
@@ -169,6 +170,7 @@ const FD = Object.freeze({
     flushDir: (dir) => fsyncDirOnPool(dir),
     backdate: (handle, atime, mtime) => handle.utimes(atime, mtime),
     statFile: (file) => sysp().stat(file),
+    lstatFile: (file) => sysp().lstat(file),
     rename: (from, to) => sysp().rename(from, to),
   }),
 });

@@ -11,7 +11,7 @@
  * the state must be rebuilt. Only I/O is here; every decision is the core's.
  */
 const path = require("node:path");
-const { sys, sysp, readFlags, refuseLink, requireRegular } = require("./atomic.cjs");
+const { twice, readFlags, refuseLink, requireRegular } = require("./atomic.cjs");
 const lock = require("./lock.cjs");
 const { core, READ_CAP } = require("./documents.cjs");
 
@@ -19,66 +19,35 @@ const { core, READ_CAP } = require("./documents.cjs");
 const CHUNK = 1 << 16;
 
 /** The size of the regular file `file` (0 when missing); `E_FILE_TYPE` for a link or a FIFO. */
-const sizeOf = {
-  sync(file) {
-    try {
-      const stat = sys.lstatSync(file);
-      requireRegular(file, stat);
-      return Number(stat.size);
-    } catch (error) {
-      if (error.code === "ENOENT") return 0;
-      throw error;
-    }
-  },
-  async async(file) {
-    try {
-      const stat = await sysp().lstat(file);
-      requireRegular(file, stat);
-      return Number(stat.size);
-    } catch (error) {
-      if (error.code === "ENOENT") return 0;
-      throw error;
-    }
-  },
-};
+const sizeOf = twice(function* (io, file) {
+  try {
+    const stat = yield io.lstatFile(file);
+    requireRegular(file, stat);
+    return Number(stat.size);
+  } catch (error) {
+    if (error.code === "ENOENT") return 0;
+    throw error;
+  }
+});
 
 /** Calls `feed(chunk)` with the bytes of `file` from byte `from` to its end (none when missing). */
-const readFrom = {
-  sync(file, from, feed) {
-    let fd;
-    try {
-      fd = sys.openSync(file, readFlags(true));
-    } catch (error) {
-      if (error.code === "ENOENT") return;
-      refuseLink(file, error);
+const readFrom = twice(function* (io, file, from, feed) {
+  let fd;
+  try {
+    fd = yield io.open(file, readFlags(true));
+  } catch (error) {
+    if (error.code === "ENOENT") return;
+    refuseLink(file, error);
+  }
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    for (let at = from, got; (got = yield io.read(fd, buffer, 0, CHUNK, at)) > 0; at += got) {
+      feed(buffer.subarray(0, got));
     }
-    try {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      for (let at = from, got; (got = sys.readSync(fd, buffer, 0, CHUNK, at)) > 0; at += got) {
-        feed(buffer.subarray(0, got));
-      }
-    } finally {
-      sys.closeSync(fd);
-    }
-  },
-  async async(file, from, feed) {
-    let handle;
-    try {
-      handle = await sysp().open(file, readFlags(true));
-    } catch (error) {
-      if (error.code === "ENOENT") return;
-      refuseLink(file, error);
-    }
-    try {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      for (let at = from, got; (got = (await handle.read(buffer, 0, CHUNK, at)).bytesRead) > 0; at += got) {
-        feed(buffer.subarray(0, got));
-      }
-    } finally {
-      await handle.close();
-    }
-  },
-};
+  } finally {
+    yield io.close(fd);
+  }
+});
 
 const variant = (io, table) => (io.sync ? table.sync : table.async);
 
