@@ -216,6 +216,12 @@ pub fn generated_mjs() -> String {
         "/** The fields of a store's update job setup (the core's shape). */\nexport const UPDATE_SETUP_FIELDS = Object.freeze([{}]);\n",
         setup.join(", ")
     );
+    let _ = writeln!(
+        out,
+        "/** {} */\nexport const SKIPPED_DIRECTORIES = Object.freeze([{}]);\n",
+        crate::names::SKIPPED_DOC,
+        crate::names::quoted(&statecore::watch::SKIPPED_DIRECTORIES)
+    );
     crate::resident::js_table(&mut out);
     out
 }

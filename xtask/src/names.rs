@@ -51,3 +51,13 @@ pub fn modules() -> impl Iterator<Item = ops::Module> {
         .into_iter()
         .filter(|m| *m != ops::Module::Root)
 }
+
+/// `names` as string literals (JS and Python alike), comma-separated: `".git", "node_modules"`.
+pub fn quoted(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("{name:?}")).collect();
+    quoted.join(", ")
+}
+
+/// What the generated `SKIPPED_DIRECTORIES` of both packages is.
+pub const SKIPPED_DOC: &str =
+    "The directories a host never enters when it walks or watches a tree (the core's).";

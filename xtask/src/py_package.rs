@@ -205,6 +205,12 @@ pub fn tables_py() -> String {
         let _ = writeln!(out, "    {:?}: {},", c.name, c.value);
     }
     out.push_str("})\n");
+    let _ = writeln!(
+        out,
+        "#: {}\nSKIPPED_DIRECTORIES: frozenset[str] = frozenset({{{}}})",
+        crate::names::SKIPPED_DOC,
+        crate::names::quoted(&statecore::watch::SKIPPED_DIRECTORIES)
+    );
     out.push_str(
         "#: The event log kept with each kind's file (its steps append their line to it).\nLOGS: Mapping[str, str] = MappingProxyType({\n",
     );

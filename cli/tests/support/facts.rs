@@ -94,7 +94,7 @@ pub fn list_fact(root: &Path, dir: &str, names: &[&str], dirs: usize) -> Value {
                 format!("{rel}/{name}")
             };
             let kind = entry.file_type().unwrap();
-            if kind.is_dir() && name != ".git" && name != "node_modules" {
+            if kind.is_dir() && !statecore::watch::SKIPPED_DIRECTORIES.contains(&name.as_str()) {
                 // The directories at most `dirs` levels below.
                 if below.split('/').count() <= dirs {
                     out.push(Value::from(format!("{base}/{below}/")));

@@ -215,6 +215,11 @@ pub static HOST_CONSTANTS: &[Constant] = &[
         value: lock::GRACE_MS,
     },
     Constant {
+        name: "walk_max_depth",
+        doc: "How many levels of directories below its start a walk of a tree goes down at most (the command line's listings, the MCP server's resource list); `.git` and `node_modules` are never entered.",
+        value: crate::watch::WALK_MAX_DEPTH,
+    },
+    Constant {
         name: "lock_timeout_ms",
         doc: "How long a host waits for a lock by default, in ms.",
         value: lock::DEFAULT_TIMEOUT_MS,

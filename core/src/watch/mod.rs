@@ -11,6 +11,13 @@ use crate::error::{Code, Error, Result};
 use crate::report::Issue;
 use crate::{json, kinds, Map, Value};
 
+/// The directories a host never enters when it walks a tree or watches one (the command
+/// line's listings, the watchers, the MCP server's resource list): a repository's own and
+/// installed packages, never a protocol's files.
+pub const SKIPPED_DIRECTORIES: [&str; 2] = [".git", "node_modules"];
+/// How many levels of directories below its start a host's walk of a tree goes down at most.
+pub const WALK_MAX_DEPTH: i64 = 16;
+
 /// The first wait before reading a torn file again, in ms; each retry of a file no lock
 /// covers waits twice as long as the one before.
 pub const RETRY_MS: u64 = 25;

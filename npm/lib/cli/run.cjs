@@ -8,10 +8,6 @@
 // twin is python/statecore/_cli/run.py.
 const fs = require("node:fs");
 
-/** Directories a listing never enters. */
-const SKIP = new Set([".git", "node_modules"]);
-/** How deep a listing goes below the directory named. */
-const MAX_DEPTH = 16;
 
 /** `open()` flags of a read: never blocks on a FIFO put in place of the file after its `stat`. */
 const READ = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
@@ -173,6 +169,9 @@ function nameWanted(wanted, name) {
  * at most that many levels below too, each as its path and a final `/`.
  */
 function listFact(dir, names, dirs = 0) {
+  // The core's: the directories never entered, how deep a listing goes (loaded when listing).
+  const { SKIPPED_DIRECTORIES, CONSTANTS } = require("../binding/tables.cjs");
+  const skipped = new Set(SKIPPED_DIRECTORIES);
   const wanted = names === null || names === undefined ? null : new Set(names);
   const files = [];
   const base = dir.replace(/\/+$/, "") || "/";
@@ -181,8 +180,8 @@ function listFact(dir, names, dirs = 0) {
     for (const entry of fs.readdirSync(here, { withFileTypes: true })) {
       const below = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (depth < dirs && !SKIP.has(entry.name)) files.push(base === "/" ? `/${below}/` : `${base}/${below}/`);
-        if (!SKIP.has(entry.name) && depth < MAX_DEPTH) {
+        if (depth < dirs && !skipped.has(entry.name)) files.push(base === "/" ? `/${below}/` : `${base}/${below}/`);
+        if (!skipped.has(entry.name) && depth < CONSTANTS.walkMaxDepth) {
           try {
             walk(below, depth + 1);
           } catch {

@@ -23,6 +23,8 @@ module.exports = Object.freeze({
   maxDocumentBytes: 33554432,
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */
   lockGraceMs: 2000,
+  /** How many levels of directories below its start a walk of a tree goes down at most (the command line's listings, the MCP server's resource list); `.git` and `node_modules` are never entered. */
+  walkMaxDepth: 16,
   /** How long a host waits for a lock by default, in ms. */
   lockTimeoutMs: 10000,
   /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */

@@ -3441,6 +3441,8 @@ export declare const CONSTANTS: {
   readonly maxDocumentBytes: number;
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */
   readonly lockGraceMs: number;
+  /** How many levels of directories below its start a walk of a tree goes down at most (the command line's listings, the MCP server's resource list); `.git` and `node_modules` are never entered. */
+  readonly walkMaxDepth: number;
   /** How long a host waits for a lock by default, in ms. */
   readonly lockTimeoutMs: number;
   /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */

@@ -467,6 +467,8 @@ export const CONSTANTS = Object.freeze({
   maxDocumentBytes: 33554432,
   /** A malformed lock record (or break marker) is broken only when this old, in ms. */
   lockGraceMs: 2000,
+  /** How many levels of directories below its start a walk of a tree goes down at most (the command line's listings, the MCP server's resource list); `.git` and `node_modules` are never entered. */
+  walkMaxDepth: 16,
   /** How long a host waits for a lock by default, in ms. */
   lockTimeoutMs: 10000,
   /** The most bytes of a request body the viewer's server reads (it reads one more to tell). */
@@ -513,6 +515,9 @@ export const HOST_OPTIONS = Object.freeze({
 
 /** The fields of a store's update job setup (the core's shape). */
 export const UPDATE_SETUP_FIELDS = Object.freeze(["key", "kind", "function", "timeout_ms", "known"]);
+
+/** The directories a host never enters when it walks or watches a tree (the core's). */
+export const SKIPPED_DIRECTORIES = Object.freeze([".git", "node_modules"]);
 
 /**
  * The methods of each kind's resident documents (lib/binding/api.mjs, `Document`): [JS name,

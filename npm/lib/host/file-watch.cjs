@@ -32,8 +32,8 @@ function stampNow(file) {
     return null;
   }
 }
-/** Directories never watched (as `validate` skips them). */
-const SKIPPED = new Set([".git", "node_modules"]);
+/** Directories never watched (the core's, as `validate` skips them). */
+const SKIPPED = new Set(require("../binding/tables.cjs").SKIPPED_DIRECTORIES);
 
 /** True when a part of `file` below `dir` is a directory never watched. */
 function inSkipped(dir, file) {

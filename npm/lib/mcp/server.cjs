@@ -217,8 +217,8 @@ async function answer(root, name, args) {
 }
 
 /** Directories a resource listing never enters, how deep it goes, how many it lists. */
-const SKIP = new Set([".git", "node_modules"]);
-const MAX_DEPTH = 16;
+const SKIP = new Set(require("../binding/tables.cjs").SKIPPED_DIRECTORIES);
+const MAX_DEPTH = constants.walkMaxDepth;
 const MAX_RESOURCES = 1000;
 const MIME = "application/json";
 

@@ -21,7 +21,12 @@ import select
 import stat
 import sys
 
-from statecore._generated.tables import STDIN_MAX_BYTES, STDIN_WAIT_MS
+from statecore._generated.tables import (
+    SKIPPED_DIRECTORIES,
+    STDIN_MAX_BYTES,
+    STDIN_WAIT_MS,
+    WALK_MAX_DEPTH,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,12 +53,6 @@ if TYPE_CHECKING:
         def sleep(self, ms: float) -> None: ...
         def clock(self) -> float: ...
         def env(self) -> CliEnv: ...
-
-
-#: Directories a listing never enters.
-SKIP = frozenset({".git", "node_modules"})
-#: How deep a listing goes below the directory named.
-MAX_DEPTH = 16
 
 
 def _clock_now() -> str:
@@ -160,9 +159,9 @@ def list_fact(directory: str, names: Sequence[str] | None, dirs: int = 0) -> Cli
             for entry in entries:
                 below = entry.name if relative == "" else f"{relative}/{entry.name}"
                 if entry.is_dir(follow_symlinks=False):
-                    if depth < dirs and entry.name not in SKIP:
+                    if depth < dirs and entry.name not in SKIPPED_DIRECTORIES:
                         files.append(f"/{below}/" if base == "/" else f"{base}/{below}/")
-                    if entry.name not in SKIP and depth < MAX_DEPTH:
+                    if entry.name not in SKIPPED_DIRECTORIES and depth < WALK_MAX_DEPTH:
                         # A directory below that cannot be read is left out.
                         with contextlib.suppress(OSError):
                             walk(below, depth + 1)

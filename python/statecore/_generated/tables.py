@@ -41,6 +41,8 @@ EDIT_QUIET_MS = 250
 MAX_DOCUMENT_BYTES = 33554432
 #: A malformed lock record (or break marker) is broken only when this old, in ms.
 LOCK_GRACE_MS = 2000
+#: How many levels of directories below its start a walk of a tree goes down at most (the command line's listings, the MCP server's resource list); `.git` and `node_modules` are never entered.
+WALK_MAX_DEPTH = 16
 #: How long a host waits for a lock by default, in ms.
 LOCK_TIMEOUT_MS = 10000
 #: The most bytes of a request body the viewer's server reads (it reads one more to tell).
@@ -83,6 +85,7 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "edit_quiet_ms": 250,
     "max_document_bytes": 33554432,
     "lock_grace_ms": 2000,
+    "walk_max_depth": 16,
     "lock_timeout_ms": 10000,
     "view_body_bytes": 16384,
     "view_log_bytes": 4194304,
@@ -99,6 +102,8 @@ CONSTANTS: Mapping[str, int] = MappingProxyType({
     "stdin_max_bytes": 1048576,
     "token_bytes": 16,
 })
+#: The directories a host never enters when it walks or watches a tree (the core's).
+SKIPPED_DIRECTORIES: frozenset[str] = frozenset({".git", "node_modules"})
 #: The event log kept with each kind's file (its steps append their line to it).
 LOGS: Mapping[str, str] = MappingProxyType({
     "hive.state": "EVENTS.jsonl",

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import threading
 
+from statecore._generated.tables import SKIPPED_DIRECTORIES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -24,8 +26,8 @@ DEFAULT_DEBOUNCE_MS = 50
 RECHECK_S = 0.15
 #: How long the watching thread waits for an event before it looks at its timers, in ms.
 TICK_MS = 50
-#: Directories never watched (as ``validate`` skips them).
-SKIPPED = frozenset({".git", "node_modules"})
+#: Directories never watched (the core's, as ``validate`` skips them).
+SKIPPED = SKIPPED_DIRECTORIES
 
 
 def skipped(root: str, path: str) -> bool:

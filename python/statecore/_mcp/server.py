@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import statecore
+from statecore._generated.tables import SKIPPED_DIRECTORIES, WALK_MAX_DEPTH
 from statecore._mcp import confine as _confine
 from statecore.errors import StatecoreError, error_class
 
@@ -238,9 +239,8 @@ def call_tool(root: str, name: object, args: object) -> Any:
     return _call_helper(root, dir_names, tool, checked)
 
 
-#: Directories a resource listing never enters, how deep it goes, how many it lists.
-_SKIP = frozenset({".git", "node_modules"})
-_MAX_DEPTH = 16
+#: How many resources a listing lists at most (it never enters the core's
+#: ``SKIPPED_DIRECTORIES`` nor goes deeper than ``WALK_MAX_DEPTH``).
 _MAX_RESOURCES = 1000
 _MIME = "application/json"
 _SCHEME = "statecore://"
@@ -269,14 +269,14 @@ def list_resources(root: str) -> list[dict[str, str]]:
     found: list[tuple[str, str]] = []
 
     def walk(directory: str, names: list[str]) -> None:
-        if len(names) > _MAX_DEPTH:
+        if len(names) > WALK_MAX_DEPTH:
             return
         try:
             entries = list(os.scandir(directory))
         except OSError:
             return
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False) and entry.name not in _SKIP:
+            if entry.is_dir(follow_symlinks=False) and entry.name not in SKIPPED_DIRECTORIES:
                 walk(entry.path, [*names, entry.name])
             if not entry.is_file(follow_symlinks=False):
                 continue
