@@ -546,6 +546,9 @@ pub fn update_read(
     Ok(update(kind, bytes, patch, options, pre)?.map_document(Doc::Tree))
 }
 
+/// What a `.corrupt-` copy's name adds to its file's name, before the time it was made.
+pub const CORRUPT_COPY: &str = ".corrupt-";
+
 /// The suffix of a `.corrupt-` copy made at `now_ms`: `.corrupt-YYYYMMDDTHHMMSSmmmZ` (a host
 /// adds `-1`, `-2`, ... when the name is taken: copies never overwrite).
 pub fn corrupt_copy_suffix(now_ms: i64) -> Result<String> {
@@ -553,7 +556,7 @@ pub fn corrupt_copy_suffix(now_ms: i64) -> Result<String> {
         .chars()
         .filter(|c| !matches!(c, '-' | ':' | '.'))
         .collect();
-    Ok(format!(".corrupt-{stamp}"))
+    Ok(format!("{CORRUPT_COPY}{stamp}"))
 }
 
 /// `W_CORRUPT_COPY`: the unparseable file was kept as `copy` before being replaced.

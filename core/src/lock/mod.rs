@@ -484,9 +484,9 @@ mod tests {
 /// `lock_temp` (`<name>.lock.<...>.tmp`, a lock or marker being created: remove it when its
 /// owner is dead) or `marker` (`<name>.lock.break-<id>`: break it when its owner is dead).
 pub fn litter(name: &str, entries: &[&str]) -> Value {
-    let write_temp = format!(".{name}.tmp-");
-    let lock_prefix = format!("{name}.lock.");
-    let marker = format!("{name}.lock.break-");
+    let write_temp = format!(".{name}{WRITE_TEMP}");
+    let lock_prefix = format!("{name}{LOCK}.");
+    let marker = format!("{name}{LOCK}.break-");
     let found = entries.iter().filter_map(|&entry| {
         let what = if entry.strip_prefix(&write_temp).is_some_and(is_token) {
             "write_temp"
@@ -502,17 +502,27 @@ pub fn litter(name: &str, entries: &[&str]) -> Value {
     Value::Array(found.collect())
 }
 
+/// What a file's lock adds to its name (`<name>.lock`; its temp files and markers
+/// `<name>.lock.<...>`).
+const LOCK: &str = ".lock";
+/// What an atomic write's temp file adds to its file's name, after a leading dot
+/// (`.<name>.tmp-<token>`).
+const WRITE_TEMP: &str = ".tmp-";
+
 /// Whether `entry` is a file the writers of the file `name` leave next to it: its lock
 /// (`<name>.lock`), the lock's temp files and break markers (`<name>.lock.<...>`), an atomic
 /// write's temp file (`.<name>.tmp-<...>`) or a `.corrupt-` copy (`<name>.corrupt-<...>`).
 pub fn written_beside(name: &str, entry: &str) -> bool {
     if let Some(rest) = entry.strip_prefix(name) {
-        return rest == ".lock" || rest.starts_with(".lock.") || rest.starts_with(".corrupt-");
+        let in_lock = rest
+            .strip_prefix(LOCK)
+            .is_some_and(|more| more.is_empty() || more.starts_with('.'));
+        return in_lock || rest.starts_with(crate::document::CORRUPT_COPY);
     }
     entry
         .strip_prefix('.')
         .and_then(|e| e.strip_prefix(name))
-        .is_some_and(|rest| rest.starts_with(".tmp-"))
+        .is_some_and(|rest| rest.starts_with(WRITE_TEMP))
 }
 
 /// A token: 32 lowercase hex digits (`TOKEN_BYTES` random bytes).

@@ -158,4 +158,4 @@ function watchFiles(dir, options, react, fail) {
   };
 }
 
-module.exports = { watchFiles, stampNow, DEFAULT_DEBOUNCE_MS, RECHECK_MS, SKIPPED };
+module.exports = { watchFiles, stampNow, DEFAULT_DEBOUNCE_MS, RECHECK_MS };

@@ -26,15 +26,13 @@ DEFAULT_DEBOUNCE_MS = 50
 RECHECK_S = 0.15
 #: How long the watching thread waits for an event before it looks at its timers, in ms.
 TICK_MS = 50
-#: Directories never watched (the core's, as ``validate`` skips them).
-SKIPPED = SKIPPED_DIRECTORIES
 
 
 def skipped(root: str, path: str) -> bool:
     """True when a part of ``path`` below ``root`` is a directory never watched (``root``
     itself may be inside one)."""
     rel = os.path.relpath(path, root)
-    return any(part in SKIPPED for part in rel.split(os.sep))
+    return any(part in SKIPPED_DIRECTORIES for part in rel.split(os.sep))
 
 
 def batches(

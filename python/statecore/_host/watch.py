@@ -13,12 +13,11 @@ import stat
 import time
 
 from statecore._generated.root import check_options, watch_read, watch_target
-from statecore._generated.tables import CONSTANTS
+from statecore._generated.tables import CONSTANTS, SKIPPED_DIRECTORIES
 from statecore._host.atomic import NONBLOCK
 from statecore._host.file_watch import (
     DEFAULT_DEBOUNCE_MS,
     RECHECK_S,
-    SKIPPED,
     Threaded,
     batches,
     skipped,
@@ -199,7 +198,7 @@ class Watcher(Threaded):
             return [self._abs]
         found: list[str] = []
         for root, dirs, names in os.walk(self._abs):
-            dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRECTORIES)
             found.extend(os.path.join(root, name) for name in sorted(names))
         return found
 
