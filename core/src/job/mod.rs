@@ -64,28 +64,30 @@ impl Io {
         steps: Vec<(Value, Option<Value>)>,
         done: Option<Value>,
     ) -> Result<()> {
-        let answer = self.ask(plan_step(&steps, done)).await;
+        // The steps go to the host; the job keeps them, to know them when they are asked again.
+        let planned = steps.clone();
+        let mut answer = self.ask(plan_step(steps, done)).await;
         let answers =
-            match answer.get("answers").and_then(Value::as_array) {
-                Some(answers)
-                    if answers.len() <= steps.len() && answers.iter().all(Value::is_object) =>
+            match answer.get_mut("answers") {
+                Some(Value::Array(answers))
+                    if answers.len() <= planned.len() && answers.iter().all(Value::is_object) =>
                 {
-                    answers
+                    std::mem::take(answers)
                 }
                 _ => return Err(Error::new(
                     Code::Argument,
                     "/answer/answers",
                     "the answer to an `all` step is {\"answers\": [...]}: one answer (an object) \
-                     per step the host took, in order, stopping after the first that is not what \
-                     its step expects",
+                 per step the host took, in order, stopping after the first that is not what \
+                 its step expects",
                 )),
             };
-        went_on(answers, &steps)?;
+        went_on(&answers, &planned)?;
         let mut slot = self.slot();
-        slot.replay = steps
+        slot.replay = planned
             .into_iter()
             .map(|(asked, _)| asked)
-            .zip(answers.iter().cloned())
+            .zip(answers)
             .collect();
         Ok(())
     }
@@ -313,12 +315,11 @@ fn went_on(answers: &[Value], steps: &[(Value, Option<Value>)]) -> Result<()> {
 
 /// The step `{"do": "all", steps}` of a plan: `steps`, each with the answer it expects (its
 /// `expect`), then `done` (the job's last step, when the host gets that far).
-pub(crate) fn plan_step(steps: &[(Value, Option<Value>)], done: Option<Value>) -> Value {
+pub(crate) fn plan_step(steps: Vec<(Value, Option<Value>)>, done: Option<Value>) -> Value {
     let mut sent = Vec::with_capacity(steps.len().saturating_add(1));
-    for (asked, expect) in steps {
-        let mut asked = asked.clone();
+    for (mut asked, expect) in steps {
         if let (Value::Object(map), Some(expect)) = (&mut asked, expect) {
-            map.insert("expect".into(), expect.clone());
+            map.insert("expect".into(), expect);
         }
         sent.push(asked);
     }

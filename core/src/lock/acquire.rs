@@ -188,7 +188,7 @@ fn plan_attempt<'a>(ctx: &'a Ctx, claim: &'a Claim, pause: Option<Value>) -> Box
                 mine
             }
         };
-        ctx.plan(steps, Some(ctx.done_step(&mine))).await
+        ctx.plan(steps, Some(ctx.done_step(mine))).await
     })
 }
 

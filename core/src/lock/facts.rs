@@ -4,7 +4,7 @@
 //! ([`super::owner`], [`super::verdict`]); the host only performs the step.
 
 use super::expect::{holding, missing_or_young};
-use super::{foreign_error, owner, record, timeout_error, TOKEN_BYTES};
+use super::{foreign_error, new_record, owner, timeout_error, NewRecord, TOKEN_BYTES};
 use crate::error::{Code, Error, Result};
 use crate::job::{failed, plan_step, step, Ask, Io, Job};
 use crate::Value;
@@ -35,20 +35,12 @@ pub(super) struct Mine {
 }
 
 impl Mine {
-    /// `{record, text}` as the core's [`record`] gives it.
-    fn of(made: Value) -> Mine {
-        let field = |key: &str| made.get(key).cloned().unwrap_or(Value::Null);
-        let text = field("text").as_str().unwrap_or_default().to_owned();
-        let record = field("record");
-        let token = record
-            .get("token")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
+    /// A new record's parts, as [`super::new_record`] makes them.
+    fn of(made: NewRecord) -> Mine {
         Mine {
-            record,
-            text,
-            token,
+            record: made.record,
+            text: made.text,
+            token: made.token,
         }
     }
 
@@ -241,7 +233,11 @@ impl Ctx {
 
     /// A new record of ours dated `at` (epoch ms; a claim is dated when its waiter started).
     pub fn record_dated(&self, at: i64) -> Result<Mine> {
-        Ok(Mine::of(record(&self.setup.identity, &self.random(), at)?))
+        Ok(Mine::of(new_record(
+            &self.setup.identity,
+            &self.random(),
+            at,
+        )?))
     }
 
     /// A file's stamp, or `None` when there is none.
@@ -444,14 +440,14 @@ impl Ctx {
 
     /// The acquisition's last step: the lock is ours, holding `mine` (`record`, `text`), and
     /// `release`, the release's first plan, which the host may take without a job.
-    pub fn done_step(&self, mine: &Mine) -> Value {
-        let (steps, done) = self.release_plan(mine);
+    pub fn done_step(&self, mine: Mine) -> Value {
+        let (steps, done) = self.release_plan(&mine);
         step(
             "done",
             [
-                ("record", mine.record.clone()),
-                ("text", mine.text.as_str().into()),
-                ("release", plan_step(&steps, done)),
+                ("record", mine.record),
+                ("text", mine.text.into()),
+                ("release", plan_step(steps, done)),
             ],
         )
     }
@@ -459,7 +455,7 @@ impl Ctx {
     /// A procedure's end as the job's last step.
     pub fn finish(&self, result: std::result::Result<Mine, Stop>) -> Result<Value> {
         match result {
-            Ok(mine) => Ok(self.done_step(&mine)),
+            Ok(mine) => Ok(self.done_step(mine)),
             Err(stop) => self.stopped(stop),
         }
     }
@@ -515,7 +511,14 @@ fn bytes_of(answer: &Value) -> Vec<u8> {
 
 /// Whether a `read` answer is exactly our record's bytes.
 pub(super) fn holds_text(answer: &Value, mine: &Mine) -> bool {
-    answer.get("missing").is_none() && bytes_of(answer) == mine.text.as_bytes()
+    if answer.get("missing").is_some() {
+        return false;
+    }
+    match answer.get("latin1").and_then(Value::as_str) {
+        // ASCII characters are their bytes: compared as they are.
+        Some(latin1) if latin1.is_ascii() => latin1 == mine.text,
+        _ => bytes_of(answer) == mine.text.as_bytes(),
+    }
 }
 
 /// A step whose failure stops the procedure ([`Stop::Host`]).

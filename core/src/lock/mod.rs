@@ -96,6 +96,22 @@ pub(crate) fn identity_fields(identity: &Value) -> Result<(u64, Value, Value, Va
 /// hex of the host's random bytes: `{record, text}`, `text` being the lock file's bytes
 /// (compact JSON and a newline).
 pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
+    let made = new_record(identity, random, now_ms)?;
+    let mut out = Map::with_capacity(2);
+    out.insert("record".into(), made.record);
+    out.insert("text".into(), made.text.into());
+    Ok(Value::Object(out))
+}
+
+/// A new owner record, its lock file's text and its token ([`record`]'s parts).
+pub(crate) struct NewRecord {
+    pub record: Value,
+    pub text: String,
+    pub token: String,
+}
+
+/// [`record`] as its parts, each made once (a lock job makes one per attempt).
+pub(crate) fn new_record(identity: &Value, random: &[u8], now_ms: i64) -> Result<NewRecord> {
     let (pid, start, boot, host) = identity_fields(identity)?;
     if random.len() < TOKEN_BYTES {
         return Err(Error::new(
@@ -105,20 +121,21 @@ pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
         ));
     }
     let token = hex(random.get(..TOKEN_BYTES).unwrap_or_default());
-    let mut map = Map::new();
+    let mut map = Map::with_capacity(6);
     map.insert("pid".into(), pid.into());
     map.insert("start".into(), start);
     map.insert("boot".into(), boot);
     map.insert("host".into(), host);
-    map.insert("token".into(), token.into());
+    map.insert("token".into(), token.as_str().into());
     map.insert("acquired_at".into(), format_timestamp(now_ms)?.into());
     let record = Value::Object(map);
     let mut text = crate::json::serialize_compact(&record);
     text.push('\n');
-    let mut out = Map::new();
-    out.insert("record".into(), record);
-    out.insert("text".into(), text.into());
-    Ok(Value::Object(out))
+    Ok(NewRecord {
+        record,
+        text,
+        token,
+    })
 }
 
 /// The owner record in a lock file's bytes, or `None` when they are not a well-formed record:

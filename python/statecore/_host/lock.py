@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 from contextvars import ContextVar
+from time import monotonic as _monotonic
+from time import time_ns as _time_ns
 
 from statecore._generated.tables import LOCK_GRACE_MS, LOCK_LEASE_MS, TOKEN_BYTES
 from statecore._host import runtime as _runtime
@@ -136,46 +138,60 @@ def _seed() -> bytes:
     return os.urandom(TOKEN_BYTES)
 
 
-def _perform(step: dict[str, Any]) -> dict[str, object]:
-    """A step of a lock job, performed: what the job is answered (without the clocks)."""
-    what = step["do"]
-    if what == "stat":
-        try:
-            st = _sys.stat(step["path"])
-        except FileNotFoundError:
-            return {"missing": True}
-        return {"ino": str(st.st_ino), "mtime_ms": st.st_mtime_ns // 1_000_000}
-    if what == "read":
-        read = read_record(step["path"])
-        if read is None:
-            return {"missing": True}
-        data, st = read
-        return {
-            "latin1": data.decode("latin-1"),
-            "key": f"{st.st_ino}:{st.st_mtime_ns}",
-            "mtime_ms": st.st_mtime_ns // 1_000_000,
-        }
-    if what == "probe":
-        return {"exists": process_exists(step["pid"]), "stat": proc_stat_text(step["pid"])}
-    if what == "create":
-        return {"created": create_complete(step["path"], step["tmp"], step["text"].encode())}
-    if what == "unlink":
-        unlink_quiet(step["path"])
-        return {}
-    if what == "rename":
-        _sys.replace(step["from"], step["to"])
-        return {}
-    if what == "displace":
-        displace(step["path"], step["tmp"], step["text"].encode(), step["dated_ms"])
-        return {}
-    raise TypeError(f"statecore: a lock job asked for an unknown step {what!r}")
+def _stat(step: dict[str, Any]) -> dict[str, object]:
+    try:
+        st = _sys.stat(step["path"])
+    except FileNotFoundError:
+        return {"missing": True}
+    return {"ino": str(st.st_ino), "mtime_ms": st.st_mtime_ns // 1_000_000}
 
 
-def _answer(answer: dict[str, object]) -> dict[str, object]:
-    """``answer`` with the clocks the job reads."""
-    answer["now_ms"] = time.time_ns() // 1_000_000
-    answer["mono_ms"] = time.monotonic() * 1000
-    return answer
+def _read(step: dict[str, Any]) -> dict[str, object]:
+    read = read_record(step["path"])
+    if read is None:
+        return {"missing": True}
+    data, st = read
+    return {
+        "latin1": data.decode("latin-1"),
+        "key": f"{st.st_ino}:{st.st_mtime_ns}",
+        "mtime_ms": st.st_mtime_ns // 1_000_000,
+    }
+
+
+def _probe(step: dict[str, Any]) -> dict[str, object]:
+    return {"exists": process_exists(step["pid"]), "stat": proc_stat_text(step["pid"])}
+
+
+def _create(step: dict[str, Any]) -> dict[str, object]:
+    return {"created": create_complete(step["path"], step["tmp"], step["text"].encode())}
+
+
+def _unlink(step: dict[str, Any]) -> dict[str, object]:
+    unlink_quiet(step["path"])
+    return {}
+
+
+def _rename(step: dict[str, Any]) -> dict[str, object]:
+    _sys.replace(step["from"], step["to"])
+    return {}
+
+
+def _displace(step: dict[str, Any]) -> dict[str, object]:
+    displace(step["path"], step["tmp"], step["text"].encode(), step["dated_ms"])
+    return {}
+
+
+#: How each step of a lock job other than a pause or a watch is performed: what the job is
+#: answered (without the clocks).
+_STEPS: dict[str, Callable[[dict[str, Any]], dict[str, object]]] = {
+    "stat": _stat,
+    "read": _read,
+    "probe": _probe,
+    "create": _create,
+    "unlink": _unlink,
+    "rename": _rename,
+    "displace": _displace,
+}
 
 
 def _number(value: object) -> TypeGuard[int | float]:
@@ -183,14 +199,36 @@ def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _same(got: object, want: object) -> bool:
-    """Whether an answer's field ``got`` is the scalar ``want``: a number equal in value, or
-    ``null``, a boolean or a string of the same type and value (a list or object: never)."""
-    if _number(want):
-        return _number(got) and float(got) == float(want)
-    if want is None or isinstance(want, (bool, str)):
-        return type(got) is type(want) and got == want
-    return False
+_ABSENT = object()
+"""An answer's field that is not there."""
+
+
+def _fields_meet(answer: object, wanted: dict[str, object]) -> bool:
+    """Whether ``answer`` is an object with each field of ``wanted`` (``_meets``' object case).
+
+    ``True``, ``False`` and ``None`` are single objects, so ``is`` is the same type and value;
+    the checks are ordered by how often a plan asks them (a lock plan's ``missing``,
+    ``created`` and ``latin1`` come first)."""
+    if type(answer) is not dict:
+        return isinstance(answer, dict) and _fields_meet(dict(answer), wanted)
+    for key, want in wanted.items():
+        if key == "age_under_ms":
+            now, mtime = answer.get("now_ms"), answer.get("mtime_ms")
+            if not (_number(now) and _number(mtime) and _number(want)):
+                return False
+            if not 0 <= float(now) - float(mtime) < want:
+                return False
+            continue
+        got = answer.get(key, _ABSENT)
+        if want is True or want is False or want is None:
+            if got is not want:
+                return False
+        elif type(want) is str:
+            if type(got) is not str or got != want:
+                return False
+        elif not (_number(want) and _number(got) and float(got) == float(want)):
+            return False  # a number unequal in value, or an expected list or object
+    return True
 
 
 def _meets(answer: object, expect: object) -> bool:
@@ -198,23 +236,15 @@ def _meets(answer: object, expect: object) -> bool:
     (``lock_plan_meets``, docs/locking.md § Plans; python/tests/test_lock_job.py runs this copy
     through its vectors). No expectation takes any answer; a list, one of its objects; an object,
     each of its fields: ``age_under_ms: n`` asks for numbers ``now_ms`` and ``mtime_ms`` with
-    ``0 <= now_ms - mtime_ms < n``, any other key for the same scalar."""
+    ``0 <= now_ms - mtime_ms < n``, any other key for the same scalar (``null``, a boolean or a
+    string of the same type and value, a number equal in value; a list or object: never)."""
     if expect is None:
         return True
+    if isinstance(expect, dict):
+        return _fields_meet(answer, expect)
     if isinstance(expect, list):
-        return any(isinstance(one, dict) and _meets(answer, one) for one in expect)
-    if not isinstance(expect, dict) or not isinstance(answer, dict):
-        return False
-    for key, want in expect.items():
-        if key == "age_under_ms":
-            now, mtime = answer.get("now_ms"), answer.get("mtime_ms")
-            if not (_number(now) and _number(mtime) and _number(want)):
-                return False
-            if not 0 <= float(now) - float(mtime) < want:
-                return False
-        elif key not in answer or not _same(answer[key], want):
-            return False
-    return True
+        return any(isinstance(one, dict) and _fields_meet(answer, one) for one in expect)
+    return False
 
 
 class _Ahead:
@@ -244,23 +274,30 @@ def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
     def take(step: dict[str, Any]) -> dict[str, object]:
         what = step["do"]
         try:
-            if what == "pause":
+            perform = _STEPS.get(what)
+            if perform is not None:
+                answer = perform(step)
+            elif what == "pause":
                 _cancelled()
                 time.sleep(step["ms"] / 1000)
                 _cancelled()  # before the job tries again (or takes a lock handed to it)
-                return _answer({})
-            if what == "watch":
+                answer = {}
+            elif what == "watch":
                 _cancelled()
                 seconds, every = step["ms"] / 1000, step["step_ms"] / 1000
                 watch_claim(
                     lock_path, lock_path + ".next", seconds, every, step["lock_too"], step["ino"]
                 )
                 _cancelled()
-                return _answer({})
-            return _answer(_perform(step))
+                answer = {}
+            else:
+                raise TypeError(f"statecore: a lock job asked for an unknown step {what!r}")
         except (Exception, Cancelled) as error:
             errors.append(error)
-            return _answer({"failed": len(errors) - 1})
+            answer = {"failed": len(errors) - 1}
+        answer["now_ms"] = _time_ns() // 1_000_000
+        answer["mono_ms"] = _monotonic() * 1000
+        return answer
 
     step: dict[str, Any] = job.first
     while True:
@@ -279,7 +316,8 @@ def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
                 return done
             got = take(one)
             answers.append(got)
-            if "failed" in got or not _meets(got, one.get("expect")):
+            expect = one.get("expect")
+            if "failed" in got or (expect is not None and not _meets(got, expect)):
                 break
         step = job.next({"answers": answers})
 
