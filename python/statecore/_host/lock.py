@@ -350,10 +350,11 @@ def sweep(path: str) -> None:
     """Removes what dead writers left next to ``path``; called by the lock holder.
 
     ``.<name>.tmp-*`` (no one else writes while we hold the lock), and lock temp files and
-    break markers whose owners are dead (never a foreign file).
+    break markers whose owners are dead (never a foreign file). ``path`` is the file whose
+    lock is held (``path + ".lock"``), absolute as every caller's is (``runtime.path_arg``).
     """
-    directory, name = os.path.split(os.path.abspath(path))
-    lock_path = os.path.join(directory, name) + ".lock"
+    directory, name = os.path.split(path)
+    lock_path = path + ".lock"
     try:
         entries = _sys.listdir(directory)
     except OSError:
