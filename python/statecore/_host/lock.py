@@ -138,60 +138,40 @@ def _seed() -> bytes:
     return os.urandom(TOKEN_BYTES)
 
 
-def _stat(step: dict[str, Any]) -> dict[str, object]:
-    try:
-        st = _sys.stat(step["path"])
-    except FileNotFoundError:
-        return {"missing": True}
-    return {"ino": str(st.st_ino), "mtime_ms": st.st_mtime_ns // 1_000_000}
-
-
-def _read(step: dict[str, Any]) -> dict[str, object]:
-    read = read_record(step["path"])
-    if read is None:
-        return {"missing": True}
-    data, st = read
-    return {
-        "latin1": data.decode("latin-1"),
-        "key": f"{st.st_ino}:{st.st_mtime_ns}",
-        "mtime_ms": st.st_mtime_ns // 1_000_000,
-    }
-
-
-def _probe(step: dict[str, Any]) -> dict[str, object]:
-    return {"exists": process_exists(step["pid"]), "stat": proc_stat_text(step["pid"])}
-
-
-def _create(step: dict[str, Any]) -> dict[str, object]:
-    return {"created": create_complete(step["path"], step["tmp"], step["text"].encode())}
-
-
-def _unlink(step: dict[str, Any]) -> dict[str, object]:
-    unlink_quiet(step["path"])
-    return {}
-
-
-def _rename(step: dict[str, Any]) -> dict[str, object]:
-    _sys.replace(step["from"], step["to"])
-    return {}
-
-
-def _displace(step: dict[str, Any]) -> dict[str, object]:
-    displace(step["path"], step["tmp"], step["text"].encode(), step["dated_ms"])
-    return {}
-
-
-#: How each step of a lock job other than a pause or a watch is performed: what the job is
-#: answered (without the clocks).
-_STEPS: dict[str, Callable[[dict[str, Any]], dict[str, object]]] = {
-    "stat": _stat,
-    "read": _read,
-    "probe": _probe,
-    "create": _create,
-    "unlink": _unlink,
-    "rename": _rename,
-    "displace": _displace,
-}
+def _perform(step: dict[str, Any]) -> dict[str, object]:
+    """A step of a lock job other than a pause or a watch, performed: what the job is answered
+    (without the clocks)."""
+    what = step["do"]
+    if what == "stat":
+        try:
+            st = _sys.stat(step["path"])
+        except FileNotFoundError:
+            return {"missing": True}
+        return {"ino": str(st.st_ino), "mtime_ms": st.st_mtime_ns // 1_000_000}
+    if what == "read":
+        read = read_record(step["path"])
+        if read is None:
+            return {"missing": True}
+        data, st = read
+        return {
+            "latin1": data.decode("latin-1"),
+            "key": f"{st.st_ino}:{st.st_mtime_ns}",
+            "mtime_ms": st.st_mtime_ns // 1_000_000,
+        }
+    if what == "probe":
+        return {"exists": process_exists(step["pid"]), "stat": proc_stat_text(step["pid"])}
+    if what == "create":
+        return {"created": create_complete(step["path"], step["tmp"], step["text"].encode())}
+    if what == "unlink":
+        unlink_quiet(step["path"])
+        return {}
+    if what == "rename":
+        _sys.replace(step["from"], step["to"])
+        return {}
+    if what == "displace":
+        displace(step["path"], step["tmp"], step["text"].encode(), step["dated_ms"])
+        return {}
+    raise TypeError(f"statecore: a lock job asked for an unknown step {what!r}")
 
 
 def _number(value: object) -> TypeGuard[int | float]:
@@ -274,14 +254,11 @@ def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
     def take(step: dict[str, Any]) -> dict[str, object]:
         what = step["do"]
         try:
-            perform = _STEPS.get(what)
-            if perform is not None:
-                answer = perform(step)
-            elif what == "pause":
+            if what == "pause":
                 _cancelled()
                 time.sleep(step["ms"] / 1000)
                 _cancelled()  # before the job tries again (or takes a lock handed to it)
-                answer = {}
+                answer: dict[str, object] = {}
             elif what == "watch":
                 _cancelled()
                 seconds, every = step["ms"] / 1000, step["step_ms"] / 1000
@@ -291,7 +268,7 @@ def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
                 _cancelled()
                 answer = {}
             else:
-                raise TypeError(f"statecore: a lock job asked for an unknown step {what!r}")
+                answer = _perform(step)
         except (Exception, Cancelled) as error:
             errors.append(error)
             answer = {"failed": len(errors) - 1}
