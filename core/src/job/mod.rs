@@ -67,21 +67,14 @@ impl Io {
         // The steps go to the host; the job keeps them, to know them when they are asked again.
         let planned = steps.clone();
         let mut answer = self.ask(plan_step(steps, done)).await;
-        let answers =
-            match answer.get_mut("answers") {
-                Some(Value::Array(answers))
-                    if answers.len() <= planned.len() && answers.iter().all(Value::is_object) =>
-                {
-                    std::mem::take(answers)
-                }
-                _ => return Err(Error::new(
-                    Code::Argument,
-                    "/answer/answers",
-                    "the answer to an `all` step is {\"answers\": [...]}: one answer (an object) \
-                 per step the host took, in order, stopping after the first that is not what \
-                 its step expects",
-                )),
-            };
+        let answers = match answer.get_mut("answers") {
+            Some(Value::Array(answers))
+                if answers.len() <= planned.len() && answers.iter().all(Value::is_object) =>
+            {
+                std::mem::take(answers)
+            }
+            _ => return Err(not_answers()),
+        };
         went_on(&answers, &planned)?;
         let mut slot = self.slot();
         slot.replay = planned
@@ -285,6 +278,16 @@ impl Job {
     pub(crate) fn strayed(&self) -> bool {
         self.io.strayed()
     }
+}
+
+/// `E_ARGUMENT`: the answer to an `all` step is not its answers.
+fn not_answers() -> Error {
+    Error::new(
+        Code::Argument,
+        "/answer/answers",
+        "the answer to an `all` step is {\"answers\": [...]}: one answer (an object) per step \
+         the host took, in order, stopping after the first that is not what its step expects",
+    )
 }
 
 /// `E_ARGUMENT` when the host went on with a plan past an answer that failed or that its step

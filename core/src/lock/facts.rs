@@ -4,7 +4,7 @@
 //! ([`super::owner`], [`super::verdict`]); the host only performs the step.
 
 use super::expect::{holding, missing_or_young};
-use super::{foreign_error, new_record, owner, timeout_error, NewRecord, TOKEN_BYTES};
+use super::{foreign_error, new_record, owner, timeout_error, TOKEN_BYTES};
 use crate::error::{Code, Error, Result};
 use crate::job::{failed, plan_step, step, Ask, Io, Job};
 use crate::Value;
@@ -35,15 +35,6 @@ pub(super) struct Mine {
 }
 
 impl Mine {
-    /// A new record's parts, as [`super::new_record`] makes them.
-    fn of(made: NewRecord) -> Mine {
-        Mine {
-            record: made.record,
-            text: made.text,
-            token: made.token,
-        }
-    }
-
     /// Ours from a lock file's text (a held lock's), when it is a record.
     pub fn from_text(text: &str) -> Option<Mine> {
         let record = super::parse_record(text.as_bytes())?;
@@ -233,11 +224,7 @@ impl Ctx {
 
     /// A new record of ours dated `at` (epoch ms; a claim is dated when its waiter started).
     pub fn record_dated(&self, at: i64) -> Result<Mine> {
-        Ok(Mine::of(new_record(
-            &self.setup.identity,
-            &self.random(),
-            at,
-        )?))
+        new_record(&self.setup.identity, &self.random(), at)
     }
 
     /// A file's stamp, or `None` when there is none.

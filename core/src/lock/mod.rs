@@ -103,15 +103,9 @@ pub fn record(identity: &Value, random: &[u8], now_ms: i64) -> Result<Value> {
     Ok(Value::Object(out))
 }
 
-/// A new owner record, its lock file's text and its token ([`record`]'s parts).
-pub(crate) struct NewRecord {
-    pub record: Value,
-    pub text: String,
-    pub token: String,
-}
-
-/// [`record`] as its parts, each made once (a lock job makes one per attempt).
-pub(crate) fn new_record(identity: &Value, random: &[u8], now_ms: i64) -> Result<NewRecord> {
+/// [`record`] as its parts (its value, text and token), each made once: a lock job makes one
+/// per attempt.
+fn new_record(identity: &Value, random: &[u8], now_ms: i64) -> Result<facts::Mine> {
     let (pid, start, boot, host) = identity_fields(identity)?;
     if random.len() < TOKEN_BYTES {
         return Err(Error::new(
@@ -131,7 +125,7 @@ pub(crate) fn new_record(identity: &Value, random: &[u8], now_ms: i64) -> Result
     let record = Value::Object(map);
     let mut text = crate::json::serialize_compact(&record);
     text.push('\n');
-    Ok(NewRecord {
+    Ok(facts::Mine {
         record,
         text,
         token,
