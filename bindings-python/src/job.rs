@@ -132,6 +132,15 @@ impl Job {
         Job::of(py, job)
     }
 
+    /// A job updating the file `path` (absolute), a document of `kind`, under its lock
+    /// (docs/locking.md § The update as a job); `now_ms`: the wall clock (a `.corrupt-`
+    /// copy's date).
+    #[staticmethod]
+    fn file_update(py: Python<'_>, kind: &str, path: String, now_ms: i64) -> PyResult<Job> {
+        let job = core(py, statecore::file_update::update_job(kind, path, now_ms))?;
+        Job::of(py, job)
+    }
+
     /// A command line's job (docs/cli.md § How it runs): `program` (`statecore`,
     /// `statecore-statusline`) on `request` (`{argv, env, facts?}`).
     #[staticmethod]
@@ -142,17 +151,20 @@ impl Job {
         Job::of(py, job)
     }
 
-    /// The next step, given the answer to the last one (None for the first call).
+    /// The next step, given the answer to the last one (None for the first call) and the
+    /// bytes read doing it, for a step that asks for them (a `load` with `bytes`).
+    #[pyo3(signature = (answer, data = None))]
     fn next<'py>(
         &self,
         py: Python<'py>,
         answer: &Bound<'py, PyAny>,
+        data: Option<&[u8]>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let answer = arg(answer, "answer")?;
         let mut job = self.job.lock().map_err(|_| {
             pyo3::exceptions::PyRuntimeError::new_err("the job's mutex was poisoned")
         })?;
-        let asked = core(py, job.next(answer))?;
+        let asked = core(py, job.next_with(answer, data.map(<[u8]>::to_vec)))?;
         out(py, &asked)
     }
 }

@@ -123,6 +123,14 @@ impl Job {
         started(store::job(kind, &setup).map_err(throw)?)
     }
 
+    /// A job updating the file `path` (absolute), a document of `kind`, under its lock
+    /// (docs/locking.md § The update as a job); `now_ms`: the wall clock (a `.corrupt-`
+    /// copy's date). With its first step.
+    #[wasm_bindgen(js_name = fileUpdate)]
+    pub fn file_update(kind: &str, path: String, now_ms: f64) -> Result<Vec<JsValue>, JsValue> {
+        started(statecore::file_update::update_job(kind, path, now_ms as i64).map_err(throw)?)
+    }
+
     /// A store's update job from its setup's fields (`timeout_ms`: none, wait; `known_etag`:
     /// none, no text kept), with its first step: the store's own path, with no text to read.
     #[wasm_bindgen(js_name = storeUpdate)]
@@ -147,11 +155,12 @@ impl Job {
 #[wasm_bindgen]
 impl Job {
     /// The next step (JSON text), given the answer to the last one (JSON text; `"null"` for
-    /// the first call).
-    pub fn next(&mut self, answer: &str) -> Result<String, JsValue> {
+    /// the first call) and the bytes read doing it, for a step that asks for them (a `load`
+    /// with `bytes`).
+    pub fn next(&mut self, answer: &str, bytes: Option<Vec<u8>>) -> Result<String, JsValue> {
         // An answer may hold whole files' texts (a command line's facts): an argument's limits.
         let answer = json::parse_argument(answer).map_err(throw)?;
-        let asked = self.job.next(answer).map_err(throw)?;
+        let asked = self.job.next_with(answer, bytes).map_err(throw)?;
         step_text(&asked)
     }
 }

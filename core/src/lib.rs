@@ -19,6 +19,7 @@ pub mod document;
 pub mod edit;
 pub mod error;
 pub mod fctry;
+pub mod file_update;
 pub mod hive;
 pub mod hivemind;
 pub mod job;

@@ -33,6 +33,33 @@ pub fn unknown_key(error: Error, lead: &str, key: &str, noun: &str, known: &[&st
     }
 }
 
+/// `value`, the argument `name`, checked as the object `shape` says: `E_ARGUMENT` (with
+/// `details.argument`) at a key that is none of its fields (naming the nearest) or at the
+/// first field that is not what it says.
+pub fn input<'a>(value: &'a Value, shape: &Shape, name: &str) -> Result<&'a Value> {
+    let known = shape.field_names();
+    let unknown = value
+        .as_object()
+        .and_then(|map| map.keys().find(|k| !known.contains(&k.as_str())));
+    if let Some(key) = unknown {
+        let lead = format!("{name} has no field {key:?}");
+        let error =
+            Error::new(Code::Argument, child_path("", key), "").with_detail("argument", name);
+        return Err(unknown_key(error, &lead, key, "fields", &known));
+    }
+    let mut report = crate::report::Report::default();
+    crate::shape::check::walk(&mut report, value, shape, "");
+    match report.errors.first() {
+        None => Ok(value),
+        Some(issue) => Err(Error::new(
+            Code::Argument,
+            issue.path.clone(),
+            format!("{name} ({}): {}", shape.name, issue.message),
+        )
+        .with_detail("argument", name)),
+    }
+}
+
 /// Checks that `value` is `null` or an object whose keys are all fields of `shape`.
 pub fn check(what: &str, value: &Value, shape: &Shape) -> Result<()> {
     check_keys(what, value, &shape.field_names())

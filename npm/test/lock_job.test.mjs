@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { lockJob } from "statecore-js";
 import { readJson } from "./files.mjs";
 
-const { meets } = createRequire(import.meta.url)("../lib/host/lock.cjs");
+const { meets } = createRequire(import.meta.url)("../lib/host/jobs.cjs");
 
 const ID = { pid: 100, start: "500", boot: "b1", host: "h" };
 const SEED = new Uint8Array(16).fill(7);

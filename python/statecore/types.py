@@ -209,6 +209,7 @@ SessionLogRepair: Any = dict
 LogSetAside: Any = dict
 LogRepair: Any = dict
 LogRead: Any = dict
+FileUpdateSetup: Any = dict
 EditWait: Any = dict
 EditFacts: Any = dict
 LockRecordText: Any = dict
@@ -316,6 +317,7 @@ __all__ = [
     "FileDerivedStatus",
     "FileRun",
     "FileUpdate",
+    "FileUpdateSetup",
     "FireResult",
     "Guard",
     "GuardAll",

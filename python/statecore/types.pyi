@@ -1445,6 +1445,13 @@ class LogRead(TypedDict):
     torn: TornLine | None
     warnings: list[Issue]
 
+class FileUpdateSetup(TypedDict):
+    """What a file update job starts from (docs/locking.md § The update as a job)."""
+
+    kind: DocumentKind
+    path: str
+    now_ms: NotRequired[int]
+
 class EditWait(TypedDict):
     """What a writer does next with a file people edit."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from statecore._host.lock import _meets
+from statecore._host.jobs import meets as _meets
 from statecore._statecore import Job
 from statecore.errors import StatecoreError
 

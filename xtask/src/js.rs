@@ -258,6 +258,7 @@ fn api_names() -> Vec<String> {
     names.push("logReplay".into());
     names.push("lockJob".into());
     names.push("storeJob".into());
+    names.push("fileUpdateJob".into());
     names.push("cliJob".into());
     names.push("withBigInts".into());
     names.push("openDocument".into());

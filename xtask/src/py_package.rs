@@ -161,10 +161,12 @@ pub fn native_pyi() -> String {
          \x20   @staticmethod\n\
          \x20   def store(kind: str, setup: object) -> Job: ...\n\
          \x20   @staticmethod\n\
+         \x20   def file_update(kind: str, path: str, now_ms: int) -> Job: ...\n\
+         \x20   @staticmethod\n\
          \x20   def cli(program: str, request: object) -> Job: ...\n\
          \x20   @property\n\
          \x20   def first(self) -> Any: ...\n\
-         \x20   def next(self, answer: object) -> Any: ...\n\n\
+         \x20   def next(self, answer: object, data: bytes | None = None) -> Any: ...\n\n\
          @final\n\
          class Document:\n\
          \x20   def __new__(cls, kind: str, document: object) -> Document: ...\n\

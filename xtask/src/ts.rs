@@ -369,6 +369,24 @@ export type StoreJob = {
  * the timeout).
  */
 export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
+/** A step of a file update job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The update as a job). */
+export type FileUpdateStep = { do: string; [field: string]: Json };
+/**
+ * A file update job: `first` is its first step (`next(null)` gives it too); `next(answer,
+ * bytes)` gives the step after the one answered (`bytes`: the file's, to a `load` that asks
+ * for them); `free()` releases it.
+ */
+export type FileUpdateJob = {
+  readonly first: FileUpdateStep;
+  next(answer: { [field: string]: Json } | null, bytes?: Uint8Array): FileUpdateStep;
+  free(): void;
+};
+/**
+ * A document's file updated under its lock, as a job (docs/locking.md § The update as a
+ * job), run by a host's driver: read, wait while a person may be saving, apply the change,
+ * copy an unparseable file, write, from the read again when the file changed under it.
+ */
+export declare function fileUpdateJob(kind: DocumentKind, path: string, nowMs: number): FileUpdateJob;
 /** A step of a command line's job, or its end (`done`): `{do, ...}` (docs/cli.md § How it runs). */
 export type CliStep = { do: string; [field: string]: Json };
 /**

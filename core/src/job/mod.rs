@@ -35,6 +35,8 @@ struct Slot {
     replay: VecDeque<(Value, Value)>,
     /// Whether the procedure left a plan before the host's answers to it were all taken.
     strayed: bool,
+    /// The bytes the host gave with its last answer (a file's, to a step that asks for them).
+    bytes: Option<Vec<u8>>,
 }
 
 /// The job's side of the host: asks for steps, and knows the clocks as of the last answer.
@@ -95,6 +97,12 @@ impl Io {
     /// taken (a step performed and never known to the procedure: a fault of the plan).
     pub(crate) fn strayed(&self) -> bool {
         self.slot().strayed
+    }
+
+    /// The bytes the host gave with its last answer ([`Job::next_with`]), taken once: `None`
+    /// when it gave none.
+    pub(crate) fn take_bytes(&self) -> Option<Vec<u8>> {
+        self.slot().bytes.take()
     }
 
     /// The clocks as of the host's last answer.
@@ -213,6 +221,13 @@ impl Job {
     /// "all" | "done" | "raise", ...}` (docs/locking.md § The lock as a job). The job's own
     /// error (a timeout, a foreign lock) ends it; a call after its end is `E_ARGUMENT`.
     pub fn next(&mut self, answer: Value) -> Result<Value> {
+        self.next_with(answer, None)
+    }
+
+    /// [`Job::next`], with the bytes the host read doing the step (a file's, for a step that
+    /// asks for them: `{"do": "load", "bytes": true}`), which no JSON answer could carry
+    /// exactly (they need not be UTF-8).
+    pub fn next_with(&mut self, answer: Value, bytes: Option<Vec<u8>>) -> Result<Value> {
         if answer.is_null() {
             return self.first.take().unwrap_or_else(|| {
                 Err(Error::new(
@@ -239,7 +254,11 @@ impl Job {
             ));
         }
         self.io.tick(&answer);
-        self.io.slot().answer = Some(answer);
+        {
+            let mut slot = self.io.slot();
+            slot.answer = Some(answer);
+            slot.bytes = bytes;
+        }
         self.resume()
     }
 
@@ -333,7 +352,8 @@ pub(crate) fn plan_step(steps: Vec<(Value, Option<Value>)>, done: Option<Value>)
 /// A step `{"do": what, ...fields}`.
 pub fn step<'a>(what: &str, fields: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
     let fields = fields.into_iter();
-    let mut map = Map::with_capacity(fields.size_hint().0.saturating_add(1));
+    // `do`, the fields, and room for the `expect` a plan adds (no second allocation).
+    let mut map = Map::with_capacity(fields.size_hint().0.saturating_add(2));
     map.insert("do".into(), what.into());
     for (key, value) in fields {
         map.insert(key.into(), value);

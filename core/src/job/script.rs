@@ -8,13 +8,15 @@ use crate::Value;
 /// (`done`, `raise`), then `{"do": "error", "error"}` when it ended with its own error, or
 /// `{"do": "strayed"}` when it left a plan before taking back every answer the host gave to
 /// it (a fault of the core's plan, which the corpus never expects); the list stops at the last
-/// step asked when the answers run out first.
+/// step asked when the answers run out first. An answer's field `data` (a string) is taken out
+/// of it and given as the bytes read with it ([`Job::next_with`]: its UTF-8).
 pub fn script(mut job: Job, answers: &[Value]) -> Value {
     let mut steps = Vec::new();
     let mut answers = answers.iter();
     let mut answer = Value::Null;
     loop {
-        let next = job.next(answer);
+        let (answer_only, bytes) = with_bytes(answer);
+        let next = job.next_with(answer_only, bytes);
         if job.strayed() {
             steps.push(one("strayed", None));
             break;
@@ -41,6 +43,16 @@ pub fn script(mut job: Job, answers: &[Value]) -> Value {
         }
     }
     Value::Array(steps)
+}
+
+/// `answer` without its field `data`, and that field's text as bytes.
+fn with_bytes(mut answer: Value) -> (Value, Option<Vec<u8>>) {
+    let data = match &mut answer {
+        Value::Object(map) => map.shift_remove("data"),
+        _ => None,
+    };
+    let bytes = data.and_then(|d| d.as_str().map(|text| text.as_bytes().to_vec()));
+    (answer, bytes)
 }
 
 /// The step `{"do": what}`, with `error` when given.

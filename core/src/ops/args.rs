@@ -243,31 +243,7 @@ impl<'a> Args<'a> {
     /// The value at `i`, checked as an object of `shape` (no unknown field, each field of its
     /// type): `E_ARGUMENT` at the first problem, naming the nearest field for an unknown one.
     pub fn input(&self, i: usize, shape: &Shape) -> Result<&Value> {
-        let value = self.get(i);
-        let name = self.name(i);
-        let known = shape.field_names();
-        let unknown = value
-            .as_object()
-            .and_then(|map| map.keys().find(|k| !known.contains(&k.as_str())));
-        if let Some(key) = unknown {
-            let lead = format!("{name} has no field {key:?}");
-            let error = Error::new(Code::Argument, crate::error::child_path("", key), "")
-                .with_detail("argument", name);
-            return Err(crate::options::unknown_key(
-                error, &lead, key, "fields", &known,
-            ));
-        }
-        let mut report = crate::report::Report::default();
-        crate::shape::check::walk(&mut report, value, shape, "");
-        match report.errors.first() {
-            None => Ok(value),
-            Some(issue) => Err(Error::new(
-                Code::Argument,
-                issue.path.clone(),
-                format!("{name} ({}): {}", shape.name, issue.message),
-            )
-            .with_detail("argument", name)),
-        }
+        crate::options::input(self.get(i), shape, self.name(i))
     }
 }
 

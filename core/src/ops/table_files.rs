@@ -209,6 +209,26 @@ pub static OPS: &[Op] = &super::gate([
     },
     Op {
         module: Module::Root,
+        method: "file_update_script",
+        doc: "The steps a file update job (docs/locking.md § The update as a job: the guarded \
+              read-change-write of a document's file, under its lock) started from `setup` asks \
+              for, given `answers` in turn (an answer's `data`: the bytes read with it, as \
+              text): every step up to its end (`done`, `raise`), then `{do: \"error\", error}` \
+              when it ended with its own error (`E_CONFLICT`).",
+        params: &[
+            Param::value("setup", Ty::Object(&crate::file_update::SETUP)),
+            Param::value("answers", Ty::List(&Ty::Json)),
+        ],
+        returns: Returns::json(Ty::List(&Ty::Json)),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let setup = a.input(0, &crate::file_update::SETUP)?;
+            Ok(Out::Json(crate::file_update::script(setup, a.list(1))?))
+        },
+    },
+    Op {
+        module: Module::Root,
         method: "edit_wait",
         doc: "What a writer does next with the file of `kind` it read as `data` (none: \
               missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people \

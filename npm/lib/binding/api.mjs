@@ -37,7 +37,7 @@ export function errorFromRecord(record) {
 }
 
 /** The JS names of the binding's exports a module may lack (the browser's module). */
-const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Job: "lockJob, storeJob and cliJob", Document: "openDocument and residentDocument" };
+const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Job: "lockJob, storeJob, fileUpdateJob and cliJob", Document: "openDocument and residentDocument" };
 
 /**
  * `module[name]`, or a UsageError E_UNAVAILABLE when the module has not got it: the browser's
@@ -195,7 +195,8 @@ export function makeApi(getRaw) {
   /** A job of the native module (`[handle, its first step's JSON]`) as the API gives it. */
   const driven = ([handle, firstText]) => ({
     first: JSON.parse(firstText),
-    next: (answer) => JSON.parse(guard(() => handle.next(JSON.stringify(answer)))),
+    next: (answer, data) =>
+      JSON.parse(guard(() => handle.next(JSON.stringify(answer), data === undefined || data === null ? undefined : bytes(data, "bytes")))),
     free: () => handle.free(),
   });
 
@@ -234,6 +235,17 @@ export function makeApi(getRaw) {
       return driven(guard(() => Job.storeUpdate(key, of, fn, timeout ?? undefined, known?.etag, known?.trusted ?? false)));
     }
     return driven(guard(() => Job.store(String(kind), JSON.stringify(setup))));
+  };
+
+  /**
+   * A job updating the file `path` (absolute), a document of `kind`, under its lock
+   * (docs/locking.md § The update as a job); `nowMs`: the wall clock. `first`, `next(answer,
+   * bytes)` and `free()` as a lock job's; `bytes` are the file's, given to a `load` that asks
+   * for them.
+   */
+  api.fileUpdateJob = (kind, path, nowMs) => {
+    const Job = need(getRaw(), "Job");
+    return driven(guard(() => Job.fileUpdate(String(kind), String(path), Number(nowMs))));
   };
 
   /**

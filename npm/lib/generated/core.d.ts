@@ -2158,6 +2158,16 @@ export interface LogRead {
   warnings: Issue[];
 }
 
+/** What a file update job starts from (docs/locking.md § The update as a job). */
+export interface FileUpdateSetup {
+  /** The document's kind. */
+  kind: DocumentKind;
+  /** The file (absolute; its lock is held by the caller). */
+  path: string;
+  /** The wall clock (epoch ms) when the update starts: a `.corrupt-` copy's date. */
+  now_ms?: number;
+}
+
 /** What a writer does next with a file people edit. */
 export interface EditWait {
   /** Sleep this long (ms), then read the file again; 0: go ahead with this reading. */
@@ -2833,6 +2843,8 @@ export declare function logRepair(data?: Bytes | null): LogRepair;
 export declare function logRead(data?: Bytes | null): LogRead;
 /** The `W_TORN_TAIL` warning of an appender that moved the torn line to `copy`. */
 export declare function logRepaired(line: number, copy: string): Issue;
+/** The steps a file update job (docs/locking.md § The update as a job: the guarded read-change-write of a document's file, under its lock) started from `setup` asks for, given `answers` in turn (an answer's `data`: the bytes read with it, as text): every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_CONFLICT`). */
+export declare function fileUpdateScript(setup: FileUpdateSetup, answers: unknown[]): Json[];
 /** What a writer does next with the file of `kind` it read as `data` (none: missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people edit is waited on while it changes; `E_CONFLICT` when it keeps changing or the write started over too often (docs/locking.md § Files people edit). */
 export declare function editWait<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, facts: EditFacts): EditWait;
 /** The `W_SET_ASIDE` warning of a session log's repair that moved the refused `lines` to `copy`. */
@@ -3393,6 +3405,24 @@ export type StoreJob = {
  * the timeout).
  */
 export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
+/** A step of a file update job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The update as a job). */
+export type FileUpdateStep = { do: string; [field: string]: Json };
+/**
+ * A file update job: `first` is its first step (`next(null)` gives it too); `next(answer,
+ * bytes)` gives the step after the one answered (`bytes`: the file's, to a `load` that asks
+ * for them); `free()` releases it.
+ */
+export type FileUpdateJob = {
+  readonly first: FileUpdateStep;
+  next(answer: { [field: string]: Json } | null, bytes?: Uint8Array): FileUpdateStep;
+  free(): void;
+};
+/**
+ * A document's file updated under its lock, as a job (docs/locking.md § The update as a
+ * job), run by a host's driver: read, wait while a person may be saving, apply the change,
+ * copy an unparseable file, write, from the read again when the file changed under it.
+ */
+export declare function fileUpdateJob(kind: DocumentKind, path: string, nowMs: number): FileUpdateJob;
 /** A step of a command line's job, or its end (`done`): `{do, ...}` (docs/cli.md § How it runs). */
 export type CliStep = { do: string; [field: string]: Json };
 /**

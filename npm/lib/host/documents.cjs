@@ -12,6 +12,7 @@ const { define } = require("./steps.cjs");
 const lock = require("./lock.cjs");
 const { HOST_OPTIONS, CONSTANTS } = require("../binding/tables.cjs");
 const { resolvePath } = require("./paths.cjs");
+const { drive, BYTES } = require("./jobs.cjs");
 
 /** A document is read up to the limit + 1 bytes: a larger file is refused, never held. */
 const READ_CAP = CONSTANTS.maxDocumentBytes;
@@ -74,62 +75,49 @@ function checkOptions(set, options, extra = []) {
 const numbers = (bigint, run) => (bigint === true ? core().withBigInts(run) : run());
 
 /**
- * After the core's update: keeps a `.corrupt-` copy of unparseable old bytes before they are
- * replaced, writes the new text when it changed, and returns what the caller gets; null when
- * the file is no longer the one read (`guard`, see lib/host/replace.cjs `writeAtomic`), nothing
- * written: the caller starts over.
- */
-function* finish(io, file, bytes, update, guard) {
-  const { text: _text, corrupt, warnings, ...rest } = update;
-  const out = { ...rest, warnings: [...warnings], corruptCopy: null };
-  if (corrupt && bytes !== null && update.changed) {
-    const C = core();
-    // From the file, whole: the bytes read stop at the limit + 1.
-    out.corruptCopy = yield io.copyFile(file, `${file}${C.corruptCopySuffix(Date.now())}`);
-    out.warnings.push(C.corruptCopyWarning(out.corruptCopy));
-  }
-  if (update.changed && !(yield io.write(file, update.text, guard))) return null;
-  return out;
-}
-
-const EDITED = new Map();
-/** Whether the files of `kind` are edited by hand (the core's answer, asked once per kind). */
-function editedByHand(kind) {
-  let edited = EDITED.get(kind);
-  if (edited === undefined) {
-    edited = core().editWait(kind, null, {}).edited;
-    EDITED.set(kind, edited);
-  }
-  return edited;
-}
-
-/**
  * The guarded read-change-write of docs/locking.md § Files people edit, under the lock the
- * caller holds: `file` is read with its stamp; a file people edit is waited on while it is
- * still changing (the core's `editWait`); `change(bytes)` computes the core's update; the
- * write checks that the file is still the one read, and the whole starts over from the new
- * text when it is not (`editWait` raises `E_CONFLICT` when that happens too often).
+ * caller holds, as the core's file update job decides it (§ The update as a job, run on the
+ * one job driver): `file` is read with its stamp (`load`), waited on while a person may be
+ * saving it (`pause`), `change(bytes)` computes the core's update (`apply`), an unparseable
+ * file is copied (`copy`) before the new text is written, on the condition that the file is
+ * still the one read (`write`); from the read again when it is not. Returns what the caller
+ * gets: the update's result with the copy and its warning.
  */
 function* guarded(io, file, kind, change) {
-  const edited = editedByHand(kind);
-  let waited = 0;
-  let restarts = 0;
-  for (;;) {
-    const { bytes, stamp, ageMs } = yield io.readStamp(file, READ_CAP);
-    if (restarts > 0 || (edited && bytes !== null)) {
-      const facts = { age_ms: ageMs, waited_ms: waited, restarts };
-      const { wait_ms: wait } = core().editWait(kind, edited ? bytes : null, facts);
-      if (wait > 0) {
-        yield io.sleep(wait);
-        waited += wait;
-        continue;
+  const kept = { bytes: null, stamp: null, result: null };
+  const job = core().fileUpdateJob(kind, file, Date.now());
+  const done = yield* drive(job, function* (step, fail) {
+    try {
+      switch (step.do) {
+        case "load": {
+          const { bytes, stamp, ageMs } = yield io.readStamp(step.path, READ_CAP);
+          Object.assign(kept, { bytes, stamp });
+          if (bytes === null) return { missing: true };
+          return { missing: false, age_ms: ageMs, [BYTES]: step.bytes === true ? bytes : undefined };
+        }
+        case "pause":
+          yield io.sleep(step.ms);
+          return {};
+        case "apply":
+          kept.result = yield* change(kept.bytes);
+          return { changed: kept.result.changed, corrupt: kept.result.corrupt };
+        case "copy":
+          // From the file, whole: the bytes read stop at the limit + 1.
+          return { path: yield io.copyFile(file, step.to) };
+        case "write": {
+          const guard = { stamp: kept.stamp, edited: step.edited === true, backdateMs: step.backdate_ms ?? 0 };
+          return { written: yield io.write(file, kept.result.text, guard) };
+        }
+        default:
+          throw new TypeError(`statecore: a file update job asked for an unknown step ${JSON.stringify(step.do)}`);
       }
+    } catch (error) {
+      return { failed: fail(error) };
     }
-    const result = yield* change(bytes);
-    const out = yield* finish(io, file, bytes, result, { stamp, edited, backdateMs: CONSTANTS.editQuietMs });
-    if (out !== null) return out;
-    restarts += 1;
-  }
+  });
+  const { text: _text, corrupt: _corrupt, warnings, ...rest } = kept.result;
+  const all = done.warning === undefined ? [...warnings] : [...warnings, done.warning];
+  return { ...rest, warnings: all, corruptCopy: done.corrupt_copy ?? null };
 }
 
 /**

@@ -17,6 +17,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { unlinkQuiet, requireRegular, readFlags, randomBytes, sys } = require("./atomic.cjs");
 const { CONSTANTS } = require("../binding/tables.cjs");
+const jobs = require("./jobs.cjs");
 
 /** A lock whose owner runs on another host is broken only this long after `acquired_at`. */
 const LOCK_LEASE_MS = CONSTANTS.lockLeaseMs;
@@ -217,47 +218,17 @@ function clocked(answer) {
   return answer;
 }
 
-/** Whether `value` is a JSON object (not null, not a list). */
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
- * Whether `answer` is what a plan's step `expect`s of it: the core's rule (`lock_plan_meets`,
- * docs/locking.md § Plans; npm/test/lock_job.test.mjs runs this copy through its vectors). No
- * expectation takes any answer; a list, one of its objects; an object, each of its fields:
- * `age_under_ms: n` asks for numbers `now_ms` and `mtime_ms` with `0 <= now_ms - mtime_ms < n`,
- * any other key for the same scalar (an expected list or object is never met).
+ * Runs a lock job to its end from its first step on the one job driver (lib/host/jobs.cjs;
+ * `io`: the I/O table, whose `sleep` a pause yields): each step performed and answered with
+ * the clocks, a failure answered as `{failed}`. Returns the job's last step (`done`).
  */
-function meets(answer, expect) {
-  if (expect === undefined || expect === null) return true;
-  if (Array.isArray(expect)) return expect.some((one) => isObject(one) && meets(answer, one));
-  if (!isObject(expect) || !isObject(answer)) return false;
-  for (const key of Object.keys(expect)) {
-    const want = expect[key];
-    if (key === "age_under_ms") {
-      const { now_ms: now, mtime_ms: mtime } = answer;
-      if (typeof now !== "number" || typeof mtime !== "number" || typeof want !== "number") return false;
-      const age = now - mtime;
-      if (!(age >= 0 && age < want)) return false;
-    } else if (isObject(want) || Array.isArray(want) || !Object.hasOwn(answer, key) || answer[key] !== want) {
-      return false;
+function drive(io, lockPath, job) {
+  return jobs.drive(job, function* (step, fail) {
+    if (step.do === "pause") {
+      yield io.sleep(step.ms);
+      return clocked({});
     }
-  }
-  return true;
-}
-
-/**
- * Runs a lock job to its end from its first step (`io`: the I/O table, whose `sleep` a pause
- * yields): each step performed and answered, a failure answered as `{failed}` (the job may
- * ignore it) and thrown if the job says so. A plan (`all`) is taken step by step up to the first
- * answer that fails or is not what its step expects, or to its `done`, which ends the job
- * without another crossing. Returns the job's last step (`done`); frees the job.
- */
-function* drive(io, lockPath, job) {
-  const errors = [];
-  /** One step other than a pause taken: what the job is answered. */
-  const take = (step) => {
     if (step.do === "watch") {
       watchClaim(lockPath, `${lockPath}.next`, step.ms, step.step_ms, step.lock_too, step.ino);
       return clocked({});
@@ -265,41 +236,9 @@ function* drive(io, lockPath, job) {
     try {
       return clocked(perform(step));
     } catch (error) {
-      errors.push(error);
-      return clocked({ failed: errors.length - 1 });
+      return clocked({ failed: fail(error) });
     }
-  };
-  try {
-    for (let step = job.first; ; ) {
-      if (step.do === "done") return step;
-      if (step.do === "raise") throw errors[step.failed];
-      let answer;
-      if (step.do === "pause") {
-        yield io.sleep(step.ms);
-        answer = clocked({});
-      } else if (step.do !== "all") {
-        answer = take(step);
-      } else {
-        const answers = [];
-        for (const one of step.steps) {
-          if (one.do === "done") return one;
-          let got;
-          if (one.do === "pause") {
-            yield io.sleep(one.ms);
-            got = clocked({});
-          } else {
-            got = take(one);
-          }
-          answers.push(got);
-          if (got.failed !== undefined || !meets(got, one.expect)) break;
-        }
-        answer = { answers };
-      }
-      step = job.next(answer);
-    }
-  } finally {
-    job.free();
-  }
+  });
 }
 
 /** Runs a job that never pauses (a release, a sweep) to its end. */
@@ -394,4 +333,4 @@ function sweep(file) {
   run(lockPath, job("sweep", [lockPath, name, names, paths, identity(), PROBE, randomBytes(16), Date.now(), performance.now()]));
 }
 
-module.exports = { acquire, sweep, meets, Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };
+module.exports = { acquire, sweep, Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };

@@ -8,7 +8,8 @@
  * Python twin is python/statecore/_store/job.py.
  */
 const documents = require("../host/documents.cjs");
-const { meets } = require("../host/lock.cjs");
+const { drive } = require("../host/jobs.cjs");
+const { runAsync } = require("../host/drive.cjs");
 
 const core = () => documents.core();
 
@@ -46,9 +47,9 @@ function facts(error, lost = null) {
  * own; drops the connection (`client.release(error)`) when the job says it was lost.
  */
 async function runJob(client, statements, job, act, lostOf) {
-  const errors = [];
   const kept = { result: null, row: null };
   let broken = null;
+  let lastError = null;
   /** A statement of the schema run with its parameters: node-postgres's result. */
   const query = (name, params) =>
     client.query({ name: `statecore_${name}`, text: statements[name], values: params.map(param), types: TYPES });
@@ -59,8 +60,8 @@ async function runJob(client, statements, job, act, lostOf) {
     const from = (p.text ?? p.etag) === "result" ? kept.result : kept.row;
     return "text" in p ? (from?.text ?? null) : (from?.etag ?? null);
   };
-  /** One step performed: what the job is answered. */
-  const take = async (step) => {
+  /** One step performed: what the job is answered (a failure kept by `fail`). */
+  const take = async (step, fail) => {
     try {
       switch (step.do) {
         case "statement": {
@@ -76,37 +77,25 @@ async function runJob(client, statements, job, act, lostOf) {
           await client.query(step.do.toUpperCase());
           return {};
         case "drop":
-          broken = errors.at(-1) ?? new Error("the store job dropped the connection");
+          broken = lastError ?? new Error("the store job dropped the connection");
           return {};
         default:
           return await act(step, kept, (params) => query(step.name, params));
       }
     } catch (error) {
-      errors.push(error);
-      return { failed: errors.length - 1, ...facts(error, lostOf(client)) };
+      lastError = error;
+      return { failed: fail(error), ...facts(error, lostOf(client)) };
     }
   };
   try {
-    for (let step = job.first; ; ) {
-      if (step.do === "raise") throw errors[step.failed];
-      if (step.do === "done") return { done: step, kept };
-      let answer;
-      if (step.do === "all") {
-        const answers = [];
-        for (const one of step.steps) {
-          if (one.do === "done") return { done: one, kept };
-          const got = await take(one);
-          answers.push(got);
-          if (got.failed !== undefined || !meets(got, one.expect)) break;
-        }
-        answer = { answers };
-      } else {
-        answer = await take(step);
-      }
-      step = job.next(answer);
-    }
+    // The one job driver (lib/host/jobs.cjs), each step awaited.
+    const done = await runAsync(
+      drive(job, function* (step, fail) {
+        return yield take(step, fail);
+      }),
+    );
+    return { done, kept };
   } finally {
-    job.free();
     client.release(broken ?? undefined);
   }
 }

@@ -292,6 +292,10 @@ def log_repaired(line: int, copy: str) -> Issue:
     """The ``W_TORN_TAIL`` warning of an appender that moved the torn line to ``copy``."""
     return cast("Issue", _call("log_repaired", (line, copy)))
 
+def file_update_script(setup: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
+    """The steps a file update job (docs/locking.md § The update as a job: the guarded read-change-write of a document's file, under its lock) started from ``setup`` asks for, given ``answers`` in turn (an answer's ``data``: the bytes read with it, as text): every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_CONFLICT``)."""
+    return cast("list[Json]", _call("file_update_script", (setup, answers)))
+
 def edit_wait(kind: DocumentKind, data: str | bytes | None, facts: Mapping[str, object]) -> EditWait:
     """What a writer does next with the file of ``kind`` it read as ``data`` (none: missing), given what it saw (``facts``): ``{wait_ms, edited}`` (0: go ahead; ``edited``: the kind's files are edited by hand). A file people edit is waited on while it changes; ``E_CONFLICT`` when it keeps changing or the write started over too often (docs/locking.md § Files people edit)."""
     return cast("EditWait", _call("edit_wait", (kind, data, facts)))
@@ -413,6 +417,7 @@ __all__ = [
     "edit_wait",
     "etag",
     "file_type_error",
+    "file_update_script",
     "finish_update",
     "format_duration",
     "format_timestamp",

@@ -12,13 +12,15 @@ from __future__ import annotations
 import os
 import time
 
-from statecore._generated.tables import EDIT_QUIET_MS, LOGS
+from statecore._generated.tables import LOGS
 from statecore._host import atomic as _atomic
 from statecore._host import runtime as _runtime
 from statecore._host import sessions as _sessions
 from statecore._host import sys as _sys
+from statecore._host.jobs import BYTES, drive
 from statecore._host.lock import acquire, sweep
 from statecore._host.routines import query_file, update_file
+from statecore._statecore import Job
 from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
@@ -97,59 +99,52 @@ def read_logged(kind: DocumentKind, file: str, options: Mapping[str, object]) ->
     return _sessions.read(kind, file, LOGS[kind], _logged_timeout(options))[0]
 
 
-def _finish(
-    file: str, data: bytes | None, result: FileUpdate[Any], guard: _atomic.Guard | None = None
-) -> Any:
-    """Keeps a ``.corrupt-`` copy of the old file (the whole file, not the bytes read) before it
-    is replaced, writes the new text when it changed, and returns what the caller gets; ``_MOVED``
-    when the file is no longer the one read (``guard``: ``_atomic.write_atomic``), nothing
-    written: the caller starts over."""
-    warnings: list[Any] = list(result["warnings"])
-    copy = None
-    if result["corrupt"] and data is not None and result["changed"]:
-        suffix: str = _call("corrupt_copy_suffix", (_runtime.clock(),))
-        copy = _atomic.copy_file(file, file + suffix, data)
-        warnings.append(_call("corrupt_copy_warning", (copy,)))
-    if result["changed"] and not _atomic.write_atomic(file, result["text"], guard):
-        return _MOVED
-    return outcome(result, warnings, copy)
-
-
-_MOVED = object()
-_EDITED: dict[str, bool] = {}
-
-
-def _edited_by_hand(kind: str) -> bool:
-    """Whether the files of ``kind`` are edited by hand (the core's answer, asked once)."""
-    edited = _EDITED.get(kind)
-    if edited is None:
-        edited = _EDITED[kind] = bool(_call("edit_wait", (kind, None, {}))["edited"])
-    return edited
-
-
 def _guarded(kind: str, file: str, change: Callable[[bytes | None], FileUpdate[Any]]) -> Any:
     """The guarded read-change-write of docs/locking.md § Files people edit, under the lock the
-    caller holds: ``file`` is read with its stamp; a file people edit is waited on while it is
-    still changing (the core's ``edit_wait``); ``change(data)`` computes the core's update; the
-    write checks that the file is still the one read, and the whole starts over from the new
-    text when it is not (``edit_wait`` raises ``ConflictError`` when that happens too often).
-    Behaviour matches ``guarded`` in ``npm/lib/host/documents.cjs``."""
-    edited = _edited_by_hand(kind)
-    waited = 0.0
-    restarts = 0
-    while True:
-        data, stamp, age_ms = _atomic.read_stamped(file)
-        if restarts > 0 or (edited and data is not None):
-            facts = {"age_ms": age_ms, "waited_ms": waited, "restarts": restarts}
-            wait = _call("edit_wait", (kind, data if edited else None, facts))["wait_ms"]
-            if wait > 0:
-                time.sleep(wait / 1000)
-                waited += wait
-                continue
-        out = _finish(file, data, change(data), _atomic.Guard(stamp, edited, EDIT_QUIET_MS))
-        if out is not _MOVED:
-            return out
-        restarts += 1
+    caller holds, as the core's file update job decides it (§ The update as a job, run on the
+    one job driver): ``file`` is read with its stamp (``load``), waited on while a person may
+    be saving it (``pause``), ``change(data)`` computes the core's update (``apply``), an
+    unparseable file is copied (``copy``) before the new text is written, on the condition that
+    the file is still the one read (``write``); from the read again when it is not. Behaviour
+    matches ``guarded`` in ``npm/lib/host/documents.cjs``."""
+    kept: dict[str, Any] = {"data": None, "stamp": None, "result": None}
+    job = Job.file_update(kind, file, _runtime.clock())
+
+    def take(step: dict[str, Any], fail: Callable[[BaseException], int]) -> dict[str, Any]:
+        what = step["do"]
+        try:
+            if what == "load":
+                data, kept["stamp"], age_ms = _atomic.read_stamped(step["path"])
+                kept["data"] = data
+                if data is None:
+                    return {"missing": True}
+                if "bytes" in step:
+                    return {"missing": False, "age_ms": age_ms, BYTES: data}
+                return {"missing": False, "age_ms": age_ms}
+            if what == "apply":
+                result = kept["result"] = change(kept["data"])
+                return {"changed": result["changed"], "corrupt": result["corrupt"]}
+            if what == "write":
+                edited = "edited" in step
+                guard = _atomic.Guard(kept["stamp"], edited, step["backdate_ms"] if edited else 0)
+                return {"written": _atomic.write_atomic(file, kept["result"]["text"], guard)}
+            if what == "copy":
+                # The whole file: the bytes read stop at the limit + 1.
+                return {"path": _atomic.copy_file(file, step["to"], kept["data"] or b"")}
+            if what == "pause":
+                time.sleep(step["ms"] / 1000)
+                return {}
+            raise TypeError(f"statecore: a file update job asked for an unknown step {what!r}")
+        except Exception as error:
+            return {"failed": fail(error)}
+
+    done = drive(job, take)
+    result: FileUpdate[Any] = kept["result"]
+    warnings: list[Any] = list(result["warnings"])
+    copy = done.get("corrupt_copy")
+    if copy is not None:
+        warnings.append(done["warning"])
+    return outcome(result, warnings, copy)
 
 
 def outcome(result: FileUpdate[Any], warnings: list[Any], copy: str | None) -> Any:

@@ -25,6 +25,7 @@ from statecore._generated.tables import LOCK_GRACE_MS, LOCK_LEASE_MS, TOKEN_BYTE
 from statecore._host import runtime as _runtime
 from statecore._host import sys as _sys
 from statecore._host.atomic import unlink_quiet
+from statecore._host.jobs import drive
 from statecore._host.lock_claim import create_complete, displace, read_record, watch_claim
 from statecore._host.lock_identity import identity, proc_stat_text
 from statecore._statecore import Job
@@ -33,7 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import TracebackType
-    from typing import Any, TypeGuard
+    from typing import Any
 
     from statecore.types import LockRecord, LockRecordText
 
@@ -172,59 +173,6 @@ def _perform(step: dict[str, Any]) -> dict[str, object]:
     raise TypeError(f"statecore: a lock job asked for an unknown step {what!r}")
 
 
-def _number(value: object) -> TypeGuard[int | float]:
-    """Whether ``value`` is a JSON number (a boolean is not)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-_ABSENT = object()
-"""An answer's field that is not there."""
-
-
-def _fields_meet(answer: object, wanted: dict[str, object]) -> bool:
-    """Whether ``answer`` is an object with each field of ``wanted`` (``_meets``' object case).
-
-    ``True``, ``False`` and ``None`` are single objects, so ``is`` is the same type and value;
-    the checks are ordered by how often a plan asks them (a lock plan's ``missing``,
-    ``created`` and ``latin1`` come first)."""
-    if type(answer) is not dict:
-        return isinstance(answer, dict) and _fields_meet(dict(answer), wanted)
-    for key, want in wanted.items():
-        if key == "age_under_ms":
-            now, mtime = answer.get("now_ms"), answer.get("mtime_ms")
-            if not (_number(now) and _number(mtime) and _number(want)):
-                return False
-            if not 0 <= float(now) - float(mtime) < want:
-                return False
-            continue
-        got = answer.get(key, _ABSENT)
-        if want is True or want is False or want is None:
-            if got is not want:
-                return False
-        elif type(want) is str:
-            if type(got) is not str or got != want:
-                return False
-        elif not (_number(want) and _number(got) and float(got) == float(want)):
-            return False  # a number unequal in value, or an expected list or object
-    return True
-
-
-def _meets(answer: object, expect: object) -> bool:
-    """Whether ``answer`` is what a plan's step ``expect``s of it: the core's rule
-    (``lock_plan_meets``, docs/locking.md § Plans; python/tests/test_lock_job.py runs this copy
-    through its vectors). No expectation takes any answer; a list, one of its objects; an object,
-    each of its fields: ``age_under_ms: n`` asks for numbers ``now_ms`` and ``mtime_ms`` with
-    ``0 <= now_ms - mtime_ms < n``, any other key for the same scalar (``null``, a boolean or a
-    string of the same type and value, a number equal in value; a list or object: never)."""
-    if expect is None:
-        return True
-    if isinstance(expect, dict):
-        return _fields_meet(answer, expect)
-    if isinstance(expect, list):
-        return any(isinstance(one, dict) and _fields_meet(answer, one) for one in expect)
-    return False
-
-
 class _Ahead:
     """A job known by its first step (``first``, which the core gave ahead: a release's, with
     the lock), made by ``make`` only if that step does not end it."""
@@ -234,22 +182,19 @@ class _Ahead:
         self._make = make
         self._job: Job | None = None
 
-    def next(self, answer: object) -> Any:
+    def next(self, answer: object, data: bytes | None = None) -> Any:
         if self._job is None:
             self._job = self._make()
-        return self._job.next(answer)
+        return self._job.next(answer, data)
 
 
 def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
-    """Runs a lock job to its end from its first step: each step performed and answered, a
-    failure answered as ``{failed}`` (the job may ignore it) and raised if the job says so; a
-    pause is where a cancelled caller stops (the job then removes its claim and gives the lock
-    up). A plan (``all``) is taken step by step up to the first answer that fails or is not
-    what its step expects, or to its ``done``, which ends the job without another crossing.
-    Returns the job's last step (``done``)."""
-    errors: list[BaseException] = []
+    """Runs a lock job to its end on the one job driver (``_host.jobs``): each step performed
+    and answered with the clocks, a failure answered as ``{failed}``; a pause is where a
+    cancelled caller stops (the job then removes its claim and gives the lock up). Returns the
+    job's last step (``done``)."""
 
-    def take(step: dict[str, Any]) -> dict[str, object]:
+    def take(step: dict[str, Any], fail: Callable[[BaseException], int]) -> dict[str, object]:
         what = step["do"]
         try:
             if what == "pause":
@@ -268,32 +213,12 @@ def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
             else:
                 answer = _perform(step)
         except (Exception, Cancelled) as error:
-            errors.append(error)
-            answer = {"failed": len(errors) - 1}
+            answer = {"failed": fail(error)}
         answer["now_ms"] = time.time_ns() // 1_000_000
         answer["mono_ms"] = time.monotonic() * 1000
         return answer
 
-    step: dict[str, Any] = job.first
-    while True:
-        what = step["do"]
-        if what == "done":
-            return step
-        if what == "raise":
-            raise errors[step["failed"]]
-        if what != "all":
-            step = job.next(take(step))
-            continue
-        answers: list[dict[str, object]] = []
-        for one in step["steps"]:
-            if one["do"] == "done":
-                done: dict[str, Any] = one
-                return done
-            got = take(one)
-            answers.append(got)
-            if "failed" in got or not _meets(got, one.get("expect")):
-                break
-        step = job.next({"answers": answers})
+    return drive(job, take)
 
 
 def acquire(lock_path: str, timeout: float) -> Lock:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from statecore._host.lock import _meets as meets
+from statecore._host.jobs import drive
 from statecore.errors import StatecoreError
 
 TYPE_CHECKING = False
@@ -59,8 +59,8 @@ class Kept:
 def run_job(store: Any, job: Any, act: Callable[..., Mapping[str, object]]) -> tuple[Any, Kept]:
     """Runs ``job`` on ``store``'s connection (its ``_run``, ``_conn``, ``_psycopg``,
     ``close``) to its end: the job's last step and what the steps kept. ``act(step, kept,
-    rows)`` performs a step of the job's own. Raises the job's error or the host's own."""
-    errors: list[BaseException] = []
+    rows)`` performs a step of the job's own. Raises the job's error or the host's own. Run
+    on the one job driver (``_host.jobs``)."""
     kept = Kept()
 
     def param(p: object) -> object:
@@ -76,7 +76,7 @@ def run_job(store: Any, job: Any, act: Callable[..., Mapping[str, object]]) -> t
             return None
         return kept.row[0] if what == "text" else kept.row[1]
 
-    def take(step: Mapping[str, Any]) -> Mapping[str, object]:
+    def take(step: dict[str, Any], fail: Callable[[BaseException], int]) -> dict[str, Any]:
         """One step performed: what the job is answered."""
         try:
             what = step["do"]
@@ -101,28 +101,8 @@ def run_job(store: Any, job: Any, act: Callable[..., Mapping[str, object]]) -> t
             def rows(params: list[object]) -> list[tuple[Any, ...]]:
                 return list(store._run(step["name"], *[param(p) for p in params]).fetchall())
 
-            return act(step, kept, rows)
+            return dict(act(step, kept, rows))
         except Exception as error:
-            errors.append(error)
-            return {"failed": len(errors) - 1, **facts(error, store._psycopg)}
+            return {"failed": fail(error), **facts(error, store._psycopg)}
 
-    step: dict[str, Any] = job.first
-    while True:
-        what = step["do"]
-        if what == "raise":
-            raise errors[step["failed"]]
-        if what == "done":
-            return step, kept
-        if what == "all":
-            answers: list[Mapping[str, object]] = []
-            for one in step["steps"]:
-                if one["do"] == "done":
-                    return one, kept
-                got = take(one)
-                answers.append(got)
-                if "failed" in got or not meets(got, one.get("expect")):
-                    break
-            answer: Mapping[str, object] = {"answers": answers}
-        else:
-            answer = take(step)
-        step = job.next(answer)
+    return drive(job, take), kept

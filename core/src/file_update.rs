@@ -1,0 +1,237 @@
+//! A document's file updated under its lock, as a job (docs/locking.md § The update as a job):
+//! the guarded read-change-write of § Files people edit, written once for both hosts. The
+//! job decides; the host's driver reads, sleeps, applies, copies and writes as asked:
+//!
+//! - `{"do": "load", "path", "bytes"?}`: read the file (up to the document limit + 1 bytes)
+//!   with its stamp, and keep both; answer `{"missing": true}` or `{"missing": false,
+//!   "age_ms"}` (how long ago it last changed), with its bytes when `bytes` is true (a file
+//!   people edit: the job judges whether it looks finished);
+//! - `{"do": "pause", "ms"}`: sleep, answer `{}`;
+//! - `{"do": "apply"}`: the change on the bytes kept (the core's `update_file`, or a
+//!   function's update): keep its result, answer `{"changed", "corrupt"}`;
+//! - `{"do": "copy", "to"}`: copy the whole file to a new file `to` (or `to-1`, ...), answer
+//!   `{"path"}`;
+//! - `{"do": "write", "edited"?, "backdate_ms"?}`: replace the file with the kept result's
+//!   text, atomically, checking that it is still the one read (its stamp); a file people
+//!   edit (`edited`) is stamped `backdate_ms` in the past; answer `{"written"}` (false: it
+//!   changed under the writer, nothing was written);
+//! - `{"do": "done", "corrupt_copy"?, "warning"?}`: the update is over; the caller gets the
+//!   kept result, with the copy kept and `warning` (its `W_CORRUPT_COPY`) added to its
+//!   warnings when there is one;
+//! - `{"do": "raise", "failed"}`: raise the host's kept failure.
+//!
+//! A host's failure is answered `{"failed": n}`. The common path (a JSON kind: read, changed,
+//! written) is one plan, so the whole update costs no crossing beyond its apply.
+
+use crate::document::{corrupt_copy_suffix, corrupt_copy_warning};
+use crate::edit::{edit_wait, edited_by_hand, QUIET_MS};
+use crate::error::{Error, Result};
+use crate::job::{failed, fields, step, Io, Job};
+use crate::shape::{Field, Shape, Ty};
+use crate::Value;
+
+/// What a file update job starts from.
+pub static SETUP: Shape = Shape::exact(
+    "FileUpdateSetup",
+    "What a file update job starts from (docs/locking.md § The update as a job).",
+    &[
+        Field::req("kind", Ty::Kind, "The document's kind."),
+        Field::req(
+            "path",
+            Ty::Str,
+            "The file (absolute; its lock is held by the caller).",
+        ),
+        Field::opt(
+            "now_ms",
+            Ty::Int,
+            "The wall clock (epoch ms) when the update starts: a `.corrupt-` copy's date.",
+        ),
+    ],
+);
+
+/// The job updating the file of `setup` ([`SETUP`]): `E_ARGUMENT` at a field that is not what
+/// it says, `E_KIND` for an unknown kind.
+pub fn job(setup: &Value) -> Result<Job> {
+    crate::options::input(setup, &SETUP, "setup")?;
+    let text = |key: &str| setup.get(key).and_then(Value::as_str).unwrap_or_default();
+    let now_ms = setup.get("now_ms").and_then(Value::as_i64).unwrap_or(0);
+    update_job(text("kind"), text("path").to_owned(), now_ms)
+}
+
+/// The job updating `path` (absolute), a document of `kind`, from the wall clock `now_ms`
+/// (epoch ms: a `.corrupt-` copy's date), as the bindings start it (no setup to read):
+/// `E_KIND` for an unknown kind.
+pub fn update_job(kind: &str, path: String, now_ms: i64) -> Result<Job> {
+    let edited = edited_by_hand(kind)?;
+    let file = File {
+        kind: kind.to_owned(),
+        path,
+        edited,
+    };
+    Ok(Job::start(now_ms, 0.0, move |io| update(io, file)))
+}
+
+/// The file a job updates.
+struct File {
+    kind: String,
+    path: String,
+    /// Whether its kind's files are edited by hand.
+    edited: bool,
+}
+
+/// Why the update stopped short of its end: the core's error, or the host's failure (`{"failed":
+/// n}`'s `n`) to raise.
+enum Stop {
+    Core(Error),
+    Host(Value),
+}
+
+impl From<Error> for Stop {
+    fn from(error: Error) -> Stop {
+        Stop::Core(error)
+    }
+}
+
+/// The update: read, wait while a person may be saving, apply, keep a copy of an unparseable
+/// file, write; from the read again when the file changed under the writer.
+async fn update(io: Io, file: File) -> Result<Value> {
+    match rounds(&io, &file).await {
+        Ok(done) => Ok(done),
+        Err(Stop::Core(error)) => Err(error),
+        Err(Stop::Host(failure)) => Ok(step("raise", [("failed", failure)])),
+    }
+}
+
+/// The update's rounds, each from a reading of the file, to its last step.
+async fn rounds(io: &Io, file: &File) -> std::result::Result<Value, Stop> {
+    let mut waited = 0.0;
+    let mut restarts: i64 = 0;
+    loop {
+        // A JSON kind's first reading is taken as it is: the whole update is one plan.
+        let planned = restarts == 0 && !file.edited;
+        if planned {
+            let mut steps = vec![(load_step(file), None)];
+            steps.extend(rest_plan(file));
+            io.plan(steps, Some(done(None))).await?;
+        }
+        let loaded = asked(io, load_step(file)).await?;
+        let present = loaded.get("missing").and_then(Value::as_bool) != Some(true);
+        let bytes = io.take_bytes();
+        if restarts > 0 || (file.edited && present) {
+            let age = match loaded.get("age_ms") {
+                Some(age) if present && age.as_f64().is_some() => age.clone(),
+                _ => Value::Null,
+            };
+            let facts = fields([
+                ("age_ms", age),
+                ("waited_ms", waited.into()),
+                ("restarts", restarts.into()),
+            ]);
+            let data = bytes.as_deref().filter(|_| file.edited && present);
+            let wait = edit_wait(&file.kind, data, &facts)?;
+            let ms = wait.get("wait_ms").and_then(Value::as_i64).unwrap_or(0);
+            if ms > 0 {
+                asked(io, step("pause", [("ms", ms.into())])).await?;
+                waited += ms as f64;
+                continue;
+            }
+        }
+        if !planned {
+            io.plan(rest_plan(file), Some(done(None))).await?;
+        }
+        match change(io, file, present).await? {
+            Some(out) => return Ok(out),
+            None => restarts = restarts.saturating_add(1),
+        }
+    }
+}
+
+/// The change applied and written: the job's last step, or `None` when the file changed
+/// under the writer (nothing written).
+async fn change(io: &Io, file: &File, present: bool) -> std::result::Result<Option<Value>, Stop> {
+    let applied = asked(io, step("apply", [])).await?;
+    let flag = |key: &str| applied.get(key).and_then(Value::as_bool) == Some(true);
+    let (changed, corrupt) = (flag("changed"), flag("corrupt"));
+    let mut copy = None;
+    if corrupt && present && changed {
+        let to = format!("{}{}", file.path, corrupt_copy_suffix(io.now_ms())?);
+        let copied = asked(io, step("copy", [("to", to.as_str().into())])).await?;
+        copy = Some(
+            copied
+                .get("path")
+                .and_then(Value::as_str)
+                .map_or(to, str::to_owned),
+        );
+    }
+    if changed {
+        let written = asked(io, write_step(file)).await?;
+        if written.get("written").and_then(Value::as_bool) != Some(true) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(done(copy.as_deref())))
+}
+
+/// A step asked, its failure (`{"failed": n}`) as [`Stop::Host`].
+async fn asked(io: &Io, asked: Value) -> std::result::Result<Value, Stop> {
+    let answer = io.ask(asked).await;
+    match failed(&answer) {
+        Some(failure) => Err(Stop::Host(failure)),
+        None => Ok(answer),
+    }
+}
+
+/// The steps after a reading judged fit, as planned: the change applied (changed, parseable
+/// before), written; then done.
+fn rest_plan(file: &File) -> Vec<(Value, Option<Value>)> {
+    let applied = fields([("changed", true.into()), ("corrupt", false.into())]);
+    let written = fields([("written", true.into())]);
+    vec![
+        (step("apply", []), Some(applied)),
+        (write_step(file), Some(written)),
+    ]
+}
+
+/// The step reading the file with its stamp (with its bytes for a file people edit: `bytes`).
+fn load_step(file: &File) -> Value {
+    let path = ("path", file.path.as_str().into());
+    if file.edited {
+        step("load", [path, ("bytes", true.into())])
+    } else {
+        step("load", [path])
+    }
+}
+
+/// The step writing the kept result (a file people edit: `edited`, stamped `backdate_ms`
+/// ([`QUIET_MS`]) in the past).
+fn write_step(file: &File) -> Value {
+    if file.edited {
+        step(
+            "write",
+            [("edited", true.into()), ("backdate_ms", QUIET_MS.into())],
+        )
+    } else {
+        step("write", [])
+    }
+}
+
+/// The job's last step, with `corrupt_copy` (the copy kept) and its `warning` when one was.
+fn done(copy: Option<&str>) -> Value {
+    match copy {
+        Some(copy) => step(
+            "done",
+            [
+                ("corrupt_copy", copy.into()),
+                ("warning", corrupt_copy_warning(copy).to_value()),
+            ],
+        ),
+        None => step("done", []),
+    }
+}
+
+/// The steps a file update job started from `setup` asks for, given `answers` in turn
+/// ([`crate::job::script`]; an answer's `data` is the bytes read with it): how the corpus runs
+/// one the same way on every surface.
+pub fn script(setup: &Value, answers: &[Value]) -> Result<Value> {
+    Ok(crate::job::script(job(setup)?, answers))
+}
