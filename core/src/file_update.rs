@@ -21,7 +21,8 @@
 //! - `{"do": "raise", "failed"}`: raise the host's kept failure.
 //!
 //! A host's failure is answered `{"failed": n}`. The common path (a JSON kind: read, changed,
-//! written) is one plan, so the whole update costs no crossing beyond its apply.
+//! written) is one plan, the job's first step: the update crosses into the core only to start
+//! the job and to apply the change.
 
 use crate::document::{corrupt_copy_suffix, corrupt_copy_warning};
 use crate::edit::{edit_wait, edited_by_hand, QUIET_MS};
