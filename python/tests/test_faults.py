@@ -60,9 +60,9 @@ OPERATIONS = {
 
 FAULTS = {"ENOSPC": errno.ENOSPC, "EIO": errno.EIO}
 
-RELEASE = ["open", "stat", "read", "read", "close", "unlink"]
+RELEASE = ["stat", "open", "stat", "read", "read", "close", "unlink"]
 """The release of the lock, the last steps of every operation: read the lock file (it must
-still hold our record), unlink it."""
+still hold our record: whether it exists, then open, fstat, read), unlink it."""
 
 LOCK_TEMP = re.compile(r"\.lock\.[0-9a-f]{32}\.tmp$")
 

@@ -245,13 +245,15 @@ def test_a_waiter_leaves_the_free_lock_to_a_young_claims_claimant(
     looks = threading.Semaphore(0)
 
     def probe(step: str) -> None:
+        # An attempt makes at most five: the claim file's (whether it exists, its stat), the
+        # lock's (whether it exists), the claim's read (whether it exists, its descriptor's).
         if step == "stat" and threading.current_thread() is waiter:
-            looks.release()  # an attempt makes at most two (the claim's, its descriptor's)
+            looks.release()
 
     set_fault_injector(probe)
     try:
         waiter.start()
-        assert all(looks.acquire(timeout=30) for _ in range(3))  # it has waited
+        assert all(looks.acquire(timeout=30) for _ in range(6))  # it has waited
         # Keep the claim young for a while: the free lock is left to its claimant (before, a
         # waiter took it at its next poll while the claim was young).
         for _ in range(60):

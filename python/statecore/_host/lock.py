@@ -142,6 +142,10 @@ def _perform(step: dict[str, Any]) -> dict[str, object]:
     (without the clocks)."""
     what = step["do"]
     if what == "stat":
+        # access first: a claim file is missing on the uncontended path, and a failed stat
+        # raises (dearer than the access).
+        if not _sys.exists(step["path"]):
+            return {"missing": True}
         try:
             st = _sys.stat(step["path"])
         except FileNotFoundError:

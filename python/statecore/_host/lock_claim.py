@@ -23,7 +23,10 @@ RECORD_READ_LIMIT = 64 * 1024
 def read_record(path: str) -> tuple[bytes, os.stat_result] | None:
     """The bytes (at most ``RECORD_READ_LIMIT``) and stat of the regular file ``path`` read
     through one descriptor; None when it does not exist, ``E_FILE_TYPE`` when it is not a
-    regular file."""
+    regular file. A missing file is found by ``access`` first (no exception: a lock and a
+    claim are missing on the uncontended path)."""
+    if not _sys.exists(path):
+        return None
     opened = open_regular(path)
     if opened is None:
         return None

@@ -81,6 +81,14 @@ def stat(path: str) -> os.stat_result:
     return os.stat(path)
 
 
+def exists(path: str) -> bool:
+    """Whether ``path`` exists, links followed (``access(F_OK)``, step ``stat``): no exception
+    for a missing file, which a failed ``stat`` or ``open`` costs (about 2 µs each here)."""
+    if _injector is not None:
+        _injector("stat")
+    return os.access(path, os.F_OK)
+
+
 def lstat(path: str) -> os.stat_result:
     """``os.lstat`` (step ``stat``)."""
     if _injector is not None:
