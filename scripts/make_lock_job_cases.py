@@ -10,9 +10,11 @@ import json
 import pathlib
 import subprocess
 
+from make_job_start_cases import lock_job_args
+
 # The driver's own rule for a plan's steps.
-from statecore._host.lock import _meets as meets
-from statecore._statecore import Job
+from statecore._host.jobs import meets
+from statecore._statecore import call
 from statecore.errors import StatecoreError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -137,39 +139,9 @@ class Sim:
 
 
 def run(job, setup, sim, limit=120):
-    if job == "acquire":
-        j = Job.acquire(
-            setup["lock"],
-            setup["identity"],
-            setup["probe"],
-            setup.get("watching", False),
-            setup.get("timeout_ms", 0),
-            bytes.fromhex(setup["seed"]),
-            setup["now_ms"],
-            setup["mono_ms"],
-        )
-    elif job == "release":
-        j = Job.release(
-            setup["lock"],
-            setup["text"],
-            setup["identity"],
-            setup["probe"],
-            bytes.fromhex(setup["seed"]),
-            setup["now_ms"],
-            setup["mono_ms"],
-        )
-    else:
-        j = Job.sweep(
-            setup["lock"],
-            setup["name"],
-            [e["name"] for e in setup["entries"]],
-            [e["path"] for e in setup["entries"]],
-            setup["identity"],
-            setup["probe"],
-            bytes.fromhex(setup["seed"]),
-            setup["now_ms"],
-            setup["mono_ms"],
-        )
+    op, args = lock_job_args(job, setup)
+    seed = bytes.fromhex(args[-3]["hex"])
+    j = call(op, (*args[:-3], seed, *args[-2:]))
     answers, steps, answer = [], [], None
     for _ in range(limit):
         try:

@@ -82,7 +82,8 @@ fn one<'a>(obj: &'a Bound<'_, PyAny>, param: &Param) -> PyResult<Arg<'a>> {
     }
 }
 
-/// A result in Python: objects for JSON and update results, `str` for text, `None` for nothing.
+/// A result in Python: objects for JSON and update results, `str` for text, `None` for nothing,
+/// a `Job` for a job.
 pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> {
     match result {
         Out::Json(value) => out(py, &value),
@@ -95,6 +96,7 @@ pub(crate) fn result(py: Python<'_>, result: Out) -> PyResult<Bound<'_, PyAny>> 
             meta,
             ..
         } => loaded(py, &document, Some(text), meta),
+        Out::Job(job) => Ok(crate::job::Job::of(py, *job)?.into_pyobject(py)?.into_any()),
     }
 }
 

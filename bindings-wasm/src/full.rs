@@ -1,16 +1,17 @@
-//! The whole API (feature `full`): three exports that dispatch through the whole operation
+//! The whole API (feature `full`): four exports that dispatch through the whole operation
 //! table (`statecore_cli::TABLE`); the JS layer (npm/lib/binding/api.mjs) and its generated table name the
-//! operation and pass its arguments. The browser's module (feature `web`) has `call` and
-//! `query`, not `update` (a page reads; it does not write files).
+//! operation and pass its arguments (`startJob` for a row that starts a job). The browser's
+//! module (feature `web`) has `call` and `query`, not `update` or `startJob` (a page reads; it
+//! does not write files).
 
 #[cfg(feature = "full")]
 use crate::single_arg;
 use crate::{now_value, out, throw};
 #[cfg(feature = "full")]
 use statecore::document::Precondition;
-use statecore::ops::{self, Args};
 #[cfg(feature = "full")]
-use statecore::ops::{Form, Out};
+use statecore::ops::Form;
+use statecore::ops::{self, Args, Out};
 use statecore_cli::TABLE;
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
@@ -30,12 +31,46 @@ pub fn call(
     b1: Option<Vec<u8>>,
     now: Option<f64>,
 ) -> Result<String, JsValue> {
+    let (op, result) = run(op, args, [b0, b1], now)?;
+    out(result, op.returns.form)
+}
+
+/// Starts the job of the operation `op` (a row whose result is a job: `lock_acquire_job`,
+/// `file_update_job`, ...) on `args` as [`call`] takes them: `[job, its first step's JSON
+/// text]` (no crossing to ask for the first step).
+#[cfg(feature = "full")]
+#[wasm_bindgen(js_name = startJob)]
+pub fn start_job(
+    op: &str,
+    args: &str,
+    b0: Option<Vec<u8>>,
+    b1: Option<Vec<u8>>,
+    now: Option<f64>,
+) -> Result<Vec<JsValue>, JsValue> {
+    let (op, result) = run(op, args, [b0, b1], now)?;
+    match result.map_err(throw)? {
+        Out::Job(job) => crate::job::started(*job),
+        _ => Err(throw(statecore::Error::new(
+            statecore::error::Code::Argument,
+            "",
+            format!("{} does not start a job: use call", op.name()),
+        ))),
+    }
+}
+
+/// The operation named `op` run on its arguments from the wire ([`call`]'s).
+fn run(
+    op: &str,
+    args: &str,
+    bytes: [Option<Vec<u8>>; 2],
+    now: Option<f64>,
+) -> Result<(&'static ops::Op, statecore::Result<Out>), JsValue> {
     let op = TABLE.find(op).map_err(throw)?;
-    let mut args = Args::from_wire(op, 0, args, slots([b0, b1])).map_err(throw)?;
+    let mut args = Args::from_wire(op, 0, args, slots(bytes)).map_err(throw)?;
     if let Some(now) = now {
         args.set_now(&now_value(now));
     }
-    out(TABLE.call(op, args), op.returns.form)
+    Ok((op, TABLE.call(op, args)))
 }
 
 /// A file update: `data` (the file's bytes; none: missing) read as `kind`, the change `op`

@@ -119,6 +119,11 @@ pub(crate) fn out(result: statecore::Result<Out>, form: Form) -> Result<String, 
             meta,
             text_is_document,
         } => meta_and_text(document, text, Value::Object(meta), text_is_document),
+        Out::Job(_) => Err(throw(Error::new(
+            statecore::error::Code::Argument,
+            "",
+            "this operation starts a job: use startJob",
+        ))),
         Out::Loaded {
             document,
             meta,
@@ -197,11 +202,6 @@ pub(crate) fn now_value(now: f64) -> Value {
     } else {
         Value::Null
     }
-}
-
-/// A JSON text argument produced by the JS layer (checked by the core's parser and limits).
-pub(crate) fn arg(text: &str) -> Result<Value, JsValue> {
-    json::parse_str(text).map_err(throw)
 }
 
 /// The one value of `text`, the JSON text of a one-item argument array the JS layer made

@@ -40,6 +40,7 @@ pub static TABLE: Table = Table::new(
         parts::FILES,
         parts::HOST,
         parts::LOCK,
+        parts::JOBS,
         parts::STORE,
         VIEW_OPS,
         parts::WATCH,

@@ -1,5 +1,5 @@
 //! The table: the command line (docs/cli.md): its job run over given answers
-//! (`cli_job_script`; the hosts run the job itself, `Job.cli`), one round of a command
+//! (`cli_job_script`; the hosts start the job itself with `cli_job`), one round of a command
 //! (`cli_run`), the wait of a command that goes on (`cli_wait_take` / `cli_wait_next`), and the
 //! constants the hosts read standard input and look at watched files with.
 
@@ -22,6 +22,25 @@ pub(crate) static OPS: &[Op] = &gate([
         access: Access::Pure,
         web: false,
         run: |a| Ok(Out::Json(crate::cli::run(a.get(0))?)),
+    },
+    Op {
+        module: Module::Root,
+        method: "cli_job",
+        doc: "A command line run as a job (docs/cli.md § How it runs), by a host's driver: \
+              `program` on `request` asks to gather facts, print, look at watched files, sleep, \
+              take a new environment, and ends with `done` (what to print, the exit code, what \
+              to serve).",
+        params: &[
+            Param::text("program", Ty::Enum(&crate::cli::shapes::PROGRAM)),
+            Param::unlimited_value("request", Ty::Object(&crate::cli::shapes::REQUEST)),
+        ],
+        returns: Returns::job(Ty::Json),
+        access: Access::Pure,
+        web: false,
+        run: |a| {
+            let program = crate::cli::program(a.text(0)?)?;
+            Out::job(crate::cli::job(program, a.get(1)))
+        },
     },
     Op {
         module: Module::Root,

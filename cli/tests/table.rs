@@ -92,12 +92,14 @@ fn the_command_lines_request_is_not_held_to_the_documents_limits() {
     assert!(!run.params[0].limited);
     let job = TABLE.find("cli_job_script").unwrap();
     assert!(!job.params[1].limited);
+    let start = TABLE.find("cli_job").unwrap();
+    assert!(!start.params[1].limited);
     assert!(
         TABLE
             .ops()
             .flat_map(|op| op.params)
             .filter(|p| !p.limited)
             .count()
-            == 2
+            == 3
     );
 }

@@ -204,6 +204,11 @@ function describeError(e) {
     : String(e && e.stack ? e.stack : e);
 }
 
+/** Whether `value` is a job a row of the table started (`{first, next, free}`). */
+function isJob(value) {
+  return value !== null && typeof value === "object" && typeof value.next === "function" && typeof value.free === "function" && "first" in value;
+}
+
 /** Runs one corpus case; null when it passes. */
 export function checkCase(sc, testCase) {
   const { op, args = [], expect, error } = testCase;
@@ -230,6 +235,12 @@ export function checkCase(sc, testCase) {
       }
     }
     return null;
+  }
+  if (isJob(result)) {
+    // A row that starts a job: the corpus states its first step.
+    const job = result;
+    result = job.first;
+    job.free();
   }
   if (error !== undefined) return `want error ${describe(error)}\n  got ${describe(result)}`;
   if (typeof result === "string" || typeof expect === "string") {

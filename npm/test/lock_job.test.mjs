@@ -1,10 +1,10 @@
-// The lock's jobs through the JS API (`lockJob`, docs/locking.md § The lock as a job): what a
+// The lock's jobs through the JS API (`lock.acquireJob`, `releaseJob`, docs/locking.md § The lock as a job): what a
 // tool with its own I/O calls. The steps themselves are the corpus's
 // (tests/conformance/host/lock_jobs.json); here, the JS layer's own checks and a whole run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { lockJob } from "statecore-js";
+import { lock } from "statecore-js";
 import { readJson } from "./files.mjs";
 
 const { meets } = createRequire(import.meta.url)("../lib/host/jobs.cjs");
@@ -13,15 +13,16 @@ const ID = { pid: 100, start: "500", boot: "b1", host: "h" };
 const SEED = new Uint8Array(16).fill(7);
 const clocks = (answer) => ({ ...answer, now_ms: 1764000000000, mono_ms: 1000 });
 
-test("lockJob refuses a job it has not got, and arguments that are not an array", () => {
-  assert.throws(() => lockJob("renew", []), (e) => e.name === "UsageError" && e.code === "E_ARGUMENT" && e.path === "/job");
-  assert.throws(() => lockJob("acquire", "x"), (e) => e.name === "UsageError" && e.code === "E_ARGUMENT" && e.path === "/args");
+test("a lock job's row refuses an argument that is not of its type, naming it", () => {
+  const bad = () => lock.acquireJob("/d/s.json.lock", true, 1000, ID, "yes", SEED, 1764000000000, 1000);
+  assert.throws(bad, (e) => e.name === "DataError" && e.code === "E_VALUE" && e.details.argument === "probe");
+  assert.throws(() => lock.acquireJob("/d/s.json.lock", true, 1000, ID, true, SEED, 1764000000000), (e) => e.code === "E_VALUE" && e.message.includes("monoMs"));
 });
 
 test("an uncontended acquisition, then the release of the same record, driven step by step", () => {
   // The first step comes with the job; a driver that takes a whole plan, `done` aside, is
   // given the same `done` by the job itself.
-  const taking = lockJob("acquire", ["/d/s.json.lock", ID, true, true, 1000, SEED, 1764000000000, 1000]);
+  const taking = lock.acquireJob("/d/s.json.lock", true, 1000, ID, true, SEED, 1764000000000, 1000);
   const plan = taking.first;
   assert.equal(plan.do, "all");
   assert.deepEqual(plan.steps.map((s) => s.do), ["stat", "read", "create", "done"]);
@@ -36,7 +37,7 @@ test("an uncontended acquisition, then the release of the same record, driven st
   assert.equal(done.record.pid, 100);
 
   // The release's first step came with the lock: it is the release job's own.
-  const releasing = lockJob("release", ["/d/s.json.lock", done.text, ID, true, SEED, 1764000000000, 1000]);
+  const releasing = lock.releaseJob("/d/s.json.lock", done.text, ID, true, SEED, 1764000000000, 1000);
   const latin1 = Buffer.from(done.text).toString("latin1");
   const release = {
     do: "all",
@@ -59,7 +60,7 @@ test("an uncontended acquisition, then the release of the same record, driven st
 });
 
 test("a job's first step is asked for once; a plan's answer must be one answer per step taken", () => {
-  const taking = lockJob("acquire", ["/d/s.json.lock", ID, true, true, 1000, SEED, 1764000000000, 1000]);
+  const taking = lock.acquireJob("/d/s.json.lock", true, 1000, ID, true, SEED, 1764000000000, 1000);
   assert.deepEqual(taking.next(null), taking.first);
   assert.throws(() => taking.next(null), (e) => e.name === "UsageError" && e.code === "E_ARGUMENT" && e.path === "/answer");
   const five = Array.from({ length: 5 }, () => clocks({ missing: true }));

@@ -58,45 +58,6 @@ class LogReplay:
 
 @final
 class Job:
-    @staticmethod
-    def acquire(
-        lock: str,
-        identity: object,
-        probe: bool,
-        watching: bool,
-        timeout_ms: float,
-        seed: bytes,
-        now_ms: int,
-        mono_ms: float,
-    ) -> Job: ...
-    @staticmethod
-    def release(
-        lock: str,
-        text: str,
-        identity: object,
-        probe: bool,
-        seed: bytes,
-        now_ms: int,
-        mono_ms: float,
-    ) -> Job: ...
-    @staticmethod
-    def sweep(
-        lock: str,
-        name: str,
-        names: list[str],
-        paths: list[str],
-        identity: object,
-        probe: bool,
-        seed: bytes,
-        now_ms: int,
-        mono_ms: float,
-    ) -> Job: ...
-    @staticmethod
-    def store(kind: str, setup: object) -> Job: ...
-    @staticmethod
-    def file_update(kind: str, path: str, now_ms: int) -> Job: ...
-    @staticmethod
-    def cli(program: str, request: object) -> Job: ...
     @property
     def first(self) -> Any: ...
     def next(self, answer: object, data: bytes | None = None) -> Any: ...

@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
+from statecore import cli_job
 from statecore._cli import run as cli
 from statecore._cli.follow import look
 from statecore._cli.run import drive, write_fact
 from statecore._generated.tables import CLI_POLL_MS as POLL_MS
-from statecore._statecore import Job
 
 VALID = '{\n  "specVersion": "1.2"\n}\n'
 
@@ -52,7 +52,7 @@ class Run:
         self.envs: list[float] = []
         request: Any = {"argv": argv, "env": self.env()}
         self.envs.clear()
-        self.last = drive(lambda: Job.cli("statecore", request), self)
+        self.last = drive(lambda: cli_job("statecore", request), self)
         self.print(self.last)  # the last step's output, as the command prints it
 
     def gather(self, need: Any, facts: Any) -> None:
@@ -134,7 +134,7 @@ def test_a_removed_file_is_a_change_printed_as_removed(tmp_path: Path) -> None:
 
 def test_a_request_the_core_refuses_ends_with_code_2_and_its_message() -> None:
     def start() -> Any:
-        return Job.cli("statecore", {"argv": ["validate"], "facts": {"file": {}}})
+        return cli_job("statecore", {"argv": ["validate"], "facts": {"file": {}}})
 
     last = drive(start, Run.__new__(Run), "statecore")
     assert last["code"] == 2

@@ -11,7 +11,7 @@ import pytest
 
 import statecore
 from statecore import errors
-from statecore._statecore import LogReplay, update_logged
+from statecore._statecore import Job, LogReplay, update_logged
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 
@@ -174,7 +174,10 @@ def test_case(case: dict[str, Any] | None) -> None:
             got = raised.value.details.get(key)
             assert render(got) == render(value), f"details.{key}: {raised.value}"
     else:
-        assert render(call(case["op"], args)) == render(case["expect"])
+        result = call(case["op"], args)
+        if isinstance(result, Job):
+            result = result.first  # a row that starts a job: the corpus states its first step
+        assert render(result) == render(case["expect"])
 
 
 def test_every_op_has_a_python_function() -> None:

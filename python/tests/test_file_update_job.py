@@ -1,4 +1,4 @@
-"""The file update job through the native module (``Job.file_update``, docs/locking.md § The
+"""The file update job through the package (``statecore.file_update_job``, docs/locking.md § The
 update as a job): what a tool with its own I/O calls. The steps themselves are the corpus's
 (tests/conformance/host/file_update_jobs.json); here, the bytes given beside an answer, an
 unknown kind, and a whole update driven by the host on a real file."""
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import statecore
+from statecore import file_update_job
 from statecore._statecore import Job
 from statecore.errors import StatecoreError
 
@@ -21,7 +22,7 @@ UNTERMINATED = "# Spec\n\n| id | title |\n|----|-------|\n| G1 | one |"
 
 
 def index_job() -> Job:
-    return Job.file_update("specify.index", INDEX, 0)
+    return file_update_job("specify.index", INDEX, 0)
 
 
 def test_a_file_people_edit_is_judged_from_the_bytes_given_beside_the_answer() -> None:
@@ -38,9 +39,9 @@ def test_a_file_people_edit_is_judged_from_the_bytes_given_beside_the_answer() -
 
 def test_an_unknown_kind_is_refused_and_a_json_kinds_first_step_is_the_whole_update() -> None:
     with pytest.raises(StatecoreError) as unknown:
-        Job.file_update("fctry.nope", "/d/s.json", 0)
+        file_update_job("fctry.nope", "/d/s.json", 0)
     assert unknown.value.code == "E_KIND"
-    first = Job.file_update("fctry.state", "/d/s.json", 0).first
+    first = file_update_job("fctry.state", "/d/s.json", 0).first
     assert [step["do"] for step in first["steps"]] == ["load", "apply", "write", "done"]
 
 

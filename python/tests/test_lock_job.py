@@ -1,4 +1,5 @@
-"""The lock's jobs through the native module (``Job``, docs/locking.md § The lock as a job):
+"""The lock's jobs through the package (``statecore.lock.acquire_job``, ``release_job``: a ``Job``,
+docs/locking.md § The lock as a job):
 what a tool with its own I/O calls. The steps themselves are the corpus's
 (tests/conformance/host/lock_jobs.json); here, the class's own contract and a whole run."""
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from statecore import lock
 from statecore._host.jobs import meets as _meets
 from statecore._statecore import Job
 from statecore.errors import StatecoreError
@@ -23,7 +25,7 @@ def clocks(answer: dict[str, object]) -> dict[str, object]:
 
 
 def acquisition() -> Job:
-    return Job.acquire("/d/s.json.lock", ID, True, True, 1000.0, SEED, NOW, 1000.0)
+    return lock.acquire_job("/d/s.json.lock", True, 1000.0, ID, True, SEED, NOW, 1000.0)
 
 
 def test_an_uncontended_acquisition_then_its_release_driven_from_the_first_steps() -> None:
@@ -44,7 +46,7 @@ def test_an_uncontended_acquisition_then_its_release_driven_from_the_first_steps
     assert done == plan["steps"][3]
     assert done["record"]["pid"] == 100
 
-    releasing = Job.release("/d/s.json.lock", done["text"], ID, True, SEED, NOW, 1000.0)
+    releasing = lock.release_job("/d/s.json.lock", done["text"], ID, True, SEED, NOW, 1000.0)
     assert releasing.first == done["release"]
     assert [s["do"] for s in releasing.first["steps"]] == ["stat", "read", "unlink", "done"]
     latin1 = done["text"].encode().decode("latin-1")
@@ -73,8 +75,14 @@ def test_the_first_step_is_asked_for_once_and_a_plan_is_answered_per_step_taken(
 
 def test_a_seed_too_short_is_refused() -> None:
     with pytest.raises(StatecoreError) as short:
-        Job.acquire("/d/s.json.lock", ID, True, True, 1000.0, b"x", NOW, 1000.0)
+        lock.acquire_job("/d/s.json.lock", True, 1000.0, ID, True, b"x", NOW, 1000.0)
     assert (short.value.code, short.value.path) == ("E_ARGUMENT", "/seed")
+
+
+def test_an_argument_not_of_its_type_is_refused_naming_it() -> None:
+    with pytest.raises(StatecoreError) as bad:
+        lock.acquire_job("/d/s.json.lock", True, 1000.0, ID, "yes", SEED, NOW, 1000.0)  # type: ignore[arg-type]
+    assert (bad.value.code, bad.value.details["argument"]) == ("E_VALUE", "probe")
 
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests/conformance/host/plan_expectations.json"

@@ -53,6 +53,7 @@ fn returns(op: &Op) -> String {
         Form::Nothing => "nothing".to_owned(),
         Form::Raises => "never (raises)".to_owned(),
         Form::Text => "text".to_owned(),
+        Form::Job => "a job (`Job`: `first`, `next`)".to_owned(),
         Form::Json | Form::Update | Form::Loaded => {
             format!("`{}`", crate::ts::ty(&op.returns.ty, crate::ts::Side::Out))
         }

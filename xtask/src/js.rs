@@ -108,6 +108,7 @@ pub fn generated_mjs() -> String {
             Form::Raises => "raises",
             Form::Update => "update",
             Form::Loaded => "loaded",
+            Form::Job => "job",
         };
         let from_file = match op.access {
             ops::Access::Writes(write) if !write.takes_document => "0",
@@ -206,16 +207,6 @@ pub fn generated_mjs() -> String {
         let _ = writeln!(out, "  {name}: Object.freeze([{}]),", keys.join(", "));
     }
     out.push_str("});\n\n");
-    let setup: Vec<String> = statecore::store::shapes::UPDATE_SETUP
-        .fields
-        .iter()
-        .map(|f| format!("{:?}", f.name))
-        .collect();
-    let _ = writeln!(
-        out,
-        "/** The fields of a store's update job setup (the core's shape). */\nexport const UPDATE_SETUP_FIELDS = Object.freeze([{}]);\n",
-        setup.join(", ")
-    );
     let _ = writeln!(
         out,
         "/** {} */\nexport const SKIPPED_DIRECTORIES = Object.freeze([{}]);\n",
@@ -256,10 +247,6 @@ fn api_names() -> Vec<String> {
     names.push("queryFile".into());
     names.push("updateLogged".into());
     names.push("logReplay".into());
-    names.push("lockJob".into());
-    names.push("storeJob".into());
-    names.push("fileUpdateJob".into());
-    names.push("cliJob".into());
     names.push("withBigInts".into());
     names.push("openDocument".into());
     names.push("residentDocument".into());

@@ -103,6 +103,7 @@ pub(crate) fn result_type(op: &Op) -> String {
         Form::Nothing => "None".into(),
         Form::Raises => "NoReturn".into(),
         Form::Text => "str".into(),
+        Form::Job => "Job".into(),
         Form::Json | Form::Update | Form::Loaded => ty(&op.returns.ty, Side::Out),
     }
 }
@@ -492,6 +493,9 @@ pub fn with_imports(text: &str) -> String {
             "from statecore._host.documents import {}",
             files.join(", ")
         ));
+    }
+    if uses("Job") {
+        first_party.push("from statecore._statecore import Job".to_owned());
     }
     let types = crate::names::type_names_used(|n| uses(n));
     if !types.is_empty() {

@@ -152,18 +152,6 @@ pub fn native_pyi() -> String {
          \x20   def commit(\n        self,\n        change_name: str,\n        args: tuple[object, ...],\n        now: object,\n        event_id: str | None = None,\n    ) -> Any: ...\n\n\
          @final\n\
          class Job:\n\
-         \x20   @staticmethod\n\
-         \x20   def acquire(\n        lock: str,\n        identity: object,\n        probe: bool,\n        watching: bool,\n        timeout_ms: float,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> Job: ...\n\
-         \x20   @staticmethod\n\
-         \x20   def release(\n        lock: str,\n        text: str,\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> Job: ...\n\
-         \x20   @staticmethod\n\
-         \x20   def sweep(\n        lock: str,\n        name: str,\n        names: list[str],\n        paths: list[str],\n        identity: object,\n        probe: bool,\n        seed: bytes,\n        now_ms: int,\n        mono_ms: float,\n    ) -> Job: ...\n\
-         \x20   @staticmethod\n\
-         \x20   def store(kind: str, setup: object) -> Job: ...\n\
-         \x20   @staticmethod\n\
-         \x20   def file_update(kind: str, path: str, now_ms: int) -> Job: ...\n\
-         \x20   @staticmethod\n\
-         \x20   def cli(program: str, request: object) -> Job: ...\n\
          \x20   @property\n\
          \x20   def first(self) -> Any: ...\n\
          \x20   def next(self, answer: object, data: bytes | None = None) -> Any: ...\n\n\

@@ -171,6 +171,7 @@ pub fn returns(op: &Op) -> String {
         Form::Nothing => "void".into(),
         Form::Raises => "never".into(),
         Form::Text => "string".into(),
+        Form::Job => "Job".into(),
         Form::Json | Form::Update | Form::Loaded => ty(&op.returns.ty, Side::Out),
     }
 }
@@ -323,87 +324,23 @@ export declare function logReplay(
   offset: number,
   corrupt: boolean,
 ): LogReplay;
-/** A step of a lock job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The lock as a job). */
-export type LockStep = { do: string; [field: string]: Json };
 /**
- * A lock job: `first` is its first step (`next(null)` gives it too), which may be answered
- * straight away; `next(answer)` gives the step after the one answered; `free()` releases it.
+ * A step of a job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The lock as
+ * a job; docs/store.md § The update as a job; docs/cli.md § How it runs).
  */
-export type LockJob = {
-  readonly first: LockStep;
-  next(answer: { [field: string]: Json } | null): LockStep;
+export type JobStep = { do: string; [field: string]: Json };
+/**
+ * A job of the core, as a row of the table that starts one gives it (`lock.acquireJob`,
+ * `fileUpdateJob`, `storeJob`, `cliJob`, ...), run by a host's driver: `first` is its first
+ * step (`next(null)` gives it too), which may be answered straight away; `next(answer, bytes)`
+ * gives the step after the one answered (`bytes`: read doing it, for a step that asks for
+ * them: a file update's `load`); `free()` releases it.
+ */
+export type Job = {
+  readonly first: JobStep;
+  next(answer: { [field: string]: Json } | null, bytes?: Uint8Array): JobStep;
   free(): void;
 };
-/**
- * A lock job (docs/locking.md § The lock as a job), run by a host's driver: its acquisition,
- * release, or the sweep of what dead writers left next to its file.
- */
-export declare function lockJob(
-  kind: \"acquire\",
-  args: [lock: string, identity: LockIdentity, probe: boolean, watching: boolean, timeoutMs: number, seed: Bytes, nowMs: number, monoMs: number],
-): LockJob;
-export declare function lockJob(
-  kind: \"release\",
-  args: [lock: string, text: string, identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
-): LockJob;
-export declare function lockJob(
-  kind: \"sweep\",
-  args: [lock: string, name: string, names: string[], paths: string[], identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
-): LockJob;
-/** A step of a store job, or its end (`done`, `raise`): `{do, ...}` (docs/store.md § The update as a job). */
-export type StoreStep = { do: string; [field: string]: Json };
-/**
- * A store job: `first` is its first step (`next(null)` gives it too), which may be answered
- * straight away; `next(answer)` gives the step after the one answered; `free()` releases it.
- */
-export type StoreJob = {
-  readonly first: StoreStep;
-  next(answer: { [field: string]: Json } | null): StoreStep;
-  free(): void;
-};
-/**
- * A store job (docs/store.md § The update as a job, § Hive sessions), run by a store's
- * driver: a document's update (`update`; `setup`: its key and kind, whether the change is a
- * function, the timeout, the text the store kept for the key), a hive session's step
- * (`session_step`) or its state's read (`session_read`; `setup`: the state's key and kind,
- * the timeout).
- */
-export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
-/** A step of a file update job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The update as a job). */
-export type FileUpdateStep = { do: string; [field: string]: Json };
-/**
- * A file update job: `first` is its first step (`next(null)` gives it too); `next(answer,
- * bytes)` gives the step after the one answered (`bytes`: the file's, to a `load` that asks
- * for them); `free()` releases it.
- */
-export type FileUpdateJob = {
-  readonly first: FileUpdateStep;
-  next(answer: { [field: string]: Json } | null, bytes?: Uint8Array): FileUpdateStep;
-  free(): void;
-};
-/**
- * A document's file updated under its lock, as a job (docs/locking.md § The update as a
- * job), run by a host's driver: read, wait while a person may be saving, apply the change,
- * copy an unparseable file, write, from the read again when the file changed under it.
- */
-export declare function fileUpdateJob(kind: DocumentKind, path: string, nowMs: number): FileUpdateJob;
-/** A step of a command line's job, or its end (`done`): `{do, ...}` (docs/cli.md § How it runs). */
-export type CliStep = { do: string; [field: string]: Json };
-/**
- * A command line's job: `first` is its first step (`next(null)` gives it too); `next(answer)`
- * gives the step after the one answered; `free()` releases it.
- */
-export type CliJob = {
-  readonly first: CliStep;
-  next(answer: { [field: string]: Json } | null): CliStep;
-  free(): void;
-};
-/**
- * A command line run as a job (docs/cli.md § How it runs), by a host's driver: `program` on
- * `request` asks to gather facts, print, look at watched files, sleep, take a new
- * environment, and ends with `done` (what to print, the exit code, what to serve).
- */
-export declare function cliJob(program: CliProgram, request: CliRequest): CliJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -187,6 +187,12 @@ pub struct Job {
     first: Option<Result<Value>>,
 }
 
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job").field("first", &self.first).finish()
+    }
+}
+
 impl Job {
     /// A job running `procedure` (given the job's [`Io`]), its clocks starting at `now_ms`
     /// (epoch) and `mono_ms` (monotonic), run up to its first step.
@@ -207,6 +213,18 @@ impl Job {
         };
         job.first = Some(job.resume());
         job
+    }
+
+    /// The job, once it is known to have a first step: its own error when it ended at once
+    /// (a setup it refused), which a binding raises instead of giving a job.
+    pub fn opened(mut self) -> Result<Job> {
+        match self.first.take() {
+            Some(Err(error)) => Err(error),
+            first => {
+                self.first = first;
+                Ok(self)
+            }
+        }
     }
 
     /// The job's first step, a function of its setup alone: a host may take it from here (the

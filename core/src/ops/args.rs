@@ -181,6 +181,34 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The boolean at `i` (`E_VALUE` otherwise).
+    pub fn flag(&self, i: usize) -> Result<bool> {
+        match self.get(i) {
+            Value::Bool(b) => Ok(*b),
+            value => Err(argument_type(self.name(i), "true or false", value)),
+        }
+    }
+
+    /// The number at `i` (`E_VALUE` otherwise).
+    pub fn number(&self, i: usize) -> Result<f64> {
+        let value = self.get(i);
+        value
+            .as_f64()
+            .ok_or_else(|| argument_type(self.name(i), "a number", value))
+    }
+
+    /// The whole number at `i`, as a host's epoch milliseconds (`E_VALUE` otherwise; a
+    /// fraction is cut off).
+    pub fn millis(&self, i: usize) -> Result<i64> {
+        let value = self.get(i);
+        match (value.as_i64(), value.as_f64()) {
+            (Some(ms), _) => Ok(ms),
+            #[allow(clippy::cast_possible_truncation)] // saturating: a clock in range
+            (None, Some(ms)) if ms.is_finite() => Ok(ms as i64),
+            _ => Err(argument_type(self.name(i), "a number", value)),
+        }
+    }
+
     /// The bytes at `i`, or `None` (no file).
     pub fn opt_bytes(&self, i: usize) -> Option<&[u8]> {
         match self.items.get(i) {

@@ -101,6 +101,7 @@ fn op(op: &Op) -> Value {
             Form::Raises => "raises",
             Form::Update => "update",
             Form::Loaded => "loaded",
+            Form::Job => "job",
         }, "type": ty(&op.returns.ty)},
         "access": access,
         "web": op.web,

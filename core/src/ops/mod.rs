@@ -39,6 +39,7 @@ mod table_files;
 mod table_hive;
 mod table_hivemind;
 mod table_host;
+mod table_jobs;
 mod table_lock;
 mod table_routines;
 mod table_specify;

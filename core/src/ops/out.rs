@@ -3,7 +3,7 @@
 use crate::{Map, Value};
 
 /// A core result as a binding passes it on.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub enum Out {
     /// A JSON value.
     Json(Value),
@@ -35,11 +35,13 @@ pub enum Out {
         /// True when the bytes' own JSON is the document.
         as_written: bool,
     },
+    /// A job ([`super::Form::Job`]), opened ([`crate::job::Job::opened`]): it has a first step.
+    Job(Box<crate::job::Job>),
 }
 
 impl Out {
     /// The result as a JSON value (text as a string, nothing as `null`, an update as
-    /// `{document, text, ...meta}`).
+    /// `{document, text, ...meta}`, a job as its first step).
     pub fn into_value(self) -> Value {
         match self {
             Out::Json(value) => value,
@@ -63,7 +65,13 @@ impl Out {
                 map.extend(meta);
                 Value::Object(map)
             }
+            Out::Job(job) => job.first().cloned().unwrap_or_default(),
         }
+    }
+
+    /// A job's result: the job, or its own error when it ended at once (a setup it refused).
+    pub fn job(job: crate::Result<crate::job::Job>) -> crate::Result<Out> {
+        Ok(Out::Job(Box::new(job?.opened()?)))
     }
 
     /// A reader's result from what the core made of the bytes.

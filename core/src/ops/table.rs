@@ -26,6 +26,7 @@ pub mod parts {
     pub use super::super::table_hivemind::OPS as HIVEMIND;
     pub use super::super::table_host::OPS as HOST;
     pub use super::super::table_host::{HOST_CONSTANTS, STORE_CONSTANTS, TOKEN_CONSTANTS};
+    pub use super::super::table_jobs::OPS as JOBS;
     pub use super::super::table_lock::OPS as LOCK;
     pub use super::super::table_specify::OPS as SPECIFY;
     pub use super::super::table_store::OPS as STORE;
@@ -46,6 +47,7 @@ pub static CORE: Table = Table::new(
         parts::FILES,
         parts::HOST,
         parts::LOCK,
+        parts::JOBS,
         parts::STORE,
         parts::WATCH,
     ],

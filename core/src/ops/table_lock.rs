@@ -1,5 +1,5 @@
-//! The table: the lock's jobs (docs/locking.md § The lock as a job). A host runs a job through
-//! its resident class (`Job`); these rows run one over answers given in advance, as the
+//! The table: the lock's jobs (docs/locking.md § The lock as a job). A host starts a job with
+//! its row (`table_jobs.rs`); these rows run one over answers given in advance, as the
 //! conformance corpus does, and decide whether an answer is what a plan's step expects.
 
 use super::{Access, Module, Op, Out, Param, Returns};

@@ -27,6 +27,10 @@ pub enum Form {
     /// the bytes' own JSON as written, the wasm binding sends only the other fields and the JS
     /// layer parses the bytes it passed in with `JSON.parse`; Python gets objects.
     Loaded,
+    /// A job of the core ([`Out::Job`]: a procedure that asks its host for one step at a
+    /// time, docs/locking.md § The lock as a job): JS gets `{first, next, free}`, Python a
+    /// `Job`; `ty` is the type of its steps.
+    Job,
 }
 
 /// What an operation returns.
@@ -75,6 +79,14 @@ impl Returns {
     pub const fn loaded(ty: Ty) -> Returns {
         Returns {
             form: Form::Loaded,
+            ty,
+        }
+    }
+
+    /// A job whose steps are of type `ty` (see [`Form::Job`]).
+    pub const fn job(ty: Ty) -> Returns {
+        Returns {
+            form: Form::Job,
             ty,
         }
     }

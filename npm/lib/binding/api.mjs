@@ -8,12 +8,12 @@
 //
 // It converts arguments (lib/binding/convert.mjs: JS values -> one checked JSON text per call, text ->
 // UTF-8 bytes),
-// calls the wasm binding once per operation (bindings-wasm: `call`, `update`, `query`), parses
+// calls the wasm binding once per operation (bindings-wasm: `call`, `update`, `query`; `startJob` for a row that starts a job), parses
 // results with JSON.parse (so a "__proto__" key stays an own data property) and turns the
 // binding's error records into error classes. No protocol rule lives here.
 
 import { argsJson, bytes, decode, placeBigInt, updateResult, wire } from "./convert.mjs";
-import { CLASS_OF_CODE, CONSTANTS, ERROR_CLASS_BY_NAME, KIND_PROTOCOL, OPS, RESIDENT, StatecoreError, UPDATE_SETUP_FIELDS, UsageError } from "../generated/generated.mjs";
+import { CLASS_OF_CODE, CONSTANTS, ERROR_CLASS_BY_NAME, KIND_PROTOCOL, OPS, RESIDENT, StatecoreError, UsageError } from "../generated/generated.mjs";
 
 // ---------------------------------------------------------------------------------------
 // Errors (docs/api.md § Errors)
@@ -37,7 +37,7 @@ export function errorFromRecord(record) {
 }
 
 /** The JS names of the binding's exports a module may lack (the browser's module). */
-const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Job: "lockJob, storeJob, fileUpdateJob and cliJob", Document: "openDocument and residentDocument" };
+const ROUTINE_OF = { update: "updateFile", update_logged: "updateLogged", LogReplay: "logReplay", Document: "openDocument and residentDocument" };
 
 /**
  * `module[name]`, or a UsageError E_UNAVAILABLE when the module has not got it: the browser's
@@ -91,6 +91,17 @@ export function makeApi(getRaw) {
   };
   /** The protocol of a document kind's name (null: none, or not a kind). */
   const protocolOf = (kind) => (typeof kind === "string" && Object.hasOwn(KIND_PROTOCOL, kind) ? KIND_PROTOCOL[kind] : null);
+  /**
+   * A job of the native module (`[handle, its first step's JSON]`) as the API gives it:
+   * `first`, `next(answer, bytes?)` (the step after the one answered; `bytes`: read doing it,
+   * for a step that asks for them) and `free()`.
+   */
+  const driven = ([handle, firstText]) => ({
+    first: JSON.parse(firstText),
+    next: (answer, data) =>
+      JSON.parse(guard(() => handle.next(JSON.stringify(answer), data === undefined || data === null ? undefined : bytes(data, "bytes")))),
+    free: () => handle.free(),
+  });
   const byName = new Map();
   const api = {};
   for (const [module, name, op, params, form, fromFile, protocol, kindAt] of OPS) {
@@ -98,8 +109,11 @@ export function makeApi(getRaw) {
     const fn = (...args) => {
       const { json, slots, clock } = wire(params, args);
       const at = protocol ?? (kindAt >= 0 ? protocolOf(args[kindAt]) : null);
-      const out = rawIn(at, "call", op, json, slots[0], slots[1], clock ? Date.now() : undefined);
-      return decode(out, form, slots[0]);
+      // A row that starts a job (docs/locking.md § The lock as a job) gives the job; the
+      // browser's module has none, and its `call` refuses the row by name (E_UNAVAILABLE).
+      const job = form === "job" && typeof getRaw(at).startJob === "function";
+      const out = rawIn(at, job ? "startJob" : "call", op, json, slots[0], slots[1], clock ? Date.now() : undefined);
+      return job ? driven(out) : decode(out, form, slots[0]);
     };
     if (module === "") api[name] = fn;
     else (api[module] ??= {})[name] = fn;
@@ -183,100 +197,6 @@ export function makeApi(getRaw) {
         }
       },
     };
-  };
-
-  /** Where each lock job's arguments hold the identity (passed as JSON) and the seed (bytes). */
-  const LOCK_JOB_PLACES = {
-    acquire: { identity: 1, seed: 5 },
-    release: { identity: 2, seed: 4 },
-    sweep: { identity: 4, seed: 6 },
-  };
-
-  /** A job of the native module (`[handle, its first step's JSON]`) as the API gives it. */
-  const driven = ([handle, firstText]) => ({
-    first: JSON.parse(firstText),
-    next: (answer, data) =>
-      JSON.parse(guard(() => handle.next(JSON.stringify(answer), data === undefined || data === null ? undefined : bytes(data, "bytes")))),
-    free: () => handle.free(),
-  });
-
-  /**
-   * A lock job (docs/locking.md § The lock as a job): `kind` `"acquire"` (`[lock, identity,
-   * probe, watching, timeoutMs, seed, nowMs, monoMs]`), `"release"` (`[lock, text, identity,
-   * probe, seed, nowMs, monoMs]`) or `"sweep"` (`[lock, name, names, paths, identity, probe,
-   * seed, nowMs, monoMs]`). `first` is its first step (`next(null)` gives it too); `next(answer)`
-   * gives the step after the one answered, and `free()` releases the job.
-   */
-  api.lockJob = (kind, args) => {
-    const Job = need(getRaw(), "Job");
-    const places = Object.hasOwn(LOCK_JOB_PLACES, kind) ? LOCK_JOB_PLACES[kind] : null;
-    if (places === null || !Array.isArray(args)) {
-      throw new UsageError(
-        places === null
-          ? `${JSON.stringify(kind)} is not a lock job: acquire, release or sweep`
-          : "a lock job's arguments are an array",
-        { code: "E_ARGUMENT", path: places === null ? "/job" : "/args" },
-      );
-    }
-    const flat = args.map((arg, i) =>
-      i === places.identity ? JSON.stringify(arg) : i === places.seed ? bytes(arg, "seed") : arg,
-    );
-    return driven(guard(() => Job[kind](...flat)));
-  };
-
-  /**
-   * A store job (docs/store.md § The update as a job): `kind` `"update"`, `setup` `{key, kind,
-   * function, timeout_ms, known}`. `first`, `next(answer)` and `free()` as a lock job's.
-   */
-  api.storeJob = (kind, setup) => {
-    const Job = need(getRaw(), "Job");
-    if (kind === "update" && plainUpdateSetup(setup)) {
-      const { key, kind: of, function: fn = false, timeout_ms: timeout = null, known = null } = setup;
-      return driven(guard(() => Job.storeUpdate(key, of, fn, timeout ?? undefined, known?.etag, known?.trusted ?? false)));
-    }
-    return driven(guard(() => Job.store(String(kind), JSON.stringify(setup))));
-  };
-
-  /**
-   * A job updating the file `path` (absolute), a document of `kind`, under its lock
-   * (docs/locking.md § The update as a job); `nowMs`: the wall clock. `first`, `next(answer,
-   * bytes)` and `free()` as a lock job's; `bytes` are the file's, given to a `load` that asks
-   * for them.
-   */
-  api.fileUpdateJob = (kind, path, nowMs) => {
-    const Job = need(getRaw(), "Job");
-    return driven(guard(() => Job.fileUpdate(String(kind), String(path), Number(nowMs))));
-  };
-
-  /**
-   * A command line's job (docs/cli.md § How it runs): `program` (`statecore`,
-   * `statecore-statusline`) on `request` (`{argv, env, facts?}`). `first`, `next(answer)` and
-   * `free()` as a lock job's.
-   */
-  api.cliJob = (program, request) => {
-    const Job = need(getRaw(), "Job");
-    return driven(guard(() => Job.cli(String(program), JSON.stringify(request))));
-  };
-
-  /**
-   * Whether `setup` is an update job's setup that crosses field by field (the store's own,
-   * every field of its type and no other: `Job.storeUpdate`, no JSON text); anything else
-   * crosses as JSON and the core checks it (docs/store.md § The update as a job).
-   */
-  const plainUpdateSetup = (setup) => {
-    if (setup === null || typeof setup !== "object" || Object.getPrototypeOf(setup) !== Object.prototype) return false;
-    for (const name in setup) if (!UPDATE_SETUP_FIELDS.includes(name)) return false;
-    const { key, kind, function: fn = false, timeout_ms: timeout = null, known = null } = setup;
-    if (typeof key !== "string" || typeof kind !== "string" || typeof fn !== "boolean") return false;
-    if (timeout !== null && !(typeof timeout === "number" && timeout >= 0 && Number.isFinite(timeout))) return false;
-    if (known === null) return true;
-    return (
-      typeof known === "object" &&
-      Object.getPrototypeOf(known) === Object.prototype &&
-      Object.keys(known).length === 2 &&
-      typeof known.etag === "string" &&
-      typeof known.trusted === "boolean"
-    );
   };
 
   /** One crossing per file read: a reader of the table on the file's document (or bytes). */

@@ -2787,6 +2787,8 @@ export declare function validate<K extends DocumentKind>(kind: K, doc: unknown):
 export declare function validateText<K extends DocumentKind>(kind: K, data: Bytes): Report;
 /** Runs a `statecore` command line (docs/cli.md): what it still needs from the file system (call again with it in `facts`), or what to print and the exit code. */
 export declare function cliRun(request: CliRequest): CliAnswer;
+/** A command line run as a job (docs/cli.md § How it runs), by a host's driver: `program` on `request` asks to gather facts, print, look at watched files, sleep, take a new environment, and ends with `done` (what to print, the exit code, what to serve). */
+export declare function cliJob(program: CliProgram, request: CliRequest): Job;
 /** The steps a command line run as a job asks for (docs/cli.md § How it runs: `gather`, `print`, `look`, `sleep`, `env`, `done`), given `answers` in turn: every step up to `done`, then `{do: "error", error}` when the job ended with its error (an answer that is not what its step asks). */
 export declare function cliJobScript(program: CliProgram, request: CliRequest, answers: unknown[]): Json[];
 /** What a store URL the command line reads is, as a file would be (docs/store.md § Store URLs): the fact of a `read` need (`offset`, `limit`: the need's) from the row of the store's `cli_read` statement, or the log's lines to read first (`log_page`: run `read_log_page`, then call again with its lines as `log`). */
@@ -2859,6 +2861,10 @@ export declare function fileTypeError(path: string, what: string): never;
 export declare function manifest(): { [key: string]: Json };
 /** Checks a host's options (`set`: `update` or `append`, plus the keys `also` names): null or an object of known keys, else `E_OPTIONS` naming the nearest valid key (`camel`: keys in camelCase, as JS spells them). */
 export declare function checkOptions(set: string, options: unknown, camel?: boolean | null, also?: string[] | null): void;
+/** A store job (`update`: a document's update, docs/store.md § The update as a job; `session_step`, `session_read`: a hive session's step or its state's read, § Hive sessions) started from `setup`, run by a store's driver. */
+export declare function storeJob(job: StoreJobKind, setup: StoreUpdateSetup): Job;
+/** A job updating the file `path` (absolute), a document of `kind`, under the lock its caller holds (docs/locking.md § The update as a job): read, wait while a person may be saving, apply the change, copy an unparseable file, write, from the read again when the file changed under it; `now_ms`: the wall clock (a `.corrupt-` copy's date). Its `next(answer, bytes)` takes the file's bytes beside the answer to a `load` that asks for them. */
+export declare function fileUpdateJob<K extends DocumentKind>(kind: K, path: string, nowMs: number): Job;
 /** The steps a store job (`update`: a document's update, docs/store.md § The update as a job; `session_step`, `session_read`: a hive session's step or state read, § Hive sessions) started from `setup` asks for, given `answers` in turn: every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_STORE`, `E_LOCK_TIMEOUT`). */
 export declare function storeJobScript(job: StoreJobKind, setup: StoreUpdateSetup, answers: unknown[]): Json[];
 /** The PostgreSQL store's schema and statements as data: `{version, migration_lock, channel, bootstrap, statements}`, so that every host runs the same SQL. */
@@ -3128,6 +3134,12 @@ export declare const lock: {
   jobScript(job: LockJobKind, setup: LockJobSetup, answers: unknown[]): Json[];
   /** Whether `answer` is what a plan's step `expect`s of it (docs/locking.md § Plans): the rule a host's driver applies to stop a plan at its first unexpected answer, and the core checks when the answers come back (a driver's own copy is tested against it). */
   planMeets(answer: unknown, expect: unknown): boolean;
+  /** A job taking the lock file `lock` (`<file>.lock`, absolute), waiting up to `timeout_ms` (0: one attempt) in the fair queue and breaking a dead owner's lock (docs/locking.md § The lock as a job): `identity` is this process, `probe` whether processes can be probed here, `watching` whether the host watches its claim while it pauses (a synchronous host), `seed` at least 16 random bytes (the records' tokens and the pauses' jitter), `now_ms` and `mono_ms` the clocks. Ends with `{do: "done", record, text, release}` (`release`: the release's first step), `E_LOCK_TIMEOUT`, `E_LOCK_FOREIGN` or `{do: "raise", failed}`. */
+  acquireJob(lock: string, watching: boolean, timeoutMs: number, identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number): Job;
+  /** A job releasing the lock file `lock` if it still holds exactly `text` (our record's bytes): to the claimant of the next turn, or by removing it (docs/locking.md § The lock as a job); the other parameters as `acquire_job`'s. Ends with `{do: "done", released}` or `{do: "raise", failed}`. */
+  releaseJob(lock: string, text: string, identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number): Job;
+  /** A job sweeping what dead writers left next to the file `name` whose lock is `lock`: the directory entries `names` (those holding the file's name) at `paths` (docs/locking.md § Read-modify-write, step 1); the other parameters as `acquire_job`'s. Ends with `{do: "done"}` or `{do: "raise", failed}`. */
+  sweepJob(lock: string, name: string, names: string[], paths: string[], identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number): Job;
 };
 
 /** What a change of a resident document reports. */
@@ -3359,87 +3371,23 @@ export declare function logReplay(
   offset: number,
   corrupt: boolean,
 ): LogReplay;
-/** A step of a lock job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The lock as a job). */
-export type LockStep = { do: string; [field: string]: Json };
 /**
- * A lock job: `first` is its first step (`next(null)` gives it too), which may be answered
- * straight away; `next(answer)` gives the step after the one answered; `free()` releases it.
+ * A step of a job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The lock as
+ * a job; docs/store.md § The update as a job; docs/cli.md § How it runs).
  */
-export type LockJob = {
-  readonly first: LockStep;
-  next(answer: { [field: string]: Json } | null): LockStep;
+export type JobStep = { do: string; [field: string]: Json };
+/**
+ * A job of the core, as a row of the table that starts one gives it (`lock.acquireJob`,
+ * `fileUpdateJob`, `storeJob`, `cliJob`, ...), run by a host's driver: `first` is its first
+ * step (`next(null)` gives it too), which may be answered straight away; `next(answer, bytes)`
+ * gives the step after the one answered (`bytes`: read doing it, for a step that asks for
+ * them: a file update's `load`); `free()` releases it.
+ */
+export type Job = {
+  readonly first: JobStep;
+  next(answer: { [field: string]: Json } | null, bytes?: Uint8Array): JobStep;
   free(): void;
 };
-/**
- * A lock job (docs/locking.md § The lock as a job), run by a host's driver: its acquisition,
- * release, or the sweep of what dead writers left next to its file.
- */
-export declare function lockJob(
-  kind: "acquire",
-  args: [lock: string, identity: LockIdentity, probe: boolean, watching: boolean, timeoutMs: number, seed: Bytes, nowMs: number, monoMs: number],
-): LockJob;
-export declare function lockJob(
-  kind: "release",
-  args: [lock: string, text: string, identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
-): LockJob;
-export declare function lockJob(
-  kind: "sweep",
-  args: [lock: string, name: string, names: string[], paths: string[], identity: LockIdentity, probe: boolean, seed: Bytes, nowMs: number, monoMs: number],
-): LockJob;
-/** A step of a store job, or its end (`done`, `raise`): `{do, ...}` (docs/store.md § The update as a job). */
-export type StoreStep = { do: string; [field: string]: Json };
-/**
- * A store job: `first` is its first step (`next(null)` gives it too), which may be answered
- * straight away; `next(answer)` gives the step after the one answered; `free()` releases it.
- */
-export type StoreJob = {
-  readonly first: StoreStep;
-  next(answer: { [field: string]: Json } | null): StoreStep;
-  free(): void;
-};
-/**
- * A store job (docs/store.md § The update as a job, § Hive sessions), run by a store's
- * driver: a document's update (`update`; `setup`: its key and kind, whether the change is a
- * function, the timeout, the text the store kept for the key), a hive session's step
- * (`session_step`) or its state's read (`session_read`; `setup`: the state's key and kind,
- * the timeout).
- */
-export declare function storeJob(kind: StoreJobKind, setup: StoreUpdateSetup): StoreJob;
-/** A step of a file update job, or its end (`done`, `raise`): `{do, ...}` (docs/locking.md § The update as a job). */
-export type FileUpdateStep = { do: string; [field: string]: Json };
-/**
- * A file update job: `first` is its first step (`next(null)` gives it too); `next(answer,
- * bytes)` gives the step after the one answered (`bytes`: the file's, to a `load` that asks
- * for them); `free()` releases it.
- */
-export type FileUpdateJob = {
-  readonly first: FileUpdateStep;
-  next(answer: { [field: string]: Json } | null, bytes?: Uint8Array): FileUpdateStep;
-  free(): void;
-};
-/**
- * A document's file updated under its lock, as a job (docs/locking.md § The update as a
- * job), run by a host's driver: read, wait while a person may be saving, apply the change,
- * copy an unparseable file, write, from the read again when the file changed under it.
- */
-export declare function fileUpdateJob(kind: DocumentKind, path: string, nowMs: number): FileUpdateJob;
-/** A step of a command line's job, or its end (`done`): `{do, ...}` (docs/cli.md § How it runs). */
-export type CliStep = { do: string; [field: string]: Json };
-/**
- * A command line's job: `first` is its first step (`next(null)` gives it too); `next(answer)`
- * gives the step after the one answered; `free()` releases it.
- */
-export type CliJob = {
-  readonly first: CliStep;
-  next(answer: { [field: string]: Json } | null): CliStep;
-  free(): void;
-};
-/**
- * A command line run as a job (docs/cli.md § How it runs), by a host's driver: `program` on
- * `request` asks to gather facts, print, look at watched files, sleep, take a new
- * environment, and ends with `done` (what to print, the exit code, what to serve).
- */
-export declare function cliJob(program: CliProgram, request: CliRequest): CliJob;
 /** One crossing per file read: a reader of the table on the file's document (or bytes). */
 export declare function queryFile(kind: DocumentKind, op: string, data: Bytes | null | undefined, args: unknown[]): Json;
 /**

@@ -176,6 +176,7 @@ export const OPS = Object.freeze([
   ["", "validate", "validate", [["kind", "t", true], ["doc", "v", true]], "json", null, null, 0],
   ["", "validateText", "validate_text", [["kind", "t", true], ["data", "b", true]], "json", null, null, 0],
   ["", "cliRun", "cli_run", [["request", "v", true]], "json", null, null, -1],
+  ["", "cliJob", "cli_job", [["program", "t", true], ["request", "v", true]], "job", null, null, -1],
   ["", "cliJobScript", "cli_job_script", [["program", "t", true], ["request", "v", true], ["answers", "v", true]], "json", null, null, -1],
   ["", "cliStoreRead", "cli_store_read", [["row", "v", true], ["offset", "v"], ["limit", "v"], ["log", "v"]], "json", null, null, -1],
   ["", "cliWaitTake", "cli_wait_take", [["waiting", "v"], ["then", "v", true], ["seen", "v", true], ["at", "v", true]], "json", null, null, -1],
@@ -315,6 +316,11 @@ export const OPS = Object.freeze([
   ["", "checkOptions", "check_options", [["set", "t", true], ["options", "v", true], ["camel", "v"], ["also", "v"]], "nothing", null, null, -1],
   ["lock", "jobScript", "lock_job_script", [["job", "t", true], ["setup", "v", true], ["answers", "v", true]], "json", null, null, -1],
   ["lock", "planMeets", "lock_plan_meets", [["answer", "v", true], ["expect", "v", true]], "json", null, null, -1],
+  ["lock", "acquireJob", "lock_acquire_job", [["lock", "t", true], ["watching", "v", true], ["timeoutMs", "v", true], ["identity", "v", true], ["probe", "v", true], ["seed", "b", true], ["nowMs", "v", true], ["monoMs", "v", true]], "job", null, null, -1],
+  ["lock", "releaseJob", "lock_release_job", [["lock", "t", true], ["text", "t", true], ["identity", "v", true], ["probe", "v", true], ["seed", "b", true], ["nowMs", "v", true], ["monoMs", "v", true]], "job", null, null, -1],
+  ["lock", "sweepJob", "lock_sweep_job", [["lock", "t", true], ["name", "t", true], ["names", "v", true], ["paths", "v", true], ["identity", "v", true], ["probe", "v", true], ["seed", "b", true], ["nowMs", "v", true], ["monoMs", "v", true]], "job", null, null, -1],
+  ["", "storeJob", "store_job", [["job", "t", true], ["setup", "v", true]], "job", null, null, -1],
+  ["", "fileUpdateJob", "file_update_job", [["kind", "t", true], ["path", "t", true], ["nowMs", "v", true]], "job", null, null, 0],
   ["", "storeJobScript", "store_job_script", [["job", "t", true], ["setup", "v", true], ["answers", "v", true]], "json", null, null, -1],
   ["", "storeSchema", "store_schema", [], "json", null, null, -1],
   ["", "storeMigrations", "store_migrations", [["current", "t"]], "json", null, null, -1],
@@ -513,9 +519,6 @@ export const HOST_OPTIONS = Object.freeze({
   read_log: Object.freeze(["after", "limit"]),
   store_watch: Object.freeze(["initial"]),
 });
-
-/** The fields of a store's update job setup (the core's shape). */
-export const UPDATE_SETUP_FIELDS = Object.freeze(["key", "kind", "function", "timeout_ms", "known"]);
 
 /** The directories a host never enters when it walks or watches a tree (the core's). */
 export const SKIPPED_DIRECTORIES = Object.freeze([".git", "node_modules"]);

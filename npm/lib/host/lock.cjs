@@ -7,8 +7,8 @@
  * process may remove it), and released only by its holder.
  *
  * The protocol is the core's: its acquisition (with the fair queue), its release and the
- * holder's sweep are jobs (`lockJob`, docs/locking.md § The lock as a job) that ask for one
- * system call at a time. This file is their driver: it performs each step (stat, a lock file
+ * holder's sweep are jobs (started by the table's rows `lock.acquireJob`, `releaseJob`,
+ * `sweepJob`: docs/locking.md § The lock as a job) that ask for one system call at a time. This file is their driver: it performs each step (stat, a lock file
  * read without blocking, `kill(pid, 0)` and `/proc/<pid>/stat`, a file created complete, a
  * rename, a pause) and answers with what it saw.
  */
@@ -247,11 +247,6 @@ function run(lockPath, job) {
   for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
 }
 
-/** A lock job of `kind` with `args` between the identity's and the seed's places filled in. */
-function job(kind, args) {
-  return core().lockJob(kind, args);
-}
-
 /**
  * A job known by its first step (`first`, which the core gave ahead: a release's, with the
  * lock), made by `make` only if that step does not end it.
@@ -287,7 +282,7 @@ class Lock {
     this.released = true;
     try {
       // The release's first plan came with the lock: a job only if it does not end there.
-      const make = () => job("release", [this.path, this.mine.text, identity(), PROBE, randomBytes(16), Date.now(), performance.now()]);
+      const make = () => core().lock.releaseJob(this.path, this.mine.text, identity(), PROBE, randomBytes(16), Date.now(), performance.now());
       return run(this.path, ahead(this.releaseStep, make)).released;
     } catch {
       // The file system failed (EIO): the lock stays, ours, until this process exits; the
@@ -304,7 +299,7 @@ class Lock {
 function* acquire(io, file, timeout = DEFAULT_TIMEOUT_MS) {
   const wait = timeout ?? DEFAULT_TIMEOUT_MS;
   const lockPath = `${file}.lock`;
-  const taking = job("acquire", [lockPath, identity(), PROBE, io.sync, wait, randomBytes(16), Date.now(), performance.now()]);
+  const taking = core().lock.acquireJob(lockPath, io.sync, wait, identity(), PROBE, randomBytes(16), Date.now(), performance.now());
   const done = yield* drive(io, lockPath, taking);
   return new Lock(lockPath, { record: done.record, text: done.text }, done.release);
 }
@@ -330,7 +325,7 @@ function sweep(file) {
   if (names.length === 0) return;
   const paths = names.map((entry) => path.join(dir, entry));
   const lockPath = `${file}.lock`;
-  run(lockPath, job("sweep", [lockPath, name, names, paths, identity(), PROBE, randomBytes(16), Date.now(), performance.now()]));
+  run(lockPath, core().lock.sweepJob(lockPath, name, names, paths, identity(), PROBE, randomBytes(16), Date.now(), performance.now()));
 }
 
 module.exports = { acquire, sweep, Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };

@@ -1,13 +1,13 @@
 """statecore: the command line (docs/cli.md).
 
 Everything it decides (the arguments, the help, the kinds, the output, the exit code, when a
-command that goes on runs again) is the core's job (``Job.cli``, driven by ``drive``); this
-module only performs its steps: gathers the facts it asks for (files read, directories
-listed, environment variables, tmux's sessions, writes carried out by the library's own
-routines: the locked update, the log append and repair, agency's CLAUDE.md), prints, looks at
-watched files and sleeps (``statecore._cli.follow``), and gives a new call of a command that
-goes on a fresh ``env`` (the time now and its offset from UTC). Ctrl-C ends it with 130,
-without a traceback. The npm package's ``statecore`` (npm/bin/statecore.cjs,
+command that goes on runs again) is the core's job (the table's ``cli_job``, driven by
+``drive``); this module only performs its steps: gathers the facts it asks for (files read,
+directories listed, environment variables, tmux's sessions, writes carried out by the
+library's own routines: the locked update, the log append and repair, agency's CLAUDE.md),
+prints, looks at watched files and sleeps (``statecore._cli.follow``), and gives a new call of
+a command that goes on a fresh ``env`` (the time now and its offset from UTC). Ctrl-C ends it
+with 130, without a traceback. The npm package's ``statecore`` (npm/bin/statecore.cjs,
 npm/lib/cli/run.cjs, follow.cjs, writes.cjs) is its twin: the same steps, so the same output
 byte for byte.
 """
@@ -399,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from statecore._host.runtime import cast
 
         from statecore._cli import follow
-        from statecore._statecore import Job
+        from statecore._statecore import call as _call
 
         act = SimpleNamespace(
             gather=gather,
@@ -411,7 +411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             env=environment,
         )
         request: CliRequest = {"argv": args, "env": environment()}
-        last = drive(lambda: Job.cli("statecore", request), cast("Act", act), "statecore")
+        last = drive(
+            lambda: _call("cli_job", ("statecore", request)), cast("Act", act), "statecore"
+        )
         follow.print_answer(last)
         return int(last["code"])
     except KeyboardInterrupt:

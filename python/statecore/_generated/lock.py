@@ -14,6 +14,7 @@ else:
     from collections.abc import Mapping, Sequence
     from typing import NoReturn, cast
 
+    from statecore._statecore import Job
     from statecore.types import (
         Json,
         Litter,
@@ -79,8 +80,21 @@ def plan_meets(answer: object, expect: object) -> bool:
     """Whether ``answer`` is what a plan's step ``expect``s of it (docs/locking.md § Plans): the rule a host's driver applies to stop a plan at its first unexpected answer, and the core checks when the answers come back (a driver's own copy is tested against it)."""
     return cast("bool", _call("lock_plan_meets", (answer, expect)))
 
+def acquire_job(lock: str, watching: bool, timeout_ms: float, identity: Mapping[str, object], probe: bool, seed: str | bytes, now_ms: float, mono_ms: float) -> Job:
+    """A job taking the lock file ``lock`` (``<file>.lock``, absolute), waiting up to ``timeout_ms`` (0: one attempt) in the fair queue and breaking a dead owner's lock (docs/locking.md § The lock as a job): ``identity`` is this process, ``probe`` whether processes can be probed here, ``watching`` whether the host watches its claim while it pauses (a synchronous host), ``seed`` at least 16 random bytes (the records' tokens and the pauses' jitter), ``now_ms`` and ``mono_ms`` the clocks. Ends with ``{do: "done", record, text, release}`` (``release``: the release's first step), ``E_LOCK_TIMEOUT``, ``E_LOCK_FOREIGN`` or ``{do: "raise", failed}``."""
+    return cast("Job", _call("lock_acquire_job", (lock, watching, timeout_ms, identity, probe, seed, now_ms, mono_ms)))
+
+def release_job(lock: str, text: str, identity: Mapping[str, object], probe: bool, seed: str | bytes, now_ms: float, mono_ms: float) -> Job:
+    """A job releasing the lock file ``lock`` if it still holds exactly ``text`` (our record's bytes): to the claimant of the next turn, or by removing it (docs/locking.md § The lock as a job); the other parameters as ``acquire_job``'s. Ends with ``{do: "done", released}`` or ``{do: "raise", failed}``."""
+    return cast("Job", _call("lock_release_job", (lock, text, identity, probe, seed, now_ms, mono_ms)))
+
+def sweep_job(lock: str, name: str, names: Sequence[str], paths: Sequence[str], identity: Mapping[str, object], probe: bool, seed: str | bytes, now_ms: float, mono_ms: float) -> Job:
+    """A job sweeping what dead writers left next to the file ``name`` whose lock is ``lock``: the directory entries ``names`` (those holding the file's name) at ``paths`` (docs/locking.md § Read-modify-write, step 1); the other parameters as ``acquire_job``'s. Ends with ``{do: "done"}`` or ``{do: "raise", failed}``."""
+    return cast("Job", _call("lock_sweep_job", (lock, name, names, paths, identity, probe, seed, now_ms, mono_ms)))
+
 
 __all__ = [
+    "acquire_job",
     "foreign",
     "glance",
     "job_script",
@@ -90,6 +104,8 @@ __all__ = [
     "plan_meets",
     "proc_stat",
     "record",
+    "release_job",
+    "sweep_job",
     "timeout",
     "turn",
     "verdict",

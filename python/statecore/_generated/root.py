@@ -14,6 +14,7 @@ else:
     from collections.abc import Mapping, Sequence
     from typing import Any, Literal, NoReturn, cast, overload
 
+    from statecore._statecore import Job
     from statecore.types import (
         CliAnswer,
         CliProgram,
@@ -99,6 +100,10 @@ def validate_text(kind: DocumentKind, data: str | bytes) -> Report:
 def cli_run(request: Mapping[str, object]) -> CliAnswer:
     """Runs a ``statecore`` command line (docs/cli.md): what it still needs from the file system (call again with it in ``facts``), or what to print and the exit code."""
     return cast("CliAnswer", _call("cli_run", (request,)))
+
+def cli_job(program: CliProgram, request: Mapping[str, object]) -> Job:
+    """A command line run as a job (docs/cli.md § How it runs), by a host's driver: ``program`` on ``request`` asks to gather facts, print, look at watched files, sleep, take a new environment, and ends with ``done`` (what to print, the exit code, what to serve)."""
+    return cast("Job", _call("cli_job", (program, request)))
 
 def cli_job_script(program: CliProgram, request: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
     """The steps a command line run as a job asks for (docs/cli.md § How it runs: ``gather``, ``print``, ``look``, ``sleep``, ``env``, ``done``), given ``answers`` in turn: every step up to ``done``, then ``{do: "error", error}`` when the job ended with its error (an answer that is not what its step asks)."""
@@ -325,6 +330,14 @@ def check_options(set: str, options: object, camel: bool | None = None, also: Se
     """Checks a host's options (``set``: ``update`` or ``append``, plus the keys ``also`` names): null or an object of known keys, else ``E_OPTIONS`` naming the nearest valid key (``camel``: keys in camelCase, as JS spells them)."""
     _call("check_options", (set, options, camel, also))
 
+def store_job(job: StoreJobKind, setup: Mapping[str, object]) -> Job:
+    """A store job (``update``: a document's update, docs/store.md § The update as a job; ``session_step``, ``session_read``: a hive session's step or its state's read, § Hive sessions) started from ``setup``, run by a store's driver."""
+    return cast("Job", _call("store_job", (job, setup)))
+
+def file_update_job(kind: DocumentKind, path: str, now_ms: float) -> Job:
+    """A job updating the file ``path`` (absolute), a document of ``kind``, under the lock its caller holds (docs/locking.md § The update as a job): read, wait while a person may be saving, apply the change, copy an unparseable file, write, from the read again when the file changed under it; ``now_ms``: the wall clock (a ``.corrupt-`` copy's date). Its ``next(answer, bytes)`` takes the file's bytes beside the answer to a ``load`` that asks for them."""
+    return cast("Job", _call("file_update_job", (kind, path, now_ms)))
+
 def store_job_script(job: StoreJobKind, setup: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
     """The steps a store job (``update``: a document's update, docs/store.md § The update as a job; ``session_step``, ``session_read``: a hive session's step or state read, § Hive sessions) started from ``setup`` asks for, given ``answers`` in turn: every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_STORE``, ``E_LOCK_TIMEOUT``)."""
     return cast("list[Json]", _call("store_job_script", (job, setup, answers)))
@@ -406,6 +419,7 @@ __all__ = [
     "canonical",
     "check_if_match",
     "check_options",
+    "cli_job",
     "cli_job_script",
     "cli_run",
     "cli_store_read",
@@ -417,6 +431,7 @@ __all__ = [
     "edit_wait",
     "etag",
     "file_type_error",
+    "file_update_job",
     "file_update_script",
     "finish_update",
     "format_duration",
@@ -447,6 +462,7 @@ __all__ = [
     "set_value",
     "store_failure",
     "store_file_key",
+    "store_job",
     "store_job_script",
     "store_key",
     "store_lock_timeout",

@@ -108,7 +108,7 @@ def _guarded(kind: str, file: str, change: Callable[[bytes | None], FileUpdate[A
     the file is still the one read (``write``); from the read again when it is not. Behaviour
     matches ``guarded`` in ``npm/lib/host/documents.cjs``."""
     kept: dict[str, Any] = {"data": None, "stamp": None, "result": None}
-    job = Job.file_update(kind, file, _runtime.clock())
+    job: Job = _call("file_update_job", (kind, file, _runtime.clock()))
 
     def take(step: dict[str, Any], fail: Callable[[BaseException], int]) -> dict[str, Any]:
         what = step["do"]

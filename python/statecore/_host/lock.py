@@ -8,9 +8,10 @@ holding another tool's file (``poetry.lock``) is never touched: ``E_LOCK_FOREIGN
 served fairly: one that has waited a moment claims the next turn in ``<file>.lock.next``.
 
 The protocol is the core's: its acquisition (with the fair queue), its release and the holder's
-sweep are jobs (``Job``, docs/locking.md § The lock as a job) that ask for one system call
-at a time. This module is their driver: it performs each step (each file-system call through
-the fault-injection seam, ``statecore._host.sys``) and answers with what it saw.
+sweep are jobs (``Job``, started by the table's ``lock_*_job`` rows: docs/locking.md § The lock
+as a job) that ask for one system call at a time. This module is their driver: it performs each
+step (each file-system call through the fault-injection seam, ``statecore._host.sys``) and
+answers with what it saw.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from statecore._host.jobs import drive
 from statecore._host.lock_claim import create_complete, displace, read_record, watch_claim
 from statecore._host.lock_identity import identity, proc_stat_text
 from statecore._statecore import Job
+from statecore._statecore import call as _call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,7 +91,9 @@ class Lock:
             text = self._mine["text"]
 
             def make() -> Job:
-                return Job.release(self.path, text, identity(), PROBE, _seed(), *_clocks())
+                args = (self.path, text, identity(), PROBE, _seed(), *_clocks())
+                job: Job = _call("lock_release_job", args)
+                return job
 
             # The release's first plan came with the lock: a job only if it does not end there.
             released: bool = _drive(self.path, _Ahead(self._release, make))["released"]
@@ -232,7 +236,8 @@ def acquire(lock_path: str, timeout: float) -> Lock:
     ``LOCK_QUEUE_AFTER_MS`` claims the next turn in ``<lock>.next`` (refreshed every half
     ``LOCK_TURN_MS``); every other acquirer lets a live claimant go first."""
     _cancelled()
-    job = Job.acquire(lock_path, identity(), PROBE, True, timeout * 1000, _seed(), *_clocks())
+    args = (lock_path, True, timeout * 1000, identity(), PROBE, _seed(), *_clocks())
+    job: Job = _call("lock_acquire_job", args)
     done = _drive(lock_path, job)
     return Lock(lock_path, {"record": done["record"], "text": done["text"]}, done["release"])
 
@@ -269,5 +274,6 @@ def sweep(path: str) -> None:
     if not names:
         return
     paths = [os.path.join(directory, entry) for entry in names]
-    job = Job.sweep(lock_path, name, names, paths, identity(), PROBE, _seed(), *_clocks())
+    args = (lock_path, name, names, paths, identity(), PROBE, _seed(), *_clocks())
+    job: Job = _call("lock_sweep_job", args)
     _drive(lock_path, job)

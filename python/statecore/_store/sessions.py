@@ -16,7 +16,8 @@ import os
 from statecore._generated.root import store_logged
 from statecore._host import documents as _documents
 from statecore._host.runtime import clock
-from statecore._statecore import Job, LogReplay, update_logged
+from statecore._statecore import LogReplay, update_logged
+from statecore._statecore import call as _call
 from statecore._store.job import Kept, run_job
 
 TYPE_CHECKING = False
@@ -122,7 +123,7 @@ def _run(
         raise TypeError(f"statecore: a session job asked for an unknown step {what!r}")
 
     store._connect()
-    _, kept = run_job(store, Job.store(job, setup), act)
+    _, kept = run_job(store, _call("store_job", (job, setup)), act)
     return _result(kept.result, change), kept.result["text"]
 
 

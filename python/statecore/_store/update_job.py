@@ -6,7 +6,7 @@ what a failed statement means; ``_store/job.py`` runs its steps, and this applie
 
 from __future__ import annotations
 
-from statecore._statecore import Job
+from statecore._statecore import call as _call
 from statecore._store.job import Kept, run_job
 
 TYPE_CHECKING = False
@@ -40,7 +40,7 @@ def run_update(
         result = kept.result = apply(data)
         return {"changed": result["changed"], "corrupt": result["corrupt"], "etag": result["etag"]}
 
-    done, kept = run_job(store, Job.store("update", setup), act)
+    done, kept = run_job(store, _call("store_job", ("update", setup)), act)
     return _finish(done, str(setup["key"]), cache, kept)
 
 
