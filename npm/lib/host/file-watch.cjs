@@ -41,6 +41,34 @@ function inSkipped(dir, file) {
 }
 
 /**
+ * The regular files below `start` (a directory under the watched `root`), links not followed,
+ * at most `depth` directories below `root` (chokidar's: undefined, any), without those `skip`
+ * says; a directory gone meanwhile has none.
+ */
+function filesBelow(root, start, depth, skip) {
+  const fs = require("node:fs");
+  const found = [];
+  const walk = (at) => {
+    const level = path.relative(root, at).split(path.sep).length;
+    if (depth !== undefined && level > depth) return;
+    let entries;
+    try {
+      entries = fs.readdirSync(at, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const file = path.join(at, entry.name);
+      if (skip(file)) continue;
+      if (entry.isDirectory()) walk(file);
+      else if (entry.isFile()) found.push(file);
+    }
+  };
+  walk(start);
+  return found;
+}
+
+/**
  * Watches `dir` with chokidar. Each path an event names (`events`: chokidar's `add`,
  * `change`, `unlink`) that `ignored` lets through is given to `react(file, event)` after
  * `debounceMs` of quiet, in turn with every other reaction; with `initial`, each file found
@@ -92,13 +120,43 @@ function watchFiles(dir, options, react, fail) {
     );
   };
 
+  const skip = (file) => inSkipped(dir, file) || ignored(file);
   const watcher = chokidar.watch(dir, {
     ignoreInitial: !initial,
     followSymlinks: false,
     depth,
-    ignored: (file) => inSkipped(dir, file) || ignored(file),
+    ignored: skip,
   });
-  for (const event of events) watcher.on(event, (file) => schedule(event, file));
+  const known = new Set(); // the files chokidar reported, until their removal
+  for (const event of events) {
+    watcher.on(event, (file) => {
+      if (event !== "unlink") known.add(file);
+      schedule(event, file);
+    });
+  }
+  watcher.on("unlink", (file) => known.delete(file));
+  const newDirectories = new Map(); // directory -> the timer of its look
+  if (events.includes("add")) {
+    // chokidar scans a new directory before it watches it: a file made in between is never
+    // reported (paulmillr/chokidar#1112, #1471; a project made with `mkdir -p` and its first
+    // file at once). So a new directory is looked at once more, RECHECK_MS after it appeared,
+    // and a file chokidar did not report is reacted to as added.
+    watcher.on("addDir", (found) => {
+      if (scanning || closed || found === dir) return;
+      clearTimeout(newDirectories.get(found));
+      const timer = setTimeout(() => {
+        newDirectories.delete(found);
+        if (closed) return;
+        for (const file of filesBelow(dir, found, depth, skip)) {
+          if (!known.has(file)) {
+            known.add(file);
+            schedule("add", file);
+          }
+        }
+      }, RECHECK_MS);
+      newDirectories.set(found, timer);
+    });
+  }
   watcher.on("error", fail);
   const ready = new Promise((resolve) => {
     watcher.once("ready", () => {
@@ -129,9 +187,10 @@ function watchFiles(dir, options, react, fail) {
   };
 
   const clearTimers = () => {
-    for (const timer of [...debounced.values(), ...rechecks.values()]) clearTimeout(timer);
+    for (const timer of [...debounced.values(), ...rechecks.values(), ...newDirectories.values()]) clearTimeout(timer);
     debounced.clear();
     rechecks.clear();
+    newDirectories.clear();
   };
 
   return {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 from statecore._generated.tables import SKIPPED_DIRECTORIES
 
@@ -48,11 +49,31 @@ def batches(
     """watchfiles' changes under ``directory`` of the paths ``accept(path)`` lets through (a
     removal only with ``removals``), each batch as its paths without repeats, in path order: a
     batch once ``debounce_ms`` passed without a change, an empty one every :data:`TICK_MS`
-    without any (the caller's timers run then), until ``stop`` is set."""
+    without any (the caller's timers run then), until ``stop`` is set.
+
+    A new directory is looked at once more :data:`RECHECK_S` after it appeared, and a file in
+    it that was not reported comes in the next batch: the watcher starts watching a new
+    directory only after it appeared, so a file made in it at once (a project made with
+    ``mkdir -p`` and its first file) may never be reported otherwise."""
     removed = watchfiles.Change.deleted
+    added = watchfiles.Change.added
+    known: set[str] = set()  # the files reported, until their removal
+    new_directories: dict[str, float] = {}  # directory -> when to look at it
 
     def keep(change: object, path: str) -> bool:
+        if change == removed:
+            known.discard(path)
+        elif recursive and change == added and not skipped(directory, path) and os.path.isdir(path):
+            new_directories[path] = time.monotonic() + RECHECK_S
         return (removals or change != removed) and accept(path)
+
+    def unreported() -> set[str]:
+        now = time.monotonic()
+        found: set[str] = set()
+        for new in [d for d, due in new_directories.items() if due <= now]:
+            del new_directories[new]
+            found.update(f for f in _files_below(directory, new, accept) if f not in known)
+        return found
 
     changes = watchfiles.watch(
         directory,
@@ -66,7 +87,32 @@ def batches(
         raise_interrupt=False,
     )
     for batch in changes:
-        yield sorted({path for _change, path in batch})
+        paths = {path for _change, path in batch}
+        known.update(path for change, path in batch if change != removed)
+        if new_directories:
+            late = unreported()
+            known.update(late)
+            paths.update(late)
+        yield sorted(paths)
+
+
+def _files_below(root: str, start: str, accept: Callable[[str], bool]) -> list[str]:
+    """The regular files below ``start`` (a directory under the watched ``root``) that
+    ``accept`` lets through, links not followed, without the directories never watched; a
+    directory gone meanwhile has none."""
+    found: list[str] = []
+    try:
+        entries = list(os.scandir(start))
+    except OSError:
+        return found
+    for entry in entries:
+        if skipped(root, entry.path):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            found.extend(_files_below(root, entry.path, accept))
+        elif entry.is_file(follow_symlinks=False) and accept(entry.path):
+            found.append(entry.path)
+    return found
 
 
 class Threaded:
