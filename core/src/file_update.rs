@@ -26,8 +26,8 @@
 
 use crate::document::{corrupt_copy_suffix, corrupt_copy_warning};
 use crate::edit::{edit_wait, edited_by_hand, QUIET_MS};
-use crate::error::{Error, Result};
-use crate::job::{failed, fields, step, Io, Job};
+use crate::error::{Code, Error, Result};
+use crate::job::{failed, fields, step, Io, Job, Stop};
 use crate::shape::{Field, Shape, Ty};
 use crate::Value;
 
@@ -68,6 +68,8 @@ pub fn update_job(kind: &str, path: String, now_ms: i64) -> Result<Job> {
         kind: kind.to_owned(),
         path,
         edited,
+        apply: None,
+        last: None,
     };
     Ok(Job::start(now_ms, 0.0, move |io| update(io, file)))
 }
@@ -78,25 +80,61 @@ struct File {
     path: String,
     /// Whether its kind's files are edited by hand.
     edited: bool,
+    /// The change, when the job applies it itself ([`update_within`]); else the host does.
+    apply: Option<Apply>,
+    /// The change's last result, when the job applies it itself.
+    last: Option<Applied>,
 }
 
-/// Why the update stopped short of its end: the core's error, or the host's failure (`{"failed":
-/// n}`'s `n`) to raise.
-enum Stop {
-    Core(Error),
-    Host(Value),
+/// A change applied by the job itself ([`update_within`]): the file's bytes (`None`: missing)
+/// to the new text and what the caller is told.
+pub type Apply = Box<dyn FnMut(Option<&[u8]>) -> Result<Applied> + Send>;
+
+/// What a change applied by the job itself gives.
+pub struct Applied {
+    /// The new text of the file.
+    pub text: String,
+    /// Whether the text must be written.
+    pub changed: bool,
+    /// Whether the old bytes were not a document (a `.corrupt-` copy is kept first).
+    pub corrupt: bool,
+    /// What the caller is told (the etag, the warnings, an operation's result).
+    pub meta: crate::Map,
 }
 
-impl From<Error> for Stop {
-    fn from(error: Error) -> Stop {
-        Stop::Core(error)
-    }
+/// The update of `path` (absolute; its lock held), a document of `kind`, by `apply`, as a
+/// part of a larger job running on `io` (the command line's locked update): the same steps
+/// as [`update_job`]'s, but the job applies the change itself, so a `load` asks for the bytes
+/// and a `copy` and a `write` name the file (`path`), the `write` with the new `text`. Gives
+/// the update's last step (`corrupt_copy`, `warning`) and the change's last result.
+pub async fn update_within(
+    io: &Io,
+    kind: &str,
+    path: String,
+    apply: Apply,
+) -> std::result::Result<(Value, Applied), Stop> {
+    let mut file = File {
+        kind: kind.to_owned(),
+        edited: edited_by_hand(kind)?,
+        path,
+        apply: Some(apply),
+        last: None,
+    };
+    let done = rounds(&io.nested(), &mut file).await?;
+    let applied = file.last.take().ok_or_else(|| {
+        Stop::Core(Error::new(
+            Code::Argument,
+            "",
+            "the update ended without applying its change (a statecore bug)",
+        ))
+    })?;
+    Ok((done, applied))
 }
 
 /// The update: read, wait while a person may be saving, apply, keep a copy of an unparseable
 /// file, write; from the read again when the file changed under the writer.
-async fn update(io: Io, file: File) -> Result<Value> {
-    match rounds(&io, &file).await {
+async fn update(io: Io, mut file: File) -> Result<Value> {
+    match rounds(&io, &mut file).await {
         Ok(done) => Ok(done),
         Err(Stop::Core(error)) => Err(error),
         Err(Stop::Host(failure)) => Ok(step("raise", [("failed", failure)])),
@@ -104,12 +142,14 @@ async fn update(io: Io, file: File) -> Result<Value> {
 }
 
 /// The update's rounds, each from a reading of the file, to its last step.
-async fn rounds(io: &Io, file: &File) -> std::result::Result<Value, Stop> {
+async fn rounds(io: &Io, file: &mut File) -> std::result::Result<Value, Stop> {
     let mut waited = 0.0;
     let mut restarts: i64 = 0;
+    // A change the job applies itself is not a step: no plan goes past the reading.
+    let own = file.apply.is_some();
     loop {
         // A JSON kind's first reading is taken as it is: the whole update is one plan.
-        let planned = restarts == 0 && !file.edited;
+        let planned = restarts == 0 && !file.edited && !own;
         if planned {
             let mut steps = vec![(load_step(file), None)];
             steps.extend(rest_plan(file));
@@ -137,10 +177,10 @@ async fn rounds(io: &Io, file: &File) -> std::result::Result<Value, Stop> {
                 continue;
             }
         }
-        if !planned {
+        if !planned && !own {
             io.plan(rest_plan(file), Some(done(None))).await?;
         }
-        match change(io, file, present).await? {
+        match change(io, file, present, bytes.as_deref()).await? {
             Some(out) => return Ok(out),
             None => restarts = restarts.saturating_add(1),
         }
@@ -148,15 +188,41 @@ async fn rounds(io: &Io, file: &File) -> std::result::Result<Value, Stop> {
 }
 
 /// The change applied and written: the job's last step, or `None` when the file changed
-/// under the writer (nothing written).
-async fn change(io: &Io, file: &File, present: bool) -> std::result::Result<Option<Value>, Stop> {
-    let applied = asked(io, step("apply", [])).await?;
-    let flag = |key: &str| applied.get(key).and_then(Value::as_bool) == Some(true);
-    let (changed, corrupt) = (flag("changed"), flag("corrupt"));
+/// under the writer (nothing written). `bytes`: the file's, read with it (given when the job
+/// applies the change itself).
+async fn change(
+    io: &Io,
+    file: &mut File,
+    present: bool,
+    bytes: Option<&[u8]>,
+) -> std::result::Result<Option<Value>, Stop> {
+    let (changed, corrupt) = match file.apply.as_mut() {
+        // A file read without its bytes is never taken for a missing one (and overwritten).
+        Some(_) if present && bytes.is_none() => {
+            return Err(Stop::Core(Error::new(
+                Code::Argument,
+                "/answer",
+                "this `load` step asks for the file's bytes: give them with its answer",
+            )))
+        }
+        Some(apply) => {
+            let applied = apply(bytes)?;
+            let flags = (applied.changed, applied.corrupt);
+            file.last = Some(applied);
+            flags
+        }
+        None => {
+            let applied = asked(io, step("apply", [])).await?;
+            let flag = |key: &str| applied.get(key).and_then(Value::as_bool) == Some(true);
+            (flag("changed"), flag("corrupt"))
+        }
+    };
     let mut copy = None;
     if corrupt && present && changed {
         let to = format!("{}{}", file.path, corrupt_copy_suffix(io.now_ms())?);
-        let copied = asked(io, step("copy", [("to", to.as_str().into())])).await?;
+        let mut asking = step("copy", [("to", to.as_str().into())]);
+        named(file, &mut asking, None);
+        let copied = asked(io, asking).await?;
         copy = Some(
             copied
                 .get("path")
@@ -165,12 +231,26 @@ async fn change(io: &Io, file: &File, present: bool) -> std::result::Result<Opti
         );
     }
     if changed {
-        let written = asked(io, write_step(file)).await?;
+        let mut asking = write_step(file);
+        let text = file.last.as_ref().map(|applied| applied.text.as_str());
+        named(file, &mut asking, text);
+        let written = asked(io, asking).await?;
         if written.get("written").and_then(Value::as_bool) != Some(true) {
             return Ok(None);
         }
     }
     Ok(Some(done(copy.as_deref())))
+}
+
+/// A `copy` or `write` step of a job that applies its change itself, given the file's `path`
+/// (and a write, the new `text`): the host keeps nothing of the change.
+fn named(file: &File, asking: &mut Value, text: Option<&str>) {
+    if let (Some(_), Value::Object(map)) = (&file.apply, asking) {
+        map.insert("path".into(), file.path.as_str().into());
+        if let Some(text) = text {
+            map.insert("text".into(), text.into());
+        }
+    }
 }
 
 /// A step asked, its failure (`{"failed": n}`) as [`Stop::Host`].
@@ -196,7 +276,7 @@ fn rest_plan(file: &File) -> Vec<(Value, Option<Value>)> {
 /// The step reading the file with its stamp (with its bytes for a file people edit: `bytes`).
 fn load_step(file: &File) -> Value {
     let path = ("path", file.path.as_str().into());
-    if file.edited {
+    if file.edited || file.apply.is_some() {
         step("load", [path, ("bytes", true.into())])
     } else {
         step("load", [path])

@@ -27,6 +27,7 @@ pub mod json;
 pub mod jsonl;
 pub mod kinds;
 pub mod lock;
+pub mod locked_update;
 pub mod machine;
 pub mod mcp;
 pub mod mcp_arguments;

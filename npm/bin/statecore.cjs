@@ -4,7 +4,7 @@
 // job (`cliJob`, driven by lib/cli/run.cjs `drive`); this file only performs its steps:
 // gathers the facts it asks for (files read, directories listed, environment variables,
 // tmux's sessions, writes carried out by the library's own routines: lib/cli/writes.cjs),
-// prints, looks at watched files and sleeps (lib/cli/follow.cjs), and gives a new call of a
+// performs the system calls of a locked update (lib/cli/locked-write.cjs), prints, looks at watched files and sleeps (lib/cli/follow.cjs), and gives a new call of a
 // command that goes on a fresh `env` (the time now and its offset from UTC). Ctrl-C ends it
 // (status 130). `view` (a last step with `serve`) starts the viewer's server
 // (lib/view/server.cjs) and runs until Ctrl-C. `mcp` is the MCP server's (lib/mcp/server.cjs), not the core's (but for its `--help`). The Python package's `statecore` (python/statecore/_cli/run.py) is its twin: the
@@ -27,6 +27,9 @@ function environment() {
   return env;
 }
 
+/** The performer of a locked update's steps (made on the first). */
+let lockedWrite = null;
+
 /** The steps of the command line's job, performed (lib/cli/run.cjs `drive`). */
 const ACT = {
   gather,
@@ -36,7 +39,9 @@ const ACT = {
   sleep: sleepSync,
   clock: () => performance.now(),
   env: environment,
+  system: (step) => (lockedWrite ??= require("../lib/cli/locked-write.cjs").lockedWrite())(step),
 };
+
 
 function main(argv) {
   const request = { argv, env: environment() };

@@ -159,15 +159,46 @@ for (const file of fs.readdirSync(corpus).filter((f) => f.endsWith(".json")).sor
   }
 }
 
-test("cli: a number JavaScript cannot hold exactly is a clear error in Node, not a crash", () => {
+test("cli: twelve updates run at once, each under the lock the job takes, lose none and leave nothing beside the file", async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-cli-"));
+  try {
+    const runs = Array.from({ length: 12 }, (_, i) => {
+      const argv = ["update", "c.json", "--kind", "json", "--merge", `{"k${i}": ${i}}`];
+      const child = spawn(process.execPath, [bin, ...argv], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+    });
+    for (const run of await Promise.all(runs)) assert.equal(run.code, 0, run.stderr);
+    const written = JSON.parse(fs.readFileSync(path.join(root, "c.json"), "utf8"));
+    assert.deepEqual(Object.keys(written).sort(), Array.from({ length: 12 }, (_, i) => `k${i}`).sort());
+    assert.deepEqual(fs.readdirSync(root), ["c.json"]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("cli: update writes a number JavaScript cannot hold exactly, as Python's does: the change never crosses into JavaScript", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-cli-"));
   try {
     const argv = ["update", "a.json", "--kind", "json", "--set", "/n=12345678901234567890"];
     const run = spawnSync(process.execPath, [bin, ...argv], { cwd: root, encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(fs.readFileSync(path.join(root, "a.json"), "utf8"), '{\n  "n": 12345678901234567890\n}\n');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("cli: a number JavaScript cannot hold exactly, in a record it must append, is a clear error in Node, not a crash", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "statecore-cli-"));
+  try {
+    const argv = ["log", "append", "events.jsonl", '{"n": 12345678901234567890}'];
+    const run = spawnSync(process.execPath, [bin, ...argv], { cwd: root, encoding: "utf8" });
     assert.equal(run.status, 2);
     assert.equal(run.stdout, "");
     assert.match(run.stderr, /^statecore: E_PRECISION: the number 12345678901234567890 cannot be represented exactly/);
-    assert.equal(fs.existsSync(path.join(root, "a.json")), false);
+    assert.equal(fs.existsSync(path.join(root, "events.jsonl")), false);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

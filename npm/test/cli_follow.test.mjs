@@ -21,7 +21,7 @@ const { look } = require("../lib/cli/follow.cjs");
 const { drive, readFact, listFact } = require("../lib/cli/run.cjs");
 const { cliJob } = require("../lib/generated/core-node.cjs");
 const { cliPollMs: POLL_MS } = require("../lib/generated/constants.cjs");
-const { writeFact } = require("../lib/cli/writes.cjs");
+const { lockedWrite } = require("../lib/cli/locked-write.cjs");
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "..", "bin", "statecore.cjs");
 
@@ -198,20 +198,38 @@ test("env.utc_offset: minutes east of UTC at now, in the process's time zone", (
   assert.deepEqual(at("Asia/Kolkata", "yesterday"), [330]);
 });
 
-test("a write fact gives the update's operation result back (a Hivemind outcome)", (t) => {
-  const file = path.join(tempDir(t), "workspace", "state.json");
-  fs.mkdirSync(path.dirname(file));
-  const fact = writeFact({
-    op: "update",
-    path: file,
-    kind: "hivemind.state",
-    change: "hivemind_fire",
-    args: ["select_project", "2026-01-19T12:00:00Z", { project: "/p" }],
-    timeout_ms: 5000,
-  });
-  assert.equal(fact.error, undefined);
-  assert.equal(fact.changed, true);
-  assert.equal(fact.result.state.state, "project_selected");
-  assert.deepEqual(fact.result.notifications, [{ agent: "lead", message: "[HIVEMIND] Project selected. Waiting for the task." }]);
-  assert.ok(!("item" in fact));
+/** Runs the command line's job for `argv` in `cwd` on this host's performers: its last step. */
+function runJob(argv, cwd) {
+  const act = {
+    gather(need, facts) {
+      if (need.op === "read") facts.files[need.path] = readFact(need.path, need.limit, need.offset);
+      else if (need.op === "list") facts.dirs[need.path] = listFact(need.path, need.names ?? [], need.dirs ?? 0);
+      else assert.fail(`an update's command gathers no ${need.op}`);
+    },
+    print: () => assert.fail("an update's command does not go on"),
+    clock: () => performance.now(),
+    system: lockedWrite(),
+  };
+  const env = { now: "2026-01-19T12:00:00Z", cwd, platform: process.platform };
+  return drive(() => cliJob("statecore", { argv, env }), act, "statecore");
+}
+
+test("the job's locked update gives the operation's result (a Hivemind outcome) and leaves no lock", (t) => {
+  const root = tempDir(t);
+  fs.mkdirSync(path.join(root, "workspace"));
+  const last = runJob(["hivemind", "fire", "select_project", "--project", "/p"], root);
+  assert.equal(last.stderr, "");
+  assert.equal(last.code, 0);
+  assert.equal(last.stdout, "idle → project_selected (select_project)\n  notify lead: [HIVEMIND] Project selected. Waiting for the task.\n");
+  assert.equal(JSON.parse(fs.readFileSync(path.join(root, "workspace", "state.json"), "utf8")).state, "project_selected");
+  assert.deepEqual(fs.readdirSync(path.join(root, "workspace")), ["state.json"]);
+});
+
+test("the job's locked update reports a FIFO where the file was as E_FILE_TYPE, never waits on it, and releases the lock", (t) => {
+  const root = tempDir(t);
+  execFileSync("mkfifo", [path.join(root, "a.json")]);
+  const last = runJob(["update", "a.json", "--kind", "json", "--set", "/n=1"], root);
+  assert.equal(last.code, 2);
+  assert.match(last.stderr, /^a\.json: error E_FILE_TYPE: .*a\.json is a fifo, not a regular file/);
+  assert.deepEqual(fs.readdirSync(root), ["a.json"]);
 });

@@ -90,5 +90,5 @@ test("a prompt loads only the status line's module and the few files it needs", 
   const got = spawnSync(process.execPath, ["-e", probe], { cwd: root, input: "", encoding: "utf8" });
   assert.equal(got.status, 0, got.stderr);
   const names = JSON.parse(got.stderr).map((file) => file.split(/[\\/]/).slice(-2).join("/"));
-  assert.deepEqual(names.sort(), ["bin/statecore-statusline.cjs", "cli/run.cjs", "generated/constants.cjs", "statusline/statecore.js"]);
+  assert.deepEqual(names.sort(), ["bin/statecore-statusline.cjs", "cli/run.cjs", "generated/constants.cjs", "host/jobs.cjs", "statusline/statecore.js"]);
 });

@@ -200,8 +200,31 @@ def test_the_console_script_is_the_same_program(tmp_path: Path) -> None:
     assert run.stdout.startswith(b"statecore ")
 
 
+def test_twelve_updates_run_at_once_lose_none_and_leave_nothing_beside_the_file(
+    tmp_path: Path,
+) -> None:
+    """Each update runs under the lock its job takes (docs/cli.md § The locked update)."""
+    command = [sys.executable, "-m", "statecore", "update", "c.json", "--kind", "json"]
+    runs = [
+        subprocess.Popen(
+            [*command, "--merge", json.dumps({f"k{i}": i})],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for i in range(12)
+    ]
+    for run in runs:
+        _, stderr = run.communicate(timeout=120)
+        assert run.returncode == 0, stderr
+    written = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert sorted(written) == sorted(f"k{i}" for i in range(12))
+    assert os.listdir(tmp_path) == ["c.json"]
+
+
 def test_a_large_integer_is_written_exactly(tmp_path: Path) -> None:
-    # Node refuses it (E_PRECISION, npm/test/cli.test.mjs); Python holds it exactly.
+    # Both commands write it exactly: the change is applied inside the core (Node's too,
+    # npm/test/cli.test.mjs).
     argv = ["update", "a.json", "--kind", "json", "--set", "/n=12345678901234567890"]
     run = subprocess.run(
         [sys.executable, "-m", "statecore", *argv], cwd=tmp_path, capture_output=True, check=False

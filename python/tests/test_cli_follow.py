@@ -27,7 +27,8 @@ import pytest
 from statecore import cli_job
 from statecore._cli import run as cli
 from statecore._cli.follow import look
-from statecore._cli.run import drive, write_fact
+from statecore._cli.locked_write import locked_write
+from statecore._cli.run import drive
 from statecore._generated.tables import CLI_POLL_MS as POLL_MS
 
 VALID = '{\n  "specVersion": "1.2"\n}\n'
@@ -223,23 +224,36 @@ def test_utc_offset_is_minutes_east_of_utc_at_now_in_the_processs_time_zone() ->
     assert _offsets("Asia/Kolkata", "yesterday") == [330]
 
 
-def test_a_write_fact_gives_the_updates_operation_result_back(tmp_path: Path) -> None:
-    file = tmp_path / "workspace" / "state.json"
-    file.parent.mkdir()
-    fact = write_fact(
-        {
-            "op": "update",
-            "path": str(file),
-            "kind": "hivemind.state",
-            "change": "hivemind_fire",
-            "args": ["select_project", "2026-01-19T12:00:00Z", {"project": "/p"}],
-            "timeout_ms": 5000,
-        }
-    )
-    assert "error" not in fact
-    assert fact["changed"] is True
-    result: Any = fact.get("result")
-    assert result["state"]["state"] == "project_selected"
-    message = "[HIVEMIND] Project selected. Waiting for the task."
-    assert result["notifications"] == [{"agent": "lead", "message": message}]
-    assert "item" not in fact
+class Writing(Run):
+    """The command line ``argv`` run in ``cwd`` as the core's job by ``drive``, its locked
+    update's steps performed by the host's performer (``statecore._cli.locked_write``)."""
+
+    def __init__(self, argv: list[str], cwd: Path) -> None:
+        self.system = locked_write()
+        request: Any = {"argv": argv, "env": {"now": "2026-01-19T12:00:00Z", "cwd": str(cwd)}}
+        self.last = drive(lambda: cli_job("statecore", request), self)
+
+
+def test_the_jobs_locked_update_gives_the_operations_result_and_leaves_no_lock(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "workspace").mkdir()
+    last = Writing(["hivemind", "fire", "select_project", "--project", "/p"], tmp_path).last
+    assert last["stderr"] == ""
+    assert last["code"] == 0
+    notice = "  notify lead: [HIVEMIND] Project selected. Waiting for the task.\n"
+    assert last["stdout"] == "idle → project_selected (select_project)\n" + notice
+    state = json.loads((tmp_path / "workspace" / "state.json").read_text(encoding="utf-8"))
+    assert state["state"] == "project_selected"
+    assert os.listdir(tmp_path / "workspace") == ["state.json"]
+
+
+def test_the_jobs_locked_update_reports_a_fifo_as_e_file_type_and_releases_the_lock(
+    tmp_path: Path,
+) -> None:
+    os.mkfifo(tmp_path / "a.json")
+    last = Writing(["update", "a.json", "--kind", "json", "--set", "/n=1"], tmp_path).last
+    assert last["code"] == 2
+    assert last["stderr"].startswith("a.json: error E_FILE_TYPE: ")
+    assert "a.json is a fifo, not a regular file" in last["stderr"]
+    assert os.listdir(tmp_path) == ["a.json"]

@@ -5,6 +5,7 @@
 //! of the watched files), `sleep`, `env` (a new call's environment) and `done`. The host's
 //! driver performs each step and answers it; it never parses, counts rounds or keeps state.
 
+use super::locked_write;
 use super::shapes::{ENV, FACTS};
 use super::wait::{self, RECORDS};
 use super::{checked, ended, env_of, partial, round, Program, Round};
@@ -79,8 +80,9 @@ pub fn status_job(request: &Value) -> Result<Job> {
     start::<false>(&super::STATUS, request)
 }
 
-/// [`job`]; `GOES_ON`: whether a command may go on (`then`), else its first answer ends it.
-fn start<const GOES_ON: bool>(program: &'static Program, request: &Value) -> Result<Job> {
+/// [`job`]; `FULL`: the whole command line, whose commands may go on (`then`) and write
+/// under a lock; else (the status line) a command's first answer ends it, and it never writes.
+fn start<const FULL: bool>(program: &'static Program, request: &Value) -> Result<Job> {
     let request = checked(request)?;
     let parsed = (program.parse)(&super::argv_of(request));
     let env = env_of(request).cloned().unwrap_or_default();
@@ -95,13 +97,24 @@ fn start<const GOES_ON: bool>(program: &'static Program, request: &Value) -> Res
         parsed,
         env,
         facts,
+        rounds: 0,
     };
-    // Two procedures, chosen here: a module whose jobs never go on links only the first.
-    Ok(if GOES_ON {
+    // Two procedures, chosen here: a module whose jobs never go on links only the second.
+    Ok(if FULL {
         Job::start(0, 0.0, move |io| make(io).calls())
     } else {
         Job::start(0, 0.0, move |io| make(io).call())
     })
+}
+
+/// Where a call's rounds stopped ([`Run::settle`]).
+enum Settled {
+    /// The call's answer.
+    Output(Map),
+    /// The job's last step (a command that kept asking).
+    Last(Value),
+    /// Locked updates of files to carry out before the next round.
+    Writes(Vec<Value>),
 }
 
 /// The job's state.
@@ -112,6 +125,8 @@ struct Run {
     env: Map,
     /// The facts gathered for the current call, with its `event` and `state`, and `carry`.
     facts: Map,
+    /// The current call's rounds that asked for more (not counting those that carry).
+    rounds: usize,
 }
 
 impl Run {
@@ -119,9 +134,17 @@ impl Run {
     async fn calls(mut self) -> Result<Value> {
         let mut waiting = Value::Null;
         loop {
-            let output = match self.settle().await? {
-                Ok(output) => output,
-                Err(done) => return Ok(done),
+            self.rounds = 0;
+            let output = loop {
+                match self.settle::<true>().await? {
+                    Settled::Output(output) => break output,
+                    Settled::Last(done) => return Ok(done),
+                    Settled::Writes(needs) => {
+                        for need in &needs {
+                            self.write(need).await;
+                        }
+                    }
+                }
             };
             let Some(then) = output.get("then").cloned() else {
                 return Ok(done(output));
@@ -174,17 +197,20 @@ impl Run {
     /// The one call of a command that never goes on (a `then` is not followed): a procedure of
     /// its own, so that a module with only such commands links no wait.
     async fn call(mut self) -> Result<Value> {
-        Ok(match self.settle().await? {
-            Ok(output) => done(output),
-            Err(done) => done,
+        Ok(match self.settle::<false>().await? {
+            Settled::Output(output) => done(output),
+            Settled::Last(done) => done,
+            // Never: a round settled without writes does not ask for them.
+            Settled::Writes(_) => kept_asking(self.program),
         })
     }
 
     /// One call's rounds, each gathering what the last one needs: the call's answer (`{stdout,
-    /// stderr, code, then?, serve?}`), or `Err` with the job's last step when the command kept
-    /// asking (a statecore bug).
-    async fn settle(&mut self) -> Result<std::result::Result<Map, Value>> {
-        let mut rounds = 0usize;
+    /// stderr, code, then?, serve?}`), the job's last step when the command kept asking (a
+    /// statecore bug), or (`WRITES`) the locked updates of files a round needs, which the
+    /// caller carries out ([`Run::write`]) before it settles again. Only [`Run::calls`]
+    /// writes: a module built for the status line alone links no write.
+    async fn settle<const WRITES: bool>(&mut self) -> Result<Settled> {
         loop {
             let Round {
                 output,
@@ -199,27 +225,21 @@ impl Run {
             );
             if needs.is_empty() {
                 self.facts.shift_remove("carry");
-                return Ok(Ok(ended(output)));
+                return Ok(Settled::Output(ended(output)));
             }
             if carry.is_empty() {
                 self.facts.shift_remove("carry");
-                rounds = rounds.saturating_add(1);
-                if rounds > MAX_ROUNDS {
-                    let message = format!(
-                        "{}: the command kept asking for more files (a statecore bug)\n",
-                        self.program.name
-                    );
-                    return Ok(Err(step(
-                        "done",
-                        [
-                            ("stdout", Value::from("")),
-                            ("stderr", Value::from(message)),
-                            ("code", Value::from(2u64)),
-                        ],
-                    )));
+                self.rounds = self.rounds.saturating_add(1);
+                if self.rounds > MAX_ROUNDS {
+                    return Ok(Settled::Last(kept_asking(self.program)));
                 }
             } else {
                 self.facts.insert("carry".into(), Value::Object(carry));
+            }
+            if WRITES && needs.iter().any(locked_write::own) {
+                // The round runs again once they are done, and asks for the rest.
+                let own = needs.into_iter().filter(locked_write::own).collect();
+                return Ok(Settled::Writes(own));
             }
             let mut asked = Map::new();
             asked.insert("do".into(), Value::from("gather"));
@@ -227,6 +247,28 @@ impl Run {
             partial(&mut asked, output, progress);
             let mut answer = self.answered(Value::Object(asked), &GATHERED).await?;
             self.gathered(take_object(&mut answer, "facts"))?;
+        }
+    }
+
+    /// Carries out the locked update `need` ([`locked_write`]) and keeps its fact.
+    async fn write(&mut self, need: &Value) {
+        let cwd = self
+            .env
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let fact = locked_write::fact(&self.io, need, cwd.as_deref()).await;
+        let path = need.get("path").and_then(Value::as_str).unwrap_or_default();
+        // Kept as a host's gathered write is: beside the others of the call.
+        match self.facts.get_mut("writes") {
+            Some(Value::Object(kept)) => {
+                kept.insert(path.into(), fact);
+            }
+            _ => {
+                let mut writes = Map::new();
+                writes.insert(path.into(), fact);
+                self.facts.insert("writes".into(), Value::Object(writes));
+            }
         }
     }
 
@@ -319,6 +361,22 @@ fn take_object(map: &mut Map, key: &str) -> Map {
         Some(Value::Object(object)) => object,
         _ => Map::new(),
     }
+}
+
+/// The job's last step when a command kept asking for more (a statecore bug): code 2.
+fn kept_asking(program: &Program) -> Value {
+    let message = format!(
+        "{}: the command kept asking for more files (a statecore bug)\n",
+        program.name
+    );
+    step(
+        "done",
+        [
+            ("stdout", Value::from("")),
+            ("stderr", Value::from(message)),
+            ("code", Value::from(2u64)),
+        ],
+    )
 }
 
 /// The job's last step for a call's answer: `done` with its output, exit code and `serve`.

@@ -20,6 +20,7 @@ mod host;
 mod inbox;
 mod info;
 mod job;
+mod locked_write;
 mod logs;
 mod out;
 mod pages;

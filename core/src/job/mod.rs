@@ -39,12 +39,31 @@ struct Slot {
     bytes: Option<Vec<u8>>,
 }
 
+/// Why a procedure stopped short of its end: the core's error, or a system call's failure
+/// (the host's answer `{"failed": ...}`'s value), which the host raises or reports.
+#[derive(Debug)]
+pub enum Stop {
+    /// The core's error (a timeout, a conflict, a document it refuses).
+    Core(Error),
+    /// The host's failure, as it answered it.
+    Host(Value),
+}
+
+impl From<Error> for Stop {
+    fn from(error: Error) -> Stop {
+        Stop::Core(error)
+    }
+}
+
 /// The job's side of the host: asks for steps, and knows the clocks as of the last answer.
 #[derive(Clone)]
 pub struct Io {
     slot: Arc<Mutex<Slot>>,
     /// Wall clock (epoch ms) and monotonic clock (ms) as of the last answer.
     clock: Arc<Mutex<(i64, f64)>>,
+    /// Whether the procedure runs inside a larger job ([`Io::nested`]): its plans then end
+    /// without the procedure's `done`, which is not the job's.
+    nested: bool,
 }
 
 impl Io {
@@ -53,6 +72,16 @@ impl Io {
         Ask {
             io: self.clone(),
             step: Some(step),
+        }
+    }
+
+    /// This side of the host for a procedure run inside a larger job (the command line's
+    /// locked update runs the lock's and the file update's): the same steps and clocks, but a
+    /// plan never ends with the procedure's `done`, which is not the job's last step.
+    pub fn nested(&self) -> Io {
+        Io {
+            nested: true,
+            ..self.clone()
         }
     }
 
@@ -66,6 +95,7 @@ impl Io {
         steps: Vec<(Value, Option<Value>)>,
         done: Option<Value>,
     ) -> Result<()> {
+        let done = if self.nested { None } else { done };
         // The steps go to the host; the job keeps them, to know them when they are asked again.
         let planned = steps.clone();
         let mut answer = self.ask(plan_step(steps, done)).await;
@@ -111,7 +141,7 @@ impl Io {
     }
 
     /// The wall clock (epoch ms) as of the host's last answer.
-    pub(crate) fn now_ms(&self) -> i64 {
+    pub fn now_ms(&self) -> i64 {
         self.clocks().0
     }
 
@@ -204,6 +234,7 @@ impl Job {
         let io = Io {
             slot: Arc::new(Mutex::new(Slot::default())),
             clock: Arc::new(Mutex::new((now_ms, mono_ms))),
+            nested: false,
         };
         let task: Task = Box::pin(procedure(io.clone()));
         let mut job = Job {

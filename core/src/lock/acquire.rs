@@ -63,7 +63,11 @@ pub fn acquire_job(
 
 /// The acquisition: attempts until the lock is ours or the time is up, then our claim
 /// removed (and a lock handed to it as we gave up released).
-async fn acquire(ctx: &Ctx, watching: bool, timeout_ms: f64) -> std::result::Result<Mine, Stop> {
+pub(super) async fn acquire(
+    ctx: &Ctx,
+    watching: bool,
+    timeout_ms: f64,
+) -> std::result::Result<Mine, Stop> {
     let mut claim = Claim {
         since: ctx.io().now_ms(),
         ..Claim::default()
@@ -146,6 +150,7 @@ async fn attempts(
             step(
                 "watch",
                 [
+                    ("lock", ctx.lock().into()),
                     ("ms", ms.into()),
                     ("step_ms", (step_us / 1000.0).into()),
                     ("lock_too", (watch == "claim_and_lock").into()),
@@ -387,7 +392,7 @@ fn unclaim<'a>(ctx: &'a Ctx, claim: &'a mut Claim) -> Step<'a, ()> {
 /// renamed over the lock: the lock is never free in between), else by removing it. True when
 /// our lock was released.
 #[inline(never)]
-fn release<'a>(ctx: &'a Ctx, mine: &'a Mine) -> Boxed<'a, bool> {
+pub(super) fn release<'a>(ctx: &'a Ctx, mine: &'a Mine) -> Boxed<'a, bool> {
     Box::pin(async move {
         let (steps, released) = ctx.release_plan(mine);
         let removed = steps.get(1..).unwrap_or_default().to_vec();

@@ -13,18 +13,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-/// Why a procedure stopped: the core's error, or a system call's failure the host raises
-/// (`{"failed": n}`, as it answered).
-pub(super) enum Stop {
-    Core(Error),
-    Host(Value),
-}
-
-impl From<Error> for Stop {
-    fn from(error: Error) -> Stop {
-        Stop::Core(error)
-    }
-}
+pub(super) use crate::job::Stop;
 
 /// A record of ours: `{record, text}` and its token.
 #[derive(Clone)]
@@ -111,7 +100,7 @@ impl Setup {
     }
 
     /// The procedures' context over the job's `io`.
-    fn with(self, io: Io) -> Ctx {
+    pub(super) fn with(self, io: Io) -> Ctx {
         let next = format!("{}.next", self.lock);
         let text = |key: &str| {
             self.identity

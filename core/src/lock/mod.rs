@@ -550,8 +550,11 @@ mod facts;
 mod script;
 pub mod shapes;
 mod sweep;
+mod within;
 
 pub use crate::job::{meets, Job};
 pub use acquire::{acquire_job, release_job};
+pub(crate) use script::hex as hex_bytes;
 pub use script::script;
 pub use sweep::sweep_job;
+pub use within::{Held, Locking};

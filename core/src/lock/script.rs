@@ -18,7 +18,7 @@ pub fn script(kind: &str, setup: &Value, answers: &[Value]) -> Result<Value> {
 fn start(kind: &str, setup: &Value) -> Result<Job> {
     let field = |key: &str| setup.get(key).cloned().unwrap_or(Value::Null);
     let text = |key: &str| field(key).as_str().unwrap_or_default().to_owned();
-    let seed = hex(&text("seed"))?;
+    let seed = hex(&text("seed"), "/setup/seed")?;
     if seed.len() < super::TOKEN_BYTES {
         return Err(Error::new(
             Code::Argument,
@@ -87,13 +87,13 @@ fn start(kind: &str, setup: &Value) -> Result<Job> {
     }
 }
 
-/// The bytes of a hex string (`E_ARGUMENT` when it is not one).
-fn hex(text: &str) -> Result<Vec<u8>> {
+/// The bytes of a hex string (`E_ARGUMENT` at `path` when it is not one).
+pub(crate) fn hex(text: &str, path: &str) -> Result<Vec<u8>> {
     let digit = |c: u8| char::from(c).to_digit(16);
     let bad = || {
         Error::new(
             Code::Argument,
-            "/setup/seed",
+            path,
             "seed must be hex digits, two per byte",
         )
     };

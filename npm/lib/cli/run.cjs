@@ -203,12 +203,14 @@ function listFact(dir, names, dirs = 0) {
 
 /**
  * Runs a command line's job to its end (docs/cli.md § How it runs) and gives its last step,
- * `{do: "done", stdout, stderr, code, serve?}`. `start()` makes the job (`{first, next,
- * free}`); each step is performed by `act`: `gather(need, facts)` adds a need's fact,
- * `partial(step)` prints the output so far and progress a gather brings, `print(step)`,
- * `look(watch, names)` gives the watched files' records, `sleep(ms)`, `clock()` (ms), `env()`
- * (a new call's environment). What the core refuses (the request, an answer) ends the run:
- * its message, naming `program`, on standard error and code 2.
+ * `{do: "done", stdout, stderr, code, serve?}`, on the one job driver (lib/host/jobs.cjs: a
+ * plan's steps taken in turn). `start()` makes the job (`{first, next, free}`); each step is
+ * performed by `act`: `gather(need, facts)` adds a need's fact, `partial(step)` prints the
+ * output so far and progress a gather brings, `print(step)`, `look(watch, names)` gives the
+ * watched files' records, `sleep(ms)`, `clock()` (ms), `env()` (a new call's environment),
+ * `system(step)` the answer to a step of a locked update (lib/cli/locked-write.cjs; absent
+ * where no command writes). What the core refuses (the request, an answer) ends the run: its
+ * message, naming `program`, on standard error and code 2.
  */
 function drive(start, act, program) {
   const refused = (error) => ({
@@ -223,20 +225,21 @@ function drive(start, act, program) {
   } catch (error) {
     return refused(error);
   }
-  try {
-    let step = job.first;
-    while (step.do !== "done") {
-      const answer = perform(step, act);
+  const guarded = {
+    first: job.first,
+    next(answer, bytes) {
       try {
-        step = job.next(answer);
+        return job.next(answer, bytes);
       } catch (error) {
         return refused(error);
       }
-    }
-    return step;
-  } finally {
-    job.free();
-  }
+    },
+    free: () => job.free(),
+  };
+  // Every step is synchronous: the driver never yields.
+  return require("../host/jobs.cjs").drive(guarded, function* (step) {
+    return perform(step, act);
+  }).next().value;
 }
 
 /** The answer to a step of a command line's job, performed by `act` (see `drive`). */
@@ -261,6 +264,7 @@ function perform(step, act) {
     case "env":
       return { env: act.env() };
     default:
+      if (act.system !== undefined) return act.system(step);
       throw new Error(`the core asked for a step this host does not know: ${JSON.stringify(step.do)} (a statecore bug)`);
   }
 }

@@ -328,4 +328,4 @@ function sweep(file) {
   run(lockPath, core().lock.sweepJob(lockPath, name, names, paths, identity(), PROBE, randomBytes(16), Date.now(), performance.now()));
 }
 
-module.exports = { acquire, sweep, Lock, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };
+module.exports = { acquire, sweep, perform, watchClaim, identity, Lock, PROBE, LOCK_LEASE_MS, LOCK_GRACE_MS, DEFAULT_TIMEOUT_MS };

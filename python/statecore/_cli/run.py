@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         def sleep(self, ms: float) -> None: ...
         def clock(self) -> float: ...
         def env(self) -> CliEnv: ...
+        def system(self, step: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
 def _clock_now() -> str:
@@ -229,34 +230,15 @@ def tmux_sessions() -> list[str]:
 
 
 def write_fact(need: CliNeed) -> CliWrite:
-    """A write the core asked for, carried out by the library's routine: its result, or its
-    error."""
-    from statecore._host import documents as _documents
+    """A write the core asked for, carried out by the library's routine (the log append and
+    repair, agency's CLAUDE.md; a file's locked update is the job's own:
+    ``statecore._cli.locked_write``): its result, or its error."""
     from statecore._host import logs as _logs
-    from statecore._host import runtime as _runtime
     from statecore.errors import StatecoreError
 
     timeout_ms = need.get("timeout_ms")
     options = {} if timeout_ms is None else {"timeout": timeout_ms / 1000}
     try:
-        if need["op"] == "update":
-            host = _documents._Host({**options, "if_match": need.get("if_match")})
-            file = _runtime.path_arg(need["path"])
-            args = tuple(need.get("args", []))
-            change = need.get("change", "")
-            result = _documents.update(need["kind"], file, change, args, need.get("now"), host)
-            fact: CliWrite = {
-                "etag": result["etag"],
-                "changed": result["changed"],
-                "warnings": result["warnings"],
-                "corrupt_copy": result["corrupt_copy"],
-            }
-            # An update's extra result (an inbox item) and its operation's (a Hivemind outcome).
-            if "item" in result:
-                fact["item"] = result["item"]
-            if "result" in result:
-                fact["result"] = result["result"]
-            return fact
         if need["op"] == "protocol_document":
             from statecore import agency
 
@@ -315,10 +297,13 @@ def gather(need: CliNeed, facts: CliFacts) -> None:
 
 def drive(start: Callable[[], Any], act: Act, program: str = "statecore") -> dict[str, Any]:
     """Runs a command line's job to its end (docs/cli.md § How it runs) and gives its last
-    step, ``{do: "done", stdout, stderr, code, serve?}``. ``start()`` makes the job (``first``,
-    ``next``); each step is performed by ``act`` (``gather``, ``partial``, ``print``,
-    ``look``, ``sleep``, ``clock``, ``env``). What the core refuses (the request, an answer)
-    ends the run: its message, naming ``program``, on standard error and code 2."""
+    step, ``{do: "done", stdout, stderr, code, serve?}``, on the one job driver
+    (``statecore._host.jobs``: a plan's steps taken in turn). ``start()`` makes the job
+    (``first``, ``next``); each step is performed by ``act`` (``gather``, ``partial``,
+    ``print``, ``look``, ``sleep``, ``clock``, ``env``, and ``system``: the answer to a step of
+    a locked update, ``statecore._cli.locked_write``). What the core refuses (the request, an
+    answer) ends the run: its message, naming ``program``, on standard error and code 2."""
+    from statecore._host.jobs import drive as drive_job
     from statecore.errors import StatecoreError
 
     def refused(error: StatecoreError) -> dict[str, Any]:
@@ -329,17 +314,23 @@ def drive(start: Callable[[], Any], act: Act, program: str = "statecore") -> dic
         job = start()
     except StatecoreError as error:
         return refused(error)
-    step = job.first
-    while step["do"] != "done":
-        answer = _perform(step, act)
-        try:
-            step = job.next(answer)
-        except StatecoreError as error:
-            return refused(error)
-    return dict(step)
+
+    class Guarded:
+        """The job, its refusal of an answer ending the run."""
+
+        first = job.first
+
+        @staticmethod
+        def next(answer: object, data: bytes | None = None) -> Any:
+            try:
+                return job.next(answer, data)
+            except StatecoreError as error:
+                return refused(error)
+
+    return dict(drive_job(Guarded(), lambda step, _fail: _perform(step, act)))
 
 
-def _perform(step: Mapping[str, Any], act: Act) -> dict[str, object]:
+def _perform(step: Mapping[str, Any], act: Act) -> dict[str, Any]:
     """The answer to a step of a command line's job, performed by ``act`` (see ``drive``)."""
     what = step["do"]
     if what == "gather":
@@ -359,7 +350,7 @@ def _perform(step: Mapping[str, Any], act: Act) -> dict[str, object]:
         return {"mono_ms": act.clock()}
     if what == "env":
         return {"env": act.env()}
-    raise AssertionError(f"the core asked for a step this host does not know: {what!r}")
+    return act.system(step)
 
 
 def environment() -> CliEnv:
@@ -401,7 +392,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         from statecore._cli import follow
         from statecore._statecore import call as _call
 
+        performer: list[Callable[[Mapping[str, Any]], dict[str, Any]]] = []
+
+        def system(step: Mapping[str, Any]) -> dict[str, Any]:
+            if not performer:
+                from statecore._cli.locked_write import locked_write
+
+                performer.append(locked_write())
+            return performer[0](step)
+
         act = SimpleNamespace(
+            system=system,
             gather=gather,
             partial=follow.print_partial,
             print=follow.print_answer,

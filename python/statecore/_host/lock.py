@@ -141,7 +141,7 @@ def _seed() -> bytes:
     return os.urandom(TOKEN_BYTES)
 
 
-def _perform(step: dict[str, Any]) -> dict[str, object]:
+def perform(step: dict[str, Any]) -> dict[str, object]:
     """A step of a lock job other than a pause or a watch, performed: what the job is answered
     (without the clocks)."""
     what = step["do"]
@@ -219,7 +219,7 @@ def _drive(lock_path: str, job: Job | _Ahead) -> dict[str, Any]:
                 _cancelled()
                 answer = {}
             else:
-                answer = _perform(step)
+                answer = perform(step)
         except (Exception, Cancelled) as error:
             answer = {"failed": fail(error)}
         answer["now_ms"] = time.time_ns() // 1_000_000
