@@ -1,8 +1,9 @@
 //! Runs the command-line corpus (`tests/cli/*.json`) through `statecore_cli::cli::job` (a
 //! command that goes on: `cli::run` rounds) with a host written here (it reads and lists a
-//! temporary directory as the packages' hosts do),
-//! so the Rust surface gives the output the npm and Python commands must give byte for byte
-//! (npm/test/cli.test.mjs, python/tests/test_cli.py run the same cases as processes).
+//! temporary directory as the packages' hosts do, and performs a locked update's system calls
+//! on it: support/locked.rs), so the Rust surface gives the output the npm and Python commands
+//! must give byte for byte (npm/test/cli.test.mjs, python/tests/test_cli.py run the same cases
+//! as processes).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
