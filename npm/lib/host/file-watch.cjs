@@ -19,6 +19,9 @@ const DEFAULT_DEBOUNCE_MS = 50;
  */
 const RECHECK_MS = 150;
 
+/** lib/host/atomic.cjs, loaded on the first stamp. */
+let atomic = null;
+
 /**
  * The stamp of the regular file `file` now (lib/host/atomic.cjs `stampOf`), or null when it is
  * gone or not a regular file: what a reaction gives {@link watchFiles}'s `recheck` for the
@@ -27,7 +30,9 @@ const RECHECK_MS = 150;
 function stampNow(file) {
   try {
     const stat = require("node:fs").statSync(file, { bigint: true, throwIfNoEntry: false });
-    return stat === undefined || !stat.isFile() ? null : require("./atomic.cjs").stampOf(stat);
+    // Loaded once: a relative `require` resolves its path on every call.
+    atomic ??= require("./atomic.cjs");
+    return stat === undefined || !stat.isFile() ? null : atomic.stampOf(stat);
   } catch {
     return null;
   }

@@ -13,11 +13,14 @@ const { runAsync } = require("../host/drive.cjs");
 
 const core = () => documents.core();
 
+/** node-postgres's type parsers (loaded once: a `require` resolves its path each time). */
+let pgTypes = null;
+
 /** node-postgres's parsers, with a bigint column (a log's offsets and lengths) as a number. */
 const TYPES = {
   getTypeParser(oid, format) {
-    const pg = require("pg");
-    return oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format);
+    pgTypes ??= require("pg").types;
+    return oid === pgTypes.builtins.INT8 ? Number : pgTypes.getTypeParser(oid, format);
   },
 };
 
