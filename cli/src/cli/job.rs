@@ -2,8 +2,10 @@
 //! the facts gathered so far, what a log read in pages carries between rounds and what a
 //! command that goes on waits for, and asks the host for one thing at a time: `gather` (the
 //! needs of a round, with the output so far and a progress line), `print`, `look` (the records
-//! of the watched files), `sleep`, `env` (a new call's environment) and `done`. The host's
-//! driver performs each step and answers it; it never parses, counts rounds or keeps state.
+//! of the watched files), `sleep`, `env` (a new call's environment) and `done`; a round that
+//! needs a locked update of a file has the job carry it out, asking for its system calls
+//! ([`locked_write`], docs/cli.md § The locked update). The host's driver performs each step
+//! and answers it; it never parses, counts rounds or keeps state.
 
 use super::locked_write;
 use super::shapes::{ENV, FACTS};

@@ -9,6 +9,7 @@
  * python/statecore/_cli/store.py.
  */
 const documents = require("../host/documents.cjs");
+const { nameWanted } = require("./run.cjs");
 
 const core = () => documents.core();
 
@@ -67,7 +68,6 @@ async function listFact(path, names) {
     const { store, key, conninfo } = await open(path);
     const wanted = names === null || names === undefined ? null : new Set(names);
     const keys = await store.keys(key ? `${key}/` : "");
-    const { nameWanted } = require("./run.cjs");
     return { files: keys.filter((k) => nameWanted(wanted, k.split("/").at(-1))).map((k) => `${conninfo}/${k}`) };
   } catch (error) {
     const e = known(error);
@@ -110,7 +110,7 @@ async function lookFact(path, names) {
     const { rows } = await store.statement("read", key, "cli_look", key, key ? `${key}/` : "");
     const records = {};
     for (const { key: found, record } of rows) {
-      if (found === key || require("./run.cjs").nameWanted(wanted, found.split("/").at(-1))) records[`${conninfo}/${found}`] = record;
+      if (found === key || nameWanted(wanted, found.split("/").at(-1))) records[`${conninfo}/${found}`] = record;
     }
     return { records };
   } catch (error) {
