@@ -49,21 +49,15 @@ pub async fn fact(io: &Io, need: &Value, cwd: Option<&str>) -> Value {
         statecore::locked_update::locked_update(io, &path, text("kind"), timeout_ms, apply).await;
     match updated {
         Ok((done, applied)) => written(&done, applied),
-        Err(Stop::Core(error)) => {
-            let mut failure = Map::new();
-            failure.insert("code".into(), error.code.as_str().into());
-            failure.insert("path".into(), error.path.into());
-            failure.insert("message".into(), error.message.into());
-            error_fact(failure)
-        }
-        Err(Stop::Host(failure)) => error_fact(host_failure(&failure)),
+        Err(Stop::Core(error)) => error_fact(failure_of(&error.to_value())),
+        Err(Stop::Host(failure)) => error_fact(failure_of(&failure)),
     }
 }
 
-/// A host's failure as a write's error: the name of the system error it answered (`EACCES`),
-/// or the statecore error its routine raised (`{code, path, message}`: a FIFO where the file
-/// was is `E_FILE_TYPE`).
-fn host_failure(failure: &Value) -> Map {
+/// A failure as a write's error: a statecore error (the core's own, or one the host's routine
+/// raised: `{code, path, message}`, a FIFO where the file was is `E_FILE_TYPE`), or the name
+/// of the system error the host answered (`EACCES`).
+fn failure_of(failure: &Value) -> Map {
     let mut error = Map::new();
     match failure {
         Value::Object(raised) => {
