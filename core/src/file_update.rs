@@ -70,6 +70,7 @@ pub fn update_job(kind: &str, path: String, now_ms: i64) -> Result<Job> {
         edited,
         apply: None,
         last: None,
+        after: None,
     };
     Ok(Job::start(now_ms, 0.0, move |io| update(io, file)))
 }
@@ -84,7 +85,24 @@ struct File {
     apply: Option<Apply>,
     /// The change's last result, when the job applies it itself.
     last: Option<Applied>,
+    /// What a job applying the change itself plans after the write ([`After`]).
+    after: Option<After>,
 }
+
+/// What a job that applies its change itself ([`update_within`]) plans after the file's
+/// write, so that the write and what follows it are one plan: the steps that follow (the
+/// lock's release), and the job's last step made from the change's result and the file
+/// update's own last step (`corrupt_copy`, `warning`), when the job ends there. When nothing
+/// is written, the steps are the next plan's to take, with that last step ([`Io::then`]).
+pub struct After {
+    /// The steps after the write, each with the answer it expects.
+    pub steps: Vec<(Value, Option<Value>)>,
+    /// The job's last step, when the host may end the job after those steps.
+    pub last: Option<Last>,
+}
+
+/// The job's last step, from the change's result and the file update's last step.
+pub type Last = Box<dyn FnOnce(&Applied, &Value) -> Value + Send>;
 
 /// A change applied by the job itself ([`update_within`]): the file's bytes (`None`: missing)
 /// to the new text and what the caller is told.
@@ -103,15 +121,17 @@ pub struct Applied {
 }
 
 /// The update of `path` (absolute; its lock held), a document of `kind`, by `apply`, as a
-/// part of a larger job running on `io` (the command line's locked update): the same steps
-/// as [`update_job`]'s, but the job applies the change itself, so a `load` asks for the bytes
-/// and a `copy` and a `write` name the file (`path`), the `write` with the new `text`. Gives
-/// the update's last step (`corrupt_copy`, `warning`) and the change's last result.
+/// part of a larger job running on `io` (the locked update): the same steps as
+/// [`update_job`]'s, but the job applies the change itself, so a `load` asks for the bytes
+/// ([`own_load_step`]) and a `copy` and a `write` name the file (`path`), the `write` with the
+/// new `text`; `after`: what follows the write in its plan. Gives the update's last step
+/// (`corrupt_copy`, `warning`) and the change's last result.
 pub async fn update_within(
     io: &Io,
     kind: &str,
     path: String,
     apply: Apply,
+    after: Option<After>,
 ) -> std::result::Result<(Value, Applied), Stop> {
     let mut file = File {
         kind: kind.to_owned(),
@@ -119,6 +139,7 @@ pub async fn update_within(
         path,
         apply: Some(apply),
         last: None,
+        after,
     };
     let done = rounds(&io.nested(), &mut file).await?;
     let applied = file.last.take().ok_or_else(|| {
@@ -230,16 +251,33 @@ async fn change(
                 .map_or(to, str::to_owned),
         );
     }
+    let end = done(copy.as_deref());
+    let after = file.after.take().map(|after| {
+        let last = match (after.last, file.last.as_ref()) {
+            (Some(last), Some(applied)) => Some(last(applied, &end)),
+            _ => None,
+        };
+        (after.steps, last)
+    });
     if changed {
         let mut asking = write_step(file);
         let text = file.last.as_ref().map(|applied| applied.text.as_str());
         named(file, &mut asking, text);
+        if let Some((steps, last)) = after {
+            // The write, then what follows it, in one plan.
+            io.then(steps, last);
+            let written = fields([("written", true.into())]);
+            io.plan(vec![(asking.clone(), Some(written))], None).await?;
+        }
         let written = asked(io, asking).await?;
         if written.get("written").and_then(Value::as_bool) != Some(true) {
             return Ok(None);
         }
+    } else if let Some((_, last)) = after {
+        // Nothing to write: the next plan (the release's) ends the job.
+        io.then(Vec::new(), last);
     }
-    Ok(Some(done(copy.as_deref())))
+    Ok(Some(end))
 }
 
 /// A `copy` or `write` step of a job that applies its change itself, given the file's `path`
@@ -273,14 +311,20 @@ fn rest_plan(file: &File) -> Vec<(Value, Option<Value>)> {
     ]
 }
 
-/// The step reading the file with its stamp (with its bytes for a file people edit: `bytes`).
+/// The step reading the file with its stamp (with its bytes for a file people edit, or for a
+/// job that applies the change itself: `bytes`).
 fn load_step(file: &File) -> Value {
-    let path = ("path", file.path.as_str().into());
     if file.edited || file.apply.is_some() {
-        step("load", [path, ("bytes", true.into())])
+        own_load_step(&file.path)
     } else {
-        step("load", [path])
+        step("load", [("path", file.path.as_str().into())])
     }
+}
+
+/// The first step of [`update_within`]: `path` read with its stamp and its bytes (a job
+/// running it may plan it ahead, after the lock's steps).
+pub fn own_load_step(path: &str) -> Value {
+    step("load", [("path", path.into()), ("bytes", true.into())])
 }
 
 /// The step writing the kept result (a file people edit: `edited`, stamped `backdate_ms`

@@ -7,15 +7,18 @@
 //! - `{"do": "identity"}`: answer `{"identity": {pid, start, boot, host}, "probe", "seed"}`
 //!   (this process, whether processes can be probed here, 16 random bytes in hex), with the
 //!   clocks;
-//! - `{"do": "entries", "path"}`: the names in the directory `path`, answered `{"names"}` (a
-//!   failure: nothing is swept).
+//! - `{"do": "entries", "path", "containing", "except"}`: the names in the directory `path`
+//!   that contain `containing` and are not in `except`, answered `{"names"}` (a failure:
+//!   nothing is swept).
 //!
+//! Its common path is two plans: the lock's first attempt, the names and the file's reading
+//! (expected: no names, nothing to sweep); then the write and the release.
 //! The host keeps nothing between steps but a `load`'s stamp, which its `write` checks.
 
 use crate::error::Result;
-use crate::file_update::{update_within, Applied, Apply};
-use crate::job::{failed, step, Io, Stop};
-use crate::lock::{hex_bytes, Locking};
+use crate::file_update::{own_load_step, update_within, After, Applied, Apply, Last};
+use crate::job::{failed, fields, step, Io, Stop};
+use crate::lock::{hex_bytes, Held, Locking};
 use crate::Value;
 
 /// The update of the document of `kind` in the file `path` (absolute) by `apply`, under the
@@ -35,10 +38,7 @@ pub async fn locked_update(
         return Err(Stop::Host(failure));
     }
     let locking = locking(io, path, &who)?;
-    let held = locking.acquire(true, timeout_ms).await?;
-    let updated = swept_and_updated(io, &locking, path, kind, apply).await;
-    let _released = locking.release(&held).await;
-    updated
+    under_lock(io, &locking, path, kind, (timeout_ms, true), apply, None).await
 }
 
 /// The lock of `path` for the process the host's answer `who` describes.
@@ -52,20 +52,76 @@ fn locking(io: &Io, path: &str, who: &Value) -> Result<Locking> {
     Locking::new(io, format!("{path}.lock"), identity, probe, seed)
 }
 
-/// Under the lock: the sweep, then the file's update.
-async fn swept_and_updated(
+/// The update of `path` by `apply` under `locking`'s lock, waited for up to `wait.0` ms
+/// (`wait.1`: the host watches its claim while it pauses); `last`: the job's last step, made
+/// from the result, when the update ends the job (the host may then end it after the
+/// release without crossing back).
+pub async fn under_lock(
     io: &Io,
     locking: &Locking,
     path: &str,
     kind: &str,
+    wait: (f64, bool),
     apply: Apply,
+    last: Option<Last>,
 ) -> std::result::Result<(Value, Applied), Stop> {
     let (dir, name) = match path.rsplit_once('/') {
         Some(("", name)) => ("/", name),
         Some(split) => split,
         None => (".", path),
     };
-    let listed = io.ask(step("entries", [("path", dir.into())])).await;
+    let entries = entries_step(dir, name);
+    // The lock's first plan goes on with the names and the file's reading.
+    let nothing = fields([("names", Value::Array(Vec::new()))]);
+    io.then(
+        vec![
+            (entries.clone(), Some(nothing)),
+            (own_load_step(path), None),
+        ],
+        None,
+    );
+    let held = locking.acquire(wait.1, wait.0).await;
+    io.drop_then();
+    let held = held?;
+    let file = (path, dir, name, entries);
+    let updated = swept_and_updated(io, locking, &held, file, kind, apply, last).await;
+    let _released = locking.release(&held).await;
+    io.drop_then();
+    updated
+}
+
+/// The step asking for the names in `dir` that may be what dead writers left next to the
+/// file `name` (they hold its name; not the file, its lock or its claim).
+fn entries_step(dir: &str, name: &str) -> Value {
+    let own = [
+        name.to_owned(),
+        format!("{name}.lock"),
+        format!("{name}.lock.next"),
+    ];
+    step(
+        "entries",
+        [
+            ("path", dir.into()),
+            ("containing", name.into()),
+            (
+                "except",
+                Value::Array(own.into_iter().map(Value::from).collect()),
+            ),
+        ],
+    )
+}
+
+/// Under the lock: the sweep, then the file's update, its write planned with the release.
+async fn swept_and_updated(
+    io: &Io,
+    locking: &Locking,
+    held: &Held,
+    (path, dir, name, entries): (&str, &str, &str, Value),
+    kind: &str,
+    apply: Apply,
+    last: Option<Last>,
+) -> std::result::Result<(Value, Applied), Stop> {
+    let listed = io.ask(entries).await;
     if failed(&listed).is_none() {
         let names: Vec<&str> = listed
             .get("names")
@@ -74,5 +130,9 @@ async fn swept_and_updated(
             .unwrap_or_default();
         locking.sweep(dir, name, &names).await?;
     }
-    update_within(io, kind, path.to_owned(), apply).await
+    let after = After {
+        steps: locking.release_steps(held),
+        last,
+    };
+    update_within(io, kind, path.to_owned(), apply, Some(after)).await
 }

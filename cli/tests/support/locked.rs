@@ -65,7 +65,7 @@ impl Locked {
             let mut bytes = None;
             for one in step["steps"].as_array().unwrap() {
                 let (answer, read) = self.perform(one, clock);
-                bytes = read;
+                bytes = read.or(bytes);
                 let stop = answer.get("failed").is_some()
                     || !statecore::job::meets(&answer, one.get("expect").unwrap_or(&Value::Null));
                 answers.push(answer);
@@ -101,8 +101,13 @@ impl Locked {
                 statecore::json!({"identity": identity(), "probe": true, "seed": "000102030405060708090a0b0c0d0e0f"})
             }
             "entries" => {
+                let containing = text("containing");
+                let other = step["except"].as_array().unwrap();
                 let names: Vec<Value> = fs::read_dir(text("path"))?
                     .map(|e| Value::from(e.unwrap().file_name().to_str().unwrap()))
+                    .filter(|name| {
+                        name.as_str().unwrap().contains(&containing) && !other.contains(name)
+                    })
                     .collect();
                 statecore::json!({"names": Value::Array(names)})
             }

@@ -14,7 +14,8 @@ pub(crate) fn fields<'a>(fields: impl IntoIterator<Item = (&'a str, Value)>) -> 
 /// - an object: every field of it, where `age_under_ms: n` asks for the answer's `now_ms` and
 ///   `mtime_ms` to be numbers with `0 <= now_ms - mtime_ms < n`, and any other key for the
 ///   answer to have that key with an equal scalar (`null`, a boolean, a string, a number equal
-///   in value; `true` is not `1`, and an expected list or object is never met);
+///   in value; `true` is not `1`) or, for an expected empty list `[]`, an empty list (any other
+///   expected list, and an expected object, is never met);
 /// - a list: one of its objects (anything else in it is never met).
 ///
 /// Anything else is never met, and neither is an answer that is not an object.
@@ -50,6 +51,7 @@ fn field_meets(answer: &Value, key: &str, want: &Value) -> bool {
         (Some(Value::Null), Value::Null) => true,
         (Some(Value::Bool(got)), Value::Bool(want)) => got == want,
         (Some(Value::String(got)), Value::String(want)) => got == want,
+        (Some(Value::Array(got)), Value::Array(want)) => want.is_empty() && got.is_empty(),
         (Some(got @ Value::Number(_)), Value::Number(_)) => {
             matches!((number(got), number(want)), (Some(got), Some(want)) if got == want)
         }
@@ -84,5 +86,9 @@ mod tests {
         assert!(meets(&v(r#"{"n": 5.0}"#), &v(r#"{"n": 5}"#)));
         assert!(!meets(&v(r#"{}"#), &v(r#"{"gone": null}"#)));
         assert!(meets(&v(r#"{"any": 1}"#), &v("null")));
+        assert!(meets(&v(r#"{"names": []}"#), &v(r#"{"names": []}"#)));
+        assert!(!meets(&v(r#"{"names": ["a"]}"#), &v(r#"{"names": []}"#)));
+        assert!(!meets(&v(r#"{"names": ["a"]}"#), &v(r#"{"names": ["a"]}"#)));
+        assert!(!meets(&v(r#"{}"#), &v(r#"{"names": []}"#)));
     }
 }

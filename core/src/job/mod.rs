@@ -37,7 +37,13 @@ struct Slot {
     strayed: bool,
     /// The bytes the host gave with its last answer (a file's, to a step that asks for them).
     bytes: Option<Vec<u8>>,
+    /// Steps the next plan asked on the job takes after its own, and the step it then ends
+    /// with ([`Io::then`]).
+    then: Option<Tail>,
 }
+
+/// Steps a plan takes after its own, each with the answer it expects, and its last step.
+type Tail = (Vec<(Value, Option<Value>)>, Option<Value>);
 
 /// Why a procedure stopped short of its end: the core's error, or a system call's failure
 /// (the host's answer `{"failed": ...}`'s value), which the host raises or reports.
@@ -85,17 +91,40 @@ impl Io {
         }
     }
 
+    /// Makes the next plan asked on this job ([`Io::plan`], by this procedure or one it runs)
+    /// go on with `steps` after its own, and end with `done` instead of its own last step:
+    /// how a job that runs several procedures in a row (the locked update: the lock, the file
+    /// update, the release) plans past the end of one into the next, so that its common path
+    /// crosses into the core once per plan. The steps are asked again, in order, after that
+    /// procedure's (their answers given back then); [`Io::drop_then`] when no plan took them.
+    pub fn then(&self, steps: Vec<(Value, Option<Value>)>, done: Option<Value>) {
+        self.slot().then = Some((steps, done));
+    }
+
+    /// Forgets the steps [`Io::then`] left for the next plan, if no plan took them.
+    pub fn drop_then(&self) {
+        self.slot().then = None;
+    }
+
     /// Asks the host to take `steps` (each with the answer it is expected to give, if any) in
     /// one `{"do": "all"}` step, ending with `done` (the job's last step) when the host gets
     /// that far: their answers are then given back, in order, as the procedure asks for the
-    /// same steps again. `E_ARGUMENT` when the host's answer is not one answer per step it
-    /// took.
+    /// same steps again. The steps [`Io::then`] left go after these, with their last step.
+    /// `E_ARGUMENT` when the host's answer is not one answer per step it took.
     pub(crate) async fn plan(
         &self,
-        steps: Vec<(Value, Option<Value>)>,
+        mut steps: Vec<(Value, Option<Value>)>,
         done: Option<Value>,
     ) -> Result<()> {
-        let done = if self.nested { None } else { done };
+        let then = self.slot().then.take();
+        let done = match then {
+            Some((tail, last)) => {
+                steps.extend(tail);
+                last
+            }
+            None if self.nested => None,
+            None => done,
+        };
         // The steps go to the host; the job keeps them, to know them when they are asked again.
         let planned = steps.clone();
         let mut answer = self.ask(plan_step(steps, done)).await;

@@ -74,6 +74,12 @@ impl Locking {
         sweep(&self.ctx, name, &candidates).await
     }
 
+    /// The release's first plan for `held` (the steps [`Locking::release`] asks first, each
+    /// with the answer it expects), for a job to plan them ahead of the release.
+    pub fn release_steps(&self, held: &Held) -> Vec<(Value, Option<Value>)> {
+        self.ctx.release_plan(&held.0).0
+    }
+
     /// Releases the lock if its file still holds our record: [`super::release_job`]'s
     /// procedure. True when it was released.
     pub async fn release(&self, held: &Held) -> std::result::Result<bool, Stop> {

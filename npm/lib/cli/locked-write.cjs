@@ -46,8 +46,10 @@ function one(step, stamps) {
   switch (step.do) {
     case "identity":
       return { identity: lock.identity(), probe: lock.PROBE, seed: randomBytes(16).toString("hex") };
-    case "entries":
-      return { names: fs.readdirSync(step.path) };
+    case "entries": {
+      const other = new Set(step.except);
+      return { names: fs.readdirSync(step.path).filter((name) => name.includes(step.containing) && !other.has(name)) };
+    }
     case "pause":
       SYNC.sleep(step.ms);
       return {};

@@ -22,7 +22,8 @@ function isObject(value) {
  * docs/locking.md § Plans; npm/test/lock_job.test.mjs runs this copy through its vectors). No
  * expectation takes any answer; a list, one of its objects; an object, each of its fields:
  * `age_under_ms: n` asks for numbers `now_ms` and `mtime_ms` with `0 <= now_ms - mtime_ms < n`,
- * any other key for the same scalar (an expected list or object is never met).
+ * any other key for the same scalar, or `[]` for an empty list (any other expected list, or an
+ * object, is never met).
  */
 function meets(answer, expect) {
   if (expect === undefined || expect === null) return true;
@@ -35,7 +36,11 @@ function meets(answer, expect) {
       if (typeof now !== "number" || typeof mtime !== "number" || typeof want !== "number") return false;
       const age = now - mtime;
       if (!(age >= 0 && age < want)) return false;
-    } else if (isObject(want) || Array.isArray(want) || !Object.hasOwn(answer, key) || answer[key] !== want) {
+    } else if (Array.isArray(want)) {
+      // `[]` asks for an empty list; any other list is never met.
+      const got = answer[key];
+      if (want.length !== 0 || !Array.isArray(got) || got.length !== 0) return false;
+    } else if (isObject(want) || !Object.hasOwn(answer, key) || answer[key] !== want) {
       return false;
     }
   }
@@ -67,7 +72,7 @@ function* drive(job, take) {
           if (one.do === "done") return one;
           const got = yield* take(one, fail);
           answers.push(got);
-          bytes = got[BYTES];
+          if (got[BYTES] !== undefined) bytes = got[BYTES];
           if (got.failed !== undefined || !meets(got, one.expect)) break;
         }
         answer = { answers };

@@ -55,7 +55,9 @@ def _one(
     if what == "identity":
         return {"identity": identity(), "probe": _lock.PROBE, "seed": os.urandom(16).hex()}
     if what == "entries":
-        return {"names": _sys.listdir(step["path"])}
+        containing, other = step["containing"], step["except"]
+        names = _sys.listdir(step["path"])
+        return {"names": [n for n in names if containing in n and n not in other]}
     if what == "pause":
         time.sleep(step["ms"] / 1000)
         return {}

@@ -56,7 +56,8 @@ def drive(
                 done: dict[str, Any] = one
                 return done
             got = take(one, fail)
-            data = got.pop(BYTES, None)
+            if BYTES in got:
+                data = got.pop(BYTES)
             answers.append(got)
             if "failed" in got:
                 break
@@ -98,8 +99,11 @@ def _fields_meet(answer: object, wanted: dict[str, object]) -> bool:
         elif type(want) is str:
             if type(got) is not str or got != want:
                 return False
+        elif type(want) is list:
+            if want or type(got) is not list or got:
+                return False  # `[]` asks for an empty list; any other list is never met
         elif not (_number(want) and _number(got) and float(got) == float(want)):
-            return False  # a number unequal in value, or an expected list or object
+            return False  # a number unequal in value, or an expected object
     return True
 
 
@@ -109,7 +113,8 @@ def meets(answer: object, expect: object) -> bool:
     through its vectors). No expectation takes any answer; a list, one of its objects; an object,
     each of its fields: ``age_under_ms: n`` asks for numbers ``now_ms`` and ``mtime_ms`` with
     ``0 <= now_ms - mtime_ms < n``, any other key for the same scalar (``null``, a boolean or a
-    string of the same type and value, a number equal in value; a list or object: never)."""
+    string of the same type and value, a number equal in value) or, for ``[]``, an empty list
+    (any other list, or an object: never)."""
     if expect is None:
         return True
     if isinstance(expect, dict):
