@@ -443,3 +443,72 @@ pub fn step<'a>(what: &str, fields: impl IntoIterator<Item = (&'a str, Value)>) 
 pub(crate) fn failed(answer: &Value) -> Option<Value> {
     answer.get("failed").cloned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{fields, step, Io, Job};
+    use crate::Value;
+
+    /// A job that plans a read, then (having left `then` for the next plan) plans a write, and
+    /// asks for each step again: what [`Io::then`] adds to which plan.
+    fn job(tail: bool) -> Job {
+        Job::start(0, 0.0, move |io: Io| async move {
+            let read = step("read", [("path", "/f".into())]);
+            let write = step("write", [("path", "/f".into())]);
+            if tail {
+                io.then(
+                    vec![(write.clone(), None)],
+                    Some(step("done", [("by", "then".into())])),
+                );
+            }
+            io.nested()
+                .plan(vec![(read.clone(), None)], Some(step("done", [])))
+                .await?;
+            io.drop_then();
+            io.ask(read).await;
+            let answer = io.ask(write).await;
+            Ok(step("done", [("last", answer)]))
+        })
+    }
+
+    fn first_steps(job: &Job) -> Vec<String> {
+        let first = job.first().cloned().unwrap_or_default();
+        let steps = first.get("steps").and_then(Value::as_array).cloned();
+        steps
+            .unwrap_or_default()
+            .iter()
+            .map(|s| {
+                s.get("do")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn then_goes_on_after_the_next_plan_and_ends_it_with_its_step() {
+        // A nested procedure's plan ends without its `done`; the tail's `done` ends it.
+        assert_eq!(first_steps(&job(false)), ["read"]);
+        assert_eq!(first_steps(&job(true)), ["read", "write", "done"]);
+        // The tail's answers are given back when the job asks for its steps: no other crossing.
+        let mut taken = job(true);
+        let answers = fields([(
+            "answers",
+            Value::Array(vec![fields([("n", 1.into())]), fields([("n", 2.into())])]),
+        )]);
+        let last = taken.next(answers).ok().unwrap_or_default();
+        assert_eq!(
+            last.get("last").and_then(|a| a.get("n")),
+            Some(&Value::from(2))
+        );
+        assert!(!taken.strayed());
+        // Without the tail, the write is asked on its own.
+        let mut alone = job(false);
+        let asked = alone.next(fields([("answers", Value::Array(vec![fields([])]))]));
+        assert_eq!(
+            asked.ok().and_then(|s| s.get("do").cloned()),
+            Some(Value::from("write"))
+        );
+    }
+}
