@@ -132,6 +132,42 @@ fn update<'py>(
     Ok(dict.into_any())
 }
 
+/// Starts the locked update of the file `path` (absolute), a document of `kind`, by the change
+/// `op` with `args` (as [`update`] takes them), for `waiter` (the core's `UpdateWaiter`) with
+/// the random bytes `seed`: a `Job` (docs/locking.md § The update as one job).
+#[pyfunction]
+#[pyo3(signature = (kind, op, path, args, now, if_match, reset, waiter, seed))]
+#[allow(clippy::too_many_arguments)] // the Python signature, flat
+fn update_job<'py>(
+    py: Python<'py>,
+    kind: &str,
+    op: &str,
+    path: String,
+    args: &Bound<'py, PyTuple>,
+    now: &Bound<'py, PyAny>,
+    if_match: Option<String>,
+    reset: bool,
+    waiter: &Bound<'py, PyAny>,
+    seed: Vec<u8>,
+) -> PyResult<job::Job> {
+    let (params, skip) = core(py, TABLE.params_of(op))?;
+    let objects: Vec<Bound<'py, PyAny>> = args.iter().collect();
+    let (args, _) = dispatch::args(params, skip, &objects)?;
+    let change = statecore::update_job::Change {
+        name: op.to_owned(),
+        args: args.into_owned(),
+        now: arg(now, "now")?,
+        if_match,
+        reset,
+    };
+    let waiter = arg(waiter, "waiter")?;
+    let job = core(
+        py,
+        statecore::update_job::update_job(kind, path, change, &waiter, seed),
+    )?;
+    job::Job::of(py, job)
+}
+
 /// A read: `data` (the file's contents; `None`: missing) given as the first argument of the
 /// reader `op` (its document, or its bytes), `args` after it.
 #[pyfunction]
@@ -163,6 +199,7 @@ fn _statecore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(update, m)?)?;
+    m.add_function(wrap_pyfunction!(update_job, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
     m.add_class::<resident::Document>()?;
     m.add_class::<job::Job>()?;

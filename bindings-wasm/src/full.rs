@@ -106,6 +106,39 @@ pub fn update(
     out(Ok(Out::updated(kind, updated.into_parts())), Form::Update)
 }
 
+/// Starts the locked update of the file `path` (absolute), a document of `kind`, by the change
+/// `op` with `args` (as [`update`] takes them), for `waiter` (the JSON text of the core's
+/// `UpdateWaiter`) with the random bytes `seed`: `[job, its first step's JSON text]`, as
+/// `startJob` gives a job (docs/locking.md § The update as one job).
+#[cfg(feature = "full")]
+#[wasm_bindgen(js_name = updateJob)]
+#[allow(clippy::too_many_arguments)] // flat scalars cross the boundary without an object
+pub fn update_job(
+    kind: &str,
+    op: &str,
+    path: String,
+    args: &str,
+    slot: Option<Vec<u8>>,
+    now: &str,
+    if_match: Option<String>,
+    reset: bool,
+    waiter: &str,
+    seed: Vec<u8>,
+) -> Result<Vec<JsValue>, JsValue> {
+    let (params, skip) = TABLE.params_of(op).map_err(throw)?;
+    let args = Args::from_wire(params, skip, args, slots([slot, None])).map_err(throw)?;
+    let change = statecore::update_job::Change {
+        name: op.to_owned(),
+        args,
+        now: single_arg(now)?,
+        if_match,
+        reset,
+    };
+    let waiter = statecore::json::parse_argument(waiter).map_err(throw)?;
+    let job = statecore::update_job::update_job(kind, path, change, &waiter, seed);
+    crate::job::started(job.map_err(throw)?)
+}
+
 /// A read: `data` (the file's bytes; none: missing) given as the first argument of the
 /// reader `op` (its document, or its bytes), with `args` after it. Returns like [`call`].
 #[wasm_bindgen]

@@ -105,8 +105,9 @@ pub struct After {
 pub type Last = Box<dyn FnOnce(&Applied, &Value) -> Value + Send>;
 
 /// A change applied by the job itself ([`update_within`]): the file's bytes (`None`: missing)
-/// to the new text and what the caller is told.
-pub type Apply = Box<dyn FnMut(Option<&[u8]>) -> Result<Applied> + Send>;
+/// and the wall clock as the host read it with them (epoch ms, under the lock) to the new text
+/// and what the caller is told.
+pub type Apply = Box<dyn FnMut(Option<&[u8]>, i64) -> Result<Applied> + Send>;
 
 /// What a change applied by the job itself gives.
 pub struct Applied {
@@ -227,7 +228,7 @@ async fn change(
             )))
         }
         Some(apply) => {
-            let applied = apply(bytes)?;
+            let applied = apply(bytes, io.now_ms())?;
             let flags = (applied.changed, applied.corrupt);
             file.last = Some(applied);
             flags

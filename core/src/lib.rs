@@ -41,6 +41,7 @@ pub mod shape;
 pub mod specify;
 pub mod store;
 pub mod time;
+pub mod update_job;
 pub mod value;
 pub mod watch;
 

@@ -56,39 +56,48 @@ fn locking(io: &Io, path: &str, who: &Value) -> Result<Locking> {
 /// (`wait.1`: the host watches its claim while it pauses); `last`: the job's last step, made
 /// from the result, when the update ends the job (the host may then end it after the
 /// release without crossing back).
-pub async fn under_lock(
-    io: &Io,
-    locking: &Locking,
-    path: &str,
-    kind: &str,
+pub fn under_lock<'a>(
+    io: &'a Io,
+    locking: &'a Locking,
+    path: &'a str,
+    kind: &'a str,
     wait: (f64, bool),
     apply: Apply,
     last: Option<Last>,
-) -> std::result::Result<(Value, Applied), Stop> {
-    let (dir, name) = match path.rsplit_once('/') {
-        Some(("", name)) => ("/", name),
-        Some(split) => split,
-        None => (".", path),
-    };
-    let entries = entries_step(dir, name);
-    // The lock's first plan goes on with the names and the file's reading.
-    let nothing = fields([("names", Value::Array(Vec::new()))]);
-    io.then(
-        vec![
-            (entries.clone(), Some(nothing)),
-            (own_load_step(path), None),
-        ],
-        None,
-    );
-    let held = locking.acquire(wait.1, wait.0).await;
-    io.drop_then();
-    let held = held?;
-    let file = (path, dir, name, entries);
-    let updated = swept_and_updated(io, locking, &held, file, kind, apply, last).await;
-    let _released = locking.release(&held).await;
-    io.drop_then();
-    updated
+) -> Updating<'a> {
+    // Boxed: one body for every job that runs it (the command line's and the library's),
+    // never inlined into each (a wasm module holds one copy).
+    Box::pin(async move {
+        let (dir, name) = match path.rsplit_once('/') {
+            Some(("", name)) => ("/", name),
+            Some(split) => split,
+            None => (".", path),
+        };
+        let entries = entries_step(dir, name);
+        // The lock's first plan goes on with the names and the file's reading.
+        let nothing = fields([("names", Value::Array(Vec::new()))]);
+        io.then(
+            vec![
+                (entries.clone(), Some(nothing)),
+                (own_load_step(path), None),
+            ],
+            None,
+        );
+        let held = locking.acquire(wait.1, wait.0).await;
+        io.drop_then();
+        let held = held?;
+        let file = (path, dir, name, entries);
+        let updated = swept_and_updated(io, locking, &held, file, kind, apply, last).await;
+        let _released = locking.release(&held).await;
+        io.drop_then();
+        updated
+    })
 }
+
+/// The locked update under way: the file update's last step and the change's result.
+pub type Updating<'a> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = std::result::Result<(Value, Applied), Stop>> + Send + 'a>,
+>;
 
 /// The step asking for the names in `dir` that may be what dead writers left next to the
 /// file `name` (they hold its name; not the file, its lock or its claim).

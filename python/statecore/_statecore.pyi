@@ -13,6 +13,7 @@ __all__ = [
     "call",
     "query",
     "update",
+    "update_job",
     "update_logged",
 ]
 
@@ -28,6 +29,17 @@ def update(
     if_match: str | None = None,
     reset: bool = False,
 ) -> Any: ...
+def update_job(
+    kind: str,
+    op: str,
+    path: str,
+    args: tuple[object, ...],
+    now: object,
+    if_match: str | None,
+    reset: bool,
+    waiter: object,
+    seed: bytes,
+) -> Job: ...
 def query(
     kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None
 ) -> Any: ...

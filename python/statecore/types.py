@@ -45,6 +45,7 @@ SpecifyCoverageStatus = str
 RunnerStatusName = str
 RunStatusName = str
 RunFileName = str
+UpdateNumbers = str
 LitterKind = str
 LockGlance = str
 LockWatch = str
@@ -210,11 +211,13 @@ LogSetAside: Any = dict
 LogRepair: Any = dict
 LogRead: Any = dict
 FileUpdateSetup: Any = dict
+UpdateJobSetup: Any = dict
+UpdateWaiter: Any = dict
+LockIdentity: Any = dict
 EditWait: Any = dict
 EditFacts: Any = dict
 LockRecordText: Any = dict
 LockRecord: Any = dict
-LockIdentity: Any = dict
 LockOwner: Any = dict
 LockVerdict: Any = dict
 LockFacts: Any = dict
@@ -485,8 +488,11 @@ __all__ = [
     "StoreWatchOptions",
     "TornLine",
     "UntrackedChange",
+    "UpdateJobSetup",
+    "UpdateNumbers",
     "UpdateOptions",
     "UpdateResult",
+    "UpdateWaiter",
     "VerificationCheck",
     "VerificationMode",
     "ViewBacklog",

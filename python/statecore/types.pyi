@@ -116,6 +116,9 @@ RunStatusName: TypeAlias = Literal["broken", "merged", "abandoned", "failed", "n
 RunFileName: TypeAlias = Literal["meta", "runner_status"]
 """A file of a run: `meta` (meta.json) or `runner_status` (runner_status.json)."""
 
+UpdateNumbers: TypeAlias = Literal["js", "js_bigint", "python"]
+"""How a host reads numbers: `js` as doubles (an integer no double holds is refused), `js_bigint` as doubles with the document's big integers as `BigInt`s, `python` with exact integers and floats that must fit a double."""
+
 LitterKind: TypeAlias = Literal["write_temp", "lock_temp", "marker"]
 """What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker."""
 
@@ -1452,6 +1455,39 @@ class FileUpdateSetup(TypedDict):
     path: str
     now_ms: NotRequired[int]
 
+class UpdateJobSetup(TypedDict):
+    """What an update job starts from, as the conformance corpus gives it (docs/locking.md § The update as one job): the file, the change with its arguments and options, the waiter and the random bytes."""
+
+    kind: DocumentKind
+    path: str
+    change: str
+    args: list[Json]
+    now: NotRequired[Now | None]
+    if_match: NotRequired[str | None]
+    reset: NotRequired[bool]
+    waiter: UpdateWaiter
+    seed: str
+
+class UpdateWaiter(TypedDict):
+    """Who takes the lock of an update job, how long it waits and what it is given back (docs/locking.md § The update as one job)."""
+
+    identity: LockIdentity
+    probe: bool
+    watching: bool
+    timeout_ms: float
+    with_document: bool
+    numbers: UpdateNumbers
+    now_ms: int
+    mono_ms: float
+
+class LockIdentity(TypedDict):
+    """This process as a lock record names it."""
+
+    pid: int
+    start: str | None
+    boot: str | None
+    host: str
+
 class EditWait(TypedDict):
     """What a writer does next with a file people edit."""
 
@@ -1480,14 +1516,6 @@ class LockRecord(TypedDict):
     host: str
     token: str
     acquired_at: str
-
-class LockIdentity(TypedDict):
-    """This process as a lock record names it."""
-
-    pid: int
-    start: str | None
-    boot: str | None
-    host: str
 
 class LockOwner(TypedDict):
     """What a lock file or break marker holds."""

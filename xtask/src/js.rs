@@ -244,6 +244,8 @@ fn api_names() -> Vec<String> {
         .collect();
     names.extend(modules().map(|m| m.name().to_owned()));
     names.push("updateFile".into());
+    names.push("updateJob".into());
+    names.push("updateOutcome".into());
     names.push("queryFile".into());
     names.push("updateLogged".into());
     names.push("logReplay".into());

@@ -139,10 +139,11 @@ pub fn native_pyi() -> String {
         "\"\"\"The native module of statecore (PyO3). Use the ``statecore`` package, not this directly:\n\
          its functions name an operation of the core's table and pass its arguments.\"\"\"\n\n\
          from typing import Any, final\n\n\
-         __all__ = [\n    \"Document\",\n    \"Job\",\n    \"LogReplay\",\n    \"__version__\",\n    \"call\",\n    \"query\",\n    \"update\",\n    \"update_logged\",\n]\n\n\
+         __all__ = [\n    \"Document\",\n    \"Job\",\n    \"LogReplay\",\n    \"__version__\",\n    \"call\",\n    \"query\",\n    \"update\",\n    \"update_job\",\n    \"update_logged\",\n]\n\n\
          __version__: str\n\n\
          def call(op: str, args: tuple[object, ...], now: int | None = None) -> Any: ...\n\
          def update(\n    kind: str,\n    op: str,\n    data: str | bytes | None,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None = None,\n    reset: bool = False,\n) -> Any: ...\n\
+         def update_job(\n    kind: str,\n    op: str,\n    path: str,\n    args: tuple[object, ...],\n    now: object,\n    if_match: str | None,\n    reset: bool,\n    waiter: object,\n    seed: bytes,\n) -> Job: ...\n\
          def query(\n    kind: str, op: str, data: str | bytes | None, args: tuple[object, ...], now: int | None = None\n) -> Any: ...\n\
          def update_logged(\n    kind: str,\n    session_id: str,\n    change_name: str,\n    data: str | bytes | None,\n    log_size: int,\n    args: tuple[object, ...],\n    now: object,\n    event_id: str | None = None,\n) -> Any: ...\n\n\
          @final\n\

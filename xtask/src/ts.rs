@@ -278,6 +278,38 @@ export declare function updateFile<K extends DocumentKind>(
   options?: { now?: Now | null; ifMatch?: string | null; reset?: boolean },
 ): FileUpdate<DocumentOf<K>>;
 /**
+ * The locked update of the file `path` (absolute) as one job of the core (docs/locking.md §
+ * The update as one job), the change as `updateFile` takes it; `waiter` says who takes the
+ * lock and how long it waits, `seed` is 16 random bytes. Run by a host's job driver.
+ */
+export declare function updateJob(
+  kind: DocumentKind,
+  change: string,
+  path: string,
+  args: unknown[],
+  options: { now?: Now | null; ifMatch?: string | null; reset?: boolean } | null | undefined,
+  waiter: {
+    identity: LockIdentity;
+    probe: boolean;
+    watching: boolean;
+    timeout_ms: number;
+    with_document: boolean;
+    numbers: \"js\" | \"js_bigint\" | \"python\";
+    now_ms: number;
+    mono_ms: number;
+  },
+  seed: Bytes,
+): Job;
+/**
+ * An update job's last step as an update's result: its fields, `corruptCopy`, and the
+ * document read from its text (`bigint`: integers no double holds as `BigInt`s).
+ */
+export declare function updateOutcome<K extends DocumentKind>(
+  kind: K,
+  done: Record<string, unknown>,
+  bigint?: boolean,
+): Omit<FileUpdate<DocumentOf<K>>, \"text\" | \"corrupt\"> & { corruptCopy: string | null };
+/**
  * What a step (or a read) of a file kept with its event log does (docs/hive.md § Files): with
  * `replay_from` set, replay the log from there (`logReplay`) first; else append `line` (when
  * set; cut the log at `truncate_at` first when set) and write `text` when `write`.

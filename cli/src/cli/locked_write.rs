@@ -99,7 +99,7 @@ fn applying(
     now: Value,
     if_match: Option<String>,
 ) -> Apply {
-    Box::new(move |bytes| {
+    Box::new(move |bytes, _| {
         let change = crate::TABLE.change(&change, Args::values(args.clone()))?;
         let pre = Precondition {
             if_match: if_match.as_deref(),

@@ -18,7 +18,7 @@ pub enum Arg<'a> {
 }
 
 /// The arguments of one call, bound to the operation's parameters.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Args<'a> {
     pub(super) items: Vec<Arg<'a>>,
     pub(super) params: &'static [Param],
@@ -63,6 +63,21 @@ impl<'a> Args<'a> {
             now: None,
             within_limits: 0,
             table: None,
+        }
+    }
+
+    /// The same arguments owning their bytes (a job keeps them past the call that gave them).
+    pub fn into_owned(self) -> Args<'static> {
+        let items = self.items.into_iter().map(|item| match item {
+            Arg::Value(value) => Arg::Value(value),
+            Arg::Bytes(bytes) => Arg::Bytes(bytes.map(|b| Cow::Owned(b.into_owned()))),
+        });
+        Args {
+            items: items.collect(),
+            params: self.params,
+            now: self.now,
+            within_limits: self.within_limits,
+            table: self.table,
         }
     }
 

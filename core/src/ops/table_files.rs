@@ -229,6 +229,24 @@ pub static OPS: &[Op] = &super::gate([
     },
     Op {
         module: Module::Root,
+        method: "update_job_script",
+        doc: "The steps the library's update job (docs/locking.md § The update as one job: the \
+              lock, the sweep, the guarded read-change-write and the release of a document's \
+              file, in one job) started from `setup` asks for, given `answers` in turn (an \
+              answer's `data`: the bytes read with it, as text): every step up to its end \
+              (`done`, `raise`), then `{do: \"error\", error}` when it ended with its own \
+              error (`E_CONFLICT`, `E_PRECISION`).",
+        params: &[
+            Param::value("setup", Ty::Object(&crate::update_job::SETUP)),
+            Param::value("answers", Ty::List(&Ty::Json)),
+        ],
+        returns: Returns::json(Ty::List(&Ty::Json)),
+        access: Access::Pure,
+        web: false,
+        run: |a| Ok(Out::Json(crate::update_job::script(a.get(0), a.list(1))?)),
+    },
+    Op {
+        module: Module::Root,
         method: "edit_wait",
         doc: "What a writer does next with the file of `kind` it read as `data` (none: \
               missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people \

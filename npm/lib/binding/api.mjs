@@ -146,6 +146,49 @@ export function makeApi(getRaw) {
   };
 
   /**
+   * The locked update of the file `path` (absolute) as one job of the core (docs/locking.md §
+   * The update as one job): the change, its `args` and `options` as `updateFile` takes them;
+   * `waiter` the core's `UpdateWaiter` (`{identity, probe, watching, timeout_ms,
+   * with_document, numbers, now_ms, mono_ms}`); `seed` 16 random bytes. A job as the table's
+   * job rows give it (`first`, `next`, `free`). Without `now`, the clock the host read with
+   * the file's bytes, under the lock, stamps the change.
+   */
+  api.updateJob = (kind, change, path, args, options, waiter, seed) => {
+    const entry = byName.get(change === "" ? "merge" : change) ?? { params: [], fromFile: 1 };
+    const { json, slots } = wire(entry.params, args ?? [], entry.fromFile ?? 1);
+    const { now = null, ifMatch = null, reset = false } = options ?? {};
+    return driven(
+      rawIn(
+        protocolOf(kind),
+        "updateJob",
+        String(kind),
+        String(change),
+        String(path),
+        json,
+        slots[0],
+        argsJson([now], ["now"]),
+        ifMatch ?? undefined,
+        reset === true,
+        JSON.stringify(waiter),
+        bytes(seed, "seed"),
+      ),
+    );
+  };
+
+  /**
+   * An update job's last step (`{do: "done", etag, changed, warnings, corrupt_copy, result?,
+   * <extra>?, text, text_is_document}`) as an update's result: `{document, etag, changed,
+   * result?, <extra>?, warnings, corruptCopy}`, the document read from the text (its JSON, or
+   * a text format's reading as `kind`; with `bigint`, integers no double holds as `BigInt`s).
+   */
+  api.updateOutcome = (kind, done, bigint = false) => {
+    const { do: _step, text, text_is_document: json, warnings, corrupt_copy: corruptCopy, ...fields } = done;
+    const read = json ? () => api.parse(text) : () => api.loadDocument(kind, text).document;
+    const document = bigint ? api.withBigInts(read) : json ? JSON.parse(text) : read();
+    return { document, ...fields, warnings, corruptCopy };
+  };
+
+  /**
    * One crossing per step of a file kept with its event log (a hive session, docs/hive.md §
    * Files): `change` is a step of the table ("" for a read) with `args` after the state;
    * `data` the state's bytes, `logSize` the log's length, `sessionId` the directory's name;

@@ -114,6 +114,9 @@ export type RunStatusName = "broken" | "merged" | "abandoned" | "failed" | "need
 /** A file of a run: `meta` (meta.json) or `runner_status` (runner_status.json). */
 export type RunFileName = "meta" | "runner_status";
 
+/** How a host reads numbers: `js` as doubles (an integer no double holds is refused), `js_bigint` as doubles with the document's big integers as `BigInt`s, `python` with exact integers and floats that must fit a double. */
+export type UpdateNumbers = "js" | "js_bigint" | "python";
+
 /** What a leftover file is: an atomic write's temp file, a lock's temp file, a break marker. */
 export type LitterKind = "write_temp" | "lock_temp" | "marker";
 
@@ -2168,6 +2171,60 @@ export interface FileUpdateSetup {
   now_ms?: number;
 }
 
+/** What an update job starts from, as the conformance corpus gives it (docs/locking.md § The update as one job): the file, the change with its arguments and options, the waiter and the random bytes. */
+export interface UpdateJobSetup {
+  /** The document's kind. */
+  kind: DocumentKind;
+  /** The file (absolute). */
+  path: string;
+  /** `""` (replace with `args[0]`), `"merge"` (`args`: a patch and its options) or a writer of the table. */
+  change: string;
+  /** The change's arguments after the document. */
+  args: Json[];
+  /** The time for stamps (default: the clock read with the file's bytes). */
+  now?: Now | null;
+  /** The etag the file must have. */
+  if_match?: string | null;
+  /** Replace a file that breaks a limit. */
+  reset?: boolean;
+  /** Who takes the lock, and how. */
+  waiter: UpdateWaiter;
+  /** 16 random bytes in hex. */
+  seed: string;
+}
+
+/** Who takes the lock of an update job, how long it waits and what it is given back (docs/locking.md § The update as one job). */
+export interface UpdateWaiter {
+  /** This process. */
+  identity: LockIdentity;
+  /** Whether processes can be probed here. */
+  probe: boolean;
+  /** Whether the host watches its claim while it pauses (a synchronous host). */
+  watching: boolean;
+  /** How long to wait for the lock (0: one attempt). */
+  timeout_ms: number;
+  /** Whether the last step carries the new document (else its text, which the host reads). */
+  with_document: boolean;
+  /** How the host reads numbers: a change whose document or result it could not hold is refused (`E_PRECISION`) before anything is written. */
+  numbers: UpdateNumbers;
+  /** The wall clock (epoch ms). */
+  now_ms: number;
+  /** The monotonic clock (ms). */
+  mono_ms: number;
+}
+
+/** This process as a lock record names it. */
+export interface LockIdentity {
+  /** The process id. */
+  pid: number;
+  /** Its start time (`/proc/<pid>/stat` field 22), or null. */
+  start: string | null;
+  /** The machine's boot id, or null. */
+  boot: string | null;
+  /** The host name. */
+  host: string;
+}
+
 /** What a writer does next with a file people edit. */
 export interface EditWait {
   /** Sleep this long (ms), then read the file again; 0: go ahead with this reading. */
@@ -2208,18 +2265,6 @@ export interface LockRecord {
   token: string;
   /** When it was taken. */
   acquired_at: string;
-}
-
-/** This process as a lock record names it. */
-export interface LockIdentity {
-  /** The process id. */
-  pid: number;
-  /** Its start time (`/proc/<pid>/stat` field 22), or null. */
-  start: string | null;
-  /** The machine's boot id, or null. */
-  boot: string | null;
-  /** The host name. */
-  host: string;
 }
 
 /** What a lock file or break marker holds. */
@@ -2847,6 +2892,8 @@ export declare function logRead(data?: Bytes | null): LogRead;
 export declare function logRepaired(line: number, copy: string): Issue;
 /** The steps a file update job (docs/locking.md § The update as a job: the guarded read-change-write of a document's file, under its lock) started from `setup` asks for, given `answers` in turn (an answer's `data`: the bytes read with it, as text): every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_CONFLICT`). */
 export declare function fileUpdateScript(setup: FileUpdateSetup, answers: unknown[]): Json[];
+/** The steps the library's update job (docs/locking.md § The update as one job: the lock, the sweep, the guarded read-change-write and the release of a document's file, in one job) started from `setup` asks for, given `answers` in turn (an answer's `data`: the bytes read with it, as text): every step up to its end (`done`, `raise`), then `{do: "error", error}` when it ended with its own error (`E_CONFLICT`, `E_PRECISION`). */
+export declare function updateJobScript(setup: UpdateJobSetup, answers: unknown[]): Json[];
 /** What a writer does next with the file of `kind` it read as `data` (none: missing), given what it saw (`facts`): `{wait_ms, edited}` (0: go ahead; `edited`: the kind's files are edited by hand). A file people edit is waited on while it changes; `E_CONFLICT` when it keeps changing or the write started over too often (docs/locking.md § Files people edit). */
 export declare function editWait<K extends DocumentKind>(kind: K, data: Bytes | null | undefined, facts: EditFacts): EditWait;
 /** The `W_SET_ASIDE` warning of a session log's repair that moved the refused `lines` to `copy`. */
@@ -3324,6 +3371,38 @@ export declare function updateFile<K extends DocumentKind>(
   args: unknown[],
   options?: { now?: Now | null; ifMatch?: string | null; reset?: boolean },
 ): FileUpdate<DocumentOf<K>>;
+/**
+ * The locked update of the file `path` (absolute) as one job of the core (docs/locking.md §
+ * The update as one job), the change as `updateFile` takes it; `waiter` says who takes the
+ * lock and how long it waits, `seed` is 16 random bytes. Run by a host's job driver.
+ */
+export declare function updateJob(
+  kind: DocumentKind,
+  change: string,
+  path: string,
+  args: unknown[],
+  options: { now?: Now | null; ifMatch?: string | null; reset?: boolean } | null | undefined,
+  waiter: {
+    identity: LockIdentity;
+    probe: boolean;
+    watching: boolean;
+    timeout_ms: number;
+    with_document: boolean;
+    numbers: "js" | "js_bigint" | "python";
+    now_ms: number;
+    mono_ms: number;
+  },
+  seed: Bytes,
+): Job;
+/**
+ * An update job's last step as an update's result: its fields, `corruptCopy`, and the
+ * document read from its text (`bigint`: integers no double holds as `BigInt`s).
+ */
+export declare function updateOutcome<K extends DocumentKind>(
+  kind: K,
+  done: Record<string, unknown>,
+  bigint?: boolean,
+): Omit<FileUpdate<DocumentOf<K>>, "text" | "corrupt"> & { corruptCopy: string | null };
 /**
  * What a step (or a read) of a file kept with its event log does (docs/hive.md § Files): with
  * `replay_from` set, replay the log from there (`logReplay`) first; else append `line` (when

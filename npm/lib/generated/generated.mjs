@@ -297,6 +297,7 @@ export const OPS = Object.freeze([
   ["", "logRead", "log_read", [["data", "b"]], "json", null, null, -1],
   ["", "logRepaired", "log_repaired", [["line", "i", true], ["copy", "t", true]], "json", null, null, -1],
   ["", "fileUpdateScript", "file_update_script", [["setup", "v", true], ["answers", "v", true]], "json", null, null, -1],
+  ["", "updateJobScript", "update_job_script", [["setup", "v", true], ["answers", "v", true]], "json", null, null, -1],
   ["", "editWait", "edit_wait", [["kind", "t", true], ["data", "b"], ["facts", "v", true]], "json", null, null, 0],
   ["", "logSetAside", "log_set_aside", [["lines", "v", true], ["copy", "t", true]], "json", null, null, -1],
   ["", "corruptCopySuffix", "corrupt_copy_suffix", [["now", "n"]], "text", null, null, -1],

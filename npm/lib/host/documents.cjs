@@ -2,10 +2,11 @@
 /**
  * Documents on files (docs/locking.md): `readDocument`, `updateDocument`, and `update`, the
  * one update routine every writer uses (`updateDocument`'s patches and the protocol helpers
- * of lib/host/helpers.cjs): under the lock of the file, its bytes and the change cross into the
- * core once (`updateFile`: one parse, one validation, one serialization), then a `.corrupt-`
- * copy of unparseable old bytes is kept and the new text written atomically. Host options are
- * checked: an unknown key is `E_OPTIONS` naming the nearest valid one (the core's error).
+ * of lib/host/helpers.cjs): the core's update job (docs/locking.md § The update as one job)
+ * takes the lock, reads, changes, keeps a `.corrupt-` copy of unparseable old bytes, writes
+ * atomically and releases the lock, asking for the system calls; an update by a function runs
+ * the lock's and the file update's jobs one by one. Host options are checked: an unknown key
+ * is `E_OPTIONS` naming the nearest valid one (the core's error).
  */
 const path = require("node:path");
 const { define } = require("./steps.cjs");
@@ -13,6 +14,8 @@ const lock = require("./lock.cjs");
 const { HOST_OPTIONS, CONSTANTS } = require("../binding/tables.cjs");
 const { resolvePath } = require("./paths.cjs");
 const { drive, BYTES } = require("./jobs.cjs");
+const { lockedSteps } = require("./locked-update.cjs");
+const { randomBytes } = require("./atomic.cjs");
 
 /** A document is read up to the limit + 1 bytes: a larger file is refused, never held. */
 const READ_CAP = CONSTANTS.maxDocumentBytes;
@@ -121,21 +124,28 @@ function* guarded(io, file, kind, change) {
 }
 
 /**
- * The one update routine: under the lock of `file`, its bytes and `change` (a writer of the
- * table, "" to replace the document, "merge" for a patch) with `args` go to the core once
- * (again from the new text when the file changed under it: {@link guarded}).
+ * The one update routine: the core's update job (docs/locking.md § The update as one job) on
+ * `file`, a document of `kind`, by `change` (a writer of the table, "" to replace the
+ * document, "merge" for a patch) with `args`: the job takes the lock, sweeps, reads, applies
+ * the change, keeps a copy of an unparseable file, writes and releases the lock, asking `io`
+ * for the system calls (lib/host/locked-update.cjs); its common path crosses into the core
+ * twice.
  */
 function* update(io, file, kind, change, args, options) {
   const { ifMatch = null, now = null, timeout, reset = false, bigint } = options;
-  const held = yield* lock.acquire(io, file, timeout);
-  try {
-    lock.sweep(file);
-    return yield* guarded(io, file, kind, function* (bytes) {
-      return numbers(bigint, () => core().updateFile(kind, change, bytes, args, { now, ifMatch, reset }));
-    });
-  } finally {
-    held.release();
-  }
+  const waiter = {
+    identity: lock.identity(),
+    probe: lock.PROBE,
+    watching: io.sync === true,
+    timeout_ms: timeout ?? lock.DEFAULT_TIMEOUT_MS,
+    with_document: false,
+    numbers: bigint === true ? "js_bigint" : "js",
+    now_ms: Date.now(),
+    mono_ms: performance.now(),
+  };
+  const job = core().updateJob(kind, change, file, args, { now, ifMatch, reset }, waiter, randomBytes(16));
+  const done = yield* drive(job, lockedSteps(io));
+  return core().updateOutcome(kind, done, bigint === true);
 }
 
 /**

@@ -301,6 +301,10 @@ def file_update_script(setup: Mapping[str, object], answers: Sequence[object]) -
     """The steps a file update job (docs/locking.md § The update as a job: the guarded read-change-write of a document's file, under its lock) started from ``setup`` asks for, given ``answers`` in turn (an answer's ``data``: the bytes read with it, as text): every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_CONFLICT``)."""
     return cast("list[Json]", _call("file_update_script", (setup, answers)))
 
+def update_job_script(setup: Mapping[str, object], answers: Sequence[object]) -> list[Json]:
+    """The steps the library's update job (docs/locking.md § The update as one job: the lock, the sweep, the guarded read-change-write and the release of a document's file, in one job) started from ``setup`` asks for, given ``answers`` in turn (an answer's ``data``: the bytes read with it, as text): every step up to its end (``done``, ``raise``), then ``{do: "error", error}`` when it ended with its own error (``E_CONFLICT``, ``E_PRECISION``)."""
+    return cast("list[Json]", _call("update_job_script", (setup, answers)))
+
 def edit_wait(kind: DocumentKind, data: str | bytes | None, facts: Mapping[str, object]) -> EditWait:
     """What a writer does next with the file of ``kind`` it read as ``data`` (none: missing), given what it saw (``facts``): ``{wait_ms, edited}`` (0: go ahead; ``edited``: the kind's files are edited by hand). A file people edit is waited on while it changes; ``E_CONFLICT`` when it keeps changing or the write started over too often (docs/locking.md § Files people edit)."""
     return cast("EditWait", _call("edit_wait", (kind, data, facts)))
@@ -472,6 +476,7 @@ __all__ = [
     "store_schema_mismatch",
     "store_unavailable",
     "store_url",
+    "update_job_script",
     "validate",
     "validate_text",
     "view_backlog",

@@ -1,8 +1,9 @@
 """Documents on files (docs/locking.md): the one update routine every writer uses (the protocol
-helpers generated in ``statecore._generated`` and :func:`statecore.update_document`): under the
-lock of the file, its bytes and the change cross into the core once (one parse, one validation,
-one serialization), then a ``.corrupt-`` copy of unparseable old bytes is kept and the new text
-written atomically. Readers read without the lock. Paths are made absolute once, first; only a
+helpers generated in ``statecore._generated`` and :func:`statecore.update_document`): the core's
+update job (docs/locking.md § The update as one job) takes the lock, reads, changes, keeps a
+``.corrupt-`` copy of unparseable old bytes, writes atomically and releases the lock, asking
+for the system calls; an update by a function runs the lock's and the file update's jobs one by
+one. Readers read without the lock. Paths are made absolute once, first; only a
 regular file is read (``E_FILE_TYPE`` otherwise), at most one byte past the core's limit.
 Behaviour matches ``npm/lib/host/documents.cjs``.
 """
@@ -18,10 +19,14 @@ from statecore._host import runtime as _runtime
 from statecore._host import sessions as _sessions
 from statecore._host import sys as _sys
 from statecore._host.jobs import BYTES, drive
+from statecore._host.lock import PROBE as _lock_probe
 from statecore._host.lock import acquire, sweep
-from statecore._host.routines import query_file, update_file
+from statecore._host.lock_identity import identity as _identity
+from statecore._host.locked_update import locked_steps
+from statecore._host.routines import query_file
 from statecore._statecore import Job
 from statecore._statecore import call as _call
+from statecore._statecore import update_job as _update_job
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -184,16 +189,36 @@ def update(
     now: Now | None,
     host: _Host,
 ) -> Any:
-    """The one update routine: under the lock of ``file`` (absolute), its bytes and ``change``
-    (a writer of the table, ``""`` to replace the document, ``"merge"`` for a patch) with
-    ``args`` go to the core once."""
-    with acquire(file + ".lock", host.timeout):
-        sweep(file)
-        return _guarded(
-            kind,
-            file,
-            lambda data: update_file(kind, change, data, args, now, host.if_match, host.reset),
-        )
+    """The one update routine: the core's update job (docs/locking.md § The update as one job)
+    on ``file`` (absolute), a document of ``kind``, by ``change`` (a writer of the table, ``""``
+    to replace the document, ``"merge"`` for a patch) with ``args``: the job takes the lock,
+    sweeps, reads, applies the change, keeps a copy of an unparseable file, writes and releases
+    the lock, asking for the system calls (``statecore._host.locked_update``); its common path
+    crosses into the core twice."""
+    waiter = {
+        "identity": _identity(),
+        "probe": _lock_probe,
+        "watching": True,
+        "timeout_ms": host.timeout * 1000,
+        "with_document": True,
+        "numbers": "python",
+        "now_ms": time.time_ns() // 1_000_000,
+        "mono_ms": time.monotonic() * 1000,
+    }
+    seed = os.urandom(16)
+    job = _update_job(kind, change, file, args, now, host.if_match, host.reset, waiter, seed)
+    done: dict[str, Any] = drive(job, locked_steps())
+    out = {
+        "document": done["document"],
+        "etag": done["etag"],
+        "changed": done["changed"],
+        "warnings": done["warnings"],
+        "corrupt_copy": done["corrupt_copy"],
+    }
+    for extra in ("result", "item"):
+        if extra in done:
+            out[extra] = done[extra]
+    return out
 
 
 def update_with(kind: DocumentKind, file: str, function: Callable[[Any], Any], host: _Host) -> Any:
