@@ -349,6 +349,12 @@ const fn gate<const N: usize>(kinds: [Kind; N]) -> [Kind; N] {
     kinds
 }
 
+/// Whether a file of the kind `name` is its document's JSON text (an unknown kind counts as
+/// JSON): else a text format (index.md), whose document is the text's reading.
+pub fn text_is_document(name: &str) -> bool {
+    kind(name).map_or(true, |k| matches!(k.format, Format::Json))
+}
+
 /// Looks a kind up by name; `E_KIND` lists the known ones, `E_UNAVAILABLE` names the browser's
 /// module that has a kind this build has not got.
 pub fn kind(name: &str) -> Result<&'static Kind> {

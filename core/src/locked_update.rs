@@ -41,6 +41,14 @@ pub async fn locked_update(
     under_lock(io, &locking, path, kind, (timeout_ms, true), apply, None).await
 }
 
+/// Whether `path` is absolute on Windows (`C:\`, `\\server`): a host's path that is not
+/// resolved against a working directory.
+pub fn is_windows_absolute(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    path.starts_with('\\')
+        || (bytes.get(1) == Some(&b':') && bytes.first().is_some_and(u8::is_ascii_alphabetic))
+}
+
 /// The lock of `path` for the process the host's answer `who` describes.
 fn locking(io: &Io, path: &str, who: &Value) -> Result<Locking> {
     let identity = who.get("identity").cloned().unwrap_or(Value::Null);

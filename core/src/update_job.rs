@@ -21,6 +21,7 @@ use crate::locked_update::under_lock;
 use crate::ops::{self, Args};
 use crate::shape::common::NOW;
 use crate::shape::{Enum, Field, Shape, Ty};
+use crate::value::Json;
 use crate::{Map, Value};
 
 /// Who waits for the lock, and how: what a host gives beside the change.
@@ -166,7 +167,7 @@ pub fn update_job(
 ) -> Result<Job> {
     crate::options::input(waiter, &WAITER, "waiter")?;
     crate::edit::edited_by_hand(kind)?;
-    if !path.starts_with('/') && !is_windows_absolute(&path) {
+    if !path.starts_with('/') && !crate::locked_update::is_windows_absolute(&path) {
         return Err(Error::new(
             Code::Argument,
             "/path",
@@ -208,13 +209,6 @@ pub fn update_job(
     job.opened()
 }
 
-/// Whether `path` is absolute on Windows (`C:\`, `\\server`).
-fn is_windows_absolute(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    path.starts_with('\\')
-        || (bytes.get(1) == Some(&b':') && bytes.first().is_some_and(u8::is_ascii_alphabetic))
-}
-
 /// The change applied to the file's bytes by the job itself: the table's change rebuilt from
 /// its arguments for each reading (a file that changed under the writer is read again). The
 /// new document and the change's result are checked against how the host reads numbers
@@ -245,8 +239,7 @@ fn applying(kind: String, change: Change, form: (bool, String)) -> Apply {
         if with_document {
             meta.insert("document".into(), document.into_value());
         } else {
-            let json = crate::kinds::kind(&kind)
-                .map_or(true, |k| matches!(k.format, crate::kinds::Format::Json));
+            let json = crate::kinds::text_is_document(&kind);
             meta.insert("text_is_document".into(), json.into());
         }
         Ok(Applied {
@@ -261,29 +254,24 @@ fn applying(kind: String, change: Change, form: (bool, String)) -> Apply {
 /// `E_PRECISION` when the host that reads numbers as `numbers` could not hold a number of the
 /// document or of the other fields (as its binding would refuse them).
 fn held(document: &Doc, meta: &Map, numbers: &str) -> Result<()> {
-    let fields = || meta.values();
+    match document {
+        Doc::Tree(tree) => held_in(tree, meta, numbers),
+        Doc::Text(tape) => held_in(tape.root(), meta, numbers),
+    }
+}
+
+/// [`held`] on the document read either way.
+fn held_in<'a, J: Json<'a>>(document: J, meta: &Map, numbers: &str) -> Result<()> {
     match numbers {
-        "python" => {
-            match document {
-                Doc::Tree(tree) => crate::json::check_float_range(tree)?,
-                Doc::Text(tape) => crate::json::check_float_range(tape.root())?,
-            }
-            fields().try_for_each(crate::json::check_float_range)
-        }
-        "js_bigint" => {
-            match document {
-                Doc::Tree(tree) => crate::json::big_integers(tree).map(drop)?,
-                Doc::Text(tape) => crate::json::big_integers(tape.root()).map(drop)?,
-            }
-            fields().try_for_each(crate::json::check_js_safe)
-        }
-        _ => {
-            match document {
-                Doc::Tree(tree) => crate::json::check_js_safe(tree)?,
-                Doc::Text(tape) => crate::json::check_js_safe(tape.root())?,
-            }
-            fields().try_for_each(crate::json::check_js_safe)
-        }
+        "python" => crate::json::check_float_range(document)?,
+        // Big integers are given as `BigInt`s in the document, never in the other fields.
+        "js_bigint" => crate::json::big_integers(document).map(drop)?,
+        _ => crate::json::check_js_safe(document)?,
+    }
+    if numbers == "python" {
+        meta.values().try_for_each(crate::json::check_float_range)
+    } else {
+        meta.values().try_for_each(crate::json::check_js_safe)
     }
 }
 

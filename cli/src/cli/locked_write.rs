@@ -81,9 +81,7 @@ fn failure_of(failure: &Value) -> Map {
 /// `path` made absolute against the host's working directory (as the hosts' routines resolve
 /// it); a Windows path with its drive (`C:\`, `\\server`) is absolute already.
 fn absolute(cwd: Option<&str>, path: &str) -> String {
-    let bytes = path.as_bytes();
-    let drive = bytes.get(1) == Some(&b':') && bytes.first().is_some_and(u8::is_ascii_alphabetic);
-    if drive || path.starts_with('\\') {
+    if statecore::locked_update::is_windows_absolute(path) {
         return path.to_owned();
     }
     paths::resolve(cwd, path)

@@ -86,8 +86,7 @@ impl Out {
     /// An update result of a file of `kind` from its value `{document, text, ...}` (the form
     /// of [`crate::document::Updated::into_value`]).
     pub fn update(kind: &str, value: Value) -> Out {
-        let text_is_document = crate::kinds::kind(kind)
-            .map_or(true, |k| matches!(k.format, crate::kinds::Format::Json));
+        let text_is_document = crate::kinds::text_is_document(kind);
         let mut meta = match value {
             Value::Object(map) => map,
             other => return Out::Json(other),
@@ -108,8 +107,7 @@ impl Out {
     /// An update result of a file of `kind` from its parts: the document, its text and the
     /// other fields (the form of [`crate::document::Updated::into_parts`]).
     pub fn updated(kind: &str, (document, text, meta): (crate::document::Doc, String, Map)) -> Out {
-        let text_is_document = crate::kinds::kind(kind)
-            .map_or(true, |k| matches!(k.format, crate::kinds::Format::Json));
+        let text_is_document = crate::kinds::text_is_document(kind);
         Out::Update {
             document,
             text,

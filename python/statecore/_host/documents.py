@@ -208,17 +208,7 @@ def update(
     seed = os.urandom(16)
     job = _update_job(kind, change, file, args, now, host.if_match, host.reset, waiter, seed)
     done: dict[str, Any] = drive(job, locked_steps())
-    out = {
-        "document": done["document"],
-        "etag": done["etag"],
-        "changed": done["changed"],
-        "warnings": done["warnings"],
-        "corrupt_copy": done["corrupt_copy"],
-    }
-    for extra in ("result", "item"):
-        if extra in done:
-            out[extra] = done[extra]
-    return out
+    return outcome(cast("FileUpdate[Any]", done), done["warnings"], done["corrupt_copy"])
 
 
 def update_with(kind: DocumentKind, file: str, function: Callable[[Any], Any], host: _Host) -> Any:
